@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'scenarios/**/*.test.ts', 'hosts/**/*.test.ts'],
+    // Scenario files are run by `run` against a chosen host; the project's own suite runs the
+    // server-free legs and drives the embedded hosts itself.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
