@@ -1,0 +1,83 @@
+// The seam between the reference host's HTTP/storage layer (hosts/reference/*.ts) and its eval
+// engine (hosts/reference/eval/). The server owns tenants, ids, the SQLite store, the event log
+// and the live tools; the engine owns everything RFC 0081/0244/0252 says about an eval run.
+// Neither side reaches past this file into the other.
+
+/** The `agents.evalSuite` facet as this host advertises it; absent means not advertised. */
+export interface EvalFacets {
+  modes: string[];
+  maxTasksPerSuite?: number;
+  maxCostUsdPerSuite?: number;
+  trajectory?: boolean;
+  trials?: { maxTrials: number };
+  fixtureMatching?: boolean;
+  regressionVerdict?: boolean;
+  recordedFixtures?: boolean;
+}
+
+/** A refusal the server turns into the flat error envelope `{error, message, details?}`. */
+export interface Refusal {
+  status: 400 | 403 | 404 | 409 | 422;
+  error: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/** One tool call as the host executed it (RFC 0252 §C: inputs, and result or error). */
+export interface RecordedToolCall {
+  sequence: number;
+  agentId: string;
+  /** 0 for the invocation the eval (or workflow) ran directly, 1+ inside delegates. */
+  depth: number;
+  toolName: string;
+  inputs: unknown;
+  outcome?: unknown;
+  error?: { code: string; message: string; details?: Record<string, unknown> };
+  /** `ok`, `error`, `forbidden` or `rate_limited`, as on `agent.tool-returned.status`. */
+  status: 'ok' | 'error' | 'forbidden' | 'rate_limited';
+}
+
+/** What the engine may know about a prior run of the caller's own tenant. */
+export interface PriorRunView {
+  runId: string;
+  terminal: boolean;
+  mode: 'eval' | 'workflow';
+  /** Present for terminal eval runs. */
+  summary?: Record<string, unknown>;
+  /** Every recorded tool call of the run, in sequence order, or `'erased'` after erasure. */
+  toolCalls: RecordedToolCall[] | 'erased';
+}
+
+/** Provided by the server for one create request. */
+export interface EvalCreatePort {
+  facets: EvalFacets | undefined;
+  /** A seeded eval-suite fixture document's `suite`, by fixture id; undefined when unknown. */
+  resolveSuite(evalSuiteRef: string): unknown | undefined;
+  /**
+   * A prior run of the caller's tenant. Undefined for an unknown id, an id that does not decode
+   * and another tenant's run alike, so the engine cannot tell them apart (RFC 0252 §C).
+   */
+  readPriorRun(runId: string): PriorRunView | undefined;
+}
+
+/** The outcome of one live tool call. */
+export type ToolResult =
+  | { ok: true; outcome: unknown }
+  | { ok: false; error: { code: string; message: string; details?: Record<string, unknown> } };
+
+/** Provided by the server while an eval run executes. */
+export interface EvalRunIO {
+  /** Appends one event to the run's log (the server assigns eventId, sequence, timestamp). */
+  emit(type: string, payload: Record<string, unknown>): void;
+  /** Calls a live tool; counted by the effect counter. Unknown tools answer an error. */
+  callLiveTool(toolName: string, inputs: unknown): ToolResult;
+  /**
+   * Records a tool call as executed, for RFC 0252 sources. The server stamps it with the
+   * sequence of the `agent.tool-called` event emitted for it just before.
+   */
+  recordToolCall(call: Omit<RecordedToolCall, 'sequence'>): void;
+  /** Awaited between trials: lets the server interleave requests (and tests hold a run open). */
+  pace(): Promise<void>;
+  /** True once the run has been cancelled; the engine stops at the next step. */
+  cancelled(): boolean;
+}
