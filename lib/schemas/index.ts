@@ -1,0 +1,207 @@
+/**
+ * The wire-shape validators: every `schemas/v2/*.schema.json` loaded into one Ajv 2020-12
+ * instance (strict, allErrors, ajv-formats), compiled on first use and cached.
+ *
+ * Results are values, never throws: `{ok: true}` or `{ok: false, errors}` with each error as
+ * `"<instancePath> <message>"`. Only harness misuse (a schema file missing or broken) throws,
+ * and its message starts "Test bug:".
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { checkSuiteRules } from './suite-rules.ts';
+
+export { checkSuiteRules } from './suite-rules.ts';
+
+/** Every schema's `$id` is this base plus its file name. */
+export const SCHEMA_ID_BASE = 'https://schemas.openwop-eval-conformance.dev/v2/';
+
+/** The directory the schemas are read from, resolved from this module's location. */
+export const SCHEMA_DIR = fileURLToPath(new URL('../../schemas/v2/', import.meta.url));
+
+/** The file stems of `schemas/v2/`, i.e. `<name>.schema.json`. */
+export const SCHEMA_NAMES = [
+  'ids',
+  'agent-eval-suite',
+  'eval-summary',
+  'run-event-payloads',
+  'run-event',
+  'error-envelope',
+  'create-run',
+  'create-run-response',
+  'run-snapshot',
+  'poll-response',
+  'capabilities',
+  'certification-bundle',
+  'scripted-agent-input',
+  'eval-suite-fixture',
+] as const;
+
+export type SchemaName = (typeof SCHEMA_NAMES)[number];
+
+export type ValidationResult = { ok: true } | { ok: false; errors: string[] };
+
+const SCHEMA_SUFFIX = '.schema.json';
+const PAYLOADS_FILE = 'run-event-payloads.schema.json';
+const TYPE_INDEX_KEYWORD = '_typeIndex';
+
+interface Registry {
+  readonly ajv: Ajv2020;
+  /** file stem → `$id` */
+  readonly idByName: ReadonlyMap<string, string>;
+  /** v2 event type → absolute ref of its payload `$def` */
+  readonly payloadRefByType: ReadonlyMap<string, string>;
+}
+
+let registry: Registry | undefined;
+const compiled = new Map<string, ValidateFunction>();
+
+/** The `$id` of a schema file, e.g. `schemaId('eval-summary')`. */
+export function schemaId(name: SchemaName): string {
+  const id = load().idByName.get(name);
+  if (id === undefined) throw new Error(`Test bug: no ${name}${SCHEMA_SUFFIX} in ${SCHEMA_DIR}`);
+  return id;
+}
+
+/** Validate a value against one schema file. */
+export function validate(name: SchemaName, value: unknown): ValidationResult {
+  return run(validatorFor(schemaId(name)), value);
+}
+
+/** The v2 event types whose payloads `validateEventPayload` checks (the `_typeIndex` keys). */
+export function knownEventTypes(): string[] {
+  return [...load().payloadRefByType.keys()];
+}
+
+/**
+ * Validate an event payload by its v2 type, through `_typeIndex`. A type the index does not
+ * list is accepted: a consumer MUST NOT throw on, or fail, an unknown type.
+ */
+export function validateEventPayload(type: string, payload: unknown): ValidationResult {
+  const ref = load().payloadRefByType.get(type);
+  if (ref === undefined) return { ok: true };
+  return run(validatorFor(ref), payload);
+}
+
+/** Validate a RunEventDoc: the closed envelope, then its payload by type (paths under `/payload`). */
+export function validateRunEvent(doc: unknown): ValidationResult {
+  const errors: string[] = [];
+  const envelope = validate('run-event', doc);
+  if (!envelope.ok) errors.push(...envelope.errors);
+  if (isRecord(doc) && typeof doc.type === 'string' && isRecord(doc.payload)) {
+    const payload = validateEventPayload(doc.type, doc.payload);
+    if (!payload.ok) errors.push(...payload.errors.map((e) => `/payload${e.startsWith('/ ') ? e.slice(1) : e}`));
+  }
+  return errors.length === 0 ? { ok: true } : { ok: false, errors };
+}
+
+/** An AgentEvalSuite check in one call: the schema, then the suite rules (`suite-rules.ts`). */
+export function checkSuite(suite: unknown): ValidationResult {
+  const errors: string[] = [];
+  const shape = validate('agent-eval-suite', suite);
+  if (!shape.ok) errors.push(...shape.errors);
+  errors.push(...checkSuiteRules(suite));
+  return errors.length === 0 ? { ok: true } : { ok: false, errors };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function run(validator: ValidateFunction, value: unknown): ValidationResult {
+  if (validator(value)) return { ok: true };
+  return { ok: false, errors: formatErrors(validator.errors ?? []) };
+}
+
+function validatorFor(ref: string): ValidateFunction {
+  const cached = compiled.get(ref);
+  if (cached) return cached;
+  const { ajv } = load();
+  let validator: ValidateFunction | undefined;
+  try {
+    validator = ajv.getSchema(ref);
+  } catch (err) {
+    throw new Error(`Test bug: schema ${ref} does not compile: ${(err as Error).message}`);
+  }
+  if (!validator) throw new Error(`Test bug: schema ${ref} is not loaded from ${SCHEMA_DIR}`);
+  compiled.set(ref, validator);
+  return validator;
+}
+
+function load(): Registry {
+  if (registry) return registry;
+
+  // Strict everywhere but strictRequired, which would refuse the ordinary 2020-12 idiom of a
+  // `required` inside if/then/not naming a property declared beside the conditional.
+  const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true });
+  addFormats(ajv);
+  // An annotation keyword: the payload map is read from the raw document below.
+  ajv.addKeyword({ keyword: TYPE_INDEX_KEYWORD, schemaType: 'object' });
+
+  const idByName = new Map<string, string>();
+  let payloads: AnySchemaObject | undefined;
+  for (const file of readdirSync(SCHEMA_DIR).filter((f) => f.endsWith(SCHEMA_SUFFIX)).sort()) {
+    const schema = readSchema(file);
+    const id = typeof schema.$id === 'string' ? schema.$id : SCHEMA_ID_BASE + file;
+    ajv.addSchema(schema, id);
+    idByName.set(file.slice(0, -SCHEMA_SUFFIX.length), id);
+    if (file === PAYLOADS_FILE) payloads = schema;
+  }
+
+  registry = { ajv, idByName, payloadRefByType: readTypeIndex(payloads) };
+  return registry;
+}
+
+function readSchema(file: string): AnySchemaObject {
+  const path = SCHEMA_DIR + file;
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (!isRecord(parsed)) throw new Error('not a JSON object');
+    return parsed as AnySchemaObject;
+  } catch (err) {
+    throw new Error(`Test bug: ${path} is not a readable JSON schema: ${(err as Error).message}`);
+  }
+}
+
+/** `_typeIndex.properties`: type → `{"$ref": "#/$defs/…"}`, made absolute against the file's `$id`. */
+function readTypeIndex(payloads: AnySchemaObject | undefined): Map<string, string> {
+  const byType = new Map<string, string>();
+  if (!payloads) return byType;
+  const base = typeof payloads.$id === 'string' ? payloads.$id : SCHEMA_ID_BASE + PAYLOADS_FILE;
+  const index: unknown = payloads[TYPE_INDEX_KEYWORD];
+  const properties = isRecord(index) ? index.properties : undefined;
+  if (!isRecord(properties)) return byType;
+  for (const [type, entry] of Object.entries(properties)) {
+    if (isRecord(entry) && typeof entry.$ref === 'string') {
+      byType.set(type, new URL(entry.$ref, base).href);
+    }
+  }
+  return byType;
+}
+
+function formatErrors(errors: ErrorObject[]): string[] {
+  // An unmet `then`/`else` is reported again by the keyword inside it; keep only that one.
+  const meaningful = errors.filter((e) => e.keyword !== 'if');
+  return [...new Set((meaningful.length > 0 ? meaningful : errors).map(formatError))];
+}
+
+function formatError(e: ErrorObject): string {
+  const path = e.instancePath === '' ? '/' : e.instancePath;
+  let message = e.message ?? `fails ${e.keyword}`;
+  const params = e.params as Record<string, unknown>;
+  if (e.keyword === 'additionalProperties') message += `: ${String(params.additionalProperty)}`;
+  else if (e.keyword === 'enum' && Array.isArray(params.allowedValues)) {
+    message += `: ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+  } else if (e.keyword === 'const') message += `: ${JSON.stringify(params.allowedValue)}`;
+  return `${path} ${message}`;
+}
+
+/** ajv-formats is CommonJS: its default export arrives as `module.exports` or as `.default`. */
+function addFormats(ajv: Ajv2020): void {
+  const mod = addFormatsModule as unknown as { default?: (a: Ajv2020) => unknown } & ((a: Ajv2020) => unknown);
+  (typeof mod.default === 'function' ? mod.default : mod)(ajv);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
