@@ -1,0 +1,46 @@
+// The reference grader (CONTRACT §6): pure functions of a suite and a run's event log, no I/O.
+// Host legs compare a host's EvalSummary with this grade, never with the host's own numbers.
+
+export type {
+  ArgsMatchMode,
+  Efficiency,
+  EvalSuite,
+  EvalTask,
+  Expected,
+  ExpectedCall,
+  ExpectedKind,
+  GoldenMatch,
+  GoldenStrategy,
+  ObservedCall,
+  PassRule,
+  RegressionVerdict,
+  RunEventDoc,
+  RunGrade,
+  SignTestResult,
+  SummaryTaskView,
+  SummaryView,
+  TaskFixtures,
+  TaskGrade,
+  TaskTrials,
+  Thresholds,
+  TrajectoryGrade,
+  TrajectoryMode,
+  TrajectorySpec,
+  TrialGrade,
+  TrialStats,
+  TrialsSpec,
+} from './types.ts';
+export { argsMatch, canonicalJson, jsonDeepEqual } from './json.ts';
+export { gradeTrajectory } from './trajectory.ts';
+export { passAtK, passHatK, scoreStderr, signTestPValue, signTestVerdict, withinTolerance } from './stats.ts';
+export {
+  DEFAULT_PASS_SCORE,
+  gradeTrial,
+  rollUpSuite,
+  rollUpTask,
+  toSummaryView,
+  type SuiteRollUpInput,
+  type TaskRollUpOptions,
+  type TrialFacts,
+} from './rollup.ts';
+export { FIXTURE_MISS_CODE, goldenScore, gradeRun } from './run.ts';

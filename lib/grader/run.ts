@@ -1,0 +1,384 @@
+// Recomputes an eval run's grade from its own event log (CONTRACT §6).
+//
+// Attribution: a trial is a top-level `agent.invocation-*` bracket (opened while no other is
+// open). The top-level brackets that close after one `eval.scored` and before the next are
+// attributed to the next one, which names `taskId` and `trialIndex` (absent → 0). Everything the
+// log does not let us attribute becomes a plain-words anomaly; gradeRun never throws on a log.
+
+import { canonicalJson, jsonDeepEqual } from './json.ts';
+import { fromNumber, ratToNumber, sum } from './rational.ts';
+import { type TrialFacts, DEFAULT_PASS_SCORE, gradeTrial, rollUpSuite, rollUpTask } from './rollup.ts';
+import { gradeTrajectory } from './trajectory.ts';
+import type { EvalSuite, EvalTask, GoldenMatch, ObservedCall, RunEventDoc, RunGrade, TrialGrade } from './types.ts';
+
+export const FIXTURE_MISS_CODE = 'eval_fixture_miss';
+
+type Payload = Record<string, unknown>;
+
+function payloadOf(event: unknown): Payload {
+  if (event === null || typeof event !== 'object') return {};
+  const p = (event as { payload?: unknown }).payload;
+  return p !== null && typeof p === 'object' && !Array.isArray(p) ? (p as Payload) : {};
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function finiteNumber(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+interface ToolCall {
+  agentId: string | undefined;
+  toolName: string;
+  inputs: unknown;
+}
+
+interface Bracket {
+  invocationId: string | undefined;
+  agentId: string | undefined;
+  openSequence: number;
+  toolCalls: ToolCall[];
+  fixtureMisses: number;
+  /** `agent.decided` decisions with the agent that made them, in log order. */
+  decisions: { agentId: string | undefined; decision: unknown }[];
+  usage: { inputTokens: number; outputTokens: number; costUsd: number[] }[];
+}
+
+/** The string form of a decision: itself when a string, else its JSON text. */
+function stringForm(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const text = JSON.stringify(value);
+  return text === undefined ? String(value) : text;
+}
+
+/**
+ * The golden output score (CONTRACT §6): 1 when the decision matches under the strategy, else 0.
+ * `exact`: the string form equals the value (a non-string value through its JSON text);
+ * `contains`: the string form contains it; `json-match`: the decision JSON-deep-equals the value
+ * (a string decision is also tried as JSON text, since the output "deep-equals value as JSON,
+ * ignoring whitespace"). No decision scores 0.
+ */
+export function goldenScore(match: GoldenMatch | undefined, decision: unknown, hasDecision: boolean): number {
+  if (!match || !hasDecision) return 0;
+  switch (match.strategy) {
+    case 'exact':
+      return stringForm(decision) === stringForm(match.value) ? 1 : 0;
+    case 'contains':
+      return stringForm(decision).includes(stringForm(match.value)) ? 1 : 0;
+    case 'json-match': {
+      if (jsonDeepEqual(decision, match.value)) return 1;
+      if (typeof decision === 'string') {
+        try {
+          return jsonDeepEqual(JSON.parse(decision), match.value) ? 1 : 0;
+        } catch {
+          return 0;
+        }
+      }
+      return 0;
+    }
+    default:
+      return 0;
+  }
+}
+
+interface ScoredTrial {
+  taskId: string;
+  trialIndex: number;
+  sequence: number;
+  recordedScore: number | undefined;
+  brackets: Bracket[];
+}
+
+/** Splits the log into scored trials (each with its attributed top-level brackets). */
+function attribute(events: readonly RunEventDoc[], anomalies: string[]): { scored: ScoredTrial[]; fixtureRuns: Set<string> } {
+  const indexed: { event: RunEventDoc; sequence: number; index: number }[] = [];
+  events.forEach((event, index) => {
+    const sequence = event !== null && typeof event === 'object' ? finiteNumber((event as { sequence?: unknown }).sequence) : undefined;
+    const type = event !== null && typeof event === 'object' ? str((event as { type?: unknown }).type) : undefined;
+    if (sequence === undefined || type === undefined) {
+      anomalies.push(`event at position ${index} of the log has no numeric sequence or no type; it was ignored`);
+      return;
+    }
+    indexed.push({ event, sequence, index });
+  });
+  indexed.sort((a, b) => a.sequence - b.sequence || a.index - b.index);
+  for (let i = 1; i < indexed.length; i++) {
+    if (indexed[i]!.sequence === indexed[i - 1]!.sequence) {
+      anomalies.push(`two events share sequence ${indexed[i]!.sequence}; they are taken in log position order`);
+    }
+  }
+
+  const fixtureRuns = new Set<string>();
+  let sawEvalStarted = false;
+  const stack: Bracket[] = [];
+  let pending: Bracket[] = [];
+  const scored: ScoredTrial[] = [];
+
+  for (const { event, sequence } of indexed) {
+    const p = payloadOf(event);
+    const top = stack[0];
+    const innermost = stack[stack.length - 1];
+    switch (event.type) {
+      case 'eval.started': {
+        if (sawEvalStarted) anomalies.push(`a second eval.started at sequence ${sequence} was ignored`);
+        else {
+          sawEvalStarted = true;
+          const fr = p.fixtureRuns;
+          if (fr !== null && typeof fr === 'object' && !Array.isArray(fr)) for (const key of Object.keys(fr)) fixtureRuns.add(key);
+        }
+        break;
+      }
+      case 'agent.invocation-started': {
+        stack.push({
+          invocationId: str(p.invocationId),
+          agentId: str(p.agentId),
+          openSequence: sequence,
+          toolCalls: [],
+          fixtureMisses: 0,
+          decisions: [],
+          usage: [],
+        });
+        break;
+      }
+      case 'agent.invocation-completed': {
+        const invocationId = str(p.invocationId);
+        let at = -1;
+        for (let i = stack.length - 1; i >= 0; i--) {
+          const b = stack[i]!;
+          if (invocationId !== undefined ? b.invocationId === invocationId : b.agentId === str(p.agentId)) {
+            at = i;
+            break;
+          }
+        }
+        if (at === -1) {
+          anomalies.push(`agent.invocation-completed at sequence ${sequence} closes no open bracket${invocationId ? ` (invocationId ${invocationId})` : ''}; it was ignored`);
+          break;
+        }
+        for (let i = stack.length - 1; i > at; i--) {
+          anomalies.push(`bracket opened at sequence ${stack[i]!.openSequence} was never closed before its enclosing bracket closed at sequence ${sequence}`);
+        }
+        stack.length = at;
+        if (at === 0 && top) pending.push(top);
+        break;
+      }
+      case 'agent.tool-called': {
+        if (!top) break; // outside any bracket: not part of a trial
+        const toolName = str(p.toolName);
+        if (toolName === undefined) {
+          anomalies.push(`agent.tool-called at sequence ${sequence} has no toolName; it was ignored`);
+          break;
+        }
+        top.toolCalls.push({ agentId: str(p.agentId) ?? innermost?.agentId, toolName, inputs: p.inputs });
+        break;
+      }
+      case 'agent.tool-returned': {
+        if (!top) break;
+        const error = p.error;
+        if (error !== null && typeof error === 'object' && (error as { code?: unknown }).code === FIXTURE_MISS_CODE) top.fixtureMisses++;
+        break;
+      }
+      case 'agent.decided': {
+        if (!top) break;
+        top.decisions.push({ agentId: str(p.agentId) ?? innermost?.agentId, decision: p.decision });
+        break;
+      }
+      case 'provider.usage': {
+        if (!top) break; // outside a bracket (e.g. a judge call): excluded, RFC 0244 §C
+        const cost = finiteNumber(p.costEstimateUsd);
+        top.usage.push({
+          inputTokens: finiteNumber(p.inputTokens) ?? 0,
+          outputTokens: finiteNumber(p.outputTokens) ?? 0,
+          costUsd: cost === undefined ? [] : [cost],
+        });
+        break;
+      }
+      case 'eval.scored': {
+        const taskId = str(p.taskId);
+        const rawIndex = p.trialIndex;
+        const trialIndex = rawIndex === undefined ? 0 : rawIndex;
+        if (taskId === undefined) {
+          anomalies.push(`eval.scored at sequence ${sequence} has no taskId; it and its brackets were ignored`);
+          pending = [];
+          break;
+        }
+        if (typeof trialIndex !== 'number' || !Number.isSafeInteger(trialIndex) || trialIndex < 0) {
+          anomalies.push(`eval.scored at sequence ${sequence} (task ${taskId}) has an invalid trialIndex ${canonicalJson(rawIndex)}; it and its brackets were ignored`);
+          pending = [];
+          break;
+        }
+        if (pending.length === 0) {
+          anomalies.push(`eval.scored at sequence ${sequence} (task ${taskId}, trial ${trialIndex}) has no agent invocation bracket before it`);
+        } else if (pending.length > 1) {
+          anomalies.push(`eval.scored at sequence ${sequence} (task ${taskId}, trial ${trialIndex}) is attributed ${pending.length} top-level brackets; one was expected`);
+        }
+        scored.push({ taskId, trialIndex, sequence, recordedScore: finiteNumber(p.score), brackets: pending });
+        pending = [];
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  for (const b of stack) {
+    anomalies.push(`bracket opened at sequence ${b.openSequence}${b.agentId ? ` (agent ${b.agentId})` : ''} was never closed`);
+  }
+  if (pending.length > 0) {
+    anomalies.push(`${pending.length} top-level bracket(s) closed after the last eval.scored and are attributed to no task`);
+  }
+  return { scored, fixtureRuns };
+}
+
+function observedCalls(brackets: readonly Bracket[], includeDelegates: boolean): ObservedCall[] {
+  const out: ObservedCall[] = [];
+  for (const b of brackets) {
+    for (const call of b.toolCalls) {
+      if (includeDelegates || call.agentId === b.agentId) out.push({ toolName: call.toolName, inputs: call.inputs });
+    }
+  }
+  return out;
+}
+
+function trialFacts(task: EvalTask, trial: ScoredTrial, failClosedOnMiss: boolean, anomalies: string[]): TrialFacts {
+  const brackets = trial.brackets;
+  const spec = task.expected?.trajectory;
+  const kind = task.expected?.kind ?? 'golden';
+
+  let decision: unknown;
+  let hasDecision = false;
+  for (const b of brackets) {
+    for (const d of b.decisions) {
+      if (d.agentId === b.agentId) {
+        decision = d.decision;
+        hasDecision = true;
+      }
+    }
+  }
+
+  let outputScore = 0;
+  if (kind === 'rubric') {
+    if (trial.recordedScore === undefined) {
+      anomalies.push(`eval.scored at sequence ${trial.sequence} (rubric task ${trial.taskId}) carries no numeric score; 0 is used`);
+    } else outputScore = trial.recordedScore;
+  } else if (kind === 'golden') {
+    outputScore = goldenScore(task.expected.match, decision, hasDecision);
+  }
+
+  const usage = brackets.flatMap((b) => b.usage);
+  return {
+    taskId: trial.taskId,
+    trialIndex: trial.trialIndex,
+    kind,
+    outputScore,
+    trajectory: spec ? gradeTrajectory(spec, observedCalls(brackets, spec.includeDelegates === true)) : undefined,
+    fixtureMissCount: brackets.reduce((n, b) => n + b.fixtureMisses, 0),
+    failClosedOnMiss,
+    efficiency: {
+      toolCallCount: brackets.reduce((n, b) => n + b.toolCalls.length, 0),
+      modelCallCount: usage.length,
+      inputTokens: usage.reduce((n, u) => n + u.inputTokens, 0),
+      outputTokens: usage.reduce((n, u) => n + u.outputTokens, 0),
+    },
+    costUsd: ratToNumber(sum(usage.flatMap((u) => u.costUsd).map(fromNumber))),
+    scoredSequence: trial.sequence,
+    bracketCount: brackets.length,
+  };
+}
+
+/** A trial the log never scored: graded as an empty trial that failed. */
+function missingTrial(task: EvalTask, trialIndex: number): TrialGrade {
+  const spec = task.expected?.trajectory;
+  const grade: TrialGrade = {
+    taskId: task.taskId,
+    trialIndex,
+    score: 0,
+    gatingScore: 0,
+    passed: false,
+    failedClosed: false,
+    fixtureMissCount: 0,
+    efficiency: { toolCallCount: 0, modelCallCount: 0, inputTokens: 0, outputTokens: 0 },
+    costUsd: 0,
+    scoredSequence: -1,
+    bracketCount: 0,
+  };
+  if (spec) grade.trajectory = gradeTrajectory(spec, []);
+  return grade;
+}
+
+/**
+ * Grades an eval run from its event log (sorted here by `sequence`) against its suite.
+ *
+ * Per task, in suite order: the trials 0..count−1 (`trials.count`, absent 1). A trial index the
+ * log never scored is graded as an empty trial that failed (score 0), so `n` is always
+ * `trials.count`; a duplicate `(taskId, trialIndex)` keeps the first; an index at or beyond the
+ * count is ignored. Each of those is reported in `anomalies`, as are an `eval.scored` with no
+ * bracket before it, an `eval.scored` for a task the suite lacks, brackets never closed and
+ * brackets closed after the last `eval.scored`.
+ */
+export function gradeRun(suite: EvalSuite, events: readonly RunEventDoc[]): RunGrade {
+  const anomalies: string[] = [];
+  const { scored, fixtureRuns } = attribute(Array.isArray(events) ? events : [], anomalies);
+
+  const tasks: EvalTask[] = [];
+  const taskById = new Map<string, EvalTask>();
+  for (const task of Array.isArray(suite.tasks) ? suite.tasks : []) {
+    if (taskById.has(task.taskId)) {
+      anomalies.push(`the suite lists task ${task.taskId} more than once; the first is graded`);
+      continue;
+    }
+    taskById.set(task.taskId, task);
+    tasks.push(task);
+  }
+  for (const id of fixtureRuns) {
+    if (!taskById.has(id)) anomalies.push(`eval.started.fixtureRuns names ${id}, which is not a task of the suite`);
+  }
+
+  const passScore = suite.thresholds?.passScore ?? DEFAULT_PASS_SCORE;
+  const rawCount = suite.trials?.count ?? 1;
+  const count = Number.isSafeInteger(rawCount) && rawCount >= 1 ? rawCount : 1;
+  if (count !== rawCount) anomalies.push(`the suite's trials.count ${canonicalJson(rawCount)} is not an integer ≥ 1; 1 is used`);
+  const rawK = suite.trials?.k;
+  if (rawK !== undefined && !(Number.isSafeInteger(rawK) && rawK >= 1 && rawK <= count)) {
+    anomalies.push(`the suite's trials.k ${canonicalJson(rawK)} is not an integer in 1..${count}; it is clamped`);
+  }
+
+  const byTask = new Map<string, Map<number, TrialGrade>>();
+  for (const trial of scored) {
+    const task = taskById.get(trial.taskId);
+    if (!task) {
+      anomalies.push(`eval.scored at sequence ${trial.sequence} names task ${trial.taskId}, which is not in the suite`);
+      continue;
+    }
+    let slots = byTask.get(task.taskId);
+    if (!slots) byTask.set(task.taskId, (slots = new Map()));
+    if (slots.has(trial.trialIndex)) {
+      anomalies.push(`task ${task.taskId} trial ${trial.trialIndex} is scored more than once (again at sequence ${trial.sequence}); the first is graded`);
+      continue;
+    }
+    if (trial.trialIndex >= count) {
+      anomalies.push(`task ${task.taskId} trial ${trial.trialIndex} (sequence ${trial.sequence}) is beyond trials.count ${count}; it is ignored`);
+      continue;
+    }
+    const onMiss = task.fixtures?.onMiss;
+    const failClosedOnMiss = onMiss !== 'live' || fixtureRuns.has(task.taskId);
+    slots.set(trial.trialIndex, gradeTrial(trialFacts(task, trial, failClosedOnMiss, anomalies), passScore));
+  }
+
+  const taskGrades = tasks.map((task) => {
+    const slots = byTask.get(task.taskId) ?? new Map<number, TrialGrade>();
+    if (slots.size === 0) anomalies.push(`task ${task.taskId} of the suite was never scored`);
+    else if (slots.size !== count) {
+      anomalies.push(`task ${task.taskId} has ${slots.size} scored trial(s); the suite declares ${count}; the missing ones count as failed`);
+    }
+    const trials: TrialGrade[] = [];
+    for (let i = 0; i < count; i++) trials.push(slots.get(i) ?? missingTrial(task, i));
+    return rollUpTask(task.taskId, trials, {
+      trials: suite.trials,
+      passScore,
+      reportFixtureMissCount: task.fixtures !== undefined || fixtureRuns.has(task.taskId),
+    });
+  });
+
+  return rollUpSuite(suite, taskGrades, anomalies);
+}
