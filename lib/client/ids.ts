@@ -1,0 +1,57 @@
+// The `~HH` path projection of RFC 0184 §A.1 (wire facts §1.3). A tenant-bound id such as
+// `tenant/opaque` carries `/`, so it is projected before it becomes one path segment: each UTF-8
+// byte outside `[A-Za-z0-9._-]` becomes `~` and two upper-case hex digits.
+
+const encoder = new TextEncoder();
+
+function isUnreserved(byte: number): boolean {
+  return (
+    (byte >= 0x30 && byte <= 0x39) || // 0-9
+    (byte >= 0x41 && byte <= 0x5a) || // A-Z
+    (byte >= 0x61 && byte <= 0x7a) || // a-z
+    byte === 0x2e || // .
+    byte === 0x5f || // _
+    byte === 0x2d // -
+  );
+}
+
+/** Projects an id into one path segment. A lone surrogate is encoded as U+FFFD (ids never hold one). */
+export function projectId(id: string): string {
+  let out = '';
+  for (const byte of encoder.encode(id)) {
+    out += isUnreserved(byte) ? String.fromCharCode(byte) : `~${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+export type UnprojectResult = { ok: true; id: string } | { ok: false; reason: string };
+
+const HEX_PAIR = /^[0-9A-Fa-f]{2}$/;
+
+/**
+ * Reverses `projectId`. A `~` not followed by two hex digits, a character a projection never
+ * holds, or bytes that are not UTF-8 are refused (the host answers those `400 validation_error`).
+ */
+export function unprojectId(projected: string): UnprojectResult {
+  const bytes: number[] = [];
+  for (let i = 0; i < projected.length; i++) {
+    const ch = projected.charCodeAt(i);
+    if (ch === 0x7e) {
+      const pair = projected.slice(i + 1, i + 3);
+      if (!HEX_PAIR.test(pair)) return { ok: false, reason: `'~' at offset ${i} is not followed by two hex digits` };
+      bytes.push(Number.parseInt(pair, 16));
+      i += 2;
+    } else if (isUnreserved(ch)) {
+      bytes.push(ch);
+    } else {
+      return { ok: false, reason: `character ${JSON.stringify(projected[i])} at offset ${i} is never left bare by the projection` };
+    }
+  }
+  try {
+    // ignoreBOM keeps a leading U+FEFF as content instead of stripping it.
+    const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    return { ok: true, id: decoder.decode(Uint8Array.from(bytes)) };
+  } catch {
+    return { ok: false, reason: 'the decoded bytes are not UTF-8' };
+  }
+}
