@@ -1,0 +1,334 @@
+// Reading a run's event log until it is terminal (wire facts §5.2, §5.3).
+//
+// SSE first: `GET /runs/{id}/events?streamMode=debug` (debug is the only mode that carries
+// `agent.*` and `provider.usage`). If the host does not serve that stream (a non-200, e.g.
+// `400 unsupported_stream_mode`, or a body that is not `text/event-stream`), fall back to
+// `GET /runs/{id}/events/poll`. A stream lost mid-way resumes with `Last-Event-ID` a bounded
+// number of times, then raises TransportError.
+//
+// Every loop is bounded: by `deadlineMs` (all I/O carries one deadline signal), by `maxEvents`
+// and `maxBytes`, by `maxResumes` and by `maxPolls`. Events are kept in arrival order and
+// deduplicated by `sequence`; a duplicate, a gap or a step backwards is the host's defect and is
+// reported as the reason of an `{ok: false}` result, with every event still returned.
+
+import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
+import { ResponseTooLarge, TransportError, type AuthChoice, type Client, type HttpResult } from './http.ts';
+import { projectId } from './ids.ts';
+import { describeAnswer, isJsonObject, sleep } from './util.ts';
+
+export const TERMINAL_EVENT_TYPES: readonly string[] = ['run.completed', 'run.failed', 'run.cancelled'];
+
+/** A `RunEventDoc` as received; only `sequence` and `type` are checked here. */
+export interface RunEvent {
+  sequence: number;
+  type: string;
+  [member: string]: unknown;
+}
+
+export type ReadEventsResult =
+  | {
+      ok: true;
+      events: RunEvent[];
+      via: 'sse' | 'poll';
+      /**
+       * A terminal event (`run.completed` / `run.failed` / `run.cancelled`) is in `events`. False
+       * only when the poll reported `isTerminal` with the whole log read and no such event in it.
+       */
+      terminal: boolean;
+    }
+  | { ok: false; reason: string; events: RunEvent[]; via?: 'sse' | 'poll' };
+
+export interface ReadEventsOptions {
+  /** Nothing is read after this many milliseconds; the result arrives shortly after. */
+  deadlineMs: number;
+  maxEvents?: number;
+  /** Bytes of event bodies read in total (SSE and poll together). */
+  maxBytes?: number;
+  /** Lost streams (or failed polls) tolerated before TransportError. */
+  maxResumes?: number;
+  maxPolls?: number;
+  /** The `timeout` query of a long poll, in seconds (1..60). */
+  pollTimeoutS?: number;
+  /** `auto` (default): SSE, then poll when SSE is not served. */
+  transport?: 'auto' | 'sse' | 'poll';
+  auth?: AuthChoice;
+}
+
+export const READ_EVENTS_DEFAULTS = {
+  maxEvents: 100_000,
+  maxBytes: 64 * 1024 * 1024,
+  maxResumes: 3,
+  maxPolls: 2_000,
+  pollTimeoutS: 10,
+} as const;
+
+/** The largest single SSE frame accepted, in characters. */
+const MAX_FRAME_CHARS = 8 * 1024 * 1024;
+/** At most this many defects are spelled out in a reason. */
+const MAX_PROBLEMS = 20;
+/** SSE frames that are not `RunEventDoc`s (wire facts §5.2). */
+const SYNTHETIC_FRAMES = new Set(['state.snapshot', 'ai.message.chunk']);
+
+class Log {
+  readonly events: RunEvent[] = [];
+  private readonly seen = new Set<number>();
+  private readonly problems: string[] = [];
+  private extraProblems = 0;
+  last = -1;
+  terminal = false;
+  limit: string | undefined;
+
+  constructor(private readonly maxEvents: number) {}
+
+  problem(text: string): void {
+    if (this.problems.length < MAX_PROBLEMS) this.problems.push(text);
+    else this.extraProblems++;
+  }
+
+  /** Takes one event as received; returns false once reading must stop. */
+  accept(raw: unknown, where: string): boolean {
+    if (!isJsonObject(raw) || !isSequence(raw.sequence) || typeof raw.type !== 'string') {
+      this.problem(`${where} carried an event without an integer sequence ≥0 and a string type`);
+      return true;
+    }
+    const event = raw as RunEvent;
+    const seq = event.sequence;
+    if (this.seen.has(seq)) {
+      this.problem(`sequence ${seq} was delivered twice`);
+      return true;
+    }
+    if (seq < this.last) this.problem(`sequence ${seq} arrived after ${this.last}`);
+    else if (seq > this.last + 1) {
+      this.problem(
+        this.last < 0
+          ? `sequence gap: the log starts at ${seq}, not 0`
+          : `sequence gap: ${this.last} is followed by ${seq}`,
+      );
+    }
+    this.seen.add(seq);
+    this.events.push(event);
+    this.last = Math.max(this.last, seq);
+    if (TERMINAL_EVENT_TYPES.includes(event.type)) this.terminal = true;
+    if (this.events.length >= this.maxEvents && !this.terminal) {
+      this.limit = `more than ${this.maxEvents} events without a terminal event`;
+      return false;
+    }
+    return true;
+  }
+
+  defects(): string | undefined {
+    if (this.problems.length === 0) return undefined;
+    const more = this.extraProblems > 0 ? `; and ${this.extraProblems} more` : '';
+    return this.problems.join('; ') + more;
+  }
+}
+
+function isSequence(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+type Attempt =
+  | { kind: 'terminal' }
+  | { kind: 'unavailable'; why: string }
+  | { kind: 'lost'; why: string }
+  | { kind: 'stop'; reason: string };
+
+/** Reads a run's events until a terminal event, the deadline, or a limit. */
+export async function readRunEvents(
+  client: Client,
+  runId: string,
+  options: ReadEventsOptions,
+): Promise<ReadEventsResult> {
+  const maxEvents = options.maxEvents ?? READ_EVENTS_DEFAULTS.maxEvents;
+  const maxBytes = options.maxBytes ?? READ_EVENTS_DEFAULTS.maxBytes;
+  const maxResumes = options.maxResumes ?? READ_EVENTS_DEFAULTS.maxResumes;
+  const maxPolls = options.maxPolls ?? READ_EVENTS_DEFAULTS.maxPolls;
+  const pollTimeoutS = Math.min(60, Math.max(1, Math.floor(options.pollTimeoutS ?? READ_EVENTS_DEFAULTS.pollTimeoutS)));
+  const transport = options.transport ?? 'auto';
+  const auth = options.auth;
+  const base = `/runs/${projectId(runId)}/events`;
+
+  const started = Date.now();
+  const deadline = started + options.deadlineMs;
+  const deadlineCtl = new AbortController();
+  const timer = setTimeout(() => deadlineCtl.abort(new Error(`deadline of ${options.deadlineMs} ms`)), options.deadlineMs);
+  const signal = deadlineCtl.signal;
+
+  const log = new Log(maxEvents);
+  let bytes = 0;
+  let losses = 0;
+  let via: 'sse' | 'poll' = transport === 'poll' ? 'poll' : 'sse';
+
+  const finish = (terminal: boolean): ReadEventsResult => {
+    const defects = log.defects();
+    if (defects !== undefined) return { ok: false, reason: defects, events: log.events, via };
+    return { ok: true, events: log.events, via, terminal };
+  };
+  const fail = (reason: string): ReadEventsResult => {
+    const defects = log.defects();
+    return { ok: false, reason: defects ? `${reason}; ${defects}` : reason, events: log.events, via };
+  };
+  const deadlineReason = (): string =>
+    `no terminal event within ${options.deadlineMs} ms (via ${via}, last sequence ${log.last})`;
+  /** Counts one loss; throws once the budget is spent; otherwise waits a short backoff. */
+  const lose = async (why: string): Promise<void> => {
+    losses++;
+    if (losses > maxResumes) {
+      throw new TransportError(`the events of run ${runId} were lost ${losses} times (last: ${why})`);
+    }
+    await sleep(Math.min(100 * 2 ** (losses - 1), 1000, Math.max(0, deadline - Date.now())), signal);
+  };
+
+  async function sseAttempt(): Promise<Attempt> {
+    const headers: Record<string, string> = { accept: 'text/event-stream' };
+    if (log.last >= 0) headers['last-event-id'] = String(log.last);
+    let stream;
+    try {
+      stream = await client.stream('GET', base, { query: { streamMode: 'debug' }, headers, auth, signal });
+    } catch (error) {
+      if (error instanceof TransportError) return { kind: 'lost', why: error.message };
+      throw error;
+    }
+    const contentType = stream.headers['content-type'] ?? '';
+    if (stream.status !== 200 || !contentType.toLowerCase().startsWith('text/event-stream')) {
+      stream.close();
+      const what =
+        stream.status !== 200 ? `answered ${stream.status}` : `answered 200 with content-type ${JSON.stringify(contentType)}`;
+      return { kind: 'unavailable', why: `GET ${base}?streamMode=debug ${what}` };
+    }
+
+    let stop: Attempt | undefined;
+    const onEvent = (message: EventSourceMessage): void => {
+      if (stop) return;
+      const name = message.event ?? 'message';
+      if (SYNTHETIC_FRAMES.has(name) || message.data === '') return;
+      let data: unknown;
+      try {
+        data = JSON.parse(message.data);
+      } catch {
+        log.problem(`the SSE frame${message.id ? ` with id ${message.id}` : ''} carried data that is not JSON`);
+        return;
+      }
+      const docs = name === 'batch' && Array.isArray(data) ? data : [data];
+      if (name !== 'batch' && message.id !== undefined && isJsonObject(data) && String(data.sequence) !== message.id) {
+        log.problem(`the SSE frame with id ${message.id} carried sequence ${String(data.sequence)}`);
+      }
+      for (const doc of docs) {
+        if (!log.accept(doc, 'an SSE frame')) {
+          stop = { kind: 'stop', reason: log.limit ?? 'event limit reached' };
+          return;
+        }
+        if (log.terminal) {
+          stop = { kind: 'terminal' };
+          return;
+        }
+      }
+    };
+    const onError = (error: ParseError): void => {
+      if (error.type === 'max-buffer-size-exceeded' && !stop) {
+        stop = { kind: 'stop', reason: `an SSE frame exceeded ${MAX_FRAME_CHARS} characters` };
+      }
+      // Other parse errors are unknown fields, which SSE says to ignore.
+    };
+    const parser = createParser({ onEvent, onError, maxBufferSize: Math.min(MAX_FRAME_CHARS, maxBytes) });
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of stream.chunks()) {
+        bytes += chunk.byteLength;
+        if (bytes > maxBytes) {
+          stop = { kind: 'stop', reason: `the events of run ${runId} exceed ${maxBytes} bytes` };
+          break;
+        }
+        parser.feed(decoder.decode(chunk, { stream: true }));
+        if (stop) break;
+      }
+    } catch (error) {
+      if (!(error instanceof TransportError)) throw error;
+      return stop ?? { kind: 'lost', why: error.message };
+    } finally {
+      stream.close();
+    }
+    return stop ?? { kind: 'lost', why: 'the stream ended before a terminal event' };
+  }
+
+  type PollStep = { kind: 'again'; empty: boolean } | { kind: 'done'; result: ReadEventsResult };
+
+  async function pollOnce(): Promise<PollStep> {
+    const remainingS = Math.floor((deadline - Date.now()) / 1000);
+    const timeoutS = Math.max(1, Math.min(pollTimeoutS, remainingS));
+    let result: HttpResult;
+    try {
+      result = await client.request('GET', `${base}/poll`, {
+        query: { afterSequence: log.last >= 0 ? log.last : undefined, timeout: timeoutS },
+        auth,
+        signal,
+        timeoutMs: timeoutS * 1000 + client.timeoutMs,
+        maxBodyBytes: Math.max(1, Math.min(8 * 1024 * 1024, maxBytes - bytes)),
+      });
+    } catch (error) {
+      if (signal.aborted) return { kind: 'done', result: fail(deadlineReason()) };
+      if (error instanceof ResponseTooLarge) {
+        return { kind: 'done', result: fail(`a poll of run ${runId} exceeded the byte limit (${error.message})`) };
+      }
+      if (!(error instanceof TransportError)) throw error;
+      await lose(error.message);
+      return { kind: 'again', empty: false };
+    }
+    bytes += Buffer.byteLength(result.text);
+    if (result.status === 429 || result.status === 503) {
+      await lose(`GET ${base}/poll answered ${describeAnswer(result)}`);
+      return { kind: 'again', empty: false };
+    }
+    if (result.status !== 200) {
+      return { kind: 'done', result: fail(`GET ${base}/poll answered ${describeAnswer(result)}`) };
+    }
+    const body = result.json;
+    if (!isJsonObject(body) || !Array.isArray(body.events)) {
+      return { kind: 'done', result: fail(`GET ${base}/poll answered 200 without an events array`) };
+    }
+    for (const doc of body.events) {
+      if (!log.accept(doc, 'a poll response')) return { kind: 'done', result: fail(log.limit ?? 'event limit reached') };
+      if (log.terminal) return { kind: 'done', result: finish(true) };
+    }
+    if (bytes > maxBytes) return { kind: 'done', result: fail(`the events of run ${runId} exceed ${maxBytes} bytes`) };
+    if (body.isTerminal === true && isSequence(body.lastSequence) && log.last >= body.lastSequence) {
+      return { kind: 'done', result: finish(false) };
+    }
+    return { kind: 'again', empty: body.events.length === 0 };
+  }
+
+  try {
+    if (transport !== 'poll') {
+      for (;;) {
+        if (signal.aborted) return fail(deadlineReason());
+        const attempt = await sseAttempt();
+        if (attempt.kind === 'terminal') return finish(true);
+        if (attempt.kind === 'stop') return fail(attempt.reason);
+        if (signal.aborted) return fail(deadlineReason());
+        if (attempt.kind === 'unavailable') {
+          if (transport === 'sse') return fail(`the event stream is not served: ${attempt.why}`);
+          via = 'poll';
+          break;
+        }
+        await lose(attempt.why);
+      }
+    }
+    let idle = 50;
+    for (let polls = 0; polls < maxPolls; polls++) {
+      if (signal.aborted) return fail(deadlineReason());
+      const step = await pollOnce();
+      if (step.kind === 'done') return step.result;
+      if (step.empty) {
+        // A host that answers an empty long poll at once must not make this loop spin.
+        await sleep(Math.min(idle, Math.max(0, deadline - Date.now())), signal);
+        idle = Math.min(idle * 2, 1000);
+      } else {
+        idle = 50;
+      }
+    }
+    return fail(`no terminal event after ${maxPolls} polls (last sequence ${log.last})`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+

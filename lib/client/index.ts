@@ -1,0 +1,5 @@
+// The harness's client: HTTP transport, id projection, OpenWOP operations, event reading, seams.
+
+export * from './http.ts';
+export * from './ids.ts';
+export * from './openwop.ts';

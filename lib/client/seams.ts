@@ -1,0 +1,81 @@
+// The conformance seams of CONTRACT.md §5, mounted under `/conformance/seams/…` by a host that
+// advertises `conformance.seamsProfile: "openwop-conformance-seams-v2"`. A seam that is not
+// mounted answers 404 (wire facts §8), reported as `seam not mounted`.
+
+import type { AuthChoice, Client, HttpResult } from './http.ts';
+import { projectId } from './ids.ts';
+import { describeAnswer, isJsonObject } from './util.ts';
+
+export const SEAMS_PROFILE = 'openwop-conformance-seams-v2';
+export const SEAM_NOT_MOUNTED = 'seam not mounted';
+
+export type SeamResult<T> = ({ ok: true } & T) | { ok: false; reason: string; result: HttpResult };
+
+export interface SeamOptions {
+  auth?: AuthChoice;
+}
+
+function refused(what: string, result: HttpResult): { ok: false; reason: string; result: HttpResult } {
+  if (result.status === 404) return { ok: false, reason: SEAM_NOT_MOUNTED, result };
+  return { ok: false, reason: `${what} answered ${describeAnswer(result)}`, result };
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+/** `GET /conformance/seams/counter?key=K` → the counter's value, without moving it. */
+export async function readCounter(
+  client: Client,
+  key: string,
+  options: SeamOptions = {},
+): Promise<SeamResult<{ count: number; result: HttpResult }>> {
+  const what = 'GET /conformance/seams/counter';
+  const result = await client.request('GET', '/conformance/seams/counter', { query: { key }, auth: options.auth });
+  if (result.status !== 200) return refused(what, result);
+  const json = result.json;
+  if (!isJsonObject(json) || json.key !== key || !isCount(json.count)) {
+    return { ok: false, reason: `${what} answered 200 without {key: ${JSON.stringify(key)}, count: <integer ≥0>}`, result };
+  }
+  return { ok: true, count: json.count, result };
+}
+
+/** `GET /conformance/seams/effects` → live tool calls let through, by tool name. */
+export async function readEffects(
+  client: Client,
+  options: SeamOptions = {},
+): Promise<SeamResult<{ effects: Record<string, number>; result: HttpResult }>> {
+  const what = 'GET /conformance/seams/effects';
+  const result = await client.request('GET', '/conformance/seams/effects', { auth: options.auth });
+  if (result.status !== 200) return refused(what, result);
+  const json = result.json;
+  const effects = isJsonObject(json) ? json.effects : undefined;
+  if (!isJsonObject(effects) || !Object.values(effects).every(isCount)) {
+    return { ok: false, reason: `${what} answered 200 without {effects: {<toolName>: <integer ≥0>}}`, result };
+  }
+  return { ok: true, effects: effects as Record<string, number>, result };
+}
+
+/** `PUT /conformance/seams/eval-suites/{fixtureId}` with the fixture document → 204. */
+export async function seedEvalSuite(
+  client: Client,
+  fixtureDoc: { readonly id: string },
+  options: SeamOptions = {},
+): Promise<SeamResult<{ result: HttpResult }>> {
+  const path = `/conformance/seams/eval-suites/${projectId(fixtureDoc.id)}`;
+  const result = await client.request('PUT', path, { body: fixtureDoc, auth: options.auth });
+  if (result.status !== 204) return refused(`PUT ${path}`, result);
+  return { ok: true, result };
+}
+
+/** `POST /conformance/seams/runs/{runId}/erase-tool-content` → 204. */
+export async function eraseToolContent(
+  client: Client,
+  runId: string,
+  options: SeamOptions = {},
+): Promise<SeamResult<{ result: HttpResult }>> {
+  const path = `/conformance/seams/runs/${projectId(runId)}/erase-tool-content`;
+  const result = await client.request('POST', path, { auth: options.auth });
+  if (result.status !== 204) return refused(`POST ${path}`, result);
+  return { ok: true, result };
+}
