@@ -1,0 +1,93 @@
+// A leg is one requirement id's check. It declares its id once; every assertion inside it counts
+// towards that id (STYLE item 1). Assertions are soft: a failing one is recorded and the leg goes
+// on, so one run reports every broken rule of a requirement, not just the first. `require` is the
+// hard form, for facts the rest of the leg cannot do without (a 201 before reading its runId).
+
+import { isDeepStrictEqual } from 'node:util';
+import type { Disposition } from '../evidence/types.ts';
+
+/** What a gate decides before a leg runs. */
+export type GateDecision =
+  | { run: true }
+  | { run: false; kind: 'inapplicable' | 'skipped' | 'blocked'; reason: string; strictFails: boolean };
+
+/** Thrown by `require` when a leg cannot go on. */
+export class LegAbort extends Error {}
+
+/** Thrown when the leg finds it cannot observe what the host claimed (STYLE item 7). */
+export class LegBlocked extends Error {}
+
+/** Thrown by harness misuse; never recorded as the host's fault (STYLE item 11). */
+export class TestBug extends Error {
+  constructor(message: string) {
+    super(`Test bug: ${message}`);
+  }
+}
+
+export interface Checks {
+  /** Deep equality (JSON values). */
+  equal(actual: unknown, expected: unknown, rule: string): boolean;
+  /** A condition, with what was seen when it does not hold. */
+  ok(condition: boolean, rule: string, seen?: unknown): boolean;
+  /** RFC 0244 §B tolerance: |actual − formula| ≤ 1e-9 · max(1, |formula|). */
+  close(actual: unknown, formula: number, rule: string): boolean;
+  /** Like `ok`, but stops the leg when it fails. */
+  require(condition: boolean, rule: string, seen?: unknown): asserts condition;
+  /** Stops the leg as `blocked`: the claimed behaviour could not be observed. */
+  blocked(reason: string): never;
+  readonly assertions: number;
+  readonly failures: readonly string[];
+}
+
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  return text.length > 300 ? `${text.slice(0, 297)}...` : text;
+}
+
+/**
+ * Assertions bound to one leg. `prefix` names the host and the clause, so every message reads
+ * `[host@1.0] RFC 0244 §B passHatK: expected 0.4, got 0.41`.
+ */
+export function createChecks(prefix: string): Checks {
+  let assertions = 0;
+  const failures: string[] = [];
+  const fail = (rule: string, detail: string): false => {
+    failures.push(`${prefix} ${rule}: ${detail}`);
+    return false;
+  };
+  const checks: Checks = {
+    equal(actual, expected, rule) {
+      assertions += 1;
+      if (isDeepStrictEqual(actual, expected)) return true;
+      return fail(rule, `expected ${describeValue(expected)}, got ${describeValue(actual)}`);
+    },
+    ok(condition, rule, seen) {
+      assertions += 1;
+      if (condition) return true;
+      return fail(rule, seen === undefined ? 'does not hold' : `does not hold; saw ${describeValue(seen)}`);
+    },
+    close(actual, formula, rule) {
+      assertions += 1;
+      if (typeof actual === 'number' && Math.abs(actual - formula) <= 1e-9 * Math.max(1, Math.abs(formula))) {
+        return true;
+      }
+      return fail(rule, `expected ${formula} (within 1e-9 relative), got ${describeValue(actual)}`);
+    },
+    require(condition, rule, seen) {
+      if (!checks.ok(condition, rule, seen)) throw new LegAbort(failures[failures.length - 1]);
+    },
+    blocked(reason) {
+      throw new LegBlocked(reason);
+    },
+    get assertions() {
+      return assertions;
+    },
+    get failures() {
+      return failures;
+    },
+  };
+  return checks;
+}
+
+export type { Disposition };

@@ -1,0 +1,103 @@
+// Runs legs and records exactly one disposition per requirement id (DESIGN §7; wire facts §10–§11).
+//
+// - a gate that says no → `inapplicable` / `skipped` / `blocked` with its reason, or
+//   `executed-fail` under `--require-behavior` when the gate marks it so;
+// - transport loss → `blocked`, never `executed-fail` (the host is not at fault for our network);
+// - a failed assertion → `executed-fail` with every failure message;
+// - a leg that ran and asserted nothing → `blocked` with "Test bug: …": a vacuous pass is a
+//   harness defect, never a pass.
+
+import type { LedgerRow } from '../evidence/types.ts';
+import { TransportError } from '../client/index.ts';
+import { createChecks, LegAbort, LegBlocked, TestBug, type GateDecision } from './leg.ts';
+import { decideGate, type Leg, type Scenario } from './scenario.ts';
+import type { Target } from './target.ts';
+
+export interface RunLegsOptions {
+  /** Only legs whose id or title matches. */
+  filter?: string;
+  /** Called once per finished row, for progress output. */
+  onRow?: (row: LedgerRow, leg: Leg) => void;
+}
+
+const MAX_DETAIL = 2_000;
+
+export function selectLegs(scenarios: Scenario[], filter?: string): Array<{ scenario: Scenario; leg: Leg }> {
+  const chosen: Array<{ scenario: Scenario; leg: Leg }> = [];
+  const seen = new Map<string, string>();
+  for (const scenario of scenarios) {
+    for (const leg of scenario.legs) {
+      const other = seen.get(leg.id);
+      if (other !== undefined) throw new TestBug(`requirement id ${leg.id} is declared in ${other} and ${scenario.file}`);
+      seen.set(leg.id, scenario.file);
+      if (filter === undefined || leg.id.includes(filter) || leg.title.includes(filter)) chosen.push({ scenario, leg });
+    }
+  }
+  return chosen;
+}
+
+/** Runs the server-free legs and, when a target is given, the host legs, in declaration order. */
+export async function runLegs(scenarios: Scenario[], target: Target | undefined, options: RunLegsOptions = {}): Promise<LedgerRow[]> {
+  const rows: LedgerRow[] = [];
+  for (const { scenario, leg } of selectLegs(scenarios, options.filter)) {
+    if (!leg.serverFree && target === undefined) continue;
+    const row = await runLeg(scenario.file, leg, target);
+    rows.push(row);
+    options.onRow?.(row, leg);
+  }
+  return rows;
+}
+
+export async function runLeg(file: string, leg: Leg, target: Target | undefined): Promise<LedgerRow> {
+  const base = { id: leg.id, scenario: file };
+  let decision: GateDecision = { run: true };
+  if (!leg.serverFree) {
+    if (target === undefined) throw new TestBug(`${leg.id} needs a host and none was given`);
+    decision = decideGate(leg.needs, target);
+  }
+  if (!decision.run) {
+    if (decision.strictFails && target?.requireBehavior) {
+      return { ...base, result: 'executed-fail', assertions: 0, detail: `required behaviour missing (--require-behavior): ${decision.reason}` };
+    }
+    return { ...base, result: decision.kind, assertions: 0, detail: decision.reason };
+  }
+  const prefix = `${target?.label ?? '[offline]'} ${leg.clause}`;
+  const check = createChecks(prefix);
+  try {
+    if (leg.serverFree) await leg.run(check);
+    else await leg.run(check, target as Target);
+  } catch (error) {
+    return { ...base, ...classify(error, check.failures, check.assertions, target?.requireBehavior ?? false) };
+  }
+  if (check.failures.length > 0) {
+    return { ...base, result: 'executed-fail', assertions: check.assertions, detail: clip(check.failures.join('\n')) };
+  }
+  if (check.assertions === 0) {
+    return { ...base, result: 'blocked', assertions: 0, detail: 'Test bug: the leg ran and made no assertion' };
+  }
+  return { ...base, result: 'executed-pass', assertions: check.assertions };
+}
+
+function classify(error: unknown, failures: readonly string[], assertions: number, strict: boolean): Omit<LedgerRow, 'id' | 'scenario'> {
+  if (error instanceof TransportError) {
+    return { result: 'blocked', assertions, detail: clip(error.message) };
+  }
+  if (error instanceof LegBlocked) {
+    return strict
+      ? { result: 'executed-fail', assertions, detail: clip(`required behaviour not observable (--require-behavior): ${error.message}`) }
+      : { result: 'blocked', assertions, detail: clip(error.message) };
+  }
+  if (error instanceof TestBug) {
+    return { result: 'blocked', assertions, detail: clip(error.message) };
+  }
+  if (error instanceof LegAbort) {
+    return { result: 'executed-fail', assertions, detail: clip(failures.join('\n')) };
+  }
+  // Anything else was thrown while reading what the host sent: the host's answer broke the leg.
+  const message = error instanceof Error ? error.message : String(error);
+  return { result: 'executed-fail', assertions, detail: clip([...failures, `unexpected error while checking the host's answer: ${message}`].join('\n')) };
+}
+
+function clip(text: string): string {
+  return text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL - 3)}...` : text;
+}

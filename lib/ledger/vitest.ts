@@ -1,0 +1,53 @@
+// The vitest face of a scenario: one test per leg, titled by its fact and tagged with its id.
+// With OPENWOP_BASE_URL set, host legs run against that host; otherwise against the embedded
+// reference host, started once per file, as `run` does with no --base-url.
+//
+// A row maps onto vitest honestly: executed-fail and blocked fail the test (neither certifies),
+// inapplicable and skipped are skips with their reason, never passes (STYLE item 6).
+
+import { afterAll, describe, it } from 'vitest';
+import { runLeg } from './runner.ts';
+import type { Scenario } from './scenario.ts';
+import { openTarget, seedMissingFixtures, type Target } from './target.ts';
+
+export function registerScenario(scenario: Scenario): void {
+  let pending: Promise<Target> | undefined;
+  let stop: (() => Promise<void>) | undefined;
+  const target = (): Promise<Target> => (pending ??= connect(scenario, (close) => (stop = close)));
+  afterAll(async () => {
+    await stop?.();
+  });
+  describe(scenario.file, () => {
+    for (const leg of scenario.legs) {
+      it(`${leg.title} [${leg.id}]`, async (ctx) => {
+        const row = await runLeg(scenario.file, leg, leg.serverFree ? undefined : await target());
+        if (row.result === 'executed-pass') return;
+        if (row.result === 'inapplicable' || row.result === 'skipped') {
+          ctx.skip(`${row.result}: ${row.detail}`);
+          return;
+        }
+        throw new Error(`${row.result}: ${row.detail}`);
+      });
+    }
+  });
+}
+
+async function connect(scenario: Scenario, onClose: (close: () => Promise<void>) => void): Promise<Target> {
+  const requireBehavior = process.env.OPENWOP_REQUIRE_BEHAVIOR === 'true';
+  let baseUrl = process.env.OPENWOP_BASE_URL;
+  let apiKey = process.env.OPENWOP_API_KEY ?? '';
+  let tenantBApiKey = process.env.OPENWOP_TEST_TENANT_B_API_KEY;
+  if (!baseUrl) {
+    const { startReferenceHost } = await import('../../hosts/reference/server.ts');
+    const host = await startReferenceHost();
+    onClose(() => host.close());
+    baseUrl = host.baseUrl;
+    apiKey = host.tenants.a.apiKey;
+    tenantBApiKey = host.tenants.b.apiKey;
+  }
+  const opened = await openTarget({ baseUrl, apiKey, tenantBApiKey, requireBehavior });
+  if (!opened.ok) throw new Error(`blocked: discovery of ${baseUrl} failed: ${opened.reason}`);
+  const needed = scenario.legs.flatMap((leg) => (leg.serverFree ? [] : (leg.needs.fixtures ?? [])));
+  await seedMissingFixtures(opened.target, needed);
+  return opened.target;
+}

@@ -1,0 +1,205 @@
+// The `run` command: the server-free legs (--offline), or a certification of one host — the one
+// at --base-url, or the embedded reference host started on a free loopback port.
+
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LedgerRow } from './evidence/types.ts';
+import { buildBundle, signBundle } from './evidence/bundle.ts';
+import { loadOrCreateDevKey, publicKeyPemFromPrivate } from './evidence/keys.ts';
+import { verifyBundle } from './evidence/verify.ts';
+import { runLegs } from './ledger/runner.ts';
+import { openTarget, seedMissingFixtures, type Target } from './ledger/target.ts';
+import { formatRow, formatTotals, redact, totalsOf, writeJsonReport, writeJunit } from './report/index.ts';
+import { loadScenarios } from './scenarios.ts';
+
+type Io = { out: (s: string) => void; err: (s: string) => void };
+
+export interface RunOptions {
+  offline?: boolean;
+  baseUrl?: string;
+  apiKey?: string;
+  tenantBApiKey?: string;
+  requireBehavior?: boolean;
+  filter?: string;
+  reportJson?: string;
+  junit?: string;
+  certify?: string;
+  signingKey?: string;
+  signingKeyId?: string;
+  hostBuild?: string;
+  referenceHostConfig?: string;
+}
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const PACKAGE = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { name: string; version: string };
+
+/** Where the development signing key lives: out of git (see .gitignore), created on first use. */
+export const DEV_KEY_DIR = `${ROOT}.dev-keys`;
+
+export async function runOffline(options: RunOptions, io: Io): Promise<number> {
+  const rows = await runLegs(await loadScenarios(), undefined, { filter: options.filter });
+  return finish(rows, options, io, { offline: true, requireBehavior: false }, []);
+}
+
+export async function certify(options: RunOptions, io: Io): Promise<number> {
+  const env = process.env;
+  const baseUrl = options.baseUrl ?? env.OPENWOP_BASE_URL;
+  const settings = {
+    apiKey: options.apiKey ?? env.OPENWOP_API_KEY,
+    tenantBApiKey: options.tenantBApiKey ?? env.OPENWOP_TEST_TENANT_B_API_KEY,
+    requireBehavior: options.requireBehavior === true || env.OPENWOP_REQUIRE_BEHAVIOR === 'true',
+    signingKey: options.signingKey ?? env.OPENWOP_BUNDLE_SIGNING_KEY,
+    signingKeyId: options.signingKeyId ?? env.OPENWOP_BUNDLE_SIGNING_KEY_ID,
+    hostBuild: options.hostBuild ?? env.OPENWOP_HOST_BUILD,
+  };
+  const buildProblem = settings.hostBuild === undefined ? undefined : parseBuild(settings.hostBuild).problem;
+  if (buildProblem) return usage(io, buildProblem);
+  if (baseUrl !== undefined && !settings.apiKey) return usage(io, '--api-key (or OPENWOP_API_KEY) is required with --base-url');
+  if (baseUrl !== undefined && options.referenceHostConfig) return usage(io, '--reference-host-config applies only to the embedded reference host');
+
+  let embedded: { close(): Promise<void> } | undefined;
+  let target: Target;
+  try {
+    let url = baseUrl;
+    let apiKey = settings.apiKey ?? '';
+    let tenantBApiKey = settings.tenantBApiKey;
+    if (url === undefined) {
+      const { startReferenceHost } = await import('../hosts/reference/server.ts');
+      let config: Record<string, unknown> = {};
+      if (options.referenceHostConfig) {
+        try {
+          config = JSON.parse(options.referenceHostConfig) as Record<string, unknown>;
+        } catch (error) {
+          return usage(io, `--reference-host-config is not JSON (${(error as Error).message})`);
+        }
+      }
+      const host = await startReferenceHost(config);
+      embedded = host;
+      url = host.baseUrl;
+      apiKey = host.tenants.a.apiKey;
+      tenantBApiKey = host.tenants.b.apiKey;
+      io.err(`started the embedded reference host at ${url}\n`);
+    }
+    const secrets = [apiKey, tenantBApiKey];
+    const opened = await openTarget({ baseUrl: url, apiKey, tenantBApiKey, requireBehavior: settings.requireBehavior });
+    if (!opened.ok) {
+      io.err(`openwop-eval-conformance: ${redact(`cannot certify ${url}: ${opened.reason}`, secrets)}\n`);
+      return 2;
+    }
+    target = opened.target;
+    const scenarios = await loadScenarios();
+    const seeded = await seedMissingFixtures(target, scenarios.flatMap((s) => s.legs.flatMap((leg) => (leg.serverFree ? [] : (leg.needs.fixtures ?? [])))));
+    if (seeded.length > 0) io.err(`seeded through the seam: ${seeded.join(', ')}\n`);
+    const total = scenarios.reduce((n, s) => n + s.legs.length, 0);
+    let done = 0;
+    const rows = await runLegs(scenarios, target, {
+      filter: options.filter,
+      onRow: (row) => {
+        done += 1;
+        io.err(redact(`[${done}/${total}] ${row.result.padEnd(13)} ${row.id}\n`, secrets));
+      },
+    });
+    let code = finish(rows, options, io, { offline: false, requireBehavior: settings.requireBehavior, baseUrl: url, implementation: target.label }, secrets);
+    if (options.certify) {
+      const written = writeBundle(options.certify, rows, target, settings, embedded !== undefined, io);
+      if (written !== 0) code = written;
+    }
+    return code;
+  } finally {
+    await embedded?.close();
+  }
+}
+
+function finish(rows: LedgerRow[], options: RunOptions, io: Io, target: { offline: boolean; requireBehavior: boolean; baseUrl?: string; implementation?: string }, secrets: (string | undefined)[]): number {
+  const totals = totalsOf(rows);
+  for (const row of rows) io.out(`${redact(formatRow(row), secrets)}\n`);
+  io.out(`${formatTotals(totals)}\n`);
+  const report = { generatedAt: new Date().toISOString(), target, totals, rows };
+  if (options.reportJson) writeJsonReport(options.reportJson, report, secrets);
+  if (options.junit) writeJunit(options.junit, rows, secrets);
+  if (rows.length === 0) {
+    io.err('openwop-eval-conformance: no requirement id was selected\n');
+    return 2;
+  }
+  return totals.executedFail > 0 || totals.blocked > 0 ? 1 : 0;
+}
+
+function parseBuild(text: string): { kind?: 'image-digest' | 'commit' | 'artifact-sha256'; id?: string; problem?: string } {
+  const match = /^(image-digest|commit|artifact-sha256):(.+)$/.exec(text);
+  if (!match) return { problem: `--host-build must be image-digest|commit|artifact-sha256:<id>, got "${text}"` };
+  return { kind: match[1] as 'image-digest' | 'commit' | 'artifact-sha256', id: match[2] };
+}
+
+function gitCommit(): string {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+function writeBundle(
+  path: string,
+  rows: LedgerRow[],
+  target: Target,
+  settings: { signingKey?: string; signingKeyId?: string; hostBuild?: string },
+  embedded: boolean,
+  io: Io,
+): number {
+  let privateKeyPem: string;
+  let keyId: string;
+  let selfSignedDevelopmentKey = false;
+  if (settings.signingKey) {
+    if (!settings.signingKeyId) return usage(io, '--signing-key-id is required with --signing-key');
+    try {
+      privateKeyPem = readFileSync(settings.signingKey, 'utf8');
+    } catch (error) {
+      return usage(io, `${settings.signingKey}: cannot read the signing key (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    keyId = settings.signingKeyId;
+  } else if (embedded) {
+    const devKey = loadOrCreateDevKey(DEV_KEY_DIR);
+    if (devKey.created) io.err(`created a self-signed development key in ${DEV_KEY_DIR} (not for publication)\n`);
+    privateKeyPem = devKey.privateKeyPem;
+    keyId = devKey.keyId;
+    selfSignedDevelopmentKey = true;
+  } else {
+    return usage(io, '--certify against a host needs --signing-key and --signing-key-id (the host signs its own bundle)');
+  }
+  const implementation = (target.discovery.implementation ?? {}) as Record<string, string>;
+  const build = settings.hostBuild ? parseBuild(settings.hostBuild) : { kind: 'commit' as const, id: gitCommit() };
+  const unsigned = buildBundle({
+    generatedAt: new Date().toISOString(),
+    suite: { name: PACKAGE.name, version: PACKAGE.version, targetMajor: 2, specArtifactsVersion: PACKAGE.version },
+    host: {
+      name: implementation.name ?? 'unknown',
+      version: implementation.version ?? 'unknown',
+      ...(implementation.vendor ? { vendor: implementation.vendor } : {}),
+      build: { kind: build.kind!, id: build.id! },
+      signingKeyId: keyId,
+      selfSignedDevelopmentKey,
+    },
+    discovery: { url: `${target.baseUrl}/.well-known/openwop`, document: target.discovery },
+    rows,
+  });
+  let bundle;
+  try {
+    bundle = signBundle(unsigned, privateKeyPem, keyId);
+  } catch (error) {
+    return usage(io, `cannot sign the bundle: ${(error as Error).message}`);
+  }
+  const out = resolve(path);
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(bundle, null, 2)}\n`);
+  const verdict = verifyBundle(bundle, { hostPublicKeyPem: publicKeyPemFromPrivate(privateKeyPem) });
+  io.out(`bundle written to ${out}\n`);
+  io.out(`verify: ${verdict.verdict}${verdict.rejections.length ? ` (${verdict.rejections.map((r) => `${r.kind}: ${r.detail}`).join('; ')})` : ''}\n`);
+  return verdict.verdict === 'verified' ? 0 : 1;
+}
+
+function usage(io: Io, message: string): number {
+  io.err(`openwop-eval-conformance: ${message}\n`);
+  return 2;
+}
