@@ -1,0 +1,65 @@
+// The witness digest and the totals (wire facts §12.1, §12.3).
+
+import { canonicalJson, sha256Hex } from './jcs.ts';
+import type { LedgerRow, Totals } from './types.ts';
+
+/**
+ * The row order of the witness preimage and of `results.requirements[]`: `localeCompare` by id,
+ * as §12.3 says. `localeCompare` with no locale reads the process locale (the environment), so
+ * the locale is pinned to `en`, which collates the id alphabet (a–z, 0–9, `.`, `-`, `~`) as the
+ * root collation does. Should collation ever call two distinct ids equal, code-unit order breaks
+ * the tie, so the order never depends on the order the rows arrived in.
+ */
+export function compareRowIds(a: string, b: string): number {
+  return a.localeCompare(b, 'en') || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** A row reduced to the witnessed members; an optional member appears only when it is present. */
+export function projectRow(row: LedgerRow): LedgerRow {
+  const projected: LedgerRow = { id: row.id, scenario: row.scenario, result: row.result };
+  if (row.assertions !== undefined) projected.assertions = row.assertions;
+  if (row.detail !== undefined) projected.detail = row.detail;
+  if (row.evidence !== undefined) projected.evidence = row.evidence;
+  return projected;
+}
+
+/** The projected rows, sorted by id. */
+export function sortedProjectedRows(rows: readonly LedgerRow[]): LedgerRow[] {
+  return rows.map(projectRow).sort((a, b) => compareRowIds(a.id, b.id));
+}
+
+/**
+ * `witnessSha256` (§12.3): hex SHA-256 of the canonical JSON of the sorted, projected rows, or of
+ * `{rows, relaxations}` when the host declared relaxations. Throws `non-ijson:` when a row holds
+ * something canonical JSON refuses.
+ */
+export function witnessDigest(rows: readonly LedgerRow[], relaxations?: readonly unknown[]): string {
+  const projected = sortedProjectedRows(rows);
+  const preimage = relaxations !== undefined && relaxations.length > 0 ? { rows: projected, relaxations } : projected;
+  return sha256Hex(canonicalJson(preimage));
+}
+
+/** How many rows hold each disposition. A row with an unknown result counts nowhere. */
+export function totalsOf(rows: readonly Pick<LedgerRow, 'result'>[]): Totals {
+  const totals: Totals = { executedPass: 0, executedFail: 0, skipped: 0, inapplicable: 0, blocked: 0 };
+  for (const row of rows) {
+    switch (row.result) {
+      case 'executed-pass':
+        totals.executedPass++;
+        break;
+      case 'executed-fail':
+        totals.executedFail++;
+        break;
+      case 'skipped':
+        totals.skipped++;
+        break;
+      case 'inapplicable':
+        totals.inapplicable++;
+        break;
+      case 'blocked':
+        totals.blocked++;
+        break;
+    }
+  }
+  return totals;
+}
