@@ -1,0 +1,29 @@
+// The evidence layer: canonical JSON, the witness digest, building, signing and verifying a
+// certification bundle v3. Everything exported here is pure except what comes from keys.ts.
+
+export * from './types.ts';
+export { canonicalJson, sha256Hex, assertIJson, hasLoneSurrogate, findDuplicateMember } from './jcs.ts';
+export { witnessDigest, totalsOf, compareRowIds, projectRow, sortedProjectedRows } from './witness.ts';
+export { buildBundle, signBundle, signaturePayload, signaturePreimage, type BuildBundleInput } from './bundle.ts';
+export { verifyBundle, verifyExitCode, type VerifyOptions, type VerifyResult, type NotABundle } from './verify.ts';
+export { shapeProblems, SUITE_NAME, UPSTREAM_SUITE_NAME } from './shape.ts';
+export {
+  DEV_KEY_ID_PREFIX,
+  isDevelopmentKeyId,
+  rawPublicKeyB64url,
+  publicKeyPemFromRaw,
+  publicKeyPemFromPrivate,
+  developmentKeyId,
+} from './ed25519.ts';
+export {
+  generateDevKeyPair,
+  loadOrCreateDevKey,
+  readBundleFile,
+  readSigningKeyFile,
+  readPublicKeyFile,
+  DEV_KEY_FILE,
+  DEV_PUBLIC_KEY_FILE,
+  type DevKeyPair,
+  type KeyFile,
+  type BundleFile,
+} from './keys.ts';

@@ -1,0 +1,139 @@
+// The only part of lib/evidence that touches files: the development signing key, key files, and
+// reading a bundle file for `verify`. Everything else in lib/evidence is pure.
+
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  developmentKeyId,
+  ed25519PrivateKey,
+  ed25519PublicKey,
+  publicKeyPemFromRaw,
+  rawPublicKeyB64url,
+} from './ed25519.ts';
+import { findDuplicateMember } from './jcs.ts';
+import type { NotABundle } from './verify.ts';
+
+export {
+  DEV_KEY_ID_PREFIX,
+  isDevelopmentKeyId,
+  publicKeyPemFromPrivate,
+  publicKeyPemFromRaw,
+  rawPublicKeyB64url,
+} from './ed25519.ts';
+
+/** The development key's file name under the key directory; the public half sits next to it. */
+export const DEV_KEY_FILE = 'dev-signing-key.pem';
+export const DEV_PUBLIC_KEY_FILE = 'dev-signing-key.pub.pem';
+
+export interface DevKeyPair {
+  privateKeyPem: string;
+  publicKeyPem: string;
+  /** `openwop-eval-conformance-dev-<first 8 hex of the SHA-256 of the raw public key>`. */
+  keyId: string;
+}
+
+/** A fresh Ed25519 key pair, PKCS8 / SPKI PEM, with its development key id. */
+export function generateDevKeyPair(): DevKeyPair {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const privateKeyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const publicKeyPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+  return { privateKeyPem, publicKeyPem, keyId: developmentKeyId(publicKeyPem) };
+}
+
+function pairFromPrivatePem(privateKeyPem: string, where: string): DevKeyPair {
+  try {
+    ed25519PrivateKey(privateKeyPem);
+  } catch (error) {
+    throw new Error(`${where}: ${(error as Error).message}`);
+  }
+  const publicKeyPem = publicKeyPemFromRaw(rawPublicKeyB64url(privateKeyPem));
+  return { privateKeyPem, publicKeyPem, keyId: developmentKeyId(publicKeyPem) };
+}
+
+function isErrno(error: unknown, code: string): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+}
+
+/**
+ * The development key under `dir`: read `dev-signing-key.pem` when it exists (refusing a key that
+ * is not Ed25519), else generate one and write it with mode 0600, and its public half, mode 0644,
+ * as `dev-signing-key.pub.pem` for `verify --host-key`. Creating is exclusive, so two processes
+ * racing here end up with the same key.
+ */
+export function loadOrCreateDevKey(dir: string): DevKeyPair & { created: boolean } {
+  const path = join(dir, DEV_KEY_FILE);
+  try {
+    return { ...pairFromPrivatePem(readFileSync(path, 'utf8'), path), created: false };
+  } catch (error) {
+    if (!isErrno(error, 'ENOENT')) throw error;
+  }
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const pair = generateDevKeyPair();
+  try {
+    writeFileSync(path, pair.privateKeyPem, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if (isErrno(error, 'EEXIST')) return { ...pairFromPrivatePem(readFileSync(path, 'utf8'), path), created: false };
+    throw error;
+  }
+  writeFileSync(join(dir, DEV_PUBLIC_KEY_FILE), pair.publicKeyPem, { mode: 0o644 });
+  return { ...pair, created: true };
+}
+
+export type KeyFile = { ok: true; pem: string } | { ok: false; reason: string };
+
+function readKeyFile(path: string, parse: (pem: string) => unknown, what: string): KeyFile {
+  let pem: string;
+  try {
+    pem = readFileSync(path, 'utf8');
+  } catch (error) {
+    return { ok: false, reason: `cannot read the ${what} file ${path}: ${(error as Error).message}` };
+  }
+  try {
+    parse(pem);
+  } catch (error) {
+    return { ok: false, reason: `${path}: ${(error as Error).message}` };
+  }
+  return { ok: true, pem };
+}
+
+/** An Ed25519 private key PEM file (`--signing-key`). */
+export function readSigningKeyFile(path: string): KeyFile {
+  return readKeyFile(path, ed25519PrivateKey, 'signing key');
+}
+
+/** An Ed25519 public key PEM file (`--host-key`); a private key PEM is read as its public half. */
+export function readPublicKeyFile(path: string): KeyFile {
+  const read = readKeyFile(path, ed25519PublicKey, 'public key');
+  return read.ok ? { ok: true, pem: publicKeyPemFromRaw(rawPublicKeyB64url(read.pem)) } : read;
+}
+
+export type BundleFile = { ok: true; bundle: Record<string, unknown>; text: string } | NotABundle;
+
+/**
+ * Reads a file that should hold a bundle. `{ok: false}` (exit 3 of `verify`) when the file is
+ * missing or unreadable, is not JSON, repeats a member name within one object, or is not a JSON
+ * object. Whether the object is a valid bundle is `verifyBundle`'s question.
+ */
+export function readBundleFile(path: string): BundleFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    return { ok: false, reason: `cannot read ${path}: ${(error as Error).message}` };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, reason: `${path} is not JSON: ${(error as Error).message}` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, reason: `${path} holds ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}, not a bundle object` };
+  }
+  const duplicate = findDuplicateMember(text);
+  if (duplicate !== undefined) {
+    return { ok: false, reason: `${path} is not I-JSON: member name ${JSON.stringify(duplicate.name)} repeats at ${duplicate.path}` };
+  }
+  return { ok: true, bundle: value as Record<string, unknown>, text };
+}

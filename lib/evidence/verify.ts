@@ -1,0 +1,294 @@
+// Verifying a certification bundle v3 (wire facts §12.5, DESIGN §7). `verifyBundle` never stops
+// at the first defect and never throws on what the bundle holds: it returns every rejection it
+// finds, each as `{kind, detail}`. Only a malformed key supplied by the caller throws.
+//
+// Kinds beyond §12.5, all named in types.ts:
+// - `discovery-digest`: the embedded discovery document does not hash to `discovery.sha256`, or
+//   `discovery.protocolVersions` / `preferredVersion` disagree with it.
+// - `detail-mismatch`: `detail.nonPass` is a derived view of the rows (§12.1 "Counting"); an entry
+//   that no non-pass row backs, or whose result or reason differs from its row, is named here.
+//   A non-pass row missing from the view is `detail-missing`.
+// - `schema`: the closed v3 shape (shape.ts).
+
+import { type KeyObject } from 'node:crypto';
+import { canonicalJson, sha256Hex } from './jcs.ts';
+import { ed25519PublicKey, ed25519PublicKeyFromRaw, isDevelopmentKeyId, SIG_PATTERN, verifyText, decodeCanonicalBase64url } from './ed25519.ts';
+import { signaturePayload } from './bundle.ts';
+import { shapeProblems } from './shape.ts';
+import { DISPOSITIONS, SIGNED_MEMBERS, type LedgerRow, type Rejection, type RejectionKind, type Totals } from './types.ts';
+import { totalsOf, witnessDigest } from './witness.ts';
+
+export interface VerifyOptions {
+  /** The host's Ed25519 public key as a PEM (SPKI). */
+  hostPublicKeyPem?: string;
+  /** The host's raw public key, 43 characters of base64url, as discovery `signingKeys[].publicKey`. */
+  hostPublicKeyRaw?: string;
+  /** The independent verifier's key, for bundles that claim `evidenceTier: "independent"`. */
+  verifierPublicKeyPem?: string;
+  verifierPublicKeyRaw?: string;
+}
+
+export interface VerifyResult {
+  rejections: Rejection[];
+  /** The host signature was checked against a supplied key and holds. */
+  signatureVerified: boolean;
+  /** `verified`: no rejection and the host signature checked; `unverified`: no rejection, but no
+   *  host key was supplied; `rejected`: at least one rejection. */
+  verdict: 'verified' | 'rejected' | 'unverified';
+  /** `signature.keyId` names a development key this harness minted: whatever the verdict, the
+   *  signature attests integrity, not who signed (bundle.ts). */
+  developmentKey: boolean;
+}
+
+/** What a caller gets when a file is not a bundle at all (keys.ts `readBundleFile`). */
+export interface NotABundle {
+  ok: false;
+  reason: string;
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function keysFrom(pem: string | undefined, raw: string | undefined): KeyObject[] {
+  const keys: KeyObject[] = [];
+  if (pem !== undefined) keys.push(ed25519PublicKey(pem));
+  if (raw !== undefined) keys.push(ed25519PublicKeyFromRaw(raw));
+  return keys;
+}
+
+/** The rows that look like rows; anything else is left to the `schema` kind. */
+function rowsOf(bundle: Json): LedgerRow[] {
+  const results = bundle.results;
+  if (!isObject(results) || !Array.isArray(results.requirements)) return [];
+  return results.requirements.filter((row): row is LedgerRow => isObject(row) && typeof row.id === 'string');
+}
+
+const TOTAL_MEMBERS: { member: keyof Totals; result: string }[] = [
+  { member: 'executedPass', result: 'executed-pass' },
+  { member: 'executedFail', result: 'executed-fail' },
+  { member: 'skipped', result: 'skipped' },
+  { member: 'inapplicable', result: 'inapplicable' },
+  { member: 'blocked', result: 'blocked' },
+];
+
+/** Checks a bundle v3; see the file comment and `VerifyResult`. */
+export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyResult {
+  const hostKeys = keysFrom(opts.hostPublicKeyPem, opts.hostPublicKeyRaw);
+  const verifierKeys = keysFrom(opts.verifierPublicKeyPem, opts.verifierPublicKeyRaw);
+  const rejections: Rejection[] = [];
+  const reject = (kind: RejectionKind, detail: string): void => {
+    rejections.push({ kind, detail });
+  };
+
+  if (!isObject(bundle)) {
+    reject('not-v3', `a bundle is a JSON object, got ${Array.isArray(bundle) ? 'an array' : bundle === null ? 'null' : typeof bundle}`);
+    return { rejections, signatureVerified: false, verdict: 'rejected', developmentKey: false };
+  }
+  if (bundle.bundleVersion !== '3') {
+    reject('not-v3', `bundleVersion is ${JSON.stringify(bundle.bundleVersion) ?? 'absent'}, not "3"; v1 and v2 bundles are never upgraded to v3`);
+  }
+
+  for (const problem of shapeProblems(bundle)) reject('schema', problem);
+
+  const rows = rowsOf(bundle);
+
+  // One disposition per id.
+  const counts = new Map<string, number>();
+  for (const row of rows) counts.set(row.id, (counts.get(row.id) ?? 0) + 1);
+  for (const [id, count] of counts) {
+    if (count > 1) reject('duplicate-requirement', `requirement ${id} has ${count} rows; one disposition per id`);
+  }
+
+  // Rows against the rules against vacuous passes.
+  for (const row of rows) {
+    if (row.result === 'executed-pass') {
+      if (!(typeof row.assertions === 'number' && row.assertions > 0)) {
+        reject('vacuous-pass', `requirement ${row.id} is executed-pass with ${row.assertions === undefined ? 'no assertion count' : `${String(row.assertions)} assertions`}`);
+      }
+    } else if (DISPOSITIONS.includes(row.result) && (typeof row.detail !== 'string' || row.detail.trim() === '')) {
+      reject('reason-missing', `requirement ${row.id} is ${row.result} without a reason in its detail`);
+    }
+  }
+
+  // Totals, counted from the rows (never from detail.nonPass).
+  const counted = totalsOf(rows);
+  const results = isObject(bundle.results) ? bundle.results : {};
+  const totals = isObject(results.totals) ? results.totals : undefined;
+  if (totals === undefined) {
+    reject('totals-mismatch', 'results.totals is absent');
+  } else {
+    for (const { member, result } of TOTAL_MEMBERS) {
+      if (totals[member] !== counted[member]) {
+        reject('totals-mismatch', `results.totals.${member} is ${JSON.stringify(totals[member]) ?? 'absent'}, but ${counted[member]} row(s) are ${result}`);
+      }
+    }
+  }
+
+  // The witness digest, recomputed.
+  const host = isObject(bundle.host) ? bundle.host : {};
+  const relaxations = Array.isArray(host.relaxations) ? host.relaxations : undefined;
+  try {
+    const recomputed = witnessDigest(rows, relaxations);
+    if (bundle.witnessSha256 !== recomputed) {
+      reject('witness-digest', `witnessSha256 is ${JSON.stringify(bundle.witnessSha256) ?? 'absent'}, but the rows digest to ${recomputed}`);
+    }
+  } catch (error) {
+    reject('witness-digest', `the witness digest cannot be recomputed: ${describe(error)}`);
+  }
+
+  // The assertion count, summed over the rows.
+  const sum = rows.reduce((total, row) => total + (typeof row.assertions === 'number' ? row.assertions : 0), 0);
+  if (bundle.assertionCount !== sum) {
+    reject('assertion-count', `assertionCount is ${JSON.stringify(bundle.assertionCount) ?? 'absent'}, but the rows carry ${sum} assertion(s)`);
+  }
+
+  // detail: required when anything failed, was skipped or blocked; nonPass mirrors the rows.
+  const nonPassRows = rows.filter((row) => row.result !== 'executed-pass');
+  const needsDetail =
+    counted.executedFail + counted.skipped + counted.blocked > 0 ||
+    (totals !== undefined && [totals.executedFail, totals.skipped, totals.blocked].some((n) => typeof n === 'number' && n > 0));
+  const detail = bundle.detail;
+  if (detail === undefined) {
+    if (needsDetail) reject('detail-missing', 'detail is required when a row is executed-fail, skipped or blocked');
+  } else if (isObject(detail) && Array.isArray(detail.nonPass)) {
+    const entries = detail.nonPass.filter(isObject);
+    const listed = new Set(entries.map((entry) => entry.id));
+    for (const row of nonPassRows) {
+      if (!listed.has(row.id)) reject('detail-missing', `detail.nonPass does not list ${row.result} requirement ${row.id}`);
+    }
+    const byId = new Map(nonPassRows.map((row) => [row.id, row]));
+    for (const entry of entries) {
+      const row = byId.get(entry.id as string);
+      if (row === undefined) {
+        reject('detail-mismatch', `detail.nonPass lists ${JSON.stringify(entry.id)}, which is no non-pass row`);
+      } else if (entry.result !== row.result || entry.reason !== row.detail) {
+        reject('detail-mismatch', `detail.nonPass entry ${row.id} says ${JSON.stringify(entry.result)} / ${JSON.stringify(entry.reason)}, but its row says ${JSON.stringify(row.result)} / ${JSON.stringify(row.detail)}`);
+      }
+    }
+  }
+
+  // The host build, which the signature covers.
+  const build = host.build;
+  if (!isObject(build) || typeof build.kind !== 'string' || typeof build.id !== 'string' || build.id.length === 0) {
+    reject('build-missing', 'host.build {kind, id} is absent or incomplete');
+  }
+
+  // The discovery record against its embedded document.
+  const discovery = isObject(bundle.discovery) ? bundle.discovery : {};
+  if (isObject(discovery.document)) {
+    const document = discovery.document;
+    try {
+      const digest = sha256Hex(canonicalJson(document));
+      if (discovery.sha256 !== digest) {
+        reject('discovery-digest', `discovery.sha256 is ${JSON.stringify(discovery.sha256) ?? 'absent'}, but the embedded document digests to ${digest}`);
+      }
+    } catch (error) {
+      reject('discovery-digest', `the embedded discovery document cannot be digested: ${describe(error)}`);
+    }
+    if (canonicalOrUndefined(discovery.protocolVersions) !== canonicalOrUndefined(document.protocolVersions)) {
+      reject('discovery-digest', 'discovery.protocolVersions differs from the embedded document');
+    }
+    if (discovery.preferredVersion !== document.preferredVersion) {
+      reject('discovery-digest', 'discovery.preferredVersion differs from the embedded document');
+    }
+  }
+
+  // The host signature.
+  let signatureVerified = false;
+  const signature = bundle.signature;
+  const keyId = isObject(signature) && typeof signature.keyId === 'string' ? signature.keyId : undefined;
+  if (!isObject(signature) || signature.sig === undefined) {
+    reject('signature-missing', 'the bundle carries no host signature');
+  } else {
+    const over = signature.over;
+    if (!Array.isArray(over) || over.length !== SIGNED_MEMBERS.length || over.some((member, i) => member !== SIGNED_MEMBERS[i])) {
+      reject('signature-over', `signature.over is ${JSON.stringify(over) ?? 'absent'}, not exactly ${JSON.stringify(SIGNED_MEMBERS)}`);
+    }
+    const sig = signature.sig;
+    if (typeof sig !== 'string' || !SIG_PATTERN.test(sig) || decodeCanonicalBase64url(sig, 64) === undefined) {
+      reject('signature-invalid', 'signature.sig is not 64 bytes in canonical unpadded base64url (86 characters)');
+    } else if (hostKeys.length > 0) {
+      const payload = payloadOf(bundle);
+      if (!payload.ok) {
+        reject('signature-invalid', `the signed members cannot be assembled: ${payload.reason}`);
+      } else {
+        const failed = hostKeys.filter((key) => !verifyText(payload.text, sig, key)).length;
+        if (failed > 0) {
+          reject('signature-invalid', `the host signature (keyId ${keyId ?? 'absent'}) does not verify with the supplied host key${hostKeys.length > 1 ? ` (${failed} of ${hostKeys.length} keys)` : ''}`);
+        } else {
+          signatureVerified = true;
+        }
+      }
+    }
+  }
+
+  // Independent evidence needs a second signature from someone other than the host.
+  const profiles = Array.isArray(bundle.claimedProfiles) ? bundle.claimedProfiles.filter(isObject) : [];
+  if (profiles.some((profile) => profile.evidenceTier === 'independent')) {
+    const verifier = bundle.verifierSignature;
+    if (!isObject(verifier)) {
+      reject('independent-unsigned', 'a profile claims independent evidence but the bundle has no verifierSignature');
+    } else {
+      if (keyId !== undefined && verifier.keyId === keyId) {
+        reject('independent-self-signed', `the verifier signature uses the host's own key ${keyId}`);
+      }
+      if (verifierKeys.length === 0) {
+        reject('independent-unverifiable', 'a profile claims independent evidence but no verifier key was supplied');
+      } else {
+        const payload = payloadOf(bundle);
+        const sig = verifier.sig;
+        const holds =
+          payload.ok && typeof sig === 'string' && verifierKeys.every((key) => verifyText(payload.text, sig, key));
+        if (!holds) reject('verifier-signature-invalid', 'the verifier signature does not verify with the supplied verifier key');
+      }
+    }
+  }
+
+  const verdict = rejections.length > 0 ? 'rejected' : signatureVerified ? 'verified' : 'unverified';
+  return { rejections, signatureVerified, verdict, developmentKey: keyId !== undefined && isDevelopmentKeyId(keyId) };
+}
+
+function canonicalOrUndefined(value: unknown): string | undefined {
+  try {
+    return canonicalJson(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The signature payload of an untrusted bundle, or why it cannot be assembled. */
+function payloadOf(bundle: Json): { ok: true; text: string } | { ok: false; reason: string } {
+  const host = isObject(bundle.host) ? bundle.host : {};
+  const members = {
+    witnessSha256: bundle.witnessSha256,
+    host: { build: isObject(host.build) ? host.build : {} },
+    suite: isObject(bundle.suite) ? bundle.suite : {},
+    discovery: isObject(bundle.discovery) ? bundle.discovery : {},
+  };
+  try {
+    // Absent members stay `undefined`, which canonical JSON refuses: such a payload is never signed.
+    return { ok: true, text: signaturePayload(members as unknown as Parameters<typeof signaturePayload>[0]) };
+  } catch (error) {
+    return { ok: false, reason: describe(error) };
+  }
+}
+
+/** The `verify` exit code (wire facts §13): 0 verified, 1 rejected, 2 unverified, 3 not a bundle. */
+export function verifyExitCode(result: VerifyResult | NotABundle): 0 | 1 | 2 | 3 {
+  if ('ok' in result) return 3;
+  switch (result.verdict) {
+    case 'verified':
+      return 0;
+    case 'rejected':
+      return 1;
+    case 'unverified':
+      return 2;
+  }
+}
