@@ -133,7 +133,7 @@ function load(): Registry {
 
   // Strict everywhere but strictRequired, which would refuse the ordinary 2020-12 idiom of a
   // `required` inside if/then/not naming a property declared beside the conditional.
-  const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true });
+  const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true, verbose: true });
   addFormats(ajv);
   // An annotation keyword: the payload map is read from the raw document below.
   ajv.addKeyword({ keyword: TYPE_INDEX_KEYWORD, schemaType: 'object' });
@@ -193,7 +193,23 @@ function formatError(e: ErrorObject): string {
   else if (e.keyword === 'enum' && Array.isArray(params.allowedValues)) {
     message += `: ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
   } else if (e.keyword === 'const') message += `: ${JSON.stringify(params.allowedValue)}`;
+  else if (e.keyword === 'not') message = describeNot(e.schema) ?? message;
   return `${path} ${message}`;
+}
+
+/** Ajv says only "must NOT be valid"; our `not`s forbid members, so name them. */
+function describeNot(schema: unknown): string | undefined {
+  if (!isRecord(schema)) return undefined;
+  const names = (s: unknown): string[] =>
+    isRecord(s) && Array.isArray(s.required) ? s.required.map((n) => `'${String(n)}'`) : [];
+  const together = names(schema);
+  if (together.length === 1) return `must NOT have property ${together[0]}`;
+  if (together.length > 1) return `must NOT have properties ${together.join(' and ')} together`;
+  if (Array.isArray(schema.anyOf)) {
+    const any = schema.anyOf.flatMap(names);
+    if (any.length > 0) return `must NOT have any of ${any.join(', ')}`;
+  }
+  return undefined;
 }
 
 /** ajv-formats is CommonJS: its default export arrives as `module.exports` or as `.default`. */
