@@ -227,7 +227,7 @@ export function createClient(options: ClientOptions): Client {
     const close = (): void => {
       if (closed) return;
       closed = true;
-      body.destroy();
+      discard(body);
     };
     async function* chunks(): AsyncGenerator<Uint8Array, void, undefined> {
       try {
@@ -317,15 +317,29 @@ function parseJson(text: string): unknown | undefined {
   }
 }
 
+interface Discardable {
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  destroy(error?: Error): unknown;
+}
+
+/**
+ * Drops a response body we stopped reading. undici's body emits an abort error when destroyed
+ * unread; nobody is waiting for it any more, so it is swallowed rather than left uncaught.
+ */
+function discard(body: Discardable): void {
+  body.on('error', () => {});
+  body.destroy();
+}
+
 async function readCapped(
-  body: AsyncIterable<unknown> & { destroy(error?: Error): unknown },
+  body: AsyncIterable<unknown> & Discardable,
   cap: number,
   contentLength: string | undefined,
   what: string,
 ): Promise<string> {
   const declared = contentLength === undefined ? NaN : Number(contentLength);
   if (Number.isFinite(declared) && declared > cap) {
-    body.destroy();
+    discard(body);
     throw new ResponseTooLarge(`${what}: the response declares ${declared} bytes, above the ${cap}-byte cap`, cap);
   }
   const parts: Buffer[] = [];
@@ -334,7 +348,7 @@ async function readCapped(
     const buf = chunk as Buffer;
     total += buf.length;
     if (total > cap) {
-      body.destroy();
+      discard(body);
       throw new ResponseTooLarge(`${what}: the response body exceeds the ${cap}-byte cap`, cap);
     }
     parts.push(buf);
