@@ -1,0 +1,100 @@
+// The v2 discovery document (wire facts §1.2, §2, §12.4) and the `agents.evalSuite` facet the
+// host advertises.
+
+import { createHash, type KeyObject } from 'node:crypto';
+import type { EvalFacets } from './eval/port.ts';
+
+export const PROTOCOL_VERSION = '2.0';
+export const SEAMS_PROFILE = 'openwop-conformance-seams-v2';
+export const IMPLEMENTATION_NAME = 'openwop-eval-conformance-reference-host';
+
+/** The facet this host implements in full; options may remove members or the whole facet. */
+export const FULL_EVAL_FACETS: EvalFacets = {
+  modes: ['golden', 'rubric', 'regression'],
+  maxTasksPerSuite: 50,
+  maxCostUsdPerSuite: 5,
+  trajectory: true,
+  trials: { maxTrials: 10 },
+  fixtureMatching: true,
+  regressionVerdict: true,
+  recordedFixtures: true,
+};
+
+/**
+ * Overrides of the advertised facet: each member replaced, or removed with `false`. A plain
+ * object, so a known-bad host switches one behaviour with one key.
+ */
+export type EvalFacetOverrides = {
+  [K in keyof EvalFacets]?: EvalFacets[K] | false;
+};
+
+export function resolveFacets(option: EvalFacetOverrides | false | undefined): EvalFacets | undefined {
+  if (option === false) return undefined;
+  const facets: Record<string, unknown> = { ...FULL_EVAL_FACETS };
+  for (const [member, value] of Object.entries(option ?? {})) {
+    if (value === false) delete facets[member];
+    else if (value !== undefined) facets[member] = value;
+  }
+  if (!Array.isArray(facets.modes)) facets.modes = [];
+  return facets as unknown as EvalFacets;
+}
+
+export interface Implementation {
+  name: string;
+  version: string;
+  vendor: string;
+}
+
+export interface DiscoveryInput {
+  implementation: Implementation;
+  facets: EvalFacets | undefined;
+  seams: boolean;
+  fixtures: string[];
+  publicKey: KeyObject;
+  keyId: string;
+}
+
+/** The raw 32-byte Ed25519 public key, base64url unpadded (43 characters). */
+export function rawPublicKey(publicKey: KeyObject): string {
+  const jwk = publicKey.export({ format: 'jwk' });
+  if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.x !== 'string') {
+    throw new Error('the signing key is not an Ed25519 key');
+  }
+  return jwk.x;
+}
+
+export function buildDiscovery(input: DiscoveryInput): Record<string, unknown> {
+  const agents: Record<string, unknown> = {
+    status: 'experimental',
+    since: '2.0',
+    until: '2.1',
+    witness: 'witnessable-gated',
+  };
+  if (input.facets !== undefined) agents.evalSuite = input.facets;
+  const doc: Record<string, unknown> = {
+    protocolVersions: [PROTOCOL_VERSION],
+    preferredVersion: PROTOCOL_VERSION,
+    implementation: { ...input.implementation },
+    eventLogSchemaVersion: 3,
+    signingKeys: [
+      { keyId: input.keyId, alg: 'ed25519', publicKey: rawPublicKey(input.publicKey), use: 'certification-bundle' },
+    ],
+    fixtures: input.fixtures,
+  };
+  if (input.seams) doc.conformance = { seamsProfile: SEAMS_PROFILE };
+  doc.agents = agents;
+  return doc;
+}
+
+/** A strong ETag over the document's bytes. */
+export function etagOf(bytes: string): string {
+  return `"${createHash('sha256').update(bytes).digest('base64url')}"`;
+}
+
+/** `If-None-Match` matches when it is `*` or lists the tag (weak comparison, RFC 9110 §13.1.2). */
+export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  const bare = etag.replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === bare);
+}

@@ -1,0 +1,66 @@
+// Identifiers of the reference host: minting, and the `~HH` path projection of tenant-bound ids
+// (wire facts §1.3, RFC 0184 §A.1).
+
+import { randomBytes } from 'node:crypto';
+
+/** `<tenantId>/<opaque>`, the v2 runId grammar. */
+export const RUN_ID_PATTERN = /^(anon:)?[A-Za-z0-9._~-]{1,128}\/[A-Za-z0-9._~-]{16,128}$/;
+export const TENANT_ID_PATTERN = /^(anon:)?[A-Za-z0-9._~-]{1,128}$/;
+
+/** 16 random bytes in base64url: 22 characters of `[A-Za-z0-9_-]`, inside the opaque grammar. */
+export function mintOpaque(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+export function mintRunId(tenantId: string): string {
+  return `${tenantId}/${mintOpaque()}`;
+}
+
+export function mintEventId(): string {
+  return mintOpaque();
+}
+
+/** The tenant segment of a runId, or undefined when the value is not a runId. */
+export function runIdTenant(runId: string): string | undefined {
+  if (!RUN_ID_PATTERN.test(runId)) return undefined;
+  return runId.slice(0, runId.indexOf('/'));
+}
+
+const UNRESERVED = /^[A-Za-z0-9._-]$/;
+
+/** Encode: every UTF-8 byte outside `[A-Za-z0-9._-]` becomes `~` and two upper-case hex digits. */
+export function projectId(id: string): string {
+  let out = '';
+  for (const byte of Buffer.from(id, 'utf8')) {
+    const ch = String.fromCharCode(byte);
+    out += byte < 0x80 && UNRESERVED.test(ch) ? ch : `~${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+export type Unprojected = { ok: true; id: string } | { ok: false; reason: string };
+
+const HEX2 = /^[0-9A-Fa-f]{2}$/;
+
+/**
+ * Decode a projected path segment. A `~` not followed by two hex digits, or bytes that are not
+ * UTF-8, are refused (the caller answers `400 validation_error`).
+ */
+export function unprojectId(segment: string): Unprojected {
+  const bytes: number[] = [];
+  for (let i = 0; i < segment.length; i++) {
+    const ch = segment[i] as string;
+    if (ch === '~') {
+      const hex = segment.slice(i + 1, i + 3);
+      if (!HEX2.test(hex)) return { ok: false, reason: 'a "~" in the id is not followed by two hex digits' };
+      bytes.push(Number.parseInt(hex, 16));
+      i += 2;
+      continue;
+    }
+    for (const b of Buffer.from(ch, 'utf8')) bytes.push(b);
+  }
+  const buf = Buffer.from(bytes);
+  const text = buf.toString('utf8');
+  if (!Buffer.from(text, 'utf8').equals(buf)) return { ok: false, reason: 'the projected id is not UTF-8' };
+  return { ok: true, id: text };
+}

@@ -1,0 +1,62 @@
+// The host is strict about its own traffic (STYLE.md 13): what it receives and what it sends are
+// checked against the same schemas/v2 the harness reads with. A request that fails is the
+// client's problem (400); a document the host was about to send that fails is the host's own bug,
+// so it is logged, answered `500 internal_error`, recorded, and under a test runner re-thrown
+// where nothing can swallow it.
+
+import { validate, validateRunEvent, type SchemaName } from '../../lib/schemas/index.ts';
+
+export type TrafficMode = 'strict' | 'off';
+
+/** A document the host produced that does not match its schema. */
+export class TrafficViolation extends Error {
+  constructor(what: string, schema: string, errors: string[]) {
+    super(`reference host sent ${what} that fails ${schema}: ${errors.join('; ')}`);
+    this.name = 'TrafficViolation';
+  }
+}
+
+export interface TrafficGuardOptions {
+  mode: TrafficMode;
+  /** Called once per violation; the default logs to stderr and, under vitest, re-throws. */
+  onViolation?: (violation: TrafficViolation) => void;
+}
+
+function defaultOnViolation(violation: TrafficViolation): void {
+  console.error(`[reference-host] ${violation.message}`);
+  // Under a test runner a violation must fail the run even when the request path swallowed it
+  // into a 500; an uncaught exception is the one thing vitest never lets pass.
+  if (process.env.VITEST !== undefined) {
+    setImmediate(() => {
+      throw violation;
+    });
+  }
+}
+
+export class TrafficGuard {
+  readonly mode: TrafficMode;
+  readonly violations: string[] = [];
+  readonly #onViolation: (violation: TrafficViolation) => void;
+
+  constructor(options: TrafficGuardOptions) {
+    this.mode = options.mode;
+    this.#onViolation = options.onViolation ?? defaultOnViolation;
+  }
+
+  /** Checks a request document; always on, because refusing a bad request is the contract. */
+  incoming(schema: SchemaName, value: unknown): string[] {
+    const result = validate(schema, value);
+    return result.ok ? [] : result.errors;
+  }
+
+  /** Checks a document the host is about to send; throws a TrafficViolation on a mismatch. */
+  outgoing(schema: SchemaName | 'run-event', what: string, value: unknown): void {
+    if (this.mode === 'off') return;
+    const result = schema === 'run-event' ? validateRunEvent(value) : validate(schema, value);
+    if (result.ok) return;
+    const violation = new TrafficViolation(what, schema, result.errors);
+    this.violations.push(violation.message);
+    this.#onViolation(violation);
+    throw violation;
+  }
+}
