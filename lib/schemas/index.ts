@@ -3,8 +3,9 @@
  * instance (strict, allErrors, ajv-formats), compiled on first use and cached.
  *
  * Results are values, never throws: `{ok: true}` or `{ok: false, errors}` with each error as
- * `"<instancePath> <message>"`. Only harness misuse (a schema file missing or broken) throws,
- * and its message starts "Test bug:".
+ * `"<instancePath> <message>"` (the root is written `/`; an unknown member, enum, const or
+ * forbidden member is named in the message). Only harness misuse (a schema file missing or
+ * broken) throws, and its message starts "Test bug:".
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
