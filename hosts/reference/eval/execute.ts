@@ -1,0 +1,158 @@
+// Executing an eval run (CONTRACT §3): eval.started, every trial of every task in suite order
+// with its eval.scored, eval.completed; the EvalSummary is the return value. run.started and
+// run.completed belong to the server.
+
+import type { AgentEnvironment } from './agent.ts';
+import { RunCancelled, runTrial } from './agent.ts';
+import type { EngineBehaviour } from './behaviour.ts';
+import { REFERENCE_BEHAVIOUR } from './behaviour.ts';
+import type { TaskGrade, TrialGrade } from './grading.ts';
+import { gradeSuite, gradeTask, gradeTrial, passScoreOf, trialSettings } from './grading.ts';
+import { cloneJson } from './json.ts';
+import type { EvalRunIO } from './port.ts';
+import { regressionBlock, scoredTasks } from './regression.ts';
+import { readScript, trialScript } from './script.ts';
+import { assertDocument, assertPayload } from './strict.ts';
+import { freshTrialFixtures } from './tools.ts';
+import type { EvalPlan, MemorySeedEntry, SuiteTask, ToolResponse } from './types.ts';
+
+/** Where a task's tool answers come from, or undefined when its calls go to live tools. */
+interface FixtureSource {
+  entries: ToolResponse[];
+  onMiss: 'fail' | 'live';
+}
+
+/**
+ * `live-shadow` ignores fixtures altogether (RFC 0081 §D). A `fixtureRuns` task runs on its
+ * derived entries under `onMiss: "fail"` (RFC 0252 §D); if those entries are gone (the source was
+ * erased after create) the task runs on none, so every call fails closed rather than going live.
+ * A task with a suite `fixtures` block is fixtured, absent `onMiss` being `"fail"`.
+ */
+export function fixtureSourceOf(plan: EvalPlan, task: SuiteTask): FixtureSource | undefined {
+  if (plan.modes.includes('live-shadow')) return undefined;
+  if (plan.fixtureRuns?.[task.taskId] !== undefined) {
+    return { entries: plan.derivedFixtures[task.taskId]?.entries ?? [], onMiss: 'fail' };
+  }
+  if (task.fixtures !== undefined) return { entries: task.fixtures.toolResponses ?? [], onMiss: task.fixtures.onMiss ?? 'fail' };
+  return undefined;
+}
+
+/** The memory every trial of the task starts from (none under live-shadow, which uses no fixtures). */
+export function memorySeedOf(plan: EvalPlan, task: SuiteTask): MemorySeedEntry[] {
+  if (plan.modes.includes('live-shadow')) return [];
+  return task.fixtures?.memorySeed ?? [];
+}
+
+function environment(io: EvalRunIO, behaviour: EngineBehaviour, emit: AgentEnvironment['emit']): AgentEnvironment {
+  let invocations = 0;
+  let calls = 0;
+  return {
+    emit,
+    callLiveTool: (toolName, inputs) => io.callLiveTool(toolName, inputs),
+    recordToolCall: (call) => io.recordToolCall(call),
+    cancelled: () => io.cancelled(),
+    nextInvocationId: () => `invocation-${String(++invocations).padStart(6, '0')}`,
+    nextCallId: () => `call-${String(++calls).padStart(6, '0')}`,
+    selectFixture: behaviour.selectFixture,
+  };
+}
+
+async function runEval(plan: EvalPlan, io: EvalRunIO, behaviour: EngineBehaviour): Promise<Record<string, unknown>> {
+  const emit = (type: string, payload: Record<string, unknown>): void => {
+    assertPayload(type, payload);
+    io.emit(type, payload);
+  };
+  const { suite } = plan;
+  const settings = trialSettings(suite);
+  const passScore = passScoreOf(suite);
+  const env = environment(io, behaviour, emit);
+
+  emit('eval.started', {
+    suiteId: suite.suiteId,
+    suiteVersion: suite.version,
+    taskCount: suite.tasks.length,
+    modes: [...plan.modes],
+    ...(settings.count > 1 ? { trialCount: settings.count } : {}),
+    ...(plan.fixtureRuns === undefined ? {} : { fixtureRuns: cloneJson(plan.fixtureRuns) }),
+    ...(plan.baseline === undefined ? {} : { baselineRunId: plan.baseline.runId }),
+  });
+
+  const taskGrades: TaskGrade[] = [];
+  for (const task of suite.tasks) {
+    const reading = readScript(task.input);
+    if (!reading.ok) throw new Error(`executeEvalRun: task ${task.taskId} has no readable script; planEvalRun admits none`);
+    const source = fixtureSourceOf(plan, task);
+    const memorySeed = memorySeedOf(plan, task);
+
+    const trials: TrialGrade[] = [];
+    for (let trialIndex = 0; trialIndex < settings.count; trialIndex++) {
+      if (io.cancelled()) throw new RunCancelled();
+      await io.pace();
+      if (io.cancelled()) throw new RunCancelled();
+
+      const fixtures = source === undefined ? undefined : freshTrialFixtures(source.entries, source.onMiss);
+      const record = runTrial(env, plan.agentId, trialScript(reading.script, trialIndex), fixtures, memorySeed);
+      const grade = gradeTrial(task, record, plan.agentId, passScore, behaviour.matchingSize);
+      emit('eval.scored', {
+        taskId: task.taskId,
+        trialIndex,
+        score: grade.score.valueOf(),
+        passed: grade.passed,
+        scoreLabel: grade.passed ? 'pass' : 'fail',
+        evaluatorType: 'deterministic',
+        costUsd: record.costUsd.valueOf(),
+      });
+      trials.push(grade);
+    }
+    taskGrades.push(gradeTask(task.taskId, trials, settings, passScore, source !== undefined));
+  }
+
+  const suiteGrade = gradeSuite(taskGrades, settings, passScore, suite.thresholds?.maxCostUsd, plan.facets.maxCostUsdPerSuite);
+  const summary: Record<string, unknown> = {
+    suiteId: suite.suiteId,
+    suiteVersion: suite.version,
+    aggregateScore: suiteGrade.aggregateScore.valueOf(),
+    passed: suiteGrade.passed,
+    taskCount: taskGrades.length,
+    passedCount: suiteGrade.passedCount,
+    totalCostUsd: suiteGrade.totalCostUsd.valueOf(),
+    tasks: taskGrades.map((task) => task.entry),
+  };
+  if (suiteGrade.trialStats !== undefined) summary.trialStats = suiteGrade.trialStats;
+  if (plan.baseline !== undefined) {
+    summary.regression = regressionBlock(
+      { aggregateScore: summary.aggregateScore as number, tasks: scoredTasks(summary) },
+      plan.baseline,
+      plan.facets.regressionVerdict === true,
+    );
+  }
+  assertDocument('eval-summary', summary);
+
+  const regression = summary.regression as { scoreDelta: number } | undefined;
+  emit('eval.completed', {
+    aggregateScore: summary.aggregateScore,
+    passed: summary.passed,
+    taskCount: summary.taskCount,
+    passedCount: summary.passedCount,
+    ...(regression === undefined ? {} : { regressionVsBaseline: regression.scoreDelta }),
+  });
+  return summary;
+}
+
+/**
+ * Runs the planned eval and resolves to the EvalSummary. Once `io.cancelled()` turns true the
+ * engine stops at the next step or trial and resolves to `{}` (the server ignores it then).
+ * `behaviour` exists for the known-bad hosts; the reference host never passes it.
+ */
+export async function executeEvalRun(
+  plan: EvalPlan,
+  io: EvalRunIO,
+  behaviour: EngineBehaviour = REFERENCE_BEHAVIOUR,
+): Promise<Record<string, unknown>> {
+  try {
+    return await runEval(plan, io, behaviour);
+  } catch (error) {
+    if (error instanceof RunCancelled) return {};
+    throw error;
+  }
+}

@@ -1,0 +1,256 @@
+// Grading, written for the reference host on its own (CONTRACT §6): output scores, the trial,
+// the task over its trials, the suite. Scores are exact fractions until they go on the wire.
+
+import Fraction from 'fraction.js';
+
+import type { TrialRecord } from './agent.ts';
+import { exactDecimal, jsonEqual, stringForm } from './json.ts';
+import { mean, passAtK, passHatK, standardError } from './stats.ts';
+import type { MatchingSizer, TrajectoryGrade } from './trajectory.ts';
+import { gradeTrajectory } from './trajectory.ts';
+import type { Expected, PassRule, Suite, SuiteTask } from './types.ts';
+
+const ONE = new Fraction(1);
+const ZERO = new Fraction(0);
+
+// --- Output scores ---
+
+/** `golden`: 1 when the output matches `match` under its strategy, else 0. */
+export function goldenScore(match: NonNullable<Expected['match']>, output: unknown): Fraction {
+  let hit: boolean;
+  switch (match.strategy) {
+    case 'exact':
+      hit = stringForm(output) === stringForm(match.value);
+      break;
+    case 'contains':
+      hit = stringForm(output).includes(stringForm(match.value));
+      break;
+    case 'json-match':
+      hit = jsonEqual(output, match.value) || jsonTextEquals(output, match.value);
+      break;
+  }
+  return hit ? ONE : ZERO;
+}
+
+/** A string output holding JSON text matches the value it parses to (whitespace-insensitive). */
+function jsonTextEquals(output: unknown, value: unknown): boolean {
+  if (typeof output !== 'string') return false;
+  try {
+    return jsonEqual(JSON.parse(output), value);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `rubric`. The scripted agent has no judge model, and the host runs none: a criterion counts as
+ * met when the output's string form contains the criterion text verbatim. The score is the
+ * weight of the met criteria over the total weight (0 when every weight is 0). RFC 0081 leaves
+ * the judging to the host, and the score is a recorded fact the harness takes as given.
+ */
+export function rubricScore(rubric: NonNullable<Expected['rubric']>, output: unknown): Fraction {
+  const text = stringForm(output);
+  let total = ZERO;
+  let met = ZERO;
+  for (const { criterion, weight } of rubric) {
+    const w = exactDecimal(weight);
+    total = total.add(w);
+    if (text.includes(criterion)) met = met.add(w);
+  }
+  return total.equals(0) ? ZERO : met.div(total);
+}
+
+export function outputScore(expected: Expected, output: unknown): Fraction {
+  if (expected.kind === 'golden' && expected.match !== undefined) return goldenScore(expected.match, output);
+  if (expected.kind === 'rubric' && expected.rubric !== undefined) return rubricScore(expected.rubric, output);
+  // Plan-time suite rules make this unreachable: golden carries match, rubric carries rubric.
+  throw new Error(`outputScore: a ${expected.kind} task without its expectation`);
+}
+
+// --- The trial ---
+
+export interface TrialGrade {
+  score: Fraction;
+  /** 0 when the trajectory did not match or the trial failed closed, else the score. */
+  gatingScore: Fraction;
+  passed: boolean;
+  failedClosed: boolean;
+  trajectory?: TrajectoryGrade;
+  record: TrialRecord;
+}
+
+export function passScoreOf(suite: Suite): Fraction {
+  return suite.thresholds?.passScore === undefined ? ONE : exactDecimal(suite.thresholds.passScore);
+}
+
+/**
+ * A trial fails closed on a miss refused under `onMiss: "fail"` (absent onMiss, and a
+ * `fixtureRuns` task, included). Its score is 0 then; otherwise 1/0 for a trajectory task, else
+ * the output score. The gating score also drops to 0 when the trajectory did not match.
+ */
+export function gradeTrial(
+  task: SuiteTask,
+  record: TrialRecord,
+  targetAgentId: string,
+  passScore: Fraction,
+  matchingSize?: MatchingSizer,
+): TrialGrade {
+  const { expected } = task;
+  const trajectory =
+    expected.trajectory === undefined ? undefined : gradeTrajectory(expected.trajectory, record.calls, targetAgentId, matchingSize);
+  const trajectoryMatched = trajectory === undefined || trajectory.matched;
+
+  let score: Fraction;
+  if (record.failedClosed) score = ZERO;
+  else if (expected.kind === 'trajectory') score = trajectoryMatched ? ONE : ZERO;
+  else score = outputScore(expected, record.output);
+
+  const gatingScore = !trajectoryMatched || record.failedClosed ? ZERO : score;
+  return {
+    score,
+    gatingScore,
+    passed: gatingScore.gte(passScore),
+    failedClosed: record.failedClosed,
+    ...(trajectory === undefined ? {} : { trajectory }),
+    record,
+  };
+}
+
+// --- The task over its trials ---
+
+export interface TaskGrade {
+  taskId: string;
+  score: Fraction;
+  gatingScore: Fraction;
+  passed: boolean;
+  costUsd: Fraction;
+  passAtK: Fraction;
+  passHatK: Fraction;
+  /** The per-task summary entry. */
+  entry: Record<string, unknown>;
+}
+
+export interface TrialSettings {
+  count: number;
+  k: number;
+  passRule: PassRule;
+  /** The suite declares a `trials` block, so the summary reports trial statistics. */
+  declared: boolean;
+}
+
+export function trialSettings(suite: Suite): TrialSettings {
+  const count = suite.trials?.count ?? 1;
+  return {
+    count,
+    k: suite.trials?.k ?? count,
+    passRule: suite.trials?.passRule ?? 'all',
+    declared: suite.trials !== undefined,
+  };
+}
+
+export function taskPassed(rule: PassRule, n: number, passedCount: number, gatingScore: Fraction, passScore: Fraction): boolean {
+  switch (rule) {
+    case 'all':
+      return passedCount === n;
+    case 'any':
+      return passedCount >= 1;
+    case 'mean':
+      return gatingScore.gte(passScore);
+  }
+}
+
+function meanOf(values: number[]): number {
+  return mean(values.map((value) => new Fraction(value))).valueOf();
+}
+
+/**
+ * Folds a task's trials (at least one) into its grade and summary entry. `fixtured` says whether
+ * the task ran against fixtures, which is when the entry carries `fixtureMissCount`.
+ */
+export function gradeTask(
+  taskId: string,
+  trials: TrialGrade[],
+  settings: TrialSettings,
+  passScore: Fraction,
+  fixtured: boolean,
+): TaskGrade {
+  const n = trials.length;
+  const passedCount = trials.filter((trial) => trial.passed).length;
+  const score = mean(trials.map((trial) => trial.score));
+  const gatingScore = mean(trials.map((trial) => trial.gatingScore));
+  const passed = taskPassed(settings.passRule, n, passedCount, gatingScore, passScore);
+  const costUsd = trials.reduce((sum, trial) => sum.add(trial.record.costUsd), ZERO);
+  const atK = passAtK(n, passedCount, settings.k);
+  const hatK = passHatK(n, passedCount, settings.k);
+  const last = trials[n - 1]!;
+
+  const entry: Record<string, unknown> = {
+    taskId,
+    score: score.valueOf(),
+    passed,
+    costUsd: costUsd.valueOf(),
+  };
+  if (last.trajectory !== undefined) entry.trajectory = { ...last.trajectory };
+  if (settings.declared) {
+    entry.trials = { n, passedCount, meanScore: score.valueOf(), passAtK: atK.valueOf(), passHatK: hatK.valueOf() };
+  }
+  entry.efficiency = {
+    toolCallCount: meanOf(trials.map((trial) => trial.record.calls.length)),
+    modelCallCount: meanOf(trials.map((trial) => trial.record.modelCallCount)),
+    inputTokens: meanOf(trials.map((trial) => trial.record.inputTokens)),
+    outputTokens: meanOf(trials.map((trial) => trial.record.outputTokens)),
+  };
+  if (fixtured) entry.fixtureMissCount = trials.reduce((sum, trial) => sum + trial.record.missCount, 0);
+
+  return { taskId, score, gatingScore, passed, costUsd, passAtK: atK, passHatK: hatK, entry };
+}
+
+// --- The suite ---
+
+export interface SuiteGrade {
+  aggregateScore: Fraction;
+  gatingScore: Fraction;
+  passed: boolean;
+  passedCount: number;
+  totalCostUsd: Fraction;
+  trialStats?: Record<string, unknown>;
+}
+
+/**
+ * `passed` reads the gating aggregate and the cost: the mean task gating score reaches
+ * `passScore`, and the cost of every trial stays within `thresholds.maxCostUsd` when declared and
+ * within the host's `maxCostUsdPerSuite` when advertised. Efficiency never fails anything.
+ */
+export function gradeSuite(
+  tasks: TaskGrade[],
+  settings: TrialSettings,
+  passScore: Fraction,
+  maxCostUsd: number | undefined,
+  maxCostUsdPerSuite: number | undefined,
+): SuiteGrade {
+  const aggregateScore = mean(tasks.map((task) => task.score));
+  const gatingScore = mean(tasks.map((task) => task.gatingScore));
+  const totalCostUsd = tasks.reduce((sum, task) => sum.add(task.costUsd), ZERO);
+  const withinCost = (ceiling: number | undefined): boolean => ceiling === undefined || totalCostUsd.lte(exactDecimal(ceiling));
+  const passed = gatingScore.gte(passScore) && withinCost(maxCostUsd) && withinCost(maxCostUsdPerSuite);
+
+  let trialStats: Record<string, unknown> | undefined;
+  if (settings.declared) {
+    const stderr = standardError(tasks.map((task) => task.score));
+    trialStats = {
+      k: settings.k,
+      passAtK: mean(tasks.map((task) => task.passAtK)).valueOf(),
+      passHatK: mean(tasks.map((task) => task.passHatK)).valueOf(),
+      ...(stderr === undefined ? {} : { scoreStderr: stderr }),
+    };
+  }
+
+  return {
+    aggregateScore,
+    gatingScore,
+    passed,
+    passedCount: tasks.filter((task) => task.passed).length,
+    totalCostUsd,
+    ...(trialStats === undefined ? {} : { trialStats }),
+  };
+}

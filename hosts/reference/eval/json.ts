@@ -1,0 +1,101 @@
+// JSON value helpers: deep equality, argument matching (CONTRACT §6), the string form of an
+// output, and exact decimals for money and scores.
+
+import Fraction from 'fraction.js';
+
+import type { ArgsMatch } from './types.ts';
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * JSON deep equality: objects compare by their key sets and values whatever the key order,
+ * arrays element by element, numbers by value.
+ */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (typeof a === 'number' && typeof b === 'number') return a === b;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return a === b;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((item, i) => jsonEqual(item, b[i]));
+  }
+  const aKeys = Object.keys(a);
+  const bRecord = b as Record<string, unknown>;
+  if (aKeys.length !== Object.keys(bRecord).length) return false;
+  const aRecord = a as Record<string, unknown>;
+  return aKeys.every((key) => Object.hasOwn(bRecord, key) && jsonEqual(aRecord[key], bRecord[key]));
+}
+
+/**
+ * The leaf key paths of a value (CONTRACT §6): objects are descended; arrays, scalars and empty
+ * objects are leaves. The root itself is a leaf (path `[]`) when it is not a non-empty object.
+ */
+export function leafPaths(value: unknown, prefix: string[] = []): Array<{ path: string[]; value: unknown }> {
+  if (isPlainObject(value) && Object.keys(value).length > 0) {
+    return Object.entries(value).flatMap(([key, child]) => leafPaths(child, [...prefix, key]));
+  }
+  return [{ path: prefix, value }];
+}
+
+/** Follows `path` through nested objects; `found: false` when a step is missing or not an object. */
+function lookUp(value: unknown, path: string[]): { found: boolean; value?: unknown } {
+  let here = value;
+  for (const key of path) {
+    if (!isPlainObject(here) || !Object.hasOwn(here, key)) return { found: false };
+    here = here[key];
+  }
+  return { found: true, value: here };
+}
+
+/** `subset`: every leaf key path of `args` is present in `inputs` with a JSON-equal value. */
+export function subsetMatches(args: unknown, inputs: unknown): boolean {
+  return leafPaths(args).every(({ path, value }) => {
+    const found = lookUp(inputs, path);
+    return found.found && jsonEqual(found.value, value);
+  });
+}
+
+/**
+ * Whether a call's `inputs` satisfy an expectation's `args` under `argsMatch` (RFC 0244 §A, §D).
+ * Absent `argsMatch` is `ignore`; absent `args` is no constraint whatever the mode.
+ */
+export function argsSatisfied(args: unknown, argsMatch: ArgsMatch | undefined, inputs: unknown): boolean {
+  if (args === undefined) return true;
+  switch (argsMatch ?? 'ignore') {
+    case 'ignore':
+      return true;
+    case 'exact':
+      return jsonEqual(inputs, args);
+    case 'subset':
+      return subsetMatches(args, inputs);
+  }
+}
+
+/** The string form of an output: a string is itself, anything else its JSON text. */
+export function stringForm(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * A JSON number as the exact decimal it was written as (its shortest round-trip form), so that
+ * sums of costs such as 0.0007 + 0.0015 and comparisons with thresholds are exact.
+ */
+export function exactDecimal(value: number): Fraction {
+  if (!Number.isFinite(value)) throw new Error(`exactDecimal: ${String(value)} is not a finite number`);
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i.exec(String(value));
+  if (match === null) throw new Error(`exactDecimal: cannot read ${String(value)}`);
+  const [, sign = '', whole = '0', fraction = '', exponentText = '0'] = match;
+  const exponent = Number(exponentText) - fraction.length;
+  let numerator = BigInt(`${sign}${whole}${fraction}`);
+  let denominator = 1n;
+  if (exponent >= 0) numerator *= 10n ** BigInt(exponent);
+  else denominator = 10n ** BigInt(-exponent);
+  return new Fraction(numerator, denominator);
+}
+
+/** Deep copy of a JSON value (memory seeds, substituted args) so no two trials share objects. */
+export function cloneJson<T>(value: T): T {
+  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+}

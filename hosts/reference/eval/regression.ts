@@ -1,0 +1,73 @@
+// The regression block against a baseline eval run (RFC 0081 §D, RFC 0244 §F, CONTRACT §6):
+// tasks paired by taskId, the score delta, and a sign-test verdict at alpha 0.05.
+
+import Fraction from 'fraction.js';
+
+import { exactDecimal, isPlainObject } from './json.ts';
+import { signTestPValue } from './stats.ts';
+
+export const REGRESSION_METHOD = 'sign-test';
+export const REGRESSION_ALPHA = 0.05;
+
+export type Verdict = 'improved' | 'regressed' | 'unchanged' | 'inconclusive';
+
+interface ScoredTask {
+  taskId: string;
+  score: number;
+}
+
+/** The `{taskId, score}` entries of a served summary (a baseline's, or the candidate's). */
+export function scoredTasks(summary: Record<string, unknown>): ScoredTask[] {
+  const tasks = Array.isArray(summary.tasks) ? summary.tasks : [];
+  return tasks.flatMap((task: unknown) =>
+    isPlainObject(task) && typeof task.taskId === 'string' && typeof task.score === 'number'
+      ? [{ taskId: task.taskId, score: task.score }]
+      : [],
+  );
+}
+
+/** Over the paired tasks: `unchanged` when none moved, else the two-sided exact sign test. */
+export function signTestVerdict(up: number, down: number, alpha: number = REGRESSION_ALPHA): Verdict {
+  if (up + down === 0) return 'unchanged';
+  if (signTestPValue(up, down).gt(exactDecimal(alpha))) return 'inconclusive';
+  return up > down ? 'improved' : 'regressed';
+}
+
+/**
+ * The summary's `regression` block. Scores are compared as served (the numbers in the two
+ * summaries), so identical runs pair identical numbers and report `unchanged`.
+ */
+export function regressionBlock(
+  candidate: { aggregateScore: number; tasks: ScoredTask[] },
+  baseline: { runId: string; summary: Record<string, unknown> },
+  withVerdict: boolean,
+): Record<string, unknown> {
+  const baselineScores = new Map(scoredTasks(baseline.summary).map((task) => [task.taskId, task.score]));
+  let paired = 0;
+  let up = 0;
+  let down = 0;
+  for (const task of candidate.tasks) {
+    const before = baselineScores.get(task.taskId);
+    if (before === undefined) continue;
+    paired++;
+    if (task.score > before) up++;
+    else if (task.score < before) down++;
+  }
+
+  const baselineAggregate = typeof baseline.summary.aggregateScore === 'number' ? baseline.summary.aggregateScore : 0;
+  const scoreDelta = exactDecimal(candidate.aggregateScore).sub(exactDecimal(baselineAggregate));
+
+  return {
+    baselineRunId: baseline.runId,
+    scoreDelta: clampUnit(scoreDelta).valueOf(),
+    ...(withVerdict ? { verdict: signTestVerdict(up, down), method: REGRESSION_METHOD, alpha: REGRESSION_ALPHA } : {}),
+    pairedTaskCount: paired,
+  };
+}
+
+/** Both aggregates are in [0, 1], so the delta is in [−1, 1]; the clamp only guards a bad baseline. */
+function clampUnit(value: Fraction): Fraction {
+  if (value.gt(1)) return new Fraction(1);
+  if (value.lt(-1)) return new Fraction(-1);
+  return value;
+}

@@ -1,0 +1,119 @@
+// The tool path of an eval trial (CONTRACT §4, RFC 0244 §D): fixture selection and consumption,
+// the fail-closed miss, and the live tool behind it.
+
+import { argsSatisfied, cloneJson, isPlainObject } from './json.ts';
+import type { ToolResult } from './port.ts';
+import type { ToolResponse } from './types.ts';
+
+export interface ToolError {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/** What one call got back, and what the grader needs to know about how. */
+export interface ToolAnswer {
+  status: 'ok' | 'error';
+  outcome?: unknown;
+  error?: ToolError;
+  /** No unconsumed fixture answered a call of a fixtured trial. */
+  miss: boolean;
+  /** The miss was refused rather than sent to the live tool: the trial fails closed. */
+  failedClosed: boolean;
+}
+
+/**
+ * Picks the fixture entry that answers a call, given which entries are consumed; undefined for a
+ * miss. The reference rule is `firstUnconsumedMatch`; a known-bad host swaps in another.
+ */
+export type FixtureSelector = (
+  entries: readonly ToolResponse[],
+  consumed: ReadonlySet<number>,
+  toolName: string,
+  inputs: unknown,
+) => number | undefined;
+
+export function entryMatches(entry: ToolResponse, toolName: string, inputs: unknown): boolean {
+  return entry.tool === toolName && argsSatisfied(entry.args, entry.argsMatch, inputs);
+}
+
+/** RFC 0244 §D: the first unconsumed entry whose tool and args match. */
+export const firstUnconsumedMatch: FixtureSelector = (entries, consumed, toolName, inputs) => {
+  const index = entries.findIndex((entry, i) => !consumed.has(i) && entryMatches(entry, toolName, inputs));
+  return index === -1 ? undefined : index;
+};
+
+/**
+ * The fixtures one trial runs against. `consumed` is the cursor: a fresh instance per trial is
+ * the per-trial reset.
+ */
+export interface TrialFixtures {
+  entries: readonly ToolResponse[];
+  onMiss: 'fail' | 'live';
+  consumed: Set<number>;
+}
+
+export function freshTrialFixtures(entries: readonly ToolResponse[], onMiss: 'fail' | 'live'): TrialFixtures {
+  return { entries, onMiss, consumed: new Set() };
+}
+
+export const FIXTURE_MISS_CODE = 'eval_fixture_miss';
+
+function fixtureMissError(): ToolError {
+  return {
+    code: FIXTURE_MISS_CODE,
+    message: 'No unconsumed fixture answers this tool call, and the task runs with onMiss "fail": the call did not reach a live tool.',
+  };
+}
+
+/**
+ * An `isError` entry's response is served as the tool error. A response that is already an
+ * error object (`{code, message, details?}`) is served as it is; any other value is carried in
+ * `details.response` of a generic fixture error, so the event stays a valid error object.
+ */
+export function fixtureErrorOf(response: unknown): ToolError {
+  if (
+    isPlainObject(response) &&
+    typeof response.code === 'string' &&
+    response.code.length > 0 &&
+    typeof response.message === 'string' &&
+    Object.keys(response).every((key) => key === 'code' || key === 'message' || key === 'details') &&
+    (response.details === undefined || isPlainObject(response.details))
+  ) {
+    return cloneJson(response as unknown as ToolError);
+  }
+  return { code: 'eval_fixture_error', message: 'The fixture answers this call with a tool error.', details: { response: cloneJson(response) } };
+}
+
+function fromLiveResult(result: ToolResult, miss: boolean): ToolAnswer {
+  return result.ok
+    ? { status: 'ok', outcome: result.outcome, miss, failedClosed: false }
+    : { status: 'error', error: result.error, miss, failedClosed: false };
+}
+
+/**
+ * Answers one call. Without fixtures (an unfixtured task, or any task under `live-shadow`) the
+ * live tool answers. With fixtures, a matching entry answers and is consumed; a miss reaches the
+ * live tool only under `onMiss: "live"`.
+ */
+export function answerCall(
+  fixtures: TrialFixtures | undefined,
+  toolName: string,
+  inputs: unknown,
+  callLiveTool: (toolName: string, inputs: unknown) => ToolResult,
+  select: FixtureSelector = firstUnconsumedMatch,
+): ToolAnswer {
+  if (fixtures === undefined) return fromLiveResult(callLiveTool(toolName, inputs), false);
+
+  const index = select(fixtures.entries, fixtures.consumed, toolName, inputs);
+  if (index !== undefined) {
+    fixtures.consumed.add(index);
+    const entry = fixtures.entries[index]!;
+    return entry.isError === true
+      ? { status: 'error', error: fixtureErrorOf(entry.response), miss: false, failedClosed: false }
+      : { status: 'ok', outcome: cloneJson(entry.response), miss: false, failedClosed: false };
+  }
+
+  if (fixtures.onMiss === 'live') return fromLiveResult(callLiveTool(toolName, inputs), true);
+  return { status: 'error', error: fixtureMissError(), miss: true, failedClosed: true };
+}
