@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   argsMatch,
+  attributeTrials,
   gradeRun,
   gradeTrajectory,
   gradeTrial,
@@ -542,6 +543,24 @@ describe('CONTRACT §6 attribution: gradeRun', () => {
     const grade = gradeRun(suite, []);
     expect(grade).toMatchObject({ passedCount: 0, aggregateScore: 0, passed: false });
     expect(grade.anomalies).toHaveLength(2);
+  });
+
+  it('attributeTrials exposes each eval.scored with its brackets, recorded facts kept', () => {
+    const { trials, anomalies } = attributeTrials(log());
+    expect(anomalies).toEqual([]);
+    expect(trials.map((t) => [t.taskId, t.trialIndex, t.bracketCount])).toEqual([
+      ['own-calls', 0, 1],
+      ['own-calls', 1, 1],
+      ['with-delegates', 0, 1],
+      ['with-delegates', 1, 1],
+    ]);
+    expect(trials[0]).toMatchObject({ recordedScore: 0, recordedPassed: false, decision: 'all done', fixtureMissCount: 0, costUsd: 0.0015 });
+    expect(trials[0]!.toolCalls.map((c) => [c.agentId, c.toolName])).toEqual([
+      [TARGET, A],
+      [HELPER, F],
+    ]);
+    expect(trials[1]!.decision).toBeUndefined();
+    expect(trials[3]!.fixtureMissCount).toBe(1);
   });
 
   it('toSummaryView keeps the EvalSummary members and omits absent ones', () => {

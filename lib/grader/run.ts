@@ -9,7 +9,7 @@ import { canonicalJson, jsonDeepEqual } from './json.ts';
 import { fromNumber, ratToNumber, sum } from './rational.ts';
 import { type TrialFacts, DEFAULT_PASS_SCORE, gradeTrial, rollUpSuite, rollUpTask } from './rollup.ts';
 import { gradeTrajectory } from './trajectory.ts';
-import type { EvalSuite, EvalTask, GoldenMatch, ObservedCall, RunEventDoc, RunGrade, TrialGrade } from './types.ts';
+import type { Efficiency, EvalSuite, EvalTask, GoldenMatch, ObservedCall, RunEventDoc, RunGrade, TrialGrade } from './types.ts';
 
 export const FIXTURE_MISS_CODE = 'eval_fixture_miss';
 
@@ -88,6 +88,7 @@ interface ScoredTrial {
   trialIndex: number;
   sequence: number;
   recordedScore: number | undefined;
+  recordedPassed: boolean | undefined;
   brackets: Bracket[];
 }
 
@@ -213,7 +214,14 @@ function attribute(events: readonly RunEventDoc[], anomalies: string[]): { score
         } else if (pending.length > 1) {
           anomalies.push(`eval.scored at sequence ${sequence} (task ${taskId}, trial ${trialIndex}) is attributed ${pending.length} top-level brackets; one was expected`);
         }
-        scored.push({ taskId, trialIndex, sequence, recordedScore: finiteNumber(p.score), brackets: pending });
+        scored.push({
+          taskId,
+          trialIndex,
+          sequence,
+          recordedScore: finiteNumber(p.score),
+          recordedPassed: typeof p.passed === 'boolean' ? p.passed : undefined,
+          brackets: pending,
+        });
         pending = [];
         break;
       }
@@ -245,16 +253,7 @@ function trialFacts(task: EvalTask, trial: ScoredTrial, failClosedOnMiss: boolea
   const spec = task.expected?.trajectory;
   const kind = task.expected?.kind ?? 'golden';
 
-  let decision: unknown;
-  let hasDecision = false;
-  for (const b of brackets) {
-    for (const d of b.decisions) {
-      if (d.agentId === b.agentId) {
-        decision = d.decision;
-        hasDecision = true;
-      }
-    }
-  }
+  const { has: hasDecision, value: decision } = lastDecision(brackets);
 
   let outputScore = 0;
   if (kind === 'rubric') {
@@ -265,15 +264,74 @@ function trialFacts(task: EvalTask, trial: ScoredTrial, failClosedOnMiss: boolea
     outputScore = goldenScore(task.expected.match, decision, hasDecision);
   }
 
-  const usage = brackets.flatMap((b) => b.usage);
   return {
     taskId: trial.taskId,
     trialIndex: trial.trialIndex,
     kind,
     outputScore,
     trajectory: spec ? gradeTrajectory(spec, observedCalls(brackets, spec.includeDelegates === true)) : undefined,
-    fixtureMissCount: brackets.reduce((n, b) => n + b.fixtureMisses, 0),
     failClosedOnMiss,
+    ...bracketTotals(brackets),
+    scoredSequence: trial.sequence,
+    bracketCount: brackets.length,
+  };
+}
+
+/** One `eval.scored` of a log with what the log attributes to it (see attributeTrials). */
+export interface AttributedTrial {
+  taskId: string;
+  /** `eval.scored.trialIndex`, absent → 0. */
+  trialIndex: number;
+  scoredSequence: number;
+  /** The host's recorded `eval.scored.score` and `passed`, as facts (undefined when absent). */
+  recordedScore: number | undefined;
+  recordedPassed: boolean | undefined;
+  /** Top-level brackets attributed (1 in a well-formed log) and their agent ids. */
+  bracketCount: number;
+  agentIds: (string | undefined)[];
+  /** Every `agent.tool-called` in the brackets, delegates included, in log order. */
+  toolCalls: { agentId: string | undefined; toolName: string; inputs: unknown }[];
+  fixtureMissCount: number;
+  /** The bracket agent's last `agent.decided.decision`, when there is one. */
+  decision?: unknown;
+  efficiency: Efficiency;
+  costUsd: number;
+}
+
+/**
+ * The attribution step of gradeRun on its own (CONTRACT §6 "Trial attribution"): every
+ * `eval.scored` in sequence order with the top-level brackets that closed since the previous one,
+ * reduced to counts and calls. No suite is needed; duplicates and unknown tasks are kept as the
+ * log has them (gradeRun is what filters them). Never throws.
+ */
+export function attributeTrials(events: readonly RunEventDoc[]): { trials: AttributedTrial[]; fixtureRuns: string[]; anomalies: string[] } {
+  const anomalies: string[] = [];
+  const { scored, fixtureRuns } = attribute(Array.isArray(events) ? events : [], anomalies);
+  const trials = scored.map((t): AttributedTrial => {
+    const totals = bracketTotals(t.brackets);
+    const out: AttributedTrial = {
+      taskId: t.taskId,
+      trialIndex: t.trialIndex,
+      scoredSequence: t.sequence,
+      recordedScore: t.recordedScore,
+      recordedPassed: t.recordedPassed,
+      bracketCount: t.brackets.length,
+      agentIds: t.brackets.map((b) => b.agentId),
+      toolCalls: t.brackets.flatMap((b) => b.toolCalls.map((c) => ({ ...c }))),
+      ...totals,
+    };
+    const decision = lastDecision(t.brackets);
+    if (decision.has) out.decision = decision.value;
+    return out;
+  });
+  return { trials, fixtureRuns: [...fixtureRuns], anomalies };
+}
+
+/** Counts over every event of the brackets, delegates included (RFC 0244 §C, CONTRACT §6). */
+function bracketTotals(brackets: readonly Bracket[]): { fixtureMissCount: number; efficiency: Efficiency; costUsd: number } {
+  const usage = brackets.flatMap((b) => b.usage);
+  return {
+    fixtureMissCount: brackets.reduce((n, b) => n + b.fixtureMisses, 0),
     efficiency: {
       toolCallCount: brackets.reduce((n, b) => n + b.toolCalls.length, 0),
       modelCallCount: usage.length,
@@ -281,9 +339,21 @@ function trialFacts(task: EvalTask, trial: ScoredTrial, failClosedOnMiss: boolea
       outputTokens: usage.reduce((n, u) => n + u.outputTokens, 0),
     },
     costUsd: ratToNumber(sum(usage.flatMap((u) => u.costUsd).map(fromNumber))),
-    scoredSequence: trial.sequence,
-    bracketCount: brackets.length,
   };
+}
+
+function lastDecision(brackets: readonly Bracket[]): { has: boolean; value: unknown } {
+  let value: unknown;
+  let has = false;
+  for (const b of brackets) {
+    for (const d of b.decisions) {
+      if (d.agentId === b.agentId) {
+        value = d.decision;
+        has = true;
+      }
+    }
+  }
+  return { has, value };
 }
 
 /** A trial the log never scored: graded as an empty trial that failed. */
