@@ -57,6 +57,49 @@ function bruteForceMatching(calls: ExpectedCall[], observed: ObservedCall[]): nu
   return best(0, 0);
 }
 
+/** Textbook Hopcroft–Karp on the explicit expanded graph (every call its own vertex). */
+function plainHopcroftKarp(calls: ExpectedCall[], observed: ObservedCall[]): number {
+  const adj = calls.map((c) => observed.flatMap((o, j) => (c.tool === o.toolName && argsMatch(c, o.inputs) ? [j] : [])));
+  const matchL = new Array<number>(calls.length).fill(-1);
+  const matchR = new Array<number>(observed.length).fill(-1);
+  const dist = new Array<number>(calls.length).fill(0);
+  const bfs = (): boolean => {
+    const queue: number[] = [];
+    let found = false;
+    calls.forEach((_, i) => {
+      dist[i] = matchL[i] === -1 ? 0 : Infinity;
+      if (matchL[i] === -1) queue.push(i);
+    });
+    for (let h = 0; h < queue.length; h++) {
+      const i = queue[h]!;
+      for (const j of adj[i]!) {
+        const k = matchR[j]!;
+        if (k === -1) found = true;
+        else if (dist[k] === Infinity) {
+          dist[k] = dist[i]! + 1;
+          queue.push(k);
+        }
+      }
+    }
+    return found;
+  };
+  const dfs = (i: number): boolean => {
+    for (const j of adj[i]!) {
+      const k = matchR[j]!;
+      if (k === -1 || (dist[k] === dist[i]! + 1 && dfs(k))) {
+        matchL[i] = j;
+        matchR[j] = i;
+        return true;
+      }
+    }
+    dist[i] = Infinity;
+    return false;
+  };
+  let size = 0;
+  while (bfs()) for (let i = 0; i < calls.length; i++) if (matchL[i] === -1 && dfs(i)) size++;
+  return size;
+}
+
 const grade = (match: TrajectorySpec['match'], calls: ExpectedCall[], observed: ObservedCall[], forbidden?: string[]) =>
   gradeTrajectory(forbidden ? { match, calls, forbidden } : { match, calls }, observed);
 
@@ -102,6 +145,17 @@ describe('trajectory properties', () => {
         expect(grade('any-order', calls, observed).matchedCount).toBe(bruteForceMatching(calls, observed));
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it('matchedCount equals textbook Hopcroft–Karp on the expanded graph with many repeated calls', () => {
+    const few = fc.record({ tool: fc.constantFrom('t:a', 't:b'), args: fc.constantFrom<Record<string, unknown> | undefined>(undefined, { p: 1 }, { p: 2 }, { p: 1, q: { s: 'x' } }), argsMatch: fc.constantFrom('ignore' as const, 'exact' as const, 'subset' as const) }, { requiredKeys: ['tool'] });
+    const fewObserved = fc.record({ toolName: fc.constantFrom('t:a', 't:b', 't:c'), inputs: fc.constantFrom<unknown>({ p: 1 }, { p: 2 }, { p: 1, q: { s: 'x' } }, { p: 1, q: { s: 'x', t: 1 } }, {}, null) });
+    fc.assert(
+      fc.property(fc.array(few, { maxLength: 80 }), fc.array(fewObserved, { maxLength: 80 }), (calls, observed) => {
+        expect(grade('any-order', calls, observed).matchedCount).toBe(plainHopcroftKarp(calls, observed));
+      }),
+      { numRuns: 200 },
     );
   });
 
