@@ -279,6 +279,8 @@ export class RunManager {
       } as unknown as EvalPlan;
       await nextTurn();
       const summary = await executeEvalRun(plan, this.#io(live), this.#behaviour);
+      // A cancelled or stopped engine resolves to `{}`; its result is discarded unread.
+      if (live.cancelled || live.stopping) return { outputs: {} };
       this.#guard.outgoing('eval-summary', 'an eval summary', summary);
       return { outputs: { evalSummary: summary }, summary };
     });
