@@ -3,12 +3,165 @@
 // Server-free leg (always on):
 //   1. 0252.shape   `fixtureRuns` on createRun and on eval.started, and the recordedFixtures facet
 //                   member, validate; a fixtureRuns with no keys or a value that is no runId is refused
-// Host legs (below the server-free ones): gated on agents.evalSuite.recordedFixtures and
+// Host legs (below the server-free ones), gated on agents.evalSuite.recordedFixtures (with
+// fixtureMatching and trajectory, which the three fixtures use) and on the fixtures:
+//   2. 0252.source-replayed     outcomes equal the source's, the counter unmoved, fixtureRuns echoed
+//   3. 0252.drift-fails-closed  a drifted call misses: fixtureMissCount 1, passed false, counter unmoved
+//   4. 0252.source-refused      an unknown id, another tenant's namespace and (where the host lists
+//                               conformance-workflow-noop) a run that never invoked the agent: one
+//                               uniform 400 that never echoes the id
+//   5. 0252.source-uniform      tenant B's run is refused exactly like an unknown id
+//   6. 0252.fields-refused      a key naming no task, a task with its own fixtures, no mode: 400 gated on agents.evalSuite.recordedFixtures and
 // fixtureMatching, and on the three conformance-eval-recorded-* fixtures.
 
-import { defineScenario } from '../lib/ledger/scenario.ts';
+import { randomBytes } from 'node:crypto';
+import { createEvalRun, readCounter, readErrorCode, readRunEvents, type HttpResult } from '../lib/client/index.ts';
+import { fixture } from '../lib/fixtures.ts';
+import { need, TestBug, type Checks } from '../lib/ledger/leg.ts';
+import { defineScenario, type FacetMember, type Leg } from '../lib/ledger/scenario.ts';
+import type { Target } from '../lib/ledger/target.ts';
+import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT, sharedEvalRun, summaryTask, type ObservedEvalRun } from './support/eval-run.ts';
 import { accepts, refuses, variant } from './support/shape.ts';
 import { DISCOVERY, EVAL_CREATE, EVAL_STARTED } from './support/vectors.ts';
+
+const SOURCE = 'conformance-eval-recorded-source';
+const REPLAY = 'conformance-eval-recorded-replay';
+const DRIFT = 'conformance-eval-recorded-drift';
+/** A built-in workflow run that never invokes an agent, where the host lists it (CONTRACT §5). */
+const NOOP_WORKFLOW = 'conformance-workflow-noop';
+const RECORDED: FacetMember[] = ['recordedFixtures', 'fixtureMatching', 'trajectory'];
+
+/** The counter key the first `inc` of a fixture's `record` task moves. */
+function counterKey(fixtureId: string): string {
+  const steps = (fixture(fixtureId).suite.tasks[0]!.input as { steps: Array<{ tool?: string; args?: { op?: string; key?: string } }> }).steps;
+  const inc = steps.find((step) => step.tool === 'conformance.eval:counter' && step.args?.op === 'inc');
+  if (inc?.args?.key === undefined) throw new TestBug(`${fixtureId} has no counter inc step`);
+  return inc.args.key;
+}
+
+/** The target agent's tool outcomes, in log order. */
+function outcomes(run: ObservedEvalRun): unknown[] {
+  return eventsOfType(run, 'agent.tool-returned')
+    .map((event) => payloadOf(event))
+    .filter((payload) => payload.agentId === SCRIPTED_AGENT)
+    .map((payload) => payload.outcome ?? { error: payload.error });
+}
+
+/** A run id of the caller's tenant that the host never minted. */
+function unknownRunId(known: string): string {
+  const tenant = known.slice(0, known.lastIndexOf('/'));
+  return `${tenant}/${randomBytes(12).toString('hex')}`;
+}
+
+function refusalOf(answer: HttpResult): { status: number; code: string | undefined; text: string } {
+  return { status: answer.status, code: readErrorCode(answer.json), text: answer.text };
+}
+
+async function counter(check: Checks, target: Target, key: string): Promise<number> {
+  const read = await readCounter(target.client, key);
+  if (!read.ok) return check.blocked(`the counter seam did not answer: ${read.reason}`);
+  return read.count;
+}
+
+const hostLegs: Leg[] = [
+  {
+    id: 'openwop.requirement.0252.source-replayed',
+    title: "a replay with fixtureRuns is served the source run's recorded answers: outcomes equal, no miss, the counter unmoved, the map echoed",
+    clause: 'RFC 0252 §D, §E',
+    needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY], seams: true },
+    async run(check, target) {
+      const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
+      const key = counterKey(REPLAY);
+      const before = await counter(check, target, key);
+      const replay = requireCompleted(check, await observeEvalRun(target, REPLAY, { fixtureRuns: { record: source.runId } }));
+      check.equal(payloadOf(eventsOfType(replay, 'eval.started')[0]).fixtureRuns, { record: source.runId }, 'eval.started.fixtureRuns echoes the accepted map');
+      check.equal(outcomes(replay), outcomes(source), "each agent.tool-returned outcome equals the source run's");
+      check.equal(summaryTask(replay.summary, 'record')?.fixtureMissCount, 0, 'fixtureMissCount is 0');
+      check.equal(summaryTask(replay.summary, 'record')?.passed, replay.grade.tasks[0]?.passed, 'the replayed task is graded as the reference grades it');
+      check.equal(await counter(check, target, key), before, `the live counter ${key} reads the same before and after the replay`);
+    },
+  },
+  {
+    id: 'openwop.requirement.0252.drift-fails-closed',
+    title: 'a drifted call against recorded fixtures misses and fails closed, and no live tool runs',
+    clause: 'RFC 0252 §D',
+    needs: { facet: RECORDED, fixtures: [SOURCE, DRIFT], seams: true },
+    async run(check, target) {
+      const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
+      const key = counterKey(DRIFT);
+      const before = await counter(check, target, key);
+      const drift = requireCompleted(check, await observeEvalRun(target, DRIFT, { fixtureRuns: { record: source.runId } }));
+      const task = summaryTask(drift.summary, 'record');
+      check.equal(task?.fixtureMissCount, 1, 'fixtureMissCount is 1');
+      check.equal(task?.passed, false, 'the drifted task does not pass');
+      check.equal(task?.score, 0, 'the drifted task scores 0');
+      check.equal(drift.grade.tasks[0]?.trialGrades[0]?.failedClosed, true, 'the log shows the trial failed closed');
+      check.equal(await counter(check, target, key), before, `the live counter ${key} does not move`);
+    },
+  },
+  {
+    id: 'openwop.requirement.0252.source-refused',
+    title: 'an unusable source run is refused with one uniform 400 validation_error that never echoes the id',
+    clause: 'RFC 0252 §C',
+    needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY] },
+    async run(check, target) {
+      const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
+      const candidates = [unknownRunId(source.runId), `ghost-tenant/${randomBytes(12).toString('hex')}`];
+      if (target.fixtures.has(NOOP_WORKFLOW)) {
+        const workflow = await target.client.request('POST', '/runs', { body: { workflowId: NOOP_WORKFLOW } });
+        const runId = (workflow.json as { runId?: unknown } | undefined)?.runId;
+        need(check, workflow.status === 201 && typeof runId === 'string', `POST /runs for the ${NOOP_WORKFLOW} workflow answers 201`, workflow.json);
+        await readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS });
+        candidates.push(runId);
+      }
+      const refusals = [];
+      for (const id of candidates) {
+        const answer = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: id } });
+        check.equal(answer.status, 400, `the source ${id} is refused with 400`);
+        check.equal(readErrorCode(answer.json), 'validation_error', 'the error code is validation_error');
+        check.ok(!answer.text.includes(id) && !answer.text.includes(id.slice(id.lastIndexOf('/') + 1)), 'the refusal does not echo the supplied id', answer.text);
+        refusals.push(refusalOf(answer));
+      }
+      for (const refusal of refusals.slice(1)) check.equal(refusal, refusals[0], 'every unusable source gets the same status, code and body');
+    },
+  },
+  {
+    id: 'openwop.requirement.0252.source-uniform',
+    title: "another tenant's completed run is refused exactly like an unknown id",
+    clause: 'RFC 0252 §C, Security',
+    needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY], tenantB: true },
+    async run(check, target) {
+      const tenantB = target.tenantB!;
+      const foreign = requireCompleted(check, await observeEvalRun(target, SOURCE, {}, tenantB));
+      const own = requireCompleted(check, await sharedEvalRun(target, SOURCE));
+      const unknown = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: unknownRunId(own.runId) } });
+      const other = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: foreign.runId } });
+      check.equal(other.status, 400, "tenant B's run as a source is refused with 400");
+      check.equal(refusalOf(other), refusalOf(unknown), "the refusal of tenant B's run is byte for byte the refusal of an unknown id");
+      check.ok(!other.text.includes(foreign.runId), 'the refusal does not echo the id', other.text);
+      check.equal(other.runId, undefined, 'no run is created');
+    },
+  },
+  {
+    id: 'openwop.requirement.0252.fields-refused',
+    title: 'a fixtureRuns key naming no task, a task that has its own fixtures, and fixtureRuns without mode "eval" are refused with 400',
+    clause: 'RFC 0252 §B',
+    needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY] },
+    async run(check, target) {
+      const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
+      const cases: Array<[string, unknown]> = [
+        ['a key naming no task of the suite', { mode: 'eval', evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { 'no-such-task': source.runId } }],
+        ['a named task whose suite fixtures carry toolResponses', { mode: 'eval', evalSuiteRef: SOURCE, agentId: SCRIPTED_AGENT, fixtureRuns: { record: source.runId } }],
+        ['fixtureRuns on a workflow run (no mode)', { workflowId: NOOP_WORKFLOW, fixtureRuns: { record: source.runId } }],
+      ];
+      for (const [what, body] of cases) {
+        const answer = await target.client.request('POST', '/runs', { body });
+        check.equal(answer.status, 400, `${what} is refused with 400`);
+        check.equal(readErrorCode(answer.json), 'validation_error', `${what}: the error code is validation_error`);
+      }
+    },
+  },
+];
 
 export default await defineScenario('v2-eval-recorded-fixtures.test.ts', [
   {
@@ -22,9 +175,10 @@ export default await defineScenario('v2-eval-recorded-fixtures.test.ts', [
       accepts(check, 'capabilities', DISCOVERY, 'a facet advertising recordedFixtures');
       refuses(check, 'create-run', variant(EVAL_CREATE, (b) => (b.fixtureRuns = {} as typeof b.fixtureRuns)), 'a fixtureRuns with no keys');
       refuses(check, 'create-run', variant(EVAL_CREATE, (b) => (b.fixtureRuns = { record: 'not-a-run-id' })), 'a fixtureRuns value that is not a runId');
-      refuses(check, 'create-run', variant(EVAL_CREATE, (b) => (b.fixtureRuns = { '': 'tenant-a/0123456789abcdef0123' } as typeof b.fixtureRuns)), 'an empty task key');
+      refuses(check, 'create-run', variant(EVAL_CREATE, (b) => (b.fixtureRuns = { '': 'tenant-a/0123456789abcdef0123' } as unknown as typeof b.fixtureRuns)), 'an empty task key');
       refuses(check, 'event:eval.started', variant(EVAL_STARTED, (p) => (p.fixtureRuns = {} as typeof p.fixtureRuns)), 'eval.started echoing an empty map');
       refuses(check, 'capabilities', variant(DISCOVERY, (d) => Object.assign(d.agents.evalSuite, { recordedFixtures: 'yes' })), 'a recordedFixtures member that is not boolean');
     },
   },
+  ...hostLegs,
 ]);

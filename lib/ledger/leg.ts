@@ -90,4 +90,12 @@ export function createChecks(prefix: string): Checks {
   return checks;
 }
 
+/**
+ * `check.require` as a free function: TypeScript narrows through an assertion only when the
+ * callee's type is declared, which a leg's contextually typed `check` parameter is not.
+ */
+export function need(check: Checks, condition: unknown, rule: string, seen?: unknown): asserts condition {
+  check.require(Boolean(condition), rule, seen);
+}
+
 export type { Disposition };

@@ -17,6 +17,8 @@ export interface Needs {
   facet?: FacetMember[];
   /** The leg is about hosts that do NOT advertise these (the §G refusal, the 422 leg). */
   absent?: Array<FacetMember | 'evalSuite'>;
+  /** A mode the host must not advertise (the probe of the unadvertised-mode refusal). */
+  modeAbsent?: string;
   /** Eval-suite fixtures that must be listed in discovery `fixtures` (or seeded through the seam). */
   fixtures?: string[];
   /** The conformance seams profile must be mounted (counter, effect counter, erase). */
@@ -97,6 +99,9 @@ export function decideGate(needs: Needs, target: Target): GateDecision {
         return { run: false, kind: 'inapplicable', reason: `the host does not advertise agents.evalSuite.${member}`, strictFails: true };
       }
     }
+  }
+  if (needs.modeAbsent !== undefined && facet !== undefined && Array.isArray(facet.modes) && facet.modes.includes(needs.modeAbsent)) {
+    return { run: false, kind: 'inapplicable', reason: `the host advertises every mode, ${needs.modeAbsent} included, so no mode is left to probe`, strictFails: false };
   }
   for (const fixture of needs.fixtures ?? []) {
     if (!target.fixtures.has(fixture)) {

@@ -1,0 +1,54 @@
+// Content-freedom (RFC 0081 §C, RFC 0244 §H, invariant eval-summary-no-content-leak): eval.*
+// payloads and the summary carry ids, enums, counts, scores and scalars only. Beyond the closed
+// schemas, this looks for the suite's own content — tool names, arguments, outputs, golden values,
+// rubric criteria — anywhere in what the host served.
+
+import type { FixtureDocument } from '../../lib/fixtures.ts';
+import type { Checks } from '../../lib/ledger/leg.ts';
+
+/** Keys no eval payload or summary may carry (the official suite's EVAL_CONTENT_FORBIDDEN). */
+export const CONTENT_KEYS = ['taskOutput', 'output', 'rubric', 'completion', 'prompt', 'body', 'secret', 'credentials', 'token', 'apiKey', 'tools', 'calls', 'args', 'inputs', 'explanation'];
+
+/** Every string of the suite that is content (length ≥ 4, so ids like "a" do not trip it). */
+export function suiteContentStrings(doc: FixtureDocument): string[] {
+  const found = new Set<string>();
+  const visit = (value: unknown, inContent: boolean, key?: string): void => {
+    if (typeof value === 'string') {
+      if (inContent && value.length >= 4) found.add(value);
+      return;
+    }
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item, inContent, key);
+      return;
+    }
+    if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) {
+        // Everything under a task's input, expected and fixtures is content, except the enums.
+        const content = inContent || k === 'input' || k === 'expected' || k === 'fixtures';
+        if (['kind', 'strategy', 'match', 'argsMatch', 'onMiss', 'passRule'].includes(k) && typeof v === 'string') continue;
+        visit(v, content, k);
+      }
+    }
+  };
+  for (const task of doc.suite.tasks) visit(task, false);
+  return [...found];
+}
+
+function forbiddenKeys(value: unknown, path = '$', out: string[] = []): string[] {
+  if (Array.isArray(value)) value.forEach((item, i) => forbiddenKeys(item, `${path}[${i}]`, out));
+  else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (CONTENT_KEYS.includes(k)) out.push(`${path}.${k}`);
+      forbiddenKeys(v, `${path}.${k}`, out);
+    }
+  }
+  return out;
+}
+
+export function assertContentFree(check: Checks, value: unknown, doc: FixtureDocument, what: string): void {
+  const keys = forbiddenKeys(value);
+  check.ok(keys.length === 0, `${what} carries no content-bearing key`, keys);
+  const text = JSON.stringify(value);
+  const leaked = suiteContentStrings(doc).filter((s) => text.includes(JSON.stringify(s).slice(1, -1)));
+  check.ok(leaked.length === 0, `${what} echoes none of the suite's tool names, arguments or outputs`, leaked);
+}

@@ -1,0 +1,109 @@
+// v2-eval-run — RFC 0081 at major 2: an eval run is a projection over the run surface.
+// §B (eval run = a run; refusals at create), §C (the eval.* family and its order, the summary).
+//
+// Legs:
+//   1. 0081.eval-run-events        one eval.started, one eval.scored per task per trial, one
+//                                  eval.completed, in sequence order, before run.completed
+//   2. 0081.summary-served         GET /runs/{id}/eval-summary answers 200 with a valid, content-free
+//                                  scorecard that agrees with eval.completed and the reference grade
+//   3. 0081.unadvertised-mode-refused  a suite whose mode the host does not advertise is 400
+//   4. 0081.capability-not-provided    on a host without agents.evalSuite, mode "eval" is
+//                                  422 capability_not_provided and creates no run (wire facts §9.3)
+// Gate: legs 1–3 need agents.evalSuite; leg 4 needs its absence. Fixtures: conformance-eval-
+// efficiency (a plain golden suite, no RFC 0244 feature), conformance-eval-mode-probe.
+
+import { cancelRun, createEvalRun, readErrorCode } from '../lib/client/index.ts';
+import { defineScenario } from '../lib/ledger/scenario.ts';
+import { validate } from '../lib/schemas/index.ts';
+import { assertContentFree } from './support/content.ts';
+import { eventsOfType, payloadOf, requireCompleted, SCRIPTED_AGENT, sharedEvalRun } from './support/eval-run.ts';
+
+const GOLDEN = 'conformance-eval-efficiency';
+const MODE_PROBE = 'conformance-eval-mode-probe';
+
+export default await defineScenario('v2-eval-run.test.ts', [
+  {
+    id: 'openwop.requirement.0081.eval-run-events',
+    title: 'an eval run emits eval.started, one eval.scored per task per trial and eval.completed before run.completed, in order',
+    clause: 'RFC 0081 §C',
+    needs: { facet: [], fixtures: [GOLDEN] },
+    async run(check, target) {
+      const run = requireCompleted(check, await sharedEvalRun(target, GOLDEN));
+      const sequences = run.events.map((event) => event.sequence);
+      check.ok(sequences.every((seq, i) => i === 0 || seq > sequences[i - 1]!), 'sequence strictly increases through the log', sequences);
+      const started = eventsOfType(run, 'eval.started');
+      const scored = eventsOfType(run, 'eval.scored');
+      const completed = eventsOfType(run, 'eval.completed');
+      const runCompleted = eventsOfType(run, 'run.completed');
+      check.equal(started.length, 1, 'eval.started is emitted once');
+      check.equal(completed.length, 1, 'eval.completed is emitted once');
+      const suite = run.fixture.suite;
+      const trials = (suite.trials as { count?: number } | undefined)?.count ?? 1;
+      check.equal(scored.length, suite.tasks.length * trials, 'eval.scored is emitted once per task per trial');
+      check.equal(payloadOf(started[0]).taskCount, suite.tasks.length, 'eval.started.taskCount is the suite task count');
+      const first = scored[0]?.sequence ?? -1;
+      const last = scored[scored.length - 1]?.sequence ?? -1;
+      check.ok((started[0]?.sequence ?? Infinity) < first, 'eval.started precedes every eval.scored', { started: started[0]?.sequence, firstScored: first });
+      check.ok(last < (completed[0]?.sequence ?? -1), 'eval.completed follows every eval.scored', { lastScored: last, completed: completed[0]?.sequence });
+      check.ok((completed[0]?.sequence ?? Infinity) < (runCompleted[0]?.sequence ?? -1), 'eval.completed precedes run.completed');
+      check.equal(payloadOf(completed[0]).taskCount, suite.tasks.length, 'eval.completed.taskCount is the suite task count');
+      check.ok(
+        scored.every((event) => {
+          const decided = run.events.filter((e) => e.type === 'agent.decided' && e.sequence < event.sequence);
+          return decided.length > 0;
+        }),
+        "each eval.scored follows its task's agent.decided",
+      );
+    },
+  },
+  {
+    id: 'openwop.requirement.0081.summary-served',
+    title: 'the eval summary is served, schema-valid, content-free and agrees with eval.completed and the reference grade',
+    clause: 'RFC 0081 §C',
+    needs: { facet: [], fixtures: [GOLDEN] },
+    async run(check, target) {
+      const run = requireCompleted(check, await sharedEvalRun(target, GOLDEN));
+      const valid = validate('eval-summary', run.summary);
+      check.ok(valid.ok, 'the summary validates against the v2 EvalSummary schema', valid.ok ? undefined : valid.errors);
+      assertContentFree(check, run.summary, run.fixture, 'the summary');
+      const completed = payloadOf(eventsOfType(run, 'eval.completed')[0]);
+      for (const key of ['aggregateScore', 'passed', 'taskCount', 'passedCount'] as const) {
+        check.equal(run.summary[key], completed[key], `summary.${key} equals eval.completed.${key}`);
+      }
+      check.close(run.summary.aggregateScore, run.grade.aggregateScore, 'summary.aggregateScore against the reference grade');
+      check.equal(run.summary.passed, run.grade.passed, 'summary.passed against the reference grade');
+      check.equal(run.summary.passedCount, run.grade.passedCount, 'summary.passedCount against the reference grade');
+      check.equal(run.summary.suiteId, run.fixture.suite.suiteId, 'summary.suiteId names the suite run');
+    },
+  },
+  {
+    id: 'openwop.requirement.0081.unadvertised-mode-refused',
+    title: 'a suite requesting a mode the host does not advertise is refused at create with 400 validation_error',
+    clause: 'RFC 0081 §D',
+    needs: { facet: [], modeAbsent: 'adversarial', fixtures: [MODE_PROBE] },
+    async run(check, target) {
+      const answer = await createEvalRun(target.client, { evalSuiteRef: MODE_PROBE, agentId: SCRIPTED_AGENT });
+      check.equal(answer.status, 400, 'the create answers 400');
+      check.equal(readErrorCode(answer.json), 'validation_error', 'the error code is validation_error');
+      const envelope = validate('error-envelope', answer.json);
+      check.ok(envelope.ok, 'the refusal is the flat error envelope', envelope.ok ? answer.json : envelope.errors);
+      check.equal(answer.runId, undefined, 'no run is created');
+    },
+  },
+  {
+    id: 'openwop.requirement.0081.capability-not-provided',
+    title: 'mode "eval" on a host without agents.evalSuite is 422 capability_not_provided and leaves no run',
+    clause: 'RFC 0081 §B (v2 error registry)',
+    needs: { absent: ['evalSuite'] },
+    async run(check, target) {
+      const answer = await createEvalRun(target.client, { evalSuiteRef: 'https://conformance.openwop.dev/eval-suites/unadvertised-probe', agentId: 'conformance-eval-unadvertised-probe' });
+      if (answer.runId !== undefined) {
+        // Clean up what the host should never have created, then fail below.
+        await cancelRun(target.client, answer.runId);
+      }
+      check.equal(answer.status, 422, 'the create answers 422 (v2 registry), not 501 or 400');
+      check.equal(readErrorCode(answer.json), 'capability_not_provided', 'the error code is capability_not_provided');
+      check.equal(answer.runId, undefined, 'no run is created');
+    },
+  },
+]);
