@@ -28,14 +28,18 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 }
 
 /**
- * The leaf key paths of a value (CONTRACT §6): objects are descended; arrays, scalars and empty
- * objects are leaves. The root itself is a leaf (path `[]`) when it is not a non-empty object.
+ * The leaf key paths of `args` (CONTRACT §6): objects are descended; arrays, scalars and empty
+ * objects are leaves. A key path has at least one key, so an `args` of `{}` has none and
+ * constrains nothing (`{meta: {}}` does constrain `meta`). A non-object `args` (the suite schema
+ * admits none) is compared whole, as a leaf at the empty path.
  */
-export function leafPaths(value: unknown, prefix: string[] = []): Array<{ path: string[]; value: unknown }> {
-  if (isPlainObject(value) && Object.keys(value).length > 0) {
-    return Object.entries(value).flatMap(([key, child]) => leafPaths(child, [...prefix, key]));
-  }
-  return [{ path: prefix, value }];
+export function leafPaths(args: unknown): Array<{ path: string[]; value: unknown }> {
+  if (!isPlainObject(args)) return [{ path: [], value: args }];
+  const below = (value: unknown, path: string[]): Array<{ path: string[]; value: unknown }> =>
+    isPlainObject(value) && Object.keys(value).length > 0
+      ? Object.entries(value).flatMap(([key, child]) => below(child, [...path, key]))
+      : [{ path, value }];
+  return Object.entries(args).flatMap(([key, child]) => below(child, [key]));
 }
 
 /** Follows `path` through nested objects; `found: false` when a step is missing or not an object. */
