@@ -69,8 +69,10 @@ export async function defineScenario(file: string, legs: Leg[]): Promise<Scenari
   }
   const scenario = { file, legs };
   if (process.env.VITEST) {
-    const { registerScenario } = await import('./vitest.ts');
-    registerScenario(scenario);
+    // Register only while vitest collects this very file; a test that imports scenarios to
+    // inspect or drive them (test/cli.test.ts, the kill matrix) must not get their legs as tests.
+    const { registerScenario, collecting } = await import('./vitest.ts');
+    if (collecting(file)) registerScenario(scenario);
   }
   return scenario;
 }

@@ -5,10 +5,17 @@
 // A row maps onto vitest honestly: executed-fail and blocked fail the test (neither certifies),
 // inapplicable and skipped are skips with their reason, never passes (STYLE item 6).
 
-import { afterAll, describe, it } from 'vitest';
+import { basename } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runLeg } from './runner.ts';
 import type { Scenario } from './scenario.ts';
 import { openTarget, seedMissingFixtures, type Target } from './target.ts';
+
+/** True while vitest is collecting the scenario file named `file`. */
+export function collecting(file: string): boolean {
+  const path = expect.getState().testPath;
+  return path !== undefined && basename(path) === file;
+}
 
 export function registerScenario(scenario: Scenario): void {
   let pending: Promise<Target> | undefined;

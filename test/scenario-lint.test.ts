@@ -1,0 +1,44 @@
+// Meta-tests of the scenarios themselves (STYLE items 1–3, 10, 15). Each failure message lists
+// the offenders and says what to do.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadFixtures } from '../lib/fixtures.ts';
+import { selectLegs } from '../lib/ledger/runner.ts';
+import { loadScenarios, SCENARIO_FILES } from '../lib/scenarios.ts';
+
+const scenarioDir = new URL('../scenarios/', import.meta.url);
+const scenarios = await loadScenarios();
+
+describe('the scenarios', () => {
+  it('are exactly the files listed in lib/scenarios.ts', () => {
+    const onDisk = readdirSync(scenarioDir).filter((name) => name.endsWith('.test.ts')).sort();
+    expect(onDisk, 'add each scenarios/*.test.ts to SCENARIO_FILES in lib/scenarios.ts (and remove stale entries)').toEqual([...SCENARIO_FILES].sort());
+    expect(scenarios.map((s) => s.file)).toEqual([...SCENARIO_FILES]);
+  });
+
+  it('declare each requirement id once across every file', () => {
+    expect(() => selectLegs(scenarios)).not.toThrow();
+  });
+
+  it("name every leg's requirement id in the file's opening contract", () => {
+    const missing = scenarios.flatMap((scenario) => {
+      const header = readFileSync(new URL(scenario.file, scenarioDir), 'utf8').split('\nimport ')[0]!;
+      return scenario.legs.filter((leg) => !header.includes(leg.id.replace('openwop.requirement.', ''))).map((leg) => `${scenario.file}: ${leg.id}`);
+    });
+    expect(missing, 'list each leg in the numbered legs of the comment that opens its scenario file').toEqual([]);
+  });
+
+  it('have titles that are present-tense facts, unique within a file', () => {
+    const bad = scenarios.flatMap((s) => s.legs.filter((leg) => /^(should|test that|tests?|checks?)\b/i.test(leg.title)).map((leg) => `${s.file}: ${leg.title}`));
+    expect(bad, 'write titles as facts: "a forbidden call makes the trajectory unmatched"').toEqual([]);
+    for (const s of scenarios) expect(new Set(s.legs.map((leg) => leg.title)).size, `${s.file} repeats a title`).toBe(s.legs.length);
+  });
+
+  it('need only fixtures that exist, and every fixture is needed by some leg', () => {
+    const fixtures = loadFixtures();
+    const needed = new Set(scenarios.flatMap((s) => s.legs.flatMap((leg) => (leg.serverFree ? [] : (leg.needs.fixtures ?? [])))));
+    expect([...needed].filter((id) => !fixtures.has(id)), 'a leg names a fixture that is not in fixtures/eval-suites').toEqual([]);
+    expect([...fixtures.keys()].filter((id) => !needed.has(id)), 'a fixture no leg runs is dead data: use it or remove it').toEqual([]);
+  });
+});
