@@ -31,6 +31,8 @@ export function suiteContentStrings(doc: FixtureDocument): string[] {
     }
   };
   for (const task of doc.suite.tasks) visit(task, false);
+  // Ids may travel; content that happens to spell an id cannot be told from the id.
+  for (const id of [doc.suite.suiteId, ...doc.suite.tasks.map((task) => task.taskId)]) found.delete(id);
   return [...found];
 }
 
