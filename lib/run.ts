@@ -75,7 +75,11 @@ export async function certify(options: RunOptions, io: Io): Promise<number> {
           return usage(io, `--reference-host-config is not JSON (${(error as Error).message})`);
         }
       }
-      const host = await startReferenceHost(config);
+      // The embedded host publishes the development key in its discovery signingKeys, so the
+      // bundle it is certified with can be verified against what the host itself advertises.
+      const devKey = options.certify && !settings.signingKey ? loadOrCreateDevKey(DEV_KEY_DIR) : undefined;
+      if (devKey?.created) io.err(`created a self-signed development key in ${DEV_KEY_DIR} (not for publication)\n`);
+      const host = await startReferenceHost({ ...(devKey ? { signingKey: devKey.privateKeyPem, signingKeyId: devKey.keyId } : {}), ...config });
       embedded = host;
       url = host.baseUrl;
       apiKey = host.tenants.a.apiKey;
@@ -161,7 +165,6 @@ function writeBundle(
     keyId = settings.signingKeyId;
   } else if (embedded) {
     const devKey = loadOrCreateDevKey(DEV_KEY_DIR);
-    if (devKey.created) io.err(`created a self-signed development key in ${DEV_KEY_DIR} (not for publication)\n`);
     privateKeyPem = devKey.privateKeyPem;
     keyId = devKey.keyId;
     selfSignedDevelopmentKey = true;
