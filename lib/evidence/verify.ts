@@ -8,7 +8,9 @@
 // - `detail-mismatch`: `detail.nonPass` is a derived view of the rows (§12.1 "Counting"); an entry
 //   that no non-pass row backs, or whose result or reason differs from its row, is named here.
 //   A non-pass row missing from the view is `detail-missing`.
-// - `schema`: the closed v3 shape (shape.ts).
+// - `schema`: the bundle fails `schemas/v2/certification-bundle.schema.json` (shape.ts, which
+//   relaxes one const: `suite.name`). A defect the schema also sees, such as a wrong `over`, is
+//   named twice: once as `schema`, once by its own kind.
 
 import { type KeyObject } from 'node:crypto';
 import { canonicalJson, sha256Hex } from './jcs.ts';
@@ -52,6 +54,17 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A value for a rejection detail: its JSON when it has one, `absent` for undefined. */
+function show(value: unknown): string {
+  if (value === undefined) return 'absent';
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    // A BigInt, a cycle, an object without a prototype: name the type, never throw.
+    return typeof value === 'bigint' ? `${value}n` : `a non-JSON ${typeof value}`;
+  }
+}
+
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -92,7 +105,7 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
     return { rejections, signatureVerified: false, verdict: 'rejected', developmentKey: false };
   }
   if (bundle.bundleVersion !== '3') {
-    reject('not-v3', `bundleVersion is ${JSON.stringify(bundle.bundleVersion) ?? 'absent'}, not "3"; v1 and v2 bundles are never upgraded to v3`);
+    reject('not-v3', `bundleVersion is ${show(bundle.bundleVersion)}, not "3"; v1 and v2 bundles are never upgraded to v3`);
   }
 
   for (const problem of shapeProblems(bundle)) reject('schema', problem);
@@ -126,7 +139,7 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
   } else {
     for (const { member, result } of TOTAL_MEMBERS) {
       if (totals[member] !== counted[member]) {
-        reject('totals-mismatch', `results.totals.${member} is ${JSON.stringify(totals[member]) ?? 'absent'}, but ${counted[member]} row(s) are ${result}`);
+        reject('totals-mismatch', `results.totals.${member} is ${show(totals[member])}, but ${counted[member]} row(s) are ${result}`);
       }
     }
   }
@@ -137,7 +150,7 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
   try {
     const recomputed = witnessDigest(rows, relaxations);
     if (bundle.witnessSha256 !== recomputed) {
-      reject('witness-digest', `witnessSha256 is ${JSON.stringify(bundle.witnessSha256) ?? 'absent'}, but the rows digest to ${recomputed}`);
+      reject('witness-digest', `witnessSha256 is ${show(bundle.witnessSha256)}, but the rows digest to ${recomputed}`);
     }
   } catch (error) {
     reject('witness-digest', `the witness digest cannot be recomputed: ${describe(error)}`);
@@ -146,7 +159,7 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
   // The assertion count, summed over the rows.
   const sum = rows.reduce((total, row) => total + (typeof row.assertions === 'number' ? row.assertions : 0), 0);
   if (bundle.assertionCount !== sum) {
-    reject('assertion-count', `assertionCount is ${JSON.stringify(bundle.assertionCount) ?? 'absent'}, but the rows carry ${sum} assertion(s)`);
+    reject('assertion-count', `assertionCount is ${show(bundle.assertionCount)}, but the rows carry ${sum} assertion(s)`);
   }
 
   // detail: required when anything failed, was skipped or blocked; nonPass mirrors the rows.
@@ -167,9 +180,9 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
     for (const entry of entries) {
       const row = byId.get(entry.id as string);
       if (row === undefined) {
-        reject('detail-mismatch', `detail.nonPass lists ${JSON.stringify(entry.id)}, which is no non-pass row`);
+        reject('detail-mismatch', `detail.nonPass lists ${show(entry.id)}, which is no non-pass row`);
       } else if (entry.result !== row.result || entry.reason !== row.detail) {
-        reject('detail-mismatch', `detail.nonPass entry ${row.id} says ${JSON.stringify(entry.result)} / ${JSON.stringify(entry.reason)}, but its row says ${JSON.stringify(row.result)} / ${JSON.stringify(row.detail)}`);
+        reject('detail-mismatch', `detail.nonPass entry ${row.id} says ${show(entry.result)} / ${show(entry.reason)}, but its row says ${show(row.result)} / ${show(row.detail)}`);
       }
     }
   }
@@ -187,7 +200,7 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
     try {
       const digest = sha256Hex(canonicalJson(document));
       if (discovery.sha256 !== digest) {
-        reject('discovery-digest', `discovery.sha256 is ${JSON.stringify(discovery.sha256) ?? 'absent'}, but the embedded document digests to ${digest}`);
+        reject('discovery-digest', `discovery.sha256 is ${show(discovery.sha256)}, but the embedded document digests to ${digest}`);
       }
     } catch (error) {
       reject('discovery-digest', `the embedded discovery document cannot be digested: ${describe(error)}`);
@@ -209,7 +222,7 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
   } else {
     const over = signature.over;
     if (!Array.isArray(over) || over.length !== SIGNED_MEMBERS.length || over.some((member, i) => member !== SIGNED_MEMBERS[i])) {
-      reject('signature-over', `signature.over is ${JSON.stringify(over) ?? 'absent'}, not exactly ${JSON.stringify(SIGNED_MEMBERS)}`);
+      reject('signature-over', `signature.over is ${show(over)}, not exactly ${show(SIGNED_MEMBERS)}`);
     }
     const sig = signature.sig;
     if (typeof sig !== 'string' || !SIG_PATTERN.test(sig) || decodeCanonicalBase64url(sig, 64) === undefined) {
