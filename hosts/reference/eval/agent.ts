@@ -4,12 +4,11 @@
 import Fraction from 'fraction.js';
 
 import { cloneJson, exactDecimal, isPlainObject } from './json.ts';
-import type { ToolResult } from './port.ts';
+import type { RecordedToolCall, ToolResult } from './port.ts';
 import type { FixtureSelector, ToolAnswer, TrialFixtures } from './tools.ts';
 import { answerCall } from './tools.ts';
 import type { ObservedCall } from './trajectory.ts';
 import type { DelegateStep, MemoryWriteStep, ScriptStep, ToolStep, TrialScript } from './types.ts';
-import type { RecordedToolCall } from './port.ts';
 
 export const SCRIPTED_PROVIDER = 'scripted';
 export const SCRIPTED_MODEL = 'scripted-1';

@@ -2,6 +2,7 @@
 // matching, exact statistics, output scores, and the strictness of its own traffic.
 
 import fc from 'fast-check';
+import Fraction from 'fraction.js';
 import { describe, expect, it } from 'vitest';
 
 import { goldenScore, rubricScore } from './grading.ts';
@@ -12,7 +13,6 @@ import { assertDocument, assertPayload, OwnTrafficInvalid } from './strict.ts';
 import { gradeTrajectory, maximumMatchingSize } from './trajectory.ts';
 import type { ObservedCall } from './trajectory.ts';
 import type { TrajectoryExpectation } from './types.ts';
-import Fraction from 'fraction.js';
 
 const A = 'core.conformance.agents.scripted';
 const obs = (toolName: string, inputs: unknown = {}, agentId = A): ObservedCall => ({ agentId, toolName, inputs });
