@@ -414,7 +414,7 @@ describe('CONTRACT §6 attribution: gradeRun', () => {
           match: { strategy: 'json-match', value: { ok: true } },
           trajectory: { match: 'exact', calls: [{ tool: A }, { tool: B }], includeDelegates: true },
         },
-        fixtures: { toolResponses: [] },
+        fixtures: { toolResponses: [{ tool: A, response: {} }, { tool: B, response: {} }] },
       },
     ],
   };
@@ -491,6 +491,33 @@ describe('CONTRACT §6 attribution: gradeRun', () => {
     const s: EvalSuite = { suiteId: 'core.test.evals.grader', version: '1.0.0', tasks: [task] };
     const events = new LogBuilder().start('core.test.evals.grader', { fixtureRuns: { replayed: 'run-source' } }).trial('replayed', 0, { decision: 'ok' }).finish();
     expect(gradeRun(s, events).tasks[0]).toMatchObject({ passed: true, fixtureMissCount: 0 });
+  });
+
+  it('a miss under onMiss live is counted by replaying fixture selection, though the wire shows none', () => {
+    const task = {
+      taskId: 'live',
+      input: {},
+      expected: { kind: 'golden' as const, match: { strategy: 'exact' as const, value: 'ok' } },
+      fixtures: { toolResponses: [{ tool: A, args: { v: 1 }, argsMatch: 'exact' as const, response: {} }], onMiss: 'live' as const },
+    };
+    const s: EvalSuite = { suiteId: 'core.test.evals.grader', version: '1.0.0', tasks: [task] };
+    // The entry serves the first call and is consumed; the second call (same args) misses and the
+    // live tool answers it with status ok.
+    const events = new LogBuilder().start().trial('live', 0, { steps: [{ tool: A, args: { v: 1 } }, { tool: A, args: { v: 1 } }], decision: 'ok' }).finish();
+    expect(gradeRun(s, events).tasks[0]).toMatchObject({ score: 1, passed: true, fixtureMissCount: 1 });
+  });
+
+  it('a call no fixture entry matches is a miss even when the host served it', () => {
+    const task = {
+      taskId: 'served',
+      input: {},
+      expected: { kind: 'golden' as const, match: { strategy: 'exact' as const, value: 'ok' } },
+      fixtures: { toolResponses: [{ tool: A, args: { v: 1 }, argsMatch: 'exact' as const, response: {} }] },
+    };
+    const s: EvalSuite = { suiteId: 'core.test.evals.grader', version: '1.0.0', tasks: [task] };
+    const events = new LogBuilder().start().trial('served', 0, { steps: [{ tool: A, args: { v: 2 } }], decision: 'ok' }).finish();
+    expect(gradeRun(s, events).tasks[0]).toMatchObject({ score: 0, passed: false, fixtureMissCount: 1 });
+    expect(gradeRun(s, events).tasks[0]!.trialGrades[0]!.failedClosed).toBe(true);
   });
 
   it('a rubric score is taken from eval.scored as a recorded fact', () => {

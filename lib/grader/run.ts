@@ -5,11 +5,11 @@
 // attributed to the next one, which names `taskId` and `trialIndex` (absent → 0). Everything the
 // log does not let us attribute becomes a plain-words anomaly; gradeRun never throws on a log.
 
-import { canonicalJson, jsonDeepEqual } from './json.ts';
+import { argsMatch, canonicalJson, jsonDeepEqual } from './json.ts';
 import { fromNumber, ratToNumber, sum } from './rational.ts';
 import { type TrialFacts, DEFAULT_PASS_SCORE, gradeTrial, rollUpSuite, rollUpTask } from './rollup.ts';
 import { gradeTrajectory } from './trajectory.ts';
-import type { Efficiency, EvalSuite, EvalTask, GoldenMatch, ObservedCall, RunEventDoc, RunGrade, TrialGrade } from './types.ts';
+import type { ArgsMatchMode, Efficiency, EvalSuite, EvalTask, GoldenMatch, ObservedCall, RunEventDoc, RunGrade, TrialGrade } from './types.ts';
 
 export const FIXTURE_MISS_CODE = 'eval_fixture_miss';
 
@@ -33,6 +33,9 @@ interface ToolCall {
   agentId: string | undefined;
   toolName: string;
   inputs: unknown;
+  callId: string | undefined;
+  /** Its `agent.tool-returned` carried `error.code: "eval_fixture_miss"`. */
+  wireMiss: boolean;
 }
 
 interface Bracket {
@@ -40,7 +43,8 @@ interface Bracket {
   agentId: string | undefined;
   openSequence: number;
   toolCalls: ToolCall[];
-  fixtureMisses: number;
+  /** `eval_fixture_miss` returns that pair with no `agent.tool-called` of the bracket. */
+  unpairedMisses: number;
   /** `agent.decided` decisions with the agent that made them, in log order. */
   decisions: { agentId: string | undefined; decision: unknown }[];
   usage: { inputTokens: number; outputTokens: number; costUsd: number[] }[];
@@ -137,7 +141,7 @@ function attribute(events: readonly RunEventDoc[], anomalies: string[]): { score
           agentId: str(p.agentId),
           openSequence: sequence,
           toolCalls: [],
-          fixtureMisses: 0,
+          unpairedMisses: 0,
           decisions: [],
           usage: [],
         });
@@ -171,13 +175,23 @@ function attribute(events: readonly RunEventDoc[], anomalies: string[]): { score
           anomalies.push(`agent.tool-called at sequence ${sequence} has no toolName; it was ignored`);
           break;
         }
-        top.toolCalls.push({ agentId: str(p.agentId) ?? innermost?.agentId, toolName, inputs: p.inputs });
+        top.toolCalls.push({ agentId: str(p.agentId) ?? innermost?.agentId, toolName, inputs: p.inputs, callId: str(p.callId), wireMiss: false });
         break;
       }
       case 'agent.tool-returned': {
         if (!top) break;
         const error = p.error;
-        if (error !== null && typeof error === 'object' && (error as { code?: unknown }).code === FIXTURE_MISS_CODE) top.fixtureMisses++;
+        if (error === null || typeof error !== 'object' || (error as { code?: unknown }).code !== FIXTURE_MISS_CODE) break;
+        const callId = str(p.callId);
+        let paired: ToolCall | undefined;
+        for (let i = top.toolCalls.length - 1; i >= 0 && callId !== undefined; i--) {
+          if (top.toolCalls[i]!.callId === callId) {
+            paired = top.toolCalls[i];
+            break;
+          }
+        }
+        if (paired && !paired.wireMiss) paired.wireMiss = true;
+        else top.unpairedMisses++;
         break;
       }
       case 'agent.decided': {
@@ -248,7 +262,7 @@ function observedCalls(brackets: readonly Bracket[], includeDelegates: boolean):
   return out;
 }
 
-function trialFacts(task: EvalTask, trial: ScoredTrial, failClosedOnMiss: boolean, anomalies: string[]): TrialFacts {
+function trialFacts(task: EvalTask, trial: ScoredTrial, failClosedOnMiss: boolean, entries: FixtureEntry[] | undefined, anomalies: string[]): TrialFacts {
   const brackets = trial.brackets;
   const spec = task.expected?.trajectory;
   const kind = task.expected?.kind ?? 'golden';
@@ -272,6 +286,7 @@ function trialFacts(task: EvalTask, trial: ScoredTrial, failClosedOnMiss: boolea
     trajectory: spec ? gradeTrajectory(spec, observedCalls(brackets, spec.includeDelegates === true)) : undefined,
     failClosedOnMiss,
     ...bracketTotals(brackets),
+    fixtureMissCount: countMisses(brackets, entries),
     scoredSequence: trial.sequence,
     bracketCount: brackets.length,
   };
@@ -291,6 +306,7 @@ export interface AttributedTrial {
   agentIds: (string | undefined)[];
   /** Every `agent.tool-called` in the brackets, delegates included, in log order. */
   toolCalls: { agentId: string | undefined; toolName: string; inputs: unknown }[];
+  /** Misses the wire reports (`eval_fixture_miss`); gradeRun also replays selection against the suite. */
   fixtureMissCount: number;
   /** The bracket agent's last `agent.decided.decision`, when there is one. */
   decision?: unknown;
@@ -327,11 +343,57 @@ export function attributeTrials(events: readonly RunEventDoc[]): { trials: Attri
   return { trials, fixtureRuns: [...fixtureRuns], anomalies };
 }
 
+interface FixtureEntry {
+  tool: string;
+  args?: unknown;
+  argsMatch?: ArgsMatchMode;
+}
+
+/** The suite's `toolResponses` entries as selection reads them (malformed entries never match). */
+function fixtureEntries(task: EvalTask): FixtureEntry[] | undefined {
+  const list = task.fixtures?.toolResponses;
+  if (!Array.isArray(list)) return task.fixtures ? [] : undefined;
+  return list.map((e) => {
+    if (e === null || typeof e !== 'object') return { tool: '' };
+    const entry = e as { tool?: unknown; args?: unknown; argsMatch?: unknown };
+    const out: FixtureEntry = { tool: typeof entry.tool === 'string' ? entry.tool : '' };
+    if (entry.args !== undefined) out.args = entry.args;
+    if (entry.argsMatch === 'ignore' || entry.argsMatch === 'exact' || entry.argsMatch === 'subset') out.argsMatch = entry.argsMatch;
+    return out;
+  });
+}
+
+/**
+ * Fixture misses of one trial. A call is a miss when its `agent.tool-returned` says so
+ * (`eval_fixture_miss`) or — when the suite's own `toolResponses` are known (`entries`) — when
+ * replaying CONTRACT §4 selection over every call of the trial in log order (first unconsumed
+ * entry with the same tool and matching args, cursor fresh per trial) finds no entry. The replay
+ * is what makes a miss under `onMiss: "live"` countable: the live tool answers it, so the wire
+ * carries no miss code. It also catches a host that serves a call no entry matches.
+ */
+function countMisses(brackets: readonly Bracket[], entries: readonly FixtureEntry[] | undefined): number {
+  const consumed = new Set<number>();
+  let misses = 0;
+  for (const b of brackets) {
+    misses += b.unpairedMisses;
+    for (const call of b.toolCalls) {
+      let replayMiss = false;
+      if (entries) {
+        const index = entries.findIndex((e, i) => !consumed.has(i) && e.tool === call.toolName && argsMatch(e, call.inputs));
+        if (index === -1) replayMiss = true;
+        else consumed.add(index);
+      }
+      if (call.wireMiss || replayMiss) misses++;
+    }
+  }
+  return misses;
+}
+
 /** Counts over every event of the brackets, delegates included (RFC 0244 §C, CONTRACT §6). */
 function bracketTotals(brackets: readonly Bracket[]): { fixtureMissCount: number; efficiency: Efficiency; costUsd: number } {
   const usage = brackets.flatMap((b) => b.usage);
   return {
-    fixtureMissCount: brackets.reduce((n, b) => n + b.fixtureMisses, 0),
+    fixtureMissCount: countMisses(brackets, undefined),
     efficiency: {
       toolCallCount: brackets.reduce((n, b) => n + b.toolCalls.length, 0),
       modelCallCount: usage.length,
@@ -432,7 +494,9 @@ export function gradeRun(suite: EvalSuite, events: readonly RunEventDoc[]): RunG
     }
     const onMiss = task.fixtures?.onMiss;
     const failClosedOnMiss = onMiss !== 'live' || fixtureRuns.has(task.taskId);
-    slots.set(trial.trialIndex, gradeTrial(trialFacts(task, trial, failClosedOnMiss, anomalies), passScore));
+    // A fixtureRuns task's entries live in its source run, so only the wire reports its misses.
+    const entries = fixtureRuns.has(task.taskId) ? undefined : fixtureEntries(task);
+    slots.set(trial.trialIndex, gradeTrial(trialFacts(task, trial, failClosedOnMiss, entries, anomalies), passScore));
   }
 
   const taskGrades = tasks.map((task) => {
