@@ -173,7 +173,9 @@ function writeBundle(
   }
   const implementation = (target.discovery.implementation ?? {}) as Record<string, string>;
   const build = settings.hostBuild ? parseBuild(settings.hostBuild) : { kind: 'commit' as const, id: gitCommit() };
-  const unsigned = buildBundle({
+  let unsigned;
+  try {
+    unsigned = buildBundle({
     generatedAt: new Date().toISOString(),
     suite: { name: PACKAGE.name, version: PACKAGE.version, targetMajor: 2, specArtifactsVersion: PACKAGE.version },
     host: {
@@ -187,6 +189,10 @@ function writeBundle(
     discovery: { url: `${target.baseUrl}/.well-known/openwop`, document: target.discovery },
     rows,
   });
+  } catch (error) {
+    io.err(`openwop-eval-conformance: no bundle written: ${(error as Error).message}\n`);
+    return 1;
+  }
   let bundle;
   try {
     bundle = signBundle(unsigned, privateKeyPem, keyId);

@@ -1,0 +1,139 @@
+// Certifying hosts end to end: the reference host passes every applicable row; switching a facet
+// off turns its rows inapplicable (failures under --require-behavior) and brings the refusal legs
+// into play; lost connections are blocked, never a host failure and never a hang; no API key
+// leaks into any output.
+
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { main } from '../lib/cli.ts';
+import type { LedgerRow } from '../lib/evidence/types.ts';
+import { generateDevKeyPair } from '../lib/evidence/keys.ts';
+import { runLegs } from '../lib/ledger/runner.ts';
+import { openTarget, seedMissingFixtures } from '../lib/ledger/target.ts';
+import { loadScenarios } from '../lib/scenarios.ts';
+import { startReferenceHost, type ReferenceHostOptions } from '../hosts/reference/server.ts';
+
+const scenarios = await loadScenarios();
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+async function certifyReference(options: ReferenceHostOptions, requireBehavior = false): Promise<Map<string, LedgerRow>> {
+  const host = await startReferenceHost({ log: () => {}, ...options });
+  cleanups.push(() => host.close());
+  const opened = await openTarget({ baseUrl: host.baseUrl, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey, requireBehavior });
+  if (!opened.ok) throw new Error(opened.reason);
+  await seedMissingFixtures(opened.target, scenarios.flatMap((s) => s.legs.flatMap((leg) => (leg.serverFree ? [] : (leg.needs.fixtures ?? [])))));
+  const rows = await runLegs(scenarios, opened.target);
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+const EVAL_ROWS_ON = ['openwop.requirement.0081.capability-not-provided', 'openwop.requirement.0244.unadvertised-feature-refused'];
+
+describe('the reference host', () => {
+  it('passes every applicable row, with none blocked', async () => {
+    const rows = await certifyReference({});
+    const notPassed = [...rows.values()].filter((row) => row.result !== 'executed-pass');
+    expect(notPassed.map((row) => `${row.id}: ${row.detail}`).sort()).toEqual(EVAL_ROWS_ON.map((id) => `${id}: ${rows.get(id)?.detail}`).sort());
+    for (const row of notPassed) expect(row.result).toBe('inapplicable');
+    for (const row of rows.values()) if (row.result === 'executed-pass') expect(row.assertions).toBeGreaterThan(0);
+  });
+
+  it('with agents.evalSuite switched off: the eval rows are inapplicable and the 422 row executes and passes', async () => {
+    const rows = await certifyReference({ evalSuite: false });
+    expect(rows.get('openwop.requirement.0081.capability-not-provided')?.result).toBe('executed-pass');
+    const hostRows = scenarios.flatMap((s) => s.legs.filter((leg) => !leg.serverFree && leg.id !== 'openwop.requirement.0081.capability-not-provided'));
+    for (const leg of hostRows) {
+      expect(rows.get(leg.id)?.result, leg.id).toBe('inapplicable');
+      expect(rows.get(leg.id)?.detail, leg.id).toMatch(/does not advertise agents\.evalSuite/);
+    }
+  });
+
+  it('with agents.evalSuite switched off under --require-behavior: the eval rows fail and the 422 row passes', async () => {
+    const rows = await certifyReference({ evalSuite: false }, true);
+    expect(rows.get('openwop.requirement.0081.capability-not-provided')?.result).toBe('executed-pass');
+    const failed = [...rows.values()].filter((row) => row.result === 'executed-fail');
+    expect(failed.length).toBeGreaterThan(20);
+    for (const row of failed) expect(row.detail).toMatch(/^required behaviour missing \(--require-behavior\)/);
+  });
+
+  it('with the trials facet switched off: a suite using trials is refused 400 naming trials.count', async () => {
+    const rows = await certifyReference({ evalSuite: { trials: false } });
+    expect(rows.get('openwop.requirement.0244.unadvertised-feature-refused')?.result).toBe('executed-pass');
+    expect(rows.get('openwop.requirement.0244.trials-per-task')?.result).toBe('inapplicable');
+  });
+});
+
+/** A proxy to `target` that drops every event-stream and poll connection before answering. */
+async function droppingProxy(target: string): Promise<string> {
+  const upstream = new URL(target);
+  const server: Server = createServer((req, res) => {
+    if (/\/events(\/poll)?(\?|$)/.test(req.url ?? '')) {
+      req.socket.destroy();
+      return;
+    }
+    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
+  const address = server.address() as { port: number };
+  return `http://127.0.0.1:${address.port}`;
+}
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { out: (s) => (out += s), err: (s) => (err += s) });
+  return { code, out, err };
+}
+
+describe('a host that drops connections mid-run', () => {
+  it('yields blocked rows and a non-zero exit, within bounded time', async () => {
+    const host = await startReferenceHost({ log: () => {} });
+    cleanups.push(() => host.close());
+    const proxy = await droppingProxy(host.baseUrl);
+    const started = Date.now();
+    const { code, out } = await cli('run', '--base-url', proxy, '--api-key', host.tenants.a.apiKey, '--filter', '0244.trajectory-graded');
+    expect(code).toBe(1);
+    expect(out).toMatch(/^blocked +openwop\.requirement\.0244\.trajectory-graded: transport-loss: /m);
+    expect(out).not.toMatch(/^executed-fail/m);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+});
+
+describe('API keys', () => {
+  it('appear in no terminal output, JSON report, JUnit file or bundle (a canary key)', async () => {
+    const canaryA = 'ow2k_CANARY_a_5f1d9c7e2b';
+    const canaryB = 'ow2k_CANARY_b_0a8e3d6f41';
+    const host = await startReferenceHost({ log: () => {}, tenants: { a: { apiKey: canaryA }, b: { apiKey: canaryB } } });
+    cleanups.push(() => host.close());
+    const dir = mkdtempSync(join(tmpdir(), 'owec-canary-'));
+    const key = generateDevKeyPair();
+    writeFileSync(join(dir, 'host.pem'), key.privateKeyPem);
+    const proxy = await droppingProxy(host.baseUrl);
+    // Against the host itself (every row, and a bundle), and through the dropping proxy (transport
+    // errors, whose rows are all blocked, so no bundle can be cut).
+    const outputs: string[] = [];
+    for (const [name, base] of [['direct', host.baseUrl], ['dropping', proxy]] as const) {
+      const bundle = name === 'direct' ? ['--certify', join(dir, 'direct.bundle.json'), '--signing-key', join(dir, 'host.pem'), '--signing-key-id', 'canary-host', '--host-build', 'commit:0123456789abcdef'] : ['--filter', '0244.trials'];
+      const { out, err } = await cli('run', '--base-url', base, '--api-key', canaryA, '--tenant-b-api-key', canaryB, '--report-json', join(dir, `${name}.json`), '--junit', join(dir, `${name}.xml`), ...bundle);
+      outputs.push(out, err, readFileSync(join(dir, `${name}.json`), 'utf8'), readFileSync(join(dir, `${name}.xml`), 'utf8'));
+    }
+    outputs.push(readFileSync(join(dir, 'direct.bundle.json'), 'utf8'));
+    expect(outputs.join('\n')).toMatch(/transport-loss/);
+    for (const text of outputs) {
+      expect(text).not.toContain(canaryA);
+      expect(text).not.toContain(canaryB);
+      expect(text).not.toContain('CANARY');
+    }
+  });
+});
