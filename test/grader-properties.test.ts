@@ -237,7 +237,7 @@ describe('gradeRun robustness', () => {
     trials: { count: 2 },
     tasks: [
       { taskId: 'a', input: {}, expected: { kind: 'golden', match: { strategy: 'exact', value: 'ok' }, trajectory: { match: 'in-order', calls: [{ tool: 't:a' }] } } },
-      { taskId: 'b', input: {}, expected: { kind: 'rubric' }, fixtures: { onMiss: 'live' } },
+      { taskId: 'b', input: {}, expected: { kind: 'rubric' }, fixtures: { onMiss: 'live', toolResponses: [{ tool: 't:a', args: { p: 1 }, argsMatch: 'subset' }, null] } },
     ],
   };
   const types = ['agent.invocation-started', 'agent.invocation-completed', 'agent.tool-called', 'agent.tool-returned', 'agent.decided', 'provider.usage', 'eval.scored', 'eval.started', 'x.y'];
@@ -246,6 +246,7 @@ describe('gradeRun robustness', () => {
       invocationId: fc.constantFrom('i1', 'i2', 'i3'),
       agentId: fc.constantFrom('ag', 'helper'),
       toolName: fc.constantFrom('t:a', 't:b'),
+      callId: fc.constantFrom('c1', 'c2'),
       inputs: fc.jsonValue({ maxDepth: 1 }),
       decision: fc.constantFrom<unknown>('ok', 'no', { a: 1 }),
       taskId: fc.constantFrom('a', 'b', 'zz'),

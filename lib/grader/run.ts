@@ -275,7 +275,7 @@ function trialFacts(task: EvalTask, trial: ScoredTrial, failClosedOnMiss: boolea
       anomalies.push(`eval.scored at sequence ${trial.sequence} (rubric task ${trial.taskId}) carries no numeric score; 0 is used`);
     } else outputScore = trial.recordedScore;
   } else if (kind === 'golden') {
-    outputScore = goldenScore(task.expected.match, decision, hasDecision);
+    outputScore = goldenScore(task.expected?.match, decision, hasDecision);
   }
 
   return {
@@ -441,6 +441,16 @@ function missingTrial(task: EvalTask, trialIndex: number): TrialGrade {
 /**
  * Grades an eval run from its event log (sorted here by `sequence`) against its suite.
  *
+ * Per trial: the observed trajectory is the bracket agent's own `agent.tool-called` events (all
+ * of them with `includeDelegates`); the output score is the golden match of the bracket agent's
+ * last `agent.decided.decision`, or the recorded `eval.scored.score` for a rubric task; efficiency
+ * and cost count every `agent.tool-called` and `provider.usage` in the bracket. Fixture misses
+ * are the calls whose return carries `eval_fixture_miss`, plus — for a task with a `fixtures`
+ * block — the calls that replaying CONTRACT §4 selection against its `toolResponses` leaves
+ * unserved (a miss under `onMiss: "live"` is answered live and carries no code). A trial fails
+ * closed on a miss unless the task's `onMiss` is `live` and `eval.started.fixtureRuns` does not
+ * name it.
+ *
  * Per task, in suite order: the trials 0..count−1 (`trials.count`, absent 1). A trial index the
  * log never scored is graded as an empty trial that failed (score 0), so `n` is always
  * `trials.count`; a duplicate `(taskId, trialIndex)` keeps the first; an index at or beyond the
@@ -455,6 +465,10 @@ export function gradeRun(suite: EvalSuite, events: readonly RunEventDoc[]): RunG
   const tasks: EvalTask[] = [];
   const taskById = new Map<string, EvalTask>();
   for (const task of Array.isArray(suite.tasks) ? suite.tasks : []) {
+    if (task === null || typeof task !== 'object' || typeof task.taskId !== 'string') {
+      anomalies.push('the suite lists a task with no taskId; it is not graded');
+      continue;
+    }
     if (taskById.has(task.taskId)) {
       anomalies.push(`the suite lists task ${task.taskId} more than once; the first is graded`);
       continue;
