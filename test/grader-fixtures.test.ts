@@ -179,17 +179,17 @@ function gradeFixture(doc: FixtureDoc) {
 const graded = docs.filter((d) => !(d.suite.tasks ?? []).some((t) => t.expected?.kind === 'rubric'));
 
 describe('the reference grader reproduces every fixture expectedGrade from an honest log', () => {
-  it('finds the fixtures', () => {
+  it('the fixture directory holds eval-suite fixtures', () => {
     expect(docs.length).toBeGreaterThan(0);
   });
 
-  it.each(graded.map((d) => [d.id, d] as const))('%s', (_id, doc) => {
+  it.each(graded.map((d) => [d.id, d] as const))('%s: the grade of an honest log equals its expectedGrade', (_id, doc) => {
     const grade = gradeFixture(doc);
     expect(grade.anomalies).toEqual([]);
     expect(difference(toSummaryView(grade), doc.expectedGrade)).toBeUndefined();
   });
 
-  it.each(docs.filter((d) => d.expectedRegression).map((d) => [d.id, d] as const))('%s regression facts', (_id, doc) => {
+  it.each(docs.filter((d) => d.expectedRegression).map((d) => [d.id, d] as const))('%s: the sign test against its baseline gives the expected regression facts', (_id, doc) => {
     const want = doc.expectedRegression!;
     const baseline = gradeFixture(byId.get(want.baselineFixtureId)!);
     const candidate = gradeFixture(doc);
