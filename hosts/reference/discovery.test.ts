@@ -94,7 +94,8 @@ describe('a host with the full facet and seams', () => {
 
   it('refuses a missing, malformed or unknown key with 401 unauthenticated and never echoes it', async () => {
     const secret = 'ow2k_not_a_real_key_0123456789';
-    for (const headers of [{}, { authorization: `Bearer ${secret}` }, { authorization: `Basic ${secret}` }]) {
+    const variants: Record<string, string>[] = [{}, { authorization: `Bearer ${secret}` }, { authorization: `Basic ${secret}` }];
+    for (const headers of variants) {
       const reply = await call(host, 'POST', '/runs', { key: null, headers, body: evalBody('conformance-eval-trajectory') });
       expectError(reply, 401, 'unauthenticated');
       expect(reply.text).not.toContain(secret);

@@ -20,12 +20,6 @@ export function mintEventId(): string {
   return mintOpaque();
 }
 
-/** The tenant segment of a runId, or undefined when the value is not a runId. */
-export function runIdTenant(runId: string): string | undefined {
-  if (!RUN_ID_PATTERN.test(runId)) return undefined;
-  return runId.slice(0, runId.indexOf('/'));
-}
-
 const UNRESERVED = /^[A-Za-z0-9._-]$/;
 
 /** Encode: every UTF-8 byte outside `[A-Za-z0-9._-]` becomes `~` and two upper-case hex digits. */

@@ -306,10 +306,10 @@ export class RunManager {
     };
     this.#live.set(run.runId, live);
     this.#store.setRunStatus(run.runId, 'running', new Date().toISOString());
-    const started: Record<string, unknown> = { mode: run.mode };
-    if (run.workflowId !== null) started.workflowId = run.workflowId;
-    if (typeof run.body.agentId === 'string') started.agentId = run.body.agentId;
-    if (typeof run.body.evalSuiteRef === 'string') started.evalSuiteRef = run.body.evalSuiteRef;
+    const started: Record<string, unknown> =
+      run.mode === 'eval'
+        ? { mode: 'eval', agentId: run.body.agentId, evalSuiteRef: run.body.evalSuiteRef }
+        : { workflowId: run.workflowId };
     this.#append(run.runId, 'run.started', started);
 
     live.done = (async () => {

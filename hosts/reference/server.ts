@@ -316,7 +316,7 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
         });
       }
       if (!isEval) {
-        for (const field of ['fixtureRuns', 'baselineRunId', 'evalSuiteRef', 'agentId']) {
+        for (const field of ['fixtureRuns', 'baselineRunId', 'evalSuiteRef']) {
           if (field in body) throw validationError(`${field} is only meaningful with mode "eval"`, { field });
         }
       }
@@ -352,10 +352,12 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
         status: run.status,
         owner: { tenant: run.tenant, subject: `api-key:${run.tenant}` },
       };
-      if (run.mode === 'eval') snapshot.mode = 'eval';
       if (run.workflowId !== null) snapshot.workflowId = run.workflowId;
-      if (typeof run.body.agentId === 'string') snapshot.agentId = run.body.agentId;
-      if (typeof run.body.evalSuiteRef === 'string') snapshot.evalSuiteRef = run.body.evalSuiteRef;
+      if (run.mode === 'eval') {
+        snapshot.mode = 'eval';
+        snapshot.agentId = run.body.agentId;
+        snapshot.evalSuiteRef = run.body.evalSuiteRef;
+      }
       snapshot.createdAt = run.createdAt;
       snapshot.updatedAt = run.updatedAt;
       snapshot.eventLogSchemaVersion = 3;
@@ -387,6 +389,8 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
 
     const getEvalSummary: Handler = (ctx) => {
       const run = ownedRun(ctx);
+      // A gated operation the host does not advertise answers 404, as does a run that is not an eval.
+      if (facets === undefined) throw routeNotFound();
       if (run.mode !== 'eval') throw new HttpError(404, 'not_found', 'the run is not an eval run, so it has no eval summary');
       if (!isTerminal(run.status)) {
         throw new HttpError(409, 'run_state_conflict', 'the eval run has not ended yet', { runStatus: run.status });

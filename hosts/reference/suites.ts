@@ -61,12 +61,10 @@ export function loadFixtureFiles(dir: string, check: FixtureChecker): FixtureDoc
 export class SuiteCatalogue {
   readonly #files: Map<string, FixtureDocument>;
   readonly #store: Store;
-  readonly #facets: EvalFacets | undefined;
 
   constructor(files: FixtureDocument[], store: Store, facets: EvalFacets | undefined) {
     this.#files = new Map(files.filter((doc) => requirementsMet(doc, facets)).map((doc) => [doc.id, doc]));
     this.#store = store;
-    this.#facets = facets;
   }
 
   #seeded(): Map<string, FixtureDocument> {
@@ -88,9 +86,5 @@ export class SuiteCatalogue {
 
   seed(fixtureId: string, doc: FixtureDocument, at: string): void {
     this.#store.upsertSuite(fixtureId, doc, at);
-  }
-
-  get facets(): EvalFacets | undefined {
-    return this.#facets;
   }
 }
