@@ -3,7 +3,14 @@
 // through the two port objects built here (EvalCreatePort, EvalRunIO).
 
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { executeEvalRun, planEvalRun, REFERENCE_BEHAVIOUR, type EngineBehaviour, type EvalPlan } from './eval/index.ts';
+import {
+  executeEvalRun,
+  OwnTrafficInvalid,
+  planEvalRun,
+  REFERENCE_BEHAVIOUR,
+  type EngineBehaviour,
+  type EvalPlan,
+} from './eval/index.ts';
 import type { EvalCreatePort, EvalFacets, EvalRunIO, PriorRunView, RecordedToolCall, Refusal } from './eval/port.ts';
 import { HttpError } from './errors.ts';
 import { mintEventId, mintRunId } from './ids.ts';
@@ -182,7 +189,13 @@ export class RunManager {
       resolveSuite: (ref) => this.#catalogue.resolveSuite(ref),
       readPriorRun: (runId) => this.#priorRun(tenant, runId),
     };
-    const planned = planEvalRun(body, port);
+    let planned: ReturnType<typeof planEvalRun>;
+    try {
+      planned = planEvalRun(body, port);
+    } catch (err) {
+      if (err instanceof OwnTrafficInvalid) this.#guard.report(err);
+      throw err;
+    }
     if (!planned.ok) return { ok: false, refusal: planned.refusal };
     const { derivedFixtures, ...rest } = planned.plan;
     const plan = { ...rest, derivedFixtures: {} } as EvalPlan;
@@ -319,6 +332,7 @@ export class RunManager {
         const finish = result.summary === undefined ? {} : { summary: result.summary };
         this.#append(run.runId, 'run.completed', { outputs: result.outputs }, { finish });
       } catch (err) {
+        if (err instanceof OwnTrafficInvalid) this.#guard.report(err);
         if (live.stopping || live.cancelled) return;
         this.#log(`run ${run.runId} failed: ${(err as Error).stack ?? String(err)}`);
         const error =

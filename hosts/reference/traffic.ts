@@ -10,8 +10,8 @@ export type TrafficMode = 'strict' | 'off';
 
 /** A document the host produced that does not match its schema. */
 export class TrafficViolation extends Error {
-  constructor(what: string, schema: string, errors: string[]) {
-    super(`reference host sent ${what} that fails ${schema}: ${errors.join('; ')}`);
+  constructor(message: string) {
+    super(message);
     this.name = 'TrafficViolation';
   }
 }
@@ -54,9 +54,19 @@ export class TrafficGuard {
     if (this.mode === 'off') return;
     const result = schema === 'run-event' ? validateRunEvent(value) : validate(schema, value);
     if (result.ok) return;
-    const violation = new TrafficViolation(what, schema, result.errors);
+    const violation = new TrafficViolation(`reference host sent ${what} that fails ${schema}: ${result.errors.join('; ')}`);
+    this.#record(violation);
+    throw violation;
+  }
+
+  /** Records a mismatch another part of the host caught in its own output (the engine checks its own). */
+  report(error: Error): void {
+    if (this.mode === 'off') return;
+    this.#record(new TrafficViolation(error.message));
+  }
+
+  #record(violation: TrafficViolation): void {
     this.violations.push(violation.message);
     this.#onViolation(violation);
-    throw violation;
   }
 }
