@@ -349,3 +349,25 @@ describe('runs on a paced host', () => {
     await pollToEnd(host, runId);
   });
 });
+
+describe('a stream held open on a run that waits', () => {
+  let host: ReferenceHost;
+  beforeAll(async () => {
+    host = await withHost({ paceMs: 60_000 });
+  });
+  afterAll(async () => {
+    await host.close();
+    expect(host.trafficViolations).toEqual([]);
+  });
+
+  it('sends a keep-alive comment within 15 s and keeps serving after the client leaves', { timeout: 40_000 }, async () => {
+    const runId = await createRun(host, evalBody('conformance-eval-trajectory'));
+    const started = Date.now();
+    const sse = await readSse(host, runPath(runId, '/events?streamMode=debug'), { untilText: ': keep-alive', timeoutMs: 25_000 });
+    expect(sse.text).toContain(': keep-alive\n\n');
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(sse.frames.map((f) => f.event)).toEqual(['run.started', 'eval.started']);
+    // The host keeps serving after the client left mid-stream.
+    expect((await call(host, 'GET', runPath(runId))).json).toMatchObject({ status: 'running' });
+  });
+});

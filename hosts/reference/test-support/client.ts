@@ -134,13 +134,13 @@ export interface SseRead {
 }
 
 /**
- * Reads an SSE stream until the host closes it, or until `stopAfter` frames (then the client
- * disconnects). The whole read is bounded.
+ * Reads an SSE stream until the host closes it, or until `stopAfter` frames or `untilText` have
+ * been read (then the client disconnects). The whole read is bounded.
  */
 export async function readSse(
   host: ReferenceHost,
   path: string,
-  options: { key?: string; lastEventId?: number; stopAfter?: number; timeoutMs?: number } = {},
+  options: { key?: string; lastEventId?: number; stopAfter?: number; untilText?: string; timeoutMs?: number } = {},
 ): Promise<SseRead> {
   const headers: Record<string, string> = {
     'openwop-version': '2.0',
@@ -164,7 +164,10 @@ export async function readSse(
       const piece = (chunk as Buffer).toString('utf8');
       text += piece;
       parser.feed(piece);
-      if (options.stopAfter !== undefined && frames.length >= options.stopAfter) {
+      const stop =
+        (options.stopAfter !== undefined && frames.length >= options.stopAfter) ||
+        (options.untilText !== undefined && text.includes(options.untilText));
+      if (stop) {
         res.body.destroy();
         break;
       }
