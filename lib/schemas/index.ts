@@ -59,6 +59,29 @@ interface Registry {
 let registry: Registry | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
+/** Edits a parsed schema file in place; `file` is its name, e.g. `eval-summary.schema.json`. */
+export type SchemaMutation = (file: string, schema: AnySchemaObject) => void;
+let mutation: SchemaMutation | undefined;
+
+/**
+ * Runs `fn` with every schema file passed through `mutate` first, then restores the schemas as
+ * written. Only the kill matrix uses it: a mutant schema set is the "known-bad host" of the
+ * server-free legs, and proves each of them can fail. Not re-entrant; legs run one at a time.
+ */
+export async function withSchemaMutation<T>(mutate: SchemaMutation, fn: () => Promise<T>): Promise<T> {
+  if (mutation !== undefined) throw new Error('Test bug: withSchemaMutation does not nest');
+  mutation = mutate;
+  registry = undefined;
+  compiled.clear();
+  try {
+    return await fn();
+  } finally {
+    mutation = undefined;
+    registry = undefined;
+    compiled.clear();
+  }
+}
+
 /** The `$id` of a schema file, e.g. `schemaId('eval-summary')`. */
 export function schemaId(name: SchemaName): string {
   const id = load().idByName.get(name);
@@ -143,6 +166,7 @@ function load(): Registry {
   let payloads: AnySchemaObject | undefined;
   for (const file of readdirSync(SCHEMA_DIR).filter((f) => f.endsWith(SCHEMA_SUFFIX)).sort()) {
     const schema = readSchema(file);
+    mutation?.(file, schema);
     const id = typeof schema.$id === 'string' ? schema.$id : SCHEMA_ID_BASE + file;
     ajv.addSchema(schema, id);
     idByName.set(file.slice(0, -SCHEMA_SUFFIX.length), id);
