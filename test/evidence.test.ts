@@ -510,7 +510,7 @@ describe('verifyBundle', () => {
     const result = verifyBundle(bundle, WITH_KEY);
     expect(kinds(result)).toEqual(['schema', 'schema']);
     expect(result.rejections.map((r) => r.detail).join('\n')).toMatch(/colour/);
-    expect(result.rejections.map((r) => r.detail).join('\n')).toMatch(/\/suite\/name must be equal to constant/);
+    expect(result.rejections.map((r) => r.detail).join('\n')).toMatch(/\/suite\/name must be equal to one of the allowed values/);
   });
 
   it('accepts the upstream suite name as well as its own', () => {
