@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import {
   SCHEMA_DIR,
   SCHEMA_ID_BASE,
+  SCHEMA_NAMES,
   checkSuite,
   checkSuiteRules,
   knownEventTypes,
@@ -24,21 +25,6 @@ import {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Draft = any;
 
-/** The schema files this module owns (the other two in the directory belong to the fixtures). */
-const OWN_SCHEMAS = [
-  'ids',
-  'agent-eval-suite',
-  'eval-summary',
-  'run-event-payloads',
-  'run-event',
-  'error-envelope',
-  'create-run',
-  'create-run-response',
-  'run-snapshot',
-  'poll-response',
-  'capabilities',
-  'certification-bundle',
-] as const satisfies readonly SchemaName[];
 
 function variant<T>(base: T, edit: (draft: Draft) => void): T {
   const copy = structuredClone(base);
@@ -989,7 +975,7 @@ describe('certification-bundle', () => {
 
 describe('the schema set', () => {
   it('names every schema by its file under one $id base', () => {
-    for (const name of OWN_SCHEMAS) {
+    for (const name of SCHEMA_NAMES) {
       const doc = JSON.parse(readFileSync(`${SCHEMA_DIR}${name}.schema.json`, 'utf8')) as { $id: string; $schema: string };
       expect(doc.$id).toBe(`${SCHEMA_ID_BASE}${name}.schema.json`);
       expect(doc.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
@@ -998,7 +984,7 @@ describe('the schema set', () => {
   });
 
   it('compiles every schema in strict mode', () => {
-    for (const name of OWN_SCHEMAS) expect(() => validate(name, null), name).not.toThrow();
+    for (const name of SCHEMA_NAMES) expect(() => validate(name, null), name).not.toThrow();
   });
 
   /**
@@ -1040,7 +1026,7 @@ describe('the schema set', () => {
       }
       for (const key of ['items', 'additionalProperties'] as const) walk(schema[key], `${where}/${key}`);
     };
-    for (const name of OWN_SCHEMAS) {
+    for (const name of SCHEMA_NAMES) {
       walk(JSON.parse(readFileSync(`${SCHEMA_DIR}${name}.schema.json`, 'utf8')), `${name}#`);
     }
     expect(open, 'these objects declare members but are not closed; close them or list them with a reason').toEqual([]);
