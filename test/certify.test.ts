@@ -137,3 +137,35 @@ describe('API keys', () => {
     }
   });
 });
+
+describe('verify on the command line', () => {
+  it('exits 0 verified with the host key or its discovery, 1 when tampered, 2 without a key, 3 for a non-bundle', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'owec-verify-'));
+    const key = generateDevKeyPair();
+    writeFileSync(join(dir, 'host.pem'), key.privateKeyPem);
+    writeFileSync(join(dir, 'host.pub.pem'), key.publicKeyPem);
+    const host = await startReferenceHost({ log: () => {}, signingKey: key.privateKeyPem, signingKeyId: 'verify-test-key' });
+    cleanups.push(() => host.close());
+    const bundlePath = join(dir, 'bundle.json');
+    const run = await cli('run', '--base-url', host.baseUrl, '--api-key', host.tenants.a.apiKey, '--tenant-b-api-key', host.tenants.b.apiKey, '--certify', bundlePath, '--signing-key', join(dir, 'host.pem'), '--signing-key-id', 'verify-test-key', '--host-build', 'commit:abc123');
+    expect(run.code).toBe(0);
+    expect((await cli('verify', bundlePath, '--host-key', join(dir, 'host.pub.pem'))).code).toBe(0);
+    expect((await cli('verify', bundlePath, '--discovery', host.baseUrl)).code).toBe(0);
+    const unverified = await cli('verify', bundlePath);
+    expect(unverified.code).toBe(2);
+    expect(unverified.out).toMatch(/^unverified$/m);
+
+    const bundle = JSON.parse(readFileSync(bundlePath, 'utf8'));
+    bundle.results.totals.executedPass += 1;
+    bundle.results.requirements[0].result = 'executed-fail';
+    writeFileSync(join(dir, 'tampered.json'), JSON.stringify(bundle));
+    const tampered = await cli('verify', join(dir, 'tampered.json'), '--host-key', join(dir, 'host.pub.pem'));
+    expect(tampered.code).toBe(1);
+    expect(tampered.out).toMatch(/^rejected: totals-mismatch: /m);
+    expect(tampered.out).toMatch(/^rejected: witness-digest: /m);
+
+    writeFileSync(join(dir, 'garbage.json'), '{"bundleVersion": ');
+    expect((await cli('verify', join(dir, 'garbage.json'))).code).toBe(3);
+    expect((await cli('verify', join(dir, 'missing.json'))).code).toBe(3);
+  });
+});
