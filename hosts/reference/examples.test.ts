@@ -16,7 +16,7 @@
 //   Negative (schema) — the rows a host sees:
 //     `trajectory.match: "superset"`   here: RFC 0244 › negative schema: superset is refused at the seam, ...
 //     `trials.k: 6` with `count: 5`    here: RFC 0244 › negative schema: k 6 over count 5 is refused at the seam, ...
-//                                     here: RFC 0244 › negative schema: the seam's k-over-count refusal names trials.k (it.fails: host bug, see the test)
+//                                     here: RFC 0244 › negative schema: the seam's k-over-count refusal names trials.k
 //         The host refuses both at seed time; the seam is the only door into its catalogue and applies the suite rules, so a
 //         create never sees such a suite over HTTP. The create-time k ≤ count check (eval/plan.ts) is pinned in-process by
 //         eval/plan.test.ts "k above count is refused naming trials.k (an absent count is 1)".
@@ -476,11 +476,9 @@ describe('RFC 0244', () => {
       expect(create.details).toMatchObject({ field: 'evalSuiteRef' });
     });
 
-    // Host bug (routes.ts fieldOf): a suite-rule message reads "trials.k: 6 exceeds …"; fieldOf
-    // strips its first character as if it were the "/" of a JSON pointer, so the refusal names
-    // `details.field: "rials.k:"`. The colon branch meant for these messages is never reached.
-    // A schema error on the same seam names its path correctly (the superset test above).
-    it.fails("negative schema: the seam's k-over-count refusal names trials.k in details.field", async () => {
+    // A suite-rule message reads "trials.k: 6 exceeds …", not a JSON pointer; the refusal still
+    // names the field (a schema error on the same seam names its path: the superset test above).
+    it("negative schema: the seam's k-over-count refusal names trials.k in details.field", async () => {
       const doc = withSuite(POSITIVE_DOC, 'conformance-eval-example-k-over-count-field', (suite) => {
         suite.trials = { count: 5, k: 6, passRule: 'all' };
       });

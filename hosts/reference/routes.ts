@@ -400,11 +400,15 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
 
 /** The member a schema error names: `/fixtureRuns/x must …` → `fixtureRuns.x`; a missing one by name. */
 function fieldOf(error: string): string {
+  // A suite-rule message names its field first ("trials.k: 6 exceeds …"); a schema error starts
+  // with its instance path ("/suite/trials must …").
+  if (!error.startsWith('/')) {
+    const colon = /^([A-Za-z0-9_.[\]-]+):/.exec(error);
+    return colon !== null ? (colon[1] as string) : '/';
+  }
   const required = /must have required property '([^']+)'/.exec(error) ?? /additional properties: (\S+)$/.exec(error);
   const path = error.split(' ')[0] ?? '/';
   const base = path === '/' ? '' : path.slice(1).split('/').join('.');
   if (required !== null) return base === '' ? (required[1] as string) : `${base}.${required[1] as string}`;
-  if (base !== '') return base;
-  const colon = /^([A-Za-z0-9_.[\]-]+):/.exec(error);
-  return colon !== null ? (colon[1] as string) : '/';
+  return base === '' ? '/' : base;
 }
