@@ -191,7 +191,7 @@ export class RunManager {
     };
     let planned: ReturnType<typeof planEvalRun>;
     try {
-      planned = planEvalRun(body, port);
+      planned = planEvalRun(body, port, this.#behaviour);
     } catch (err) {
       if (err instanceof OwnTrafficInvalid) this.#guard.report(err);
       throw err;

@@ -5,7 +5,7 @@ import Fraction from 'fraction.js';
 
 import { cloneJson, exactDecimal, isPlainObject } from './json.ts';
 import type { RecordedToolCall, ToolResult } from './port.ts';
-import type { FixtureSelector, ToolAnswer, TrialFixtures } from './tools.ts';
+import type { FixtureSelector, MissHandler, ToolAnswer, TrialFixtures } from './tools.ts';
 import { answerCall } from './tools.ts';
 import type { ObservedCall } from './trajectory.ts';
 import type { DelegateStep, MemoryWriteStep, ScriptStep, ToolStep, TrialScript } from './types.ts';
@@ -30,6 +30,7 @@ export interface AgentEnvironment {
   nextInvocationId(): string;
   nextCallId(): string;
   selectFixture: FixtureSelector;
+  answerMiss: MissHandler;
 }
 
 /** Everything one trial did, as the engine saw it. */
@@ -85,7 +86,7 @@ function runToolStep(state: TrialState, step: ToolStep, agentId: string, depth: 
   env.emit('agent.tool-called', { agentId, toolName: step.tool, callId, inputs: cloneJson(inputs) });
   record.calls.push({ agentId, toolName: step.tool, inputs });
 
-  const answer: ToolAnswer = answerCall(state.fixtures, step.tool, inputs, env.callLiveTool, env.selectFixture);
+  const answer: ToolAnswer = answerCall(state.fixtures, step.tool, inputs, env.callLiveTool, env.selectFixture, env.answerMiss);
   if (answer.miss) record.missCount++;
   if (answer.failedClosed) record.failedClosed = true;
 
@@ -135,15 +136,25 @@ function runDelegate(state: TrialState, step: DelegateStep, depth: number): void
 }
 
 /**
+ * The memory of a task's trials: called once per task with its seed, it returns what hands each
+ * trial its memory in turn. The reference hands every trial a fresh copy of the seed, so trials
+ * never share memory (RFC 0244 §B).
+ */
+export type MemoryScope = (seed: ReadonlyArray<{ key: string; value: unknown }>) => () => Map<string, unknown>;
+
+export const freshMemoryPerTrial: MemoryScope = (seed) => () =>
+  new Map(seed.map((entry) => [entry.key, cloneJson(entry.value)] as const));
+
+/**
  * Runs one trial: the target agent's bracket with its steps, one provider.usage per usage entry,
- * and agent.decided carrying the output. `memorySeed` is copied, so trials never share memory.
+ * and agent.decided carrying the output. `memory` is the trial's own (see MemoryScope).
  */
 export function runTrial(
   env: AgentEnvironment,
   agentId: string,
   script: TrialScript,
   fixtures: TrialFixtures | undefined,
-  memorySeed: ReadonlyArray<{ key: string; value: unknown }>,
+  memory: Map<string, unknown>,
 ): TrialRecord {
   const record: TrialRecord = {
     calls: [],
@@ -155,7 +166,6 @@ export function runTrial(
     failedClosed: false,
     output: script.output,
   };
-  const memory = new Map(memorySeed.map((entry) => [entry.key, cloneJson(entry.value)] as const));
   const state: TrialState = { env, fixtures, memory, record };
 
   checkCancelled(env);

@@ -1,19 +1,57 @@
 // The behaviours a known-bad host may swap, one at a time. The reference engine runs with
-// REFERENCE_BEHAVIOUR; a defect is `{...REFERENCE_BEHAVIOUR, <one member>: <its broken twin>}`.
+// REFERENCE_BEHAVIOUR; a defect is `{...REFERENCE_BEHAVIOUR, <one member>: <its broken twin>}`
+// (hosts/known-bad/ holds them). Each member is the one named function the engine calls at the
+// point where RFC 0081/0244/0252 decides something, so a defect changes that decision and
+// nothing else. The rules of each stage live beside the code that applies them; this file only
+// gathers them.
 
-import type { FixtureSelector } from './tools.ts';
-import { firstUnconsumedMatch } from './tools.ts';
-import type { MatchingSizer } from './trajectory.ts';
-import { maximumMatchingSize } from './trajectory.ts';
+import type { MemoryScope } from './agent.ts';
+import { freshMemoryPerTrial } from './agent.ts';
+import type { GradingRules } from './grading.ts';
+import { REFERENCE_GRADING_RULES } from './grading.ts';
+import type { PlanRules } from './plan.ts';
+import { REFERENCE_PLAN_RULES } from './plan.ts';
+import type { RegressionRules } from './regression.ts';
+import { REFERENCE_REGRESSION_RULES } from './regression.ts';
+import type { FixtureScope, FixtureSelector, FixtureSource, MissHandler } from './tools.ts';
+import { firstUnconsumedMatch, fixtureSourceOf, freshFixturesPerTrial, missByOnMiss } from './tools.ts';
+import type { EvalPlan, Suite, SuiteTask } from './types.ts';
 
-export interface EngineBehaviour {
-  /** Which fixture entry answers a call (RFC 0244 §D selection and consumption). */
+/** How the engine hands an event to the run's log. */
+export type Emit = (type: string, payload: Record<string, unknown>) => void;
+
+/** The run-time behaviours: the tool path, trial state, and what leaves the engine. */
+export interface RunRules {
+  /** Where a task's tool answers come from (RFC 0244 §D, RFC 0252 §D); undefined: live tools. */
+  fixtureSource(plan: EvalPlan, task: SuiteTask): FixtureSource | undefined;
+  /** The fixture cursor of each trial of a task (reset per trial). */
+  fixturesPerTrial: FixtureScope;
+  /** The memory of each trial of a task (the seed, afresh per trial). */
+  memoryPerTrial: MemoryScope;
+  /** Which fixture entry answers a call (first unconsumed match) and whether it is consumed. */
   selectFixture: FixtureSelector;
-  /** `matchedCount` and the `any-order` mode (a maximum bipartite matching). */
-  matchingSize: MatchingSizer;
+  /** A call no entry serves: fail closed, or the live tool under `onMiss: "live"`. */
+  answerMiss: MissHandler;
+  /** The `trialIndex` of the trial at 0-based position `position` of its task. */
+  trialIndexOf(position: number): number;
+  /** Called once per run with the emitter into the log; the events leave through what it returns. */
+  outgoingEvents(emit: Emit): Emit;
+  /** The summary the run ends with, as served (after eval.completed was emitted from it). */
+  outgoingSummary(summary: Record<string, unknown>, suite: Suite): Record<string, unknown>;
 }
 
+export interface EngineBehaviour extends PlanRules, RunRules, GradingRules, RegressionRules {}
+
 export const REFERENCE_BEHAVIOUR: Readonly<EngineBehaviour> = Object.freeze({
+  ...REFERENCE_PLAN_RULES,
+  fixtureSource: fixtureSourceOf,
+  fixturesPerTrial: freshFixturesPerTrial,
+  memoryPerTrial: freshMemoryPerTrial,
   selectFixture: firstUnconsumedMatch,
-  matchingSize: maximumMatchingSize,
+  answerMiss: missByOnMiss,
+  trialIndexOf: (position: number) => position,
+  outgoingEvents: (emit: Emit) => emit,
+  outgoingSummary: (summary: Record<string, unknown>) => summary,
+  ...REFERENCE_GRADING_RULES,
+  ...REFERENCE_REGRESSION_RULES,
 });

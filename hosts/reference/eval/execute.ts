@@ -13,29 +13,7 @@ import type { EvalRunIO } from './port.ts';
 import { regressionBlock, scoredTasks } from './regression.ts';
 import { readScript, trialScript } from './script.ts';
 import { assertDocument, assertPayload } from './strict.ts';
-import { freshTrialFixtures } from './tools.ts';
-import type { EvalPlan, MemorySeedEntry, SuiteTask, ToolResponse } from './types.ts';
-
-/** Where a task's tool answers come from, or undefined when its calls go to live tools. */
-interface FixtureSource {
-  entries: ToolResponse[];
-  onMiss: 'fail' | 'live';
-}
-
-/**
- * `live-shadow` ignores fixtures altogether (RFC 0081 §D). A `fixtureRuns` task runs on its
- * derived entries under `onMiss: "fail"` (RFC 0252 §D); if those entries are gone (the source was
- * erased after create) the task runs on none, so every call fails closed rather than going live.
- * A task with a suite `fixtures` block is fixtured, absent `onMiss` being `"fail"`.
- */
-export function fixtureSourceOf(plan: EvalPlan, task: SuiteTask): FixtureSource | undefined {
-  if (plan.modes.includes('live-shadow')) return undefined;
-  if (plan.fixtureRuns?.[task.taskId] !== undefined) {
-    return { entries: plan.derivedFixtures[task.taskId]?.entries ?? [], onMiss: 'fail' };
-  }
-  if (task.fixtures !== undefined) return { entries: task.fixtures.toolResponses ?? [], onMiss: task.fixtures.onMiss ?? 'fail' };
-  return undefined;
-}
+import type { EvalPlan, MemorySeedEntry, SuiteTask } from './types.ts';
 
 /** The memory every trial of the task starts from (none under live-shadow, which uses no fixtures). */
 export function memorySeedOf(plan: EvalPlan, task: SuiteTask): MemorySeedEntry[] {
@@ -54,13 +32,16 @@ function environment(io: EvalRunIO, behaviour: EngineBehaviour, emit: AgentEnvir
     nextInvocationId: () => `invocation-${String(++invocations).padStart(6, '0')}`,
     nextCallId: () => `call-${String(++calls).padStart(6, '0')}`,
     selectFixture: behaviour.selectFixture,
+    answerMiss: behaviour.answerMiss,
   };
 }
 
 async function runEval(plan: EvalPlan, io: EvalRunIO, behaviour: EngineBehaviour): Promise<Record<string, unknown>> {
+  // The engine checks what it produced; `outgoingEvents` stands between that and the log.
+  const send = behaviour.outgoingEvents((type, payload) => io.emit(type, payload));
   const emit = (type: string, payload: Record<string, unknown>): void => {
     assertPayload(type, payload);
-    io.emit(type, payload);
+    send(type, payload);
   };
   const { suite } = plan;
   const settings = trialSettings(suite);
@@ -81,8 +62,9 @@ async function runEval(plan: EvalPlan, io: EvalRunIO, behaviour: EngineBehaviour
   for (const task of suite.tasks) {
     const reading = readScript(task.input);
     if (!reading.ok) throw new Error(`executeEvalRun: task ${task.taskId} has no readable script; planEvalRun admits none`);
-    const source = fixtureSourceOf(plan, task);
-    const memorySeed = memorySeedOf(plan, task);
+    const source = behaviour.fixtureSource(plan, task);
+    const nextFixtures = source === undefined ? undefined : behaviour.fixturesPerTrial(source.entries, source.onMiss);
+    const nextMemory = behaviour.memoryPerTrial(memorySeedOf(plan, task));
 
     const trials: TrialGrade[] = [];
     for (let trialIndex = 0; trialIndex < settings.count; trialIndex++) {
@@ -90,12 +72,11 @@ async function runEval(plan: EvalPlan, io: EvalRunIO, behaviour: EngineBehaviour
       await io.pace();
       if (io.cancelled()) throw new RunCancelled();
 
-      const fixtures = source === undefined ? undefined : freshTrialFixtures(source.entries, source.onMiss);
-      const record = runTrial(env, plan.agentId, trialScript(reading.script, trialIndex), fixtures, memorySeed);
-      const grade = gradeTrial(task, record, plan.agentId, passScore, behaviour.matchingSize);
+      const record = runTrial(env, plan.agentId, trialScript(reading.script, trialIndex), nextFixtures?.(), nextMemory());
+      const grade = gradeTrial(task, record, plan.agentId, passScore, behaviour);
       emit('eval.scored', {
         taskId: task.taskId,
-        trialIndex,
+        trialIndex: behaviour.trialIndexOf(trialIndex),
         score: grade.score.valueOf(),
         passed: grade.passed,
         scoreLabel: grade.passed ? 'pass' : 'fail',
@@ -104,10 +85,10 @@ async function runEval(plan: EvalPlan, io: EvalRunIO, behaviour: EngineBehaviour
       });
       trials.push(grade);
     }
-    taskGrades.push(gradeTask(task.taskId, trials, settings, passScore, source !== undefined));
+    taskGrades.push(gradeTask(task.taskId, trials, settings, passScore, source, behaviour));
   }
 
-  const suiteGrade = gradeSuite(taskGrades, settings, passScore, suite.thresholds?.maxCostUsd, plan.facets.maxCostUsdPerSuite);
+  const suiteGrade = gradeSuite(taskGrades, settings, passScore, suite.thresholds?.maxCostUsd, plan.facets.maxCostUsdPerSuite, behaviour);
   const summary: Record<string, unknown> = {
     suiteId: suite.suiteId,
     suiteVersion: suite.version,
@@ -124,6 +105,7 @@ async function runEval(plan: EvalPlan, io: EvalRunIO, behaviour: EngineBehaviour
       { aggregateScore: summary.aggregateScore as number, tasks: scoredTasks(summary) },
       plan.baseline,
       plan.facets.regressionVerdict === true,
+      behaviour,
     );
   }
   assertDocument('eval-summary', summary);
@@ -136,7 +118,7 @@ async function runEval(plan: EvalPlan, io: EvalRunIO, behaviour: EngineBehaviour
     passedCount: summary.passedCount,
     ...(regression === undefined ? {} : { regressionVsBaseline: regression.scoreDelta }),
   });
-  return summary;
+  return behaviour.outgoingSummary(summary, suite);
 }
 
 /**

@@ -6,8 +6,8 @@ import Fraction from 'fraction.js';
 import type { TrialRecord } from './agent.ts';
 import { exactDecimal, jsonEqual, stringForm } from './json.ts';
 import { mean, passAtK, passHatK, standardError } from './stats.ts';
-import type { MatchingSizer, TrajectoryGrade } from './trajectory.ts';
-import { gradeTrajectory } from './trajectory.ts';
+import type { TrajectoryGrade, TrajectoryRules } from './trajectory.ts';
+import { gradeTrajectory, REFERENCE_TRAJECTORY_RULES } from './trajectory.ts';
 import type { Expected, PassRule, Suite, SuiteTask } from './types.ts';
 
 const ONE = new Fraction(1);
@@ -67,6 +67,76 @@ export function outputScore(expected: Expected, output: unknown): Fraction {
   throw new Error(`outputScore: a ${expected.kind} task without its expectation`);
 }
 
+// --- The rules, one named function each (a known-bad host replaces exactly one) ---
+
+/** The RFC 0244 §C scalars of one trial. */
+export interface Efficiency {
+  toolCallCount: number;
+  modelCallCount: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface GradingRules extends TrajectoryRules {
+  /** A trial's reported score: 0 when it failed closed, 1/0 for a trajectory task, else the output score. */
+  trialScore(task: SuiteTask, record: TrialRecord, trajectoryMatched: boolean): Fraction;
+  /** A trial's gating score (RFC 0246): 0 when its trajectory did not match or it failed closed. */
+  trialGatingScore(score: Fraction, trajectoryMatched: boolean, failedClosed: boolean): Fraction;
+  /** The task score `passRule: "mean"` compares with passScore. */
+  passRuleScore(task: { score: Fraction; gatingScore: Fraction }): Fraction;
+  passAtK(n: number, c: number, k: number): Fraction;
+  passHatK(n: number, c: number, k: number): Fraction;
+  /** `trialStats.scoreStderr` over the per-task mean scores; undefined omits it. */
+  scoreStderr(taskScores: Fraction[]): number | undefined;
+  /** A task's `costUsd` from its trials' costs, in trial order. */
+  taskCostUsd(trialCosts: Fraction[]): Fraction;
+  /** What one trial's bracket counts (RFC 0244 §C: every call in it, delegates included). */
+  trialEfficiency(record: TrialRecord): Efficiency;
+  /** Whether a task with these mean efficiency scalars may pass at all (RFC 0244 §C: always). */
+  efficiencyAllowsPass(efficiency: Efficiency): boolean;
+  /** A fixtured task's `fixtureMissCount` from its trials' misses; undefined leaves it out. */
+  reportedMissCount(trialMisses: number[], onMiss: 'fail' | 'live'): number | undefined;
+}
+
+export function passScoreOf(suite: Suite): Fraction {
+  return suite.thresholds?.passScore === undefined ? ONE : exactDecimal(suite.thresholds.passScore);
+}
+
+/** A fail-closed trial scores 0 whatever its output (RFC 0244 §D). */
+export function failClosedScore(task: SuiteTask, record: TrialRecord, trajectoryMatched: boolean): Fraction {
+  if (record.failedClosed) return ZERO;
+  if (task.expected.kind === 'trajectory') return trajectoryMatched ? ONE : ZERO;
+  return outputScore(task.expected, record.output);
+}
+
+export function gatingScoreOf(score: Fraction, trajectoryMatched: boolean, failedClosed: boolean): Fraction {
+  return !trajectoryMatched || failedClosed ? ZERO : score;
+}
+
+/** Every agent.tool-called and provider.usage of the bracket, delegates included. */
+export function bracketEfficiency(record: TrialRecord): Efficiency {
+  return {
+    toolCallCount: record.calls.length,
+    modelCallCount: record.modelCallCount,
+    inputTokens: record.inputTokens,
+    outputTokens: record.outputTokens,
+  };
+}
+
+export const REFERENCE_GRADING_RULES: Readonly<GradingRules> = Object.freeze({
+  ...REFERENCE_TRAJECTORY_RULES,
+  trialScore: failClosedScore,
+  trialGatingScore: gatingScoreOf,
+  passRuleScore: (task: { gatingScore: Fraction }) => task.gatingScore,
+  passAtK,
+  passHatK,
+  scoreStderr: standardError,
+  taskCostUsd: (costs: Fraction[]) => costs.reduce((sum, cost) => sum.add(cost), ZERO),
+  trialEfficiency: bracketEfficiency,
+  efficiencyAllowsPass: () => true,
+  reportedMissCount: (misses: number[]) => misses.reduce((sum, count) => sum + count, 0),
+});
+
 // --- The trial ---
 
 export interface TrialGrade {
@@ -76,11 +146,8 @@ export interface TrialGrade {
   passed: boolean;
   failedClosed: boolean;
   trajectory?: TrajectoryGrade;
+  efficiency: Efficiency;
   record: TrialRecord;
-}
-
-export function passScoreOf(suite: Suite): Fraction {
-  return suite.thresholds?.passScore === undefined ? ONE : exactDecimal(suite.thresholds.passScore);
 }
 
 /**
@@ -93,25 +160,21 @@ export function gradeTrial(
   record: TrialRecord,
   targetAgentId: string,
   passScore: Fraction,
-  matchingSize?: MatchingSizer,
+  rules: GradingRules = REFERENCE_GRADING_RULES,
 ): TrialGrade {
   const { expected } = task;
   const trajectory =
-    expected.trajectory === undefined ? undefined : gradeTrajectory(expected.trajectory, record.calls, targetAgentId, matchingSize);
+    expected.trajectory === undefined ? undefined : gradeTrajectory(expected.trajectory, record.calls, targetAgentId, rules);
   const trajectoryMatched = trajectory === undefined || trajectory.matched;
-
-  let score: Fraction;
-  if (record.failedClosed) score = ZERO;
-  else if (expected.kind === 'trajectory') score = trajectoryMatched ? ONE : ZERO;
-  else score = outputScore(expected, record.output);
-
-  const gatingScore = !trajectoryMatched || record.failedClosed ? ZERO : score;
+  const score = rules.trialScore(task, record, trajectoryMatched);
+  const gatingScore = rules.trialGatingScore(score, trajectoryMatched, record.failedClosed);
   return {
     score,
     gatingScore,
     passed: gatingScore.gte(passScore),
     failedClosed: record.failedClosed,
     ...(trajectory === undefined ? {} : { trajectory }),
+    efficiency: rules.trialEfficiency(record),
     record,
   };
 }
@@ -164,7 +227,7 @@ function meanOf(values: number[]): number {
 }
 
 /**
- * Folds a task's trials (at least one) into its grade and summary entry. `fixtured` says whether
+ * Folds a task's trials (at least one) into its grade and summary entry. `fixtures` is set when
  * the task ran against fixtures, which is when the entry carries `fixtureMissCount`.
  */
 export function gradeTask(
@@ -172,16 +235,25 @@ export function gradeTask(
   trials: TrialGrade[],
   settings: TrialSettings,
   passScore: Fraction,
-  fixtured: boolean,
+  fixtures: { onMiss: 'fail' | 'live' } | undefined,
+  rules: GradingRules = REFERENCE_GRADING_RULES,
 ): TaskGrade {
   const n = trials.length;
   const passedCount = trials.filter((trial) => trial.passed).length;
   const score = mean(trials.map((trial) => trial.score));
   const gatingScore = mean(trials.map((trial) => trial.gatingScore));
-  const passed = taskPassed(settings.passRule, n, passedCount, gatingScore, passScore);
-  const costUsd = trials.reduce((sum, trial) => sum.add(trial.record.costUsd), ZERO);
-  const atK = passAtK(n, passedCount, settings.k);
-  const hatK = passHatK(n, passedCount, settings.k);
+  const efficiency: Efficiency = {
+    toolCallCount: meanOf(trials.map((trial) => trial.efficiency.toolCallCount)),
+    modelCallCount: meanOf(trials.map((trial) => trial.efficiency.modelCallCount)),
+    inputTokens: meanOf(trials.map((trial) => trial.efficiency.inputTokens)),
+    outputTokens: meanOf(trials.map((trial) => trial.efficiency.outputTokens)),
+  };
+  const passed =
+    taskPassed(settings.passRule, n, passedCount, rules.passRuleScore({ score, gatingScore }), passScore) &&
+    rules.efficiencyAllowsPass(efficiency);
+  const costUsd = rules.taskCostUsd(trials.map((trial) => trial.record.costUsd));
+  const atK = rules.passAtK(n, passedCount, settings.k);
+  const hatK = rules.passHatK(n, passedCount, settings.k);
   const last = trials[n - 1]!;
 
   const entry: Record<string, unknown> = {
@@ -194,13 +266,11 @@ export function gradeTask(
   if (settings.declared) {
     entry.trials = { n, passedCount, meanScore: score.valueOf(), passAtK: atK.valueOf(), passHatK: hatK.valueOf() };
   }
-  entry.efficiency = {
-    toolCallCount: meanOf(trials.map((trial) => trial.record.calls.length)),
-    modelCallCount: meanOf(trials.map((trial) => trial.record.modelCallCount)),
-    inputTokens: meanOf(trials.map((trial) => trial.record.inputTokens)),
-    outputTokens: meanOf(trials.map((trial) => trial.record.outputTokens)),
-  };
-  if (fixtured) entry.fixtureMissCount = trials.reduce((sum, trial) => sum + trial.record.missCount, 0);
+  entry.efficiency = efficiency;
+  if (fixtures !== undefined) {
+    const misses = rules.reportedMissCount(trials.map((trial) => trial.record.missCount), fixtures.onMiss);
+    if (misses !== undefined) entry.fixtureMissCount = misses;
+  }
 
   return { taskId, score, gatingScore, passed, costUsd, passAtK: atK, passHatK: hatK, entry };
 }
@@ -227,6 +297,7 @@ export function gradeSuite(
   passScore: Fraction,
   maxCostUsd: number | undefined,
   maxCostUsdPerSuite: number | undefined,
+  rules: GradingRules = REFERENCE_GRADING_RULES,
 ): SuiteGrade {
   const aggregateScore = mean(tasks.map((task) => task.score));
   const gatingScore = mean(tasks.map((task) => task.gatingScore));
@@ -236,7 +307,7 @@ export function gradeSuite(
 
   let trialStats: Record<string, unknown> | undefined;
   if (settings.declared) {
-    const stderr = standardError(tasks.map((task) => task.score));
+    const stderr = rules.scoreStderr(tasks.map((task) => task.score));
     trialStats = {
       k: settings.k,
       passAtK: mean(tasks.map((task) => task.passAtK)).valueOf(),

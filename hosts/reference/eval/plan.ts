@@ -40,6 +40,18 @@ export function unusableBaselineRefusal(): Refusal {
 
 const refuse = (refusal: Refusal): PlanResult => ({ ok: false, refusal });
 
+/** The create-time decisions a known-bad host may replace, one named function each. */
+export interface PlanRules {
+  /** RFC 0081 §D: a suite mode the host does not advertise. */
+  modeRefusal(suite: Suite, facets: EvalFacets): Refusal | undefined;
+  /** RFC 0244 §G: a feature used without its facet. */
+  featureRefusal(suite: Suite, facets: EvalFacets): Refusal | undefined;
+  /** RFC 0252 §B: a fixtureRuns key that names no task of the suite. */
+  fixtureRunsKeysRefusal(taskIds: string[], suite: Suite): Refusal | undefined;
+  /** RFC 0252 §C: the answer to an unusable source run, given the id the caller sent. */
+  sourceRefusal(runId: string): Refusal;
+}
+
 // --- The checks, in the order they are applied ---
 
 function unadvertisedModes(suite: Suite, facets: EvalFacets): Refusal | undefined {
@@ -123,6 +135,18 @@ function suiteRuleViolation(suite: Suite): Refusal | undefined {
   return undefined;
 }
 
+function unknownTaskKeys(taskIds: string[], suite: Suite): Refusal | undefined {
+  const known = new Set(suite.tasks.map((task) => task.taskId));
+  return taskIds.some((taskId) => !known.has(taskId)) ? fieldRefusal('fixtureRuns', 'a key names no task of the suite') : undefined;
+}
+
+export const REFERENCE_PLAN_RULES: Readonly<PlanRules> = Object.freeze({
+  modeRefusal: unadvertisedModes,
+  featureRefusal: unadvertisedFeature,
+  fixtureRunsKeysRefusal: unknownTaskKeys,
+  sourceRefusal: () => unusableSourceRefusal(),
+});
+
 /** Every task input must be a script the scripted agent can follow. */
 function unreadableScript(suite: Suite): Refusal | undefined {
   for (const [i, task] of suite.tasks.entries()) {
@@ -138,6 +162,7 @@ function planFixtureRuns(
   suite: Suite,
   agentId: string,
   port: EvalCreatePort,
+  rules: PlanRules,
 ): { ok: true; derived: Record<string, DerivedFixtures> } | { ok: false; refusal: Refusal } {
   const fail = (refusal: Refusal) => ({ ok: false as const, refusal });
   if (port.facets?.recordedFixtures !== true) {
@@ -148,9 +173,8 @@ function planFixtureRuns(
   }
   const entries = Object.entries(fixtureRuns);
   const taskById = new Map(suite.tasks.map((task) => [task.taskId, task]));
-  if (entries.some(([taskId]) => !taskById.has(taskId))) {
-    return fail(fieldRefusal('fixtureRuns', 'a key names no task of the suite'));
-  }
+  const unknownKey = rules.fixtureRunsKeysRefusal(Object.keys(fixtureRuns), suite);
+  if (unknownKey !== undefined) return fail(unknownKey);
   if (entries.some(([taskId]) => taskById.get(taskId)?.fixtures?.toolResponses !== undefined || taskById.get(taskId)?.fixtures?.onMiss !== undefined)) {
     return fail(fieldRefusal('fixtureRuns', "a named task's suite fixtures carry toolResponses or onMiss; the two sources are never merged"));
   }
@@ -162,7 +186,7 @@ function planFixtureRuns(
   for (const [taskId, runId] of entries) {
     const source = typeof runId === 'string' ? port.readPriorRun(runId) : undefined;
     const calls = usableSourceCalls(source, agentId);
-    if (calls === undefined || typeof runId !== 'string') return fail(unusableSourceRefusal());
+    if (calls === undefined || typeof runId !== 'string') return fail(rules.sourceRefusal(String(runId)));
     derived[taskId] = { sourceRunId: runId, entries: deriveFixtureEntries(calls) };
   }
   return { ok: true, derived };
@@ -185,7 +209,7 @@ function planBaseline(
  * answered a host without `agents.evalSuite` itself; the checks run in a fixed order and the first
  * failing one is the answer.
  */
-export function planEvalRun(body: Record<string, unknown>, port: EvalCreatePort): PlanResult {
+export function planEvalRun(body: Record<string, unknown>, port: EvalCreatePort, rules: PlanRules = REFERENCE_PLAN_RULES): PlanResult {
   const facets = port.facets;
   if (facets === undefined) {
     return refuse({ status: 422, error: 'capability_not_provided', message: 'this host does not advertise agents.evalSuite' });
@@ -204,10 +228,10 @@ export function planEvalRun(body: Record<string, unknown>, port: EvalCreatePort)
   const suite = cloneJson(resolved) as Suite;
 
   const refusal =
-    unadvertisedModes(suite, facets) ??
+    rules.modeRefusal(suite, facets) ??
     wrongAgent(suite, agentId) ??
     tooManyTasks(suite, facets) ??
-    unadvertisedFeature(suite, facets) ??
+    rules.featureRefusal(suite, facets) ??
     suiteRuleViolation(suite) ??
     unreadableScript(suite);
   if (refusal !== undefined) return refuse(refusal);
@@ -215,7 +239,7 @@ export function planEvalRun(body: Record<string, unknown>, port: EvalCreatePort)
   let derivedFixtures: Record<string, DerivedFixtures> = {};
   let fixtureRuns: Record<string, string> | undefined;
   if (body.fixtureRuns !== undefined) {
-    const planned = planFixtureRuns(body.fixtureRuns, suite, agentId, port);
+    const planned = planFixtureRuns(body.fixtureRuns, suite, agentId, port, rules);
     if (!planned.ok) return refuse(planned.refusal);
     derivedFixtures = planned.derived;
     fixtureRuns = cloneJson(body.fixtureRuns as Record<string, string>);

@@ -11,9 +11,21 @@ export const REGRESSION_ALPHA = 0.05;
 
 export type Verdict = 'improved' | 'regressed' | 'unchanged' | 'inconclusive';
 
-interface ScoredTask {
+export interface ScoredTask {
   taskId: string;
   score: number;
+}
+
+export interface TaskPair {
+  candidate: ScoredTask;
+  baseline: ScoredTask;
+}
+
+export interface RegressionRules {
+  /** Which candidate task is compared with which baseline task (RFC 0244 §F: by taskId). */
+  pairTasks(candidate: ScoredTask[], baseline: ScoredTask[]): TaskPair[];
+  /** The verdict over the paired tasks that rose (`up`) and fell (`down`). */
+  regressionVerdict(up: number, down: number): Verdict;
 }
 
 /** The `{taskId, score}` entries of a served summary (a baseline's, or the candidate's). */
@@ -33,6 +45,20 @@ export function signTestVerdict(up: number, down: number, alpha: number = REGRES
   return up > down ? 'improved' : 'regressed';
 }
 
+/** Each candidate task with the baseline task of the same id; a task only one run has is unpaired. */
+export function pairByTaskId(candidate: ScoredTask[], baseline: ScoredTask[]): TaskPair[] {
+  const before = new Map(baseline.map((task) => [task.taskId, task]));
+  return candidate.flatMap((task) => {
+    const match = before.get(task.taskId);
+    return match === undefined ? [] : [{ candidate: task, baseline: match }];
+  });
+}
+
+export const REFERENCE_REGRESSION_RULES: Readonly<RegressionRules> = Object.freeze({
+  pairTasks: pairByTaskId,
+  regressionVerdict: (up: number, down: number) => signTestVerdict(up, down),
+});
+
 /**
  * The summary's `regression` block. Scores are compared as served (the numbers in the two
  * summaries), so identical runs pair identical numbers and report `unchanged`.
@@ -41,18 +67,11 @@ export function regressionBlock(
   candidate: { aggregateScore: number; tasks: ScoredTask[] },
   baseline: { runId: string; summary: Record<string, unknown> },
   withVerdict: boolean,
+  rules: RegressionRules = REFERENCE_REGRESSION_RULES,
 ): Record<string, unknown> {
-  const baselineScores = new Map(scoredTasks(baseline.summary).map((task) => [task.taskId, task.score]));
-  let paired = 0;
-  let up = 0;
-  let down = 0;
-  for (const task of candidate.tasks) {
-    const before = baselineScores.get(task.taskId);
-    if (before === undefined) continue;
-    paired++;
-    if (task.score > before) up++;
-    else if (task.score < before) down++;
-  }
+  const pairs = rules.pairTasks(candidate.tasks, scoredTasks(baseline.summary));
+  const up = pairs.filter((pair) => pair.candidate.score > pair.baseline.score).length;
+  const down = pairs.filter((pair) => pair.candidate.score < pair.baseline.score).length;
 
   const baselineAggregate = typeof baseline.summary.aggregateScore === 'number' ? baseline.summary.aggregateScore : 0;
   const scoreDelta = exactDecimal(candidate.aggregateScore).sub(exactDecimal(baselineAggregate));
@@ -60,8 +79,8 @@ export function regressionBlock(
   return {
     baselineRunId: baseline.runId,
     scoreDelta: clampUnit(scoreDelta).valueOf(),
-    ...(withVerdict ? { verdict: signTestVerdict(up, down), method: REGRESSION_METHOD, alpha: REGRESSION_ALPHA } : {}),
-    pairedTaskCount: paired,
+    ...(withVerdict ? { verdict: rules.regressionVerdict(up, down), method: REGRESSION_METHOD, alpha: REGRESSION_ALPHA } : {}),
+    pairedTaskCount: pairs.length,
   };
 }
 

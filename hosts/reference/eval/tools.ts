@@ -3,7 +3,7 @@
 
 import { argsSatisfied, cloneJson, isPlainObject } from './json.ts';
 import type { ToolResult } from './port.ts';
-import type { ToolResponse } from './types.ts';
+import type { EvalPlan, SuiteTask, ToolResponse } from './types.ts';
 
 export interface ToolError {
   code: string;
@@ -57,6 +57,35 @@ export function freshTrialFixtures(entries: readonly ToolResponse[], onMiss: 'fa
   return { entries, onMiss, consumed: new Set() };
 }
 
+/**
+ * The fixtures of a task's trials: called once per task, it returns what hands each trial its
+ * fixtures in turn. The reference hands every trial a fresh cursor (RFC 0244 §B, §D).
+ */
+export type FixtureScope = (entries: readonly ToolResponse[], onMiss: 'fail' | 'live') => () => TrialFixtures;
+
+export const freshFixturesPerTrial: FixtureScope = (entries, onMiss) => () => freshTrialFixtures(entries, onMiss);
+
+/** Where a task's tool answers come from, or undefined when its calls go to live tools. */
+export interface FixtureSource {
+  entries: ToolResponse[];
+  onMiss: 'fail' | 'live';
+}
+
+/**
+ * `live-shadow` ignores fixtures altogether (RFC 0081 §D). A `fixtureRuns` task runs on its
+ * derived entries under `onMiss: "fail"` (RFC 0252 §D); if those entries are gone (the source was
+ * erased after create) the task runs on none, so every call fails closed rather than going live.
+ * A task with a suite `fixtures` block is fixtured, absent `onMiss` being `"fail"`.
+ */
+export function fixtureSourceOf(plan: EvalPlan, task: SuiteTask): FixtureSource | undefined {
+  if (plan.modes.includes('live-shadow')) return undefined;
+  if (plan.fixtureRuns?.[task.taskId] !== undefined) {
+    return { entries: plan.derivedFixtures[task.taskId]?.entries ?? [], onMiss: 'fail' };
+  }
+  if (task.fixtures !== undefined) return { entries: task.fixtures.toolResponses ?? [], onMiss: task.fixtures.onMiss ?? 'fail' };
+  return undefined;
+}
+
 export const FIXTURE_MISS_CODE = 'eval_fixture_miss';
 
 function fixtureMissError(): ToolError {
@@ -91,6 +120,15 @@ function fromLiveResult(result: ToolResult, miss: boolean): ToolAnswer {
     : { status: 'error', error: result.error, miss, failedClosed: false };
 }
 
+/** The answer to a call no fixture entry serves, given the task's onMiss and the live tool. */
+export type MissHandler = (onMiss: 'fail' | 'live', callLive: () => ToolResult) => ToolAnswer;
+
+/** RFC 0244 §D: only `onMiss: "live"` reaches the live tool; otherwise the trial fails closed. */
+export const missByOnMiss: MissHandler = (onMiss, callLive) =>
+  onMiss === 'live'
+    ? fromLiveResult(callLive(), true)
+    : { status: 'error', error: fixtureMissError(), miss: true, failedClosed: true };
+
 /**
  * Answers one call. Without fixtures (an unfixtured task, or any task under `live-shadow`) the
  * live tool answers. With fixtures, a matching entry answers and is consumed; a miss reaches the
@@ -102,6 +140,7 @@ export function answerCall(
   inputs: unknown,
   callLiveTool: (toolName: string, inputs: unknown) => ToolResult,
   select: FixtureSelector = firstUnconsumedMatch,
+  answerMiss: MissHandler = missByOnMiss,
 ): ToolAnswer {
   if (fixtures === undefined) return fromLiveResult(callLiveTool(toolName, inputs), false);
 
@@ -114,6 +153,5 @@ export function answerCall(
       : { status: 'ok', outcome: cloneJson(entry.response), miss: false, failedClosed: false };
   }
 
-  if (fixtures.onMiss === 'live') return fromLiveResult(callLiveTool(toolName, inputs), true);
-  return { status: 'error', error: fixtureMissError(), miss: true, failedClosed: true };
+  return answerMiss(fixtures.onMiss, () => callLiveTool(toolName, inputs));
 }

@@ -1,7 +1,7 @@
 // RFC 0244 §A trajectory grading, as CONTRACT §6 interprets it. Pure functions over the calls the
 // engine itself executed; the harness recomputes the same grade from the event log.
 
-import { argsSatisfied } from './json.ts';
+import { argsSatisfied, subsetMatches } from './json.ts';
 import type { ExpectedCall, TrajectoryExpectation, TrajectoryMode } from './types.ts';
 
 /** One executed tool call, as the trajectory sees it. */
@@ -24,8 +24,32 @@ export interface TrajectoryGrade {
 /** Size of a maximum one-to-one matching in a bipartite graph given by `edge(left, right)`. */
 export type MatchingSizer = (leftCount: number, rightCount: number, edge: (left: number, right: number) => boolean) => number;
 
-export function callMatches(expected: ExpectedCall, observed: ObservedCall): boolean {
-  return expected.tool === observed.toolName && argsSatisfied(expected.args, expected.argsMatch, observed.inputs);
+/** Whether one expected call matches one observed call. */
+export type CallMatcher = (expected: ExpectedCall, observed: ObservedCall) => boolean;
+
+/** A match mode's verdict over the observed trajectory, given how one call matches another. */
+export type ModeCheck = (expected: ExpectedCall[], observed: ObservedCall[], matches: CallMatcher) => boolean;
+
+/**
+ * The rules of RFC 0244 §A as CONTRACT §6 reads them, one named function each, so a known-bad
+ * host can replace exactly one (`any-order` is "the maximum matching covers every expected call").
+ */
+export interface TrajectoryRules {
+  /** Which calls of the trial's bracket form the observed trajectory. */
+  observedTrajectory(calls: ObservedCall[], targetAgentId: string, includeDelegates: boolean): ObservedCall[];
+  exactMode: ModeCheck;
+  inOrderMode: ModeCheck;
+  subsetMode: ModeCheck;
+  /** The observed calls to a forbidden tool. */
+  forbiddenCount(observed: ObservedCall[], forbidden: readonly string[]): number;
+  /** `argsMatch: "subset"` (CONTRACT §6: leaf key paths). */
+  argsSubset(args: unknown, inputs: unknown): boolean;
+  /** `matchedCount` and the `any-order` mode. */
+  matchingSize: MatchingSizer;
+}
+
+export function callMatches(expected: ExpectedCall, observed: ObservedCall, subset: TrajectoryRules['argsSubset'] = subsetMatches): boolean {
+  return expected.tool === observed.toolName && argsSatisfied(expected.args, expected.argsMatch, observed.inputs, subset);
 }
 
 /**
@@ -67,60 +91,74 @@ export function maximumMatchingSize(
 }
 
 /** The observed trajectory: the target agent's own calls, or every call with `includeDelegates`. */
-export function observedTrajectory(calls: ObservedCall[], targetAgentId: string, includeDelegates: boolean): ObservedCall[] {
+export function ownOrDelegatedCalls(calls: ObservedCall[], targetAgentId: string, includeDelegates: boolean): ObservedCall[] {
   return includeDelegates ? calls : calls.filter((call) => call.agentId === targetAgentId);
 }
 
 /** `exact`: same length, the i-th observed call matches the i-th expected call. */
-function exactModeMatches(expected: ExpectedCall[], observed: ObservedCall[]): boolean {
-  return expected.length === observed.length && expected.every((call, i) => callMatches(call, observed[i]!));
-}
+export const exactModeMatches: ModeCheck = (expected, observed, matches) =>
+  expected.length === observed.length && expected.every((call, i) => matches(call, observed[i]!));
 
 /**
  * `in-order`: the expected calls match a subsequence of the observed calls. Taking the earliest
  * matching observed call for each expected call in turn is optimal: any later choice leaves a
  * shorter remainder to match the rest against.
  */
-function inOrderModeMatches(expected: ExpectedCall[], observed: ObservedCall[]): boolean {
+export const inOrderModeMatches: ModeCheck = (expected, observed, matches) => {
   let next = 0;
   for (const call of expected) {
-    while (next < observed.length && !callMatches(call, observed[next]!)) next++;
+    while (next < observed.length && !matches(call, observed[next]!)) next++;
     if (next === observed.length) return false;
     next++;
   }
   return true;
-}
+};
 
 /** `subset`: every observed call matches some expected call (repeats allowed; empty matches). */
-function subsetModeMatches(expected: ExpectedCall[], observed: ObservedCall[]): boolean {
-  return observed.every((call) => expected.some((wanted) => callMatches(wanted, call)));
+export const subsetModeMatches: ModeCheck = (expected, observed, matches) =>
+  observed.every((call) => expected.some((wanted) => matches(wanted, call)));
+
+/** `forbiddenCount` counts calls, not distinct tools. */
+export function forbiddenCalls(observed: ObservedCall[], forbidden: readonly string[]): number {
+  const names = new Set(forbidden);
+  return observed.filter((call) => names.has(call.toolName)).length;
 }
+
+export const REFERENCE_TRAJECTORY_RULES: Readonly<TrajectoryRules> = Object.freeze({
+  observedTrajectory: ownOrDelegatedCalls,
+  exactMode: exactModeMatches,
+  inOrderMode: inOrderModeMatches,
+  subsetMode: subsetModeMatches,
+  forbiddenCount: forbiddenCalls,
+  argsSubset: subsetMatches,
+  matchingSize: maximumMatchingSize,
+});
 
 export function gradeTrajectory(
   expectation: TrajectoryExpectation,
   calls: ObservedCall[],
   targetAgentId: string,
-  matchingSize: MatchingSizer = maximumMatchingSize,
+  rules: TrajectoryRules = REFERENCE_TRAJECTORY_RULES,
 ): TrajectoryGrade {
   const expected = expectation.calls;
-  const observed = observedTrajectory(calls, targetAgentId, expectation.includeDelegates === true);
-  const forbidden = new Set(expectation.forbidden ?? []);
-  const forbiddenCount = observed.filter((call) => forbidden.has(call.toolName)).length;
-  const matchedCount = matchingSize(expected.length, observed.length, (e, o) => callMatches(expected[e]!, observed[o]!));
+  const observed = rules.observedTrajectory(calls, targetAgentId, expectation.includeDelegates === true);
+  const matches: CallMatcher = (wanted, call) => callMatches(wanted, call, rules.argsSubset);
+  const forbiddenCount = rules.forbiddenCount(observed, expectation.forbidden ?? []);
+  const matchedCount = rules.matchingSize(expected.length, observed.length, (e, o) => matches(expected[e]!, observed[o]!));
 
   let modeMatched: boolean;
   switch (expectation.match) {
     case 'exact':
-      modeMatched = exactModeMatches(expected, observed);
+      modeMatched = rules.exactMode(expected, observed, matches);
       break;
     case 'in-order':
-      modeMatched = inOrderModeMatches(expected, observed);
+      modeMatched = rules.inOrderMode(expected, observed, matches);
       break;
     case 'any-order':
       modeMatched = matchedCount === expected.length;
       break;
     case 'subset':
-      modeMatched = subsetModeMatches(expected, observed);
+      modeMatched = rules.subsetMode(expected, observed, matches);
       break;
   }
 
