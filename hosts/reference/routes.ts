@@ -6,6 +6,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { etagOf, ifNoneMatchHits } from './discovery.ts';
 import type { EvalFacets, Refusal } from './eval/port.ts';
+import type { HostBehaviour } from './host-behaviour.ts';
 import { HttpError, internalError, routeNotFound, runNotFound, validationError, type ErrorEnvelope } from './errors.ts';
 import { negotiateVersion, parseTarget, readJsonBody, sendEmpty, sendJson } from './http.ts';
 import { projectId, unprojectId } from './ids.ts';
@@ -37,6 +38,7 @@ export interface HostContext {
   streams: StreamContext;
   discoveryDocument: () => Record<string, unknown>;
   checkFixture: FixtureChecker;
+  behaviour: HostBehaviour;
   log: (message: string) => void;
 }
 
@@ -72,7 +74,7 @@ function digest(text: string): Buffer {
 
 /** The request listener of a host: routing, auth, the handlers, and the one error path. */
 export function createRequestListener(host: HostContext): (req: IncomingMessage, res: ServerResponse) => void {
-  const { facets, seams, store, runs, catalogue, guard, streams, discoveryDocument, checkFixture, log } = host;
+  const { facets, seams, store, runs, catalogue, guard, streams, discoveryDocument, checkFixture, behaviour, log } = host;
 
   const keyDigests = host.tenants.map((t) => ({ tenantId: t.tenantId, digest: digest(t.apiKey) }));
   const authenticate = (req: IncomingMessage): string => {
@@ -171,11 +173,7 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
     if (!isPlainObject(body)) throw validationError('the createRun body must be a JSON object');
     const isEval = body.mode === 'eval';
     // Checked before the shape: a host with no eval surface cannot serve any eval create.
-    if (isEval && facets === undefined) {
-      throw new HttpError(422, 'capability_not_provided', 'this host does not provide agents.evalSuite', {
-        capability: 'agents.evalSuite',
-      });
-    }
+    if (isEval && facets === undefined) throw behaviour.evalCapabilityRefusal();
     if (!isEval) {
       for (const field of ['fixtureRuns', 'baselineRunId', 'evalSuiteRef']) {
         if (field in body) throw validationError(`${field} is only meaningful with mode "eval"`, { field });
@@ -279,11 +277,7 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
     const body = await optionalObjectBody(ctx.req);
     if (Object.keys(body).length > 0) throw validationError('the fork body takes no members', { field: Object.keys(body)[0] });
     const run = ownedRun(ctx);
-    if (run.mode === 'eval' && facets === undefined) {
-      throw new HttpError(422, 'capability_not_provided', 'this host does not provide agents.evalSuite', {
-        capability: 'agents.evalSuite',
-      });
-    }
+    if (run.mode === 'eval' && facets === undefined) throw behaviour.evalCapabilityRefusal();
     sendCreated(ctx.res, runs.fork(ctx.tenant, run));
   };
 

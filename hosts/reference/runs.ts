@@ -13,6 +13,7 @@ import {
 } from './eval/index.ts';
 import type { EvalCreatePort, EvalFacets, EvalRunIO, PriorRunView, RecordedToolCall, Refusal } from './eval/port.ts';
 import { HttpError } from './errors.ts';
+import { REFERENCE_HOST_BEHAVIOUR, type HostBehaviour } from './host-behaviour.ts';
 import { mintEventId, mintRunId } from './ids.ts';
 import { TERMINAL_STATUSES, type RunEventDoc, type RunRecord, type RunStatus, type Store } from './store.ts';
 import type { SuiteCatalogue } from './suites.ts';
@@ -57,6 +58,8 @@ export interface RunManagerOptions {
   paceMs: number;
   /** The engine's swappable behaviours; the reference host runs REFERENCE_BEHAVIOUR. */
   behaviour?: EngineBehaviour;
+  /** Which prior run an id names for a tenant (HostBehaviour.priorRunFor). */
+  priorRunFor?: HostBehaviour['priorRunFor'];
   log: (message: string) => void;
 }
 
@@ -69,6 +72,7 @@ export class RunManager {
   readonly #facets: EvalFacets | undefined;
   readonly #paceMs: number;
   readonly #behaviour: EngineBehaviour;
+  readonly #priorRunFor: HostBehaviour['priorRunFor'];
   readonly #log: (message: string) => void;
   readonly #live = new Map<string, LiveRun>();
   readonly #listeners = new Map<string, Set<Listener>>();
@@ -80,6 +84,7 @@ export class RunManager {
     this.#facets = options.facets;
     this.#paceMs = options.paceMs;
     this.#behaviour = options.behaviour ?? REFERENCE_BEHAVIOUR;
+    this.#priorRunFor = options.priorRunFor ?? REFERENCE_HOST_BEHAVIOUR.priorRunFor;
     this.#log = options.log;
   }
 
@@ -155,7 +160,7 @@ export class RunManager {
 
   /** What the eval engine may know about a prior run of the caller's tenant (RFC 0252 §C). */
   #priorRun(tenant: string, runId: string): PriorRunView | undefined {
-    const run = this.ownedRun(tenant, runId);
+    const run = this.#priorRunFor(tenant, this.#store.getRun(runId));
     if (run === undefined) return undefined;
     const view: PriorRunView = {
       runId: run.runId,

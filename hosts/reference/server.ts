@@ -21,6 +21,7 @@ import {
   type Implementation,
 } from './discovery.ts';
 import { REFERENCE_BEHAVIOUR, type EngineBehaviour } from './eval/index.ts';
+import { REFERENCE_HOST_BEHAVIOUR, type HostBehaviour } from './host-behaviour.ts';
 import type { EvalFacets } from './eval/port.ts';
 import { TENANT_ID_PATTERN } from './ids.ts';
 import { createRequestListener } from './routes.ts';
@@ -65,6 +66,8 @@ export interface ReferenceHostOptions {
   implementation?: Partial<Implementation>;
   /** Engine behaviours a known-bad host swaps one at a time; default the reference ones. */
   engineBehaviour?: Partial<EngineBehaviour>;
+  /** Server behaviours a known-bad host swaps one at a time; default the reference ones. */
+  hostBehaviour?: Partial<HostBehaviour>;
   /** Diagnostics sink; default stderr. Never receives a key. */
   log?: (message: string) => void;
 }
@@ -161,7 +164,8 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
   try {
     const catalogue = new SuiteCatalogue(fixtureFiles, store, facets);
     const behaviour: EngineBehaviour = { ...REFERENCE_BEHAVIOUR, ...options.engineBehaviour };
-    const runs = new RunManager({ store, guard, catalogue, facets, paceMs, behaviour, log });
+    const hostBehaviour: HostBehaviour = { ...REFERENCE_HOST_BEHAVIOUR, ...options.hostBehaviour };
+    const runs = new RunManager({ store, guard, catalogue, facets, paceMs, behaviour, priorRunFor: hostBehaviour.priorRunFor, log });
     const openStreams = new Set<() => void>();
     const streams: StreamContext = { runs, guard, open: openStreams, log };
 
@@ -184,6 +188,7 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
       streams,
       discoveryDocument,
       checkFixture,
+      behaviour: hostBehaviour,
       log,
     });
     server = createServer(listener);

@@ -1,0 +1,25 @@
+// The server-side behaviours a known-bad host may swap, one at a time (the engine's are in
+// eval/behaviour.ts): the decisions RFC 0081 and RFC 0252 make outside the eval engine. The
+// reference host runs REFERENCE_HOST_BEHAVIOUR.
+
+import { HttpError } from './errors.ts';
+import type { RunRecord } from './store.ts';
+
+export interface HostBehaviour {
+  /** The answer to an eval create or fork on a host without agents.evalSuite (v2 registry: 422). */
+  evalCapabilityRefusal(): HttpError;
+  /**
+   * The run a `fixtureRuns` or `baselineRunId` id names for `tenant`, given what the store holds
+   * under it; undefined makes it unusable. Another tenant's run is unusable, and refused exactly
+   * like an unknown id (RFC 0252 §C).
+   */
+  priorRunFor(tenant: string, run: RunRecord | undefined): RunRecord | undefined;
+}
+
+export const REFERENCE_HOST_BEHAVIOUR: Readonly<HostBehaviour> = Object.freeze({
+  evalCapabilityRefusal: () =>
+    new HttpError(422, 'capability_not_provided', 'this host does not provide agents.evalSuite', {
+      capability: 'agents.evalSuite',
+    }),
+  priorRunFor: (tenant: string, run: RunRecord | undefined) => (run !== undefined && run.tenant === tenant ? run : undefined),
+});
