@@ -91,7 +91,7 @@ export interface GradingRules extends TrajectoryRules {
   /** A task's `costUsd` from its trials' costs, in trial order. */
   taskCostUsd(trialCosts: Fraction[]): Fraction;
   /** What one trial's bracket counts (RFC 0244 §C: every call in it, delegates included). */
-  trialEfficiency(record: TrialRecord): Efficiency;
+  trialEfficiency(record: TrialRecord, targetAgentId: string): Efficiency;
   /** Whether a task with these mean efficiency scalars may pass at all (RFC 0244 §C: always). */
   efficiencyAllowsPass(efficiency: Efficiency): boolean;
   /** A fixtured task's `fixtureMissCount` from its trials' misses; undefined leaves it out. */
@@ -174,7 +174,7 @@ export function gradeTrial(
     passed: gatingScore.gte(passScore),
     failedClosed: record.failedClosed,
     ...(trajectory === undefined ? {} : { trajectory }),
-    efficiency: rules.trialEfficiency(record),
+    efficiency: rules.trialEfficiency(record, targetAgentId),
     record,
   };
 }
