@@ -11,7 +11,9 @@
 // Host legs (below the server-free ones), each asserting against the reference grade recomputed
 // from the host's own event log, and against the fixture's expected grade where the contract fixes
 // what the scripted agent does:
-//   4. 0244.trajectory-graded      the five trajectory tasks graded as the reference grades them
+//   4. 0244.trajectory-graded      the five trajectory tasks and the two matching traps (a matching
+//                                  no greedy pass finds, a nested args subset) graded as the
+//                                  reference grades them
 //   5. 0244.trials-per-task        trialCount, trialIndex 0..n−1 once each per task
 //   6. 0244.trial-stats-formula    passedCount, meanScore, passAtK, passHatK, trialStats by formula
 //   7. 0244.fixture-miss-fails     the missed task: fixtureMissCount 1, passed false, score 0
@@ -46,6 +48,7 @@ import { DISCOVERY, EVAL_SCORED, EVAL_STARTED, FULL_SUITE, FULL_SUMMARY } from '
 const trajectoryOf = (suite: typeof FULL_SUITE) => suite.tasks[0]!.expected.trajectory!;
 
 const TRAJECTORY = 'conformance-eval-trajectory';
+const TRAJECTORY_MATCHING = 'conformance-eval-trajectory-matching';
 const TRIALS = 'conformance-eval-trials';
 const MISS = 'conformance-eval-fixture-miss';
 const SELECTION = 'conformance-eval-fixture-selection';
@@ -127,21 +130,23 @@ function trialOutcomes(run: ObservedEvalRun, taskId: string): Array<{ trialIndex
 const hostLegs: Leg[] = [
   {
     id: 'openwop.requirement.0244.trajectory-graded',
-    title: 'the five trajectory tasks are graded as the reference grades the scripted calls',
+    title: 'the trajectory tasks and the matching traps are graded as the reference grades the scripted calls',
     clause: 'RFC 0244 §A',
-    needs: { facet: ['trajectory'], fixtures: [TRAJECTORY] },
+    needs: { facet: ['trajectory'], fixtures: [TRAJECTORY, TRAJECTORY_MATCHING] },
     async run(check, target) {
-      const run = requireCompleted(check, await sharedEvalRun(target, TRAJECTORY));
-      checkAgainstExpected(check, run, ['trajectory', 'passed', 'score']);
-      checkTrajectoryBlocks(check, run);
-      checkTaskOutcomes(check, run);
-      for (const task of run.grade.tasks) {
-        const served = summaryTask(run.summary, task.taskId);
-        if (task.trajectory && !task.trajectory.matched) check.equal(served?.passed, false, `task ${task.taskId}: an unmatched trajectory never passes`);
-        const spec = run.fixture.suite.tasks.find((t) => t.taskId === task.taskId) as unknown as { expected: { kind: string }; input: unknown };
-        if (spec.expected.kind === 'trajectory') check.ok(served?.score === 0 || served?.score === 1, `task ${task.taskId}: a trajectory-only task scores 1 or 0`, served?.score);
-        for (const trial of task.trialGrades) {
-          check.equal(trial.efficiency.toolCallCount, scriptedCallCount(spec.input, trial.trialIndex), `task ${task.taskId}: the log carries one agent.tool-called per scripted call`);
+      for (const id of [TRAJECTORY, TRAJECTORY_MATCHING]) {
+        const run = requireCompleted(check, await sharedEvalRun(target, id));
+        checkAgainstExpected(check, run, ['trajectory', 'passed', 'score']);
+        checkTrajectoryBlocks(check, run);
+        checkTaskOutcomes(check, run);
+        for (const task of run.grade.tasks) {
+          const served = summaryTask(run.summary, task.taskId);
+          if (task.trajectory && !task.trajectory.matched) check.equal(served?.passed, false, `task ${task.taskId}: an unmatched trajectory never passes`);
+          const spec = run.fixture.suite.tasks.find((t) => t.taskId === task.taskId) as unknown as { expected: { kind: string }; input: unknown };
+          if (spec.expected.kind === 'trajectory') check.ok(served?.score === 0 || served?.score === 1, `task ${task.taskId}: a trajectory-only task scores 1 or 0`, served?.score);
+          for (const trial of task.trialGrades) {
+            check.equal(trial.efficiency.toolCallCount, scriptedCallCount(spec.input, trial.trialIndex), `task ${task.taskId}: the log carries one agent.tool-called per scripted call`);
+          }
         }
       }
     },

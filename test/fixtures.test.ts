@@ -95,6 +95,7 @@ function fixture(id: string): FixtureDoc {
 /** The fixtures the harness's legs name (CONTRACT §1: discovery `fixtures` lists these ids). */
 const NAMED_FIXTURES = [
   'conformance-eval-trajectory',
+  'conformance-eval-trajectory-matching',
   'conformance-eval-trials',
   'conformance-eval-fixture-miss',
   'conformance-eval-recorded-source',
@@ -330,6 +331,19 @@ const honestLogs: Record<string, () => LogEvent[]> = {
       passed: false,
     });
     return log.finish({ aggregateScore: 0.8, passed: false, passedCount: 2 });
+  },
+
+  'conformance-eval-trajectory-matching': () => {
+    const log = open(fixture('conformance-eval-trajectory-matching'), 'trajectory-matching');
+    log.trial('matching-not-greedy', 0, { steps: [echo('first'), echo('second')], usage: [usage(40, 8, 0.0004)], decision: 'echoed twice', score: 1, passed: true });
+    log.trial('nested-args-subset', 0, {
+      steps: [echo({ customer: { id: 'c-42', tier: 'gold' }, channel: 'chat' })],
+      usage: [usage(30, 6, 0.0003)],
+      decision: 'customer echoed',
+      score: 1,
+      passed: true,
+    });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 2 });
   },
 
   'conformance-eval-trials': () => {
