@@ -1,0 +1,398 @@
+// The known-bad hosts (DESIGN §8, STYLE item 12): each is the reference host with exactly one
+// named defect, a swapped EngineBehaviour or HostBehaviour member or a facet switch, so that every
+// requirement id of the harness has a host it must fail. `defect` and `clause` are each entry's
+// docstring: one line naming what is broken and the clause it breaks. `base` is the honest
+// configuration the defect is a defect of; `options` is `base` plus the defect.
+//
+// Which ids each entry must make `executed-fail` is pinned in kill-matrix.json, and
+// test/kill-matrix.test.ts holds every entry to it. An entry whose defect sends something the
+// schemas refuse runs with `validateTraffic: 'off'` (else the host would refuse its own answer)
+// and says so in its defect line.
+
+import Fraction from 'fraction.js';
+import { REFERENCE_BEHAVIOUR, type EngineBehaviour } from '../reference/eval/index.ts';
+import { isPlainObject, jsonEqual } from '../reference/eval/json.ts';
+import { mean } from '../reference/eval/stats.ts';
+import { entryMatches } from '../reference/eval/tools.ts';
+import { HttpError } from '../reference/errors.ts';
+import type { HostBehaviour } from '../reference/host-behaviour.ts';
+import type { ReferenceHostOptions } from '../reference/server.ts';
+
+export interface KnownBadHost {
+  /** kebab-case, unique across hosts and schema mutants. */
+  name: string;
+  /** One line: what this host gets wrong. */
+  defect: string;
+  /** The clause the defect breaks, e.g. `RFC 0244 §B`. */
+  clause: string;
+  /** The honest configuration the defect is a defect of. */
+  base: ReferenceHostOptions;
+  /** `base` plus the defect. */
+  options: ReferenceHostOptions;
+}
+
+const REF = REFERENCE_BEHAVIOUR;
+
+/** The reference host (or `base`) with one engine behaviour swapped. */
+function engine(behaviour: Partial<EngineBehaviour>, base: ReferenceHostOptions = {}, more: ReferenceHostOptions = {}): Pick<KnownBadHost, 'base' | 'options'> {
+  return { base, options: { ...base, ...more, engineBehaviour: behaviour } };
+}
+
+/** The reference host (or `base`) with one server behaviour swapped. */
+function server(behaviour: Partial<HostBehaviour>, base: ReferenceHostOptions = {}): Pick<KnownBadHost, 'base' | 'options'> {
+  return { base, options: { ...base, hostBehaviour: behaviour } };
+}
+
+/** Events of `type` leave the engine edited by `edit`; every other event as emitted. */
+function rewriting(type: string, edit: (payload: Record<string, unknown>) => Record<string, unknown>): EngineBehaviour['outgoingEvents'] {
+  return (emit) => (t, payload) => emit(t, t === type ? edit({ ...payload }) : payload);
+}
+
+function without(payload: Record<string, unknown>, member: string): Record<string, unknown> {
+  delete payload[member];
+  return payload;
+}
+
+/** One pass, each expected call taking the first free observed call it matches. */
+function greedyMatchingSize(left: number, right: number, edge: (l: number, r: number) => boolean): number {
+  const taken = new Set<number>();
+  for (let l = 0; l < left; l++) {
+    for (let r = 0; r < right; r++) {
+      if (!taken.has(r) && edge(l, r)) {
+        taken.add(r);
+        break;
+      }
+    }
+  }
+  return taken.size;
+}
+
+export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
+  // --- Trajectory (RFC 0244 §A) ---
+  {
+    name: 'trajectory-ignored-on-output-match',
+    defect: 'a trial whose output matches passes whatever its trajectory did',
+    clause: 'RFC 0244 §A (gating score, RFC 0246)',
+    ...engine({ trialGatingScore: (score, matched, failedClosed) => REF.trialGatingScore(score, matched || score.equals(1), failedClosed) }),
+  },
+  {
+    name: 'greedy-matched-count',
+    defect: 'matchedCount (and any-order) come from one greedy pass, not a maximum matching',
+    clause: 'RFC 0244 §A',
+    ...engine({ matchingSize: greedyMatchingSize }),
+  },
+  {
+    name: 'forbidden-ignored',
+    defect: 'calls to a forbidden tool are not counted and do not unmatch the trajectory',
+    clause: 'RFC 0244 §A',
+    ...engine({ forbiddenCount: () => 0 }),
+  },
+  {
+    name: 'delegates-always-counted',
+    defect: "a delegate's calls join the observed trajectory without includeDelegates",
+    clause: 'RFC 0244 §A',
+    ...engine({ observedTrajectory: (calls) => calls }),
+  },
+  {
+    name: 'subset-rejects-repeats',
+    defect: '`subset` needs a distinct expected call for every observed call, so a repeated call unmatches',
+    clause: 'RFC 0244 §A',
+    ...engine({
+      subsetMode: (expected, observed, matches) =>
+        REF.subsetMode(expected, observed, matches) &&
+        REF.matchingSize(observed.length, expected.length, (o, e) => matches(expected[e]!, observed[o]!)) === observed.length,
+    }),
+  },
+  {
+    name: 'in-order-adjacent',
+    defect: '`in-order` demands the expected calls back to back, with no other call between them',
+    clause: 'RFC 0244 §A',
+    ...engine({
+      inOrderMode: (expected, observed, matches) =>
+        expected.length === 0 ||
+        observed.some((_, start) => start + expected.length <= observed.length && expected.every((call, i) => matches(call, observed[start + i]!))),
+    }),
+  },
+  {
+    name: 'args-subset-shallow',
+    defect: '`argsMatch: "subset"` compares top-level members whole instead of leaf key paths',
+    clause: 'RFC 0244 §A',
+    ...engine({
+      argsSubset: (args, inputs) =>
+        isPlainObject(args) && isPlainObject(inputs) && Object.entries(args).every(([key, value]) => Object.hasOwn(inputs, key) && jsonEqual(inputs[key], value)),
+    }),
+  },
+
+  // --- Trials (RFC 0244 §B) ---
+  {
+    name: 'pass-hat-k-biased',
+    defect: 'passHatK is the biased (c/n)^k instead of C(c,k)/C(n,k)',
+    clause: 'RFC 0244 §B',
+    ...engine({ passHatK: (n, c, k) => new Fraction(c, n).pow(k) }),
+  },
+  {
+    name: 'pass-at-k-as-ratio',
+    defect: 'passAtK is c/n instead of 1 − C(n−c,k)/C(n,k)',
+    clause: 'RFC 0244 §B',
+    ...engine({ passAtK: (n, c) => new Fraction(c, n) }),
+  },
+  {
+    name: 'score-stderr-population',
+    defect: 'scoreStderr uses the population SD (n) instead of the sample SD (n−1)',
+    clause: 'RFC 0244 §B',
+    ...engine({
+      scoreStderr: (scores) => {
+        if (scores.length < 2) return undefined;
+        const centre = mean(scores);
+        const squares = scores.reduce((sum, score) => sum.add(score.sub(centre).pow(2)), new Fraction(0));
+        return Math.sqrt(squares.div(scores.length * scores.length).valueOf());
+      },
+    }),
+  },
+  {
+    name: 'trial-index-from-one',
+    defect: 'trialIndex counts from 1 instead of 0',
+    clause: 'RFC 0244 §B',
+    ...engine({ trialIndexOf: (position) => position + 1 }),
+  },
+  {
+    name: 'trial-index-repeated',
+    defect: 'every trial of a task reports trialIndex 0',
+    clause: 'RFC 0244 §B',
+    ...engine({ trialIndexOf: () => 0 }),
+  },
+  {
+    name: 'trial-count-missing',
+    defect: 'eval.started carries no trialCount when trials.count > 1',
+    clause: 'RFC 0244 §B',
+    ...engine({ outgoingEvents: rewriting('eval.started', (payload) => without(payload, 'trialCount')) }),
+  },
+  {
+    name: 'memory-bleeds-across-trials',
+    defect: 'memory written by one trial is visible to the next trial of the task',
+    clause: 'RFC 0244 §B',
+    ...engine({
+      memoryPerTrial: (seed) => {
+        const shared = REF.memoryPerTrial(seed)();
+        return () => shared;
+      },
+    }),
+  },
+  {
+    name: 'fixture-cursor-not-reset',
+    defect: 'the fixture cursor carries over from one trial to the next',
+    clause: 'RFC 0244 §B, §D',
+    ...engine({
+      fixturesPerTrial: (entries, onMiss) => {
+        const shared = REF.fixturesPerTrial(entries, onMiss)();
+        return () => shared;
+      },
+    }),
+  },
+  {
+    name: 'mean-rule-reads-mean-score',
+    defect: 'passRule "mean" compares meanScore with passScore instead of the gating score',
+    clause: 'RFC 0244 §B (as corrected by RFC 0246)',
+    ...engine({ passRuleScore: (task) => task.score }),
+  },
+
+  // --- Fixtures (RFC 0244 §D) ---
+  {
+    name: 'fixture-last-match-served',
+    defect: 'a call is served the last matching unconsumed entry instead of the first',
+    clause: 'RFC 0244 §D',
+    ...engine({
+      selectFixture: (entries, consumed, toolName, inputs) => {
+        for (let i = entries.length - 1; i >= 0; i--) if (!consumed.has(i) && entryMatches(entries[i]!, toolName, inputs)) return i;
+        return undefined;
+      },
+    }),
+  },
+  {
+    name: 'fixture-entries-not-consumed',
+    defect: 'a served entry is not consumed, so it answers every later matching call',
+    clause: 'RFC 0244 §D',
+    ...engine({ selectFixture: (entries, _consumed, toolName, inputs) => REF.selectFixture(entries, new Set(), toolName, inputs) }),
+  },
+  {
+    name: 'fixture-miss-goes-live',
+    defect: 'a miss under onMiss "fail" falls through to the live tool',
+    clause: 'RFC 0244 §D',
+    ...engine({ answerMiss: (_onMiss, callLive) => REF.answerMiss('live', callLive) }),
+  },
+  {
+    name: 'fail-closed-keeps-output-score',
+    defect: 'a fail-closed trial reports its output score instead of 0',
+    clause: 'RFC 0244 §D',
+    ...engine({ trialScore: (task, record, matched) => REF.trialScore(task, { ...record, failedClosed: false }, matched) }),
+  },
+  {
+    name: 'live-miss-count-missing',
+    defect: 'a task under onMiss "live" reports no fixtureMissCount',
+    clause: 'RFC 0244 §D',
+    ...engine({ reportedMissCount: (misses, onMiss) => (onMiss === 'live' ? undefined : REF.reportedMissCount(misses, onMiss)) }),
+  },
+
+  // --- Efficiency and cost (RFC 0244 §B, §C) ---
+  {
+    name: 'efficiency-gates-many-calls',
+    defect: 'a task that makes more than ten tool calls fails',
+    clause: 'RFC 0244 §C',
+    ...engine({ efficiencyAllowsPass: (efficiency) => efficiency.toolCallCount <= 10 }),
+  },
+  {
+    name: 'efficiency-skips-delegate-calls',
+    defect: "toolCallCount leaves out the calls a delegate makes inside the bracket",
+    clause: 'RFC 0244 §C',
+    ...engine({
+      trialEfficiency: (record, targetAgentId) => ({
+        ...REF.trialEfficiency(record, targetAgentId),
+        toolCallCount: record.calls.filter((call) => call.agentId === targetAgentId).length,
+      }),
+    }),
+  },
+  {
+    name: 'cost-first-trial-only',
+    defect: "a task's cost (and totalCostUsd) counts only its first trial",
+    clause: 'RFC 0244 §B',
+    ...engine({ taskCostUsd: (costs) => costs[0] ?? new Fraction(0) }),
+  },
+
+  // --- The wire (RFC 0081 §B–§D, RFC 0244 §E, §G, §H) ---
+  {
+    name: 'trajectory-block-names-tools',
+    defect: "the summary's trajectory block lists the expected tool names (validateTraffic off: the schema refuses it)",
+    clause: 'RFC 0244 §A, §H',
+    ...engine(
+      {
+        outgoingSummary: (summary, suite) => ({
+          ...summary,
+          tasks: (summary.tasks as Array<Record<string, unknown>>).map((entry) => {
+            const calls = suite.tasks.find((task) => task.taskId === entry.taskId)?.expected.trajectory?.calls;
+            return calls === undefined ? entry : { ...entry, trajectory: { ...(entry.trajectory as object), tools: calls.map((call) => call.tool) } };
+          }),
+        }),
+      },
+      {},
+      { validateTraffic: 'off' },
+    ),
+  },
+  {
+    name: 'score-label-prose',
+    defect: 'eval.scored carries a prose scoreLabel (validateTraffic off: the schema refuses it)',
+    clause: 'RFC 0244 §E',
+    ...engine({ outgoingEvents: rewriting('eval.scored', (p) => ({ ...p, scoreLabel: p.passed ? 'Looks good to me' : 'Needs another look' })) }, {}, { validateTraffic: 'off' }),
+  },
+  {
+    name: 'vendor-key-content',
+    defect: "eval.scored carries the agent's output under an x- vendor key the payload schema admits",
+    clause: 'RFC 0244 §H, RFC 0081 §C',
+    ...engine({
+      outgoingEvents: (emit) => {
+        let output: unknown;
+        return (type, payload) => {
+          if (type === 'agent.decided') output = payload.decision;
+          emit(type, type === 'eval.scored' ? { ...payload, 'x-debug-output': output } : payload);
+        };
+      },
+    }),
+  },
+  {
+    name: 'completed-before-last-scored',
+    defect: 'eval.completed is emitted before the last eval.scored',
+    clause: 'RFC 0081 §C',
+    ...engine({
+      // Each eval.scored waits for the next event; eval.completed overtakes the last one.
+      outgoingEvents: (emit) => {
+        let held: Record<string, unknown> | undefined;
+        return (type, payload) => {
+          if (type === 'eval.completed') emit(type, payload);
+          if (held !== undefined) emit('eval.scored', held);
+          held = type === 'eval.scored' ? payload : undefined;
+          if (type !== 'eval.scored' && type !== 'eval.completed') emit(type, payload);
+        };
+      },
+    }),
+  },
+  {
+    name: 'summary-liar',
+    defect: 'the summary reports one passed task fewer than eval.completed and the events show',
+    clause: 'RFC 0081 §C',
+    ...engine({ outgoingSummary: (summary) => ({ ...summary, passedCount: Math.max(0, Number(summary.passedCount) - 1) }) }),
+  },
+  {
+    name: 'unadvertised-mode-accepted',
+    defect: 'a suite whose modes the host does not advertise is run instead of refused',
+    clause: 'RFC 0081 §D',
+    ...engine({ modeRefusal: () => undefined }),
+  },
+  {
+    name: 'unadvertised-feature-graded',
+    defect: 'a suite using trials on a host without the trials facet is graded instead of refused',
+    clause: 'RFC 0244 §G',
+    ...engine({ featureRefusal: () => undefined }, { evalSuite: { trials: false } }),
+  },
+  {
+    name: 'capability-refusal-501',
+    defect: 'mode "eval" on a host without agents.evalSuite answers the v1 501 instead of 422',
+    clause: 'RFC 0081 §B (v2 error registry)',
+    ...server({ evalCapabilityRefusal: () => new HttpError(501, 'not_implemented', 'eval runs are not implemented by this host') }, { evalSuite: false }),
+  },
+
+  // --- Regression (RFC 0244 §F) ---
+  {
+    name: 'regression-paired-by-position',
+    defect: 'baseline and candidate tasks are paired by position instead of taskId',
+    clause: 'RFC 0244 §F',
+    ...engine({ pairTasks: (candidate, baseline) => candidate.slice(0, baseline.length).map((task, i) => ({ candidate: task, baseline: baseline[i]! })) }),
+  },
+  {
+    name: 'identical-runs-improved',
+    defect: 'a run in which no paired task moved is reported improved',
+    clause: 'RFC 0244 §F',
+    ...engine({ regressionVerdict: (up, down) => (up + down === 0 ? 'improved' : REF.regressionVerdict(up, down)) }),
+  },
+
+  // --- Recorded fixtures (RFC 0252) ---
+  {
+    name: 'fixture-runs-ignored',
+    defect: 'a task named in fixtureRuns runs on live tools: no recorded answers, the counter moves',
+    clause: 'RFC 0252 §D',
+    ...engine({ fixtureSource: (plan, task) => REF.fixtureSource({ ...plan, fixtureRuns: undefined }, task) }),
+  },
+  {
+    name: 'fixture-runs-not-echoed',
+    defect: 'eval.started leaves out the accepted fixtureRuns map',
+    clause: 'RFC 0252 §E',
+    ...engine({ outgoingEvents: rewriting('eval.started', (payload) => without(payload, 'fixtureRuns')) }),
+  },
+  {
+    name: 'fixture-runs-unknown-key-accepted',
+    defect: 'a fixtureRuns key naming no task of the suite is accepted',
+    clause: 'RFC 0252 §B',
+    ...engine({ fixtureRunsKeysRefusal: () => undefined }),
+  },
+  {
+    name: 'source-refusal-echoes-id',
+    defect: 'the refusal of an unusable source run quotes the id it was sent',
+    clause: 'RFC 0252 §C',
+    ...engine({ sourceRefusal: (runId) => ({ ...REF.sourceRefusal(runId), message: `fixtureRuns names ${runId}, a run this caller cannot use` }) }),
+  },
+  {
+    name: 'foreign-source-accepted',
+    defect: "another tenant's completed run is accepted as a fixtureRuns source",
+    clause: 'RFC 0252 §C, Security',
+    ...server({ priorRunFor: (_tenant, run) => run }),
+  },
+  {
+    name: 'foreign-source-refused-differently',
+    defect: "another tenant's run is refused 403 id_tenant_mismatch, not like an unknown id",
+    clause: 'RFC 0252 §C, Security',
+    ...server({
+      priorRunFor: (tenant, run) => {
+        if (run !== undefined && run.tenant !== tenant) throw new HttpError(403, 'id_tenant_mismatch', 'the source run belongs to another tenant');
+        return run;
+      },
+    }),
+  },
+];

@@ -1,0 +1,58 @@
+// Runs the harness in-process against one configuration of the reference host (a known-bad entry
+// or its honest base), exactly as test/certify.test.ts certifies the reference host: port 0, an
+// in-memory store, both tenants' keys, every fixture a leg needs seeded, every leg in order. And
+// the server-free legs alone, for the schema mutants. The kill-matrix test and its bench share it.
+
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { LedgerRow } from '../../lib/evidence/types.ts';
+import { runLegs } from '../../lib/ledger/runner.ts';
+import type { Scenario } from '../../lib/ledger/scenario.ts';
+import { openTarget, seedMissingFixtures } from '../../lib/ledger/target.ts';
+import { withSchemaMutation, type SchemaMutation } from '../../lib/schemas/index.ts';
+import { startReferenceHost, type ReferenceHostOptions } from '../reference/server.ts';
+
+/** The pinned ids: for every entry, the requirement ids it must make `executed-fail`. */
+export interface KillMatrix {
+  hosts: Record<string, string[]>;
+  schemaMutants: Record<string, string[]>;
+}
+
+export const KILL_MATRIX_FILE = fileURLToPath(new URL('./kill-matrix.json', import.meta.url));
+
+export function readKillMatrix(): KillMatrix {
+  return JSON.parse(readFileSync(KILL_MATRIX_FILE, 'utf8')) as KillMatrix;
+}
+
+/** One row per requirement id, and the schema violations the host recorded in what it sent. */
+export interface HostRun {
+  rows: Map<string, LedgerRow>;
+  trafficViolations: readonly string[];
+}
+
+/** Every leg of `scenarios` against the reference host started with `options`. */
+export async function certifyConfiguration(options: ReferenceHostOptions, scenarios: Scenario[]): Promise<HostRun> {
+  const violations: string[] = [];
+  const host = await startReferenceHost({ log: () => {}, onTrafficViolation: (violation) => violations.push(violation.message), ...options, port: 0, dbPath: ':memory:' });
+  try {
+    const opened = await openTarget({ baseUrl: host.baseUrl, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey, requireBehavior: false });
+    if (!opened.ok) throw new Error(`Test bug: discovery of the host failed: ${opened.reason}`);
+    await seedMissingFixtures(opened.target, scenarios.flatMap((s) => s.legs.flatMap((leg) => (leg.serverFree ? [] : (leg.needs.fixtures ?? [])))));
+    const rows = await runLegs(scenarios, opened.target);
+    return { rows: new Map(rows.map((row) => [row.id, row])), trafficViolations: violations };
+  } finally {
+    await host.close();
+  }
+}
+
+/** The server-free legs alone, with the schemas passed through `mutate` when given. */
+export async function serverFreeRows(scenarios: Scenario[], mutate?: SchemaMutation): Promise<Map<string, LedgerRow>> {
+  const run = async () => new Map((await runLegs(scenarios, undefined)).map((row) => [row.id, row]));
+  return mutate === undefined ? run() : withSchemaMutation(mutate, run);
+}
+
+/** The requirement ids no entry of the matrix kills, in the order given. */
+export function unkilledIds(matrix: KillMatrix, ids: readonly string[]): string[] {
+  const killed = new Set([...Object.values(matrix.hosts), ...Object.values(matrix.schemaMutants)].flat());
+  return ids.filter((id) => !killed.has(id));
+}
