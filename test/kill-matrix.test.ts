@@ -1,0 +1,143 @@
+// The kill matrix (DESIGN §8): every check of the harness can fail.
+//
+// 1. Each known-bad host (hosts/known-bad/catalogue.ts) is started and certified in-process as
+//    test/certify.test.ts certifies the reference host. Exactly its pinned ids
+//    (hosts/known-bad/kill-matrix.json) are `executed-fail`, each of them `executed-pass` on the
+//    reference host with the entry's honest base; every other row has the disposition it has
+//    there. The base rows are computed once per distinct base.
+// 2. Each schema mutant (hosts/known-bad/schema-mutants.ts) runs the server-free legs under
+//    withSchemaMutation, held to the same rule against the unmutated schemas.
+// 3. Coverage: every requirement id of the harness is killed by some entry. The data file names
+//    only known entries and known ids, and every entry has a one-line defect and a clause.
+// 4. The README's kill matrix is what scripts/kill-matrix-readme.ts writes from the data file.
+//
+// Entries run one at a time: the schema mutants change the schemas of the whole process, and the
+// in-process hosts validate their traffic with those schemas.
+
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { LedgerRow } from '../lib/evidence/types.ts';
+import { loadScenarios } from '../lib/scenarios.ts';
+import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
+import { certifyConfiguration, readKillMatrix, serverFreeRows, unkilledIds, type KillMatrix } from '../hosts/known-bad/harness.ts';
+import { currentSection, killMatrixMarkdown } from '../hosts/known-bad/readme-section.ts';
+import { SCHEMA_MUTANTS } from '../hosts/known-bad/schema-mutants.ts';
+import type { ReferenceHostOptions } from '../hosts/reference/server.ts';
+
+const scenarios = await loadScenarios();
+const legs = scenarios.flatMap((scenario) => scenario.legs);
+const legIds = legs.map((leg) => leg.id);
+const serverFreeIds = new Set(legs.filter((leg) => leg.serverFree).map((leg) => leg.id));
+const matrix = readKillMatrix();
+
+const baseRuns = new Map<string, Promise<Map<string, LedgerRow>>>();
+/** The reference host's rows with `base`, computed once per distinct base. */
+function referenceRows(base: ReferenceHostOptions): Promise<Map<string, LedgerRow>> {
+  const key = JSON.stringify(base);
+  let rows = baseRuns.get(key);
+  if (rows === undefined) {
+    rows = certifyConfiguration(base, scenarios).then((run) => run.rows);
+    baseRuns.set(key, rows);
+  }
+  return rows;
+}
+
+/** The rows that break the entry's contract with the matrix, in words; empty when it holds. */
+function offences(rows: Map<string, LedgerRow>, reference: Map<string, LedgerRow>, pinned: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const id of pinned) {
+    const row = rows.get(id);
+    if (row?.result !== 'executed-fail') out.push(`${id}: pinned, but ${row?.result ?? 'no row'}${row?.detail ? ` (${row.detail})` : ''}`);
+    if (reference.get(id)?.result !== 'executed-pass') out.push(`${id}: pinned, but ${reference.get(id)?.result} on the honest base, so the defect is not what fails it`);
+  }
+  for (const [id, row] of rows) {
+    if (pinned.includes(id)) continue;
+    const honest = reference.get(id)?.result;
+    if (row.result !== honest) out.push(`${id}: ${row.result}, but ${honest} on the honest base${row.detail ? ` (${row.detail.split('\n')[0]})` : ''}`);
+  }
+  if (rows.size !== reference.size) out.push(`${rows.size} rows, but ${reference.size} on the honest base`);
+  return out;
+}
+
+describe('the kill matrix: known-bad hosts', () => {
+  for (const host of KNOWN_BAD_HOSTS) {
+    it(`${host.name} fails exactly its pinned ids: ${host.defect}`, async () => {
+      const reference = await referenceRows(host.base);
+      const run = await certifyConfiguration(host.options, scenarios);
+      expect(run.trafficViolations, `${host.name} sends what its schemas refuse; run it with validateTraffic 'off' and say so in its defect`).toEqual([]);
+      expect(offences(run.rows, reference, matrix.hosts[host.name] ?? []), host.name).toEqual([]);
+    });
+  }
+});
+
+describe('the kill matrix: schema mutants of the server-free legs', () => {
+  for (const mutant of SCHEMA_MUTANTS) {
+    it(`${mutant.name} fails exactly its pinned ids: ${mutant.defect}`, async () => {
+      const reference = await serverFreeRows(scenarios);
+      const rows = await serverFreeRows(scenarios, mutant.mutate);
+      expect(offences(rows, reference, matrix.schemaMutants[mutant.name] ?? []), mutant.name).toEqual([]);
+    });
+  }
+});
+
+describe('the kill matrix: coverage and the data file', () => {
+  it('every requirement id of the harness is killed by some known-bad host or schema mutant', () => {
+    const unkilled = unkilledIds(matrix, legIds);
+    expect(unkilled, `requirement ids no known-bad entry makes executed-fail (pin them to a defect that fails them): ${unkilled.join(', ')}`).toEqual([]);
+  });
+
+  it('the coverage check names an id whose only pin is removed', () => {
+    const onlyKiller = (id: string): string | undefined => {
+      const names = Object.entries(matrix.hosts).filter(([, pinned]) => pinned.includes(id));
+      return names.length === 1 ? names[0]![0] : undefined;
+    };
+    const id = legIds.find((candidate) => onlyKiller(candidate) !== undefined)!;
+    const name = onlyKiller(id)!;
+    const weakened: KillMatrix = { ...matrix, hosts: { ...matrix.hosts, [name]: matrix.hosts[name]!.filter((pin) => pin !== id) } };
+    expect(unkilledIds(weakened, legIds)).toEqual([id]);
+  });
+
+  it('the data file pins every entry, names no unknown entry and no unknown requirement id', () => {
+    const ids = new Set(legIds);
+    expect(Object.keys(matrix.hosts).sort()).toEqual(KNOWN_BAD_HOSTS.map((host) => host.name).sort());
+    expect(Object.keys(matrix.schemaMutants).sort()).toEqual(SCHEMA_MUTANTS.map((mutant) => mutant.name).sort());
+    for (const [name, pinned] of Object.entries(matrix.hosts)) {
+      expect(pinned.length, `${name} pins no id`).toBeGreaterThan(0);
+      expect(pinned.filter((id) => !ids.has(id)), `${name}: unknown requirement ids`).toEqual([]);
+      expect(pinned.filter((id) => serverFreeIds.has(id)), `${name}: a host cannot fail a server-free leg`).toEqual([]);
+      expect(new Set(pinned).size, `${name}: an id pinned twice`).toBe(pinned.length);
+    }
+    for (const [name, pinned] of Object.entries(matrix.schemaMutants)) {
+      expect(pinned.length, `${name} pins no id`).toBeGreaterThan(0);
+      expect(pinned.filter((id) => !serverFreeIds.has(id)), `${name}: a schema mutant runs only the server-free legs`).toEqual([]);
+      expect(new Set(pinned).size, `${name}: an id pinned twice`).toBe(pinned.length);
+    }
+  });
+
+  it('every entry has a unique kebab-case name, a one-line defect and a clause', () => {
+    const entries = [...KNOWN_BAD_HOSTS, ...SCHEMA_MUTANTS];
+    expect(KNOWN_BAD_HOSTS.length).toBeGreaterThanOrEqual(30);
+    expect(new Set(entries.map((entry) => entry.name)).size).toBe(entries.length);
+    for (const entry of entries) {
+      expect(entry.name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(entry.defect, entry.name).toMatch(/^[^\n]{10,160}$/);
+      expect(entry.clause, entry.name).toMatch(/^RFC \d{4} §[^\n]*$/);
+    }
+  });
+
+  it("a host entry's options are its base plus the defect", () => {
+    for (const host of KNOWN_BAD_HOSTS) {
+      for (const [member, value] of Object.entries(host.base)) expect((host.options as Record<string, unknown>)[member], host.name).toEqual(value);
+      expect(host.options, host.name).not.toEqual(host.base);
+    }
+  });
+});
+
+describe('the README kill matrix', () => {
+  it('is what scripts/kill-matrix-readme.ts writes from the data file', () => {
+    const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
+    const expected = killMatrixMarkdown(matrix, KNOWN_BAD_HOSTS, SCHEMA_MUTANTS, legIds);
+    expect(currentSection(readme), 'README.md kill matrix is stale: run npx tsx scripts/kill-matrix-readme.ts').toBe(expected);
+  });
+});
