@@ -1,0 +1,66 @@
+// The README's kill matrix, written from kill-matrix.json and the two catalogues. A pure function
+// of them, so test/kill-matrix.test.ts can check the README holds exactly what this would write;
+// scripts/kill-matrix-readme.ts writes it.
+
+import type { KnownBadHost } from './catalogue.ts';
+import type { KillMatrix } from './harness.ts';
+import type { SchemaMutant } from './schema-mutants.ts';
+
+export const SECTION_START = '<!-- kill-matrix:start — generated from hosts/known-bad/kill-matrix.json by `npx tsx scripts/kill-matrix-readme.ts`; do not edit by hand -->';
+export const SECTION_END = '<!-- kill-matrix:end -->';
+
+const PREFIX = 'openwop.requirement.';
+
+function ids(list: readonly string[]): string {
+  return list.map((id) => `\`${id.startsWith(PREFIX) ? id.slice(PREFIX.length) : id}\``).join(', ');
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|');
+}
+
+function baseOf(host: KnownBadHost): string {
+  return Object.keys(host.base).length === 0 ? 'reference' : `\`${JSON.stringify(host.base)}\``;
+}
+
+/** The generated part of the section: the counts and three tables. `legIds` in declaration order. */
+export function killMatrixMarkdown(matrix: KillMatrix, hosts: readonly KnownBadHost[], mutants: readonly SchemaMutant[], legIds: readonly string[]): string {
+  const killers = new Map<string, string[]>(legIds.map((id) => [id, []]));
+  for (const [name, pinned] of [...Object.entries(matrix.hosts), ...Object.entries(matrix.schemaMutants)]) {
+    for (const id of pinned) killers.get(id)?.push(name);
+  }
+  const lines = [
+    `${hosts.length} known-bad hosts and ${mutants.length} schema mutants; each of the ${legIds.length} requirement ids is made \`executed-fail\` by at least one of them.`,
+    '',
+    '| known-bad host | defect | clause | honest base | fails exactly |',
+    '|---|---|---|---|---|',
+    ...hosts.map((host) => `| \`${host.name}\` | ${cell(host.defect)} | ${cell(host.clause)} | ${baseOf(host)} | ${ids(matrix.hosts[host.name] ?? [])} |`),
+    '',
+    '| schema mutant (server-free legs) | defect | clause | fails exactly |',
+    '|---|---|---|---|',
+    ...mutants.map((mutant) => `| \`${mutant.name}\` | ${cell(mutant.defect)} | ${cell(mutant.clause)} | ${ids(matrix.schemaMutants[mutant.name] ?? [])} |`),
+    '',
+    '| requirement id | killed by |',
+    '|---|---|',
+    ...legIds.map((id) => `| ${ids([id])} | ${(killers.get(id) ?? []).map((name) => `\`${name}\``).join(', ') || '**nothing**'} |`),
+  ];
+  return lines.join('\n');
+}
+
+/** The text between the markers, or undefined when the README lacks them. */
+export function currentSection(readme: string): string | undefined {
+  const start = readme.indexOf(SECTION_START);
+  const end = readme.indexOf(SECTION_END);
+  if (start === -1 || end === -1 || end < start) return undefined;
+  return readme.slice(start + SECTION_START.length, end).replace(/^\n/, '').replace(/\n$/, '');
+}
+
+/** The README with the text between the markers replaced by `section`. */
+export function withSection(readme: string, section: string): string {
+  const start = readme.indexOf(SECTION_START);
+  const end = readme.indexOf(SECTION_END);
+  if (start === -1 || end === -1 || end < start) {
+    throw new Error(`the README has no kill matrix markers (${SECTION_START} … ${SECTION_END})`);
+  }
+  return `${readme.slice(0, start + SECTION_START.length)}\n${section}\n${readme.slice(end)}`;
+}

@@ -1,0 +1,17 @@
+// Rewrites the kill matrix section of README.md (between its two markers) from
+// hosts/known-bad/kill-matrix.json and the catalogues: `npx tsx scripts/kill-matrix-readme.ts`.
+// test/kill-matrix.test.ts fails while the README differs from what this writes.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
+import { readKillMatrix } from '../hosts/known-bad/harness.ts';
+import { killMatrixMarkdown, withSection } from '../hosts/known-bad/readme-section.ts';
+import { SCHEMA_MUTANTS } from '../hosts/known-bad/schema-mutants.ts';
+import { loadScenarios } from '../lib/scenarios.ts';
+
+const README = fileURLToPath(new URL('../README.md', import.meta.url));
+const legIds = (await loadScenarios()).flatMap((scenario) => scenario.legs.map((leg) => leg.id));
+const section = killMatrixMarkdown(readKillMatrix(), KNOWN_BAD_HOSTS, SCHEMA_MUTANTS, legIds);
+writeFileSync(README, withSection(readFileSync(README, 'utf8'), section));
+process.stdout.write(`README.md: kill matrix of ${KNOWN_BAD_HOSTS.length} hosts and ${SCHEMA_MUTANTS.length} schema mutants written\n`);
