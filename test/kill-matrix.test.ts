@@ -20,7 +20,7 @@ import { describe, expect, it } from 'vitest';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { loadScenarios } from '../lib/scenarios.ts';
 import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
-import { certifyConfiguration, readKillMatrix, serverFreeRows, unkilledIds, type KillMatrix } from '../hosts/known-bad/harness.ts';
+import { certifyConfiguration, matrixOffences, readKillMatrix, serverFreeRows, unkilledIds, type KillMatrix } from '../hosts/known-bad/harness.ts';
 import { currentSection, killMatrixMarkdown } from '../hosts/known-bad/readme-section.ts';
 import { SCHEMA_MUTANTS } from '../hosts/known-bad/schema-mutants.ts';
 import type { ReferenceHostOptions } from '../hosts/reference/server.ts';
@@ -43,30 +43,13 @@ function referenceRows(base: ReferenceHostOptions): Promise<Map<string, LedgerRo
   return rows;
 }
 
-/** The rows that break the entry's contract with the matrix, in words; empty when it holds. */
-function offences(rows: Map<string, LedgerRow>, reference: Map<string, LedgerRow>, pinned: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const id of pinned) {
-    const row = rows.get(id);
-    if (row?.result !== 'executed-fail') out.push(`${id}: pinned, but ${row?.result ?? 'no row'}${row?.detail ? ` (${row.detail})` : ''}`);
-    if (reference.get(id)?.result !== 'executed-pass') out.push(`${id}: pinned, but ${reference.get(id)?.result} on the honest base, so the defect is not what fails it`);
-  }
-  for (const [id, row] of rows) {
-    if (pinned.includes(id)) continue;
-    const honest = reference.get(id)?.result;
-    if (row.result !== honest) out.push(`${id}: ${row.result}, but ${honest} on the honest base${row.detail ? ` (${row.detail.split('\n')[0]})` : ''}`);
-  }
-  if (rows.size !== reference.size) out.push(`${rows.size} rows, but ${reference.size} on the honest base`);
-  return out;
-}
-
 describe('the kill matrix: known-bad hosts', () => {
   for (const host of KNOWN_BAD_HOSTS) {
     it(`${host.name} fails exactly its pinned ids: ${host.defect}`, async () => {
       const reference = await referenceRows(host.base);
       const run = await certifyConfiguration(host.options, scenarios);
       expect(run.trafficViolations, `${host.name} sends what its schemas refuse; run it with validateTraffic 'off' and say so in its defect`).toEqual([]);
-      expect(offences(run.rows, reference, matrix.hosts[host.name] ?? []), host.name).toEqual([]);
+      expect(matrixOffences(run.rows, reference, matrix.hosts[host.name] ?? []), host.name).toEqual([]);
     });
   }
 });
@@ -76,7 +59,7 @@ describe('the kill matrix: schema mutants of the server-free legs', () => {
     it(`${mutant.name} fails exactly its pinned ids: ${mutant.defect}`, async () => {
       const reference = await serverFreeRows(scenarios);
       const rows = await serverFreeRows(scenarios, mutant.mutate);
-      expect(offences(rows, reference, matrix.schemaMutants[mutant.name] ?? []), mutant.name).toEqual([]);
+      expect(matrixOffences(rows, reference, matrix.schemaMutants[mutant.name] ?? []), mutant.name).toEqual([]);
     });
   }
 });

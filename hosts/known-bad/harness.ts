@@ -51,6 +51,27 @@ export async function serverFreeRows(scenarios: Scenario[], mutate?: SchemaMutat
   return mutate === undefined ? run() : withSchemaMutation(mutate, run);
 }
 
+/**
+ * How an entry's rows break its contract with the matrix, in words (empty when it holds): a
+ * pinned id that is not `executed-fail`, or not `executed-pass` on the honest base; any other
+ * row whose disposition differs from the honest base's.
+ */
+export function matrixOffences(rows: Map<string, LedgerRow>, reference: Map<string, LedgerRow>, pinned: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const id of pinned) {
+    const row = rows.get(id);
+    if (row?.result !== 'executed-fail') out.push(`${id}: pinned, but ${row?.result ?? 'no row'}${row?.detail ? ` (${row.detail})` : ''}`);
+    if (reference.get(id)?.result !== 'executed-pass') out.push(`${id}: pinned, but ${reference.get(id)?.result} on the honest base, so the defect is not what fails it`);
+  }
+  for (const [id, row] of rows) {
+    if (pinned.includes(id)) continue;
+    const honest = reference.get(id)?.result;
+    if (row.result !== honest) out.push(`${id}: ${row.result}, but ${honest} on the honest base${row.detail ? ` (${row.detail.split('\n')[0]})` : ''}`);
+  }
+  if (rows.size !== reference.size) out.push(`${rows.size} rows, but ${reference.size} on the honest base`);
+  return out;
+}
+
 /** The requirement ids no entry of the matrix kills, in the order given. */
 export function unkilledIds(matrix: KillMatrix, ids: readonly string[]): string[] {
   const killed = new Set([...Object.values(matrix.hosts), ...Object.values(matrix.schemaMutants)].flat());
