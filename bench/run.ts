@@ -7,12 +7,14 @@ import { fileURLToPath } from 'node:url';
 import { benchCertify } from './certify.ts';
 import { benchGrader, type BenchResult } from './grader.ts';
 import { benchHost } from './host.ts';
+import { benchKillMatrix } from './kill-matrix.ts';
 
 const results: Array<[string, BenchResult[]]> = [];
 for (const [section, bench] of [
   ['Reference grader', benchGrader],
   ['Reference host', benchHost],
   ['Certification', benchCertify],
+  ['Kill matrix', benchKillMatrix],
 ] as const) {
   process.stderr.write(`bench: ${section}…\n`);
   results.push([section, await bench()]);
