@@ -124,7 +124,7 @@ async function runEval(plan: EvalPlan, io: EvalRunIO, behaviour: EngineBehaviour
 /**
  * Runs the planned eval and resolves to the EvalSummary. Once `io.cancelled()` turns true the
  * engine stops at the next step or trial and resolves to `{}` (the server ignores it then).
- * `behaviour` exists for the known-bad hosts; the reference host never passes it.
+ * `behaviour` is where a known-bad host swaps one decision (behaviour.ts); the default is the reference.
  */
 export async function executeEvalRun(
   plan: EvalPlan,
