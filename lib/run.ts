@@ -10,6 +10,7 @@ import { buildBundle, signBundle } from './evidence/bundle.ts';
 import { loadOrCreateDevKey, publicKeyPemFromPrivate } from './evidence/keys.ts';
 import { verifyBundle } from './evidence/verify.ts';
 import { runLegs } from './ledger/runner.ts';
+import { neededFixtures } from './ledger/scenario.ts';
 import { openTarget, seedMissingFixtures, type Target } from './ledger/target.ts';
 import { formatRow, formatTotals, redact, totalsOf, writeJsonReport, writeJunit } from './report/index.ts';
 import { loadScenarios } from './scenarios.ts';
@@ -94,7 +95,7 @@ export async function certify(options: RunOptions, io: Io): Promise<number> {
     }
     target = opened.target;
     const scenarios = await loadScenarios();
-    const seeded = await seedMissingFixtures(target, scenarios.flatMap((s) => s.legs.flatMap((leg) => (leg.serverFree ? [] : (leg.needs.fixtures ?? [])))));
+    const seeded = await seedMissingFixtures(target, neededFixtures(scenarios));
     if (seeded.length > 0) io.err(`seeded through the seam: ${seeded.join(', ')}\n`);
     const total = scenarios.reduce((n, s) => n + s.legs.length, 0);
     let done = 0;

@@ -12,6 +12,7 @@ import { main } from '../lib/cli.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
 import { runLegs } from '../lib/ledger/runner.ts';
+import { neededFixtures } from '../lib/ledger/scenario.ts';
 import { openTarget, seedMissingFixtures } from '../lib/ledger/target.ts';
 import { loadScenarios } from '../lib/scenarios.ts';
 import { startReferenceHost, type ReferenceHostOptions } from '../hosts/reference/server.ts';
@@ -27,7 +28,7 @@ async function certifyReference(options: ReferenceHostOptions, requireBehavior =
   cleanups.push(() => host.close());
   const opened = await openTarget({ baseUrl: host.baseUrl, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey, requireBehavior });
   if (!opened.ok) throw new Error(opened.reason);
-  await seedMissingFixtures(opened.target, scenarios.flatMap((s) => s.legs.flatMap((leg) => (leg.serverFree ? [] : (leg.needs.fixtures ?? [])))));
+  await seedMissingFixtures(opened.target, neededFixtures(scenarios));
   const rows = await runLegs(scenarios, opened.target);
   return new Map(rows.map((row) => [row.id, row]));
 }

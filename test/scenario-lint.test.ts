@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadFixtures } from '../lib/fixtures.ts';
 import { selectLegs } from '../lib/ledger/runner.ts';
+import { neededFixtures } from '../lib/ledger/scenario.ts';
 import { loadScenarios, SCENARIO_FILES } from '../lib/scenarios.ts';
 
 const scenarioDir = new URL('../scenarios/', import.meta.url);
@@ -37,7 +38,7 @@ describe('the scenarios', () => {
 
   it('need only fixtures that exist, and every fixture is needed by some leg', () => {
     const fixtures = loadFixtures();
-    const needed = new Set(scenarios.flatMap((s) => s.legs.flatMap((leg) => (leg.serverFree ? [] : (leg.needs.fixtures ?? [])))));
+    const needed = new Set(neededFixtures(scenarios));
     expect([...needed].filter((id) => !fixtures.has(id)), 'a leg names a fixture that is not in fixtures/eval-suites').toEqual([]);
     expect([...fixtures.keys()].filter((id) => !needed.has(id)), 'a fixture no leg runs is dead data: use it or remove it').toEqual([]);
   });

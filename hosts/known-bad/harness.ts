@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { LedgerRow } from '../../lib/evidence/types.ts';
 import { runLegs } from '../../lib/ledger/runner.ts';
-import type { Scenario } from '../../lib/ledger/scenario.ts';
+import { neededFixtures, type Scenario } from '../../lib/ledger/scenario.ts';
 import { openTarget, seedMissingFixtures } from '../../lib/ledger/target.ts';
 import { withSchemaMutation, type SchemaMutation } from '../../lib/schemas/index.ts';
 import { startReferenceHost, type ReferenceHostOptions } from '../reference/server.ts';
@@ -37,7 +37,7 @@ export async function certifyConfiguration(options: ReferenceHostOptions, scenar
   try {
     const opened = await openTarget({ baseUrl: host.baseUrl, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey, requireBehavior: false });
     if (!opened.ok) throw new Error(`Test bug: discovery of the host failed: ${opened.reason}`);
-    await seedMissingFixtures(opened.target, scenarios.flatMap((s) => s.legs.flatMap((leg) => (leg.serverFree ? [] : (leg.needs.fixtures ?? [])))));
+    await seedMissingFixtures(opened.target, neededFixtures(scenarios));
     const rows = await runLegs(scenarios, opened.target);
     return { rows: new Map(rows.map((row) => [row.id, row])), trafficViolations: violations };
   } finally {

@@ -57,6 +57,11 @@ export interface Scenario {
   legs: Leg[];
 }
 
+/** The eval-suite fixtures the host legs of `scenarios` need, each once. */
+export function neededFixtures(scenarios: readonly Scenario[]): string[] {
+  return [...new Set(scenarios.flatMap((s) => s.legs.flatMap((leg) => (leg.serverFree ? [] : (leg.needs.fixtures ?? [])))))];
+}
+
 const REQUIREMENT_ID = /^openwop\.requirement\.[0-9]{4}\.[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /** Declares a scenario; under vitest it also registers one test per leg. */

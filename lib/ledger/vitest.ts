@@ -8,7 +8,7 @@
 import { basename } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runLeg } from './runner.ts';
-import type { Scenario } from './scenario.ts';
+import { neededFixtures, type Scenario } from './scenario.ts';
 import { openTarget, seedMissingFixtures, type Target } from './target.ts';
 
 /** True while vitest is collecting the scenario file named `file`. */
@@ -54,7 +54,6 @@ async function connect(scenario: Scenario, onClose: (close: () => Promise<void>)
   }
   const opened = await openTarget({ baseUrl, apiKey, tenantBApiKey, requireBehavior });
   if (!opened.ok) throw new Error(`blocked: discovery of ${baseUrl} failed: ${opened.reason}`);
-  const needed = scenario.legs.flatMap((leg) => (leg.serverFree ? [] : (leg.needs.fixtures ?? [])));
-  await seedMissingFixtures(opened.target, needed);
+  await seedMissingFixtures(opened.target, neededFixtures([scenario]));
   return opened.target;
 }
