@@ -1,0 +1,118 @@
+// The ledger's dispositions (DESIGN §7, wire facts §10–§11): one per requirement id, a reason on
+// every non-pass, transport loss blocked, a vacuous pass reported as a harness defect.
+
+import { describe, expect, it } from 'vitest';
+import { TransportError } from '../lib/client/index.ts';
+import { need, TestBug } from '../lib/ledger/leg.ts';
+import { runLeg, runLegs } from '../lib/ledger/runner.ts';
+import { decideGate, type HostLeg, type Needs } from '../lib/ledger/scenario.ts';
+import type { Target } from '../lib/ledger/target.ts';
+
+function target(facet: Record<string, unknown> | undefined, extra: Partial<Target> = {}): Target {
+  return {
+    label: '[probe@1.0]',
+    baseUrl: 'http://127.0.0.1:9',
+    client: undefined as never,
+    discovery: {},
+    facet,
+    fixtures: new Set(['conformance-eval-trials']),
+    seams: true,
+    requireBehavior: false,
+    fixtureDocs: new Map(),
+    memo: (_key, make) => make(),
+    ...extra,
+  };
+}
+
+function leg(run: HostLeg['run'], needs: Needs = { facet: [] }): HostLeg {
+  return { id: 'openwop.requirement.0244.probe', title: 'a probe leg', clause: 'RFC 0244 §B', needs, run };
+}
+
+const FULL = { modes: ['golden'], trials: { maxTrials: 10 }, trajectory: true };
+
+describe('runLeg', () => {
+  it('records executed-pass with its assertion count', async () => {
+    const row = await runLeg('probe.test.ts', leg(async (check) => void check.equal(1, 1, 'one is one')), target(FULL));
+    expect(row).toEqual({ id: 'openwop.requirement.0244.probe', scenario: 'probe.test.ts', result: 'executed-pass', assertions: 1 });
+  });
+
+  it('records every failed assertion, naming the host, the clause and what was seen', async () => {
+    const row = await runLeg('probe.test.ts', leg(async (check) => {
+      check.close(0.41, 0.4, 'passHatK');
+      check.equal('a', 'b', 'the letter');
+    }), target(FULL));
+    expect(row.result).toBe('executed-fail');
+    expect(row.detail).toBe('[probe@1.0] RFC 0244 §B passHatK: expected 0.4 (within 1e-9 relative), got 0.41\n[probe@1.0] RFC 0244 §B the letter: expected "b", got "a"');
+  });
+
+  it('reports a leg that asserted nothing as a harness defect, never a pass', async () => {
+    const row = await runLeg('probe.test.ts', leg(async () => {}), target(FULL));
+    expect(row).toMatchObject({ result: 'blocked', detail: 'Test bug: the leg ran and made no assertion' });
+  });
+
+  it('records transport loss as blocked, never executed-fail', async () => {
+    const row = await runLeg('probe.test.ts', leg(async (check) => {
+      check.ok(true, 'reached the host');
+      throw new TransportError('GET /runs: socket hang up', 'ECONNRESET');
+    }), target(FULL));
+    expect(row).toMatchObject({ result: 'blocked', detail: 'transport-loss: GET /runs: socket hang up' });
+  });
+
+  it('records a claimed behaviour it could not observe as blocked, and as a failure under --require-behavior', async () => {
+    const unobservable = leg(async (check) => check.blocked('the counter seam answered 404'));
+    expect(await runLeg('probe.test.ts', unobservable, target(FULL))).toMatchObject({ result: 'blocked', detail: 'the counter seam answered 404' });
+    expect(await runLeg('probe.test.ts', unobservable, target(FULL, { requireBehavior: true }))).toMatchObject({ result: 'executed-fail' });
+  });
+
+  it('records a harness bug as blocked with "Test bug:", never as the host\'s fault', async () => {
+    const row = await runLeg('probe.test.ts', leg(async () => {
+      throw new TestBug('no fixture conformance-eval-nope');
+    }), target(FULL));
+    expect(row).toMatchObject({ result: 'blocked', detail: 'Test bug: no fixture conformance-eval-nope' });
+  });
+
+  it('stops at a failed require and keeps what failed before it', async () => {
+    const row = await runLeg('probe.test.ts', leg(async (check) => {
+      check.equal(2, 3, 'two is three');
+      need(check, false, 'the run was created', { status: 500 });
+      check.ok(true, 'never reached');
+    }), target(FULL));
+    expect(row.result).toBe('executed-fail');
+    expect(row.assertions).toBe(2);
+    expect(row.detail).toMatch(/two is three[\s\S]*the run was created: does not hold; saw \{"status":500\}/);
+  });
+});
+
+describe('gates', () => {
+  it('makes a leg inapplicable, with the missing member named, when the host does not advertise it', () => {
+    expect(decideGate({ facet: ['regressionVerdict'] }, target(FULL))).toEqual({
+      run: false,
+      kind: 'inapplicable',
+      reason: 'the host does not advertise agents.evalSuite.regressionVerdict',
+      strictFails: true,
+    });
+    expect(decideGate({ facet: [] }, target(undefined))).toMatchObject({ kind: 'inapplicable', reason: 'the host does not advertise agents.evalSuite' });
+  });
+
+  it('makes a leg whose fixture the host does not list inapplicable, and one missing a tenant-B key blocked', () => {
+    expect(decideGate({ facet: [], fixtures: ['conformance-eval-cost'] }, target(FULL))).toMatchObject({ kind: 'inapplicable', strictFails: true });
+    expect(decideGate({ facet: [], tenantB: true }, target(FULL))).toMatchObject({ kind: 'blocked', strictFails: false });
+    expect(decideGate({ facet: [], seams: true }, target(FULL, { seams: false }))).toMatchObject({ kind: 'blocked', strictFails: true });
+  });
+
+  it('turns "not advertised" into executed-fail under --require-behavior, with the reason', async () => {
+    const row = await runLeg('probe.test.ts', leg(async (check) => void check.ok(true, 'x'), { facet: ['regressionVerdict'] }), target(FULL, { requireBehavior: true }));
+    expect(row).toEqual({
+      id: 'openwop.requirement.0244.probe',
+      scenario: 'probe.test.ts',
+      result: 'executed-fail',
+      assertions: 0,
+      detail: 'required behaviour missing (--require-behavior): the host does not advertise agents.evalSuite.regressionVerdict',
+    });
+  });
+
+  it('refuses two legs declaring one requirement id', async () => {
+    const scenario = { file: 'probe.test.ts', legs: [leg(async () => {}), leg(async () => {})] };
+    await expect(runLegs([scenario], target(FULL))).rejects.toThrow(/declared in probe\.test\.ts and probe\.test\.ts/);
+  });
+});
