@@ -57,6 +57,7 @@ export async function certify(options: RunOptions, io: Io): Promise<number> {
   };
   const buildProblem = settings.hostBuild === undefined ? undefined : parseBuild(settings.hostBuild).problem;
   if (buildProblem) return usage(io, buildProblem);
+  if (baseUrl !== undefined && !/^https?:\/\/[^/\s]+/.test(baseUrl)) return usage(io, `--base-url must be an http(s) URL, got "${baseUrl}"`);
   if (baseUrl !== undefined && !settings.apiKey) return usage(io, '--api-key (or OPENWOP_API_KEY) is required with --base-url');
   if (baseUrl !== undefined && options.referenceHostConfig) return usage(io, '--reference-host-config applies only to the embedded reference host');
 

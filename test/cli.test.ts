@@ -81,6 +81,23 @@ describe('grade', () => {
   }
 });
 
+describe('run against a host that cannot be reached', () => {
+  it('exits 2 with one line when discovery gets no answer, and never prints the key', async () => {
+    const { code, out, err } = await cli('run', '--base-url', 'http://127.0.0.1:9', '--api-key', 'ow2k_CANARY_unreachable');
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err).toMatch(/^openwop-eval-conformance: cannot certify http:\/\/127\.0\.0\.1:9: transport-loss: /);
+    expect(err.trimEnd().split('\n')).toHaveLength(1);
+    expect(err).not.toContain('CANARY');
+  });
+
+  it('exits 2 on a base URL that is not an http(s) URL', async () => {
+    const { code, err } = await cli('run', '--base-url', 'not-a-url', '--api-key', 'k');
+    expect(code).toBe(2);
+    expect(err).toMatch(/--base-url must be an http\(s\) URL/);
+  });
+});
+
 describe('flags', () => {
   it('refuses an unknown flag with exit 2', async () => {
     const { code, err } = await cli('run', '--offline', '--no-such-flag');

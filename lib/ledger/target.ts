@@ -1,7 +1,7 @@
 // The host under test, as the legs see it: its discovery document, its `agents.evalSuite` facet,
 // the fixtures it lists, whether it mounts the seams, and clients for one or two tenants.
 
-import { createClient, discover, evalSuiteFacet, seedEvalSuite, type Client } from '../client/index.ts';
+import { createClient, discover, evalSuiteFacet, seedEvalSuite, TransportError, type Client } from '../client/index.ts';
 import { loadFixtures, type FixtureDocument } from '../fixtures.ts';
 
 export interface TargetOptions {
@@ -39,7 +39,13 @@ export type OpenTargetResult = { ok: true; target: Target } | { ok: false; reaso
 export async function openTarget(options: TargetOptions): Promise<OpenTargetResult> {
   const timeoutMs = options.requestTimeoutMs ?? 10_000;
   const client = createClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs });
-  const found = await discover(client);
+  let found;
+  try {
+    found = await discover(client);
+  } catch (error) {
+    if (error instanceof TransportError) return { ok: false, reason: error.message };
+    throw error;
+  }
   if (!found.ok) return { ok: false, reason: found.reason };
   const document = found.document;
   const implementation = (document.implementation ?? {}) as Record<string, unknown>;
