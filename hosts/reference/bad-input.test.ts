@@ -5,10 +5,10 @@
 
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { validate } from '../../lib/schemas/index.ts';
 import type { ReferenceHost } from './server.ts';
-import { call, pollToEnd, SCRIPTED_AGENT, withHost, type Reply } from './test-support/client.ts';
+import { call, pollToEnd, SCRIPTED_AGENT, hostForSuite, type Reply } from './test-support/client.ts';
 
 /** Each property test is bounded as a whole, well inside vitest's own limit. */
 const PROPERTY_BUDGET_MS = 90_000;
@@ -95,13 +95,7 @@ describe('generated bad input', () => {
   let host: ReferenceHost;
   const statuses = new Map<number, number>();
 
-  beforeAll(async () => {
-    host = await withHost();
-  });
-  afterAll(async () => {
-    await host.close();
-    expect(host.trafficViolations).toEqual([]);
-  });
+  hostForSuite({}, (started) => (host = started));
 
   /** Below 500, and every 4xx a valid flat envelope that echoes no API key. */
   function checkAnswer(reply: Reply): void {

@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../../lib/schemas/index.ts';
 import type { ReferenceHost } from './server.ts';
-import { call, evalBody, expectError, withHost } from './test-support/client.ts';
+import { call, evalBody, expectError, hostForSuite, withHost } from './test-support/client.ts';
 
 const FIXTURE_FILES = readdirSync(new URL('../../fixtures/eval-suites/', import.meta.url))
   .filter((f) => f.endsWith('.json'))
@@ -14,13 +14,7 @@ const FIXTURE_FILES = readdirSync(new URL('../../fixtures/eval-suites/', import.
 
 describe('a host with the full facet and seams', () => {
   let host: ReferenceHost;
-  beforeAll(async () => {
-    host = await withHost();
-  });
-  afterAll(async () => {
-    await host.close();
-    expect(host.trafficViolations).toEqual([]);
-  });
+  hostForSuite({}, (started) => (host = started));
 
   it('serves a v2 discovery document valid against the capabilities schema', async () => {
     const reply = await call(host, 'GET', '/.well-known/openwop', { key: null });
@@ -115,13 +109,7 @@ describe('a host with the full facet and seams', () => {
 
 describe('a host with the facet switched off', () => {
   let host: ReferenceHost;
-  beforeAll(async () => {
-    host = await withHost({ evalSuite: false });
-  });
-  afterAll(async () => {
-    await host.close();
-    expect(host.trafficViolations).toEqual([]);
-  });
+  hostForSuite({ evalSuite: false }, (started) => (host = started));
 
   it('advertises the agents family with no evalSuite facet and lists no fixture', async () => {
     const doc = (await call(host, 'GET', '/.well-known/openwop', { key: null })).json as Record<string, any>;
@@ -148,13 +136,7 @@ describe('a host with the facet switched off', () => {
 
 describe('a host with single facet members removed', () => {
   let host: ReferenceHost;
-  beforeAll(async () => {
-    host = await withHost({ evalSuite: { trials: false, recordedFixtures: false, maxCostUsdPerSuite: false } });
-  });
-  afterAll(async () => {
-    await host.close();
-    expect(host.trafficViolations).toEqual([]);
-  });
+  hostForSuite({ evalSuite: { trials: false, recordedFixtures: false, maxCostUsdPerSuite: false } }, (started) => (host = started));
 
   it('advertises the facet without them and lists only the fixtures it can run', async () => {
     const doc = (await call(host, 'GET', '/.well-known/openwop', { key: null })).json as Record<string, any>;

@@ -62,7 +62,7 @@
 //   refusals:   runs.test.ts "create refusals", discovery.test.ts (401, 405, 406, 422), seams.test.ts (seam refusals)
 
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { validate, validateRunEvent } from '../../lib/schemas/index.ts';
 import { projectId } from './ids.ts';
 import type { ReferenceHost } from './server.ts';
@@ -75,7 +75,7 @@ import {
   readSse,
   runPath,
   SCRIPTED_AGENT,
-  withHost,
+  hostForSuite,
   type EventDoc,
   type Reply,
 } from './test-support/client.ts';
@@ -378,13 +378,7 @@ function expectNoId(reply: Reply, runId: string): void {
 
 describe('RFC 0244', () => {
   let host: ReferenceHost;
-  beforeAll(async () => {
-    host = await withHost();
-  });
-  afterAll(async () => {
-    await host.close();
-    expect(host.trafficViolations).toEqual([]);
-  });
+  hostForSuite({}, (started) => (host = started));
 
   describe('positive', () => {
     let read: ReadRun;
@@ -558,13 +552,7 @@ describe('RFC 0244', () => {
 
 describe('RFC 0244 on a host without trials', () => {
   let host: ReferenceHost;
-  beforeAll(async () => {
-    host = await withHost({ evalSuite: { trials: false } });
-  });
-  afterAll(async () => {
-    await host.close();
-    expect(host.trafficViolations).toEqual([]);
-  });
+  hostForSuite({ evalSuite: { trials: false } }, (started) => (host = started));
 
   it('negative capability: the positive suite is refused 400 validation_error naming trials.count, and no run starts', async () => {
     const discovery = (await call(host, 'GET', '/.well-known/openwop', { key: null })).json as Record<string, any>;
@@ -598,14 +586,10 @@ describe('RFC 0252', () => {
   /** A completed conformance-eval-recorded-source run of tenant A. */
   let source: string;
   let sourceRead: ReadRun;
+  hostForSuite({}, (started) => (host = started));
   beforeAll(async () => {
-    host = await withHost();
     source = await createRun(host, evalBody('conformance-eval-recorded-source'));
     sourceRead = await readEvalRun(host, source);
-  });
-  afterAll(async () => {
-    await host.close();
-    expect(host.trafficViolations).toEqual([]);
   });
 
   it('row 1: a completed source: 201, eval.started.fixtureRuns echoes it, the recorded answers are served, nothing runs live', async () => {
@@ -753,17 +737,13 @@ describe('tenant isolation', () => {
   let baselineA: string;
   const unknownIds = ['tenant-a/0123456789abcdefXYZ', 'tenant-b/0123456789abcdefXYZ'];
 
+  hostForSuite({}, (started) => (host = started));
   beforeAll(async () => {
-    host = await withHost();
     keyB = host.tenants.b.apiKey;
     sourceA = await createRun(host, evalBody('conformance-eval-recorded-source'));
     await pollToEnd(host, sourceA);
     baselineA = await createRun(host, evalBody('conformance-eval-regression-baseline'));
     await pollToEnd(host, baselineA);
-  });
-  afterAll(async () => {
-    await host.close();
-    expect(host.trafficViolations).toEqual([]);
   });
 
   it("tenant B reading A's run, its events (SSE and poll) and its summary gets the bytes of an unknown id", async () => {

@@ -2,7 +2,7 @@
 // and by poll, resumption, the eval summary, cancel, fork, ids in paths and tenant isolation.
 // Covers: CONTRACT.md §2, §3 (event order); wire facts §1.3, §4, §5, §7.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { validate, validateRunEvent } from '../../lib/schemas/index.ts';
 import type { ReferenceHost } from './server.ts';
 import {
@@ -13,7 +13,7 @@ import {
   pollToEnd,
   readSse,
   runPath,
-  withHost,
+  hostForSuite,
   type EventDoc,
   type PollBody,
 } from './test-support/client.ts';
@@ -32,13 +32,7 @@ function checkLog(events: EventDoc[]): void {
 
 describe('runs on an unpaced host', () => {
   let host: ReferenceHost;
-  beforeAll(async () => {
-    host = await withHost();
-  });
-  afterAll(async () => {
-    await host.close();
-    expect(host.trafficViolations).toEqual([]);
-  });
+  hostForSuite({}, (started) => (host = started));
 
   describe('create refusals', () => {
     it('refuses a body that is not a JSON object with 400 validation_error', async () => {
@@ -291,13 +285,7 @@ describe('runs on an unpaced host', () => {
 
 describe('runs on a paced host', () => {
   let host: ReferenceHost;
-  beforeAll(async () => {
-    host = await withHost({ paceMs: 150 });
-  });
-  afterAll(async () => {
-    await host.close();
-    expect(host.trafficViolations).toEqual([]);
-  });
+  hostForSuite({ paceMs: 150 }, (started) => (host = started));
 
   it('answers the summary 409 run_state_conflict while running, then 200', async () => {
     const runId = await createRun(host, evalBody('conformance-eval-trajectory'));
@@ -352,13 +340,7 @@ describe('runs on a paced host', () => {
 
 describe('a stream held open on a run that waits', () => {
   let host: ReferenceHost;
-  beforeAll(async () => {
-    host = await withHost({ paceMs: 60_000 });
-  });
-  afterAll(async () => {
-    await host.close();
-    expect(host.trafficViolations).toEqual([]);
-  });
+  hostForSuite({ paceMs: 60_000 }, (started) => (host = started));
 
   it('sends a keep-alive comment within 15 s and keeps serving after the client leaves', { timeout: 40_000 }, async () => {
     const runId = await createRun(host, evalBody('conformance-eval-trajectory'));

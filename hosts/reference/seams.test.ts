@@ -4,9 +4,9 @@
 // Covers: CONTRACT.md §5; RFC 0252 §C, §D, §E and Security.
 
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceHost } from './server.ts';
-import { call, createRun, evalBody, expectError, pollToEnd, runPath, withHost, type EventDoc } from './test-support/client.ts';
+import { call, createRun, evalBody, expectError, pollToEnd, runPath, hostForSuite, type EventDoc } from './test-support/client.ts';
 
 const COUNTER = 'conformance.eval:counter';
 const KEY = 'recorded-fixtures';
@@ -33,13 +33,7 @@ async function effects(host: ReferenceHost, apiKey?: string): Promise<Record<str
 
 describe('seams', () => {
   let host: ReferenceHost;
-  beforeAll(async () => {
-    host = await withHost();
-  });
-  afterAll(async () => {
-    await host.close();
-    expect(host.trafficViolations).toEqual([]);
-  });
+  hostForSuite({}, (started) => (host = started));
 
   it('requires an API key on every seam', async () => {
     expectError(await call(host, 'GET', '/conformance/seams/counter?key=a', { key: null }), 401, 'unauthenticated');

@@ -5,7 +5,7 @@
 
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { request } from 'undici';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { validate } from '../../../lib/schemas/index.ts';
 import { projectId } from '../ids.ts';
 import { startReferenceHost, type ReferenceHost, type ReferenceHostOptions } from '../server.ts';
@@ -181,4 +181,21 @@ export async function readSse(
 /** Starts a host for one test file's use and stops it afterwards, failing on any traffic violation. */
 export async function withHost(options: ReferenceHostOptions = {}): Promise<ReferenceHost> {
   return startReferenceHost({ validateTraffic: 'strict', ...options });
+}
+
+/**
+ * Starts a strict host before a describe block's tests and hands it over; after them, closes it
+ * and checks it sent nothing its own schemas refuse. Registered first, so the block's own
+ * beforeAll hooks already see the host.
+ */
+export function hostForSuite(options: ReferenceHostOptions, ready: (host: ReferenceHost) => void): void {
+  let host: ReferenceHost | undefined;
+  beforeAll(async () => {
+    host = await withHost(options);
+    ready(host);
+  });
+  afterAll(async () => {
+    await host?.close();
+    expect(host?.trafficViolations).toEqual([]);
+  });
 }
