@@ -10,6 +10,7 @@ import { runLegs } from '../../lib/ledger/runner.ts';
 import { neededFixtures, type Scenario } from '../../lib/ledger/scenario.ts';
 import { openTarget, seedMissingFixtures } from '../../lib/ledger/target.ts';
 import { withSchemaMutation, type SchemaMutation } from '../../lib/schemas/index.ts';
+import { startWireProxy, type WireChoice } from '../honest-variants/wire.ts';
 import { startReferenceHost, type ReferenceHostOptions } from '../reference/server.ts';
 
 /** The pinned ids: for every entry, the requirement ids it must make `executed-fail`. */
@@ -30,17 +31,26 @@ export interface HostRun {
   trafficViolations: readonly string[];
 }
 
+export interface CertifyChoices {
+  /** A wire-level choice made by a proxy in front of the host (the honest variants). */
+  wire?: WireChoice;
+  /** Certify as `--require-behavior` does. */
+  requireBehavior?: boolean;
+}
+
 /** Every leg of `scenarios` against the reference host started with `options`. */
-export async function certifyConfiguration(options: ReferenceHostOptions, scenarios: Scenario[]): Promise<HostRun> {
+export async function certifyConfiguration(options: ReferenceHostOptions, scenarios: Scenario[], choices: CertifyChoices = {}): Promise<HostRun> {
   const violations: string[] = [];
   const host = await startReferenceHost({ log: () => {}, onTrafficViolation: (violation) => violations.push(violation.message), ...options, port: 0, dbPath: ':memory:' });
+  const proxy = choices.wire === undefined ? undefined : await startWireProxy(host.baseUrl, choices.wire);
   try {
-    const opened = await openTarget({ baseUrl: host.baseUrl, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey, requireBehavior: false });
+    const opened = await openTarget({ baseUrl: proxy?.baseUrl ?? host.baseUrl, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey, requireBehavior: choices.requireBehavior ?? false });
     if (!opened.ok) throw new Error(`Test bug: discovery of the host failed: ${opened.reason}`);
     await seedMissingFixtures(opened.target, neededFixtures(scenarios));
     const rows = await runLegs(scenarios, opened.target);
     return { rows: new Map(rows.map((row) => [row.id, row])), trafficViolations: violations };
   } finally {
+    await proxy?.close();
     await host.close();
   }
 }

@@ -1,9 +1,12 @@
 // Recomputes an eval run's grade from its own event log (CONTRACT §6).
 //
 // Attribution: a trial is a top-level `agent.invocation-*` bracket (opened while no other is
-// open). The top-level brackets that close after one `eval.scored` and before the next are
-// attributed to the next one, which names `taskId` and `trialIndex` (absent → 0). Everything the
-// log does not let us attribute becomes a plain-words anomaly; gradeRun never throws on a log.
+// open). An `eval.scored` names `taskId` and `trialIndex` (absent → 0) and is attributed the
+// top-level brackets that closed since the previous `eval.scored`, plus the top-level bracket
+// still open when it arrives: RFC 0081 §C fixes only that `eval.scored` follows its task's
+// `agent.decided`, so a host may score a trial before or after its bracket closes (CONTRACT §6).
+// Everything the log does not let us attribute becomes a plain-words anomaly; gradeRun never
+// throws on a log.
 
 import { argsMatch, canonicalJson, jsonDeepEqual } from './json.ts';
 import { fromNumber, ratToNumber, sum } from './rational.ts';
@@ -48,6 +51,8 @@ interface Bracket {
   /** `agent.decided` decisions with the agent that made them, in log order. */
   decisions: { agentId: string | undefined; decision: unknown }[];
   usage: { inputTokens: number; outputTokens: number; costUsd: number[] }[];
+  /** An `eval.scored` arrived while this top-level bracket was open, and took it. */
+  scoredOpen: boolean;
 }
 
 /** The string form of a decision: itself when a string, else its JSON text. */
@@ -94,6 +99,8 @@ interface ScoredTrial {
   recordedScore: number | undefined;
   recordedPassed: boolean | undefined;
   brackets: Bracket[];
+  /** `provider.usage` costs outside every bracket since the previous `eval.scored` (a judge's). */
+  judgeCosts: number[];
 }
 
 /** Splits the log into scored trials (each with its attributed top-level brackets). */
@@ -119,6 +126,7 @@ function attribute(events: readonly RunEventDoc[], anomalies: string[]): { score
   let sawEvalStarted = false;
   const stack: Bracket[] = [];
   let pending: Bracket[] = [];
+  let judgeCosts: number[] = [];
   const scored: ScoredTrial[] = [];
 
   for (const { event, sequence } of indexed) {
@@ -144,6 +152,7 @@ function attribute(events: readonly RunEventDoc[], anomalies: string[]): { score
           unpairedMisses: 0,
           decisions: [],
           usage: [],
+          scoredOpen: false,
         });
         break;
       }
@@ -165,7 +174,7 @@ function attribute(events: readonly RunEventDoc[], anomalies: string[]): { score
           anomalies.push(`bracket opened at sequence ${stack[i]!.openSequence} was never closed before its enclosing bracket closed at sequence ${sequence}`);
         }
         stack.length = at;
-        if (at === 0 && top) pending.push(top);
+        if (at === 0 && top && !top.scoredOpen) pending.push(top);
         break;
       }
       case 'agent.tool-called': {
@@ -200,8 +209,13 @@ function attribute(events: readonly RunEventDoc[], anomalies: string[]): { score
         break;
       }
       case 'provider.usage': {
-        if (!top) break; // outside a bracket (e.g. a judge call): excluded, RFC 0244 §C
         const cost = finiteNumber(p.costEstimateUsd);
+        // Outside every bracket: a judge call (RFC 0081 UQ 5). Its cost is the trial's; it is
+        // never efficiency (RFC 0244 §C).
+        if (!top) {
+          if (cost !== undefined) judgeCosts.push(cost);
+          break;
+        }
         top.usage.push({
           inputTokens: finiteNumber(p.inputTokens) ?? 0,
           outputTokens: finiteNumber(p.outputTokens) ?? 0,
@@ -210,17 +224,24 @@ function attribute(events: readonly RunEventDoc[], anomalies: string[]): { score
         break;
       }
       case 'eval.scored': {
+        // A trial scored before its bracket closed: the open top-level bracket is its own.
+        if (top && !top.scoredOpen) {
+          top.scoredOpen = true;
+          pending.push(top);
+        }
         const taskId = str(p.taskId);
         const rawIndex = p.trialIndex;
         const trialIndex = rawIndex === undefined ? 0 : rawIndex;
         if (taskId === undefined) {
           anomalies.push(`eval.scored at sequence ${sequence} has no taskId; it and its brackets were ignored`);
           pending = [];
+          judgeCosts = [];
           break;
         }
         if (typeof trialIndex !== 'number' || !Number.isSafeInteger(trialIndex) || trialIndex < 0) {
           anomalies.push(`eval.scored at sequence ${sequence} (task ${taskId}) has an invalid trialIndex ${canonicalJson(rawIndex)}; it and its brackets were ignored`);
           pending = [];
+          judgeCosts = [];
           break;
         }
         if (pending.length === 0) {
@@ -235,8 +256,10 @@ function attribute(events: readonly RunEventDoc[], anomalies: string[]): { score
           recordedScore: finiteNumber(p.score),
           recordedPassed: typeof p.passed === 'boolean' ? p.passed : undefined,
           brackets: pending,
+          judgeCosts,
         });
         pending = [];
+        judgeCosts = [];
         break;
       }
       default:
@@ -285,7 +308,7 @@ function trialFacts(task: EvalTask, trial: ScoredTrial, failClosedOnMiss: boolea
     outputScore,
     trajectory: spec ? gradeTrajectory(spec, observedCalls(brackets, spec.includeDelegates === true)) : undefined,
     failClosedOnMiss,
-    ...bracketTotals(brackets),
+    ...bracketTotals(brackets, trial.judgeCosts),
     fixtureMissCount: countMisses(brackets, entries),
     scoredSequence: trial.sequence,
     bracketCount: brackets.length,
@@ -324,7 +347,7 @@ export function attributeTrials(events: readonly RunEventDoc[]): { trials: Attri
   const anomalies: string[] = [];
   const { scored, fixtureRuns } = attribute(Array.isArray(events) ? events : [], anomalies);
   const trials = scored.map((t): AttributedTrial => {
-    const totals = bracketTotals(t.brackets);
+    const totals = bracketTotals(t.brackets, t.judgeCosts);
     const out: AttributedTrial = {
       taskId: t.taskId,
       trialIndex: t.trialIndex,
@@ -389,8 +412,11 @@ function countMisses(brackets: readonly Bracket[], entries: readonly FixtureEntr
   return misses;
 }
 
-/** Counts over every event of the brackets, delegates included (RFC 0244 §C, CONTRACT §6). */
-function bracketTotals(brackets: readonly Bracket[]): { fixtureMissCount: number; efficiency: Efficiency; costUsd: number } {
+/**
+ * Counts over every event of the brackets, delegates included (RFC 0244 §C, CONTRACT §6); the
+ * cost adds the trial's judge calls (RFC 0081 UQ 5), which efficiency never counts.
+ */
+function bracketTotals(brackets: readonly Bracket[], judgeCosts: readonly number[]): { fixtureMissCount: number; efficiency: Efficiency; costUsd: number } {
   const usage = brackets.flatMap((b) => b.usage);
   return {
     fixtureMissCount: countMisses(brackets, undefined),
@@ -400,7 +426,7 @@ function bracketTotals(brackets: readonly Bracket[]): { fixtureMissCount: number
       inputTokens: usage.reduce((n, u) => n + u.inputTokens, 0),
       outputTokens: usage.reduce((n, u) => n + u.outputTokens, 0),
     },
-    costUsd: ratToNumber(sum(usage.flatMap((u) => u.costUsd).map(fromNumber))),
+    costUsd: ratToNumber(sum([...usage.flatMap((u) => u.costUsd), ...judgeCosts].map(fromNumber))),
   };
 }
 
@@ -490,6 +516,7 @@ export function gradeRun(suite: EvalSuite, events: readonly RunEventDoc[]): RunG
   }
 
   const byTask = new Map<string, Map<number, TrialGrade>>();
+  const judged: number[] = [];
   for (const trial of scored) {
     const task = taskById.get(trial.taskId);
     if (!task) {
@@ -510,6 +537,7 @@ export function gradeRun(suite: EvalSuite, events: readonly RunEventDoc[]): RunG
     const failClosedOnMiss = onMiss !== 'live' || fixtureRuns.has(task.taskId);
     // A fixtureRuns task's entries live in its source run, so only the wire reports its misses.
     const entries = fixtureRuns.has(task.taskId) ? undefined : fixtureEntries(task);
+    judged.push(...trial.judgeCosts);
     slots.set(trial.trialIndex, gradeTrial(trialFacts(task, trial, failClosedOnMiss, entries, anomalies), passScore));
   }
 
@@ -528,5 +556,7 @@ export function gradeRun(suite: EvalSuite, events: readonly RunEventDoc[]): RunG
     });
   });
 
-  return rollUpSuite(suite, taskGrades, anomalies);
+  const grade = rollUpSuite(suite, taskGrades, anomalies);
+  grade.judgeCostUsd = ratToNumber(sum(judged.map(fromNumber)));
+  return grade;
 }

@@ -166,6 +166,11 @@ export interface RunGrade {
   gatingAggregateScore: number;
   passed: boolean;
   totalCostUsd: number;
+  /**
+   * The part of `totalCostUsd` spent outside every agent bracket (judge calls, RFC 0081 UQ 5).
+   * UQ 5 only proposes that it is included, so a host may serve `totalCostUsd` with or without it.
+   */
+  judgeCostUsd?: number;
   trialStats?: TrialStats;
   tasks: TaskGrade[];
   anomalies: string[];

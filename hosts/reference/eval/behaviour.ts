@@ -38,6 +38,17 @@ export interface RunRules {
   outgoingEvents(emit: Emit): Emit;
   /** The summary the run ends with, as served (after eval.completed was emitted from it). */
   outgoingSummary(summary: Record<string, unknown>, suite: Suite): Record<string, unknown>;
+  /**
+   * A judge model call made for a trial after the agent's bracket closed (RFC 0081 UQ 5: its cost
+   * is the run's; RFC 0244 §C: it is never efficiency). The scripted tasks need no judge: none.
+   */
+  judgeUsage(task: SuiteTask, trialIndex: number): JudgeUsage | undefined;
+}
+
+export interface JudgeUsage {
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
 }
 
 export interface EngineBehaviour extends PlanRules, RunRules, GradingRules, RegressionRules {}
@@ -52,6 +63,7 @@ export const REFERENCE_BEHAVIOUR: Readonly<EngineBehaviour> = Object.freeze({
   trialIndexOf: (position: number) => position,
   outgoingEvents: (emit: Emit) => emit,
   outgoingSummary: (summary: Record<string, unknown>) => summary,
+  judgeUsage: () => undefined,
   ...REFERENCE_GRADING_RULES,
   ...REFERENCE_REGRESSION_RULES,
 });

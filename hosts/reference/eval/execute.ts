@@ -8,12 +8,16 @@ import type { EngineBehaviour } from './behaviour.ts';
 import { REFERENCE_BEHAVIOUR } from './behaviour.ts';
 import type { TaskGrade, TrialGrade } from './grading.ts';
 import { gradeSuite, gradeTask, gradeTrial, passScoreOf, trialSettings } from './grading.ts';
-import { cloneJson } from './json.ts';
+import { cloneJson, exactDecimal } from './json.ts';
 import type { EvalRunIO } from './port.ts';
 import { regressionBlock, scoredTasks } from './regression.ts';
 import { readScript, trialScript } from './script.ts';
 import { assertDocument, assertPayload } from './strict.ts';
 import type { EvalPlan, MemorySeedEntry, SuiteTask } from './types.ts';
+
+/** The judge a host may run outside the agent's bracket (EngineBehaviour.judgeUsage). */
+const JUDGE_PROVIDER = 'scripted-judge';
+const JUDGE_MODEL = 'judge-1';
 
 /** The memory every trial of the task starts from (none under live-shadow, which uses no fixtures). */
 export function memorySeedOf(plan: EvalPlan, task: SuiteTask): MemorySeedEntry[] {
@@ -73,6 +77,18 @@ async function runEval(plan: EvalPlan, io: EvalRunIO, behaviour: EngineBehaviour
       if (io.cancelled()) throw new RunCancelled();
 
       const record = runTrial(env, plan.agentId, trialScript(reading.script, trialIndex), nextFixtures?.(), nextMemory());
+      const judge = behaviour.judgeUsage(task, trialIndex);
+      if (judge !== undefined) {
+        emit('provider.usage', {
+          provider: JUDGE_PROVIDER,
+          model: JUDGE_MODEL,
+          inputTokens: judge.inputTokens,
+          outputTokens: judge.outputTokens,
+          totalTokens: judge.inputTokens + judge.outputTokens,
+          costEstimateUsd: judge.costUsd,
+        });
+        record.costUsd = record.costUsd.add(exactDecimal(judge.costUsd));
+      }
       const grade = gradeTrial(task, record, plan.agentId, passScore, behaviour);
       emit('eval.scored', {
         taskId: task.taskId,

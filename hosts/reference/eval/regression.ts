@@ -26,6 +26,13 @@ export interface RegressionRules {
   pairTasks(candidate: ScoredTask[], baseline: ScoredTask[]): TaskPair[];
   /** The verdict over the paired tasks that rose (`up`) and fell (`down`). */
   regressionVerdict(up: number, down: number): Verdict;
+  /** The `method` and `alpha` the verdict names (RFC 0244 §F, UQ 5: any name in the pattern). */
+  regressionMethod: { method: string; alpha: number };
+  /**
+   * `scoreDelta` (RFC 0244 §F fixes only the pairing): the candidate aggregate minus the
+   * baseline aggregate here; a host may take it over the paired tasks alone.
+   */
+  scoreDelta(candidateAggregate: number, baselineAggregate: number, pairs: TaskPair[]): Fraction;
 }
 
 /** The `{taskId, score}` entries of a served summary (a baseline's, or the candidate's). */
@@ -57,6 +64,8 @@ export function pairByTaskId(candidate: ScoredTask[], baseline: ScoredTask[]): T
 export const REFERENCE_REGRESSION_RULES: Readonly<RegressionRules> = Object.freeze({
   pairTasks: pairByTaskId,
   regressionVerdict: (up: number, down: number) => signTestVerdict(up, down),
+  regressionMethod: Object.freeze({ method: REGRESSION_METHOD, alpha: REGRESSION_ALPHA }),
+  scoreDelta: (candidateAggregate: number, baselineAggregate: number) => exactDecimal(candidateAggregate).sub(exactDecimal(baselineAggregate)),
 });
 
 /**
@@ -74,12 +83,12 @@ export function regressionBlock(
   const down = pairs.filter((pair) => pair.candidate.score < pair.baseline.score).length;
 
   const baselineAggregate = typeof baseline.summary.aggregateScore === 'number' ? baseline.summary.aggregateScore : 0;
-  const scoreDelta = exactDecimal(candidate.aggregateScore).sub(exactDecimal(baselineAggregate));
+  const scoreDelta = rules.scoreDelta(candidate.aggregateScore, baselineAggregate, pairs);
 
   return {
     baselineRunId: baseline.runId,
     scoreDelta: clampUnit(scoreDelta).valueOf(),
-    ...(withVerdict ? { verdict: rules.regressionVerdict(up, down), method: REGRESSION_METHOD, alpha: REGRESSION_ALPHA } : {}),
+    ...(withVerdict ? { verdict: rules.regressionVerdict(up, down), ...rules.regressionMethod } : {}),
     pairedTaskCount: pairs.length,
   };
 }

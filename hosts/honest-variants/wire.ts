@@ -1,0 +1,106 @@
+// A loopback proxy in front of the reference host that makes one wire-level choice the OpenWOP v2
+// wire allows and the reference host does not make: a newer minor version header,
+// error messages that differ per response, a summary that is not ready at once, SSE comments
+// between frames, no `debug` stream mode. The proxy forwards everything else byte for byte.
+
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One wire-level choice; every member is optional and off by default. */
+export interface WireChoice {
+  /** The `OpenWOP-Version` every response carries, e.g. `2.3` (a newer minor of major 2). */
+  responseVersion?: string;
+  /** Error envelopes carry a per-response request id in `message` (and `details.requestId`). */
+  requestIdInErrors?: boolean;
+  /** `GET …/eval-summary` answers `409 run_state_conflict` this many times per run before the host's answer. */
+  summaryNotReadyTimes?: number;
+  /** SSE streams carry a comment line and a heartbeat comment frame after every frame. */
+  sseComments?: boolean;
+  /** The host streams `updates` only: a `debug` stream is `400 unsupported_stream_mode`. */
+  noDebugStream?: boolean;
+}
+
+export interface WireProxy {
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+function send(res: ServerResponse, status: number, body: Record<string, unknown>, version: string): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': String(Buffer.byteLength(text)), 'OpenWOP-Version': version });
+  res.end(text);
+}
+
+/** Starts the proxy on 127.0.0.1 in front of `upstream` (the reference host's base URL). */
+export async function startWireProxy(upstream: string, choice: WireChoice): Promise<WireProxy> {
+  const target = new URL(upstream);
+  const summaryAsks = new Map<string, number>();
+  let requestIds = 0;
+  const version = (upstreamVersion: string | string[] | undefined): string => choice.responseVersion ?? String(upstreamVersion ?? '2.0');
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = new URL(req.url ?? '/', 'http://proxy.invalid');
+    if (req.method === 'GET' && url.pathname.endsWith('/eval-summary') && (choice.summaryNotReadyTimes ?? 0) > 0) {
+      const asked = summaryAsks.get(url.pathname) ?? 0;
+      if (asked < choice.summaryNotReadyTimes!) {
+        summaryAsks.set(url.pathname, asked + 1);
+        send(res, 409, { code: 'run_state_conflict', message: 'the eval summary is being assembled' }, version(undefined));
+        req.resume();
+        return;
+      }
+    }
+    if (choice.noDebugStream && req.method === 'GET' && /\/events$/.test(url.pathname) && (url.searchParams.get('streamMode') ?? '').includes('debug')) {
+      send(res, 400, { code: 'unsupported_stream_mode', message: 'this host streams the updates mode only', details: { supported: ['updates'] } }, version(undefined));
+      req.resume();
+      return;
+    }
+    const forward = httpRequest(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
+      (answer) => {
+        const headers = { ...answer.headers, 'openwop-version': version(answer.headers['openwop-version']) };
+        const isSse = String(answer.headers['content-type'] ?? '').startsWith('text/event-stream');
+        const isJson = String(answer.headers['content-type'] ?? '').startsWith('application/json');
+        if (choice.requestIdInErrors && isJson && (answer.statusCode ?? 200) >= 400) {
+          const chunks: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+          answer.on('end', () => {
+            const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+            const requestId = `req-${String(++requestIds).padStart(8, '0')}`;
+            body.message = `${String(body.message ?? 'refused')} (request ${requestId})`;
+            body.details = { ...(typeof body.details === 'object' && body.details !== null ? body.details : {}), requestId };
+            const text = JSON.stringify(body);
+            res.writeHead(answer.statusCode ?? 500, { ...headers, 'content-length': String(Buffer.byteLength(text)) });
+            res.end(text);
+          });
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, headers);
+        if (isSse && choice.sseComments) {
+          res.write(': this host comments its streams\n\n');
+          // A blank line ends an SSE frame, so after one a comment and a heartbeat frame fit.
+          answer.on('data', (chunk: Buffer) => res.write(chunk.toString('utf8').replaceAll('\n\n', '\n\n: heartbeat\n\n')));
+          answer.on('end', () => res.end());
+          return;
+        }
+        answer.pipe(res);
+      },
+    );
+    forward.on('error', () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    req.pipe(forward);
+  };
+
+  const server: Server = createServer(handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

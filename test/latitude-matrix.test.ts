@@ -1,0 +1,44 @@
+// The latitude matrix (CONTRACT §6): a harness that fails a conformant host is as useless as one
+// that passes a broken host. Each honest variant (hosts/honest-variants/catalogue.ts) is the
+// reference host with one choice the RFC text allows switched; certified in-process, with and
+// without --require-behavior, it gets no `executed-fail` and no `blocked` row, and every row
+// that does not apply says why.
+
+import { describe, expect, it } from 'vitest';
+import type { LedgerRow } from '../lib/evidence/types.ts';
+import { loadScenarios } from '../lib/scenarios.ts';
+import { certifyConfiguration } from '../hosts/known-bad/harness.ts';
+import { HONEST_VARIANTS } from '../hosts/honest-variants/catalogue.ts';
+
+const scenarios = await loadScenarios();
+
+function offences(rows: Map<string, LedgerRow>): string[] {
+  const out: string[] = [];
+  for (const row of rows.values()) {
+    if (row.result === 'executed-fail' || row.result === 'blocked') out.push(`${row.id}: ${row.result}: ${row.detail ?? ''}`);
+    else if (row.result !== 'executed-pass' && !(row.detail ?? '').trim()) out.push(`${row.id}: ${row.result} without a reason`);
+  }
+  return out;
+}
+
+describe('the latitude matrix: every honest variant certifies clean', () => {
+  for (const variant of HONEST_VARIANTS) {
+    for (const requireBehavior of [false, true]) {
+      it(`${variant.name}${requireBehavior ? ' (--require-behavior)' : ''}: ${variant.choice}`, async () => {
+        const run = await certifyConfiguration(variant.options, scenarios, { wire: variant.wire, requireBehavior });
+        expect(run.trafficViolations, `${variant.name} sends what the schemas refuse`).toEqual([]);
+        expect(offences(run.rows), variant.name).toEqual([]);
+        expect([...run.rows.values()].some((row) => row.result === 'executed-pass'), `${variant.name}: no row ran`).toBe(true);
+      });
+    }
+  }
+
+  it('names each variant once, in kebab-case, with a one-line choice and its clause', () => {
+    expect(new Set(HONEST_VARIANTS.map((v) => v.name)).size).toBe(HONEST_VARIANTS.length);
+    for (const variant of HONEST_VARIANTS) {
+      expect(variant.name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(variant.choice, variant.name).toMatch(/^[^\n]{10,160}$/);
+      expect(variant.clause, variant.name).toMatch(/^(RFC \d{4}|OpenWOP v2)[^\n]*$/);
+    }
+  });
+});
