@@ -38,7 +38,7 @@ import { createEvalRun, readCounter, readEffects, readErrorCode } from '../lib/c
 import { loadFixtures } from '../lib/fixtures.ts';
 import { passAtK, passHatK, scoreStderr, signTestVerdict, toSummaryView, type TrajectoryGrade } from '../lib/grader/index.ts';
 import { need, type Checks } from '../lib/ledger/leg.ts';
-import { defineScenario, type Leg } from '../lib/ledger/scenario.ts';
+import { defineScenario, fittingFixtures, type Leg } from '../lib/ledger/scenario.ts';
 import { validate, validateEventPayload } from '../lib/schemas/index.ts';
 import { assertContentFree } from './support/content.ts';
 import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, SCRIPTED_AGENT, sharedEvalRun, summaryTask, type ObservedEvalRun } from './support/eval-run.ts';
@@ -125,6 +125,31 @@ function trialOutcomes(run: ObservedEvalRun, taskId: string): Array<{ trialIndex
         .filter((e) => e.sequence > after && e.sequence < event.sequence && e.type === 'agent.tool-returned' && payloadOf(e).agentId === SCRIPTED_AGENT)
         .map((e) => payloadOf(e).outcome ?? { error: payloadOf(e).error }),
     }));
+}
+
+/** Each candidate task paired with the baseline task of the same id (RFC 0244 §F). */
+function pairedScores(baseline: Array<{ taskId: string; score: number }>, candidate: Array<{ taskId: string; score: number }>): Array<[number, number]> {
+  const base = new Map(baseline.map((t) => [t.taskId, t.score]));
+  return candidate.filter((t) => base.has(t.taskId)).map((t) => [base.get(t.taskId)!, t.score]);
+}
+
+/** The readings of scoreDelta RFC 0244 §F leaves open: the aggregate difference, the paired mean change. */
+function scoreDeltaReadings(baseline: Array<{ taskId: string; score: number }>, candidate: Array<{ taskId: string; score: number }>, aggregateDelta: number): number[] {
+  const pairs = pairedScores(baseline, candidate);
+  const paired = pairs.reduce((sum, [b, c]) => sum + (c - b), 0) / Math.max(1, pairs.length);
+  return [aggregateDelta, paired];
+}
+
+function within(actual: unknown, formula: number): boolean {
+  return typeof actual === 'number' && Math.abs(actual - formula) <= 1e-9 * Math.max(1, Math.abs(formula));
+}
+
+/** `improved` when no paired task rose, `regressed` when none fell: the verdict no method may give. */
+function directionNobodyMoved(baseline: Array<{ taskId: string; score: number }>, candidate: Array<{ taskId: string; score: number }>): string | undefined {
+  const pairs = pairedScores(baseline, candidate);
+  if (!pairs.some(([b, c]) => c > b)) return 'improved';
+  if (!pairs.some(([b, c]) => c < b)) return 'regressed';
+  return undefined;
 }
 
 const hostLegs: Leg[] = [
@@ -227,8 +252,9 @@ const hostLegs: Leg[] = [
       const scored = eventsOfType(run, 'eval.scored').map((e) => payloadOf(e)).find((p) => p.taskId === 'missed');
       check.equal(scored?.score, 0, 'eval.scored for the missed task carries score 0');
       check.equal(scored?.passed, false, 'eval.scored for the missed task carries passed false');
-      const errors = eventsOfType(run, 'agent.tool-returned').map((e) => payloadOf(e)).filter((p) => (p.error as { code?: string } | undefined)?.code === 'eval_fixture_miss');
-      check.equal(errors.length, 1, 'the agent got one tool error eval_fixture_miss');
+      // RFC 0244 §D: "return a tool error" — any code; the reference host says eval_fixture_miss.
+      const errors = eventsOfType(run, 'agent.tool-returned').map((e) => payloadOf(e)).filter((p) => p.error !== undefined && p.error !== null);
+      check.equal(errors.length, 1, 'the agent got one tool error, for the missed call');
       check.equal(summaryTask(run.summary, 'served')?.passed, true, 'the served task passes');
     },
   },
@@ -348,7 +374,7 @@ const hostLegs: Leg[] = [
     id: 'openwop.requirement.0244.memory-isolated',
     title: 'memory written by one trial is not visible to another trial',
     clause: 'RFC 0244 §B',
-    needs: { facet: ['trials', 'trajectory'], fixtures: [MEMORY] },
+    needs: { facet: ['trials'], fixtures: [MEMORY] },
     async run(check, target) {
       const run = requireCompleted(check, await sharedEvalRun(target, MEMORY));
       for (const task of run.grade.tasks) {
@@ -402,10 +428,16 @@ const hostLegs: Leg[] = [
       const expected = signTestVerdict(baseTasks, candTasks, typeof regression.alpha === 'number' ? regression.alpha : 0.05);
       check.equal(regression.baselineRunId, baseline.runId, 'regression.baselineRunId names the baseline run');
       check.equal(regression.pairedTaskCount, expected.pairedTaskCount, 'pairedTaskCount counts the task ids both runs share');
-      check.close(regression.scoreDelta, candidate.grade.aggregateScore - baseline.grade.aggregateScore, 'scoreDelta is the candidate aggregate minus the baseline aggregate');
+      // RFC 0244 §F fixes only the pairing: scoreDelta is accepted as the difference of the
+      // aggregates or as the mean change over the paired tasks (CONTRACT §6).
+      const deltas = scoreDeltaReadings(baseTasks, candTasks, candidate.grade.aggregateScore - baseline.grade.aggregateScore);
+      check.ok(deltas.some((delta) => within(regression.scoreDelta, delta)), 'scoreDelta is the aggregate difference or the mean change over the paired tasks', { served: regression.scoreDelta, accepted: deltas });
       check.ok(typeof regression.method === 'string' && /^[a-z0-9][a-z0-9-]{0,63}$/.test(regression.method), 'the verdict names its method', regression.method);
+      // The verdict is recomputable only under the sign test; any method must say `unchanged`
+      // (or `inconclusive`) when no paired task moved, and never claim the direction nobody moved in.
       if (regression.method === 'sign-test') check.equal(regression.verdict, expected.verdict, 'the sign-test verdict, recomputed over tasks paired by taskId');
-      else check.ok(regression.verdict !== 'improved' && regression.verdict !== 'regressed' || expected.verdict !== 'unchanged', 'no task moved, so the verdict is neither improved nor regressed', regression.verdict);
+      else if (expected.verdict === 'unchanged') check.ok(regression.verdict === 'unchanged' || regression.verdict === 'inconclusive', 'no paired task moved, so the verdict is neither improved nor regressed', regression.verdict);
+      else check.ok(regression.verdict !== directionNobodyMoved(baseTasks, candTasks), 'the verdict does not claim a direction no paired task moved in', regression.verdict);
     },
   },
   {
@@ -440,9 +472,9 @@ const hostLegs: Leg[] = [
     id: 'openwop.requirement.0244.served-shape',
     title: 'every eval.* payload and summary the host serves validates, scoreLabel and evaluatorType included',
     clause: 'RFC 0244 §E',
-    needs: { facet: ['trajectory', 'trials', 'fixtureMatching'], fixtures: SERVED },
+    needs: { facet: [], someFixtures: SERVED },
     async run(check, target) {
-      for (const id of SERVED) {
+      for (const id of fittingFixtures(target, SERVED)) {
         const run = requireCompleted(check, await sharedEvalRun(target, id));
         for (const event of run.events.filter((e) => e.type.startsWith('eval.'))) {
           const result = validateEventPayload(event.type, event.payload);
@@ -457,9 +489,9 @@ const hostLegs: Leg[] = [
     id: 'openwop.requirement.0244.served-content-free',
     title: 'no eval.* payload or summary the host serves carries the suite content',
     clause: 'RFC 0244 §H',
-    needs: { facet: ['trajectory', 'trials', 'fixtureMatching'], fixtures: SERVED },
+    needs: { facet: [], someFixtures: SERVED },
     async run(check, target) {
-      for (const id of SERVED) {
+      for (const id of fittingFixtures(target, SERVED)) {
         const run = requireCompleted(check, await sharedEvalRun(target, id));
         assertContentFree(check, run.events.filter((e) => e.type.startsWith('eval.')).map((e) => e.payload), run.fixture, `${id}: the eval.* payloads`);
         assertContentFree(check, run.summary, run.fixture, `${id}: the summary`);

@@ -43,4 +43,4 @@ export {
   type TaskRollUpOptions,
   type TrialFacts,
 } from './rollup.ts';
-export { attributeTrials, FIXTURE_MISS_CODE, goldenScore, gradeRun, type AttributedTrial } from './run.ts';
+export { attributeTrials, FIXTURE_MISS_CODE, goldenScore, gradeRun, type AttributedTrial, type GradeOptions } from './run.ts';

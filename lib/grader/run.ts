@@ -39,6 +39,8 @@ interface ToolCall {
   callId: string | undefined;
   /** Its `agent.tool-returned` carried `error.code: "eval_fixture_miss"`. */
   wireMiss: boolean;
+  /** The call carries no `inputs` (redacted, e.g. `argsHash` alone): its args are unknown. */
+  redacted: boolean;
 }
 
 interface Bracket {
@@ -184,7 +186,7 @@ function attribute(events: readonly RunEventDoc[], anomalies: string[]): { score
           anomalies.push(`agent.tool-called at sequence ${sequence} has no toolName; it was ignored`);
           break;
         }
-        top.toolCalls.push({ agentId: str(p.agentId) ?? innermost?.agentId, toolName, inputs: p.inputs, callId: str(p.callId), wireMiss: false });
+        top.toolCalls.push({ agentId: str(p.agentId) ?? innermost?.agentId, toolName, inputs: p.inputs, callId: str(p.callId), wireMiss: false, redacted: !('inputs' in p) });
         break;
       }
       case 'agent.tool-returned': {
@@ -372,6 +374,27 @@ interface FixtureEntry {
   argsMatch?: ArgsMatchMode;
 }
 
+export interface GradeOptions {
+  /**
+   * The event logs of the source runs `eval.started.fixtureRuns` names, by task id. With them,
+   * a fixtureRuns task's misses are replayed against the entries CONTRACT §4 derives from its
+   * source, whatever error code the host's miss carries.
+   */
+  fixtureRunSources?: Record<string, readonly RunEventDoc[]>;
+}
+
+/**
+ * The entries a fixtureRuns task is served from (CONTRACT §4, RFC 0252 §D): one per call of the
+ * bracket's own agent (delegates excluded), in sequence order, matched exactly. Undefined when a
+ * source call is redacted, so its args are unknown.
+ */
+function entriesFromSource(events: readonly RunEventDoc[]): FixtureEntry[] | undefined {
+  const { scored } = attribute(Array.isArray(events) ? events : [], []);
+  const calls = scored.flatMap((trial) => trial.brackets.flatMap((b) => b.toolCalls.filter((call) => call.agentId === b.agentId)));
+  if (calls.some((call) => call.redacted)) return undefined;
+  return calls.map((call) => ({ tool: call.toolName, args: call.inputs, argsMatch: 'exact' as const }));
+}
+
 /** The suite's `toolResponses` entries as selection reads them (malformed entries never match). */
 function fixtureEntries(task: EvalTask): FixtureEntry[] | undefined {
   const list = task.fixtures?.toolResponses;
@@ -401,7 +424,8 @@ function countMisses(brackets: readonly Bracket[], entries: readonly FixtureEntr
     misses += b.unpairedMisses;
     for (const call of b.toolCalls) {
       let replayMiss = false;
-      if (entries) {
+      // A redacted call cannot be replayed (RFC 0244 UQ 6): only the wire can say it missed.
+      if (entries && !call.redacted) {
         const index = entries.findIndex((e, i) => !consumed.has(i) && e.tool === call.toolName && argsMatch(e, call.inputs));
         if (index === -1) replayMiss = true;
         else consumed.add(index);
@@ -484,9 +508,11 @@ function missingTrial(task: EvalTask, trialIndex: number): TrialGrade {
  * bracket before it, an `eval.scored` for a task the suite lacks, brackets never closed and
  * brackets closed after the last `eval.scored`.
  */
-export function gradeRun(suite: EvalSuite, events: readonly RunEventDoc[]): RunGrade {
+export function gradeRun(suite: EvalSuite, events: readonly RunEventDoc[], options: GradeOptions = {}): RunGrade {
   const anomalies: string[] = [];
   const { scored, fixtureRuns } = attribute(Array.isArray(events) ? events : [], anomalies);
+  const sourceEntries = new Map<string, FixtureEntry[] | undefined>();
+  for (const [taskId, source] of Object.entries(options.fixtureRunSources ?? {})) sourceEntries.set(taskId, entriesFromSource(source));
 
   const tasks: EvalTask[] = [];
   const taskById = new Map<string, EvalTask>();
@@ -517,6 +543,7 @@ export function gradeRun(suite: EvalSuite, events: readonly RunEventDoc[]): RunG
 
   const byTask = new Map<string, Map<number, TrialGrade>>();
   const judged: number[] = [];
+  let redacted = 0;
   for (const trial of scored) {
     const task = taskById.get(trial.taskId);
     if (!task) {
@@ -535,8 +562,10 @@ export function gradeRun(suite: EvalSuite, events: readonly RunEventDoc[]): RunG
     }
     const onMiss = task.fixtures?.onMiss;
     const failClosedOnMiss = onMiss !== 'live' || fixtureRuns.has(task.taskId);
-    // A fixtureRuns task's entries live in its source run, so only the wire reports its misses.
-    const entries = fixtureRuns.has(task.taskId) ? undefined : fixtureEntries(task);
+    // A fixtureRuns task's entries are derived from its source run: replayed when the caller
+    // hands in the source's events, else only the wire reports its misses.
+    const entries = fixtureRuns.has(task.taskId) ? sourceEntries.get(task.taskId) : fixtureEntries(task);
+    redacted += trial.brackets.reduce((n, b) => n + b.toolCalls.filter((call) => call.redacted).length, 0);
     judged.push(...trial.judgeCosts);
     slots.set(trial.trialIndex, gradeTrial(trialFacts(task, trial, failClosedOnMiss, entries, anomalies), passScore));
   }
@@ -558,5 +587,6 @@ export function gradeRun(suite: EvalSuite, events: readonly RunEventDoc[]): RunG
 
   const grade = rollUpSuite(suite, taskGrades, anomalies);
   grade.judgeCostUsd = ratToNumber(sum(judged.map(fromNumber)));
+  grade.redactedCallCount = redacted;
   return grade;
 }

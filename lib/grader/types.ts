@@ -171,6 +171,8 @@ export interface RunGrade {
    * UQ 5 only proposes that it is included, so a host may serve `totalCostUsd` with or without it.
    */
   judgeCostUsd?: number;
+  /** Calls of the graded trials that carry no `inputs` (RFC 0244 UQ 6): their args are unknown. */
+  redactedCallCount?: number;
   trialStats?: TrialStats;
   tasks: TaskGrade[];
   anomalies: string[];

@@ -14,8 +14,15 @@ export type GateDecision =
 /** Thrown by `require` when a leg cannot go on. */
 export class LegAbort extends Error {}
 
-/** Thrown when the leg finds it cannot observe what the host claimed (STYLE item 7). */
+/** Thrown when the leg finds it cannot observe what the host claimed. */
 export class LegBlocked extends Error {}
+
+/**
+ * Thrown when what the host served shows, only once the leg ran, that the requirement cannot be
+ * witnessed on this host by a choice the RFCs allow (tool inputs redacted, RFC 0244 UQ 6). Never
+ * a failure, under --require-behavior either.
+ */
+export class LegInapplicable extends Error {}
 
 /** Thrown by harness misuse; never recorded as the host's fault (STYLE item 11). */
 export class TestBug extends Error {
@@ -35,6 +42,8 @@ export interface Checks {
   require(condition: boolean, rule: string, seen?: unknown): asserts condition;
   /** Stops the leg as `blocked`: the claimed behaviour could not be observed. */
   blocked(reason: string): never;
+  /** Stops the leg as `inapplicable`: an RFC-permitted choice of the host puts it out of reach. */
+  inapplicable(reason: string): never;
   readonly assertions: number;
   readonly failures: readonly string[];
 }
@@ -79,6 +88,9 @@ export function createChecks(prefix: string): Checks {
     },
     blocked(reason) {
       throw new LegBlocked(reason);
+    },
+    inapplicable(reason) {
+      throw new LegInapplicable(reason);
     },
     get assertions() {
       return assertions;

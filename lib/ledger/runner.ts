@@ -9,7 +9,7 @@
 
 import type { LedgerRow } from '../evidence/types.ts';
 import { TransportError } from '../client/index.ts';
-import { createChecks, LegAbort, LegBlocked, TestBug, type GateDecision } from './leg.ts';
+import { createChecks, LegAbort, LegBlocked, LegInapplicable, TestBug, type GateDecision } from './leg.ts';
 import { decideGate, type Leg, type Scenario } from './scenario.ts';
 import type { Target } from './target.ts';
 
@@ -86,6 +86,9 @@ function classify(error: unknown, failures: readonly string[], assertions: numbe
     return strict
       ? { result: 'executed-fail', assertions, detail: clip(`required behaviour not observable (--require-behavior): ${error.message}`) }
       : { result: 'blocked', assertions, detail: clip(error.message) };
+  }
+  if (error instanceof LegInapplicable && failures.length === 0) {
+    return { result: 'inapplicable', assertions: 0, detail: clip(error.message) };
   }
   if (error instanceof TestBug) {
     return { result: 'blocked', assertions, detail: clip(error.message) };

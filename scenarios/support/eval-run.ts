@@ -7,7 +7,7 @@
 
 import { createEvalRun, readRunEvents, waitForSummary, type Client, type HttpResult, type RunEvent } from '../../lib/client/index.ts';
 import { fixture, type FixtureDocument } from '../../lib/fixtures.ts';
-import { gradeRun, type EvalSuite, type RunEventDoc, type RunGrade } from '../../lib/grader/index.ts';
+import { gradeRun, type EvalSuite, type GradeOptions, type RunEventDoc, type RunGrade } from '../../lib/grader/index.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 
@@ -40,6 +40,7 @@ export async function observeEvalRun(
   fixtureId: string,
   extras: EvalRunRequestExtras = {},
   client: Client = target.client,
+  grading: GradeOptions = {},
 ): Promise<ObservedEvalRun> {
   const doc = fixture(fixtureId);
   const created = await createEvalRun(client, { evalSuiteRef: fixtureId, agentId: SCRIPTED_AGENT, ...extras });
@@ -52,7 +53,7 @@ export async function observeEvalRun(
   const answer = await waitForSummary(client, created.runId, RUN_DEADLINE_MS);
   observed.summaryAnswer = answer.result;
   if (answer.kind === 'ok') observed.summary = answer.summary;
-  observed.grade = gradeRun(doc.suite as unknown as EvalSuite, read.events as unknown as RunEventDoc[]);
+  observed.grade = gradeRun(doc.suite as unknown as EvalSuite, read.events as unknown as RunEventDoc[], grading);
   return observed;
 }
 
@@ -72,7 +73,24 @@ export function requireCompleted(check: Checks, run: ObservedEvalRun): Required<
   check.require(last?.type === 'run.completed', `the ${run.fixture.id} run ends with run.completed`, last?.type);
   check.require(run.summary !== undefined, `GET /runs/{id}/eval-summary for the ${run.fixture.id} run answers 200`, { status: run.summaryAnswer?.status, body: run.summaryAnswer?.json });
   check.require(run.grade !== undefined, 'the reference grade was recomputed');
+  if ((run.grade.redactedCallCount ?? 0) > 0 && suiteMatchesArgs(run.fixture.suite)) {
+    check.inapplicable(
+      `the host serves agent.tool-called without inputs (${run.grade.redactedCallCount} calls of the ${run.fixture.id} run), and the suite matches arguments: RFC 0244 UQ 6 leaves argument matching recomputable only from unredacted inputs`,
+    );
+  }
   return run as Required<Pick<ObservedEvalRun, 'runId' | 'summary' | 'grade'>> & ObservedEvalRun;
+}
+
+/**
+ * Whether grading the suite reads tool arguments: a trajectory call with `args` under `exact` or
+ * `subset`, a fixture entry with `args`, or a script that feeds memory into a call's args.
+ */
+export function suiteMatchesArgs(suite: FixtureDocument['suite']): boolean {
+  return suite.tasks.some((task) => {
+    const expected = (task.expected as { trajectory?: { calls?: Array<{ args?: unknown; argsMatch?: string }> } } | undefined)?.trajectory?.calls ?? [];
+    const entries = (task.fixtures as { toolResponses?: Array<{ args?: unknown }> } | undefined)?.toolResponses ?? [];
+    return expected.some((call) => call.args !== undefined && (call.argsMatch === 'exact' || call.argsMatch === 'subset')) || entries.some((entry) => entry.args !== undefined) || JSON.stringify(task.input ?? null).includes('"$memory"');
+  });
 }
 
 export function eventsOfType(run: ObservedEvalRun, type: string): RunEvent[] {
