@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { TransportError } from '../lib/client/index.ts';
+import { loadFixtures } from '../lib/fixtures.ts';
 import { need, TestBug } from '../lib/ledger/leg.ts';
 import { runLeg, runLegs } from '../lib/ledger/runner.ts';
 import { decideGate, type HostLeg, type Needs } from '../lib/ledger/scenario.ts';
@@ -18,7 +19,7 @@ function target(facet: Record<string, unknown> | undefined, extra: Partial<Targe
     fixtures: new Set(['conformance-eval-trials']),
     seams: true,
     requireBehavior: false,
-    fixtureDocs: new Map(),
+    fixtureDocs: loadFixtures(),
     memo: (_key, make) => make(),
     ...extra,
   };
@@ -89,7 +90,7 @@ describe('gates', () => {
       run: false,
       kind: 'inapplicable',
       reason: 'the host does not advertise agents.evalSuite.regressionVerdict',
-      strictFails: true,
+      strictFails: false,
     });
     expect(decideGate({ facet: [] }, target(undefined))).toMatchObject({ kind: 'inapplicable', reason: 'the host does not advertise agents.evalSuite' });
   });
@@ -100,14 +101,33 @@ describe('gates', () => {
     expect(decideGate({ facet: [], seams: true }, target(FULL, { seams: false }))).toMatchObject({ kind: 'blocked', strictFails: true });
   });
 
-  it('turns "not advertised" into executed-fail under --require-behavior, with the reason', async () => {
+  it('keeps "not advertised" inapplicable under --require-behavior: an optional facet is not a failure', async () => {
     const row = await runLeg('probe.test.ts', leg(async (check) => void check.ok(true, 'x'), { facet: ['regressionVerdict'] }), target(FULL, { requireBehavior: true }));
     expect(row).toEqual({
       id: 'openwop.requirement.0244.probe',
       scenario: 'probe.test.ts',
-      result: 'executed-fail',
+      result: 'inapplicable',
       assertions: 0,
-      detail: 'required behaviour missing (--require-behavior): the host does not advertise agents.evalSuite.regressionVerdict',
+      detail: 'the host does not advertise agents.evalSuite.regressionVerdict',
+    });
+  });
+
+  it('turns an unlisted fixture of an advertised facet into executed-fail under --require-behavior, with the reason', async () => {
+    const row = await runLeg('probe.test.ts', leg(async (check) => void check.ok(true, 'x'), { facet: [], fixtures: ['conformance-eval-cost'] }), target(FULL, { requireBehavior: true }));
+    expect(row).toMatchObject({ result: 'executed-fail', detail: 'required behaviour missing (--require-behavior): the host does not list the fixture conformance-eval-cost in discovery fixtures' });
+  });
+
+  it('makes a leg whose fixture the host cannot run inapplicable, under --require-behavior too', () => {
+    const noTrajectory = target({ ...FULL, trajectory: false });
+    expect(decideGate({ facet: [], fixtures: ['conformance-eval-trajectory'] }, noTrajectory)).toMatchObject({
+      kind: 'inapplicable',
+      reason: 'the fixture conformance-eval-trajectory uses agents.evalSuite.trajectory, which the host does not advertise',
+      strictFails: false,
+    });
+    expect(decideGate({ facet: [], fixtures: ['conformance-eval-cost'] }, target({ ...FULL, trials: { maxTrials: 2 } }))).toMatchObject({
+      kind: 'inapplicable',
+      reason: "the fixture conformance-eval-cost runs 3 trials, over the host's agents.evalSuite.trials.maxTrials 2",
+      strictFails: false,
     });
   });
 

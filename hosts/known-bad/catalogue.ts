@@ -333,9 +333,9 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
     ...engine({ featureRefusal: () => undefined }, { evalSuite: { trials: false } }),
   },
   {
-    name: 'capability-refusal-501',
-    defect: 'mode "eval" on a host without agents.evalSuite answers the v1 501 instead of 422',
-    clause: 'RFC 0081 §B (v2 error registry)',
+    name: 'capability-refusal-not-implemented',
+    defect: 'mode "eval" on a host without agents.evalSuite answers 501 not_implemented, not capability_not_provided',
+    clause: 'RFC 0081 §B',
     ...server({ evalCapabilityRefusal: () => new HttpError(501, 'not_implemented', 'eval runs are not implemented by this host') }, { evalSuite: false }),
   },
 
