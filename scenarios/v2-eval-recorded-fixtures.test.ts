@@ -121,14 +121,17 @@ const hostLegs: Leg[] = [
         candidates.push(runId);
       }
       const refusals = [];
+      const texts: string[] = [];
       for (const id of candidates) {
         const answer = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: id } });
         check.equal(answer.status, 400, `the source ${id} is refused with 400`);
         check.equal(readErrorCode(answer.json), 'validation_error', 'the error code is validation_error');
         check.ok(!answer.text.includes(id) && !answer.text.includes(id.slice(id.lastIndexOf('/') + 1)), 'the refusal does not echo the supplied id', answer.text);
         refusals.push(refusalOf(answer));
+        texts.push(answer.text);
       }
       for (const refusal of refusals.slice(1)) check.equal(refusal, refusals[0], 'every unusable source gets the same status and the same error code');
+      check.saw(texts.every((text) => text === texts[0]) ? 'source refusals identical byte for byte' : 'source refusals with the same status and code, messages differing');
     },
   },
   {

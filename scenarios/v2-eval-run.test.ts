@@ -103,6 +103,7 @@ export default await defineScenario('v2-eval-run.test.ts', [
       }
       // The v2 error registry says 422; RFC 0081 §B and its Examples say 501. Both are accepted.
       check.ok(answer.status === 422 || answer.status === 501, 'the create answers 422 (v2 registry) or 501 (RFC 0081 §B)', answer.status);
+      check.saw(`capability refusal ${answer.status}${answer.status === 422 ? ' (v2 registry)' : answer.status === 501 ? ' (RFC 0081 §B)' : ''}`);
       check.equal(readErrorCode(answer.json), 'capability_not_provided', 'the error code is capability_not_provided');
       check.equal(answer.runId, undefined, 'no run is created');
     },

@@ -255,6 +255,7 @@ const hostLegs: Leg[] = [
       // RFC 0244 §D: "return a tool error" — any code; the reference host says eval_fixture_miss.
       const errors = eventsOfType(run, 'agent.tool-returned').map((e) => payloadOf(e)).filter((p) => p.error !== undefined && p.error !== null);
       check.equal(errors.length, 1, 'the agent got one tool error, for the missed call');
+      for (const error of errors) check.saw(`a fixture miss is the tool error ${String((error.error as { code?: unknown }).code)}`);
       check.equal(summaryTask(run.summary, 'served')?.passed, true, 'the served task passes');
     },
   },
@@ -315,10 +316,17 @@ const hostLegs: Leg[] = [
     needs: { facet: ['fixtureMatching'], fixtures: [ONMISS_LIVE] },
     async run(check, target) {
       const run = requireCompleted(check, await sharedEvalRun(target, ONMISS_LIVE));
-      checkAgainstExpected(check, run, ['fixtureMissCount', 'passed']);
+      // A live miss carries no error, so only replaying selection over the calls' inputs counts
+      // it; with inputs redacted (RFC 0244 UQ 6) the count is the one the scripted agent's
+      // contract produces (the fixture's expected grade).
+      const redacted = (run.grade.redactedCallCount ?? 0) > 0;
+      const expected = (run.fixture.expectedGrade as { tasks: Array<{ taskId: string; fixtureMissCount?: number }> }).tasks;
+      if (redacted) check.saw('tool inputs redacted: live misses checked against the fixture\'s expected grade');
+      else checkAgainstExpected(check, run, ['fixtureMissCount', 'passed']);
       for (const task of run.grade.tasks) {
         const served = summaryTask(run.summary, task.taskId);
-        check.equal(served?.fixtureMissCount, task.fixtureMissCount, `task ${task.taskId}: fixtureMissCount against the misses in the log`);
+        const misses = redacted ? expected.find((t) => t.taskId === task.taskId)?.fixtureMissCount : task.fixtureMissCount;
+        check.equal(served?.fixtureMissCount, misses, `task ${task.taskId}: fixtureMissCount against the misses in the log`);
         check.ok(typeof served?.fixtureMissCount === 'number' && served.fixtureMissCount > 0, `task ${task.taskId}: fixtureMissCount > 0 shows the eval was not fully fixtured`, served?.fixtureMissCount);
         check.equal(served?.passed, task.passed, `task ${task.taskId}: a live miss is not a fail-closed trial`);
       }
@@ -365,7 +373,14 @@ const hostLegs: Leg[] = [
       const run = requireCompleted(check, await sharedEvalRun(target, COST));
       const usage = eventsOfType(run, 'provider.usage').reduce((sum, e) => sum + Number(payloadOf(e).costEstimateUsd ?? 0), 0);
       check.close(run.grade.totalCostUsd, usage, 'the reference cost is the sum of every provider.usage');
-      check.close(run.summary.totalCostUsd, run.grade.totalCostUsd, 'totalCostUsd counts every trial');
+      // RFC 0081 UQ 5 only proposes that a judge's cost is in totalCostUsd: with or without it.
+      const judge = run.grade.judgeCostUsd ?? 0;
+      const withoutJudge = run.grade.totalCostUsd - judge;
+      const served = run.summary.totalCostUsd;
+      if (judge > 0 && within(served, withoutJudge) && !within(served, run.grade.totalCostUsd)) {
+        check.saw('totalCostUsd leaves the judge cost out');
+        check.close(served, withoutJudge, 'totalCostUsd counts every trial');
+      } else check.close(served, run.grade.totalCostUsd, 'totalCostUsd counts every trial');
       checkAgainstExpected(check, run, ['passed']);
       check.equal(run.summary.passed, run.grade.passed, 'the suite passes or fails the cost ceiling as counted over every trial');
     },
@@ -432,6 +447,8 @@ const hostLegs: Leg[] = [
       // aggregates or as the mean change over the paired tasks (CONTRACT §6).
       const deltas = scoreDeltaReadings(baseTasks, candTasks, candidate.grade.aggregateScore - baseline.grade.aggregateScore);
       check.ok(deltas.some((delta) => within(regression.scoreDelta, delta)), 'scoreDelta is the aggregate difference or the mean change over the paired tasks', { served: regression.scoreDelta, accepted: deltas });
+      check.saw(within(regression.scoreDelta, deltas[0]!) ? 'scoreDelta as the aggregate difference' : 'scoreDelta as the mean change over the paired tasks');
+      check.saw(`regression method ${String(regression.method)}`);
       check.ok(typeof regression.method === 'string' && /^[a-z0-9][a-z0-9-]{0,63}$/.test(regression.method), 'the verdict names its method', regression.method);
       // The verdict is recomputable only under the sign test; any method must say `unchanged`
       // (or `inconclusive`) when no paired task moved, and never claim the direction nobody moved in.
@@ -475,7 +492,7 @@ const hostLegs: Leg[] = [
     needs: { facet: [], someFixtures: SERVED },
     async run(check, target) {
       for (const id of fittingFixtures(target, SERVED)) {
-        const run = requireCompleted(check, await sharedEvalRun(target, id));
+        const run = requireCompleted(check, await sharedEvalRun(target, id), { trajectoryArgs: false });
         for (const event of run.events.filter((e) => e.type.startsWith('eval.'))) {
           const result = validateEventPayload(event.type, event.payload);
           check.ok(result.ok, `${id}: the ${event.type} payload at sequence ${event.sequence} validates`, result.ok ? undefined : result.errors);
@@ -492,7 +509,7 @@ const hostLegs: Leg[] = [
     needs: { facet: [], someFixtures: SERVED },
     async run(check, target) {
       for (const id of fittingFixtures(target, SERVED)) {
-        const run = requireCompleted(check, await sharedEvalRun(target, id));
+        const run = requireCompleted(check, await sharedEvalRun(target, id), { trajectoryArgs: false });
         assertContentFree(check, run.events.filter((e) => e.type.startsWith('eval.')).map((e) => e.payload), run.fixture, `${id}: the eval.* payloads`);
         assertContentFree(check, run.summary, run.fixture, `${id}: the summary`);
       }

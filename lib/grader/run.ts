@@ -106,7 +106,7 @@ interface ScoredTrial {
 }
 
 /** Splits the log into scored trials (each with its attributed top-level brackets). */
-function attribute(events: readonly RunEventDoc[], anomalies: string[]): { scored: ScoredTrial[]; fixtureRuns: Set<string> } {
+function attribute(events: readonly RunEventDoc[], anomalies: string[]): { scored: ScoredTrial[]; fixtureRuns: Set<string>; scoredInsideBracket: number } {
   const indexed: { event: RunEventDoc; sequence: number; index: number }[] = [];
   events.forEach((event, index) => {
     const sequence = event !== null && typeof event === 'object' ? finiteNumber((event as { sequence?: unknown }).sequence) : undefined;
@@ -129,6 +129,7 @@ function attribute(events: readonly RunEventDoc[], anomalies: string[]): { score
   const stack: Bracket[] = [];
   let pending: Bracket[] = [];
   let judgeCosts: number[] = [];
+  let scoredInsideBracket = 0;
   const scored: ScoredTrial[] = [];
 
   for (const { event, sequence } of indexed) {
@@ -229,6 +230,7 @@ function attribute(events: readonly RunEventDoc[], anomalies: string[]): { score
         // A trial scored before its bracket closed: the open top-level bracket is its own.
         if (top && !top.scoredOpen) {
           top.scoredOpen = true;
+          scoredInsideBracket++;
           pending.push(top);
         }
         const taskId = str(p.taskId);
@@ -274,7 +276,7 @@ function attribute(events: readonly RunEventDoc[], anomalies: string[]): { score
   if (pending.length > 0) {
     anomalies.push(`${pending.length} top-level bracket(s) closed after the last eval.scored and are attributed to no task`);
   }
-  return { scored, fixtureRuns };
+  return { scored, fixtureRuns, scoredInsideBracket };
 }
 
 function observedCalls(brackets: readonly Bracket[], includeDelegates: boolean): ObservedCall[] {
@@ -510,7 +512,7 @@ function missingTrial(task: EvalTask, trialIndex: number): TrialGrade {
  */
 export function gradeRun(suite: EvalSuite, events: readonly RunEventDoc[], options: GradeOptions = {}): RunGrade {
   const anomalies: string[] = [];
-  const { scored, fixtureRuns } = attribute(Array.isArray(events) ? events : [], anomalies);
+  const { scored, fixtureRuns, scoredInsideBracket } = attribute(Array.isArray(events) ? events : [], anomalies);
   const sourceEntries = new Map<string, FixtureEntry[] | undefined>();
   for (const [taskId, source] of Object.entries(options.fixtureRunSources ?? {})) sourceEntries.set(taskId, entriesFromSource(source));
 
@@ -588,5 +590,6 @@ export function gradeRun(suite: EvalSuite, events: readonly RunEventDoc[], optio
   const grade = rollUpSuite(suite, taskGrades, anomalies);
   grade.judgeCostUsd = ratToNumber(sum(judged.map(fromNumber)));
   grade.redactedCallCount = redacted;
+  grade.scoredInsideBracketCount = scoredInsideBracket;
   return grade;
 }

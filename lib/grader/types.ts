@@ -173,6 +173,8 @@ export interface RunGrade {
   judgeCostUsd?: number;
   /** Calls of the graded trials that carry no `inputs` (RFC 0244 UQ 6): their args are unknown. */
   redactedCallCount?: number;
+  /** `eval.scored` events that arrived while their trial's bracket was still open (CONTRACT §6). */
+  scoredInsideBracketCount?: number;
   trialStats?: TrialStats;
   tasks: TaskGrade[];
   anomalies: string[];

@@ -44,6 +44,12 @@ export interface Checks {
   blocked(reason: string): never;
   /** Stops the leg as `inapplicable`: an RFC-permitted choice of the host puts it out of reach. */
   inapplicable(reason: string): never;
+  /**
+   * Records which of the choices the RFC text allows the host was seen to make (CONTRACT §6);
+   * the row carries them as `evidence.latitude`. Not an assertion.
+   */
+  saw(choice: string): void;
+  readonly observations: readonly string[];
   readonly assertions: number;
   readonly failures: readonly string[];
 }
@@ -61,6 +67,7 @@ export function describeValue(value: unknown): string {
 export function createChecks(prefix: string): Checks {
   let assertions = 0;
   const failures: string[] = [];
+  const observations: string[] = [];
   const fail = (rule: string, detail: string): false => {
     failures.push(`${prefix} ${rule}: ${detail}`);
     return false;
@@ -91,6 +98,12 @@ export function createChecks(prefix: string): Checks {
     },
     inapplicable(reason) {
       throw new LegInapplicable(reason);
+    },
+    saw(choice) {
+      if (!observations.includes(choice)) observations.push(choice);
+    },
+    get observations() {
+      return observations;
     },
     get assertions() {
       return assertions;

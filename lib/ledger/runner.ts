@@ -70,12 +70,12 @@ export async function runLeg(file: string, leg: Leg, target: Target | undefined)
     return { ...base, ...classify(error, check.failures, check.assertions, target?.requireBehavior ?? false) };
   }
   if (check.failures.length > 0) {
-    return { ...base, result: 'executed-fail', assertions: check.assertions, detail: clip(check.failures.join('\n')) };
+    return { ...base, result: 'executed-fail', assertions: check.assertions, detail: clip(check.failures.join('\n')), ...latitudeOf(check.observations) };
   }
   if (check.assertions === 0) {
     return { ...base, result: 'blocked', assertions: 0, detail: 'Test bug: the leg ran and made no assertion' };
   }
-  return { ...base, result: 'executed-pass', assertions: check.assertions };
+  return { ...base, result: 'executed-pass', assertions: check.assertions, ...latitudeOf(check.observations) };
 }
 
 function classify(error: unknown, failures: readonly string[], assertions: number, strict: boolean): Omit<LedgerRow, 'id' | 'scenario'> {
@@ -99,6 +99,11 @@ function classify(error: unknown, failures: readonly string[], assertions: numbe
   // Anything else was thrown while reading what the host sent: the host's answer broke the leg.
   const message = error instanceof Error ? error.message : String(error);
   return { result: 'executed-fail', assertions, detail: clip([...failures, `unexpected error while checking the host's answer: ${message}`].join('\n')) };
+}
+
+/** The RFC-permitted choices the leg saw the host make, as the row's evidence. */
+function latitudeOf(observations: readonly string[]): Pick<LedgerRow, 'evidence'> {
+  return observations.length > 0 ? { evidence: { latitude: [...observations] } } : {};
 }
 
 function clip(text: string): string {

@@ -28,6 +28,8 @@ export interface ObservedEvalRun {
   runId?: string;
   /** Why the event log could not be read in full, if it could not. */
   eventsProblem?: string;
+  /** How the log was read: SSE (`debug`), or polled when the host does not stream it. */
+  eventsVia?: 'sse' | 'poll';
   events: RunEvent[];
   summaryAnswer?: HttpResult;
   summary?: Record<string, unknown>;
@@ -48,6 +50,7 @@ export async function observeEvalRun(
   if (created.status !== 201 || created.runId === undefined) return observed;
   const read = await readRunEvents(client, created.runId, { deadlineMs: RUN_DEADLINE_MS });
   observed.events = read.events;
+  observed.eventsVia = read.via;
   if (!read.ok) observed.eventsProblem = read.reason;
   else if (!read.terminal) observed.eventsProblem = 'the event log ended without a terminal event';
   const answer = await waitForSummary(client, created.runId, RUN_DEADLINE_MS);
@@ -64,16 +67,23 @@ export function sharedEvalRun(target: Target, fixtureId: string): Promise<Observ
 
 /**
  * Asserts the run was created, read to completion and summarised, and returns what the legs
- * judge. From here the host has claimed the capability: missing evidence is a failure.
+ * judge. A leg that compares trajectory grades (`reads.trajectoryArgs`, the default) is
+ * inapplicable when the host redacts the tool inputs those grades need (RFC 0244 UQ 6). From
+ * here the host has claimed the capability: missing evidence is a failure.
  */
-export function requireCompleted(check: Checks, run: ObservedEvalRun): Required<Pick<ObservedEvalRun, 'runId' | 'summary' | 'grade'>> & ObservedEvalRun {
+export function requireCompleted(check: Checks, run: ObservedEvalRun, reads: { trajectoryArgs: boolean } = { trajectoryArgs: true }): Required<Pick<ObservedEvalRun, 'runId' | 'summary' | 'grade'>> & ObservedEvalRun {
   check.require(run.created.status === 201 && run.runId !== undefined, `POST /runs for ${run.fixture.id} answers 201 with a runId`, { status: run.created.status, body: run.created.json });
   check.require(run.eventsProblem === undefined, `the event log of the ${run.fixture.id} run is read in full`, run.eventsProblem);
   const last = run.events[run.events.length - 1];
   check.require(last?.type === 'run.completed', `the ${run.fixture.id} run ends with run.completed`, last?.type);
   check.require(run.summary !== undefined, `GET /runs/{id}/eval-summary for the ${run.fixture.id} run answers 200`, { status: run.summaryAnswer?.status, body: run.summaryAnswer?.json });
   check.require(run.grade !== undefined, 'the reference grade was recomputed');
-  if ((run.grade.redactedCallCount ?? 0) > 0 && suiteMatchesArgs(run.fixture.suite)) {
+  const grade = run.grade;
+  if (run.eventsVia !== undefined) check.saw(`events read ${run.eventsVia === 'sse' ? 'over SSE (debug)' : 'by polling'}`);
+  if ((grade.scoredInsideBracketCount ?? 0) > 0) check.saw('eval.scored before its trial bracket closes (RFC 0081 §C)');
+  else if (grade.tasks.length > 0) check.saw('eval.scored after its trial bracket closes');
+  if ((grade.judgeCostUsd ?? 0) > 0) check.saw('judge provider.usage outside the agent bracket (RFC 0081 UQ 5)');
+  if (reads.trajectoryArgs && (run.grade.redactedCallCount ?? 0) > 0 && suiteMatchesArgs(run.fixture.suite)) {
     check.inapplicable(
       `the host serves agent.tool-called without inputs (${run.grade.redactedCallCount} calls of the ${run.fixture.id} run), and the suite matches arguments: RFC 0244 UQ 6 leaves argument matching recomputable only from unredacted inputs`,
     );
@@ -82,14 +92,14 @@ export function requireCompleted(check: Checks, run: ObservedEvalRun): Required<
 }
 
 /**
- * Whether grading the suite reads tool arguments: a trajectory call with `args` under `exact` or
- * `subset`, a fixture entry with `args`, or a script that feeds memory into a call's args.
+ * Whether grading the suite's trajectories reads tool arguments: an expected call with `args`
+ * under `exact` or `subset`. Fixture selection needs no such gate: a redacted call is judged a
+ * miss only by what the wire says (lib/grader).
  */
 export function suiteMatchesArgs(suite: FixtureDocument['suite']): boolean {
   return suite.tasks.some((task) => {
-    const expected = (task.expected as { trajectory?: { calls?: Array<{ args?: unknown; argsMatch?: string }> } } | undefined)?.trajectory?.calls ?? [];
-    const entries = (task.fixtures as { toolResponses?: Array<{ args?: unknown }> } | undefined)?.toolResponses ?? [];
-    return expected.some((call) => call.args !== undefined && (call.argsMatch === 'exact' || call.argsMatch === 'subset')) || entries.some((entry) => entry.args !== undefined) || JSON.stringify(task.input ?? null).includes('"$memory"');
+    const calls = (task.expected as { trajectory?: { calls?: Array<{ args?: unknown; argsMatch?: string }> } } | undefined)?.trajectory?.calls ?? [];
+    return calls.some((call) => call.args !== undefined && (call.argsMatch === 'exact' || call.argsMatch === 'subset'));
   });
 }
 
