@@ -9,6 +9,7 @@ import type { LedgerRow } from '../lib/evidence/types.ts';
 import { loadScenarios } from '../lib/scenarios.ts';
 import { certifyConfiguration } from '../hosts/known-bad/harness.ts';
 import { HONEST_VARIANTS } from '../hosts/honest-variants/catalogue.ts';
+import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
 
 const scenarios = await loadScenarios();
 
@@ -21,6 +22,11 @@ function offences(rows: Map<string, LedgerRow>): string[] {
   return out;
 }
 
+/** Every choice the rows say they saw, and every reason a row did not apply. */
+function shown(rows: Map<string, LedgerRow>): string[] {
+  return [...rows.values()].flatMap((row) => [...((row.evidence?.latitude as string[] | undefined) ?? []), ...(row.result === 'inapplicable' ? [row.detail ?? ''] : [])]);
+}
+
 describe('the latitude matrix: every honest variant certifies clean', () => {
   for (const variant of HONEST_VARIANTS) {
     for (const requireBehavior of [false, true]) {
@@ -29,9 +35,16 @@ describe('the latitude matrix: every honest variant certifies clean', () => {
         expect(run.trafficViolations, `${variant.name} sends what the schemas refuse`).toEqual([]);
         expect(offences(run.rows), variant.name).toEqual([]);
         expect([...run.rows.values()].some((row) => row.result === 'executed-pass'), `${variant.name}: no row ran`).toBe(true);
+        if (variant.shows !== undefined) expect(shown(run.rows), `${variant.name}: no row shows the choice was met`).toContainEqual(expect.stringContaining(variant.shows));
       });
     }
   }
+
+  it('the check itself fails a known-bad host: a broken clause is an offence', async () => {
+    const liar = KNOWN_BAD_HOSTS.find((host) => host.name === 'summary-liar')!;
+    const run = await certifyConfiguration(liar.options, scenarios);
+    expect(offences(run.rows)).toContainEqual(expect.stringMatching(/^openwop\.requirement\.0081\.summary-served: executed-fail/));
+  });
 
   it('names each variant once, in kebab-case, with a one-line choice and its clause', () => {
     expect(new Set(HONEST_VARIANTS.map((v) => v.name)).size).toBe(HONEST_VARIANTS.length);

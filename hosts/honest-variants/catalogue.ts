@@ -23,6 +23,11 @@ export interface HonestVariant {
   clause: string;
   options: ReferenceHostOptions;
   wire?: WireChoice;
+  /**
+   * What a row shows when the harness met the choice: a text of some row's `evidence.latitude`,
+   * or of an `inapplicable` row's reason. Proves the variant is not a no-op.
+   */
+  shows?: string;
 }
 
 type Emit = ReturnType<EngineBehaviour['outgoingEvents']>;
@@ -58,18 +63,21 @@ export const HONEST_VARIANTS: HonestVariant[] = [
     name: 'scored-before-bracket-closes',
     choice: "each trial's eval.scored comes after its agent.decided but before its agent.invocation-completed",
     clause: 'RFC 0081 §C; RFC 0244 §B (trial scheduling is host-internal)',
+    shows: 'eval.scored before its trial bracket closes (RFC 0081 §C)',
     options: scoredInsideBracket,
   },
   {
     name: 'max-trials-two',
     choice: 'trials.maxTrials is 2, and a suite asking for more trials is refused',
     clause: 'RFC 0244 §G',
+    shows: "over the host's agents.evalSuite.trials.maxTrials 2",
     options: { evalSuite: { trials: { maxTrials: 2 } } },
   },
   {
     name: 'refusals-carry-request-id',
     choice: 'every error message carries a per-response request id; status and code stay the same',
     clause: 'RFC 0252 §C and its Conformance table (the same status and the same error code)',
+    shows: 'source refusals with the same status and code, messages differing',
     options: {},
     wire: { requestIdInErrors: true },
   },
@@ -77,6 +85,7 @@ export const HONEST_VARIANTS: HonestVariant[] = [
     name: 'fixture-miss-other-code',
     choice: 'a fixture miss reaches the agent as a tool error with the code tool_fixture_missing',
     clause: 'RFC 0244 §D ("return a tool error")',
+    shows: 'a fixture miss is the tool error tool_fixture_missing',
     options: events((emit) => (type, payload) => {
       const error = payload.error as { code?: unknown } | undefined;
       emit(type, type === 'agent.tool-returned' && error?.code === 'eval_fixture_miss' ? { ...payload, error: { ...error, code: 'tool_fixture_missing' } } : payload);
@@ -86,6 +95,7 @@ export const HONEST_VARIANTS: HonestVariant[] = [
     name: 'capability-refusal-501',
     choice: 'mode "eval" on a host without agents.evalSuite is 501 capability_not_provided',
     clause: 'RFC 0081 §B and its Examples (the v2 registry says 422)',
+    shows: 'capability refusal 501 (RFC 0081 §B)',
     options: {
       evalSuite: false,
       hostBehaviour: { evalCapabilityRefusal: () => new HttpError(501, 'capability_not_provided', 'this host does not provide agents.evalSuite', { capability: 'agents.evalSuite' }) },
@@ -95,6 +105,7 @@ export const HONEST_VARIANTS: HonestVariant[] = [
     name: 'score-delta-over-paired-tasks',
     choice: 'scoreDelta is the mean score change over the paired tasks only',
     clause: 'RFC 0244 §F (pairs by taskId; scoreDelta is not defined further)',
+    shows: 'scoreDelta as the mean change over the paired tasks',
     options: {
       engineBehaviour: {
         scoreDelta: (_candidate, _baseline, pairs) =>
@@ -106,12 +117,14 @@ export const HONEST_VARIANTS: HonestVariant[] = [
     name: 'recorded-fixtures-without-trajectory',
     choice: 'recordedFixtures and fixtureMatching advertised, trajectory not',
     clause: 'RFC 0252 §A (needs only fixtureMatching)',
+    shows: 'the host does not advertise agents.evalSuite.trajectory',
     options: { evalSuite: { trajectory: false } },
   },
   {
     name: 'tool-inputs-redacted',
     choice: 'agent.tool-called carries argsHash instead of inputs',
     clause: 'RFC 0244 UQ 6; RFC 0252 §C (a call can carry argsHash alone)',
+    shows: 'the host serves agent.tool-called without inputs',
     options: events((emit) => (type, payload) => {
       if (type !== 'agent.tool-called') return emit(type, payload);
       const { inputs, ...rest } = payload;
@@ -122,6 +135,7 @@ export const HONEST_VARIANTS: HonestVariant[] = [
     name: 'judge-usage-outside-bracket',
     choice: "a judge's provider.usage follows every trial's bracket, and its cost is in the run's cost",
     clause: 'RFC 0081 UQ 5; RFC 0244 §C (judge calls are not efficiency)',
+    shows: 'judge provider.usage outside the agent bracket (RFC 0081 UQ 5)',
     options: { engineBehaviour: { judgeUsage: () => ({ inputTokens: 50, outputTokens: 5, costUsd: 0.0005 }) } },
   },
   {
@@ -164,6 +178,7 @@ export const HONEST_VARIANTS: HonestVariant[] = [
     name: 'updates-stream-only',
     choice: 'the SSE stream serves the updates mode only; debug is 400 unsupported_stream_mode, events are polled',
     clause: 'OpenWOP v2 SSE (a mode the host has not implemented is 400 unsupported_stream_mode)',
+    shows: 'events read by polling',
     options: {},
     wire: { noDebugStream: true },
   },
@@ -171,6 +186,7 @@ export const HONEST_VARIANTS: HonestVariant[] = [
     name: 'regression-method-paired-bootstrap',
     choice: 'the regression verdict is a paired-bootstrap call: any net rise is improved, any net fall regressed',
     clause: 'RFC 0244 §F and UQ 5 (the method is the host\'s; only pairing, counts and identical runs are fixed)',
+    shows: 'regression method paired-bootstrap',
     options: {
       engineBehaviour: {
         regressionMethod: { method: 'paired-bootstrap', alpha: 0.1 },
