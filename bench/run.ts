@@ -1,42 +1,55 @@
-// `npm run bench`: every figure the issues ask for, measured on this machine and written to
-// bench/RESULTS.md with the machine and the date. Speed targets live here, never in tests.
+// `npm run bench [-- SECTION… ] [--write]`: the figures the issues ask for, measured on this
+// machine and printed; with --write they replace their sections of bench/RESULTS.md (the other
+// sections stay as they were). SECTION is a word of a section's name, e.g. `latitude`; none runs
+// every section. Speed targets live here, never in tests.
 
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchCertify } from './certify.ts';
 import { benchGrader, type BenchResult } from './grader.ts';
 import { benchHost } from './host.ts';
 import { benchKillMatrix } from './kill-matrix.ts';
+import { benchLatitudeMatrix } from './latitude-matrix.ts';
 
+const args = process.argv.slice(2);
+const write = args.includes('--write');
+const wanted = args.filter((arg) => arg !== '--write').map((arg) => arg.toLowerCase());
 const results: Array<[string, BenchResult[]]> = [];
 for (const [section, bench] of [
   ['Reference grader', benchGrader],
   ['Reference host', benchHost],
   ['Certification', benchCertify],
   ['Kill matrix', benchKillMatrix],
+  ['Latitude matrix', benchLatitudeMatrix],
 ] as const) {
+  if (wanted.length > 0 && !wanted.some((word) => section.toLowerCase().includes(word))) continue;
   process.stderr.write(`bench: ${section}…\n`);
   results.push([section, await bench()]);
 }
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node.js ${process.version}, ${process.platform}`;
-const lines = [
+const header = [
   '# Benchmark results',
   '',
-  'Written by `npm run bench` (bench/run.ts). Medians of several runs after a warm-up where a figure',
-  'says so; wall-clock figures on a shared machine vary by a few tens of percent between runs.',
-  '',
-  `- Date: ${new Date().toISOString()}`,
-  `- Machine: ${machine}`,
+  'Written by `npm run bench -- --write` (bench/run.ts). Medians of several runs after a warm-up where',
+  'a figure says so; wall-clock figures on a shared machine vary by a few tens of percent between runs.',
+  'Each section names the date and machine it was measured on.',
   '',
 ];
-for (const [section, rows] of results) {
-  lines.push(`## ${section}`, '', '| measurement | figure | target | met |', '|---|---|---|---|');
-  for (const row of rows) lines.push(`| ${row.name} | ${row.figure} | ${row.target} | ${row.ok ? 'yes' : '**no**'} |`);
-  lines.push('');
-}
+const sections = new Map<string, string>();
 const out = fileURLToPath(new URL('RESULTS.md', import.meta.url));
-writeFileSync(out, `${lines.join('\n')}`);
-process.stdout.write(`${lines.join('\n')}\nwritten to ${out}\n`);
+if (existsSync(out)) {
+  for (const block of readFileSync(out, 'utf8').split(/^(?=## )/m).slice(1)) sections.set(block.slice(3, block.indexOf('\n')).trim(), block.trimEnd());
+}
+for (const [section, rows] of results) {
+  const lines = [`## ${section}`, '', `Measured ${new Date().toISOString()} on ${machine}.`, '', '| measurement | figure | target | met |', '|---|---|---|---|'];
+  for (const row of rows) lines.push(`| ${row.name} | ${row.figure} | ${row.target} | ${row.ok ? 'yes' : '**no**'} |`);
+  sections.set(section, lines.join('\n'));
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+}
+if (write) {
+  writeFileSync(out, `${[...header, [...sections.values()].join('\n\n')].join('\n')}\n`);
+  process.stdout.write(`written to ${out}\n`);
+}
 process.exitCode = results.every(([, rows]) => rows.every((row) => row.ok)) ? 0 : 1;
