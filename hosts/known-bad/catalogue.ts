@@ -258,6 +258,34 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
     ...engine({ taskCostUsd: (costs) => costs[0] ?? new Fraction(0) }),
   },
 
+  {
+    name: 'efficiency-summed-over-trials',
+    defect: "a task's efficiency is the sum over its trials instead of the mean (only a many-trial run shows it)",
+    clause: 'RFC 0244 §C',
+    ...engine({
+      outgoingSummary: (summary, suite) => ({
+        ...summary,
+        tasks: (summary.tasks as Array<Record<string, unknown>>).map((task) => {
+          const n = suite.trials?.count ?? 1;
+          const efficiency = task.efficiency as Record<string, number> | undefined;
+          return efficiency === undefined ? task : { ...task, efficiency: Object.fromEntries(Object.entries(efficiency).map(([k, v]) => [k, v * n])) };
+        }),
+      }),
+    }),
+  },
+  {
+    name: 'total-cost-skips-last-task',
+    defect: "totalCostUsd leaves out the last task's cost (only a many-task run shows it)",
+    clause: 'RFC 0244 §B, RFC 0081 §C',
+    ...engine({
+      outgoingSummary: (summary) => {
+        const tasks = summary.tasks as Array<{ costUsd?: number }>;
+        if (tasks.length < 2) return summary;
+        return { ...summary, totalCostUsd: Math.max(0, Number(summary.totalCostUsd) - (tasks[tasks.length - 1]?.costUsd ?? 0)) };
+      },
+    }),
+  },
+
   // --- The wire (RFC 0081 §B–§D, RFC 0244 §E, §G, §H) ---
   {
     name: 'trajectory-block-names-tools',
@@ -313,6 +341,33 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
         };
       },
     }),
+  },
+  {
+    name: 'score-stderr-on-one-task',
+    defect: 'trialStats carries scoreStderr 0 on a one-task suite, where it is omitted',
+    clause: 'RFC 0244 §B',
+    ...engine({
+      outgoingSummary: (summary) =>
+        summary.trialStats !== undefined && (summary.tasks as unknown[]).length < 2 ? { ...summary, trialStats: { ...(summary.trialStats as object), scoreStderr: 0 } } : summary,
+    }),
+  },
+  {
+    name: 'scored-passed-on-output',
+    defect: "each trial's eval.scored says passed whenever its score is 1, an unmatched trajectory too; the summary stays right",
+    clause: 'RFC 0244 §A',
+    ...engine({ outgoingEvents: rewriting('eval.scored', (payload) => (payload.score === 1 ? { ...payload, passed: true, scoreLabel: 'pass' } : payload)) }),
+  },
+  {
+    name: 'started-task-count-off-by-one',
+    defect: 'eval.started counts one task more than the suite has, on suites of two tasks or more',
+    clause: 'RFC 0081 §C',
+    ...engine({ outgoingEvents: rewriting('eval.started', (payload) => (Number(payload.taskCount) >= 2 ? { ...payload, taskCount: Number(payload.taskCount) + 1 } : payload)) }),
+  },
+  {
+    name: 'outputs-without-summary',
+    defect: 'run.completed carries empty outputs instead of the EvalSummary',
+    clause: 'RFC 0081 §C',
+    ...engine({ runOutputs: () => ({}) }),
   },
   {
     name: 'summary-liar',

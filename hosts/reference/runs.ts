@@ -300,7 +300,7 @@ export class RunManager {
       // A cancelled or stopped engine resolves to `{}`; its result is discarded unread.
       if (live.cancelled || live.stopping) return { outputs: {} };
       this.#guard.outgoing('eval-summary', 'an eval summary', summary);
-      return { outputs: { evalSummary: summary }, summary };
+      return { outputs: this.#behaviour.runOutputs(summary), summary };
     });
   }
 

@@ -43,7 +43,10 @@ export interface TrialFacts {
   /** The task runs fail-closed on a miss (`onMiss` "fail" or absent, or named in `fixtureRuns`). */
   failClosedOnMiss: boolean;
   efficiency: Efficiency;
+  /** Every trial cost, a judge's included. */
   costUsd: number;
+  /** The part of `costUsd` spent outside the brackets (a judge, RFC 0081 UQ 5). */
+  judgeCostUsd?: number;
   scoredSequence: number;
   bracketCount: number;
 }
@@ -79,6 +82,7 @@ export function gradeTrial(facts: TrialFacts, passScore: number = DEFAULT_PASS_S
     bracketCount: facts.bracketCount,
   };
   if (facts.trajectory) grade.trajectory = { ...facts.trajectory };
+  if (facts.judgeCostUsd) grade.judgeCostUsd = facts.judgeCostUsd;
   return grade;
 }
 

@@ -313,6 +313,7 @@ function trialFacts(task: EvalTask, trial: ScoredTrial, failClosedOnMiss: boolea
     trajectory: spec ? gradeTrajectory(spec, observedCalls(brackets, spec.includeDelegates === true)) : undefined,
     failClosedOnMiss,
     ...bracketTotals(brackets, trial.judgeCosts),
+    judgeCostUsd: ratToNumber(sum(trial.judgeCosts.map(fromNumber))),
     fixtureMissCount: countMisses(brackets, entries),
     scoredSequence: trial.sequence,
     bracketCount: brackets.length,

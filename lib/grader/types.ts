@@ -123,6 +123,8 @@ export interface TrialGrade {
   trajectory?: TrajectoryGrade;
   efficiency: Efficiency;
   costUsd: number;
+  /** The part of `costUsd` a judge spent outside the bracket (RFC 0081 UQ 5), when any. */
+  judgeCostUsd?: number;
   /** The `sequence` of the trial's `eval.scored`; −1 for a trial the log never scored. */
   scoredSequence: number;
   /** Top-level brackets attributed to the trial (1 in a well-formed log). */

@@ -11,6 +11,7 @@ import type { LedgerRow } from '../evidence/types.ts';
 import { TransportError } from '../client/index.ts';
 import { createChecks, LegAbort, LegBlocked, LegInapplicable, TestBug, type GateDecision } from './leg.ts';
 import { decideGate, type Leg, type Scenario } from './scenario.ts';
+import { applyFindings } from './findings.ts';
 import type { Target } from './target.ts';
 
 export interface RunLegsOptions {
@@ -45,7 +46,8 @@ export async function runLegs(scenarios: Scenario[], target: Target | undefined,
     rows.push(row);
     options.onRow?.(row, leg);
   }
-  return rows;
+  // A served fact checked on any run counts for the id whose clause it witnesses.
+  return applyFindings(rows, target?.findings);
 }
 
 export async function runLeg(file: string, leg: Leg, target: Target | undefined): Promise<LedgerRow> {

@@ -3,6 +3,7 @@
 
 import { createClient, discover, evalSuiteFacet, seedEvalSuite, TransportError, type Client } from '../client/index.ts';
 import { loadFixtures, type FixtureDocument } from '../fixtures.ts';
+import { Findings } from './findings.ts';
 
 export interface TargetOptions {
   baseUrl: string;
@@ -29,6 +30,8 @@ export interface Target {
   fixtureDocs: Map<string, FixtureDocument>;
   /** Work shared between legs (one eval run read by several legs), done once per target. */
   memo<T>(key: string, make: () => Promise<T>): Promise<T>;
+  /** Checks made on any observed run, charged to the id of the clause each witnesses. */
+  findings?: Findings;
 }
 
 export const SEAMS_PROFILE = 'openwop-conformance-seams-v2';
@@ -65,6 +68,7 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     seams: conformance.seamsProfile === SEAMS_PROFILE,
     requireBehavior: options.requireBehavior,
     fixtureDocs: loadFixtures(),
+    findings: new Findings(),
     memo<T>(key: string, make: () => Promise<T>): Promise<T> {
       let pending = memos.get(key) as Promise<T> | undefined;
       if (pending === undefined) {

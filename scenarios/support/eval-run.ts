@@ -10,6 +10,7 @@ import { fixture, type FixtureDocument } from '../../lib/fixtures.ts';
 import { gradeRun, type EvalSuite, type GradeOptions, type RunEventDoc, type RunGrade } from '../../lib/grader/index.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
+import { compareServedFacts, suiteMatchesArgs } from './served-facts.ts';
 
 /** Every fixture's tasks target this agent (CONTRACT §3). */
 export const SCRIPTED_AGENT = 'core.conformance.agents.scripted';
@@ -57,6 +58,10 @@ export async function observeEvalRun(
   observed.summaryAnswer = answer.result;
   if (answer.kind === 'ok') observed.summary = answer.summary;
   observed.grade = gradeRun(doc.suite as unknown as EvalSuite, read.events as unknown as RunEventDoc[], grading);
+  const last = read.events[read.events.length - 1];
+  if (observed.eventsProblem === undefined && last?.type === 'run.completed' && observed.summary !== undefined) {
+    compareServedFacts(target, { fixture: doc, runId: created.runId, events: read.events, summary: observed.summary, grade: observed.grade, request: extras });
+  }
   return observed;
 }
 
@@ -89,18 +94,6 @@ export function requireCompleted(check: Checks, run: ObservedEvalRun, reads: { t
     );
   }
   return run as Required<Pick<ObservedEvalRun, 'runId' | 'summary' | 'grade'>> & ObservedEvalRun;
-}
-
-/**
- * Whether grading the suite's trajectories reads tool arguments: an expected call with `args`
- * under `exact` or `subset`. Fixture selection needs no such gate: a redacted call is judged a
- * miss only by what the wire says (lib/grader).
- */
-export function suiteMatchesArgs(suite: FixtureDocument['suite']): boolean {
-  return suite.tasks.some((task) => {
-    const calls = (task.expected as { trajectory?: { calls?: Array<{ args?: unknown; argsMatch?: string }> } } | undefined)?.trajectory?.calls ?? [];
-    return calls.some((call) => call.args !== undefined && (call.argsMatch === 'exact' || call.argsMatch === 'subset'));
-  });
 }
 
 export function eventsOfType(run: ObservedEvalRun, type: string): RunEvent[] {

@@ -43,6 +43,8 @@ export interface RunRules {
    * is the run's; RFC 0244 §C: it is never efficiency). The scripted tasks need no judge: none.
    */
   judgeUsage(task: SuiteTask, trialIndex: number): JudgeUsage | undefined;
+  /** The eval run's `run.completed.outputs`: the summary is the run's output (RFC 0081 §C). */
+  runOutputs(summary: Record<string, unknown>): Record<string, unknown>;
 }
 
 export interface JudgeUsage {
@@ -64,6 +66,7 @@ export const REFERENCE_BEHAVIOUR: Readonly<EngineBehaviour> = Object.freeze({
   outgoingEvents: (emit: Emit) => emit,
   outgoingSummary: (summary: Record<string, unknown>) => summary,
   judgeUsage: () => undefined,
+  runOutputs: (summary: Record<string, unknown>) => ({ evalSummary: summary }),
   ...REFERENCE_GRADING_RULES,
   ...REFERENCE_REGRESSION_RULES,
 });

@@ -1,0 +1,52 @@
+// Findings: checks made outside a leg, on a run some leg created, and charged to the requirement
+// id of the clause they witness, whichever leg's run showed them. The runner folds them into
+// the rows once every leg has run (see applyFindings), so a defect seen on any fixture fails the
+// id it breaks.
+
+import type { LedgerRow } from '../evidence/types.ts';
+import { createChecks, type Checks } from './leg.ts';
+
+export class Findings {
+  readonly #byId = new Map<string, Checks>();
+
+  /** The checks charged to `id`; every message starts with `prefix` (the host). */
+  checksFor(id: string, prefix: string): Checks {
+    let checks = this.#byId.get(id);
+    if (checks === undefined) {
+      checks = createChecks(prefix);
+      this.#byId.set(id, checks);
+    }
+    return checks;
+  }
+
+  /** Assertions made and failures found, per id. */
+  summary(): Map<string, { assertions: number; failures: readonly string[] }> {
+    return new Map([...this.#byId].map(([id, checks]) => [id, { assertions: checks.assertions, failures: checks.failures }]));
+  }
+}
+
+const MAX_DETAIL = 2_000;
+
+/**
+ * Folds findings into rows. An executed row gains the findings' assertions; any failure makes
+ * the row `executed-fail` with the failures in its detail — also a row that did not run (its
+ * own leg was inapplicable or blocked), since a served fact broke its clause all the same.
+ */
+export function applyFindings(rows: readonly LedgerRow[], findings: Findings | undefined): LedgerRow[] {
+  if (findings === undefined) return [...rows];
+  const byId = findings.summary();
+  return rows.map((row) => {
+    const found = byId.get(row.id);
+    if (found === undefined) return row;
+    const executed = row.result === 'executed-pass' || row.result === 'executed-fail';
+    if (found.failures.length === 0) return executed ? { ...row, assertions: (row.assertions ?? 0) + found.assertions } : row;
+    const own = row.result === 'executed-fail' && row.detail ? [row.detail] : [];
+    const text = [...own, ...found.failures].join('\n');
+    return {
+      ...row,
+      result: 'executed-fail',
+      assertions: (executed ? (row.assertions ?? 0) : 0) + found.assertions,
+      detail: text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL - 3)}...` : text,
+    };
+  });
+}
