@@ -3,6 +3,7 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { TestBug } from './test-bug.ts';
 
 export const FIXTURES_DIR = fileURLToPath(new URL('../fixtures/eval-suites/', import.meta.url));
 
@@ -28,7 +29,7 @@ export function loadFixtures(): Map<string, FixtureDocument> {
       const doc = JSON.parse(readFileSync(path, 'utf8')) as FixtureDocument;
       docs.set(doc.id ?? name.replace(/\.json$/, ''), doc);
     } catch (error) {
-      throw new Error(`${path}: not JSON (${(error as Error).message})`);
+      throw new TestBug(`${path}: not JSON (${(error as Error).message})`);
     }
   }
   cache = docs;
@@ -38,6 +39,6 @@ export function loadFixtures(): Map<string, FixtureDocument> {
 /** One fixture; a missing id is a harness defect, not a host failure. */
 export function fixture(id: string): FixtureDocument {
   const doc = loadFixtures().get(id);
-  if (doc === undefined) throw new Error(`Test bug: no fixture ${id} in ${FIXTURES_DIR}`);
+  if (doc === undefined) throw new TestBug(`no fixture ${id} in ${FIXTURES_DIR}`);
   return doc;
 }

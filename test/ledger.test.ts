@@ -2,10 +2,12 @@
 // every non-pass, transport loss blocked, a vacuous pass reported as a harness defect.
 
 import { describe, expect, it } from 'vitest';
-import { TransportError } from '../lib/client/index.ts';
+import { createClient, TransportError } from '../lib/client/index.ts';
+import { fixture } from '../lib/fixtures.ts';
 import { need, TestBug } from '../lib/ledger/leg.ts';
 import { runLeg, runLegs } from '../lib/ledger/runner.ts';
-import { decideGate, type HostLeg, type Needs } from '../lib/ledger/scenario.ts';
+import { decideGate, defineScenario, type HostLeg, type Needs } from '../lib/ledger/scenario.ts';
+import { validate, type SchemaName } from '../lib/schemas/index.ts';
 import type { Target } from '../lib/ledger/target.ts';
 
 function target(facet: Record<string, unknown> | undefined, extra: Partial<Target> = {}): Target {
@@ -24,8 +26,8 @@ function target(facet: Record<string, unknown> | undefined, extra: Partial<Targe
   };
 }
 
-function leg(run: HostLeg['run'], needs: Needs = { facet: [] }): HostLeg {
-  return { id: 'openwop.requirement.0244.probe', title: 'a probe leg', clause: 'RFC 0244 §B', needs, run };
+function leg(run: HostLeg['run'], needs: Needs = { facet: [] }, id = 'openwop.requirement.0244.probe'): HostLeg {
+  return { id, title: 'a probe leg', clause: 'RFC 0244 §B', needs, run };
 }
 
 const FULL = { modes: ['golden'], trials: { maxTrials: 10 }, trajectory: true };
@@ -65,10 +67,26 @@ describe('runLeg', () => {
   });
 
   it('records a harness bug as blocked with "Test bug:", never as the host\'s fault', async () => {
-    const row = await runLeg('probe.test.ts', leg(async () => {
-      throw new TestBug('no fixture conformance-eval-nope');
-    }), target(FULL));
-    expect(row).toMatchObject({ result: 'blocked', detail: 'Test bug: no fixture conformance-eval-nope' });
+    // Each harness mistake is reached through the library code that detects it, inside a leg.
+    const mistakes: Array<[string, () => unknown, RegExp]> = [
+      ['a fixture id no file carries', () => fixture('no-such-fixture'), /^Test bug: no fixture no-such-fixture in /],
+      ['a schema name with no file', () => validate('no-such-schema' as SchemaName, {}), /^Test bug: no no-such-schema\.schema\.json in /],
+      ['a base URL that is not absolute', () => createClient({ baseUrl: 'host.example' }), /^Test bug: baseUrl is not an absolute URL/],
+      ['a request path without its leading slash', () => createClient({ baseUrl: 'http://127.0.0.1:9' }).request('GET', 'runs'), /^Test bug: request path must start with '\/'/],
+    ];
+    for (const [what, mistake, detail] of mistakes) {
+      const row = await runLeg('probe.test.ts', leg(async (check) => {
+        check.ok(true, 'reached the host');
+        await mistake();
+      }), target(FULL));
+      expect(row.result, what).toBe('blocked');
+      expect(row.detail, what).toMatch(detail);
+    }
+  });
+
+  it('refuses a scenario declaring a malformed or repeated requirement id with a TestBug', async () => {
+    await expect(defineScenario('probe.test.ts', [leg(async () => {}, {}, 'openwop.requirement.0244.Probe')])).rejects.toThrow(TestBug);
+    await expect(defineScenario('probe.test.ts', [leg(async () => {}), leg(async () => {})])).rejects.toThrow(/^Test bug: probe\.test\.ts: requirement id openwop\.requirement\.0244\.probe is declared twice$/);
   });
 
   it('stops at a failed require and keeps what failed before it', async () => {

@@ -18,11 +18,7 @@ export class LegAbort extends Error {}
 export class LegBlocked extends Error {}
 
 /** Thrown by harness misuse; never recorded as the host's fault (STYLE item 11). */
-export class TestBug extends Error {
-  constructor(message: string) {
-    super(`Test bug: ${message}`);
-  }
-}
+export { TestBug } from '../test-bug.ts';
 
 export interface Checks {
   /** Deep equality (JSON values). */
