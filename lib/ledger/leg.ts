@@ -2,6 +2,11 @@
 // towards that id (STYLE item 1). Assertions are soft: a failing one is recorded and the leg goes
 // on, so one run reports every broken rule of a requirement, not just the first. `require` is the
 // hard form, for facts the rest of the leg cannot do without (a 201 before reading its runId).
+//
+// A `require` (or `need`) is a precondition, not an assertion: it fails the leg when it does not
+// hold, but it never counts towards `assertions`. Only `equal`, `ok` and `close` do, so a leg whose
+// checks loop over empty data made no assertion, and the runner reports it as a "Test bug"
+// instead of a pass resting on its preconditions alone.
 
 import { isDeepStrictEqual } from 'node:util';
 import type { Disposition } from '../evidence/types.ts';
@@ -27,11 +32,17 @@ export interface Checks {
   ok(condition: boolean, rule: string, seen?: unknown): boolean;
   /** RFC 0244 §B tolerance: |actual − formula| ≤ 1e-9 · max(1, |formula|). */
   close(actual: unknown, formula: number, rule: string): boolean;
-  /** Like `ok`, but stops the leg when it fails. */
+  /**
+   * A precondition: stops the leg, failed, when it does not hold. Counted in `preconditions`,
+   * never in `assertions`: a leg passes only on the strength of a real check.
+   */
   require(condition: boolean, rule: string, seen?: unknown): asserts condition;
   /** Stops the leg as `blocked`: the claimed behaviour could not be observed. */
   blocked(reason: string): never;
+  /** The `equal`, `ok` and `close` calls made. */
   readonly assertions: number;
+  /** The `require` (and `need`) calls made. */
+  readonly preconditions: number;
   readonly failures: readonly string[];
 }
 
@@ -47,6 +58,7 @@ export function describeValue(value: unknown): string {
  */
 export function createChecks(prefix: string): Checks {
   let assertions = 0;
+  let preconditions = 0;
   const failures: string[] = [];
   const fail = (rule: string, detail: string): false => {
     failures.push(`${prefix} ${rule}: ${detail}`);
@@ -71,13 +83,19 @@ export function createChecks(prefix: string): Checks {
       return fail(rule, `expected ${formula} (within 1e-9 relative), got ${describeValue(actual)}`);
     },
     require(condition, rule, seen) {
-      if (!checks.ok(condition, rule, seen)) throw new LegAbort(failures[failures.length - 1]);
+      preconditions += 1;
+      if (condition) return;
+      fail(rule, seen === undefined ? 'does not hold' : `does not hold; saw ${describeValue(seen)}`);
+      throw new LegAbort(failures[failures.length - 1]);
     },
     blocked(reason) {
       throw new LegBlocked(reason);
     },
     get assertions() {
       return assertions;
+    },
+    get preconditions() {
+      return preconditions;
     },
     get failures() {
       return failures;
