@@ -7,6 +7,7 @@
 //   2. 0081.summary-served         GET /runs/{id}/eval-summary answers 200 with a valid, content-free
 //                                  scorecard that agrees with eval.completed and the reference grade
 //   3. 0081.unadvertised-mode-refused  a suite whose mode the host does not advertise is 400
+//                                  validation_error naming modes (CONTRACT §2)
 //   4. 0081.capability-not-provided    on a host without agents.evalSuite, mode "eval" is
 //                                  422 capability_not_provided and creates no run (wire facts §9.3)
 // Gate: legs 1–3 need agents.evalSuite; leg 4 needs its absence. Fixtures: conformance-eval-
@@ -16,6 +17,7 @@ import { cancelRun, createEvalRun, readErrorCode } from '../lib/client/index.ts'
 import { defineScenario } from '../lib/ledger/scenario.ts';
 import { validate } from '../lib/schemas/index.ts';
 import { assertContentFree } from './support/content.ts';
+import { refusalNamesField } from './support/refusal.ts';
 import { eventsOfType, payloadOf, requireCompleted, SCRIPTED_AGENT, sharedEvalRun } from './support/eval-run.ts';
 
 const GOLDEN = 'conformance-eval-efficiency';
@@ -87,6 +89,8 @@ export default await defineScenario('v2-eval-run.test.ts', [
       check.equal(readErrorCode(answer.json), 'validation_error', 'the error code is validation_error');
       const envelope = validate('error-envelope', answer.json);
       check.ok(envelope.ok, 'the refusal is the flat error envelope', envelope.ok ? answer.json : envelope.errors);
+      // CONTRACT §2: the 400 validation_error names `modes`, in details or in the message.
+      check.ok(refusalNamesField(answer.json, 'modes', [MODE_PROBE, SCRIPTED_AGENT]), 'the refusal names the field modes', answer.json);
       check.equal(answer.runId, undefined, 'no run is created');
     },
   },

@@ -29,7 +29,8 @@
 //  17. 0244.gating-score           passRule "mean" reads the gating score, not meanScore
 //  18. 0244.regression-paired      pairing by taskId, pairedTaskCount, scoreDelta, the verdict
 //  19. 0244.regression-identical   identical runs are never improved or regressed
-//  20. 0244.unadvertised-feature-refused  trials on a host without the trials facet is 400
+//  20. 0244.unadvertised-feature-refused  trials on a host without the trials facet is 400 naming
+//                                  trials.count
 //  21. 0244.served-shape           every eval.* payload and summary served validates
 //  22. 0244.served-content-free    no served eval.* payload or summary carries suite content each is gated on its agents.evalSuite member and on
 // its fixture being listed in discovery `fixtures`.
@@ -41,6 +42,7 @@ import { need, type Checks } from '../lib/ledger/leg.ts';
 import { defineScenario, type Leg } from '../lib/ledger/scenario.ts';
 import { validate, validateEventPayload } from '../lib/schemas/index.ts';
 import { assertContentFree } from './support/content.ts';
+import { refusalNamesField } from './support/refusal.ts';
 import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, SCRIPTED_AGENT, sharedEvalRun, summaryTask, type ObservedEvalRun } from './support/eval-run.ts';
 import { accepts, refuses, variant } from './support/shape.ts';
 import { DISCOVERY, EVAL_SCORED, EVAL_STARTED, FULL_SUITE, FULL_SUMMARY } from './support/vectors.ts';
@@ -432,7 +434,9 @@ const hostLegs: Leg[] = [
       const answer = await createEvalRun(target.client, { evalSuiteRef: TRIALS, agentId: SCRIPTED_AGENT });
       check.equal(answer.status, 400, 'the create answers 400');
       check.equal(readErrorCode(answer.json), 'validation_error', 'the error code is validation_error');
-      check.ok(JSON.stringify(answer.json ?? '').includes('trials'), 'the refusal names the trials field', answer.json);
+      // RFC 0244 §G: the refusal names the field, trials.count (§Examples), in details or the
+      // message; the suite ref the request sent contains "trials" and never counts.
+      check.ok(refusalNamesField(answer.json, 'trials.count', [TRIALS, SCRIPTED_AGENT]), 'the refusal names the field trials.count', answer.json);
       check.equal(answer.runId, undefined, 'no run is created and nothing is graded');
     },
   },

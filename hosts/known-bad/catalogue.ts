@@ -327,6 +327,32 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
     ...engine({ modeRefusal: () => undefined }),
   },
   {
+    name: 'mode-refusal-names-another-field',
+    defect: 'the 400 refusing an unadvertised mode names agentId, not modes',
+    clause: 'RFC 0081 §D (CONTRACT §2: naming modes)',
+    ...engine({
+      modeRefusal: (suite, facets) =>
+        REF.modeRefusal(suite, facets) && { status: 400, error: 'validation_error', message: 'agentId: this agent cannot run the suite', details: { field: 'agentId' } },
+    }),
+  },
+  {
+    name: 'feature-refusal-names-suite-only',
+    defect: 'the §G refusal names the suite (its id contains "trials"), not the field trials.count',
+    clause: 'RFC 0244 §G',
+    ...engine(
+      {
+        featureRefusal: (suite, facets) =>
+          REF.featureRefusal(suite, facets) && {
+            status: 400,
+            error: 'validation_error',
+            message: `the suite ${suite.suiteId} uses a feature this host does not advertise`,
+            details: { suiteId: suite.suiteId },
+          },
+      },
+      { evalSuite: { trials: false } },
+    ),
+  },
+  {
     name: 'unadvertised-feature-graded',
     defect: 'a suite using trials on a host without the trials facet is graded instead of refused',
     clause: 'RFC 0244 §G',
