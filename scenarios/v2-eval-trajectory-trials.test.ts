@@ -36,7 +36,7 @@
 // its fixture being listed in discovery `fixtures`.
 
 import { createEvalRun, readCounter, readEffects, readErrorCode } from '../lib/client/index.ts';
-import { loadFixtures } from '../lib/fixtures.ts';
+import { loadFixtureFiles, loadFixtures } from '../lib/fixtures.ts';
 import { passAtK, passHatK, scoreStderr, signTestVerdict, toSummaryView, type TrajectoryGrade } from '../lib/grader/index.ts';
 import { need, type Checks } from '../lib/ledger/leg.ts';
 import { defineScenario, type Leg } from '../lib/ledger/scenario.ts';
@@ -165,7 +165,9 @@ const hostLegs: Leg[] = [
       const scored = eventsOfType(run, 'eval.scored').map((e) => payloadOf(e));
       for (const task of run.fixture.suite.tasks) {
         const indices = scored.filter((p) => p.taskId === task.taskId).map((p) => p.trialIndex);
-        check.equal([...indices].sort(), Array.from({ length: count }, (_, i) => i), `task ${task.taskId}: trialIndex is 0..${count - 1}, once each`);
+        // Numerically: a text sort puts trialIndex 10 before 2 and fails an honest 11-trial run.
+        const sorted = [...indices].sort((a, b) => Number(a) - Number(b));
+        check.equal(sorted, Array.from({ length: count }, (_, i) => i), `task ${task.taskId}: trialIndex is 0..${count - 1}, once each`);
       }
       check.equal(run.grade.anomalies, [], 'every trial is attributed to exactly one invocation bracket');
     },
@@ -526,16 +528,18 @@ export default await defineScenario('v2-eval-trajectory-trials.test.ts', [
     clause: 'RFC 0244 §Conformance',
     serverFree: true,
     run(check) {
-      const docs = loadFixtures();
-      check.ok(docs.size > 0, 'fixtures/eval-suites holds fixtures');
-      for (const [id, doc] of docs) {
-        accepts(check, 'eval-suite-fixture', doc, `fixture ${id}`);
-        accepts(check, 'suite-with-rules', doc.suite, `the suite of ${id} under the suite rules`);
+      const files = loadFixtureFiles();
+      check.ok(files.size > 0, 'fixtures/eval-suites holds fixtures');
+      for (const [name, doc] of files) {
+        accepts(check, 'eval-suite-fixture', doc, `fixture ${name}.json`);
+        accepts(check, 'suite-with-rules', doc.suite, `the suite of ${name}.json under the suite rules`);
         for (const task of doc.suite.tasks ?? []) {
-          accepts(check, 'scripted-agent-input', task.input, `the script of ${id}/${task.taskId}`);
+          accepts(check, 'scripted-agent-input', task.input, `the script of ${name}.json/${task.taskId}`);
         }
-        check.equal(doc.id, id, `fixture file ${id}.json carries its own id`);
+        // CONTRACT §1: a fixture's id is its file name without .json (what discovery lists).
+        check.equal(doc.id, name, `fixture file ${name}.json carries its file name as its id`);
       }
+      check.equal(loadFixtures().size, files.size, 'no two fixture files carry the same id');
     },
   },
   ...hostLegs,
