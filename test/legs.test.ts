@@ -15,7 +15,7 @@ import { openTarget, type Target } from '../lib/ledger/target.ts';
 import { loadScenarios } from '../lib/scenarios.ts';
 import { TestBug } from '../lib/test-bug.ts';
 import { startReferenceHost, type ReferenceHost, type ReferenceHostOptions } from '../hosts/reference/server.ts';
-import { observeEvalRun, type ObservedEvalRun } from '../scenarios/support/eval-run.ts';
+import { observeEvalRun, sharedEvalRun, type ObservedEvalRun } from '../scenarios/support/eval-run.ts';
 
 const legs = (await loadScenarios()).flatMap((scenario) => scenario.legs.map((leg) => ({ file: scenario.file, leg })));
 function legOf(id: string): { file: string; leg: Leg } {
@@ -52,15 +52,16 @@ describe('0244.fixtures-valid holds each fixture id to its file name on disk', (
 });
 
 describe('legs against a real reference-host run', () => {
-  let host: ReferenceHost;
+  const hosts: ReferenceHost[] = [];
   const start = async (options: ReferenceHostOptions): Promise<Target> => {
-    host = await startReferenceHost({ log: () => {}, port: 0, dbPath: ':memory:', ...options });
+    const host = await startReferenceHost({ log: () => {}, port: 0, dbPath: ':memory:', ...options });
+    hosts.push(host);
     const opened = await openTarget({ baseUrl: host.baseUrl, apiKey: host.tenants.a.apiKey, requireBehavior: false });
     if (!opened.ok) throw new TestBug(`discovery of the reference host failed: ${opened.reason}`);
     return opened.target;
   };
   afterAll(async () => {
-    await host?.close();
+    for (const host of hosts) await host.close();
   });
 
   it('0244.trials-per-task passes an honest run of eleven trials (trialIndex 10 sorts after 9)', async () => {
@@ -74,5 +75,33 @@ describe('legs against a real reference-host run', () => {
     const { file, leg } = legOf('0244.trials-per-task');
     const row = await runLeg(file, leg, target);
     expect(row, row.detail).toMatchObject({ result: 'executed-pass' });
+  });
+
+  it("0081.eval-run-events passes a host that scores a trial after its agent.decided but before its bracket closes", async () => {
+    // RFC 0081 §C orders eval.scored after the trial's agent.decided; it does not ask the
+    // bracket to close first. This host moves each eval.scored in front of the
+    // agent.invocation-completed that closes its trial.
+    const target = await start({
+      engineBehaviour: {
+        outgoingEvents: (emit) => {
+          let depth = 0;
+          let held: Record<string, unknown> | undefined;
+          return (type, payload) => {
+            if (type === 'agent.invocation-started') depth += 1;
+            if (type === 'agent.invocation-completed' && --depth === 0) return void (held = payload);
+            emit(type, payload);
+            if (type === 'eval.scored' && held !== undefined) {
+              emit('agent.invocation-completed', held);
+              held = undefined;
+            }
+          };
+        },
+      },
+    });
+    const { file, leg } = legOf('0081.eval-run-events');
+    const row = await runLeg(file, leg, target);
+    expect(row, row.detail).toMatchObject({ result: 'executed-pass' });
+    const types = (await sharedEvalRun(target, 'conformance-eval-trials')).events.map((event) => event.type);
+    expect(types.slice(types.indexOf('agent.decided'), types.indexOf('agent.decided') + 3), 'the premise: scored inside the bracket').toEqual(['agent.decided', 'eval.scored', 'agent.invocation-completed']);
   });
 });

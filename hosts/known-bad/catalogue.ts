@@ -315,6 +315,38 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
     }),
   },
   {
+    name: 'scored-before-own-decision',
+    defect: "from the second trial on, eval.scored is emitted before that trial's agent.decided",
+    clause: 'RFC 0081 §C',
+    ...engine({
+      // The first trial is left whole, so every eval.scored still follows some agent.decided.
+      // The moved eval.scored falls inside its trial's bracket, which the CONTRACT §6 attribution
+      // gives to the next eval.scored, so every leg judging a run of several trials fails too.
+      outgoingEvents: (emit) => {
+        let depth = 0;
+        let trials = 0;
+        let agentId: unknown;
+        let held: Array<[string, Record<string, unknown>]> | undefined;
+        return (type, payload) => {
+          if (type === 'agent.invocation-started' && depth++ === 0) {
+            trials += 1;
+            agentId = payload.agentId;
+          }
+          if (type === 'agent.invocation-completed') depth -= 1;
+          if (held !== undefined) {
+            if (type !== 'eval.scored') return void held.push([type, payload]);
+            emit(type, payload);
+            for (const [t, p] of held) emit(t, p);
+            held = undefined;
+            return;
+          }
+          if (type === 'agent.decided' && trials > 1 && depth === 1 && payload.agentId === agentId) held = [[type, payload]];
+          else emit(type, payload);
+        };
+      },
+    }),
+  },
+  {
     name: 'summary-liar',
     defect: 'the summary reports one passed task fewer than eval.completed and the events show',
     clause: 'RFC 0081 §C',
