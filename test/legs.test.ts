@@ -104,4 +104,19 @@ describe('legs against a real reference-host run', () => {
     const types = (await sharedEvalRun(target, 'conformance-eval-trials')).events.map((event) => event.type);
     expect(types.slice(types.indexOf('agent.decided'), types.indexOf('agent.decided') + 3), 'the premise: scored inside the bracket').toEqual(['agent.decided', 'eval.scored', 'agent.invocation-completed']);
   });
+
+  it('0252.fields-refused posts a workflow run only to a host that lists the workflow', async () => {
+    const { file, leg } = legOf('0252.fields-refused');
+    for (const listed of [true, false]) {
+      const target = await start({});
+      if (!listed) target.fixtures.delete('conformance-workflow-noop');
+      const posted: unknown[] = [];
+      const request = target.client.request.bind(target.client);
+      target.client = { ...target.client, request: (method, path, options) => (method === 'POST' && path === '/runs' && posted.push(options?.body), request(method, path, options)) };
+      const row = await runLeg(file, leg, target);
+      expect(row, row.detail).toMatchObject({ result: 'executed-pass' });
+      const workflows = posted.filter((body) => (body as { workflowId?: unknown }).workflowId !== undefined);
+      expect(workflows.length, listed ? 'the listed workflow is posted with fixtureRuns' : 'no workflow is posted').toBe(listed ? 1 : 0);
+    }
+  });
 });

@@ -431,6 +431,12 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
     ...engine({ fixtureRunsKeysRefusal: () => undefined }),
   },
   {
+    name: 'fixture-runs-on-workflow-ignored',
+    defect: 'fixtureRuns on a workflow run (no mode) is dropped and the run created, not refused',
+    clause: 'RFC 0252 §B',
+    ...server({ workflowBody: ({ fixtureRuns: _dropped, ...rest }) => rest }),
+  },
+  {
     name: 'source-refusal-echoes-id',
     defect: 'the refusal of an unusable source run quotes the id it was sent',
     clause: 'RFC 0252 §C',
