@@ -328,9 +328,12 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
         let agentId: unknown;
         let held: Array<[string, Record<string, unknown>]> | undefined;
         return (type, payload) => {
-          if (type === 'agent.invocation-started' && depth++ === 0) {
-            trials += 1;
-            agentId = payload.agentId;
+          if (type === 'agent.invocation-started') {
+            if (depth === 0) {
+              trials += 1;
+              agentId = payload.agentId;
+            }
+            depth += 1;
           }
           if (type === 'agent.invocation-completed') depth -= 1;
           if (held !== undefined) {
