@@ -3,6 +3,7 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { TestBug } from './test-bug.ts';
 
 export const FIXTURES_DIR = fileURLToPath(new URL('../fixtures/eval-suites/', import.meta.url));
 
@@ -16,21 +17,35 @@ export interface FixtureDocument {
   notes?: string;
 }
 
+let dir = FIXTURES_DIR;
+let files: Map<string, FixtureDocument> | undefined;
 let cache: Map<string, FixtureDocument> | undefined;
 
-/** Every fixture document by id, read once. A file that is not JSON names itself in the error. */
+/**
+ * Every fixture document by its file name without `.json`, read once. A file that is not JSON
+ * names itself in the error. The file name is what CONTRACT §1 makes the fixture id, so the
+ * fixtures-valid leg holds each document's `id` to it.
+ */
+export function loadFixtureFiles(): Map<string, FixtureDocument> {
+  if (files) return files;
+  const docs = new Map<string, FixtureDocument>();
+  for (const name of readdirSync(dir).filter((file) => file.endsWith('.json')).sort()) {
+    const path = `${dir}${name}`;
+    try {
+      docs.set(name.replace(/\.json$/, ''), JSON.parse(readFileSync(path, 'utf8')) as FixtureDocument);
+    } catch (error) {
+      throw new TestBug(`${path}: not JSON (${(error as Error).message})`);
+    }
+  }
+  files = docs;
+  return docs;
+}
+
+/** Every fixture document by id, read once (a document without an id goes by its file name). */
 export function loadFixtures(): Map<string, FixtureDocument> {
   if (cache) return cache;
   const docs = new Map<string, FixtureDocument>();
-  for (const name of readdirSync(FIXTURES_DIR).filter((file) => file.endsWith('.json')).sort()) {
-    const path = `${FIXTURES_DIR}${name}`;
-    try {
-      const doc = JSON.parse(readFileSync(path, 'utf8')) as FixtureDocument;
-      docs.set(doc.id ?? name.replace(/\.json$/, ''), doc);
-    } catch (error) {
-      throw new Error(`${path}: not JSON (${(error as Error).message})`);
-    }
-  }
+  for (const [name, doc] of loadFixtureFiles()) docs.set(doc.id ?? name, doc);
   cache = docs;
   return docs;
 }
@@ -38,6 +53,25 @@ export function loadFixtures(): Map<string, FixtureDocument> {
 /** One fixture; a missing id is a harness defect, not a host failure. */
 export function fixture(id: string): FixtureDocument {
   const doc = loadFixtures().get(id);
-  if (doc === undefined) throw new Error(`Test bug: no fixture ${id} in ${FIXTURES_DIR}`);
+  if (doc === undefined) throw new TestBug(`no fixture ${id} in ${dir}`);
   return doc;
+}
+
+/**
+ * Runs `fn` with the fixtures read from `other` (a directory path ending in `/`), then restores
+ * fixtures/eval-suites. Only tests use it, to show the fixtures-valid leg failing on a broken
+ * corpus. Not re-entrant.
+ */
+export async function withFixturesDir<T>(other: string, fn: () => Promise<T>): Promise<T> {
+  if (dir !== FIXTURES_DIR) throw new TestBug('withFixturesDir does not nest');
+  dir = other.endsWith('/') ? other : `${other}/`;
+  files = undefined;
+  cache = undefined;
+  try {
+    return await fn();
+  } finally {
+    dir = FIXTURES_DIR;
+    files = undefined;
+    cache = undefined;
+  }
 }

@@ -11,8 +11,10 @@
 //                               conformance-workflow-noop) a run that never invoked the agent: one
 //                               uniform 400 (status and code) that never echoes the id
 //   5. 0252.source-uniform      tenant B's run is refused with the status and code of an unknown id
-//   6. 0252.fields-refused      a key naming no task, a task with its own fixtures, no mode: 400 gated on agents.evalSuite.recordedFixtures and
-// fixtureMatching, and on the three conformance-eval-recorded-* fixtures.
+//   6. 0252.fields-refused      a key naming no task, a task with its own fixtures, and (where the
+//                               host lists conformance-workflow-noop) a workflow run: 400 each
+// Gate: agents.evalSuite.recordedFixtures and fixtureMatching (RFC 0252 §A), and the three
+// conformance-eval-recorded-* fixtures (and so what they use).
 
 import { randomBytes } from 'node:crypto';
 import { createEvalRun, readCounter, readErrorCode, readRunEvents, type HttpResult } from '../lib/client/index.ts';
@@ -161,8 +163,12 @@ const hostLegs: Leg[] = [
       const cases: Array<[string, unknown]> = [
         ['a key naming no task of the suite', { mode: 'eval', evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { 'no-such-task': source.runId } }],
         ['a named task whose suite fixtures carry toolResponses', { mode: 'eval', evalSuiteRef: SOURCE, agentId: SCRIPTED_AGENT, fixtureRuns: { record: source.runId } }],
-        ['fixtureRuns on a workflow run (no mode)', { workflowId: NOOP_WORKFLOW, fixtureRuns: { record: source.runId } }],
       ];
+      // Only on a workflow the host lists (CONTRACT §1): posted to a workflow it does not serve,
+      // the 400 would refuse the workflowId and prove nothing about fixtureRuns.
+      if (target.fixtures.has(NOOP_WORKFLOW)) {
+        cases.push(['fixtureRuns on a workflow run (no mode)', { workflowId: NOOP_WORKFLOW, fixtureRuns: { record: source.runId } }]);
+      }
       for (const [what, body] of cases) {
         const answer = await target.client.request('POST', '/runs', { body });
         check.equal(answer.status, 400, `${what} is refused with 400`);

@@ -2,24 +2,54 @@
 // §B (eval run = a run; refusals at create), §C (the eval.* family and its order, the summary).
 //
 // Legs:
-//   1. 0081.eval-run-events        one eval.started, one eval.scored per task per trial, one
-//                                  eval.completed, in sequence order, before run.completed
+//   1. 0081.eval-run-events        one eval.started, one eval.scored per task per trial, each after
+//                                  its own trial's agent.decided, one eval.completed, in sequence
+//                                  order, before run.completed
 //   2. 0081.summary-served         GET /runs/{id}/eval-summary answers 200 with a valid, content-free
 //                                  scorecard that agrees with eval.completed and the reference grade
 //   3. 0081.unadvertised-mode-refused  a suite whose mode the host does not advertise is 400
+//                                  validation_error naming modes (CONTRACT §2)
 //   4. 0081.capability-not-provided    on a host without agents.evalSuite, mode "eval" is
 //                                  422 capability_not_provided and creates no run (wire facts §9.3)
 // Gate: legs 1–3 need agents.evalSuite; leg 4 needs its absence. Fixtures: conformance-eval-
-// efficiency (a plain golden suite, no RFC 0244 feature), conformance-eval-mode-probe.
+// efficiency (a plain golden suite, no RFC 0244 feature), conformance-eval-mode-probe; leg 1 also
+// reads conformance-eval-trials where the host advertises trials and lists it.
 
-import { cancelRun, createEvalRun, readErrorCode } from '../lib/client/index.ts';
-import { defineScenario } from '../lib/ledger/scenario.ts';
+import { cancelRun, createEvalRun, readErrorCode, type RunEvent } from '../lib/client/index.ts';
+import { decideGate, defineScenario } from '../lib/ledger/scenario.ts';
 import { validate } from '../lib/schemas/index.ts';
 import { assertContentFree } from './support/content.ts';
+import { refusalNamesField } from './support/refusal.ts';
 import { eventsOfType, payloadOf, requireCompleted, SCRIPTED_AGENT, sharedEvalRun } from './support/eval-run.ts';
 
 const GOLDEN = 'conformance-eval-efficiency';
+
+/**
+ * The top-level agent invocation brackets of a run, in the order they open, each with the
+ * sequence of the last agent.decided its own agent emits inside it. A bracket is read from its
+ * agent.invocation-started until its agent.invocation-completed, or to the end of the log.
+ */
+function trialDecisions(events: readonly RunEvent[]): Array<{ agentId: unknown; decidedAt?: number }> {
+  const brackets: Array<{ agentId: unknown; decidedAt?: number }> = [];
+  let depth = 0;
+  for (const event of [...events].sort((a, b) => a.sequence - b.sequence)) {
+    const payload = payloadOf(event);
+    if (event.type === 'agent.invocation-started') {
+      if (depth === 0) brackets.push({ agentId: payload.agentId });
+      depth += 1;
+    } else if (event.type === 'agent.invocation-completed') {
+      depth = Math.max(0, depth - 1);
+    } else if (event.type === 'agent.decided' && depth > 0) {
+      const open = brackets[brackets.length - 1]!;
+      if (payload.agentId === open.agentId) open.decidedAt = event.sequence;
+    }
+  }
+  return brackets;
+}
+
 const MODE_PROBE = 'conformance-eval-mode-probe';
+/** A multi-task, multi-trial run, read by the event-order leg where the host claims trials. */
+const TRIALS = 'conformance-eval-trials';
 
 export default await defineScenario('v2-eval-run.test.ts', [
   {
@@ -28,32 +58,43 @@ export default await defineScenario('v2-eval-run.test.ts', [
     clause: 'RFC 0081 §C',
     needs: { facet: [], fixtures: [GOLDEN] },
     async run(check, target) {
-      const run = requireCompleted(check, await sharedEvalRun(target, GOLDEN));
-      const sequences = run.events.map((event) => event.sequence);
-      check.ok(sequences.every((seq, i) => i === 0 || seq > sequences[i - 1]!), 'sequence strictly increases through the log', sequences);
-      const started = eventsOfType(run, 'eval.started');
-      const scored = eventsOfType(run, 'eval.scored');
-      const completed = eventsOfType(run, 'eval.completed');
-      const runCompleted = eventsOfType(run, 'run.completed');
-      check.equal(started.length, 1, 'eval.started is emitted once');
-      check.equal(completed.length, 1, 'eval.completed is emitted once');
-      const suite = run.fixture.suite;
-      const trials = (suite.trials as { count?: number } | undefined)?.count ?? 1;
-      check.equal(scored.length, suite.tasks.length * trials, 'eval.scored is emitted once per task per trial');
-      check.equal(payloadOf(started[0]).taskCount, suite.tasks.length, 'eval.started.taskCount is the suite task count');
-      const first = scored[0]?.sequence ?? -1;
-      const last = scored[scored.length - 1]?.sequence ?? -1;
-      check.ok((started[0]?.sequence ?? Infinity) < first, 'eval.started precedes every eval.scored', { started: started[0]?.sequence, firstScored: first });
-      check.ok(last < (completed[0]?.sequence ?? -1), 'eval.completed follows every eval.scored', { lastScored: last, completed: completed[0]?.sequence });
-      check.ok((completed[0]?.sequence ?? Infinity) < (runCompleted[0]?.sequence ?? -1), 'eval.completed precedes run.completed');
-      check.equal(payloadOf(completed[0]).taskCount, suite.tasks.length, 'eval.completed.taskCount is the suite task count');
-      check.ok(
-        scored.every((event) => {
-          const decided = run.events.filter((e) => e.type === 'agent.decided' && e.sequence < event.sequence);
-          return decided.length > 0;
-        }),
-        "each eval.scored follows its task's agent.decided",
-      );
+      // A one-trial run cannot tell "its own trial's agent.decided" from "an earlier one"; a host
+      // that claims trials and lists the trials fixture shows its nine-trial run as well.
+      const ids = decideGate({ facet: ['trials'], fixtures: [TRIALS] }, target).run ? [GOLDEN, TRIALS] : [GOLDEN];
+      for (const id of ids) {
+        const run = requireCompleted(check, await sharedEvalRun(target, id));
+        const sequences = run.events.map((event) => event.sequence);
+        check.ok(sequences.every((seq, i) => i === 0 || seq > sequences[i - 1]!), `${id}: sequence strictly increases through the log`, sequences);
+        const started = eventsOfType(run, 'eval.started');
+        const scored = eventsOfType(run, 'eval.scored');
+        const completed = eventsOfType(run, 'eval.completed');
+        const runCompleted = eventsOfType(run, 'run.completed');
+        check.equal(started.length, 1, `${id}: eval.started is emitted once`);
+        check.equal(completed.length, 1, `${id}: eval.completed is emitted once`);
+        const suite = run.fixture.suite;
+        const trials = (suite.trials as { count?: number } | undefined)?.count ?? 1;
+        check.equal(scored.length, suite.tasks.length * trials, `${id}: eval.scored is emitted once per task per trial`);
+        check.equal(payloadOf(started[0]).taskCount, suite.tasks.length, `${id}: eval.started.taskCount is the suite task count`);
+        const first = scored[0]?.sequence ?? -1;
+        const last = scored[scored.length - 1]?.sequence ?? -1;
+        check.ok((started[0]?.sequence ?? Infinity) < first, `${id}: eval.started precedes every eval.scored`, { started: started[0]?.sequence, firstScored: first });
+        check.ok(last < (completed[0]?.sequence ?? -1), `${id}: eval.completed follows every eval.scored`, { lastScored: last, completed: completed[0]?.sequence });
+        check.ok((completed[0]?.sequence ?? Infinity) < (runCompleted[0]?.sequence ?? -1), `${id}: eval.completed precedes run.completed`);
+        check.equal(payloadOf(completed[0]).taskCount, suite.tasks.length, `${id}: eval.completed.taskCount is the suite task count`);
+        // RFC 0081 §C: each eval.scored follows THAT task's agent.decided, not any earlier one.
+        // The k-th eval.scored scores the k-th trial, and the k-th top-level bracket runs it
+        // (CONTRACT §3: one bracket per trial, trials task by task). Its bracket may still be
+        // open when it is scored; its decision must not be.
+        const decisions = trialDecisions(run.events);
+        check.equal(decisions.length, scored.length, `${id}: one top-level agent invocation bracket per eval.scored`);
+        const early = scored.flatMap((event, k) => {
+          const decidedAt = decisions[k]?.decidedAt;
+          if (decidedAt !== undefined && decidedAt < event.sequence) return [];
+          const payload = payloadOf(event);
+          return [{ taskId: payload.taskId, trialIndex: payload.trialIndex ?? 0, scoredAt: event.sequence, decidedAt: decidedAt ?? null }];
+        });
+        check.equal(early, [], `${id}: each eval.scored follows its own trial's agent.decided`);
+      }
     },
   },
   {
@@ -87,6 +128,8 @@ export default await defineScenario('v2-eval-run.test.ts', [
       check.equal(readErrorCode(answer.json), 'validation_error', 'the error code is validation_error');
       const envelope = validate('error-envelope', answer.json);
       check.ok(envelope.ok, 'the refusal is the flat error envelope', envelope.ok ? answer.json : envelope.errors);
+      // CONTRACT §2: the 400 validation_error names `modes`, in details or in the message.
+      check.ok(refusalNamesField(answer.json, 'modes', [MODE_PROBE, SCRIPTED_AGENT]), 'the refusal names the field modes', answer.json);
       check.equal(answer.runId, undefined, 'no run is created');
     },
   },

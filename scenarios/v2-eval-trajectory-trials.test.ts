@@ -29,18 +29,20 @@
 //  17. 0244.gating-score           passRule "mean" reads the gating score, not meanScore
 //  18. 0244.regression-paired      pairing by taskId, pairedTaskCount, scoreDelta, the verdict
 //  19. 0244.regression-identical   identical runs are never improved or regressed
-//  20. 0244.unadvertised-feature-refused  trials on a host without the trials facet is 400
+//  20. 0244.unadvertised-feature-refused  trials on a host without the trials facet is 400 naming
+//                                  trials.count
 //  21. 0244.served-shape           every eval.* payload and summary served validates
 //  22. 0244.served-content-free    no served eval.* payload or summary carries suite content each is gated on its agents.evalSuite member and on
 // its fixture being listed in discovery `fixtures`.
 
 import { createEvalRun, readCounter, readEffects, readErrorCode } from '../lib/client/index.ts';
-import { loadFixtures } from '../lib/fixtures.ts';
+import { loadFixtureFiles, loadFixtures } from '../lib/fixtures.ts';
 import { passAtK, passHatK, scoreStderr, signTestVerdict, toSummaryView, type TrajectoryGrade } from '../lib/grader/index.ts';
 import { need, type Checks } from '../lib/ledger/leg.ts';
 import { defineScenario, fittingFixtures, type Leg } from '../lib/ledger/scenario.ts';
 import { validate, validateEventPayload } from '../lib/schemas/index.ts';
 import { assertContentFree } from './support/content.ts';
+import { refusalNamesField } from './support/refusal.ts';
 import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, SCRIPTED_AGENT, sharedEvalRun, summaryTask, type ObservedEvalRun } from './support/eval-run.ts';
 import { accepts, refuses, variant } from './support/shape.ts';
 import { DISCOVERY, EVAL_SCORED, EVAL_STARTED, FULL_SUITE, FULL_SUMMARY } from './support/vectors.ts';
@@ -188,7 +190,9 @@ const hostLegs: Leg[] = [
       const scored = eventsOfType(run, 'eval.scored').map((e) => payloadOf(e));
       for (const task of run.fixture.suite.tasks) {
         const indices = scored.filter((p) => p.taskId === task.taskId).map((p) => p.trialIndex);
-        check.equal([...indices].sort(), Array.from({ length: count }, (_, i) => i), `task ${task.taskId}: trialIndex is 0..${count - 1}, once each`);
+        // Numerically: a text sort puts trialIndex 10 before 2 and fails an honest 11-trial run.
+        const sorted = [...indices].sort((a, b) => Number(a) - Number(b));
+        check.equal(sorted, Array.from({ length: count }, (_, i) => i), `task ${task.taskId}: trialIndex is 0..${count - 1}, once each`);
       }
       check.equal(run.grade.anomalies, [], 'every trial is attributed to exactly one invocation bracket');
     },
@@ -481,7 +485,9 @@ const hostLegs: Leg[] = [
       const answer = await createEvalRun(target.client, { evalSuiteRef: TRIALS, agentId: SCRIPTED_AGENT });
       check.equal(answer.status, 400, 'the create answers 400');
       check.equal(readErrorCode(answer.json), 'validation_error', 'the error code is validation_error');
-      check.ok(JSON.stringify(answer.json ?? '').includes('trials'), 'the refusal names the trials field', answer.json);
+      // RFC 0244 §G: the refusal names the field, trials.count (§Examples), in details or the
+      // message; the suite ref the request sent contains "trials" and never counts.
+      check.ok(refusalNamesField(answer.json, 'trials.count', [TRIALS, SCRIPTED_AGENT]), 'the refusal names the field trials.count', answer.json);
       check.equal(answer.runId, undefined, 'no run is created and nothing is graded');
     },
   },
@@ -571,16 +577,18 @@ export default await defineScenario('v2-eval-trajectory-trials.test.ts', [
     clause: 'RFC 0244 §Conformance',
     serverFree: true,
     run(check) {
-      const docs = loadFixtures();
-      check.ok(docs.size > 0, 'fixtures/eval-suites holds fixtures');
-      for (const [id, doc] of docs) {
-        accepts(check, 'eval-suite-fixture', doc, `fixture ${id}`);
-        accepts(check, 'suite-with-rules', doc.suite, `the suite of ${id} under the suite rules`);
+      const files = loadFixtureFiles();
+      check.ok(files.size > 0, 'fixtures/eval-suites holds fixtures');
+      for (const [name, doc] of files) {
+        accepts(check, 'eval-suite-fixture', doc, `fixture ${name}.json`);
+        accepts(check, 'suite-with-rules', doc.suite, `the suite of ${name}.json under the suite rules`);
         for (const task of doc.suite.tasks ?? []) {
-          accepts(check, 'scripted-agent-input', task.input, `the script of ${id}/${task.taskId}`);
+          accepts(check, 'scripted-agent-input', task.input, `the script of ${name}.json/${task.taskId}`);
         }
-        check.equal(doc.id, id, `fixture file ${id}.json carries its own id`);
+        // CONTRACT §1: a fixture's id is its file name without .json (what discovery lists).
+        check.equal(doc.id, name, `fixture file ${name}.json carries its file name as its id`);
       }
+      check.equal(loadFixtures().size, files.size, 'no two fixture files carry the same id');
     },
   },
   ...hostLegs,

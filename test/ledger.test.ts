@@ -1,12 +1,17 @@
 // The ledger's dispositions (DESIGN §7, wire facts §10–§11): one per requirement id, a reason on
 // every non-pass, transport loss blocked, a vacuous pass reported as a harness defect.
 
-import { describe, expect, it } from 'vitest';
-import { TransportError } from '../lib/client/index.ts';
-import { loadFixtures } from '../lib/fixtures.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, TransportError } from '../lib/client/index.ts';
+import { fixture, loadFixtures } from '../lib/fixtures.ts';
 import { need, TestBug } from '../lib/ledger/leg.ts';
 import { runLeg, runLegs } from '../lib/ledger/runner.ts';
-import { decideGate, type HostLeg, type Needs } from '../lib/ledger/scenario.ts';
+import { decideGate, defineScenario, type HostLeg, type Needs } from '../lib/ledger/scenario.ts';
+import { openTarget, seedMissingFixtures, type Target as OpenedTarget } from '../lib/ledger/target.ts';
+import { loadScenarios } from '../lib/scenarios.ts';
+import { validate, type SchemaName } from '../lib/schemas/index.ts';
+import { startReferenceHost, type ReferenceHost } from '../hosts/reference/server.ts';
+import { observeEvalRun } from '../scenarios/support/eval-run.ts';
 import type { Target } from '../lib/ledger/target.ts';
 
 function target(facet: Record<string, unknown> | undefined, extra: Partial<Target> = {}): Target {
@@ -25,8 +30,8 @@ function target(facet: Record<string, unknown> | undefined, extra: Partial<Targe
   };
 }
 
-function leg(run: HostLeg['run'], needs: Needs = { facet: [] }): HostLeg {
-  return { id: 'openwop.requirement.0244.probe', title: 'a probe leg', clause: 'RFC 0244 §B', needs, run };
+function leg(run: HostLeg['run'], needs: Needs = { facet: [] }, id = 'openwop.requirement.0244.probe'): HostLeg {
+  return { id, title: 'a probe leg', clause: 'RFC 0244 §B', needs, run };
 }
 
 const FULL = { modes: ['golden'], trials: { maxTrials: 10 }, trajectory: true };
@@ -66,10 +71,26 @@ describe('runLeg', () => {
   });
 
   it('records a harness bug as blocked with "Test bug:", never as the host\'s fault', async () => {
-    const row = await runLeg('probe.test.ts', leg(async () => {
-      throw new TestBug('no fixture conformance-eval-nope');
-    }), target(FULL));
-    expect(row).toMatchObject({ result: 'blocked', detail: 'Test bug: no fixture conformance-eval-nope' });
+    // Each harness mistake is reached through the library code that detects it, inside a leg.
+    const mistakes: Array<[string, () => unknown, RegExp]> = [
+      ['a fixture id no file carries', () => fixture('no-such-fixture'), /^Test bug: no fixture no-such-fixture in /],
+      ['a schema name with no file', () => validate('no-such-schema' as SchemaName, {}), /^Test bug: no no-such-schema\.schema\.json in /],
+      ['a base URL that is not absolute', () => createClient({ baseUrl: 'host.example' }), /^Test bug: baseUrl is not an absolute URL/],
+      ['a request path without its leading slash', () => createClient({ baseUrl: 'http://127.0.0.1:9' }).request('GET', 'runs'), /^Test bug: request path must start with '\/'/],
+    ];
+    for (const [what, mistake, detail] of mistakes) {
+      const row = await runLeg('probe.test.ts', leg(async (check) => {
+        check.ok(true, 'reached the host');
+        await mistake();
+      }), target(FULL));
+      expect(row.result, what).toBe('blocked');
+      expect(row.detail, what).toMatch(detail);
+    }
+  });
+
+  it('refuses a scenario declaring a malformed or repeated requirement id with a TestBug', async () => {
+    await expect(defineScenario('probe.test.ts', [leg(async () => {}, {}, 'openwop.requirement.0244.Probe')])).rejects.toThrow(TestBug);
+    await expect(defineScenario('probe.test.ts', [leg(async () => {}), leg(async () => {})])).rejects.toThrow(/^Test bug: probe\.test\.ts: requirement id openwop\.requirement\.0244\.probe is declared twice$/);
   });
 
   it('stops at a failed require and keeps what failed before it', async () => {
@@ -79,8 +100,20 @@ describe('runLeg', () => {
       check.ok(true, 'never reached');
     }), target(FULL));
     expect(row.result).toBe('executed-fail');
-    expect(row.assertions).toBe(2);
+    expect(row.assertions, 'the failed precondition fails the leg but is not an assertion').toBe(1);
     expect(row.detail).toMatch(/two is three[\s\S]*the run was created: does not hold; saw \{"status":500\}/);
+  });
+
+  it('counts a precondition as a precondition, not an assertion, so a leg resting on preconditions alone is a Test bug', async () => {
+    let counted: { assertions: number; preconditions: number } | undefined;
+    const row = await runLeg('probe.test.ts', leg(async (check) => {
+      need(check, true, 'the run was created');
+      need(check, 'run-1', 'the run has an id');
+      for (const expected of [] as number[]) check.equal(expected, expected, 'never reached: the data is empty');
+      counted = { assertions: check.assertions, preconditions: check.preconditions };
+    }), target(FULL));
+    expect(counted).toEqual({ assertions: 0, preconditions: 2 });
+    expect(row).toMatchObject({ result: 'blocked', assertions: 0, detail: 'Test bug: the leg ran and made no assertion' });
   });
 });
 
@@ -134,5 +167,49 @@ describe('gates', () => {
   it('refuses two legs declaring one requirement id', async () => {
     const scenario = { file: 'probe.test.ts', legs: [leg(async () => {}), leg(async () => {})] };
     await expect(runLegs([scenario], target(FULL))).rejects.toThrow(/declared in probe\.test\.ts and probe\.test\.ts/);
+  });
+});
+
+const cursorReset = (await loadScenarios()).flatMap((s) => s.legs).find((l) => l.id === 'openwop.requirement.0244.fixture-cursor-reset') as HostLeg;
+
+describe('the no-assertion guard on a host leg', () => {
+  let host: ReferenceHost;
+  beforeAll(async () => {
+    host = await startReferenceHost({ log: () => {}, port: 0, dbPath: ':memory:' });
+  });
+  afterAll(async () => {
+    await host.close();
+  });
+
+  async function openReference(): Promise<OpenedTarget> {
+    const opened = await openTarget({ baseUrl: host.baseUrl, apiKey: host.tenants.a.apiKey, requireBehavior: false });
+    if (!opened.ok) throw new TestBug(`discovery of the reference host failed: ${opened.reason}`);
+    return opened.target;
+  }
+
+  const SELECTION = 'conformance-eval-fixture-selection';
+
+  it('passes the real fixture-cursor-reset leg on the reference host with real checks, not only its preconditions', async () => {
+    const row = await runLeg('v2-eval-trajectory-trials.test.ts', cursorReset, await openReference());
+    expect(row.result).toBe('executed-pass');
+    expect(row.assertions).toBeGreaterThan(0);
+  });
+
+  it('reports the real fixture-cursor-reset leg as a Test bug when its fixture document states no expectedOutcomes', async () => {
+    const target = await openReference();
+    await seedMissingFixtures(target, [SELECTION]);
+    // The host runs the suite as listed; only the harness's copy of the fixture loses its data.
+    const run = await observeEvalRun(target, SELECTION);
+    const emptied = { ...run, fixture: { ...run.fixture, expectedOutcomes: undefined } };
+    const memo = target.memo.bind(target);
+    target.memo = <T>(key: string, make: () => Promise<T>) => (key === `eval-run:${SELECTION}` ? Promise.resolve(emptied as T) : memo(key, make));
+    const row = await runLeg('v2-eval-trajectory-trials.test.ts', cursorReset, target);
+    expect(row).toEqual({
+      id: 'openwop.requirement.0244.fixture-cursor-reset',
+      scenario: 'v2-eval-trajectory-trials.test.ts',
+      result: 'blocked',
+      assertions: 0,
+      detail: 'Test bug: the leg ran and made no assertion',
+    });
   });
 });

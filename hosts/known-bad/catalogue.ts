@@ -370,6 +370,41 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
     ...engine({ runOutputs: () => ({}) }),
   },
   {
+    name: 'scored-before-own-decision',
+    defect: "from the second trial on, eval.scored is emitted before that trial's agent.decided",
+    clause: 'RFC 0081 §C',
+    ...engine({
+      // The first trial is left whole, so every eval.scored still follows some agent.decided.
+      // The moved eval.scored falls inside its trial's bracket, which the CONTRACT §6 attribution
+      // gives to the next eval.scored, so every leg judging a run of several trials fails too.
+      outgoingEvents: (emit) => {
+        let depth = 0;
+        let trials = 0;
+        let agentId: unknown;
+        let held: Array<[string, Record<string, unknown>]> | undefined;
+        return (type, payload) => {
+          if (type === 'agent.invocation-started') {
+            if (depth === 0) {
+              trials += 1;
+              agentId = payload.agentId;
+            }
+            depth += 1;
+          }
+          if (type === 'agent.invocation-completed') depth -= 1;
+          if (held !== undefined) {
+            if (type !== 'eval.scored') return void held.push([type, payload]);
+            emit(type, payload);
+            for (const [t, p] of held) emit(t, p);
+            held = undefined;
+            return;
+          }
+          if (type === 'agent.decided' && trials > 1 && depth === 1 && payload.agentId === agentId) held = [[type, payload]];
+          else emit(type, payload);
+        };
+      },
+    }),
+  },
+  {
     name: 'summary-liar',
     defect: 'the summary reports one passed task fewer than eval.completed and the events show',
     clause: 'RFC 0081 §C',
@@ -380,6 +415,32 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
     defect: 'a suite whose modes the host does not advertise is run instead of refused',
     clause: 'RFC 0081 §D',
     ...engine({ modeRefusal: () => undefined }),
+  },
+  {
+    name: 'mode-refusal-names-another-field',
+    defect: 'the 400 refusing an unadvertised mode names agentId, not modes',
+    clause: 'RFC 0081 §D (CONTRACT §2: naming modes)',
+    ...engine({
+      modeRefusal: (suite, facets) =>
+        REF.modeRefusal(suite, facets) && { status: 400, error: 'validation_error', message: 'agentId: this agent cannot run the suite', details: { field: 'agentId' } },
+    }),
+  },
+  {
+    name: 'feature-refusal-names-suite-only',
+    defect: 'the §G refusal names the suite (its id contains "trials"), not the field trials.count',
+    clause: 'RFC 0244 §G',
+    ...engine(
+      {
+        featureRefusal: (suite, facets) =>
+          REF.featureRefusal(suite, facets) && {
+            status: 400,
+            error: 'validation_error',
+            message: `the suite ${suite.suiteId} uses a feature this host does not advertise`,
+            details: { suiteId: suite.suiteId },
+          },
+      },
+      { evalSuite: { trials: false } },
+    ),
   },
   {
     name: 'unadvertised-feature-graded',
@@ -426,6 +487,12 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
     defect: 'a fixtureRuns key naming no task of the suite is accepted',
     clause: 'RFC 0252 §B',
     ...engine({ fixtureRunsKeysRefusal: () => undefined }),
+  },
+  {
+    name: 'fixture-runs-on-workflow-ignored',
+    defect: 'fixtureRuns on a workflow run (no mode) is dropped and the run created, not refused',
+    clause: 'RFC 0252 §B',
+    ...server({ workflowBody: ({ fixtureRuns: _dropped, ...rest }) => rest }),
   },
   {
     name: 'source-refusal-echoes-id',

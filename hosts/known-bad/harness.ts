@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { LedgerRow } from '../../lib/evidence/types.ts';
 import { runLegs } from '../../lib/ledger/runner.ts';
+import { TestBug } from '../../lib/test-bug.ts';
 import { neededFixtures, type Scenario } from '../../lib/ledger/scenario.ts';
 import { openTarget, seedMissingFixtures } from '../../lib/ledger/target.ts';
 import { withSchemaMutation, type SchemaMutation } from '../../lib/schemas/index.ts';
@@ -45,7 +46,7 @@ export async function certifyConfiguration(options: ReferenceHostOptions, scenar
   const proxy = choices.wire === undefined ? undefined : await startWireProxy(host.baseUrl, choices.wire);
   try {
     const opened = await openTarget({ baseUrl: proxy?.baseUrl ?? host.baseUrl, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey, requireBehavior: choices.requireBehavior ?? false });
-    if (!opened.ok) throw new Error(`Test bug: discovery of the host failed: ${opened.reason}`);
+    if (!opened.ok) throw new TestBug(`discovery of the host failed: ${opened.reason}`);
     await seedMissingFixtures(opened.target, neededFixtures(scenarios));
     const rows = await runLegs(scenarios, opened.target);
     return { rows: new Map(rows.map((row) => [row.id, row])), trafficViolations: violations };

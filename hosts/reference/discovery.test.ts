@@ -54,9 +54,11 @@ describe('a host with the full facet and seams', () => {
     expect(host.publicKeyPem).toContain('BEGIN PUBLIC KEY');
   });
 
-  it('lists every canonical fixture when the full facet is advertised', async () => {
+  it('lists every canonical fixture when the full facet is advertised, and the workflow it serves', async () => {
     const doc = (await call(host, 'GET', '/.well-known/openwop', { key: null })).json as Record<string, any>;
-    expect([...doc.fixtures].sort()).toEqual([...FIXTURE_FILES].sort());
+    expect([...doc.fixtures].sort()).toEqual([...FIXTURE_FILES, 'conformance-workflow-noop'].sort());
+    const workflow = await call(host, 'POST', '/runs', { body: { workflowId: 'conformance-workflow-noop' } });
+    expect(workflow.status, 'CONTRACT §1: the listed workflow is served').toBe(201);
   });
 
   it('answers the v2 representation when no version is asked for', async () => {
@@ -111,11 +113,11 @@ describe('a host with the facet switched off', () => {
   let host: ReferenceHost;
   hostForSuite({ evalSuite: false }, (started) => (host = started));
 
-  it('advertises the agents family with no evalSuite facet and lists no fixture', async () => {
+  it('advertises the agents family with no evalSuite facet and lists no eval-suite fixture, only its workflow', async () => {
     const doc = (await call(host, 'GET', '/.well-known/openwop', { key: null })).json as Record<string, any>;
     expect(validate('capabilities', doc)).toEqual({ ok: true });
     expect(doc.agents).toEqual({ status: 'experimental', since: '2.0', until: '2.1', witness: 'witnessable-gated' });
-    expect(doc.fixtures).toEqual([]);
+    expect(doc.fixtures).toEqual(['conformance-workflow-noop']);
   });
 
   it('refuses an eval create with 422 capability_not_provided and creates no run', async () => {

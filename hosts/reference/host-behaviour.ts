@@ -14,6 +14,11 @@ export interface HostBehaviour {
    * like an unknown id (RFC 0252 §C).
    */
   priorRunFor(tenant: string, run: RunRecord | undefined): RunRecord | undefined;
+  /**
+   * A createRun body without `mode: "eval"`, as the host reads it. Read whole, so an eval-only
+   * member in it (`fixtureRuns`, RFC 0252 §B) is refused, never ignored.
+   */
+  workflowBody(body: Record<string, unknown>): Record<string, unknown>;
 }
 
 export const REFERENCE_HOST_BEHAVIOUR: Readonly<HostBehaviour> = Object.freeze({
@@ -22,4 +27,5 @@ export const REFERENCE_HOST_BEHAVIOUR: Readonly<HostBehaviour> = Object.freeze({
       capability: 'agents.evalSuite',
     }),
   priorRunFor: (tenant: string, run: RunRecord | undefined) => (run !== undefined && run.tenant === tenant ? run : undefined),
+  workflowBody: (body: Record<string, unknown>) => body,
 });

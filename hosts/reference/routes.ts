@@ -168,10 +168,11 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
   };
 
   const createRun: Handler = async ({ req, res, tenant }) => {
-    const body = await readJsonBody(req);
-    if (body === undefined) throw validationError('a JSON createRun body is required');
-    if (!isPlainObject(body)) throw validationError('the createRun body must be a JSON object');
-    const isEval = body.mode === 'eval';
+    const read = await readJsonBody(req);
+    if (read === undefined) throw validationError('a JSON createRun body is required');
+    if (!isPlainObject(read)) throw validationError('the createRun body must be a JSON object');
+    const isEval = read.mode === 'eval';
+    const body = isEval ? read : behaviour.workflowBody(read);
     // Checked before the shape: a host with no eval surface cannot serve any eval create.
     if (isEval && facets === undefined) throw behaviour.evalCapabilityRefusal();
     if (!isEval) {

@@ -25,7 +25,7 @@ import { REFERENCE_HOST_BEHAVIOUR, type HostBehaviour } from './host-behaviour.t
 import type { EvalFacets } from './eval/port.ts';
 import { TENANT_ID_PATTERN } from './ids.ts';
 import { createRequestListener } from './routes.ts';
-import { RunManager } from './runs.ts';
+import { NOOP_WORKFLOW_ID, RunManager } from './runs.ts';
 import { Store } from './store.ts';
 import type { StreamContext } from './streams.ts';
 import { loadFixtureFiles, SuiteCatalogue, type FixtureDocument } from './suites.ts';
@@ -170,7 +170,9 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
     const streams: StreamContext = { runs, guard, open: openStreams, log };
 
     const discoveryDocument = (): Record<string, unknown> =>
-      buildDiscovery({ implementation, facets, seams, fixtures: catalogue.listedIds(), publicKey, keyId });
+      // CONTRACT §1: the seeded conformance-workflow-noop is listed beside the eval suites, so a
+      // leg that posts a workflow run knows it is served.
+      buildDiscovery({ implementation, facets, seams, fixtures: [...catalogue.listedIds(), NOOP_WORKFLOW_ID], publicKey, keyId });
     // A host whose own advertisement fails the schema is misconfigured: refuse to start.
     guard.outgoing('capabilities', 'its discovery document', discoveryDocument());
 

@@ -11,6 +11,7 @@
 //   an out-of-memory crash.
 
 import { Agent, request as undiciRequest } from 'undici';
+import { TestBug } from '../test-bug.ts';
 
 export const OPENWOP_VERSION = '2.0';
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -111,7 +112,7 @@ export interface Client {
 export function createClient(options: ClientOptions): Client {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new Error(`Test bug: timeoutMs must be a positive number, got ${String(timeoutMs)}`);
+    throw new TestBug(`timeoutMs must be a positive number, got ${String(timeoutMs)}`);
   }
   const baseUrl = normaliseBaseUrl(options.baseUrl, options.apiKey);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -272,16 +273,16 @@ function normaliseBaseUrl(raw: string, apiKey: string | undefined): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new Error(`Test bug: baseUrl is not an absolute URL: ${scrubSecrets(raw, apiKey ? [apiKey] : [])}`);
+    throw new TestBug(`baseUrl is not an absolute URL: ${scrubSecrets(raw, apiKey ? [apiKey] : [])}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new Error(`Test bug: baseUrl must be http(s), got ${url.protocol}`);
+    throw new TestBug(`baseUrl must be http(s), got ${url.protocol}`);
   }
   return raw.replace(/\/+$/, '');
 }
 
 function buildUrl(baseUrl: string, path: string, query: QueryMap | undefined): string {
-  if (!path.startsWith('/')) throw new Error(`Test bug: request path must start with '/', got ${path}`);
+  if (!path.startsWith('/')) throw new TestBug(`request path must start with '/', got ${path}`);
   let url = baseUrl + path;
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query ?? {})) {
@@ -374,7 +375,7 @@ function toTransportError(error: unknown, what: string, secrets: string[], ctx: 
   const code = errorCode(error);
   const message = error instanceof Error ? error.message : String(error);
   if (code === 'UND_ERR_INVALID_ARG') {
-    return new Error(scrubSecrets(`Test bug: ${what}: ${message}`, secrets));
+    return new TestBug(scrubSecrets(`${what}: ${message}`, secrets));
   }
   let detail: string;
   if (ctx.timeout?.aborted) detail = `${what}: no complete response within ${ctx.bound} ms`;

@@ -2,6 +2,11 @@
 // towards that id (STYLE item 1). Assertions are soft: a failing one is recorded and the leg goes
 // on, so one run reports every broken rule of a requirement, not just the first. `require` is the
 // hard form, for facts the rest of the leg cannot do without (a 201 before reading its runId).
+//
+// A `require` (or `need`) is a precondition, not an assertion: it fails the leg when it does not
+// hold, but it never counts towards `assertions`. Only `equal`, `ok` and `close` do, so a leg whose
+// checks loop over empty data made no assertion, and the runner reports it as a "Test bug"
+// instead of a pass resting on its preconditions alone.
 
 import { isDeepStrictEqual } from 'node:util';
 import type { Disposition } from '../evidence/types.ts';
@@ -25,11 +30,7 @@ export class LegBlocked extends Error {}
 export class LegInapplicable extends Error {}
 
 /** Thrown by harness misuse; never recorded as the host's fault (STYLE item 11). */
-export class TestBug extends Error {
-  constructor(message: string) {
-    super(`Test bug: ${message}`);
-  }
-}
+export { TestBug } from '../test-bug.ts';
 
 export interface Checks {
   /** Deep equality (JSON values). */
@@ -38,7 +39,10 @@ export interface Checks {
   ok(condition: boolean, rule: string, seen?: unknown): boolean;
   /** RFC 0244 §B tolerance: |actual − formula| ≤ 1e-9 · max(1, |formula|). */
   close(actual: unknown, formula: number, rule: string): boolean;
-  /** Like `ok`, but stops the leg when it fails. */
+  /**
+   * A precondition: stops the leg, failed, when it does not hold. Counted in `preconditions`,
+   * never in `assertions`: a leg passes only on the strength of a real check.
+   */
   require(condition: boolean, rule: string, seen?: unknown): asserts condition;
   /** Stops the leg as `blocked`: the claimed behaviour could not be observed. */
   blocked(reason: string): never;
@@ -50,7 +54,10 @@ export interface Checks {
    */
   saw(choice: string): void;
   readonly observations: readonly string[];
+  /** The `equal`, `ok` and `close` calls made. */
   readonly assertions: number;
+  /** The `require` (and `need`) calls made. */
+  readonly preconditions: number;
   readonly failures: readonly string[];
 }
 
@@ -66,6 +73,7 @@ export function describeValue(value: unknown): string {
  */
 export function createChecks(prefix: string): Checks {
   let assertions = 0;
+  let preconditions = 0;
   const failures: string[] = [];
   const observations: string[] = [];
   const fail = (rule: string, detail: string): false => {
@@ -91,7 +99,10 @@ export function createChecks(prefix: string): Checks {
       return fail(rule, `expected ${formula} (within 1e-9 relative), got ${describeValue(actual)}`);
     },
     require(condition, rule, seen) {
-      if (!checks.ok(condition, rule, seen)) throw new LegAbort(failures[failures.length - 1]);
+      preconditions += 1;
+      if (condition) return;
+      fail(rule, seen === undefined ? 'does not hold' : `does not hold; saw ${describeValue(seen)}`);
+      throw new LegAbort(failures[failures.length - 1]);
     },
     blocked(reason) {
       throw new LegBlocked(reason);
@@ -107,6 +118,9 @@ export function createChecks(prefix: string): Checks {
     },
     get assertions() {
       return assertions;
+    },
+    get preconditions() {
+      return preconditions;
     },
     get failures() {
       return failures;

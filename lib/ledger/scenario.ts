@@ -5,6 +5,7 @@
 // imports it and drives the legs through `runLegs`, and vitest, when it loads the file, gets one
 // test per leg (see ./vitest.ts).
 
+import { TestBug } from '../test-bug.ts';
 import type { Checks, GateDecision } from './leg.ts';
 import type { Target } from './target.ts';
 
@@ -73,8 +74,8 @@ const REQUIREMENT_ID = /^openwop\.requirement\.[0-9]{4}\.[a-z0-9]+(-[a-z0-9]+)*$
 export async function defineScenario(file: string, legs: Leg[]): Promise<Scenario> {
   const seen = new Set<string>();
   for (const leg of legs) {
-    if (!REQUIREMENT_ID.test(leg.id)) throw new Error(`Test bug: ${file}: "${leg.id}" is not a requirement id`);
-    if (seen.has(leg.id)) throw new Error(`Test bug: ${file}: requirement id ${leg.id} is declared twice`);
+    if (!REQUIREMENT_ID.test(leg.id)) throw new TestBug(`${file}: "${leg.id}" is not a requirement id`);
+    if (seen.has(leg.id)) throw new TestBug(`${file}: requirement id ${leg.id} is declared twice`);
     seen.add(leg.id);
   }
   const scenario = { file, legs };

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { TestBug } from '../test-bug.ts';
 import { checkSuiteRules } from './suite-rules.ts';
 
 export { checkSuiteRules } from './suite-rules.ts';
@@ -69,7 +70,7 @@ let mutation: SchemaMutation | undefined;
  * server-free legs, and proves each of them can fail. Not re-entrant; legs run one at a time.
  */
 export async function withSchemaMutation<T>(mutate: SchemaMutation, fn: () => Promise<T>): Promise<T> {
-  if (mutation !== undefined) throw new Error('Test bug: withSchemaMutation does not nest');
+  if (mutation !== undefined) throw new TestBug('withSchemaMutation does not nest');
   mutation = mutate;
   registry = undefined;
   compiled.clear();
@@ -85,7 +86,7 @@ export async function withSchemaMutation<T>(mutate: SchemaMutation, fn: () => Pr
 /** The `$id` of a schema file, e.g. `schemaId('eval-summary')`. */
 export function schemaId(name: SchemaName): string {
   const id = load().idByName.get(name);
-  if (id === undefined) throw new Error(`Test bug: no ${name}${SCHEMA_SUFFIX} in ${SCHEMA_DIR}`);
+  if (id === undefined) throw new TestBug(`no ${name}${SCHEMA_SUFFIX} in ${SCHEMA_DIR}`);
   return id;
 }
 
@@ -145,9 +146,9 @@ function validatorFor(ref: string): ValidateFunction {
   try {
     validator = ajv.getSchema(ref);
   } catch (err) {
-    throw new Error(`Test bug: schema ${ref} does not compile: ${(err as Error).message}`);
+    throw new TestBug(`schema ${ref} does not compile: ${(err as Error).message}`);
   }
-  if (!validator) throw new Error(`Test bug: schema ${ref} is not loaded from ${SCHEMA_DIR}`);
+  if (!validator) throw new TestBug(`schema ${ref} is not loaded from ${SCHEMA_DIR}`);
   compiled.set(ref, validator);
   return validator;
 }
@@ -184,7 +185,7 @@ function readSchema(file: string): AnySchemaObject {
     if (!isRecord(parsed)) throw new Error('not a JSON object');
     return parsed as AnySchemaObject;
   } catch (err) {
-    throw new Error(`Test bug: ${path} is not a readable JSON schema: ${(err as Error).message}`);
+    throw new TestBug(`${path} is not a readable JSON schema: ${(err as Error).message}`);
   }
 }
 

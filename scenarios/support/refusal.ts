@@ -1,0 +1,55 @@
+// Whether a refusal names a field. CONTRACT §2 (and RFC 0244 §G, "naming the field") wants the
+// `400 validation_error` to name the field it refuses. The error envelope
+// (schemas/v2/error-envelope.schema.json) is `{error, message, details?}`, and `details` is open,
+// so a host can name a field in three places, and each is accepted:
+//   - a `details` string that is a path to it: `modes`, `trials.count`, `suite.trials.count`,
+//     the JSON pointer `/trials/count`, or a path to an item of it (`/modes/1`);
+//   - a `details` key that is such a path (`{"modes": ["adversarial"]}`);
+//   - the field, whole, in `message` (`"modes: …"`), once every value the request itself sent
+//     (the evalSuiteRef, the agentId) is taken out, so an echo of the request never counts.
+// Anything else in the body (an echoed suite id that happens to contain the word) does not.
+
+/** The segments of a dotted path or a JSON pointer: `a.b[0]` and `/a/b/0` are both a, b, 0. */
+function segments(path: string): string[] {
+  return path.split(/[./[\]]+/).filter((segment) => segment.length > 0);
+}
+
+/** `path` ends with the segments of `field`, ignoring trailing item indices. */
+function pathNames(path: string, field: string): boolean {
+  const parts = segments(path);
+  while (parts.length > 0 && /^[0-9]+$/.test(parts[parts.length - 1]!)) parts.pop();
+  const want = segments(field);
+  if (want.length === 0 || parts.length < want.length) return false;
+  return want.every((segment, i) => parts[parts.length - want.length + i] === segment);
+}
+
+function detailsName(value: unknown, field: string, echoed: readonly string[]): boolean {
+  if (typeof value === 'string') return !echoed.includes(value) && pathNames(value, field);
+  if (Array.isArray(value)) return value.some((item) => detailsName(item, field, echoed));
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).some(([key, item]) => pathNames(key, field) || detailsName(item, field, echoed));
+  }
+  return false;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+function messageNames(message: string, field: string, echoed: readonly string[]): boolean {
+  let text = message;
+  for (const value of echoed) if (value.length > 0) text = text.split(value).join(' ');
+  const pointer = `/${segments(field).join('/')}`;
+  return [field, pointer].some((form) => new RegExp(`(?<![A-Za-z0-9_-])${escape(form)}(?![A-Za-z0-9_-])`).test(text));
+}
+
+/**
+ * The refusal body names `field` in `details` or in `message`. `echoed` lists the values the
+ * request sent, which a message may quote without naming anything.
+ */
+export function refusalNamesField(body: unknown, field: string, echoed: readonly string[] = []): boolean {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return false;
+  const { message, details } = body as { message?: unknown; details?: unknown };
+  if (details !== undefined && detailsName(details, field, echoed)) return true;
+  return typeof message === 'string' && messageNames(message, field, echoed);
+}
