@@ -157,19 +157,21 @@ const hostLegs: Leg[] = [
     id: 'openwop.requirement.0252.fields-refused',
     title: 'a fixtureRuns key naming no task, a task that has its own fixtures, and fixtureRuns without mode "eval" are refused with 400',
     clause: 'RFC 0252 §B',
+    rules: { 'unknown-task-key': 'RFC 0252 §B', 'task-with-own-fixtures': 'RFC 0252 §B', 'workflow-run': 'RFC 0252 §B' },
     needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY] },
     async run(check, target) {
       const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
-      const cases: Array<[string, unknown]> = [
-        ['a key naming no task of the suite', { mode: 'eval', evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { 'no-such-task': source.runId } }],
-        ['a named task whose suite fixtures carry toolResponses', { mode: 'eval', evalSuiteRef: SOURCE, agentId: SCRIPTED_AGENT, fixtureRuns: { record: source.runId } }],
+      const cases: Array<[string, string, unknown]> = [
+        ['unknown-task-key', 'a key naming no task of the suite', { mode: 'eval', evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { 'no-such-task': source.runId } }],
+        ['task-with-own-fixtures', 'a named task whose suite fixtures carry toolResponses', { mode: 'eval', evalSuiteRef: SOURCE, agentId: SCRIPTED_AGENT, fixtureRuns: { record: source.runId } }],
       ];
       // Only on a workflow the host lists (CONTRACT §1): posted to a workflow it does not serve,
       // the 400 would refuse the workflowId and prove nothing about fixtureRuns.
       if (target.fixtures.has(NOOP_WORKFLOW)) {
-        cases.push(['fixtureRuns on a workflow run (no mode)', { workflowId: NOOP_WORKFLOW, fixtureRuns: { record: source.runId } }]);
+        cases.push(['workflow-run', 'fixtureRuns on a workflow run (no mode)', { workflowId: NOOP_WORKFLOW, fixtureRuns: { record: source.runId } }]);
       }
-      for (const [what, body] of cases) {
+      for (const [rule, what, body] of cases) {
+        check.rule(rule);
         const answer = await target.client.request('POST', '/runs', { body });
         check.equal(answer.status, 400, `${what} is refused with 400`);
         check.equal(readErrorCode(answer.json), 'validation_error', `${what}: the error code is validation_error`);

@@ -56,6 +56,7 @@ export default await defineScenario('v2-eval-run.test.ts', [
     id: 'openwop.requirement.0081.eval-run-events',
     title: 'an eval run emits eval.started, one eval.scored per task per trial and eval.completed before run.completed, in order',
     clause: 'RFC 0081 §C',
+    rules: { 'event-order': 'RFC 0081 §C', 'scored-after-own-decision': 'RFC 0081 §C' },
     needs: { facet: [], fixtures: [GOLDEN] },
     async run(check, target) {
       // A one-trial run cannot tell "its own trial's agent.decided" from "an earlier one"; a host
@@ -63,6 +64,7 @@ export default await defineScenario('v2-eval-run.test.ts', [
       const ids = decideGate({ facet: ['trials'], fixtures: [TRIALS] }, target).run ? [GOLDEN, TRIALS] : [GOLDEN];
       for (const id of ids) {
         const run = requireCompleted(check, await sharedEvalRun(target, id));
+        check.rule('event-order');
         const sequences = run.events.map((event) => event.sequence);
         check.ok(sequences.every((seq, i) => i === 0 || seq > sequences[i - 1]!), `${id}: sequence strictly increases through the log`, sequences);
         const started = eventsOfType(run, 'eval.started');
@@ -82,6 +84,7 @@ export default await defineScenario('v2-eval-run.test.ts', [
         check.ok((completed[0]?.sequence ?? Infinity) < (runCompleted[0]?.sequence ?? -1), `${id}: eval.completed precedes run.completed`);
         check.equal(payloadOf(completed[0]).taskCount, suite.tasks.length, `${id}: eval.completed.taskCount is the suite task count`);
         // RFC 0081 §C: each eval.scored follows THAT task's agent.decided, not any earlier one.
+        check.rule('scored-after-own-decision');
         // The k-th eval.scored scores the k-th trial, and the k-th top-level bracket runs it
         // (CONTRACT §3: one bracket per trial, trials task by task). Its bracket may still be
         // open when it is scored; its decision must not be.

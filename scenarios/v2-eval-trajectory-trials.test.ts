@@ -317,6 +317,7 @@ const hostLegs: Leg[] = [
     id: 'openwop.requirement.0244.onmiss-live-reported',
     title: 'a miss under onMiss "live" reaches the live tool and is reported in fixtureMissCount',
     clause: 'RFC 0244 §D',
+    rules: { 'miss-reported': 'RFC 0244 §D', 'miss-reaches-live-tool': 'CONTRACT §4, §5 (the live echo tool answers the miss)' },
     needs: { facet: ['fixtureMatching'], fixtures: [ONMISS_LIVE] },
     async run(check, target) {
       const run = requireCompleted(check, await sharedEvalRun(target, ONMISS_LIVE));
@@ -333,6 +334,16 @@ const hostLegs: Leg[] = [
         check.equal(served?.fixtureMissCount, misses, `task ${task.taskId}: fixtureMissCount against the misses in the log`);
         check.ok(typeof served?.fixtureMissCount === 'number' && served.fixtureMissCount > 0, `task ${task.taskId}: fixtureMissCount > 0 shows the eval was not fully fixtured`, served?.fixtureMissCount);
         check.equal(served?.passed, task.passed, `task ${task.taskId}: a live miss is not a fail-closed trial`);
+      }
+      // The live echo tool answers {value} with its args (CONTRACT §5), which no fixture entry of
+      // this suite serves: the answer to each missed call shows the live tool was reached.
+      check.rule('miss-reaches-live-tool');
+      const entries = run.fixture.suite.tasks.flatMap((t) => ((t.fixtures as { toolResponses?: Array<{ args?: unknown }> } | undefined)?.toolResponses ?? []).map((e) => JSON.stringify(e.args)));
+      const called = eventsOfType(run, 'agent.tool-called').map(payloadOf).filter((p) => p.agentId === SCRIPTED_AGENT && 'inputs' in p && !entries.includes(JSON.stringify(p.inputs)));
+      const returned = new Map(eventsOfType(run, 'agent.tool-returned').map(payloadOf).map((p) => [p.callId, p]));
+      check.ok(called.length > 0 || redacted, 'the run makes a call no fixture entry serves', called.length);
+      for (const call of called) {
+        check.equal(returned.get(call.callId)?.outcome, call.inputs, `the missed ${String(call.toolName)} call is answered by the live echo tool, with its own args`);
       }
     },
   },
@@ -436,6 +447,7 @@ const hostLegs: Leg[] = [
     id: 'openwop.requirement.0244.regression-paired',
     title: 'the regression block pairs tasks by taskId and reports pairedTaskCount, scoreDelta and a recomputable verdict',
     clause: 'RFC 0244 §F',
+    rules: { 'paired-by-task-id': 'RFC 0244 §F', 'score-delta': 'RFC 0244 §F', verdict: 'RFC 0244 §F' },
     needs: { facet: ['regressionVerdict'], fixtures: [BASELINE, CANDIDATE] },
     async run(check, target) {
       const baseline = requireCompleted(check, await sharedEvalRun(target, BASELINE));
@@ -449,10 +461,12 @@ const hostLegs: Leg[] = [
       check.equal(regression.pairedTaskCount, expected.pairedTaskCount, 'pairedTaskCount counts the task ids both runs share');
       // RFC 0244 §F fixes only the pairing: scoreDelta is accepted as the difference of the
       // aggregates or as the mean change over the paired tasks (CONTRACT §6).
+      check.rule('score-delta');
       const deltas = scoreDeltaReadings(baseTasks, candTasks, candidate.grade.aggregateScore - baseline.grade.aggregateScore);
       check.ok(deltas.some((delta) => within(regression.scoreDelta, delta)), 'scoreDelta is the aggregate difference or the mean change over the paired tasks', { served: regression.scoreDelta, accepted: deltas });
       check.saw(within(regression.scoreDelta, deltas[0]!) ? 'scoreDelta as the aggregate difference' : 'scoreDelta as the mean change over the paired tasks');
       check.saw(`regression method ${String(regression.method)}`);
+      check.rule('verdict');
       check.ok(typeof regression.method === 'string' && /^[a-z0-9][a-z0-9-]{0,63}$/.test(regression.method), 'the verdict names its method', regression.method);
       // The verdict is recomputable only under the sign test; any method must say `unchanged`
       // (or `inconclusive`) when no paired task moved, and never claim the direction nobody moved in.

@@ -5,13 +5,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
-import { readKillMatrix } from '../hosts/known-bad/harness.ts';
+import { harnessRules, readKillMatrix } from '../hosts/known-bad/harness.ts';
 import { killMatrixMarkdown, withSection } from '../hosts/known-bad/readme-section.ts';
 import { SCHEMA_MUTANTS } from '../hosts/known-bad/schema-mutants.ts';
 import { loadScenarios } from '../lib/scenarios.ts';
 
 const README = fileURLToPath(new URL('../README.md', import.meta.url));
-const legIds = (await loadScenarios()).flatMap((scenario) => scenario.legs.map((leg) => leg.id));
-const section = killMatrixMarkdown(readKillMatrix(), KNOWN_BAD_HOSTS, SCHEMA_MUTANTS, legIds);
+const scenarios = await loadScenarios();
+const legIds = scenarios.flatMap((scenario) => scenario.legs.map((leg) => leg.id));
+const section = killMatrixMarkdown(readKillMatrix(), KNOWN_BAD_HOSTS, SCHEMA_MUTANTS, legIds, harnessRules(scenarios));
 writeFileSync(README, withSection(readFileSync(README, 'utf8'), section));
 process.stdout.write(`README.md: kill matrix of ${KNOWN_BAD_HOSTS.length} hosts and ${SCHEMA_MUTANTS.length} schema mutants written\n`);

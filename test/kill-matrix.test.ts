@@ -20,7 +20,7 @@ import { describe, expect, it } from 'vitest';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { loadScenarios } from '../lib/scenarios.ts';
 import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
-import { certifyConfiguration, matrixOffences, readKillMatrix, serverFreeRows, unkilledIds, type KillMatrix } from '../hosts/known-bad/harness.ts';
+import { certifyConfiguration, harnessRules, matrixOffences, readKillMatrix, serverFreeRows, unkilledIds, unkilledRules, type KillMatrix } from '../hosts/known-bad/harness.ts';
 import { currentSection, killMatrixMarkdown } from '../hosts/known-bad/readme-section.ts';
 import { SCHEMA_MUTANTS } from '../hosts/known-bad/schema-mutants.ts';
 import type { ReferenceHostOptions } from '../hosts/reference/server.ts';
@@ -49,7 +49,7 @@ describe('the kill matrix: known-bad hosts', () => {
       const reference = await referenceRows(host.base);
       const run = await certifyConfiguration(host.options, scenarios);
       expect(run.trafficViolations, `${host.name} sends what its schemas refuse; run it with validateTraffic 'off' and say so in its defect`).toEqual([]);
-      expect(matrixOffences(run.rows, reference, matrix.hosts[host.name] ?? []), host.name).toEqual([]);
+      expect(matrixOffences(run.rows, reference, matrix.hosts[host.name] ?? [], matrix.rules[host.name] ?? []), host.name).toEqual([]);
     });
   }
 });
@@ -68,6 +68,25 @@ describe('the kill matrix: coverage and the data file', () => {
   it('every requirement id of the harness is killed by some known-bad host or schema mutant', () => {
     const unkilled = unkilledIds(matrix, legIds);
     expect(unkilled, `requirement ids no known-bad entry makes executed-fail (pin them to a defect that fails them): ${unkilled.join(', ')}`).toEqual([]);
+  });
+
+  it('every rule of every host leg is broken by some known-bad host', () => {
+    const unkilled = unkilledRules(matrix, harnessRules(scenarios));
+    expect(unkilled, `rules no known-bad host breaks (add a host that breaks only it, and pin it): ${unkilled.join(', ')}`).toEqual([]);
+  });
+
+  it('the rule coverage check names a rule whose only pin is removed', () => {
+    const rules = harnessRules(scenarios);
+    const rule = rules.find((candidate) => Object.values(matrix.rules).filter((pinned) => pinned.includes(candidate)).length === 1)!;
+    const name = Object.entries(matrix.rules).find(([, pinned]) => pinned.includes(rule))![0];
+    const weakened: KillMatrix = { ...matrix, rules: { ...matrix.rules, [name]: matrix.rules[name]!.filter((pin) => pin !== rule) } };
+    expect(unkilledRules(weakened, rules)).toEqual([rule]);
+  });
+
+  it('the data file pins rules only for known hosts, each a declared rule of the harness', () => {
+    const rules = new Set(harnessRules(scenarios));
+    expect(Object.keys(matrix.rules).sort()).toEqual(KNOWN_BAD_HOSTS.map((host) => host.name).sort());
+    for (const [name, pinned] of Object.entries(matrix.rules)) expect(pinned.filter((rule) => !rules.has(rule)), `${name}: unknown rules`).toEqual([]);
   });
 
   it('the coverage check names an id whose only pin is removed', () => {
@@ -120,7 +139,7 @@ describe('the kill matrix: coverage and the data file', () => {
 describe('the README kill matrix', () => {
   it('is what scripts/kill-matrix-readme.ts writes from the data file', () => {
     const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
-    const expected = killMatrixMarkdown(matrix, KNOWN_BAD_HOSTS, SCHEMA_MUTANTS, legIds);
+    const expected = killMatrixMarkdown(matrix, KNOWN_BAD_HOSTS, SCHEMA_MUTANTS, legIds, harnessRules(scenarios));
     expect(currentSection(readme), 'README.md kill matrix is stale: run npx tsx scripts/kill-matrix-readme.ts').toBe(expected);
   });
 });

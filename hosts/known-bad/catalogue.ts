@@ -233,6 +233,13 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
     ...engine({ reportedMissCount: (misses, onMiss) => (onMiss === 'live' ? undefined : REF.reportedMissCount(misses, onMiss)) }),
   },
 
+  {
+    name: 'live-miss-answered-without-tool',
+    defect: 'a miss under onMiss "live" is answered with a canned empty outcome; the live tool is never called',
+    clause: 'RFC 0244 §D (onMiss "live"), CONTRACT §4',
+    ...engine({ answerMiss: (onMiss, callLive) => (onMiss === 'live' ? { status: 'ok', outcome: {}, miss: true, failedClosed: false } : REF.answerMiss(onMiss, callLive)) }),
+  },
+
   // --- Efficiency and cost (RFC 0244 §B, §C) ---
   {
     name: 'efficiency-gates-many-calls',
@@ -405,6 +412,12 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
     }),
   },
   {
+    name: 'summary-version-is-engine-version',
+    defect: "the summary's suiteVersion is the host engine's version, not the suite's",
+    clause: 'RFC 0081 §C',
+    ...engine({ outgoingSummary: (summary) => ({ ...summary, suiteVersion: '7.4.0' }) }),
+  },
+  {
     name: 'summary-liar',
     defect: 'the summary reports one passed task fewer than eval.completed and the events show',
     clause: 'RFC 0081 §C',
@@ -469,6 +482,30 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
     ...engine({ regressionVerdict: (up, down) => (up + down === 0 ? 'improved' : REF.regressionVerdict(up, down)) }),
   },
 
+  {
+    name: 'score-delta-reversed',
+    defect: 'scoreDelta is the baseline aggregate minus the candidate aggregate',
+    clause: 'RFC 0244 §F',
+    ...engine({ scoreDelta: (candidate, baseline, pairs) => REF.scoreDelta(baseline, candidate, pairs) }),
+  },
+  {
+    name: 'paired-count-counts-every-task',
+    defect: "regression.pairedTaskCount counts every candidate task, the unpaired ones too",
+    clause: 'RFC 0244 §F',
+    ...engine({
+      outgoingSummary: (summary) => {
+        const regression = summary.regression as Record<string, unknown> | undefined;
+        return regression === undefined ? summary : { ...summary, regression: { ...regression, pairedTaskCount: (summary.tasks as unknown[]).length } };
+      },
+    }),
+  },
+  {
+    name: 'baseline-not-echoed',
+    defect: 'eval.started leaves out the baselineRunId the run was created with',
+    clause: 'RFC 0081 §C, RFC 0244 §F',
+    ...engine({ outgoingEvents: rewriting('eval.started', (payload) => without(payload, 'baselineRunId')) }),
+  },
+
   // --- Recorded fixtures (RFC 0252) ---
   {
     name: 'fixture-runs-ignored',
@@ -481,6 +518,12 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
     defect: 'eval.started leaves out the accepted fixtureRuns map',
     clause: 'RFC 0252 §E',
     ...engine({ outgoingEvents: rewriting('eval.started', (payload) => without(payload, 'fixtureRuns')) }),
+  },
+  {
+    name: 'fixture-runs-merged-with-own-fixtures',
+    defect: "fixtureRuns naming a task whose suite fixtures carry toolResponses is accepted, the two sources merged",
+    clause: 'RFC 0252 §B',
+    ...engine({ ownFixturesRefusal: () => undefined }),
   },
   {
     name: 'fixture-runs-unknown-key-accepted',

@@ -8,16 +8,35 @@ import { fileURLToPath } from 'node:url';
 import type { LedgerRow } from '../../lib/evidence/types.ts';
 import { runLegs } from '../../lib/ledger/runner.ts';
 import { TestBug } from '../../lib/test-bug.ts';
-import { neededFixtures, type Scenario } from '../../lib/ledger/scenario.ts';
+import { neededFixtures, ruleNames, type Scenario } from '../../lib/ledger/scenario.ts';
+import { SERVED_FACTS, servedRule, type FactName } from '../../scenarios/support/served-facts.ts';
 import { openTarget, seedMissingFixtures } from '../../lib/ledger/target.ts';
 import { withSchemaMutation, type SchemaMutation } from '../../lib/schemas/index.ts';
 import { startWireProxy, type WireChoice } from '../honest-variants/wire.ts';
 import { startReferenceHost, type ReferenceHostOptions } from '../reference/server.ts';
 
-/** The pinned ids: for every entry, the requirement ids it must make `executed-fail`. */
+/**
+ * The pins: for every entry, the requirement ids it must make `executed-fail`, and for every
+ * known-bad host the rules it must break, each as `<rfc>.<slug>/<rule>` (the id without its
+ * `openwop.requirement.` prefix, then the rule's name).
+ */
 export interface KillMatrix {
   hosts: Record<string, string[]>;
   schemaMutants: Record<string, string[]>;
+  rules: Record<string, string[]>;
+}
+
+export const ID_PREFIX = 'openwop.requirement.';
+
+/** `0244.trajectory-graded/unmatched-never-passes` for a rule of a requirement id. */
+export function qualifiedRule(id: string, rule: string): string {
+  return `${id.startsWith(ID_PREFIX) ? id.slice(ID_PREFIX.length) : id}/${rule}`;
+}
+
+/** The rules a row's checks broke, qualified. */
+export function brokenRules(row: LedgerRow | undefined): string[] {
+  if (row === undefined || row.result !== 'executed-fail') return [];
+  return ((row.evidence?.failedRules as string[] | undefined) ?? []).map((rule) => qualifiedRule(row.id, rule));
 }
 
 export const KILL_MATRIX_FILE = fileURLToPath(new URL('./kill-matrix.json', import.meta.url));
@@ -65,10 +84,17 @@ export async function serverFreeRows(scenarios: Scenario[], mutate?: SchemaMutat
 /**
  * How an entry's rows break its contract with the matrix, in words (empty when it holds): a
  * pinned id that is not `executed-fail`, or not `executed-pass` on the honest base; any other
- * row whose disposition differs from the honest base's.
+ * row whose disposition differs from the honest base's; a pinned rule no failed check broke, or
+ * a broken rule not pinned.
  */
-export function matrixOffences(rows: Map<string, LedgerRow>, reference: Map<string, LedgerRow>, pinned: readonly string[]): string[] {
+export function matrixOffences(rows: Map<string, LedgerRow>, reference: Map<string, LedgerRow>, pinned: readonly string[], pinnedRules?: readonly string[]): string[] {
   const out: string[] = [];
+  // Schema mutants pin ids only (their server-free legs have one rule each).
+  if (pinnedRules !== undefined) {
+    const broken = new Set([...rows.values()].flatMap(brokenRules));
+    for (const rule of pinnedRules) if (!broken.has(rule)) out.push(`${rule}: pinned, but no failed check of that rule`);
+    for (const rule of broken) if (!pinnedRules.includes(rule)) out.push(`${rule}: broken, but not pinned`);
+  }
   for (const id of pinned) {
     const row = rows.get(id);
     if (row?.result !== 'executed-fail') out.push(`${id}: pinned, but ${row?.result ?? 'no row'}${row?.detail ? ` (${row.detail})` : ''}`);
@@ -81,6 +107,27 @@ export function matrixOffences(rows: Map<string, LedgerRow>, reference: Map<stri
   }
   if (rows.size !== reference.size) out.push(`${rows.size} rows, but ${reference.size} on the honest base`);
   return out;
+}
+
+/**
+ * Every rule the harness checks, qualified: each leg's declared rules, and the served-fact rules
+ * charged to its id (scenarios/support/served-facts.ts). Server-free legs are killed by schema
+ * mutants, which pin ids only, so their rules are not listed.
+ */
+export function harnessRules(scenarios: readonly Scenario[]): string[] {
+  const out: string[] = [];
+  for (const leg of scenarios.flatMap((scenario) => scenario.legs)) {
+    if (leg.serverFree) continue;
+    for (const rule of ruleNames(leg)) out.push(qualifiedRule(leg.id, rule));
+    for (const name of Object.keys(SERVED_FACTS) as FactName[]) if (SERVED_FACTS[name].id === leg.id) out.push(qualifiedRule(leg.id, servedRule(name)));
+  }
+  return out;
+}
+
+/** The rules (qualified) that no known-bad host pins, in the order given. */
+export function unkilledRules(matrix: KillMatrix, rules: readonly string[]): string[] {
+  const killed = new Set(Object.values(matrix.rules).flat());
+  return rules.filter((rule) => !killed.has(rule));
 }
 
 /** The requirement ids no entry of the matrix kills, in the order given. */

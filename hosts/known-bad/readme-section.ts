@@ -24,17 +24,19 @@ function baseOf(host: KnownBadHost): string {
 }
 
 /** The generated part of the section: the counts and three tables. `legIds` in declaration order. */
-export function killMatrixMarkdown(matrix: KillMatrix, hosts: readonly KnownBadHost[], mutants: readonly SchemaMutant[], legIds: readonly string[]): string {
+export function killMatrixMarkdown(matrix: KillMatrix, hosts: readonly KnownBadHost[], mutants: readonly SchemaMutant[], legIds: readonly string[], rules: readonly string[]): string {
+  const ruleKillers = new Map<string, string[]>(rules.map((rule) => [rule, []]));
+  for (const [name, pinned] of Object.entries(matrix.rules)) for (const rule of pinned) ruleKillers.get(rule)?.push(name);
   const killers = new Map<string, string[]>(legIds.map((id) => [id, []]));
   for (const [name, pinned] of [...Object.entries(matrix.hosts), ...Object.entries(matrix.schemaMutants)]) {
     for (const id of pinned) killers.get(id)?.push(name);
   }
   const lines = [
-    `${hosts.length} known-bad hosts and ${mutants.length} schema mutants; each of the ${legIds.length} requirement ids is made \`executed-fail\` by at least one of them.`,
+    `${hosts.length} known-bad hosts and ${mutants.length} schema mutants; each of the ${legIds.length} requirement ids is made \`executed-fail\` by at least one of them, and each of the ${rules.length} rules of the host legs is broken by at least one known-bad host.`,
     '',
-    '| known-bad host | defect | clause | honest base | fails exactly |',
-    '|---|---|---|---|---|',
-    ...hosts.map((host) => `| \`${host.name}\` | ${cell(host.defect)} | ${cell(host.clause)} | ${baseOf(host)} | ${ids(matrix.hosts[host.name] ?? [])} |`),
+    '| known-bad host | defect | clause | honest base | fails exactly | breaks exactly the rules |',
+    '|---|---|---|---|---|---|',
+    ...hosts.map((host) => `| \`${host.name}\` | ${cell(host.defect)} | ${cell(host.clause)} | ${baseOf(host)} | ${ids(matrix.hosts[host.name] ?? [])} | ${ids(matrix.rules[host.name] ?? [])} |`),
     '',
     '| schema mutant (server-free legs) | defect | clause | fails exactly |',
     '|---|---|---|---|',
@@ -43,6 +45,10 @@ export function killMatrixMarkdown(matrix: KillMatrix, hosts: readonly KnownBadH
     '| requirement id | killed by |',
     '|---|---|',
     ...legIds.map((id) => `| ${ids([id])} | ${(killers.get(id) ?? []).map((name) => `\`${name}\``).join(', ') || '**nothing**'} |`),
+    '',
+    '| rule (host legs) | broken by |',
+    '|---|---|',
+    ...rules.map((rule) => `| \`${rule}\` | ${(ruleKillers.get(rule) ?? []).map((name) => `\`${name}\``).join(', ') || '**nothing**'} |`),
   ];
   return lines.join('\n');
 }

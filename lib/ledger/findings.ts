@@ -20,8 +20,8 @@ export class Findings {
   }
 
   /** Assertions made and failures found, per id. */
-  summary(): Map<string, { assertions: number; failures: readonly string[] }> {
-    return new Map([...this.#byId].map(([id, checks]) => [id, { assertions: checks.assertions, failures: checks.failures }]));
+  summary(): Map<string, { assertions: number; failures: readonly string[]; failedRules: readonly string[] }> {
+    return new Map([...this.#byId].map(([id, checks]) => [id, { assertions: checks.assertions, failures: checks.failures, failedRules: checks.failedRules }]));
   }
 }
 
@@ -42,11 +42,13 @@ export function applyFindings(rows: readonly LedgerRow[], findings: Findings | u
     if (found.failures.length === 0) return executed ? { ...row, assertions: (row.assertions ?? 0) + found.assertions } : row;
     const own = row.result === 'executed-fail' && row.detail ? [row.detail] : [];
     const text = [...own, ...found.failures].join('\n');
+    const ownRules = (row.result === 'executed-fail' ? (row.evidence?.failedRules as string[] | undefined) : undefined) ?? [];
     return {
       ...row,
       result: 'executed-fail',
       assertions: (executed ? (row.assertions ?? 0) : 0) + found.assertions,
       detail: text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL - 3)}...` : text,
+      evidence: { ...row.evidence, failedRules: [...new Set([...ownRules, ...found.failedRules])] },
     };
   });
 }

@@ -1,5 +1,5 @@
 // A leg is one requirement id's check. It declares its id once; every assertion inside it counts
-// towards that id (STYLE item 1). Assertions are soft: a failing one is recorded and the leg goes
+// towards that id. Assertions are soft: a failing one is recorded and the leg goes
 // on, so one run reports every broken rule of a requirement, not just the first. `require` is the
 // hard form, for facts the rest of the leg cannot do without (a 201 before reading its runId).
 //
@@ -10,6 +10,7 @@
 
 import { isDeepStrictEqual } from 'node:util';
 import type { Disposition } from '../evidence/types.ts';
+import { TestBug } from '../test-bug.ts';
 
 /** What a gate decides before a leg runs. */
 export type GateDecision =
@@ -29,8 +30,8 @@ export class LegBlocked extends Error {}
  */
 export class LegInapplicable extends Error {}
 
-/** Thrown by harness misuse; never recorded as the host's fault (STYLE item 11). */
-export { TestBug } from '../test-bug.ts';
+/** Thrown by harness misuse; never recorded as the host's fault. */
+export { TestBug };
 
 export interface Checks {
   /** Deep equality (JSON values). */
@@ -54,6 +55,13 @@ export interface Checks {
    */
   saw(choice: string): void;
   readonly observations: readonly string[];
+  /**
+   * The rule the following checks witness, until the next call (a short stable name the leg
+   * declares with its clause). A leg with one rule never calls it.
+   */
+  rule(name: string): void;
+  /** The rules with at least one failed check, in the order they first failed. */
+  readonly failedRules: readonly string[];
   /** The `equal`, `ok` and `close` calls made. */
   readonly assertions: number;
   /** The `require` (and `need`) calls made. */
@@ -71,13 +79,16 @@ export function describeValue(value: unknown): string {
  * Assertions bound to one leg. `prefix` names the host and the clause, so every message reads
  * `[host@1.0] RFC 0244 §B passHatK: expected 0.4, got 0.41`.
  */
-export function createChecks(prefix: string): Checks {
+export function createChecks(prefix: string, rules?: readonly string[]): Checks {
   let assertions = 0;
   let preconditions = 0;
   const failures: string[] = [];
   const observations: string[] = [];
+  const failedRules: string[] = [];
+  let current = rules?.[0];
   const fail = (rule: string, detail: string): false => {
     failures.push(`${prefix} ${rule}: ${detail}`);
+    if (current !== undefined && !failedRules.includes(current)) failedRules.push(current);
     return false;
   };
   const checks: Checks = {
@@ -115,6 +126,13 @@ export function createChecks(prefix: string): Checks {
     },
     get observations() {
       return observations;
+    },
+    rule(name) {
+      if (rules !== undefined && !rules.includes(name)) throw new TestBug(`rule ${name} is not declared by the leg (it declares ${rules.join(', ')})`);
+      current = name;
+    },
+    get failedRules() {
+      return failedRules;
     },
     get assertions() {
       return assertions;

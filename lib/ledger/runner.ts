@@ -9,8 +9,8 @@
 
 import type { LedgerRow } from '../evidence/types.ts';
 import { TransportError } from '../client/index.ts';
-import { createChecks, LegAbort, LegBlocked, LegInapplicable, TestBug, type GateDecision } from './leg.ts';
-import { decideGate, type Leg, type Scenario } from './scenario.ts';
+import { createChecks, LegAbort, LegBlocked, LegInapplicable, TestBug, type Checks, type GateDecision } from './leg.ts';
+import { decideGate, ruleNames, type Leg, type Scenario } from './scenario.ts';
 import { applyFindings } from './findings.ts';
 import type { Target } from './target.ts';
 
@@ -64,20 +64,21 @@ export async function runLeg(file: string, leg: Leg, target: Target | undefined)
     return { ...base, result: decision.kind, assertions: 0, detail: decision.reason };
   }
   const prefix = `${target?.label ?? '[offline]'} ${leg.clause}`;
-  const check = createChecks(prefix);
+  const check = createChecks(prefix, ruleNames(leg));
   try {
     if (leg.serverFree) await leg.run(check);
     else await leg.run(check, target as Target);
   } catch (error) {
-    return { ...base, ...classify(error, check.failures, check.assertions, target?.requireBehavior ?? false) };
+    const row = { ...base, ...classify(error, check.failures, check.assertions, target?.requireBehavior ?? false) };
+    return row.result === 'executed-fail' ? { ...row, ...evidenceOf(check) } : row;
   }
   if (check.failures.length > 0) {
-    return { ...base, result: 'executed-fail', assertions: check.assertions, detail: clip(check.failures.join('\n')), ...latitudeOf(check.observations) };
+    return { ...base, result: 'executed-fail', assertions: check.assertions, detail: clip(check.failures.join('\n')), ...evidenceOf(check) };
   }
   if (check.assertions === 0) {
     return { ...base, result: 'blocked', assertions: 0, detail: 'Test bug: the leg ran and made no assertion' };
   }
-  return { ...base, result: 'executed-pass', assertions: check.assertions, ...latitudeOf(check.observations) };
+  return { ...base, result: 'executed-pass', assertions: check.assertions, ...evidenceOf(check) };
 }
 
 function classify(error: unknown, failures: readonly string[], assertions: number, strict: boolean): Omit<LedgerRow, 'id' | 'scenario'> {
@@ -103,9 +104,15 @@ function classify(error: unknown, failures: readonly string[], assertions: numbe
   return { result: 'executed-fail', assertions, detail: clip([...failures, `unexpected error while checking the host's answer: ${message}`].join('\n')) };
 }
 
-/** The RFC-permitted choices the leg saw the host make, as the row's evidence. */
-function latitudeOf(observations: readonly string[]): Pick<LedgerRow, 'evidence'> {
-  return observations.length > 0 ? { evidence: { latitude: [...observations] } } : {};
+/**
+ * The row's evidence: the RFC-permitted choices the leg saw the host make (`latitude`), and the
+ * rules whose checks failed (`failedRules`), which the kill matrix pins.
+ */
+function evidenceOf(check: Checks): Pick<LedgerRow, 'evidence'> {
+  const evidence: Record<string, unknown> = {};
+  if (check.observations.length > 0) evidence.latitude = [...check.observations];
+  if (check.failedRules.length > 0) evidence.failedRules = [...check.failedRules];
+  return Object.keys(evidence).length > 0 ? { evidence } : {};
 }
 
 function clip(text: string): string {

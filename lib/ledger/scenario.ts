@@ -40,6 +40,12 @@ interface LegBase {
   title: string;
   /** The clause, as it prefixes every failure message: `RFC 0244 §B`. */
   clause: string;
+  /**
+   * The rules the leg checks: a short stable kebab-case name per rule, with the clause it
+   * witnesses. The first is the rule of checks made before any `check.rule(…)`. Absent: one rule,
+   * named `main`, under `clause`.
+   */
+  rules?: Record<string, string>;
 }
 
 /** A check of the harness's own schemas and fixtures: always on, no host. */
@@ -68,6 +74,13 @@ export function neededFixtures(scenarios: readonly Scenario[]): string[] {
   return [...new Set(scenarios.flatMap((s) => s.legs.flatMap((leg) => (leg.serverFree ? [] : [...(leg.needs.fixtures ?? []), ...(leg.needs.someFixtures ?? [])]))))];
 }
 
+/** The rule names a leg declares, the first being its default. */
+export function ruleNames(leg: Leg): string[] {
+  return leg.rules === undefined ? ['main'] : Object.keys(leg.rules);
+}
+
+const RULE_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
 const REQUIREMENT_ID = /^openwop\.requirement\.[0-9]{4}\.[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /** Declares a scenario; under vitest it also registers one test per leg. */
@@ -76,6 +89,8 @@ export async function defineScenario(file: string, legs: Leg[]): Promise<Scenari
   for (const leg of legs) {
     if (!REQUIREMENT_ID.test(leg.id)) throw new TestBug(`${file}: "${leg.id}" is not a requirement id`);
     if (seen.has(leg.id)) throw new TestBug(`${file}: requirement id ${leg.id} is declared twice`);
+    const bad = ruleNames(leg).filter((name) => !RULE_NAME.test(name));
+    if (bad.length > 0 || ruleNames(leg).length === 0) throw new TestBug(`${file}: ${leg.id} declares no rule or a rule name that is not kebab-case: ${bad.join(', ')}`);
     seen.add(leg.id);
   }
   const scenario = { file, legs };

@@ -53,7 +53,12 @@ export const SERVED_FACTS = {
   contentFree: { member: 'no eval.* payload or summary carries suite content', clause: 'RFC 0244 §H', id: `${ID}0244.served-content-free` },
 } as const satisfies Record<string, ServedFact>;
 
-type FactName = keyof typeof SERVED_FACTS;
+export type FactName = keyof typeof SERVED_FACTS;
+
+/** The rule a served fact's checks witness, under the id it is charged to: `served-<fact>`. */
+export function servedRule(name: FactName): string {
+  return `served-${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
 
 export interface ServedRun {
   fixture: FixtureDocument;
@@ -89,7 +94,9 @@ export function compareServedFacts(target: Target, run: ServedRun): void {
   // Every message names the run and the clause: `[host] [the F run R] RFC 0244 §B …`.
   const fact = (name: FactName): { check: Checks; clause: string } => {
     const { clause, id } = SERVED_FACTS[name];
-    return { check: findings.checksFor(id, target.label), clause: `[the ${run.fixture.id} run ${run.runId}] ${clause}` };
+    const check = findings.checksFor(id, target.label);
+    check.rule(servedRule(name));
+    return { check, clause: `[the ${run.fixture.id} run ${run.runId}] ${clause}` };
   };
   const { grade, summary, fixture } = run;
   const suite = fixture.suite as Json & { tasks: Array<Json & { taskId: string }> };
@@ -109,7 +116,8 @@ export function compareServedFacts(target: Target, run: ServedRun): void {
     check.equal(summary.suiteVersion, suite.version, `${clause} summary.suiteVersion is the suite's version`);
     check.equal(summary.taskCount, suite.tasks.length, `${clause} summary.taskCount is the suite's task count`);
     const served = Array.isArray(summary.tasks) ? summary.tasks.filter(isObject).map((t) => t.taskId) : [];
-    check.equal(served, suite.tasks.map((t) => t.taskId), `${clause} summary.tasks lists every task of the suite, once, in suite order`);
+    // RFC 0081 §C fixes no order for the task entries: each task once, in any order.
+    check.equal([...served].sort(), suite.tasks.map((t) => t.taskId).sort(), `${clause} summary.tasks lists every task of the suite, once`);
   }
   if (gradeKnown) {
     const { check, clause } = fact('summaryVerdict');

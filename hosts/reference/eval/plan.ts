@@ -6,7 +6,7 @@ import type { EvalCreatePort, EvalFacets, Refusal } from './port.ts';
 import { deriveFixtureEntries, usableSourceCalls } from './recorded.ts';
 import { readScript } from './script.ts';
 import { schemaErrors } from './strict.ts';
-import type { DerivedFixtures, EvalPlan, Suite } from './types.ts';
+import type { DerivedFixtures, EvalPlan, Suite, SuiteTask } from './types.ts';
 
 export type PlanResult = { ok: true; plan: EvalPlan } | { ok: false; refusal: Refusal };
 
@@ -50,6 +50,8 @@ export interface PlanRules {
   fixtureRunsKeysRefusal(taskIds: string[], suite: Suite): Refusal | undefined;
   /** RFC 0252 §C: the answer to an unusable source run, given the id the caller sent. */
   sourceRefusal(runId: string): Refusal;
+  /** RFC 0252 §B: a named task whose suite fixtures already carry toolResponses or onMiss. */
+  ownFixturesRefusal(named: SuiteTask[]): Refusal | undefined;
 }
 
 // --- The checks, in the order they are applied ---
@@ -140,11 +142,17 @@ function unknownTaskKeys(taskIds: string[], suite: Suite): Refusal | undefined {
   return taskIds.some((taskId) => !known.has(taskId)) ? fieldRefusal('fixtureRuns', 'a key names no task of the suite') : undefined;
 }
 
+function namedTasksWithOwnFixtures(named: SuiteTask[]): Refusal | undefined {
+  if (!named.some((task) => task.fixtures?.toolResponses !== undefined || task.fixtures?.onMiss !== undefined)) return undefined;
+  return fieldRefusal('fixtureRuns', "a named task's suite fixtures carry toolResponses or onMiss; the two sources are never merged");
+}
+
 export const REFERENCE_PLAN_RULES: Readonly<PlanRules> = Object.freeze({
   modeRefusal: unadvertisedModes,
   featureRefusal: unadvertisedFeature,
   fixtureRunsKeysRefusal: unknownTaskKeys,
   sourceRefusal: () => unusableSourceRefusal(),
+  ownFixturesRefusal: namedTasksWithOwnFixtures,
 });
 
 /** Every task input must be a script the scripted agent can follow. */
@@ -175,9 +183,8 @@ function planFixtureRuns(
   const taskById = new Map(suite.tasks.map((task) => [task.taskId, task]));
   const unknownKey = rules.fixtureRunsKeysRefusal(Object.keys(fixtureRuns), suite);
   if (unknownKey !== undefined) return fail(unknownKey);
-  if (entries.some(([taskId]) => taskById.get(taskId)?.fixtures?.toolResponses !== undefined || taskById.get(taskId)?.fixtures?.onMiss !== undefined)) {
-    return fail(fieldRefusal('fixtureRuns', "a named task's suite fixtures carry toolResponses or onMiss; the two sources are never merged"));
-  }
+  const ownFixtures = rules.ownFixturesRefusal(entries.map(([taskId]) => taskById.get(taskId)!));
+  if (ownFixtures !== undefined) return fail(ownFixtures);
   if (suite.modes.includes('live-shadow')) {
     return fail(fieldRefusal('fixtureRuns', 'live-shadow is among the run modes, and it ignores fixtures'));
   }
