@@ -6,11 +6,13 @@
 //   A caller-supplied `Authorization` is sent unchanged (wire facts §1.1).
 // - A lost response (timeout, reset, refused connection) throws `TransportError`, whose message
 //   starts `transport-loss: ` so a ledger records `blocked`, never the host's fault. No error this
-//   module raises ever carries an API key: every key the client knows is scrubbed from its text.
+//   module raises ever carries an API key: every key the client knows is scrubbed from its text
+//   (lib/redact.ts, the same rule as every other output).
 // - Response bodies are capped; a larger body is `ResponseTooLarge` (a `TransportError`), never
 //   an out-of-memory crash.
 
 import { Agent, request as undiciRequest } from 'undici';
+import { Redactor } from '../redact.ts';
 
 export const OPENWOP_VERSION = '2.0';
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -251,16 +253,9 @@ export function createClient(options: ClientOptions): Client {
   };
 }
 
-/** Removes every occurrence of each secret (raw and percent-encoded) from `text`. */
+/** `text` with every secret taken out, under the one rule of lib/redact.ts. */
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (!secret) continue;
-    for (const form of new Set([secret, encodeURIComponent(secret)])) {
-      out = out.split(form).join('[redacted]');
-    }
-  }
-  return out;
+  return new Redactor(secrets).text(text);
 }
 
 function innerBound(ms: number): number {
