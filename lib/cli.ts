@@ -9,6 +9,7 @@ import { gradeRun } from './grader/index.ts';
 import { checkSuite, validateRunEvent } from './schemas/index.ts';
 import { certify, runOffline } from './run.ts';
 import { verifyCommand } from './verify.ts';
+import { JsonTooDeep, parseJsonBounded } from './json-depth.ts';
 
 export const EXIT_CODES_HELP = `
 Exit codes:
@@ -103,8 +104,9 @@ export function readJsonFile(path: string, what: string): { ok: true; value: unk
     return { ok: false, message: `${path}: cannot read the ${what} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
   }
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return { ok: true, value: parseJsonBounded(text, `${path}: the ${what}`) };
   } catch (error) {
+    if (error instanceof JsonTooDeep) return { ok: false, message: error.message };
     return { ok: false, message: `${path}: the ${what} is not JSON (${(error as Error).message})` };
   }
 }
@@ -119,9 +121,10 @@ function readEvents(path: string): { ok: true; events: unknown[] } | { ok: false
   }
   if (text.trimStart().startsWith('[')) {
     try {
-      const value = JSON.parse(text);
+      const value = parseJsonBounded(text, `${path}: the events`);
       return Array.isArray(value) ? { ok: true, events: value } : { ok: false, message: `${path}: the events are not a JSON array` };
     } catch (error) {
+      if (error instanceof JsonTooDeep) return { ok: false, message: error.message };
       return { ok: false, message: `${path}: the events are not JSON (${(error as Error).message})` };
     }
   }
@@ -131,8 +134,9 @@ function readEvents(path: string): { ok: true; events: unknown[] } | { ok: false
     const line = lines[i]!.trim();
     if (line === '') continue;
     try {
-      events.push(JSON.parse(line));
+      events.push(parseJsonBounded(line, `${path}:${i + 1}: the event`));
     } catch (error) {
+      if (error instanceof JsonTooDeep) return { ok: false, message: error.message };
       return { ok: false, message: `${path}:${i + 1}: not a JSON event (${(error as Error).message})` };
     }
   }
