@@ -9,6 +9,7 @@ import type { LedgerRow } from './evidence/types.ts';
 import { buildBundle, signBundle } from './evidence/bundle.ts';
 import { loadOrCreateDevKey, publicKeyPemFromPrivate } from './evidence/keys.ts';
 import { verifyBundle } from './evidence/verify.ts';
+import { readDeadlines, withDeadlines } from './ledger/deadlines.ts';
 import { runLegs } from './ledger/runner.ts';
 import { neededFixtures } from './ledger/scenario.ts';
 import { openTarget, seedMissingFixtures, type Target } from './ledger/target.ts';
@@ -32,6 +33,9 @@ export interface RunOptions {
   signingKeyId?: string;
   hostBuild?: string;
   referenceHostConfig?: string;
+  requestTimeout?: string;
+  legDeadline?: string;
+  runDeadline?: string;
 }
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -65,6 +69,27 @@ export async function certify(options: RunOptions, rawIo: Io): Promise<number> {
   if (baseUrl !== undefined && !/^https?:\/\/[^/\s]+/.test(baseUrl)) return usage(io, `--base-url must be an http(s) URL, got "${baseUrl}"`);
   if (baseUrl !== undefined && !settings.apiKey) return usage(io, '--api-key (or OPENWOP_API_KEY) is required with --base-url');
   if (baseUrl !== undefined && options.referenceHostConfig) return usage(io, '--reference-host-config applies only to the embedded reference host');
+  const read = readDeadlines(options, env);
+  if (!read.ok) return usage(io, read.problem);
+  const { deadlines } = read;
+
+  // Interruption (lib/ledger/deadlines.ts): SIGINT, SIGTERM or the run deadline stop the legs;
+  // what was not reached is blocked, and every output is still written.
+  const stopper = new AbortController();
+  let interruptedBy: string | undefined;
+  const interrupt = (reason: string): void => {
+    if (interruptedBy !== undefined) return;
+    interruptedBy = reason;
+    stopper.abort();
+  };
+  const onSigint = (): void => interrupt('SIGINT received');
+  const onSigterm = (): void => interrupt('SIGTERM received');
+  process.once('SIGINT', onSigint);
+  process.once('SIGTERM', onSigterm);
+  const runTimer =
+    deadlines.runDeadlineMs === undefined
+      ? undefined
+      : setTimeout(() => interrupt(`the run deadline of ${deadlines.runDeadlineMs} ms passed (--run-deadline)`), deadlines.runDeadlineMs);
 
   let embedded: { close(): Promise<void> } | undefined;
   let target: Target;
@@ -99,7 +124,7 @@ export async function certify(options: RunOptions, rawIo: Io): Promise<number> {
       redactor.add(apiKey, tenantBApiKey);
       io.err(`started the embedded reference host at ${url}\n`);
     }
-    const opened = await openTarget({ baseUrl: url, apiKey, tenantBApiKey, requireBehavior: settings.requireBehavior });
+    const opened = await openTarget({ baseUrl: url, apiKey, tenantBApiKey, requireBehavior: settings.requireBehavior, requestTimeoutMs: deadlines.requestTimeoutMs });
     if (!opened.ok) {
       io.err(`openwop-eval-conformance: cannot certify ${url}: ${opened.reason}\n`);
       return 2;
@@ -110,7 +135,8 @@ export async function certify(options: RunOptions, rawIo: Io): Promise<number> {
     if (seeded.length > 0) io.err(`seeded through the seam: ${seeded.join(', ')}\n`);
     const total = scenarios.reduce((n, s) => n + s.legs.length, 0);
     let done = 0;
-    const rawRows = await runLegs(scenarios, target, {
+    const bounded = withDeadlines(scenarios, deadlines.legDeadlineMs, { signal: stopper.signal, reason: () => interruptedBy ?? 'interrupted' });
+    const rawRows = await runLegs(bounded, target, {
       filter: options.filter,
       onRow: (row) => {
         done += 1;
@@ -124,8 +150,17 @@ export async function certify(options: RunOptions, rawIo: Io): Promise<number> {
       const written = writeBundle(options.certify, rows, target, settings, embedded !== undefined, io, redactor);
       if (written !== 0) code = written;
     }
+    if (interruptedBy !== undefined) {
+      io.err(`openwop-eval-conformance: interrupted (${interruptedBy}); every row not reached is blocked\n`);
+      // A signal means "stop now": legs abandoned mid-flight may still hold sockets open, so the
+      // process is not left waiting for them once the outputs are written.
+      if (interruptedBy.startsWith('SIG')) setTimeout(() => process.exit(code), 1_000).unref();
+    }
     return code;
   } finally {
+    clearTimeout(runTimer);
+    process.removeListener('SIGINT', onSigint);
+    process.removeListener('SIGTERM', onSigterm);
     await embedded?.close();
   }
 }
