@@ -14,7 +14,7 @@ import { JsonTooDeep, parseJsonBounded } from './json-depth.ts';
 export const EXIT_CODES_HELP = `
 Exit codes:
   run     0 every executed row passed and none is blocked; 1 a row failed or is blocked;
-          2 the run could not start (bad flags, host discovery unreachable)
+          2 the run could not start (bad flags, host discovery unreachable), or the harness failed
   verify  0 verified (no rejection, signature checked with the host key); 1 rejected;
           2 coherent but not independently verified (no host key); 3 not a bundle
   grade   0 graded; 2 a file is missing, not JSON, or not a suite / run events

@@ -157,6 +157,12 @@ export async function certify(options: RunOptions, rawIo: Io): Promise<number> {
       if (interruptedBy.startsWith('SIG')) setTimeout(() => process.exit(code), 1_000).unref();
     }
     return code;
+  } catch (error) {
+    // A harness bug: one line, through the redactor like every other, never a stack trace that
+    // could carry what a host sent. Not a verdict on the host.
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    io.err(`openwop-eval-conformance: the harness failed (a harness bug, not the host's fault): ${message.split('\n')[0]}\n`);
+    return 2;
   } finally {
     clearTimeout(runTimer);
     process.removeListener('SIGINT', onSigint);

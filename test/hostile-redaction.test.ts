@@ -72,6 +72,15 @@ describe('a host that echoes the Authorization header, the body and the query in
   });
 });
 
+describe('a failure of the harness itself', () => {
+  it('is one line through the redactor and exit 2, never a thrown stack trace', async () => {
+    const run = await cli('run', '--reference-host-config', '{"port":-5}');
+    expect(run.code).toBe(2);
+    expect(run.err.trimEnd().split('\n')).toHaveLength(1);
+    expect(run.err).toMatch(/^openwop-eval-conformance: the harness failed \(a harness bug, not the host's fault\): RangeError: /);
+  });
+});
+
 describe('the redaction rule', () => {
   it('takes a long secret out wherever it occurs, in every form', () => {
     const r = new Redactor(['s3cret-key/+=x']);
