@@ -46,7 +46,7 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .option('--signing-key-id <id>', 'the keyId the host publishes for that key (env OPENWOP_BUNDLE_SIGNING_KEY_ID)')
     .option('--host-build <kind:id>', 'image-digest|commit|artifact-sha256:<id> (env OPENWOP_HOST_BUILD)')
     .option('--request-timeout <ms>', 'bound on each HTTP request, default 10000 (env OPENWOP_REQUEST_TIMEOUT_MS)')
-    .option('--leg-deadline <ms>', 'bound on each leg; a leg past it is blocked and the rest still run, default 180000 (env OPENWOP_LEG_DEADLINE_MS)')
+    .option('--leg-deadline <ms>', 'bound on each host leg; a leg past it is blocked and the rest still run, default 180000 (env OPENWOP_LEG_DEADLINE_MS)')
     .option('--run-deadline <ms>', 'bound on the whole run; past it the rows not reached are blocked and every output is written (env OPENWOP_RUN_DEADLINE_MS)')
     .addOption(new Option('--reference-host-config <json>', 'embedded host only: JSON options for the reference host (e.g. {"evalSuite":false})').hideHelp())
     .action(async (options) => {

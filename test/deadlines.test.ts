@@ -108,17 +108,17 @@ describe('against a host that never answers POST /runs', () => {
     writeFileSync(join(dir, 'host.pem'), key.privateKeyPem);
     writeFileSync(join(dir, 'host.pub.pem'), key.publicKeyPem);
     const run = await cli(
-      'run', '--base-url', host.baseUrl, '--api-key', host.apiKey, '--filter', '0081.', '--run-deadline', '1500', '--request-timeout', '60000',
+      'run', '--base-url', host.baseUrl, '--api-key', host.apiKey, '--filter', '0081.', '--run-deadline', '5000', '--request-timeout', '60000',
       '--report-json', join(dir, 'r.json'), '--junit', join(dir, 'j.xml'),
       '--certify', join(dir, 'b.json'), '--signing-key', join(dir, 'host.pem'), '--signing-key-id', 'deadline-host', '--host-build', 'commit:abc123',
     );
     expect(run.code).toBe(1);
-    expect(run.err).toMatch(/interrupted \(the run deadline of 1500 ms passed \(--run-deadline\)\)/);
+    expect(run.err).toMatch(/interrupted \(the run deadline of 5000 ms passed \(--run-deadline\)\)/);
     const rows = readRows(join(dir, 'r.json'));
     for (const id of SERVER_FREE) expect(rows.get(id)?.result, id).toBe('executed-pass');
-    expect(rows.get(CREATING[0]!)).toMatchObject({ result: 'blocked', detail: 'interrupted: the run deadline of 1500 ms passed (--run-deadline), while this leg ran' });
+    expect(rows.get(CREATING[0]!)).toMatchObject({ result: 'blocked', detail: 'interrupted: the run deadline of 5000 ms passed (--run-deadline), while this leg ran' });
     for (const id of CREATING.slice(1)) {
-      expect(rows.get(id), id).toMatchObject({ result: 'blocked', detail: 'interrupted: the run deadline of 1500 ms passed (--run-deadline), before this leg ran' });
+      expect(rows.get(id), id).toMatchObject({ result: 'blocked', detail: 'interrupted: the run deadline of 5000 ms passed (--run-deadline), before this leg ran' });
     }
     expect(readFileSync(join(dir, 'j.xml'), 'utf8').match(/<error message="blocked">interrupted: /g)).toHaveLength(3);
     const verified = await cli('verify', join(dir, 'b.json'), '--host-key', join(dir, 'host.pub.pem'));

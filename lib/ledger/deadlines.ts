@@ -1,7 +1,7 @@
 // Deadlines a vendor can set, and interruption (README "Deadlines and interruption").
 //
 // - the request timeout bounds every HTTP request (the client's own bound);
-// - the leg deadline bounds one leg: a leg past it is `blocked` with the reason, and the legs
+// - the leg deadline bounds one host leg: a leg past it is `blocked` with the reason, and the legs
 //   after it still run;
 // - the run deadline, SIGINT or SIGTERM interrupt the run: the leg in flight and every leg not
 //   yet reached are `blocked` ("interrupted: …"), and the report, the JUnit file and the bundle
@@ -75,17 +75,18 @@ export interface Interruption {
 }
 
 /**
- * The scenarios with every leg bounded by `legDeadlineMs` and by the interruption. The leg's own
+ * The scenarios with every host leg bounded by `legDeadlineMs`, and every leg by the interruption. The leg's own
  * work is not cancelled (legs take no signal); its result is no longer waited for.
  */
 export function withDeadlines(scenarios: Scenario[], legDeadlineMs: number, interruption: Interruption): Scenario[] {
-  const bound = async (work: () => Promise<void> | void): Promise<void> => {
+  const bound = async (work: () => Promise<void> | void, hostLeg: boolean): Promise<void> => {
     const { signal } = interruption;
     if (signal.aborted) throw new DeadlinePassed(`interrupted: ${interruption.reason()}, before this leg ran`);
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const stop = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new DeadlinePassed(`the leg deadline of ${legDeadlineMs} ms passed (--leg-deadline)`)), legDeadlineMs);
+      // A server-free leg waits on nothing: the leg deadline is for hosts that stall.
+      if (hostLeg) timer = setTimeout(() => reject(new DeadlinePassed(`the leg deadline of ${legDeadlineMs} ms passed (--leg-deadline)`)), legDeadlineMs);
       onAbort = () => reject(new DeadlinePassed(`interrupted: ${interruption.reason()}, while this leg ran`));
       signal.addEventListener('abort', onAbort, { once: true });
     });
@@ -102,8 +103,8 @@ export function withDeadlines(scenarios: Scenario[], legDeadlineMs: number, inte
     ...scenario,
     legs: scenario.legs.map((leg): Leg =>
       leg.serverFree
-        ? { ...leg, run: (check: Checks) => bound(() => leg.run(check)) }
-        : { ...leg, run: (check: Checks, target: Target) => bound(() => leg.run(check, target)) },
+        ? { ...leg, run: (check: Checks) => bound(() => leg.run(check), false) }
+        : { ...leg, run: (check: Checks, target: Target) => bound(() => leg.run(check, target), true) },
     ),
   }));
 }
