@@ -75,8 +75,9 @@ export interface Interruption {
 }
 
 /**
- * The scenarios with every host leg bounded by `legDeadlineMs`, and every leg by the interruption. The leg's own
- * work is not cancelled (legs take no signal); its result is no longer waited for.
+ * The scenarios with every host leg bounded by `legDeadlineMs`, and every leg by the
+ * interruption. The leg's own work is not cancelled (legs take no signal); its result is no
+ * longer waited for.
  */
 export function withDeadlines(scenarios: Scenario[], legDeadlineMs: number, interruption: Interruption): Scenario[] {
   const bound = async (work: () => Promise<void> | void, hostLeg: boolean): Promise<void> => {
