@@ -31,16 +31,18 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string; err:
 }
 
 /** The reference host behind a proxy that holds every `POST /runs` open without an answer. */
-async function stallingHost(): Promise<{ baseUrl: string; apiKey: string; firstHeld: Promise<void> }> {
+async function stallingHost(): Promise<{ baseUrl: string; apiKey: string; firstHeld: Promise<void>; held: () => number; cut: () => number }> {
   const host = await startReferenceHost({ log: () => {} });
   const upstream = new URL(host.baseUrl);
   const held: ServerResponse[] = [];
+  let cut = 0;
   let markHeld!: () => void;
   const firstHeld = new Promise<void>((resolve) => (markHeld = resolve));
   const server: Server = createServer((req, res) => {
     if (req.method === 'POST' && (req.url ?? '').split('?')[0] === '/runs') {
       req.resume();
       held.push(res);
+      res.on('close', () => (cut += 1));
       markHeld();
       return;
     }
@@ -58,7 +60,13 @@ async function stallingHost(): Promise<{ baseUrl: string; apiKey: string; firstH
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await host.close();
   });
-  return { baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}`, apiKey: host.tenants.a.apiKey, firstHeld };
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    apiKey: host.tenants.a.apiKey,
+    firstHeld,
+    held: () => held.length,
+    cut: () => cut,
+  };
 }
 
 const readRows = (path: string): Map<string, LedgerRow> =>
@@ -93,12 +101,19 @@ describe('against a host that never answers POST /runs', () => {
     expect(run.code).toBe(1);
     const rows = readRows(join(dir, 'r.json'));
     for (const id of SERVER_FREE) expect(rows.get(id)?.result, id).toBe('executed-pass');
-    for (const id of CREATING) {
-      expect(rows.get(id)?.result, id).toBe('blocked');
-      expect(rows.get(id)?.detail, id).toBe('the leg deadline of 300 ms passed (--leg-deadline)');
-    }
+    for (const id of CREATING) expect(rows.get(id)?.result, id).toBe('blocked');
+    expect(rows.get(CREATING[0]!)?.detail).toBe('the leg deadline of 300 ms passed (--leg-deadline)');
+    // A later leg either hit its own deadline or shares the first one's eval run (target.memo),
+    // whose requests were cut with it: "transport-loss: … aborted by the caller (work of an
+    // abandoned leg: the leg deadline of 300 ms passed …)".
+    for (const id of CREATING.slice(1)) expect(rows.get(id)?.detail, id).toMatch(/the leg deadline of 300 ms passed \(--leg-deadline\)/);
     expect(rows.get('0081.capability-not-provided')?.result).toBe('inapplicable');
     expect(run.out).not.toMatch(/^executed-fail/m);
+    // The abandoned legs' requests were cut, not left open: the host saw each held one close.
+    // Bounded wait; the client tears a socket down asynchronously.
+    expect(host.held()).toBeGreaterThan(0);
+    for (let i = 0; i < 100 && host.cut() < host.held(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(host.cut()).toBe(host.held());
   });
 
   it('--run-deadline blocks the leg in flight and every leg not reached, and still writes report, JUnit and a bundle that verifies', { timeout: 60_000 }, async () => {

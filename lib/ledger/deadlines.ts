@@ -13,7 +13,7 @@
 // `blocked`, never `executed-fail` — so the error is a TransportError (runner.ts records those as
 // blocked), with its own message and no `transport-loss:` prefix.
 
-import { TransportError } from '../client/index.ts';
+import { TransportError, type Client } from '../client/index.ts';
 import type { Checks } from './leg.ts';
 import type { Leg, Scenario } from './scenario.ts';
 import type { Target } from './target.ts';
@@ -75,23 +75,47 @@ export interface Interruption {
 }
 
 /**
+ * A client whose every request and stream also ends when `signal` aborts: the requests of a leg
+ * abandoned at its deadline or on interruption are cut, so they neither hold the process open
+ * nor reach the host while the next leg runs.
+ */
+function cutOnAbort(client: Client, signal: AbortSignal): Client {
+  const merge = (own: AbortSignal | undefined): AbortSignal => (own ? AbortSignal.any([own, signal]) : signal);
+  return {
+    baseUrl: client.baseUrl,
+    timeoutMs: client.timeoutMs,
+    request: (method, path, options = {}) => client.request(method, path, { ...options, signal: merge(options.signal) }),
+    stream: (method, path, options = {}) => client.stream(method, path, { ...options, signal: merge(options.signal) }),
+    close: () => client.close(),
+  };
+}
+
+/**
  * The scenarios with every host leg bounded by `legDeadlineMs`, and every leg by the
- * interruption. The leg's own work is not cancelled (legs take no signal); its result is no
- * longer waited for.
+ * interruption. A host leg abandoned either way has its requests cut (`cutOnAbort`); work it
+ * shares with other legs through `target.memo` is cut with it, so those legs see a lost
+ * response (blocked) instead of waiting out their own deadline.
  */
 export function withDeadlines(scenarios: Scenario[], legDeadlineMs: number, interruption: Interruption): Scenario[] {
-  const bound = async (work: () => Promise<void> | void, hostLeg: boolean): Promise<void> => {
+  const bound = async (work: (cut: AbortSignal) => Promise<void> | void, hostLeg: boolean): Promise<void> => {
     const { signal } = interruption;
     if (signal.aborted) throw new DeadlinePassed(`interrupted: ${interruption.reason()}, before this leg ran`);
+    const cut = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const stop = new Promise<never>((_, reject) => {
+      const give = (error: DeadlinePassed): void => {
+        // A plain Error, so a request it cuts reads "aborted by the caller (…)"; a leg sharing the
+        // work through target.memo learns where the cut came from.
+        cut.abort(new Error(`work of an abandoned leg: ${error.message}`));
+        reject(error);
+      };
       // A server-free leg waits on nothing: the leg deadline is for hosts that stall.
-      if (hostLeg) timer = setTimeout(() => reject(new DeadlinePassed(`the leg deadline of ${legDeadlineMs} ms passed (--leg-deadline)`)), legDeadlineMs);
-      onAbort = () => reject(new DeadlinePassed(`interrupted: ${interruption.reason()}, while this leg ran`));
+      if (hostLeg) timer = setTimeout(() => give(new DeadlinePassed(`the leg deadline of ${legDeadlineMs} ms passed (--leg-deadline)`)), legDeadlineMs);
+      onAbort = () => give(new DeadlinePassed(`interrupted: ${interruption.reason()}, while this leg ran`));
       signal.addEventListener('abort', onAbort, { once: true });
     });
-    const running = Promise.resolve().then(work);
+    const running = Promise.resolve().then(() => work(cut.signal));
     running.catch(() => {}); // once abandoned, its outcome is nobody's
     try {
       await Promise.race([running, stop]);
@@ -105,7 +129,19 @@ export function withDeadlines(scenarios: Scenario[], legDeadlineMs: number, inte
     legs: scenario.legs.map((leg): Leg =>
       leg.serverFree
         ? { ...leg, run: (check: Checks) => bound(() => leg.run(check), false) }
-        : { ...leg, run: (check: Checks, target: Target) => bound(() => leg.run(check, target), true) },
+        : {
+            ...leg,
+            run: (check: Checks, target: Target) =>
+              bound(
+                (cut) =>
+                  leg.run(check, {
+                    ...target,
+                    client: cutOnAbort(target.client, cut),
+                    tenantB: target.tenantB && cutOnAbort(target.tenantB, cut),
+                  }),
+                true,
+              ),
+          },
     ),
   }));
 }
