@@ -57,8 +57,12 @@ export function jsonValueTooDeep(value: unknown, limit = MAX_JSON_DEPTH): boolea
   return false;
 }
 
-/** JSON.parse, refusing text deeper than `limit` with JsonTooDeep (`what` names the source). */
+/**
+ * JSON.parse (which reads any depth without recursion), refusing a value deeper than `limit`
+ * with JsonTooDeep (`what` names the source). Text that is not JSON throws JSON.parse's error.
+ */
 export function parseJsonBounded(text: string, what: string, limit = MAX_JSON_DEPTH): unknown {
-  if (jsonTextTooDeep(text, limit)) throw new JsonTooDeep(what, limit);
-  return JSON.parse(text) as unknown;
+  const value = JSON.parse(text) as unknown;
+  if (jsonValueTooDeep(value, limit)) throw new JsonTooDeep(what, limit);
+  return value;
 }

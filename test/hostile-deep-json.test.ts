@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../lib/cli.ts';
+import { createClient, readRunEvents, ResponseTooDeep } from '../lib/client/index.ts';
 import { canonicalJson, findDuplicateMember } from '../lib/evidence/jcs.ts';
 import { JsonTooDeep, jsonTextTooDeep, jsonValueTooDeep, MAX_JSON_DEPTH } from '../lib/json-depth.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
@@ -110,6 +111,49 @@ describe('a host whose run answers nest 100,000 levels deep', () => {
     expect(run.code).toBe(1);
     expect(run.out).toMatch(new RegExp(`^blocked +openwop\\.requirement\\.0244\\.trajectory-graded: transport-loss: .*deeper than ${MAX_JSON_DEPTH} levels`, 'm'));
     expect(run.out).not.toMatch(/^executed-fail/m);
+  });
+});
+
+describe('an event stream whose frame nests 100,000 levels deep', () => {
+  for (const transport of ['sse', 'poll'] as const) {
+    it(`ends the read with ResponseTooDeep (${transport}), not a stack overflow and not the host's defect`, { timeout: 30_000 }, async () => {
+      const deep = deepText(DEEP);
+      const server: Server = createServer((req, res) => {
+        if ((req.url ?? '').includes('/events/poll')) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(`{"runId":"tenant-a/x","events":[${deep}],"lastSequence":1,"status":"running","isTerminal":false}`);
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(`id: 1\nevent: message\ndata: ${deep}\n\n`);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
+      const client = createClient({ baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}`, apiKey: 'k-0123456789', timeoutMs: 5_000 });
+      cleanups.push(() => client.close());
+      const error = await readRunEvents(client, 'tenant-a/0123456789abcdefXYZ', { deadlineMs: 10_000, transport }).then(
+        (result) => result,
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(ResponseTooDeep);
+      expect((error as Error).message).toMatch(new RegExp(`deeper than ${MAX_JSON_DEPTH} levels`));
+    });
+  }
+});
+
+describe('a body that is not JSON', () => {
+  it('is an answer like any other, however many brackets it holds', { timeout: 30_000 }, async () => {
+    const server: Server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('{['.repeat(DEEP));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const client = createClient({ baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}`, timeoutMs: 5_000 });
+    cleanups.push(() => client.close());
+    const result = await client.request('GET', '/anything');
+    expect(result.status).toBe(200);
+    expect(result.json).toBeUndefined();
   });
 });
 

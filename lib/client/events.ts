@@ -14,7 +14,7 @@
 import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
 import { ResponseTooDeep, ResponseTooLarge, TransportError, type AuthChoice, type Client, type HttpResult } from './http.ts';
 import { projectId } from './ids.ts';
-import { jsonTextTooDeep, MAX_JSON_DEPTH } from '../json-depth.ts';
+import { jsonValueTooDeep, MAX_JSON_DEPTH } from '../json-depth.ts';
 import { describeAnswer, isJsonObject, sleep } from './util.ts';
 
 export const TERMINAL_EVENT_TYPES: readonly string[] = ['run.completed', 'run.failed', 'run.cancelled'];
@@ -205,17 +205,17 @@ export async function readRunEvents(
       const name = message.event ?? 'message';
       if (SYNTHETIC_FRAMES.has(name) || message.data === '') return;
       let data: unknown;
-      if (jsonTextTooDeep(message.data)) {
-        // Not the host's defect: a harness limit, so the reader gives up (blocked), see http.ts.
-        const detail = `the SSE frame${message.id ? ` with id ${message.id}` : ''} of run ${runId} nests JSON deeper than ${MAX_JSON_DEPTH} levels, which this harness does not read (RFC 8259 §9)`;
-        tooDeep = new ResponseTooDeep(detail, MAX_JSON_DEPTH);
-        stop = { kind: 'stop', reason: detail };
-        return;
-      }
       try {
         data = JSON.parse(message.data);
       } catch {
         log.problem(`the SSE frame${message.id ? ` with id ${message.id}` : ''} carried data that is not JSON`);
+        return;
+      }
+      if (jsonValueTooDeep(data)) {
+        // Not the host's defect: a harness limit, so the reader gives up (blocked), see http.ts.
+        const detail = `the SSE frame${message.id ? ` with id ${message.id}` : ''} of run ${runId} nests JSON deeper than ${MAX_JSON_DEPTH} levels, which this harness does not read (RFC 8259 §9)`;
+        tooDeep = new ResponseTooDeep(detail, MAX_JSON_DEPTH);
+        stop = { kind: 'stop', reason: detail };
         return;
       }
       const docs = name === 'batch' && Array.isArray(data) ? data : [data];

@@ -14,7 +14,7 @@
 //   cannot judge it, so the row is `blocked` with the reason, never the host's `executed-fail`.
 
 import { Agent, request as undiciRequest } from 'undici';
-import { jsonTextTooDeep, MAX_JSON_DEPTH } from '../json-depth.ts';
+import { jsonValueTooDeep, MAX_JSON_DEPTH } from '../json-depth.ts';
 import { Redactor } from '../redact.ts';
 
 export const OPENWOP_VERSION = '2.0';
@@ -202,10 +202,11 @@ export function createClient(options: ClientOptions): Client {
       });
       const resHeaders = flattenHeaders(res.headers);
       const text = await readCapped(res.body, cap, resHeaders['content-length'], what);
-      if (jsonTextTooDeep(text)) {
+      const json = parseJson(text);
+      if (jsonValueTooDeep(json)) {
         throw new ResponseTooDeep(`${what}: the response nests JSON deeper than ${MAX_JSON_DEPTH} levels, which this harness does not read (RFC 8259 §9)`, MAX_JSON_DEPTH);
       }
-      return { status: res.statusCode, headers: resHeaders, text, json: parseJson(text) };
+      return { status: res.statusCode, headers: resHeaders, text, json };
     } catch (error) {
       throw toTransportError(error, what, secrets, { timeout, bound, caller: opts.signal });
     }
