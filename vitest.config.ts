@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // fast-check: failure reports with seed and path; OPENWOP_FC_SEED replays one.
+    setupFiles: ['test/support/fast-check-setup.ts'],
   },
 });

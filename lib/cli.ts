@@ -9,11 +9,12 @@ import { gradeRun } from './grader/index.ts';
 import { checkSuite, validateRunEvent } from './schemas/index.ts';
 import { certify, runOffline } from './run.ts';
 import { verifyCommand } from './verify.ts';
+import { JsonTooDeep, parseJsonBounded } from './json-depth.ts';
 
 export const EXIT_CODES_HELP = `
 Exit codes:
   run     0 every executed row passed and none is blocked; 1 a row failed or is blocked;
-          2 the run could not start (bad flags, host discovery unreachable)
+          2 the run could not start (bad flags, host discovery unreachable), or the harness failed
   verify  0 verified (no rejection, signature checked with the host key); 1 rejected;
           2 coherent but not independently verified (no host key); 3 not a bundle
   grade   0 graded; 2 a file is missing, not JSON, or not a suite / run events
@@ -44,6 +45,9 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .option('--signing-key <pem>', 'Ed25519 PKCS8 private key file to sign the bundle (env OPENWOP_BUNDLE_SIGNING_KEY)')
     .option('--signing-key-id <id>', 'the keyId the host publishes for that key (env OPENWOP_BUNDLE_SIGNING_KEY_ID)')
     .option('--host-build <kind:id>', 'image-digest|commit|artifact-sha256:<id> (env OPENWOP_HOST_BUILD)')
+    .option('--request-timeout <ms>', 'bound on each HTTP request, default 10000 (env OPENWOP_REQUEST_TIMEOUT_MS)')
+    .option('--leg-deadline <ms>', 'bound on each host leg; a leg past it is blocked and the rest still run, default 180000 (env OPENWOP_LEG_DEADLINE_MS)')
+    .option('--run-deadline <ms>', 'bound on the whole run; past it the rows not reached are blocked and every output is written (env OPENWOP_RUN_DEADLINE_MS)')
     .addOption(new Option('--reference-host-config <json>', 'embedded host only: JSON options for the reference host (e.g. {"evalSuite":false})').hideHelp())
     .action(async (options) => {
       exitCode = options.offline ? await runOffline(options, io) : await certify(options, io);
@@ -103,8 +107,9 @@ export function readJsonFile(path: string, what: string): { ok: true; value: unk
     return { ok: false, message: `${path}: cannot read the ${what} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
   }
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return { ok: true, value: parseJsonBounded(text, `${path}: the ${what}`) };
   } catch (error) {
+    if (error instanceof JsonTooDeep) return { ok: false, message: error.message };
     return { ok: false, message: `${path}: the ${what} is not JSON (${(error as Error).message})` };
   }
 }
@@ -119,9 +124,10 @@ function readEvents(path: string): { ok: true; events: unknown[] } | { ok: false
   }
   if (text.trimStart().startsWith('[')) {
     try {
-      const value = JSON.parse(text);
+      const value = parseJsonBounded(text, `${path}: the events`);
       return Array.isArray(value) ? { ok: true, events: value } : { ok: false, message: `${path}: the events are not a JSON array` };
     } catch (error) {
+      if (error instanceof JsonTooDeep) return { ok: false, message: error.message };
       return { ok: false, message: `${path}: the events are not JSON (${(error as Error).message})` };
     }
   }
@@ -131,8 +137,9 @@ function readEvents(path: string): { ok: true; events: unknown[] } | { ok: false
     const line = lines[i]!.trim();
     if (line === '') continue;
     try {
-      events.push(JSON.parse(line));
+      events.push(parseJsonBounded(line, `${path}:${i + 1}: the event`));
     } catch (error) {
+      if (error instanceof JsonTooDeep) return { ok: false, message: error.message };
       return { ok: false, message: `${path}:${i + 1}: not a JSON event (${(error as Error).message})` };
     }
   }

@@ -9,10 +9,12 @@ import type { LedgerRow } from './evidence/types.ts';
 import { buildBundle, signBundle } from './evidence/bundle.ts';
 import { loadOrCreateDevKey, publicKeyPemFromPrivate } from './evidence/keys.ts';
 import { verifyBundle } from './evidence/verify.ts';
+import { readDeadlines, withDeadlines } from './ledger/deadlines.ts';
 import { runLegs } from './ledger/runner.ts';
 import { neededFixtures } from './ledger/scenario.ts';
 import { openTarget, seedMissingFixtures, type Target } from './ledger/target.ts';
-import { formatRow, formatTotals, redact, totalsOf, writeJsonReport, writeJunit } from './report/index.ts';
+import { pemSecrets, Redactor } from './redact.ts';
+import { formatRow, formatTotals, totalsOf, writeJsonReport, writeJunit } from './report/index.ts';
 import { loadScenarios } from './scenarios.ts';
 
 type Io = { out: (s: string) => void; err: (s: string) => void };
@@ -31,6 +33,9 @@ export interface RunOptions {
   signingKeyId?: string;
   hostBuild?: string;
   referenceHostConfig?: string;
+  requestTimeout?: string;
+  legDeadline?: string;
+  runDeadline?: string;
 }
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -41,11 +46,15 @@ export const DEV_KEY_DIR = `${ROOT}.dev-keys`;
 
 export async function runOffline(options: RunOptions, io: Io): Promise<number> {
   const rows = await runLegs(await loadScenarios(), undefined, { filter: options.filter });
-  return finish(rows, options, io, { offline: true, requireBehavior: false }, []);
+  return finish(rows, options, io, { offline: true, requireBehavior: false }, new Redactor());
 }
 
-export async function certify(options: RunOptions, io: Io): Promise<number> {
+export async function certify(options: RunOptions, rawIo: Io): Promise<number> {
   const env = process.env;
+  // The one door (lib/redact.ts): every secret of the run is added to this redactor as soon as it
+  // is known, and every line, row, report, JUnit file and bundle leaves through it.
+  const redactor = new Redactor([options.apiKey, options.tenantBApiKey, env.OPENWOP_API_KEY, env.OPENWOP_TEST_TENANT_B_API_KEY]);
+  const io = redactor.io(rawIo);
   const baseUrl = options.baseUrl ?? env.OPENWOP_BASE_URL;
   const settings = {
     apiKey: options.apiKey ?? env.OPENWOP_API_KEY,
@@ -60,6 +69,27 @@ export async function certify(options: RunOptions, io: Io): Promise<number> {
   if (baseUrl !== undefined && !/^https?:\/\/[^/\s]+/.test(baseUrl)) return usage(io, `--base-url must be an http(s) URL, got "${baseUrl}"`);
   if (baseUrl !== undefined && !settings.apiKey) return usage(io, '--api-key (or OPENWOP_API_KEY) is required with --base-url');
   if (baseUrl !== undefined && options.referenceHostConfig) return usage(io, '--reference-host-config applies only to the embedded reference host');
+  const read = readDeadlines(options, env);
+  if (!read.ok) return usage(io, read.problem);
+  const { deadlines } = read;
+
+  // Interruption (lib/ledger/deadlines.ts): SIGINT, SIGTERM or the run deadline stop the legs;
+  // what was not reached is blocked, and every output is still written.
+  const stopper = new AbortController();
+  let interruptedBy: string | undefined;
+  const interrupt = (reason: string): void => {
+    if (interruptedBy !== undefined) return;
+    interruptedBy = reason;
+    stopper.abort();
+  };
+  const onSigint = (): void => interrupt('SIGINT received');
+  const onSigterm = (): void => interrupt('SIGTERM received');
+  process.once('SIGINT', onSigint);
+  process.once('SIGTERM', onSigterm);
+  const runTimer =
+    deadlines.runDeadlineMs === undefined
+      ? undefined
+      : setTimeout(() => interrupt(`the run deadline of ${deadlines.runDeadlineMs} ms passed (--run-deadline)`), deadlines.runDeadlineMs);
 
   let embedded: { close(): Promise<void> } | undefined;
   let target: Target;
@@ -80,18 +110,23 @@ export async function certify(options: RunOptions, io: Io): Promise<number> {
       // The embedded host publishes the development key in its discovery signingKeys, so the
       // bundle it is certified with can be verified against what the host itself advertises.
       const devKey = options.certify && !settings.signingKey ? loadOrCreateDevKey(DEV_KEY_DIR) : undefined;
+      redactor.add(...pemSecrets(devKey?.privateKeyPem));
       if (devKey?.created) io.err(`created a self-signed development key in ${DEV_KEY_DIR} (not for publication)\n`);
-      const host = await startReferenceHost({ ...(devKey ? { signingKey: devKey.privateKeyPem, signingKeyId: devKey.keyId } : {}), ...config });
+      const host = await startReferenceHost({
+        ...(devKey ? { signingKey: devKey.privateKeyPem, signingKeyId: devKey.keyId } : {}),
+        log: (message: string) => io.err(`[reference-host] ${message}\n`),
+        ...config,
+      });
       embedded = host;
       url = host.baseUrl;
       apiKey = host.tenants.a.apiKey;
       tenantBApiKey = host.tenants.b.apiKey;
+      redactor.add(apiKey, tenantBApiKey);
       io.err(`started the embedded reference host at ${url}\n`);
     }
-    const secrets = [apiKey, tenantBApiKey];
-    const opened = await openTarget({ baseUrl: url, apiKey, tenantBApiKey, requireBehavior: settings.requireBehavior });
+    const opened = await openTarget({ baseUrl: url, apiKey, tenantBApiKey, requireBehavior: settings.requireBehavior, requestTimeoutMs: deadlines.requestTimeoutMs });
     if (!opened.ok) {
-      io.err(`openwop-eval-conformance: ${redact(`cannot certify ${url}: ${opened.reason}`, secrets)}\n`);
+      io.err(`openwop-eval-conformance: cannot certify ${url}: ${opened.reason}\n`);
       return 2;
     }
     target = opened.target;
@@ -100,31 +135,49 @@ export async function certify(options: RunOptions, io: Io): Promise<number> {
     if (seeded.length > 0) io.err(`seeded through the seam: ${seeded.join(', ')}\n`);
     const total = scenarios.reduce((n, s) => n + s.legs.length, 0);
     let done = 0;
-    const rows = await runLegs(scenarios, target, {
+    const bounded = withDeadlines(scenarios, deadlines.legDeadlineMs, { signal: stopper.signal, reason: () => interruptedBy ?? 'interrupted' });
+    const rawRows = await runLegs(bounded, target, {
       filter: options.filter,
       onRow: (row) => {
         done += 1;
-        io.err(redact(`[${done}/${total}] ${row.result.padEnd(13)} ${row.id}\n`, secrets));
+        io.err(`[${done}/${total}] ${row.result.padEnd(13)} ${row.id}\n`);
       },
     });
-    let code = finish(rows, options, io, { offline: false, requireBehavior: settings.requireBehavior, baseUrl: url, implementation: target.label }, secrets);
+    // Redacted once, before anything is printed, written, digested or signed.
+    const rows = redactor.value(rawRows);
+    let code = finish(rows, options, io, { offline: false, requireBehavior: settings.requireBehavior, baseUrl: url, implementation: target.label }, redactor);
     if (options.certify) {
-      const written = writeBundle(options.certify, rows, target, settings, embedded !== undefined, io);
+      const written = writeBundle(options.certify, rows, target, settings, embedded !== undefined, io, redactor);
       if (written !== 0) code = written;
     }
+    if (interruptedBy !== undefined) {
+      io.err(`openwop-eval-conformance: interrupted (${interruptedBy}); every row not reached is blocked\n`);
+      // A signal means "stop now": legs abandoned mid-flight may still hold sockets open, so the
+      // process is not left waiting for them once the outputs are written.
+      if (interruptedBy.startsWith('SIG')) setTimeout(() => process.exit(code), 1_000).unref();
+    }
     return code;
+  } catch (error) {
+    // A harness bug: one line, through the redactor like every other, never a stack trace that
+    // could carry what a host sent. Not a verdict on the host.
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    io.err(`openwop-eval-conformance: the harness failed (a harness bug, not the host's fault): ${message.split('\n')[0]}\n`);
+    return 2;
   } finally {
+    clearTimeout(runTimer);
+    process.removeListener('SIGINT', onSigint);
+    process.removeListener('SIGTERM', onSigterm);
     await embedded?.close();
   }
 }
 
-function finish(rows: LedgerRow[], options: RunOptions, io: Io, target: { offline: boolean; requireBehavior: boolean; baseUrl?: string; implementation?: string }, secrets: (string | undefined)[]): number {
+function finish(rows: LedgerRow[], options: RunOptions, io: Io, target: { offline: boolean; requireBehavior: boolean; baseUrl?: string; implementation?: string }, redactor: Redactor): number {
   const totals = totalsOf(rows);
-  for (const row of rows) io.out(`${redact(formatRow(row), secrets)}\n`);
+  for (const row of rows) io.out(`${redactor.text(formatRow(row))}\n`);
   io.out(`${formatTotals(totals)}\n`);
   const report = { generatedAt: new Date().toISOString(), target, totals, rows };
-  if (options.reportJson) writeJsonReport(options.reportJson, report, secrets);
-  if (options.junit) writeJunit(options.junit, rows, secrets);
+  if (options.reportJson) writeJsonReport(options.reportJson, report, redactor);
+  if (options.junit) writeJunit(options.junit, rows, redactor);
   if (rows.length === 0) {
     io.err('openwop-eval-conformance: no requirement id was selected\n');
     return 2;
@@ -153,6 +206,7 @@ function writeBundle(
   settings: { signingKey?: string; signingKeyId?: string; hostBuild?: string },
   embedded: boolean,
   io: Io,
+  redactor: Redactor,
 ): number {
   let privateKeyPem: string;
   let keyId: string;
@@ -165,15 +219,20 @@ function writeBundle(
       return usage(io, `${settings.signingKey}: cannot read the signing key (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
     }
     keyId = settings.signingKeyId;
+    redactor.add(...pemSecrets(privateKeyPem));
   } else if (embedded) {
     const devKey = loadOrCreateDevKey(DEV_KEY_DIR);
     privateKeyPem = devKey.privateKeyPem;
+    redactor.add(...pemSecrets(privateKeyPem));
     keyId = devKey.keyId;
     selfSignedDevelopmentKey = true;
   } else {
     return usage(io, '--certify against a host needs --signing-key and --signing-key-id (the host signs its own bundle)');
   }
-  const implementation = (target.discovery.implementation ?? {}) as Record<string, string>;
+  // The discovery document goes into the bundle verbatim but for the secrets a host may have
+  // echoed into it; its digest is taken over what is published (wire facts §12.1).
+  const discovery = redactor.value(target.discovery);
+  const implementation = (discovery.implementation ?? {}) as Record<string, string>;
   const build = settings.hostBuild ? parseBuild(settings.hostBuild) : { kind: 'commit' as const, id: gitCommit() };
   let unsigned;
   try {
@@ -188,7 +247,7 @@ function writeBundle(
       signingKeyId: keyId,
       selfSignedDevelopmentKey,
     },
-    discovery: { url: `${target.baseUrl}/.well-known/openwop`, document: target.discovery },
+    discovery: { url: redactor.text(`${target.baseUrl}/.well-known/openwop`), document: discovery },
     rows,
   });
   } catch (error) {
@@ -201,9 +260,16 @@ function writeBundle(
   } catch (error) {
     return usage(io, `cannot sign the bundle: ${(error as Error).message}`);
   }
+  const text = `${JSON.stringify(bundle, null, 2)}\n`;
+  // Rows and discovery are redacted above; a secret left now (a flag value that is also a key)
+  // cannot be taken out without breaking the signature, so no bundle is written at all.
+  if (redactor.text(text) !== text) {
+    io.err('openwop-eval-conformance: no bundle written: a secret of this run would appear in it (host build, key id or version)\n');
+    return 1;
+  }
   const out = resolve(path);
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify(bundle, null, 2)}\n`);
+  writeFileSync(out, text);
   const verdict = verifyBundle(bundle, { hostPublicKeyPem: publicKeyPemFromPrivate(privateKeyPem) });
   io.out(`bundle written to ${out}\n`);
   io.out(`verify: ${verdict.verdict}${verdict.rejections.length ? ` (${verdict.rejections.map((r) => `${r.kind}: ${r.detail}`).join('; ')})` : ''}\n`);

@@ -184,4 +184,33 @@ describe('generated bad input', () => {
     );
     expect(accepted).toBeGreaterThan(0);
   });
+
+  // Found by the property above at 20,000 runs (seed 823015108): tasks[0].input.usage[0].costUsd
+  // set to 8.98846567431158e+304. Each trial's cost is finite, but their sum is not, so the run
+  // ended run.failed internal_error with an EvalSummary whose totalCostUsd was not a number. The
+  // host now refuses such a suite at create.
+  // And at seed 1: the same cost set to 5e-324, whose exact decimal has a 324-digit denominator;
+  // the fraction library's valueOf made it NaN, so totalCostUsd was again not a number. The
+  // engine now converts exact fractions to doubles by scaling (eval/json.ts fractionToNumber).
+  it.each([
+    ['overflows', 195459482, 8.98846567431158e304],
+    ['is the least subnormal double', 96050918, 5e-324],
+  ])('refuses at create, or runs to run.completed, the suite whose usage cost %s', async (_, pick, cost) => {
+    const doc = mutate({ ...BASE_FIXTURE, id: 'conformance-eval-mutated' }, pick, 'extra', cost);
+    const suite = doc.suite as { tasks: { input: { usage: { costUsd: number }[] } }[] };
+    expect(suite.tasks[0]?.input.usage[0]?.costUsd).toBe(cost);
+    const put = await call(host, 'PUT', '/conformance/seams/eval-suites/conformance-eval-mutated', { body: doc });
+    checkAnswer(put);
+    const create = await call(host, 'POST', '/runs', {
+      body: { mode: 'eval', evalSuiteRef: 'conformance-eval-mutated', agentId: SCRIPTED_AGENT },
+    });
+    checkAnswer(create);
+    if (create.status === 201) {
+      const events = await pollToEnd(host, (create.json as { runId: string }).runId);
+      expect(events.at(-1)?.type, JSON.stringify(events.at(-1))).toBe('run.completed');
+    } else {
+      expect(create.status).toBe(400);
+      expect((create.json as { details?: { field?: string } }).details?.field).toBe('tasks[0].input.usage');
+    }
+  });
 });

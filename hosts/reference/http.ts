@@ -11,6 +11,25 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_DRAIN_BYTES = 16 * MAX_BODY_BYTES;
 /** The deepest JSON nesting a body may have (deeper input is refused, never recursed into). */
 export const MAX_JSON_DEPTH = 64;
+/**
+ * How long the whole body may take to arrive once the handler starts reading it. A client whose
+ * Content-Length promises more than it sends is answered `408 request_timeout` when it passes,
+ * and the connection is closed (RFC 9110 §15.5.9), instead of holding a handler open.
+ */
+export const BODY_TIMEOUT_MS = 10_000;
+
+/** Per-request body bounds the server sets (ReferenceHostOptions.bodyTimeoutMs). */
+const bodyTimeouts = new WeakMap<IncomingMessage, number>();
+
+export function setBodyTimeout(req: IncomingMessage, ms: number): void {
+  bodyTimeouts.set(req, ms);
+}
+
+export function requestTimeout(ms: number): HttpError {
+  return new HttpError(408, 'request_timeout', `the request body did not arrive within ${ms} ms (it is shorter than its Content-Length)`, undefined, {
+    Connection: 'close',
+  });
+}
 
 export const BASE_HEADERS: Readonly<Record<string, string>> = {
   'OpenWOP-Version': PROTOCOL_VERSION,
@@ -45,11 +64,20 @@ export function sendEmpty(res: ServerResponse, status: 204 | 304, headers: Recor
  * the answer) up to a hard bound, past which the connection is dropped.
  */
 export function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const timeoutMs = bodyTimeouts.get(req) ?? BODY_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
+    const timer = setTimeout(() => {
+      if (settled) return;
+      settled = true;
+      req.pause();
+      reject(requestTimeout(timeoutMs));
+    }, timeoutMs);
+    req.once('close', () => clearTimeout(timer));
     const fail = (err: Error): void => {
+      clearTimeout(timer);
       if (!settled) {
         settled = true;
         reject(err);
@@ -69,6 +97,7 @@ export function readJsonBody(req: IncomingMessage): Promise<unknown> {
       if (!req.complete) fail(new Error('the client went away before the body ended'));
     });
     req.on('end', () => {
+      clearTimeout(timer);
       if (settled) return;
       settled = true;
       if (size > MAX_BODY_BYTES) {

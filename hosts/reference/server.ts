@@ -25,6 +25,7 @@ import { REFERENCE_HOST_BEHAVIOUR, type HostBehaviour } from './host-behaviour.t
 import type { EvalFacets } from './eval/port.ts';
 import { TENANT_ID_PATTERN } from './ids.ts';
 import { createRequestListener } from './routes.ts';
+import { BODY_TIMEOUT_MS, setBodyTimeout } from './http.ts';
 import { NOOP_WORKFLOW_ID, RunManager } from './runs.ts';
 import { Store } from './store.ts';
 import type { StreamContext } from './streams.ts';
@@ -70,6 +71,8 @@ export interface ReferenceHostOptions {
   hostBehaviour?: Partial<HostBehaviour>;
   /** Diagnostics sink; default stderr. Never receives a key. */
   log?: (message: string) => void;
+  /** How long a request body may take to arrive before `408 request_timeout`. Default BODY_TIMEOUT_MS. */
+  bodyTimeoutMs?: number;
 }
 
 export interface ReferenceHost {
@@ -193,7 +196,11 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
       behaviour: hostBehaviour,
       log,
     });
-    server = createServer(listener);
+    const bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
+    server = createServer((req, res) => {
+      setBodyTimeout(req, bodyTimeoutMs);
+      listener(req, res);
+    });
     server.headersTimeout = 10_000;
     server.requestTimeout = 30_000;
     server.keepAliveTimeout = 5_000;
@@ -203,9 +210,15 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
         socket.destroy();
         return;
       }
-      const body = JSON.stringify({ error: 'validation_error', message: 'the request is not valid HTTP/1.1' });
+      // Node's own requestTimeout/headersTimeout: the request did not arrive in time.
+      const late = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+      const body = JSON.stringify(
+        late
+          ? { error: 'request_timeout', message: 'the request did not arrive in time' }
+          : { error: 'validation_error', message: 'the request is not valid HTTP/1.1' },
+      );
       socket.end(
-        `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nOpenWOP-Version: 2.0\r\n` +
+        `HTTP/1.1 ${late ? '408 Request Timeout' : '400 Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nOpenWOP-Version: 2.0\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
     });

@@ -12,8 +12,9 @@
 // reported as the reason of an `{ok: false}` result, with every event still returned.
 
 import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
-import { ResponseTooLarge, TransportError, type AuthChoice, type Client, type HttpResult } from './http.ts';
+import { ResponseTooDeep, ResponseTooLarge, TransportError, type AuthChoice, type Client, type HttpResult } from './http.ts';
 import { projectId } from './ids.ts';
+import { jsonValueTooDeep, MAX_JSON_DEPTH } from '../json-depth.ts';
 import { describeAnswer, isJsonObject, sleep } from './util.ts';
 
 export const TERMINAL_EVENT_TYPES: readonly string[] = ['run.completed', 'run.failed', 'run.cancelled'];
@@ -198,6 +199,7 @@ export async function readRunEvents(
     }
 
     let stop: Attempt | undefined;
+    let tooDeep: ResponseTooDeep | undefined;
     const onEvent = (message: EventSourceMessage): void => {
       if (stop) return;
       const name = message.event ?? 'message';
@@ -207,6 +209,13 @@ export async function readRunEvents(
         data = JSON.parse(message.data);
       } catch {
         log.problem(`the SSE frame${message.id ? ` with id ${message.id}` : ''} carried data that is not JSON`);
+        return;
+      }
+      if (jsonValueTooDeep(data)) {
+        // Not the host's defect: a harness limit, so the reader gives up (blocked), see http.ts.
+        const detail = `the SSE frame${message.id ? ` with id ${message.id}` : ''} of run ${runId} nests JSON deeper than ${MAX_JSON_DEPTH} levels, which this harness does not read (RFC 8259 §9)`;
+        tooDeep = new ResponseTooDeep(detail, MAX_JSON_DEPTH);
+        stop = { kind: 'stop', reason: detail };
         return;
       }
       const docs = name === 'batch' && Array.isArray(data) ? data : [data];
@@ -248,6 +257,7 @@ export async function readRunEvents(
     } finally {
       stream.close();
     }
+    if (tooDeep) throw tooDeep;
     return stop ?? { kind: 'lost', why: 'the stream ended before a terminal event' };
   }
 
@@ -270,6 +280,7 @@ export async function readRunEvents(
       if (error instanceof ResponseTooLarge) {
         return { kind: 'done', result: fail(`a poll of run ${runId} exceeded the byte limit (${error.message})`) };
       }
+      if (error instanceof ResponseTooDeep) throw error;
       if (!(error instanceof TransportError)) throw error;
       await lose(error.message);
       return { kind: 'again', empty: false };

@@ -6,12 +6,17 @@
 //   A caller-supplied `Authorization` is sent unchanged (wire facts §1.1).
 // - A lost response (timeout, reset, refused connection) throws `TransportError`, whose message
 //   starts `transport-loss: ` so a ledger records `blocked`, never the host's fault. No error this
-//   module raises ever carries an API key: every key the client knows is scrubbed from its text.
+//   module raises ever carries an API key: every key the client knows is scrubbed from its text
+//   (lib/redact.ts, the same rule as every other output).
 // - Response bodies are capped; a larger body is `ResponseTooLarge` (a `TransportError`), never
-//   an out-of-memory crash.
+//   an out-of-memory crash. Likewise a JSON body nested deeper than MAX_JSON_DEPTH
+//   (lib/json-depth.ts) is `ResponseTooDeep`, never a stack overflow further on: the harness
+//   cannot judge it, so the row is `blocked` with the reason, never the host's `executed-fail`.
 
 import { Agent, request as undiciRequest } from 'undici';
 import { TestBug } from '../test-bug.ts';
+import { jsonValueTooDeep, MAX_JSON_DEPTH } from '../json-depth.ts';
+import { Redactor } from '../redact.ts';
 
 export const OPENWOP_VERSION = '2.0';
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -38,6 +43,16 @@ export class ResponseTooLarge extends TransportError {
     super(detail, 'RESPONSE_TOO_LARGE');
     this.name = 'ResponseTooLarge';
     this.limitBytes = limitBytes;
+  }
+}
+
+/** A response body nested deeper than the harness reads; reading stopped there. */
+export class ResponseTooDeep extends TransportError {
+  readonly limit: number;
+  constructor(detail: string, limit: number) {
+    super(detail, 'RESPONSE_TOO_DEEP');
+    this.name = 'ResponseTooDeep';
+    this.limit = limit;
   }
 }
 
@@ -188,7 +203,11 @@ export function createClient(options: ClientOptions): Client {
       });
       const resHeaders = flattenHeaders(res.headers);
       const text = await readCapped(res.body, cap, resHeaders['content-length'], what);
-      return { status: res.statusCode, headers: resHeaders, text, json: parseJson(text) };
+      const json = parseJson(text);
+      if (jsonValueTooDeep(json)) {
+        throw new ResponseTooDeep(`${what}: the response nests JSON deeper than ${MAX_JSON_DEPTH} levels, which this harness does not read (RFC 8259 §9)`, MAX_JSON_DEPTH);
+      }
+      return { status: res.statusCode, headers: resHeaders, text, json };
     } catch (error) {
       throw toTransportError(error, what, secrets, { timeout, bound, caller: opts.signal });
     }
@@ -252,16 +271,9 @@ export function createClient(options: ClientOptions): Client {
   };
 }
 
-/** Removes every occurrence of each secret (raw and percent-encoded) from `text`. */
+/** `text` with every secret taken out, under the one rule of lib/redact.ts. */
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (!secret) continue;
-    for (const form of new Set([secret, encodeURIComponent(secret)])) {
-      out = out.split(form).join('[redacted]');
-    }
-  }
-  return out;
+  return new Redactor(secrets).text(text);
 }
 
 function innerBound(ms: number): number {
@@ -366,11 +378,10 @@ interface AbortContext {
 function toTransportError(error: unknown, what: string, secrets: string[], ctx: AbortContext): Error {
   if (error instanceof TransportError) {
     // Built here from scrubbed parts already; rebuild anyway so no path can leak a key.
-    const rebuilt =
-      error instanceof ResponseTooLarge
-        ? new ResponseTooLarge(scrubSecrets(error.message.replace(/^transport-loss: /, ''), secrets), error.limitBytes)
-        : new TransportError(scrubSecrets(error.message.replace(/^transport-loss: /, ''), secrets), error.code);
-    return rebuilt;
+    const detail = scrubSecrets(error.message.replace(/^transport-loss: /, ''), secrets);
+    if (error instanceof ResponseTooLarge) return new ResponseTooLarge(detail, error.limitBytes);
+    if (error instanceof ResponseTooDeep) return new ResponseTooDeep(detail, error.limit);
+    return new TransportError(detail, error.code);
   }
   const code = errorCode(error);
   const message = error instanceof Error ? error.message : String(error);

@@ -7,10 +7,13 @@
 // as null in arrays), writes a function member as the bare text `undefined`, follows `toJSON`
 // (so a Date becomes a string), and turns a Map into `{}` and an array hole into an empty slot.
 // So `canonicalJson` first walks the value and refuses every one of those with an error whose
-// message starts `non-ijson:` and names the JSON path, and only then serialises.
+// message starts `non-ijson:` and names the JSON path, and only then serialises. The walk is
+// iterative and refuses nesting deeper than MAX_JSON_DEPTH (lib/json-depth.ts), since the
+// serialiser itself recurses.
 
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
+import { JsonTooDeep, jsonTextTooDeep, MAX_JSON_DEPTH } from '../json-depth.ts';
 
 /** Where a value sits, as a JSONPath-ish string: `$`, `$.a`, `$.rows[2]`, `$["odd key"]`. */
 function childPath(parent: string, key: string | number): string {
@@ -42,20 +45,20 @@ function isPlainObject(value: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
-/** Throws `non-ijson: <path>: <why>` at the first value JCS over I-JSON cannot represent. */
-export function assertIJson(value: unknown, path = '$', open: Set<object> = new Set()): void {
+/** Refuses a scalar JCS cannot represent; true when `value` is an object or array to descend. */
+function checkLeaf(value: unknown, path: string): boolean {
   switch (typeof value) {
     case 'string':
       if (hasLoneSurrogate(value)) refuse(path, 'string holds a lone surrogate');
-      return;
+      return false;
     case 'number':
       if (!Number.isFinite(value)) refuse(path, `non-finite number ${String(value)}`);
       if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
         refuse(path, `integer ${String(value)} is beyond ±(2^53−1)`);
       }
-      return;
+      return false;
     case 'boolean':
-      return;
+      return false;
     case 'undefined':
       refuse(path, 'undefined is not a JSON value');
     case 'function':
@@ -65,28 +68,50 @@ export function assertIJson(value: unknown, path = '$', open: Set<object> = new 
     case 'symbol':
       refuse(path, 'a symbol is not a JSON value');
   }
-  if (value === null) return;
-  const node = value as object;
-  if (open.has(node)) refuse(path, 'circular reference');
-  open.add(node);
-  if (Array.isArray(node)) {
-    for (let i = 0; i < node.length; i++) {
-      if (!(i in node)) refuse(childPath(path, i), 'array hole');
-      assertIJson(node[i], childPath(path, i), open);
+  return value !== null;
+}
+
+/**
+ * Throws `non-ijson: <path>: <why>` at the first value JCS over I-JSON cannot represent, in
+ * document order. Walks with an explicit stack, and refuses a value nested deeper than
+ * MAX_JSON_DEPTH (lib/json-depth.ts), so no input can overflow the stack here or in the
+ * serialiser after it.
+ */
+export function assertIJson(value: unknown, path = '$', open: Set<object> = new Set()): void {
+  type Frame = { enter: true; value: unknown; path: string; depth: number } | { enter: false; node: object };
+  const stack: Frame[] = [{ enter: true, value, path, depth: 1 }];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    if (!frame.enter) {
+      open.delete(frame.node);
+      continue;
     }
-  } else {
-    if (!isPlainObject(node)) {
-      const name = (node as { constructor?: { name?: string } }).constructor?.name ?? 'exotic';
-      refuse(path, `a ${name} object is not a plain JSON object`);
+    if (!checkLeaf(frame.value, frame.path)) continue;
+    const node = frame.value as object;
+    if (open.has(node)) refuse(frame.path, 'circular reference');
+    if (frame.depth > MAX_JSON_DEPTH) refuse(frame.path, `nested deeper than ${MAX_JSON_DEPTH} levels`);
+    open.add(node);
+    stack.push({ enter: false, node });
+    const children: Frame[] = [];
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        if (!(i in node)) refuse(childPath(frame.path, i), 'array hole');
+        children.push({ enter: true, value: node[i], path: childPath(frame.path, i), depth: frame.depth + 1 });
+      }
+    } else {
+      if (!isPlainObject(node)) {
+        const name = (node as { constructor?: { name?: string } }).constructor?.name ?? 'exotic';
+        refuse(frame.path, `a ${name} object is not a plain JSON object`);
+      }
+      if (Object.getOwnPropertySymbols(node).length > 0) refuse(frame.path, 'symbol-keyed member');
+      for (const key of Object.keys(node)) {
+        const at = childPath(frame.path, key);
+        if (hasLoneSurrogate(key)) refuse(at, 'member name holds a lone surrogate');
+        children.push({ enter: true, value: (node as Record<string, unknown>)[key], path: at, depth: frame.depth + 1 });
+      }
     }
-    if (Object.getOwnPropertySymbols(node).length > 0) refuse(path, 'symbol-keyed member');
-    for (const key of Object.keys(node)) {
-      const at = childPath(path, key);
-      if (hasLoneSurrogate(key)) refuse(at, 'member name holds a lone surrogate');
-      assertIJson((node as Record<string, unknown>)[key], at, open);
-    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
-  open.delete(node);
 }
 
 /** RFC 8785 canonical JSON of an I-JSON value; refuses anything else with `non-ijson: <path>: …`. */
@@ -105,11 +130,13 @@ export function sha256Hex(text: string): string {
 
 /**
  * The first member name that appears twice in one object of a JSON text, with its path, or
- * undefined. JSON.parse keeps the last of duplicate names without a word; I-JSON forbids them,
+ * undefined; JsonTooDeep when the text nests deeper than MAX_JSON_DEPTH. JSON.parse keeps the last of duplicate names without a word; I-JSON forbids them,
  * and a signed document that reads two ways must not be accepted. `text` must already be valid
  * JSON (JSON.parse succeeded); names compare after escapes are decoded, so "a" and "\u0061" clash.
  */
 export function findDuplicateMember(text: string): { path: string; name: string } | undefined {
+  // The walk below recurses once per level; deeper text is refused before it starts.
+  if (jsonTextTooDeep(text)) throw new JsonTooDeep('the text');
   let pos = 0;
   const skipSpace = (): void => {
     while (pos < text.length && ' \t\n\r'.includes(text[pos]!)) pos++;

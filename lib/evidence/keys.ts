@@ -12,6 +12,7 @@ import {
   rawPublicKeyB64url,
 } from './ed25519.ts';
 import { findDuplicateMember } from './jcs.ts';
+import { JsonTooDeep, parseJsonBounded } from '../json-depth.ts';
 import type { NotABundle } from './verify.ts';
 
 export {
@@ -124,8 +125,9 @@ export function readBundleFile(path: string): BundleFile {
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJsonBounded(text, path);
   } catch (error) {
+    if (error instanceof JsonTooDeep) return { ok: false, reason: error.message };
     return { ok: false, reason: `${path} is not JSON: ${(error as Error).message}` };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {

@@ -1,19 +1,17 @@
 // What a run prints and writes: one line per requirement id with its disposition and reason,
 // the totals, and the machine-readable JSON report and JUnit XML. Every text that leaves the
-// process goes through `redact`, so no API key reaches a terminal, a report or a file.
+// process goes through the run's one `Redactor` (lib/redact.ts), so no secret reaches a
+// terminal, a report or a file.
 
 import { writeFileSync } from 'node:fs';
 import type { LedgerRow, Totals } from '../evidence/types.ts';
+import { Redactor } from '../redact.ts';
 
 export { totalsOf } from '../evidence/witness.ts';
 
-/** Replaces every occurrence of each secret; secrets shorter than 4 characters are not keys. */
+/** `text` with each secret taken out, under the one rule of lib/redact.ts. */
 export function redact(text: string, secrets: readonly (string | undefined)[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret && secret.length >= 4) out = out.split(secret).join('[redacted]');
-  }
-  return out;
+  return new Redactor(secrets).text(text);
 }
 
 export function formatRow(row: LedgerRow): string {
@@ -34,15 +32,16 @@ export interface RunReport {
   rows: LedgerRow[];
 }
 
-export function writeJsonReport(path: string, report: RunReport, secrets: readonly (string | undefined)[]): void {
-  writeFileSync(path, redact(`${JSON.stringify(report, null, 2)}\n`, secrets));
+export function writeJsonReport(path: string, report: RunReport, redactor: Redactor): void {
+  writeFileSync(path, redactor.text(`${JSON.stringify(redactor.value(report), null, 2)}\n`));
 }
 
 const escapeXml = (text: string): string =>
   text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
 
 /** JUnit XML: a testsuite per scenario file, a testcase per requirement id. */
-export function writeJunit(path: string, rows: readonly LedgerRow[], secrets: readonly (string | undefined)[]): void {
+export function writeJunit(path: string, unredactedRows: readonly LedgerRow[], redactor: Redactor): void {
+  const rows = redactor.value([...unredactedRows]);
   const byFile = new Map<string, LedgerRow[]>();
   for (const row of rows) byFile.set(row.scenario, [...(byFile.get(row.scenario) ?? []), row]);
   const suites = [...byFile].map(([file, fileRows]) => {
@@ -59,5 +58,5 @@ export function writeJunit(path: string, rows: readonly LedgerRow[], secrets: re
     });
     return `  <testsuite name="${escapeXml(file)}" tests="${fileRows.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>`;
   });
-  writeFileSync(path, redact(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="openwop-eval-conformance">\n${suites.join('\n')}\n</testsuites>\n`, secrets));
+  writeFileSync(path, redactor.text(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="openwop-eval-conformance">\n${suites.join('\n')}\n</testsuites>\n`));
 }

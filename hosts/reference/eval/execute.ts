@@ -8,7 +8,7 @@ import type { EngineBehaviour } from './behaviour.ts';
 import { REFERENCE_BEHAVIOUR } from './behaviour.ts';
 import type { TaskGrade, TrialGrade } from './grading.ts';
 import { gradeSuite, gradeTask, gradeTrial, passScoreOf, trialSettings } from './grading.ts';
-import { cloneJson, exactDecimal } from './json.ts';
+import { cloneJson, exactDecimal, fractionToNumber } from './json.ts';
 import type { EvalRunIO } from './port.ts';
 import { regressionBlock, scoredTasks } from './regression.ts';
 import { readScript, trialScript } from './script.ts';
@@ -93,11 +93,11 @@ async function runEval(plan: EvalPlan, io: EvalRunIO, behaviour: EngineBehaviour
       emit('eval.scored', {
         taskId: task.taskId,
         trialIndex: behaviour.trialIndexOf(trialIndex),
-        score: grade.score.valueOf(),
+        score: fractionToNumber(grade.score),
         passed: grade.passed,
         scoreLabel: grade.passed ? 'pass' : 'fail',
         evaluatorType: 'deterministic',
-        costUsd: record.costUsd.valueOf(),
+        costUsd: fractionToNumber(record.costUsd),
       });
       trials.push(grade);
     }
@@ -108,11 +108,11 @@ async function runEval(plan: EvalPlan, io: EvalRunIO, behaviour: EngineBehaviour
   const summary: Record<string, unknown> = {
     suiteId: suite.suiteId,
     suiteVersion: suite.version,
-    aggregateScore: suiteGrade.aggregateScore.valueOf(),
+    aggregateScore: fractionToNumber(suiteGrade.aggregateScore),
     passed: suiteGrade.passed,
     taskCount: taskGrades.length,
     passedCount: suiteGrade.passedCount,
-    totalCostUsd: suiteGrade.totalCostUsd.valueOf(),
+    totalCostUsd: fractionToNumber(suiteGrade.totalCostUsd),
     tasks: taskGrades.map((task) => task.entry),
   };
   if (suiteGrade.trialStats !== undefined) summary.trialStats = suiteGrade.trialStats;

@@ -4,7 +4,7 @@
 import Fraction from 'fraction.js';
 
 import type { TrialRecord } from './agent.ts';
-import { exactDecimal, jsonEqual, stringForm } from './json.ts';
+import { exactDecimal, fractionToNumber, jsonEqual, stringForm } from './json.ts';
 import { mean, passAtK, passHatK, standardError } from './stats.ts';
 import type { TrajectoryGrade, TrajectoryRules } from './trajectory.ts';
 import { gradeTrajectory, REFERENCE_TRAJECTORY_RULES } from './trajectory.ts';
@@ -223,7 +223,7 @@ export function taskPassed(rule: PassRule, n: number, passedCount: number, gatin
 }
 
 function meanOf(values: number[]): number {
-  return mean(values.map((value) => new Fraction(value))).valueOf();
+  return fractionToNumber(mean(values.map((value) => new Fraction(value))));
 }
 
 /**
@@ -258,13 +258,13 @@ export function gradeTask(
 
   const entry: Record<string, unknown> = {
     taskId,
-    score: score.valueOf(),
+    score: fractionToNumber(score),
     passed,
-    costUsd: costUsd.valueOf(),
+    costUsd: fractionToNumber(costUsd),
   };
   if (last.trajectory !== undefined) entry.trajectory = { ...last.trajectory };
   if (settings.declared) {
-    entry.trials = { n, passedCount, meanScore: score.valueOf(), passAtK: atK.valueOf(), passHatK: hatK.valueOf() };
+    entry.trials = { n, passedCount, meanScore: fractionToNumber(score), passAtK: fractionToNumber(atK), passHatK: fractionToNumber(hatK) };
   }
   entry.efficiency = efficiency;
   if (fixtures !== undefined) {
@@ -310,8 +310,8 @@ export function gradeSuite(
     const stderr = rules.scoreStderr(tasks.map((task) => task.score));
     trialStats = {
       k: settings.k,
-      passAtK: mean(tasks.map((task) => task.passAtK)).valueOf(),
-      passHatK: mean(tasks.map((task) => task.passHatK)).valueOf(),
+      passAtK: fractionToNumber(mean(tasks.map((task) => task.passAtK))),
+      passHatK: fractionToNumber(mean(tasks.map((task) => task.passHatK))),
       ...(stderr === undefined ? {} : { scoreStderr: stderr }),
     };
   }

@@ -105,6 +105,26 @@ export function exactDecimal(value: number): Fraction {
   return new Fraction(numerator, denominator);
 }
 
+/**
+ * The double nearest (within an ulp) an exact fraction. fraction.js's valueOf divides
+ * Number(n) by Number(d), which is NaN once both pass ±1.8e308 — as the exact decimal of 5e-324
+ * does (a 324-digit denominator). There the quotient is taken in BigInt with ~64 significant
+ * bits, then scaled by a power of two in two halves, so neither factor under- or overflows alone.
+ */
+export function fractionToNumber(value: Fraction): number {
+  const n = value.n;
+  const d = value.d;
+  if (n === 0n) return 0;
+  const direct = value.valueOf();
+  // Where both halves are doubles the library's answer stands, so ordinary numbers are unchanged.
+  if (Number.isFinite(Number(n)) && Number.isFinite(Number(d)) && Number.isFinite(direct) && direct !== 0) return direct;
+  const bits = (x: bigint): number => x.toString(2).length;
+  const shift = bits(n) - bits(d) - 64;
+  const q = shift >= 0 ? n / (d << BigInt(shift)) : (n << BigInt(-shift)) / d;
+  const half = Math.trunc(shift / 2);
+  return Number(value.s) * Number(q) * 2 ** half * 2 ** (shift - half);
+}
+
 /** Deep copy of a JSON value (memory seeds, substituted args) so no two trials share objects. */
 export function cloneJson<T>(value: T): T {
   return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);

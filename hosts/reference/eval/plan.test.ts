@@ -355,3 +355,21 @@ describe('the plan and the RFC 0252 §D derivation', () => {
     expect(result.ok && result.plan.suite.tasks[0]!.taskId).toBe('a');
   });
 });
+
+describe('usage totals a summary cannot carry (MAX_USAGE_TOTAL)', () => {
+  const usage = (inputTokens: number, costUsd?: number) => ({ inputTokens, outputTokens: 0, ...(costUsd === undefined ? {} : { costUsd }) });
+
+  it('refuses tokens that pass 2^53 − 1 only once summed over the trials, naming the task', () => {
+    const half = 2 ** 52;
+    const suite = suiteOf([goldenTask('a', { ...plainScript, usage: [usage(1)] }), goldenTask('b', { ...plainScript, usage: [usage(half)] })], {
+      trials: { count: 2 },
+    });
+    expectFieldRefusal(attempt(suite), 'tasks[1].input.usage');
+  });
+
+  it('counts byTrial overrides, and a cost summing past the bound', () => {
+    const script = { ...plainScript, usage: [usage(1, 1)], byTrial: { '1': { usage: [usage(1, 5e15)] }, '2': { usage: [usage(1, 5e15)] } } };
+    expect(attempt(suiteOf([goldenTask('a', script)], { trials: { count: 2 } })).ok).toBe(true);
+    expectFieldRefusal(attempt(suiteOf([goldenTask('a', script)], { trials: { count: 3 } })), 'tasks[0].input.usage');
+  });
+});

@@ -4,7 +4,7 @@
 import { cloneJson, isPlainObject } from './json.ts';
 import type { EvalCreatePort, EvalFacets, Refusal } from './port.ts';
 import { deriveFixtureEntries, usableSourceCalls } from './recorded.ts';
-import { readScript } from './script.ts';
+import { readScript, trialScript } from './script.ts';
 import { schemaErrors } from './strict.ts';
 import type { DerivedFixtures, EvalPlan, Suite, SuiteTask } from './types.ts';
 
@@ -164,6 +164,34 @@ function unreadableScript(suite: Suite): Refusal | undefined {
   return undefined;
 }
 
+/**
+ * The summary numbers a run will carry must be numbers: every token count and USD cost the
+ * scripts report is summed over every trial of every task (RFC 0244 efficiency, the EvalSummary
+ * `totalCostUsd`), and a sum past 2^53 − 1 is no longer exact, and past ±1.8e308 not even finite
+ * — each entry can be valid while the total is not. So the total is checked before the run exists.
+ */
+export const MAX_USAGE_TOTAL = Number.MAX_SAFE_INTEGER;
+
+function unrepresentableUsage(suite: Suite): Refusal | undefined {
+  const count = suite.trials?.count ?? 1;
+  let tokens = 0;
+  let cost = 0;
+  for (const [i, task] of suite.tasks.entries()) {
+    const reading = readScript(task.input);
+    if (!reading.ok) continue;
+    for (let trial = 0; trial < count; trial++) {
+      for (const usage of trialScript(reading.script, trial).usage) {
+        tokens += usage.inputTokens + usage.outputTokens;
+        cost += usage.costUsd ?? 0;
+        if (!(tokens <= MAX_USAGE_TOTAL) || !(cost <= MAX_USAGE_TOTAL)) {
+          return fieldRefusal(`tasks[${i}].input.usage`, `the usage summed over every trial passes ${MAX_USAGE_TOTAL} (tokens or USD), which no summary number carries exactly`);
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
 /** RFC 0252 §B/§C; on success, the derived fixtures (§D) by taskId. */
 function planFixtureRuns(
   fixtureRuns: unknown,
@@ -240,7 +268,8 @@ export function planEvalRun(body: Record<string, unknown>, port: EvalCreatePort,
     tooManyTasks(suite, facets) ??
     rules.featureRefusal(suite, facets) ??
     suiteRuleViolation(suite) ??
-    unreadableScript(suite);
+    unreadableScript(suite) ??
+    unrepresentableUsage(suite);
   if (refusal !== undefined) return refuse(refusal);
 
   let derivedFixtures: Record<string, DerivedFixtures> = {};

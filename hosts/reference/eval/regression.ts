@@ -3,7 +3,7 @@
 
 import Fraction from 'fraction.js';
 
-import { exactDecimal, isPlainObject } from './json.ts';
+import { exactDecimal, fractionToNumber, isPlainObject } from './json.ts';
 import { signTestPValue } from './stats.ts';
 
 export const REGRESSION_METHOD = 'sign-test';
@@ -87,7 +87,7 @@ export function regressionBlock(
 
   return {
     baselineRunId: baseline.runId,
-    scoreDelta: clampUnit(scoreDelta).valueOf(),
+    scoreDelta: fractionToNumber(clampUnit(scoreDelta)),
     ...(withVerdict ? { verdict: rules.regressionVerdict(up, down), ...rules.regressionMethod } : {}),
     pairedTaskCount: pairs.length,
   };

@@ -2,6 +2,7 @@
 // end (RFC 0244 §B asks for agreement within 1e-9 relative; these are exact until `valueOf`).
 
 import Fraction from 'fraction.js';
+import { fractionToNumber } from './json.ts';
 
 /** C(n, k) exactly; 0 when k < 0 or k > n. */
 export function binomial(n: number, k: number): bigint {
@@ -41,7 +42,7 @@ export function standardError(values: Fraction[]): number | undefined {
   const centre = mean(values);
   const squares = values.reduce((sum, value) => sum.add(value.sub(centre).pow(2)), new Fraction(0));
   // SD/√n = √(Σ(x−x̄)² / ((n−1)·n)); the ratio is exact, the root is the only rounding.
-  return Math.sqrt(squares.div((n - 1) * n).valueOf());
+  return Math.sqrt(fractionToNumber(squares.div((n - 1) * n)));
 }
 
 /**

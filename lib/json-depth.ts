@@ -1,0 +1,68 @@
+// How deep a JSON value may nest before the harness refuses it.
+//
+// JSON.parse reads any depth, but JSON.stringify, structuredClone and every recursive walk in
+// lib/ (canonical JSON, the grader, schema validation, deep equality) overflow the stack on a
+// value nested tens of thousands of levels deep. RFC 8259 §9 lets a parser "set limits on the
+// maximum depth of nesting"; the harness sets one, MAX_JSON_DEPTH, and checks it without recursion
+// where JSON comes in: every answer of a host (lib/client), every file `verify` and `grade` read,
+// and canonical JSON itself (lib/evidence/jcs.ts). Deeper input is refused with `JsonTooDeep`, a
+// named error with a one-line message — never a stack overflow.
+
+/** Levels of arrays and objects, the outermost counting 1. Far above anything OpenWOP sends. */
+export const MAX_JSON_DEPTH = 512;
+
+export class JsonTooDeep extends Error {
+  readonly limit: number;
+  constructor(what: string, limit = MAX_JSON_DEPTH) {
+    super(`${what} nests JSON deeper than ${limit} levels, which this harness does not read (RFC 8259 §9)`);
+    this.name = 'JsonTooDeep';
+    this.limit = limit;
+  }
+}
+
+/**
+ * True when the JSON text nests arrays/objects deeper than `limit`. A linear scan that skips
+ * strings; it does not validate the text (JSON.parse does that).
+ */
+export function jsonTextTooDeep(text: string, limit = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** True when a parsed value nests arrays/objects deeper than `limit`; walks without recursion. */
+export function jsonValueTooDeep(value: unknown, limit = MAX_JSON_DEPTH): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/**
+ * JSON.parse (which reads any depth without recursion), refusing a value deeper than `limit`
+ * with JsonTooDeep (`what` names the source). Text that is not JSON throws JSON.parse's error.
+ */
+export function parseJsonBounded(text: string, what: string, limit = MAX_JSON_DEPTH): unknown {
+  const value = JSON.parse(text) as unknown;
+  if (jsonValueTooDeep(value, limit)) throw new JsonTooDeep(what, limit);
+  return value;
+}

@@ -1,0 +1,147 @@
+// Deadlines a vendor can set, and interruption (README "Deadlines and interruption").
+//
+// - the request timeout bounds every HTTP request (the client's own bound);
+// - the leg deadline bounds one host leg: a leg past it is `blocked` with the reason, and the legs
+//   after it still run;
+// - the run deadline, SIGINT or SIGTERM interrupt the run: the leg in flight and every leg not
+//   yet reached are `blocked` ("interrupted: …"), and the report, the JUnit file and the bundle
+//   (if asked) are still written.
+// Each has a flag and an environment variable; OPENWOP_TIMEOUT_SCALE multiplies all three (a slow
+// host or CI machine), in the style of the OpenWOP conformance suite's OPENWOP_POLL_TIMEOUT_SCALE.
+//
+// A deadline is not the host's fault as far as the harness can tell — like a lost response it is
+// `blocked`, never `executed-fail` — so the error is a TransportError (runner.ts records those as
+// blocked), with its own message and no `transport-loss:` prefix.
+
+import { TransportError, type Client } from '../client/index.ts';
+import type { Checks } from './leg.ts';
+import type { Leg, Scenario } from './scenario.ts';
+import type { Target } from './target.ts';
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+/** Above the longest leg of the suite (a recorded-fixture leg waits for two eval runs of 30 s). */
+export const DEFAULT_LEG_DEADLINE_MS = 180_000;
+
+export class DeadlinePassed extends TransportError {
+  constructor(detail: string) {
+    super(detail, 'DEADLINE');
+    this.name = 'DeadlinePassed';
+    this.message = detail;
+  }
+}
+
+export interface Deadlines {
+  requestTimeoutMs: number;
+  legDeadlineMs: number;
+  /** Undefined: the run has no deadline of its own. */
+  runDeadlineMs?: number;
+  /** The scale applied (1 when OPENWOP_TIMEOUT_SCALE is unset). */
+  scale: number;
+}
+
+export type DeadlineFlags = { requestTimeout?: string; legDeadline?: string; runDeadline?: string };
+
+/** Reads the flags (which win) and the environment; a value that is not a positive number is a problem. */
+export function readDeadlines(flags: DeadlineFlags, env: NodeJS.ProcessEnv): { ok: true; deadlines: Deadlines } | { ok: false; problem: string } {
+  const scaleText = env.OPENWOP_TIMEOUT_SCALE;
+  const scale = scaleText === undefined || scaleText === '' ? 1 : Number(scaleText);
+  if (!Number.isFinite(scale) || scale <= 0) return { ok: false, problem: `OPENWOP_TIMEOUT_SCALE must be a positive number, got "${scaleText}"` };
+  const read = (flag: string, value: string | undefined, envName: string): number | string | undefined => {
+    const text = value ?? env[envName];
+    if (text === undefined || text === '') return undefined;
+    const ms = Number(text);
+    if (!Number.isFinite(ms) || ms <= 0) return `${flag} (or ${envName}) must be a positive number of milliseconds, got "${text}"`;
+    return Math.max(1, Math.round(ms * scale));
+  };
+  const request = read('--request-timeout', flags.requestTimeout, 'OPENWOP_REQUEST_TIMEOUT_MS');
+  const leg = read('--leg-deadline', flags.legDeadline, 'OPENWOP_LEG_DEADLINE_MS');
+  const run = read('--run-deadline', flags.runDeadline, 'OPENWOP_RUN_DEADLINE_MS');
+  for (const value of [request, leg, run]) if (typeof value === 'string') return { ok: false, problem: value };
+  return {
+    ok: true,
+    deadlines: {
+      requestTimeoutMs: (request as number | undefined) ?? Math.round(DEFAULT_REQUEST_TIMEOUT_MS * scale),
+      legDeadlineMs: (leg as number | undefined) ?? Math.round(DEFAULT_LEG_DEADLINE_MS * scale),
+      ...(run === undefined ? {} : { runDeadlineMs: run as number }),
+      scale,
+    },
+  };
+}
+
+/** Why the run was interrupted, once it is: `SIGINT received`, `the run deadline of N ms passed`. */
+export interface Interruption {
+  readonly signal: AbortSignal;
+  reason(): string;
+}
+
+/**
+ * A client whose every request and stream also ends when `signal` aborts: the requests of a leg
+ * abandoned at its deadline or on interruption are cut, so they neither hold the process open
+ * nor reach the host while the next leg runs.
+ */
+function cutOnAbort(client: Client, signal: AbortSignal): Client {
+  const merge = (own: AbortSignal | undefined): AbortSignal => (own ? AbortSignal.any([own, signal]) : signal);
+  return {
+    baseUrl: client.baseUrl,
+    timeoutMs: client.timeoutMs,
+    request: (method, path, options = {}) => client.request(method, path, { ...options, signal: merge(options.signal) }),
+    stream: (method, path, options = {}) => client.stream(method, path, { ...options, signal: merge(options.signal) }),
+    close: () => client.close(),
+  };
+}
+
+/**
+ * The scenarios with every host leg bounded by `legDeadlineMs`, and every leg by the
+ * interruption. A host leg abandoned either way has its requests cut (`cutOnAbort`); work it
+ * shares with other legs through `target.memo` is cut with it, so those legs see a lost
+ * response (blocked) instead of waiting out their own deadline.
+ */
+export function withDeadlines(scenarios: Scenario[], legDeadlineMs: number, interruption: Interruption): Scenario[] {
+  const bound = async (work: (cut: AbortSignal) => Promise<void> | void, hostLeg: boolean): Promise<void> => {
+    const { signal } = interruption;
+    if (signal.aborted) throw new DeadlinePassed(`interrupted: ${interruption.reason()}, before this leg ran`);
+    const cut = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const stop = new Promise<never>((_, reject) => {
+      const give = (error: DeadlinePassed): void => {
+        // A plain Error, so a request it cuts reads "aborted by the caller (…)"; a leg sharing the
+        // work through target.memo learns where the cut came from.
+        cut.abort(new Error(`work of an abandoned leg: ${error.message}`));
+        reject(error);
+      };
+      // A server-free leg waits on nothing: the leg deadline is for hosts that stall.
+      if (hostLeg) timer = setTimeout(() => give(new DeadlinePassed(`the leg deadline of ${legDeadlineMs} ms passed (--leg-deadline)`)), legDeadlineMs);
+      onAbort = () => give(new DeadlinePassed(`interrupted: ${interruption.reason()}, while this leg ran`));
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    const running = Promise.resolve().then(() => work(cut.signal));
+    running.catch(() => {}); // once abandoned, its outcome is nobody's
+    try {
+      await Promise.race([running, stop]);
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort!);
+    }
+  };
+  return scenarios.map((scenario) => ({
+    ...scenario,
+    legs: scenario.legs.map((leg): Leg =>
+      leg.serverFree
+        ? { ...leg, run: (check: Checks) => bound(() => leg.run(check), false) }
+        : {
+            ...leg,
+            run: (check: Checks, target: Target) =>
+              bound(
+                (cut) =>
+                  leg.run(check, {
+                    ...target,
+                    client: cutOnAbort(target.client, cut),
+                    tenantB: target.tenantB && cutOnAbort(target.tenantB, cut),
+                  }),
+                true,
+              ),
+          },
+    ),
+  }));
+}

@@ -1,0 +1,123 @@
+// The one redactor. A run is given secrets — tenant A's API key, tenant B's, the signing key
+// material — and a hostile host can echo any of them back (an error body quoting the
+// Authorization header it received, an implementation name, a discovery member). Every text the
+// harness lets out goes through one `Redactor` that knows every secret of the run: the rows and
+// their details, the terminal lines, the JSON report, the JUnit file, the bundle (before it is
+// signed, so the signature covers what is published) and the client's transport errors.
+// README "Certifying your host": no API key is ever written to the terminal, the JSON report,
+// the JUnit file or the bundle.
+//
+// One rule for every secret:
+// - A secret of MIN_ANYWHERE characters or more is replaced wherever it occurs, in each form a
+//   text can carry it: as sent, percent-encoded, escaped inside a JSON string, escaped in XML.
+// - A shorter secret is replaced only where it stands as a whole token: not preceded or
+//   followed by a character of an RFC 6750 §2.1 `b64token` (letters, digits, `-._~+/`) or `=`.
+//   So a one-letter key `k` is still taken out of `Bearer k`, but `/.well-known/openwop` is left
+//   whole instead of becoming `/.well-[redacted]nown/openwop`.
+// Longer secrets are replaced first, so a key that contains another is taken out whole.
+
+export const REDACTED = '[redacted]';
+
+/** Secrets at least this long are replaced wherever they occur; shorter ones as whole tokens only. */
+export const MIN_ANYWHERE = 8;
+
+const TOKEN_CHAR = /[A-Za-z0-9\-._~+/=]/;
+
+type Io = { out: (s: string) => void; err: (s: string) => void };
+
+const xmlEscape = (text: string): string =>
+  text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
+
+/** The forms one secret can take in a text the harness writes. */
+function formsOf(secret: string): string[] {
+  const forms = new Set<string>([secret, xmlEscape(secret), JSON.stringify(secret).slice(1, -1)]);
+  try {
+    forms.add(encodeURIComponent(secret));
+  } catch {
+    // A lone surrogate cannot be percent-encoded; no text carries it that way either.
+  }
+  return [...forms].filter((form) => form.length > 0);
+}
+
+function replaceWholeTokens(text: string, form: string): string {
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf(form); at >= 0; at = text.indexOf(form, at + 1)) {
+    if (at < from) continue;
+    const before = at > 0 ? text[at - 1]! : '';
+    const after = at + form.length < text.length ? text[at + form.length]! : '';
+    if (TOKEN_CHAR.test(before) || TOKEN_CHAR.test(after)) continue;
+    out += text.slice(from, at) + REDACTED;
+    from = at + form.length;
+  }
+  return out + text.slice(from);
+}
+
+/** The secrets of an Ed25519 PKCS8 PEM: the whole PEM, its base64 body joined and line by line. */
+export function pemSecrets(pem: string | undefined): string[] {
+  if (!pem) return [];
+  const lines = pem.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('-----'));
+  return [pem, pem.trim(), lines.join(''), ...lines];
+}
+
+export class Redactor {
+  #secrets: string[] = [];
+
+  constructor(secrets: Iterable<string | undefined> = []) {
+    this.add(...secrets);
+  }
+
+  /** Adds secrets (empty and undefined ones are ignored). */
+  add(...secrets: (string | undefined)[]): this {
+    const all = new Set(this.#secrets);
+    for (const secret of secrets) if (typeof secret === 'string' && secret !== '') all.add(secret);
+    this.#secrets = [...all].sort((a, b) => b.length - a.length);
+    return this;
+  }
+
+  get size(): number {
+    return this.#secrets.length;
+  }
+
+  /** `text` with every secret replaced by `[redacted]`, under the rule of the file comment. */
+  text(text: string): string {
+    let out = text;
+    for (const secret of this.#secrets) {
+      for (const form of formsOf(secret)) {
+        if (!out.includes(form)) continue;
+        out = form.length >= MIN_ANYWHERE ? out.split(form).join(REDACTED) : replaceWholeTokens(out, form);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A copy of a JSON value with every string (member names too) redacted. Iterative, so a value
+   * nested as deep as a host likes cannot overflow the stack here.
+   */
+  value<T>(value: T): T {
+    if (this.#secrets.length === 0) return value;
+    const redactLeaf = (leaf: unknown): unknown => (typeof leaf === 'string' ? this.text(leaf) : leaf);
+    if (typeof value !== 'object' || value === null) return redactLeaf(value) as T;
+    const root: unknown = Array.isArray(value) ? [] : {};
+    const stack: Array<[source: object, copy: unknown]> = [[value as object, root]];
+    while (stack.length > 0) {
+      const [source, copy] = stack.pop()!;
+      for (const [key, child] of Object.entries(source)) {
+        let next: unknown = redactLeaf(child);
+        if (typeof child === 'object' && child !== null) {
+          next = Array.isArray(child) ? [] : {};
+          stack.push([child, next]);
+        }
+        if (Array.isArray(copy)) (copy as unknown[])[Number(key)] = next;
+        else Object.defineProperty(copy, this.text(key), { value: next, enumerable: true, writable: true, configurable: true });
+      }
+    }
+    return root as T;
+  }
+
+  /** An `Io` whose every line is redacted before it is written. */
+  io(io: Io): Io {
+    return { out: (s) => io.out(this.text(s)), err: (s) => io.err(this.text(s)) };
+  }
+}

@@ -1,0 +1,173 @@
+// Deadlines a vendor can set (lib/ledger/deadlines.ts, README "Deadlines and interruption"): against
+// a host that never answers `POST /runs`, a leg past --leg-deadline is blocked with the reason and
+// the rest still run; --run-deadline, SIGINT and SIGTERM block every row not reached and still
+// write the report, the JUnit file and the bundle. No timing is asserted: every wait is bounded
+// far above what the configured deadlines need.
+
+import { spawn } from 'node:child_process';
+import { createServer, request as httpRequest, type Server, type ServerResponse } from 'node:http';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { main } from '../lib/cli.ts';
+import { generateDevKeyPair } from '../lib/evidence/keys.ts';
+import type { LedgerRow } from '../lib/evidence/types.ts';
+import { readDeadlines } from '../lib/ledger/deadlines.ts';
+import { startReferenceHost } from '../hosts/reference/server.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { out: (s) => (out += s), err: (s) => (err += s) });
+  return { code, out, err };
+}
+
+/** The reference host behind a proxy that holds every `POST /runs` open without an answer. */
+async function stallingHost(): Promise<{ baseUrl: string; apiKey: string; firstHeld: Promise<void>; held: () => number; cut: () => number }> {
+  const host = await startReferenceHost({ log: () => {} });
+  const upstream = new URL(host.baseUrl);
+  const held: ServerResponse[] = [];
+  let cut = 0;
+  let markHeld!: () => void;
+  const firstHeld = new Promise<void>((resolve) => (markHeld = resolve));
+  const server: Server = createServer((req, res) => {
+    if (req.method === 'POST' && (req.url ?? '').split('?')[0] === '/runs') {
+      req.resume();
+      held.push(res);
+      res.on('close', () => (cut += 1));
+      markHeld();
+      return;
+    }
+    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(async () => {
+    for (const res of held) res.destroy();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await host.close();
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    apiKey: host.tenants.a.apiKey,
+    firstHeld,
+    held: () => held.length,
+    cut: () => cut,
+  };
+}
+
+const readRows = (path: string): Map<string, LedgerRow> =>
+  new Map((JSON.parse(readFileSync(path, 'utf8')) as { rows: LedgerRow[] }).rows.map((row) => [row.id.replace('openwop.requirement.', ''), row]));
+
+const SERVER_FREE = ['0081.suite-shape', '0081.summary-shape', '0081.event-shape'];
+const CREATING = ['0081.eval-run-events', '0081.summary-served', '0081.unadvertised-mode-refused'];
+
+describe('deadline settings', () => {
+  it('reads flags over environment variables, scales all three by OPENWOP_TIMEOUT_SCALE, and refuses nonsense', () => {
+    expect(readDeadlines({}, {})).toEqual({ ok: true, deadlines: { requestTimeoutMs: 10_000, legDeadlineMs: 180_000, scale: 1 } });
+    expect(readDeadlines({ legDeadline: '500' }, { OPENWOP_LEG_DEADLINE_MS: '900', OPENWOP_RUN_DEADLINE_MS: '4000', OPENWOP_TIMEOUT_SCALE: '2.5' })).toEqual({
+      ok: true,
+      deadlines: { requestTimeoutMs: 25_000, legDeadlineMs: 1_250, runDeadlineMs: 10_000, scale: 2.5 },
+    });
+    expect(readDeadlines({ requestTimeout: 'soon' }, {})).toMatchObject({ ok: false, problem: expect.stringMatching(/--request-timeout .* "soon"/) });
+    expect(readDeadlines({}, { OPENWOP_TIMEOUT_SCALE: '0' })).toMatchObject({ ok: false });
+  });
+
+  it('refuses a bad value on the command line with exit 2', async () => {
+    const run = await cli('run', '--leg-deadline', '-5');
+    expect(run.code).toBe(2);
+    expect(run.err).toMatch(/--leg-deadline \(or OPENWOP_LEG_DEADLINE_MS\) must be a positive number/);
+  });
+});
+
+describe('against a host that never answers POST /runs', () => {
+  it('a leg past --leg-deadline is blocked with the reason, and the legs after it still run', { timeout: 60_000 }, async () => {
+    const host = await stallingHost();
+    const dir = mkdtempSync(join(tmpdir(), 'owec-leg-deadline-'));
+    const run = await cli('run', '--base-url', host.baseUrl, '--api-key', host.apiKey, '--filter', '0081.', '--leg-deadline', '300', '--request-timeout', '60000', '--report-json', join(dir, 'r.json'));
+    expect(run.code).toBe(1);
+    const rows = readRows(join(dir, 'r.json'));
+    for (const id of SERVER_FREE) expect(rows.get(id)?.result, id).toBe('executed-pass');
+    for (const id of CREATING) expect(rows.get(id)?.result, id).toBe('blocked');
+    expect(rows.get(CREATING[0]!)?.detail).toBe('the leg deadline of 300 ms passed (--leg-deadline)');
+    // A later leg either hit its own deadline or shares the first one's eval run (target.memo),
+    // whose requests were cut with it: "transport-loss: … aborted by the caller (work of an
+    // abandoned leg: the leg deadline of 300 ms passed …)".
+    for (const id of CREATING.slice(1)) expect(rows.get(id)?.detail, id).toMatch(/the leg deadline of 300 ms passed \(--leg-deadline\)/);
+    expect(rows.get('0081.capability-not-provided')?.result).toBe('inapplicable');
+    expect(run.out).not.toMatch(/^executed-fail/m);
+    // The abandoned legs' requests were cut, not left open: the host saw each held one close.
+    // Bounded wait; the client tears a socket down asynchronously.
+    expect(host.held()).toBeGreaterThan(0);
+    for (let i = 0; i < 100 && host.cut() < host.held(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(host.cut()).toBe(host.held());
+  });
+
+  it('--run-deadline blocks the leg in flight and every leg not reached, and still writes report, JUnit and a bundle that verifies', { timeout: 60_000 }, async () => {
+    const host = await stallingHost();
+    const dir = mkdtempSync(join(tmpdir(), 'owec-run-deadline-'));
+    const key = generateDevKeyPair();
+    writeFileSync(join(dir, 'host.pem'), key.privateKeyPem);
+    writeFileSync(join(dir, 'host.pub.pem'), key.publicKeyPem);
+    const run = await cli(
+      'run', '--base-url', host.baseUrl, '--api-key', host.apiKey, '--filter', '0081.', '--run-deadline', '5000', '--request-timeout', '60000',
+      '--report-json', join(dir, 'r.json'), '--junit', join(dir, 'j.xml'),
+      '--certify', join(dir, 'b.json'), '--signing-key', join(dir, 'host.pem'), '--signing-key-id', 'deadline-host', '--host-build', 'commit:abc123',
+    );
+    expect(run.code).toBe(1);
+    expect(run.err).toMatch(/interrupted \(the run deadline of 5000 ms passed \(--run-deadline\)\)/);
+    const rows = readRows(join(dir, 'r.json'));
+    for (const id of SERVER_FREE) expect(rows.get(id)?.result, id).toBe('executed-pass');
+    expect(rows.get(CREATING[0]!)).toMatchObject({ result: 'blocked', detail: 'interrupted: the run deadline of 5000 ms passed (--run-deadline), while this leg ran' });
+    for (const id of CREATING.slice(1)) {
+      expect(rows.get(id), id).toMatchObject({ result: 'blocked', detail: 'interrupted: the run deadline of 5000 ms passed (--run-deadline), before this leg ran' });
+    }
+    expect(readFileSync(join(dir, 'j.xml'), 'utf8').match(/<error message="blocked">interrupted: /g)).toHaveLength(3);
+    const verified = await cli('verify', join(dir, 'b.json'), '--host-key', join(dir, 'host.pub.pem'));
+    expect(verified.code, verified.out).toBe(0);
+  });
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    it(`${signal} stops the run: the rows not reached are blocked "interrupted", the report and JUnit are written, exit 1`, { timeout: 60_000 }, async () => {
+      const host = await stallingHost();
+      const dir = mkdtempSync(join(tmpdir(), 'owec-signal-'));
+      const child = spawn(
+        process.execPath,
+        ['bin/openwop-eval-conformance.mjs', 'run', '--base-url', host.baseUrl, '--api-key', host.apiKey, '--filter', '0081.', '--request-timeout', '60000', '--report-json', join(dir, 'r.json'), '--junit', join(dir, 'j.xml')],
+        // Without vitest's own variables: the child is a plain command-line run, not a worker.
+        { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(VITEST|NODE_OPTIONS$)/.test(name))) },
+      );
+      let err = '';
+      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      cleanups.push(async () => {
+        if (child.exitCode === null) child.kill('SIGKILL');
+      });
+      await Promise.race([host.firstHeld, exited]);
+      child.kill(signal);
+      const bound = new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 30_000).unref());
+      const code = await Promise.race([exited, bound]);
+      expect(code, err).toBe(1);
+      expect(err).toContain(`interrupted (${signal} received)`);
+      expect(err).not.toMatch(/^\s+at /m);
+      const rows = readRows(join(dir, 'r.json'));
+      for (const id of SERVER_FREE) expect(rows.get(id)?.result, id).toBe('executed-pass');
+      expect(rows.get(CREATING[0]!)).toMatchObject({ result: 'blocked', detail: `interrupted: ${signal} received, while this leg ran` });
+      for (const id of CREATING.slice(1)) expect(rows.get(id), id).toMatchObject({ result: 'blocked', detail: `interrupted: ${signal} received, before this leg ran` });
+      expect(readFileSync(join(dir, 'j.xml'), 'utf8')).toContain('interrupted: ');
+    });
+  }
+});

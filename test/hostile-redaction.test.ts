@@ -1,0 +1,124 @@
+// Redaction at one door (lib/redact.ts): a host that quotes back, in every error answer, the
+// Authorization header, the body and the query it received gets none of the run's secrets into
+// any output — terminal, JSON report, JUnit, the signed bundle — and the bundle still verifies.
+
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServer } from 'node:net';
+import { main } from '../lib/cli.ts';
+import { createClient, TransportError } from '../lib/client/index.ts';
+import { generateDevKeyPair } from '../lib/evidence/keys.ts';
+import { pemSecrets, Redactor } from '../lib/redact.ts';
+import { startEchoingHost } from './support/echoing-host.ts';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { out: (s) => (out += s), err: (s) => (err += s) });
+  return { code, out, err };
+}
+
+/** Every form a canary could take in a file: as sent, percent-encoded, in a JSON string. */
+function canaryForms(canary: string): string[] {
+  return [...new Set([canary, encodeURIComponent(canary), JSON.stringify(canary).slice(1, -1)])];
+}
+
+describe('a host that echoes the Authorization header, the body and the query in every error answer', () => {
+  it('gets no canary into the terminal, the JSON report, the JUnit file or the bundle, and the bundle verifies', { timeout: 120_000 }, async () => {
+    const canaryA = 'ow2k_CANARY_A_3b9f17d2c4e85a60';
+    const canaryB = 'ow2k_CANARY_B_8e21c05f9ad34b77';
+    const host = await startEchoingHost({ tenants: { a: { apiKey: canaryA }, b: { apiKey: canaryB } } });
+    cleanups.push(() => host.close());
+    const dir = mkdtempSync(join(tmpdir(), 'owec-echo-'));
+    const key = generateDevKeyPair();
+    writeFileSync(join(dir, 'host.pem'), key.privateKeyPem);
+    writeFileSync(join(dir, 'host.pub.pem'), key.publicKeyPem);
+
+    const started = Date.now();
+    const run = await cli(
+      'run', '--base-url', host.baseUrl, '--api-key', canaryA, '--tenant-b-api-key', canaryB,
+      '--report-json', join(dir, 'report.json'), '--junit', join(dir, 'junit.xml'),
+      '--certify', join(dir, 'bundle.json'), '--signing-key', join(dir, 'host.pem'), '--signing-key-id', 'echo-host', '--host-build', 'commit:0123456789abcdef',
+    );
+    const wallMs = Date.now() - started;
+    // The host refuses every run, so rows fail; what matters is where their reasons go.
+    expect(run.code, run.err).toBe(1);
+    expect(run.out).toMatch(/^executed-fail/m);
+    expect(run.out).toContain('[redacted]');
+
+    const files = readdirSync(dir).filter((name) => !name.endsWith('.pem'));
+    expect(files.sort()).toEqual(['bundle.json', 'junit.xml', 'report.json']);
+    const outputs: Record<string, string> = { stdout: run.out, stderr: run.err };
+    for (const name of files) outputs[name] = readFileSync(join(dir, name), 'utf8');
+    const secrets = [canaryA, canaryB, ...pemSecrets(key.privateKeyPem).filter((s) => s.length >= 16)];
+    for (const [name, text] of Object.entries(outputs)) {
+      for (const secret of secrets) for (const form of canaryForms(secret)) expect(text.includes(form), `${name} carries ${form.slice(0, 24)}…`).toBe(false);
+      expect(text, name).not.toContain('CANARY');
+    }
+    // The echo did reach the rows: the bundle quotes the refusal, with the keys taken out.
+    expect(outputs['bundle.json']).toMatch(/you sent Authorization: Bearer \[redacted\]/);
+
+    const verified = await cli('verify', join(dir, 'bundle.json'), '--host-key', join(dir, 'host.pub.pem'));
+    expect(verified.out + verified.err).not.toContain('CANARY');
+    expect(verified.code, verified.out).toBe(0);
+    console.info(`echoing-host certification: ${wallMs} ms`);
+  });
+});
+
+describe('a failure of the harness itself', () => {
+  it('is one line through the redactor and exit 2, never a thrown stack trace', async () => {
+    const run = await cli('run', '--reference-host-config', '{"port":-5}');
+    expect(run.code).toBe(2);
+    expect(run.err.trimEnd().split('\n')).toHaveLength(1);
+    expect(run.err).toMatch(/^openwop-eval-conformance: the harness failed \(a harness bug, not the host's fault\): RangeError: /);
+  });
+});
+
+describe('the redaction rule', () => {
+  it('takes a long secret out wherever it occurs, in every form', () => {
+    const r = new Redactor(['s3cret-key/+=x']);
+    expect(r.text('a s3cret-key/+=xs3cret-key/+=x b')).toBe('a [redacted][redacted] b');
+    expect(r.text(`q=${encodeURIComponent('s3cret-key/+=x')}`)).toBe('q=[redacted]');
+  });
+
+  it('takes a short secret out only where it stands as a whole token', () => {
+    const r = new Redactor(['k']);
+    expect(r.text('GET /.well-known/openwop')).toBe('GET /.well-known/openwop');
+    expect(r.text('Authorization: Bearer k')).toBe('Authorization: Bearer [redacted]');
+    expect(r.text('{"key":"k"}')).toBe('{"key":"[redacted]"}');
+    expect(new Redactor(['known']).text('/.well-known/openwop')).toBe('/.well-known/openwop');
+  });
+
+  it('is the rule of the client too: a one-letter key leaves /.well-known/openwop whole in a transport error', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const client = createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'k', timeoutMs: 5_000 });
+    const error = await client.request('GET', '/.well-known/openwop').then(() => undefined, (e: unknown) => e);
+    await client.close();
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as Error).message).toContain('GET /.well-known/openwop');
+    expect((error as Error).message).not.toContain('[redacted]nown');
+  });
+
+  it('takes out the longer of two overlapping secrets whole', () => {
+    expect(new Redactor(['abcdefgh', 'abcdefgh-ijklmnop']).text('x abcdefgh-ijklmnop y')).toBe('x [redacted] y');
+  });
+
+  it('redacts a JSON value nested 100,000 deep, names and strings alike, without recursion', () => {
+    let value: unknown = 'leaf sekrit-value-1';
+    for (let i = 0; i < 100_000; i++) value = i % 2 ? { 'sekrit-value-1': value } : [value];
+    const out = new Redactor(['sekrit-value-1']).value(value);
+    let node: unknown = out;
+    for (let i = 99_999; i >= 0; i--) node = i % 2 ? (node as Record<string, unknown>)['[redacted]'] : (node as unknown[])[0];
+    expect(node).toBe('leaf [redacted]');
+  });
+});
