@@ -124,8 +124,9 @@ export interface Bundle extends UnsignedBundle {
   signature: BundleSignature;
 }
 
-/** Every rejection kind `verifyBundle` can name. The first block is wire facts §12.5; the last
- *  three are this harness's own (see verify.ts). */
+/** Every rejection kind `verifyBundle` can name. The first two blocks are wire facts §12.5 (the
+ *  second, derivation, as the OpenWOP verifier names it); the last block is this harness's own
+ *  (see verify.ts). */
 export const REJECTION_KINDS = [
   'not-v3',
   'duplicate-requirement',
@@ -143,9 +144,17 @@ export const REJECTION_KINDS = [
   'independent-self-signed',
   'verifier-signature-invalid',
   'independent-unverifiable',
+  'profile-not-derivable',
+  'blocked-certified',
+  'relaxed-profile-certified',
+  'rung-not-derivable',
+  'opted-out-but-advertised',
   'discovery-digest',
   'detail-mismatch',
   'schema',
+  'development-key-tier',
+  'signing-key-mismatch',
+  'host-mismatch',
 ] as const;
 
 export type RejectionKind = (typeof REJECTION_KINDS)[number];
