@@ -87,7 +87,7 @@ function report(bundle: Record<string, unknown>, result: VerifyResult, certifica
   const t = certification.totals;
   const rows = t.executedPass + t.executedFail + t.skipped + t.inapplicable + t.blocked;
   const assertions = typeof bundle.assertionCount === 'number' ? `; assertionCount ${bundle.assertionCount}` : '';
-  io.out(`totals: ${rows} row(s): ${t.executedPass} executed-pass, ${t.executedFail} executed-fail, ${t.skipped} skipped, ${t.inapplicable} inapplicable, ${t.blocked} blocked${assertions}\n`);
+  io.out(`totals (counted from the rows): ${rows} row(s): ${t.executedPass} executed-pass, ${t.executedFail} executed-fail, ${t.skipped} skipped, ${t.inapplicable} inapplicable, ${t.blocked} blocked${assertions}\n`);
   if (certification.expected !== undefined) {
     io.out(`coverage: ${certification.expected - certification.missing.length} of the ${certification.expected} requirement ids of this harness version\n`);
   } else {
