@@ -111,6 +111,11 @@ describe('verify: exit codes', () => {
     expect(both.code).toBe(2);
     expect(both.err).toMatch(/give --host-key or --discovery, not both/);
     for (const result of [missing, priv, both]) expect(result.err.trim().split('\n')).toHaveLength(1);
+    expect((await verify(path, '--bogus')).code).toBe(2);
+    const unreachable = await verify(path, '--discovery', 'http://127.0.0.1:9');
+    expect(unreachable.code).toBe(2);
+    expect(unreachable.err).toMatch(/^openwop-eval-conformance: --discovery: /);
+    expect((await verify(path, '--discovery', 'ftp://host.example')).code).toBe(2);
   });
 
   it('3: not a bundle — {}, a missing file, not JSON, an array', async () => {

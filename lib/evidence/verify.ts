@@ -11,6 +11,12 @@
 // - `schema`: the bundle fails `schemas/v2/certification-bundle.schema.json` (shape.ts, which
 //   relaxes one const: `suite.name`). A defect the schema also sees, such as a wrong `over`, is
 //   named twice: once as `schema`, once by its own kind.
+// - `signing-key-mismatch`, `development-key-tier`, `host-mismatch`: README "Verifying a bundle".
+//
+// The derivation kinds (`profile-not-derivable`, `blocked-certified`, `relaxed-profile-certified`,
+// `rung-not-derivable`, `opted-out-but-advertised`) re-derive what the bundle claims outside its
+// signature; the rules are derivation.ts and README "Profiles and derivation". Whether the bundle
+// certifies the host is not this file's question: certification.ts answers it.
 
 import { type KeyObject } from 'node:crypto';
 import { canonicalJson, sha256Hex } from './jcs.ts';
