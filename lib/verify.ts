@@ -53,8 +53,14 @@ export async function verifyCommand(path: string, options: { hostKey?: string; d
   } catch (error) {
     return inputProblem(io, `the host key cannot be used: ${(error as Error).message}`);
   }
+  let harness: HarnessIdentity;
+  try {
+    harness = await thisHarness();
+  } catch (error) {
+    return inputProblem(io, `Test bug: this harness cannot list its own requirement ids: ${(error as Error).message}`);
+  }
   const rows = rowsOf(file.bundle);
-  const certification = certificationOf(file.bundle, rows, result.verdict === 'rejected', await thisHarness());
+  const certification = certificationOf(file.bundle, rows, result.verdict === 'rejected', harness);
   report(file.bundle, result, certification, io);
   return verifyExitCode(result, certification);
 }

@@ -212,6 +212,18 @@ describe('verify: checks beyond the rows', () => {
     await rejectedFor(noVendor, 'host-mismatch');
   });
 
+  it('a certified profile with no witness', async () => {
+    const claimedProfiles: ClaimedProfile[] = [{ id: 'openwop-discovery-core', evidenceTier: 'self', witnessCount: 0, certified: true }];
+    expect(await rejectedFor(signed({ claimedProfiles }), 'profile-unwitnessed')).toMatch(/witnessCount 0; a profile nothing witnessed certifies nothing/);
+  });
+
+  it('a certified profile the signed discovery derives, with witnesses, is certified', async () => {
+    const claimedProfiles: ClaimedProfile[] = [{ id: 'openwop-discovery-core', evidenceTier: 'self', witnessCount: 3, certified: true }];
+    const { code, out } = await withKey(file(signed({ claimedProfiles })));
+    expect(code).toBe(0);
+    expect(out).toMatch(/; certified: openwop-discovery-core$/m);
+  });
+
   it('a certified profile the signed discovery does not derive', async () => {
     const claimedProfiles: ClaimedProfile[] = [{ id: 'openwop-core-standard', evidenceTier: 'self', witnessCount: 14, certified: true }];
     expect(await rejectedFor(signed({ claimedProfiles }), 'profile-not-derivable')).toMatch(/openwop-core-standard is marked certified, but the signed discovery document does not derive it/);

@@ -155,6 +155,7 @@ export const REJECTION_KINDS = [
   'development-key-tier',
   'signing-key-mismatch',
   'host-mismatch',
+  'profile-unwitnessed',
 ] as const;
 
 export type RejectionKind = (typeof REJECTION_KINDS)[number];

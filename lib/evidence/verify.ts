@@ -11,7 +11,8 @@
 // - `schema`: the bundle fails `schemas/v2/certification-bundle.schema.json` (shape.ts, which
 //   relaxes one const: `suite.name`). A defect the schema also sees, such as a wrong `over`, is
 //   named twice: once as `schema`, once by its own kind.
-// - `signing-key-mismatch`, `development-key-tier`, `host-mismatch`: README "Verifying a bundle".
+// - `signing-key-mismatch`, `development-key-tier`, `host-mismatch`, `profile-unwitnessed`:
+//   README "Verifying a bundle".
 //
 // The derivation kinds (`profile-not-derivable`, `blocked-certified`, `relaxed-profile-certified`,
 // `rung-not-derivable`, `opted-out-but-advertised`) re-derive what the bundle claims outside its
@@ -335,6 +336,13 @@ function derive(
     if (profile.certified !== true) continue;
     if (relaxed.has(ids[i]!)) reject('relaxed-profile-certified', `profile ${ids[i]} is marked certified while a relaxation on one of its families is declared (${obligations.join(', ')})`);
     else certified.push(ids[i]!);
+  }
+  // An empty profile is not certifiable (wire facts §11 "Empty profiles").
+  for (const profile of profiles) {
+    const witnesses = profile.witnessCount;
+    if (profile.certified === true && !(typeof witnesses === 'number' && witnesses >= 1)) {
+      reject('profile-unwitnessed', `profile ${show(profile.id)} is marked certified with witnessCount ${show(witnesses)}; a profile nothing witnessed certifies nothing`);
+    }
   }
   const blocked = rows.filter((row) => row.result === 'blocked').length;
   if (blocked > 0 && certified.length > 0) {
