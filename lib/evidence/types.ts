@@ -124,9 +124,9 @@ export interface Bundle extends UnsignedBundle {
   signature: BundleSignature;
 }
 
-/** Every rejection kind `verifyBundle` can name. The first two blocks are wire facts §12.5 (the
- *  second, derivation, as the OpenWOP verifier names it); the last block is this harness's own
- *  (see verify.ts). */
+/** Every rejection kind `verifyBundle` can name. From `not-v3` to `opted-out-but-advertised`:
+ *  wire facts §12.5, the derivation kinds as the OpenWOP verifier names them; from
+ *  `discovery-digest` on: this harness's own (verify.ts, README "Verifying a bundle"). */
 export const REJECTION_KINDS = [
   'not-v3',
   'duplicate-requirement',
