@@ -15,8 +15,9 @@ export const EXIT_CODES_HELP = `
 Exit codes:
   run     0 every executed row passed and none is blocked; 1 a row failed or is blocked;
           2 the run could not start (bad flags, host discovery unreachable), or the harness failed
-  verify  0 verified (no rejection, signature checked with the host key); 1 rejected;
-          2 coherent but not independently verified (no host key); 3 not a bundle
+  verify  0 authentic and certified; 1 rejected; 2 an input problem (flags, a key file missing,
+          unreadable or private, --discovery unreachable); 3 not a bundle; 4 not certified or
+          incomplete; 5 certified on its face but not independently verified (no host key)
   grade   0 graded; 2 a file is missing, not JSON, or not a suite / run events
   host    runs until interrupted; 2 when it cannot start`;
 
@@ -55,7 +56,7 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
 
   program
     .command('verify')
-    .description('verify a certification bundle v3: every rejection it finds, and its signature')
+    .description('verify a certification bundle v3: every rejection, its signature, its totals and whether it certifies the host')
     .argument('<bundle>', 'the bundle file')
     .option('--host-key <pem>', "the host's Ed25519 public key (PEM file)")
     .option('--discovery <url>', "read the host's signingKeys from its discovery document")

@@ -140,7 +140,7 @@ describe('API keys', () => {
 });
 
 describe('verify on the command line', () => {
-  it('exits 0 verified with the host key or its discovery, 1 when tampered, 2 without a key, 3 for a non-bundle', async () => {
+  it('exits 0 verified and certified with the host key or its discovery, 1 when tampered, 5 without a key, 3 for a non-bundle', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'owec-verify-'));
     const key = generateDevKeyPair();
     writeFileSync(join(dir, 'host.pem'), key.privateKeyPem);
@@ -153,8 +153,9 @@ describe('verify on the command line', () => {
     expect((await cli('verify', bundlePath, '--host-key', join(dir, 'host.pub.pem'))).code).toBe(0);
     expect((await cli('verify', bundlePath, '--discovery', host.baseUrl)).code).toBe(0);
     const unverified = await cli('verify', bundlePath);
-    expect(unverified.code).toBe(2);
-    expect(unverified.out).toMatch(/^unverified$/m);
+    expect(unverified.code).toBe(5);
+    expect(unverified.out).toMatch(/^authenticity: unverified /m);
+    expect(unverified.out).toMatch(/^verdict: certified$/m);
 
     const bundle = JSON.parse(readFileSync(bundlePath, 'utf8'));
     bundle.results.totals.executedPass += 1;

@@ -109,6 +109,7 @@ describe('flags', () => {
     const { code, out } = await cli('--help');
     expect(code).toBe(0);
     expect(out).toMatch(/Exit codes:/);
-    expect(out).toMatch(/verify\s+0 verified/);
+    expect(out).toMatch(/verify\s+0 authentic and certified; 1 rejected; 2 an input problem/);
+    expect(out).toMatch(/3 not a bundle; 4 not certified or\s+incomplete; 5 certified on its face/);
   });
 });

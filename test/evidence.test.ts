@@ -382,7 +382,7 @@ describe('verifyBundle', () => {
   it('verifies a signed bundle with the host key, as a PEM or as the discovery raw key', () => {
     const bundle = signed();
     const byPem = verifyBundle(bundle, WITH_KEY);
-    expect(byPem).toEqual({ rejections: [], signatureVerified: true, verdict: 'verified', developmentKey: false });
+    expect(byPem).toEqual({ rejections: [], signatureVerified: true, verdict: 'verified', developmentKey: false, certifiedProfiles: [], derivabilityChecked: true, optedOut: [] });
     expect(verifyExitCode(byPem)).toBe(0);
     const byRaw = verifyBundle(bundle, { hostPublicKeyRaw: DOCUMENT.signingKeys[0]!.publicKey });
     expect(byRaw.verdict).toBe('verified');
@@ -403,10 +403,10 @@ describe('verifyBundle', () => {
     expect(kinds(verifyBundle(dropped, WITH_KEY))).toEqual(['witness-digest']);
   });
 
-  it('is unverified, exit 2, without a host key', () => {
+  it('is unverified, exit 5, without a host key', () => {
     const result = verifyBundle(signed());
-    expect(result).toEqual({ rejections: [], signatureVerified: false, verdict: 'unverified', developmentKey: false });
-    expect(verifyExitCode(result)).toBe(2);
+    expect(result).toEqual({ rejections: [], signatureVerified: false, verdict: 'unverified', developmentKey: false, certifiedProfiles: [], derivabilityChecked: true, optedOut: [] });
+    expect(verifyExitCode(result)).toBe(5);
   });
 
   it('names a wrong key as signature-invalid, exit 1', () => {

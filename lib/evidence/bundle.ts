@@ -16,6 +16,7 @@
 
 import { canonicalJson, sha256Hex } from './jcs.ts';
 import { DEV_KEY_ID_PREFIX, ed25519PrivateKey, isDevelopmentKeyId, signText } from './ed25519.ts';
+import { claimedProfilesFromDiscovery } from './derivation.ts';
 import { shapeProblems, SUITE_NAME } from './shape.ts';
 import {
   SIGNED_MEMBERS,
@@ -89,7 +90,9 @@ function checkKeyLabel(keyId: string | undefined, devKey: boolean, profiles: rea
 /** A bundle v3 without its signature. Throws on input the verifier would reject. */
 export function buildBundle(input: BuildBundleInput): UnsignedBundle {
   const { generatedAt, host, discovery, rows } = input;
-  const claimedProfiles = input.claimedProfiles ?? [];
+  // Without an explicit list, every profile the host's own discovery derives, none certified
+  // (derivation.ts; README "Profiles and derivation").
+  const claimedProfiles = input.claimedProfiles ?? claimedProfilesFromDiscovery(discovery.document, input.suite.targetMajor);
   checkRows(rows);
   checkKeyLabel(host.signingKeyId, host.selfSignedDevelopmentKey === true, claimedProfiles);
 

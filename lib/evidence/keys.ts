@@ -1,7 +1,7 @@
 // The only part of lib/evidence that touches files: the development signing key, key files, and
 // reading a bundle file for `verify`. Everything else in lib/evidence is pure.
 
-import { generateKeyPairSync } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -103,18 +103,37 @@ export function readSigningKeyFile(path: string): KeyFile {
   return readKeyFile(path, ed25519PrivateKey, 'signing key');
 }
 
-/** An Ed25519 public key PEM file (`--host-key`); a private key PEM is read as its public half. */
+/** Whether `pem` parses as a private key: an auditor is never handed one (README "Exit codes"). */
+function isPrivateKeyPem(pem: string): boolean {
+  try {
+    createPrivateKey(pem);
+    return true;
+  } catch {
+    return /PRIVATE KEY-----/.test(pem);
+  }
+}
+
+/**
+ * An Ed25519 public key PEM file (`--host-key`). A private key is refused, not read as its public
+ * half: the host's private key has no place on an auditor's machine, and a verify that accepts
+ * one invites passing it around.
+ */
 export function readPublicKeyFile(path: string): KeyFile {
   const read = readKeyFile(path, ed25519PublicKey, 'public key');
-  return read.ok ? { ok: true, pem: publicKeyPemFromRaw(rawPublicKeyB64url(read.pem)) } : read;
+  if (!read.ok) return read;
+  if (isPrivateKeyPem(read.pem)) {
+    return { ok: false, reason: `${path} holds a private key; give the host's public key (an SPKI "PUBLIC KEY" PEM), never its private key` };
+  }
+  return { ok: true, pem: publicKeyPemFromRaw(rawPublicKeyB64url(read.pem)) };
 }
 
 export type BundleFile = { ok: true; bundle: Record<string, unknown>; text: string } | NotABundle;
 
 /**
- * Reads a file that should hold a bundle. `{ok: false}` (exit 3 of `verify`) when the file is
- * missing or unreadable, is not JSON, repeats a member name within one object, or is not a JSON
- * object. Whether the object is a valid bundle is `verifyBundle`'s question.
+ * Reads a file that should hold a bundle. `{ok: false}` (exit 3 of `verify`, README "Exit codes")
+ * when the file is missing or unreadable, is not JSON, repeats a member name within one object,
+ * is not a JSON object, or is an object without `bundleVersion` (`{}` is no bundle at all).
+ * Whether an object that says it is a bundle is a valid one is `verifyBundle`'s question.
  */
 export function readBundleFile(path: string): BundleFile {
   let text: string;
@@ -132,6 +151,9 @@ export function readBundleFile(path: string): BundleFile {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, reason: `${path} holds ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}, not a bundle object` };
+  }
+  if (!('bundleVersion' in value)) {
+    return { ok: false, reason: `${path} holds a JSON object with no bundleVersion, which every certification bundle carries` };
   }
   const duplicate = findDuplicateMember(text);
   if (duplicate !== undefined) {

@@ -124,8 +124,9 @@ export interface Bundle extends UnsignedBundle {
   signature: BundleSignature;
 }
 
-/** Every rejection kind `verifyBundle` can name. The first block is wire facts §12.5; the last
- *  three are this harness's own (see verify.ts). */
+/** Every rejection kind `verifyBundle` can name. From `not-v3` to `opted-out-but-advertised`:
+ *  wire facts §12.5, the derivation kinds as the OpenWOP verifier names them; from
+ *  `discovery-digest` on: this harness's own (verify.ts, README "Verifying a bundle"). */
 export const REJECTION_KINDS = [
   'not-v3',
   'duplicate-requirement',
@@ -143,9 +144,18 @@ export const REJECTION_KINDS = [
   'independent-self-signed',
   'verifier-signature-invalid',
   'independent-unverifiable',
+  'profile-not-derivable',
+  'blocked-certified',
+  'relaxed-profile-certified',
+  'rung-not-derivable',
+  'opted-out-but-advertised',
   'discovery-digest',
   'detail-mismatch',
   'schema',
+  'development-key-tier',
+  'signing-key-mismatch',
+  'host-mismatch',
+  'profile-unwitnessed',
 ] as const;
 
 export type RejectionKind = (typeof REJECTION_KINDS)[number];

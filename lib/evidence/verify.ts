@@ -11,6 +11,13 @@
 // - `schema`: the bundle fails `schemas/v2/certification-bundle.schema.json` (shape.ts, which
 //   relaxes one const: `suite.name`). A defect the schema also sees, such as a wrong `over`, is
 //   named twice: once as `schema`, once by its own kind.
+// - `signing-key-mismatch`, `development-key-tier`, `host-mismatch`, `profile-unwitnessed`:
+//   README "Verifying a bundle".
+//
+// The derivation kinds (`profile-not-derivable`, `blocked-certified`, `relaxed-profile-certified`,
+// `rung-not-derivable`, `opted-out-but-advertised`) re-derive what the bundle claims outside its
+// signature; the rules are derivation.ts and README "Profiles and derivation". Whether the bundle
+// certifies the host is not this file's question: certification.ts answers it.
 
 import { type KeyObject } from 'node:crypto';
 import { canonicalJson, sha256Hex } from './jcs.ts';
@@ -19,6 +26,8 @@ import { signaturePayload } from './bundle.ts';
 import { shapeProblems } from './shape.ts';
 import { DISPOSITIONS, SIGNED_MEMBERS, type LedgerRow, type Rejection, type RejectionKind, type Totals } from './types.ts';
 import { totalsOf, witnessDigest } from './witness.ts';
+import type { Certification } from './certification.ts';
+import { advertises, optedOutFromRows, profileDerivable, profilesRelaxedBy, rungProblem } from './derivation.ts';
 
 export interface VerifyOptions {
   /** The host's Ed25519 public key as a PEM (SPKI). */
@@ -40,6 +49,13 @@ export interface VerifyResult {
   /** `signature.keyId` names a development key this harness minted: whatever the verdict, the
    *  signature attests integrity, not who signed (bundle.ts). */
   developmentKey: boolean;
+  /** The profiles marked certified that no relaxation denies. Only a `verified` bundle certifies
+   *  them, and only when `derivabilityChecked`; otherwise they are the emitter's word. */
+  certifiedProfiles: string[];
+  /** The certified profiles were re-derived from a signed discovery document (major 2 only). */
+  derivabilityChecked: boolean;
+  /** The opt-outs the signed rows record (wire facts §12.5). */
+  optedOut: string[];
 }
 
 /** What a caller gets when a file is not a bundle at all (keys.ts `readBundleFile`). */
@@ -102,7 +118,7 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
 
   if (!isObject(bundle)) {
     reject('not-v3', `a bundle is a JSON object, got ${Array.isArray(bundle) ? 'an array' : bundle === null ? 'null' : typeof bundle}`);
-    return { rejections, signatureVerified: false, verdict: 'rejected', developmentKey: false };
+    return { rejections, signatureVerified: false, verdict: 'rejected', developmentKey: false, certifiedProfiles: [], derivabilityChecked: false, optedOut: [] };
   }
   if (bundle.bundleVersion !== '3') {
     reject('not-v3', `bundleVersion is ${show(bundle.bundleVersion)}, not "3"; v1 and v2 bundles are never upgraded to v3`);
@@ -195,12 +211,15 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
 
   // The discovery record against its embedded document.
   const discovery = isObject(bundle.discovery) ? bundle.discovery : {};
+  let documentSigned = false;
   if (isObject(discovery.document)) {
     const document = discovery.document;
     try {
       const digest = sha256Hex(canonicalJson(document));
       if (discovery.sha256 !== digest) {
         reject('discovery-digest', `discovery.sha256 is ${show(discovery.sha256)}, but the embedded document digests to ${digest}`);
+      } else {
+        documentSigned = true;
       }
     } catch (error) {
       reject('discovery-digest', `the embedded discovery document cannot be digested: ${describe(error)}`);
@@ -264,8 +283,91 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
     }
   }
 
+  // The key the host record names is the key that signed (README "Verifying a bundle").
+  if (typeof host.signingKeyId === 'string' && keyId !== undefined && host.signingKeyId !== keyId) {
+    reject('signing-key-mismatch', `host.signingKeyId is ${host.signingKeyId}, but the signature names key ${keyId}`);
+  }
+  // A development key attests integrity only, so it carries self evidence only (bundle.ts).
+  const developmentKey = keyId !== undefined && isDevelopmentKeyId(keyId);
+  if (developmentKey) {
+    for (const profile of profiles) {
+      if (profile.evidenceTier !== 'self') {
+        reject('development-key-tier', `profile ${show(profile.id)} claims ${show(profile.evidenceTier)} evidence, but the bundle is signed with development key ${keyId}, which attests integrity only`);
+      }
+    }
+  }
+
+  const derived = derive(bundle, rows, profiles, documentSigned ? discovery.document as Json : undefined, reject);
   const verdict = rejections.length > 0 ? 'rejected' : signatureVerified ? 'verified' : 'unverified';
-  return { rejections, signatureVerified, verdict, developmentKey: keyId !== undefined && isDevelopmentKeyId(keyId) };
+  return { rejections, signatureVerified, verdict, developmentKey, ...derived };
+}
+
+/**
+ * The derivation rejections of wire facts §12.5, and the profiles that certify. `document` is the
+ * embedded discovery document when it hashes to the signed `discovery.sha256`, else undefined.
+ */
+function derive(
+  bundle: Json,
+  rows: LedgerRow[],
+  profiles: Json[],
+  document: Json | undefined,
+  reject: (kind: RejectionKind, detail: string) => void,
+): Pick<VerifyResult, 'certifiedProfiles' | 'derivabilityChecked' | 'optedOut'> {
+  const host = isObject(bundle.host) ? bundle.host : {};
+  const targetMajor = isObject(bundle.suite) ? bundle.suite.targetMajor : undefined;
+  const ids = profiles.map((p) => (typeof p.id === 'string' ? p.id : show(p.id)));
+
+  // The host the bundle names is the host the signed discovery describes.
+  if (document !== undefined) {
+    const implementation = isObject(document.implementation) ? document.implementation : {};
+    for (const member of ['name', 'version', 'vendor'] as const) {
+      const stated = implementation[member];
+      if (typeof stated === 'string' ? host[member] !== stated : member === 'vendor' && host.vendor !== undefined) {
+        reject('host-mismatch', `host.${member} is ${show(host[member])}, but the signed discovery document states implementation.${member} ${show(stated)}`);
+      }
+    }
+  }
+
+  // A relaxed profile does not certify, and neither does anything in a bundle with a blocked row.
+  const obligations = Array.isArray(host.relaxations) ? host.relaxations.filter(isObject).map((r) => String(r.obligation)) : [];
+  const relaxed = profilesRelaxedBy(obligations, ids);
+  const certified: string[] = [];
+  for (const [i, profile] of profiles.entries()) {
+    if (profile.certified !== true) continue;
+    if (relaxed.has(ids[i]!)) reject('relaxed-profile-certified', `profile ${ids[i]} is marked certified while a relaxation on one of its families is declared (${obligations.join(', ')})`);
+    else certified.push(ids[i]!);
+  }
+  // An empty profile is not certifiable (wire facts §11 "Empty profiles").
+  for (const profile of profiles) {
+    const witnesses = profile.witnessCount;
+    if (profile.certified === true && !(typeof witnesses === 'number' && witnesses >= 1)) {
+      reject('profile-unwitnessed', `profile ${show(profile.id)} is marked certified with witnessCount ${show(witnesses)}; a profile nothing witnessed certifies nothing`);
+    }
+  }
+  const blocked = rows.filter((row) => row.result === 'blocked').length;
+  if (blocked > 0 && certified.length > 0) {
+    reject('blocked-certified', `${blocked} row(s) are blocked, yet ${certified.join(', ')} ${certified.length === 1 ? 'is' : 'are'} marked certified; a bundle with a blocked row certifies nothing`);
+  }
+
+  const rung = rungProblem(isObject(bundle.durability) ? bundle.durability.rung : undefined, rows);
+  if (rung !== undefined) reject('rung-not-derivable', rung);
+
+  const optedOut = optedOutFromRows(rows);
+  let derivabilityChecked = false;
+  if (document !== undefined && targetMajor === 2) {
+    derivabilityChecked = true;
+    for (const name of optedOut) {
+      if (advertises(document, name, targetMajor)) {
+        reject('opted-out-but-advertised', `${name} is recorded as an operator opt-out, but the signed discovery document advertises it; a host never both advertises and opts out`);
+      }
+    }
+    for (const id of certified) {
+      if (profileDerivable(document, id, targetMajor) !== true) {
+        reject('profile-not-derivable', `profile ${id} is marked certified, but the signed discovery document does not derive it at major 2`);
+      }
+    }
+  }
+  return { certifiedProfiles: certified, derivabilityChecked, optedOut };
 }
 
 function canonicalOrUndefined(value: unknown): string | undefined {
@@ -293,15 +395,18 @@ function payloadOf(bundle: Json): { ok: true; text: string } | { ok: false; reas
   }
 }
 
-/** The `verify` exit code (wire facts §13): 0 verified, 1 rejected, 2 unverified, 3 not a bundle. */
-export function verifyExitCode(result: VerifyResult | NotABundle): 0 | 1 | 2 | 3 {
+/**
+ * The `verify` exit code (README "Exit codes"): 3 not a bundle; 1 rejected; 4 no rejection but
+ * `certification` (when given) is not certified; 5 no rejection but not independently verified
+ * (no host key, or certified profiles that could not be re-derived from a signed discovery
+ * document); 0 otherwise. Code 2, a problem with the inputs (flags, key files, --discovery), is
+ * the command's own (lib/verify.ts).
+ */
+export function verifyExitCode(result: VerifyResult | NotABundle, certification?: Pick<Certification, 'status'>): 0 | 1 | 3 | 4 | 5 {
   if ('ok' in result) return 3;
-  switch (result.verdict) {
-    case 'verified':
-      return 0;
-    case 'rejected':
-      return 1;
-    case 'unverified':
-      return 2;
-  }
+  if (result.verdict === 'rejected') return 1;
+  if (certification !== undefined && certification.status !== 'certified') return 4;
+  if (result.verdict === 'unverified') return 5;
+  if (result.certifiedProfiles.length > 0 && !result.derivabilityChecked) return 5;
+  return 0;
 }

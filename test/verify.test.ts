@@ -1,0 +1,300 @@
+// `verify` as an auditor's tool (README "Verifying a bundle", "Exit codes"): one test per exit
+// code, authenticity and the verdict as two statements, the totals, completeness against this
+// harness's requirement ids, and every derivation and consistency check, each on a bundle with
+// exactly one planted defect.
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../lib/cli.ts';
+import { buildBundle, signBundle, type BuildBundleInput } from '../lib/evidence/bundle.ts';
+import { certificationOf } from '../lib/evidence/certification.ts';
+import { claimedProfilesFromDiscovery, derivableV2Profiles, rungProblem } from '../lib/evidence/derivation.ts';
+import { generateDevKeyPair } from '../lib/evidence/keys.ts';
+import type { Bundle, ClaimedProfile, LedgerRow } from '../lib/evidence/types.ts';
+import { thisHarness } from '../lib/verify.ts';
+
+const harness = await thisHarness();
+const dir = mkdtempSync(join(tmpdir(), 'owec-verify-cmd-'));
+const HOST = { ...generateDevKeyPair(), keyId: 'acme-key-1' };
+const DEV = generateDevKeyPair();
+writeFileSync(join(dir, 'host.pem'), HOST.privateKeyPem);
+writeFileSync(join(dir, 'host.pub.pem'), HOST.publicKeyPem);
+writeFileSync(join(dir, 'dev.pub.pem'), DEV.publicKeyPem);
+
+const DOCUMENT = {
+  protocolVersions: ['2.0'],
+  preferredVersion: '2.0',
+  implementation: { name: 'acme-host', version: '1.4.0', vendor: 'Acme' },
+  conformance: { seamsProfile: 'openwop-conformance-seams-v2' },
+  agents: { evalSuite: { modes: ['trajectory'] } },
+};
+
+/** One passing row for every requirement id of this harness version. */
+function fullRows(): LedgerRow[] {
+  return harness.requirementIds.map((id) => ({ id, scenario: 'v2-eval-run.test.ts', result: 'executed-pass', assertions: 2 }));
+}
+
+function input(overrides: Partial<BuildBundleInput> = {}, document: Record<string, unknown> = DOCUMENT): BuildBundleInput {
+  return {
+    generatedAt: '2026-12-01T10:00:00Z',
+    suite: { name: harness.name, version: harness.version, targetMajor: 2, specArtifactsVersion: harness.version },
+    host: { name: 'acme-host', version: '1.4.0', vendor: 'Acme', build: { kind: 'commit', id: '0123456789abcdef' }, signingKeyId: HOST.keyId },
+    discovery: { url: 'https://acme.example/.well-known/openwop', document: structuredClone(document) },
+    rows: fullRows(),
+    ...overrides,
+  };
+}
+
+function signed(overrides: Partial<BuildBundleInput> = {}, document?: Record<string, unknown>): Bundle {
+  return signBundle(buildBundle(input(overrides, document)), HOST.privateKeyPem, HOST.keyId);
+}
+
+let files = 0;
+function file(value: unknown): string {
+  const path = join(dir, `bundle-${files++}.json`);
+  writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+  return path;
+}
+
+async function verify(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(['verify', ...args], { out: (s) => (out += s), err: (s) => (err += s) });
+  expect(err).not.toMatch(/^\s+at /m);
+  return { code, out, err };
+}
+
+const withKey = (path: string) => verify(path, '--host-key', join(dir, 'host.pub.pem'));
+
+function rowsWith(change: (rows: LedgerRow[]) => void): LedgerRow[] {
+  const rows = fullRows();
+  change(rows);
+  return rows;
+}
+
+describe('verify: exit codes', () => {
+  it('0: authentic and certified — every requirement id present, none failed or blocked, signature checked', async () => {
+    const { code, out } = await withKey(file(signed()));
+    expect(code).toBe(0);
+    expect(out).toMatch(/^authenticity: verified /m);
+    expect(out).toMatch(new RegExp(`^totals \\(counted from the rows\\): ${harness.requirementIds.length} row\\(s\\): ${harness.requirementIds.length} executed-pass, 0 executed-fail, 0 skipped, 0 inapplicable, 0 blocked; assertionCount ${2 * harness.requirementIds.length}$`, 'm'));
+    expect(out).toMatch(new RegExp(`^coverage: ${harness.requirementIds.length} of the ${harness.requirementIds.length} requirement ids of this harness version$`, 'm'));
+    expect(out).toMatch(/^verdict: certified$/m);
+    expect(out).not.toMatch(/^rejected:/m);
+  });
+
+  it('1: rejected, every rejection listed, and the verdict is not certified', async () => {
+    const bundle = signed();
+    bundle.results.totals.executedPass += 1;
+    const { code, out } = await withKey(file(bundle));
+    expect(code).toBe(1);
+    expect(out).toMatch(/^rejected: totals-mismatch: /m);
+    expect(out).toMatch(/^authenticity: rejected \(1 rejection above\)$/m);
+    expect(out).toMatch(/^verdict: not certified: the bundle is rejected/m);
+  });
+
+  it('2: a problem with the inputs — a missing, private, or non-Ed25519 key file, or both key sources', async () => {
+    const path = file(signed());
+    const missing = await verify(path, '--host-key', join(dir, 'absent.pub.pem'));
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/^openwop-eval-conformance: --host-key: cannot read the public key file .*absent\.pub\.pem/);
+    expect(missing.out).toBe('');
+    const priv = await verify(path, '--host-key', join(dir, 'host.pem'));
+    expect(priv.code).toBe(2);
+    expect(priv.err).toMatch(/holds a private key; give the host's public key/);
+    expect(priv.out).toBe('');
+    writeFileSync(join(dir, 'garbage.pem'), 'not a key');
+    expect((await verify(path, '--host-key', join(dir, 'garbage.pem'))).code).toBe(2);
+    const both = await verify(path, '--host-key', join(dir, 'host.pub.pem'), '--discovery', 'http://127.0.0.1:9');
+    expect(both.code).toBe(2);
+    expect(both.err).toMatch(/give --host-key or --discovery, not both/);
+    for (const result of [missing, priv, both]) expect(result.err.trim().split('\n')).toHaveLength(1);
+    expect((await verify(path, '--bogus')).code).toBe(2);
+    const unreachable = await verify(path, '--discovery', 'http://127.0.0.1:9');
+    expect(unreachable.code).toBe(2);
+    expect(unreachable.err).toMatch(/^openwop-eval-conformance: --discovery: /);
+    expect((await verify(path, '--discovery', 'ftp://host.example')).code).toBe(2);
+  });
+
+  it('3: not a bundle — {}, a missing file, not JSON, an array', async () => {
+    for (const path of [file('{}'), join(dir, 'absent.json'), file('{"bundleVersion": '), file('[]')]) {
+      const result = await verify(path, '--host-key', join(dir, 'host.pub.pem'));
+      expect(result.code, path).toBe(3);
+      expect(result.err).toMatch(/^openwop-eval-conformance: not a bundle: /);
+      expect(result.err.trim().split('\n')).toHaveLength(1);
+    }
+    expect((await verify(file('{}'))).err).toMatch(/no bundleVersion/);
+  });
+
+  it('4: authentic but incomplete — a filtered run of one row out of all is verified and never certified', async () => {
+    const rows = fullRows().slice(0, 1);
+    const { code, out } = await withKey(file(signed({ rows })));
+    expect(code).toBe(4);
+    expect(out).toMatch(/^authenticity: verified /m);
+    expect(out).toMatch(new RegExp(`^coverage: 1 of the ${harness.requirementIds.length} requirement ids`, 'm'));
+    expect(out).toMatch(new RegExp(`^verdict: incomplete: ${harness.requirementIds.length - 1} of the ${harness.requirementIds.length} requirement ids have no row`, 'm'));
+  });
+
+  it('4: authentic but not certified — executed-fail rows', async () => {
+    const rows = rowsWith((r) => r.slice(0, 25).forEach((row) => Object.assign(row, { result: 'executed-fail', detail: 'RFC 0244 §B: wrong' })));
+    const { code, out } = await withKey(file(signed({ rows })));
+    expect(code).toBe(4);
+    expect(out).toMatch(/^authenticity: verified /m);
+    expect(out).toMatch(/ 25 executed-fail, /);
+    expect(out).toMatch(/^verdict: not certified: 25 row\(s\) are executed-fail/m);
+  });
+
+  it('4: authentic but not certified — a blocked row', async () => {
+    const rows = rowsWith((r) => Object.assign(r[3]!, { result: 'blocked', assertions: 0, detail: 'transport-loss: the connection dropped' }));
+    const { code, out } = await withKey(file(signed({ rows })));
+    expect(code).toBe(4);
+    expect(out).toMatch(/^verdict: not certified: 1 row\(s\) are blocked \(/m);
+  });
+
+  it('4: a bundle from another harness version is not judged complete: it says so and does not certify', async () => {
+    const bundle = signed({ suite: { name: harness.name, version: '0.0.1-other', targetMajor: 2, specArtifactsVersion: '0.0.1' } });
+    const { code, out } = await withKey(file(bundle));
+    expect(code).toBe(4);
+    expect(out).toMatch(/^coverage: not checked \(the bundle is from another harness or harness version\)$/m);
+    expect(out).toMatch(/^verdict: not certified: the bundle was cut by openwop-eval-conformance 0\.0\.1-other, and this is openwop-eval-conformance /m);
+  });
+
+  it('5: coherent and certified on its face, but no host key was given', async () => {
+    const { code, out } = await verify(file(signed()));
+    expect(code).toBe(5);
+    expect(out).toMatch(/^authenticity: unverified \(no host key given/m);
+    expect(out).toMatch(/^verdict: certified$/m);
+  });
+
+  it('5: a certified profile with no discovery document to re-derive it from', async () => {
+    const claimedProfiles: ClaimedProfile[] = [{ id: 'openwop-discovery-core', evidenceTier: 'self', witnessCount: 3, certified: true }];
+    const bundle = signed({ claimedProfiles }) as Bundle & { discovery: { document?: unknown } };
+    delete bundle.discovery.document;
+    const { code, out } = await withKey(file(bundle));
+    expect(code).toBe(5);
+    expect(out).toMatch(/^note: the certified profiles were not re-derived/m);
+  });
+});
+
+describe('verify: checks beyond the rows', () => {
+  async function rejectedFor(bundle: unknown, kind: string, keyFile = 'host.pub.pem'): Promise<string> {
+    const { code, out } = await verify(file(bundle), '--host-key', join(dir, keyFile));
+    expect(code, out).toBe(1);
+    const kinds = [...out.matchAll(/^rejected: ([a-z-]+):/gm)].map((m) => m[1]);
+    expect(kinds).toEqual([kind]);
+    return out;
+  }
+
+  it('a development key claiming steward evidence', async () => {
+    const devKeyId = DEV.keyId;
+    const unsigned = buildBundle(input({ host: { ...input().host, signingKeyId: devKeyId, selfSignedDevelopmentKey: true } }));
+    const bundle = signBundle(unsigned, DEV.privateKeyPem, devKeyId);
+    bundle.claimedProfiles = [{ id: 'openwop-discovery-core', evidenceTier: 'steward', witnessCount: 0, certified: false }];
+    expect(await rejectedFor(bundle, 'development-key-tier', 'dev.pub.pem')).toMatch(/claims "steward" evidence, but the bundle is signed with development key openwop-eval-conformance-dev-/);
+  });
+
+  it('host.signingKeyId naming another key than the signature', async () => {
+    const bundle = signed();
+    bundle.host.signingKeyId = 'someone-else';
+    expect(await rejectedFor(bundle, 'signing-key-mismatch')).toMatch(/host\.signingKeyId is someone-else, but the signature names key acme-key-1/);
+  });
+
+  it('host name, version or vendor differing from the signed discovery document', async () => {
+    for (const [member, value] of [['name', 'other-host'], ['version', '9.9.9'], ['vendor', 'Other']] as const) {
+      const bundle = signed();
+      bundle.host[member] = value;
+      expect(await rejectedFor(bundle, 'host-mismatch')).toMatch(new RegExp(`host\\.${member} is "${value}", but the signed discovery document states implementation\\.${member}`));
+    }
+    const noVendor = signed();
+    delete noVendor.host.vendor;
+    await rejectedFor(noVendor, 'host-mismatch');
+  });
+
+  it('a certified profile with no witness', async () => {
+    const claimedProfiles: ClaimedProfile[] = [{ id: 'openwop-discovery-core', evidenceTier: 'self', witnessCount: 0, certified: true }];
+    expect(await rejectedFor(signed({ claimedProfiles }), 'profile-unwitnessed')).toMatch(/witnessCount 0; a profile nothing witnessed certifies nothing/);
+  });
+
+  it('a certified profile the signed discovery derives, with witnesses, is certified', async () => {
+    const claimedProfiles: ClaimedProfile[] = [{ id: 'openwop-discovery-core', evidenceTier: 'self', witnessCount: 3, certified: true }];
+    const { code, out } = await withKey(file(signed({ claimedProfiles })));
+    expect(code).toBe(0);
+    expect(out).toMatch(/; certified: openwop-discovery-core$/m);
+  });
+
+  it('a certified profile the signed discovery does not derive', async () => {
+    const claimedProfiles: ClaimedProfile[] = [{ id: 'openwop-core-standard', evidenceTier: 'self', witnessCount: 14, certified: true }];
+    expect(await rejectedFor(signed({ claimedProfiles }), 'profile-not-derivable')).toMatch(/openwop-core-standard is marked certified, but the signed discovery document does not derive it/);
+  });
+
+  it('a certified profile beside a blocked row', async () => {
+    const rows = rowsWith((r) => Object.assign(r[0]!, { result: 'blocked', assertions: 0, detail: 'transport-loss' }));
+    const claimedProfiles: ClaimedProfile[] = [{ id: 'openwop-discovery-core', evidenceTier: 'self', witnessCount: 3, certified: true }];
+    // buildBundle refuses this, so the claim is planted after signing (claimedProfiles is unsigned).
+    const bundle = signed({ rows });
+    bundle.claimedProfiles = claimedProfiles;
+    expect(await rejectedFor(bundle, 'blocked-certified')).toMatch(/1 row\(s\) are blocked, yet openwop-discovery-core is marked certified/);
+  });
+
+  it('a certified profile with a declared relaxation on one of its families', async () => {
+    const document = { ...DOCUMENT, interrupt: {}, replay: {}, webhooks: {}, idempotency: {}, eventLog: {} };
+    const claimedProfiles: ClaimedProfile[] = [{ id: 'openwop-core-standard', evidenceTier: 'self', witnessCount: 14, certified: true }];
+    const relaxations = [{ obligation: 'webhooks.signature', durability: 'session' as const, reason: 'test host' }];
+    const bundle = signed({ claimedProfiles, host: { ...input().host, relaxations } }, document);
+    expect(await rejectedFor(bundle, 'relaxed-profile-certified')).toMatch(/openwop-core-standard is marked certified while a relaxation/);
+  });
+
+  it('a durability rung no row supports', async () => {
+    const bundle = signed() as Bundle & { durability?: unknown };
+    bundle.durability = { rung: 'durable-single-instance' };
+    expect(await rejectedFor(bundle, 'rung-not-derivable')).toMatch(/openwop\.requirement\.0158\.kill-after-accept is absent/);
+  });
+
+  it('an opt-out of a family the signed discovery advertises', async () => {
+    const rows = [...fullRows(), { id: 'openwop.profile.family.agents', scenario: 'v2-eval-run.test.ts', result: 'skipped' as const, detail: 'operator opted the family out (OPENWOP_OPTED_OUT_PROFILES)' }];
+    const out = await rejectedFor(signed({ rows }), 'opted-out-but-advertised');
+    expect(out).toMatch(/family\.agents is recorded as an operator opt-out/);
+  });
+});
+
+describe('claimedProfiles and the rules behind them', () => {
+  it('are derived from discovery, none certified, at major 2 only', () => {
+    expect(derivableV2Profiles(DOCUMENT)).toEqual(['openwop-discovery-core', 'openwop-conformance-seams-v2']);
+    expect(buildBundle(input()).claimedProfiles).toEqual([
+      { id: 'openwop-discovery-core', evidenceTier: 'self', witnessCount: 0, certified: false },
+      { id: 'openwop-conformance-seams-v2', evidenceTier: 'self', witnessCount: 0, certified: false },
+    ]);
+    expect(claimedProfilesFromDiscovery(DOCUMENT, 1)).toEqual([]);
+    const { conformance: _c, ...plain } = DOCUMENT;
+    expect(derivableV2Profiles(plain)).toEqual(['openwop-discovery-core']);
+  });
+
+  it('a rung derives from five passing durability rows with consistent recovery evidence, and no higher', () => {
+    const R = 'openwop.requirement.0158.';
+    const rows: LedgerRow[] = ['duplicate-delivery', 'poison-exhaustion'].map((s) => ({ id: R + s, scenario: 'd.test.ts', result: 'executed-pass', assertions: 1 }));
+    rows.push({ id: `${R}bound-is-derived`, scenario: 'd.test.ts', result: 'executed-pass', assertions: 1, evidence: { recoveryBounds: [{ class: 'leased', bound: 750, terms: [{ name: 'lease', ms: 720 }, { name: 'poll', ms: 30 }] }] } });
+    for (const s of ['kill-after-accept', 'kill-during-execution']) rows.push({ id: R + s, scenario: 'd.test.ts', result: 'executed-pass', assertions: 1, evidence: { recovery: { class: 'leased', boundMs: 750, observedMs: 400 } } });
+    expect(rungProblem('durable-single-instance', rows)).toBeUndefined();
+    expect(rungProblem('durable-multi-instance', rows)).toMatch(/support only durable-single-instance/);
+    expect(rungProblem('platinum', rows)).toMatch(/is not one of/);
+    rows[3]!.evidence = { recovery: { class: 'leased', boundMs: 750, observedMs: 900 } };
+    expect(rungProblem('durable-single-instance', rows)).toMatch(/outside the 750 ms bound/);
+  });
+
+  it('the verdict lists every reason, and a rejected bundle is never certified', () => {
+    const rows = rowsWith((r) => {
+      r.pop();
+      Object.assign(r[0]!, { result: 'executed-fail', detail: 'x' });
+    });
+    const suite = { name: harness.name, version: harness.version };
+    const verdict = certificationOf({ suite }, rows, false, harness);
+    expect(verdict.status).toBe('incomplete');
+    expect(verdict.reasons).toHaveLength(2);
+    expect(certificationOf({ suite }, fullRows(), true, harness).status).toBe('not-certified');
+    expect(certificationOf({ suite }, fullRows(), false, harness).status).toBe('certified');
+    const extra = [...fullRows(), { id: 'openwop.requirement.9999.invented', scenario: 'x.test.ts', result: 'executed-pass' as const, assertions: 1 }];
+    expect(certificationOf({ suite }, extra, false, harness)).toMatchObject({ status: 'not-certified', unknown: ['openwop.requirement.9999.invented'] });
+  });
+});
