@@ -35,6 +35,7 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .command('run')
     .description('certify a host (the embedded reference host when no --base-url is given), or run the server-free checks with --offline')
     .option('--offline', 'run only the server-free legs (schemas and fixtures)')
+    .option('--list', 'print every requirement id and rule with the RFC statements it witnesses, and run nothing')
     .option('--base-url <url>', 'the host to certify (env OPENWOP_BASE_URL)')
     .option('--api-key <key>', "tenant A's API key (env OPENWOP_API_KEY)")
     .option('--tenant-b-api-key <key>', "a second tenant's key, for the cross-tenant legs (env OPENWOP_TEST_TENANT_B_API_KEY)")
@@ -51,6 +52,12 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .option('--run-deadline <ms>', 'bound on the whole run; past it the rows not reached are blocked and every output is written (env OPENWOP_RUN_DEADLINE_MS)')
     .addOption(new Option('--reference-host-config <json>', 'embedded host only: JSON options for the reference host (e.g. {"evalSuite":false})').hideHelp())
     .action(async (options) => {
+      if (options.list) {
+        const [{ loadScenarios }, { listing, readTraceability }] = await Promise.all([import('./scenarios.ts'), import('./traceability.ts')]);
+        io.out(listing(await loadScenarios(), readTraceability()));
+        exitCode = 0;
+        return;
+      }
       exitCode = options.offline ? await runOffline(options, io) : await certify(options, io);
     });
 

@@ -33,6 +33,16 @@ function costLog() {
   return log.finish({ aggregateScore: 1, passed: false, passedCount: 1 });
 }
 
+describe('run --list', () => {
+  it('prints every requirement id with its rules and the statements they witness, runs nothing, and exits 0', async () => {
+    const { code, out } = await cli('run', '--list');
+    expect(code).toBe(0);
+    for (const leg of (await loadScenarios()).flatMap((s) => s.legs)) expect(out).toContain(leg.id);
+    expect(out).toMatch(/^  rule score-delta  RFC 0244 §F$/m);
+    expect(out).toMatch(/witnesses RFC 0252 §C MUST NOT: the refusal echoes the supplied id/);
+  });
+});
+
 describe('run --offline', () => {
   it('lists every server-free requirement id as executed-pass with its assertion count, and exits 0', async () => {
     const { code, out } = await cli('run', '--offline');

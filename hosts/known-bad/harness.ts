@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import type { LedgerRow } from '../../lib/evidence/types.ts';
 import { runLegs } from '../../lib/ledger/runner.ts';
 import { TestBug } from '../../lib/test-bug.ts';
-import { neededFixtures, ruleNames, type Scenario } from '../../lib/ledger/scenario.ts';
-import { SERVED_FACTS, servedRule, type FactName } from '../../scenarios/support/served-facts.ts';
+import { neededFixtures, type Scenario } from '../../lib/ledger/scenario.ts';
+import { qualifiedRule, ruleCatalogue } from '../../lib/traceability.ts';
 import { openTarget, seedMissingFixtures } from '../../lib/ledger/target.ts';
 import { withSchemaMutation, type SchemaMutation } from '../../lib/schemas/index.ts';
 import { startWireProxy, type WireChoice } from '../honest-variants/wire.ts';
@@ -24,13 +24,6 @@ export interface KillMatrix {
   hosts: Record<string, string[]>;
   schemaMutants: Record<string, string[]>;
   rules: Record<string, string[]>;
-}
-
-export const ID_PREFIX = 'openwop.requirement.';
-
-/** `0244.trajectory-graded/unmatched-never-passes` for a rule of a requirement id. */
-export function qualifiedRule(id: string, rule: string): string {
-  return `${id.startsWith(ID_PREFIX) ? id.slice(ID_PREFIX.length) : id}/${rule}`;
 }
 
 /** The rules a row's checks broke, qualified. */
@@ -109,19 +102,9 @@ export function matrixOffences(rows: Map<string, LedgerRow>, reference: Map<stri
   return out;
 }
 
-/**
- * Every rule the harness checks, qualified: each leg's declared rules, and the served-fact rules
- * charged to its id (scenarios/support/served-facts.ts). Server-free legs are killed by schema
- * mutants, which pin ids only, so their rules are not listed.
- */
+/** Every rule of the host legs, qualified (lib/traceability.ts). */
 export function harnessRules(scenarios: readonly Scenario[]): string[] {
-  const out: string[] = [];
-  for (const leg of scenarios.flatMap((scenario) => scenario.legs)) {
-    if (leg.serverFree) continue;
-    for (const rule of ruleNames(leg)) out.push(qualifiedRule(leg.id, rule));
-    for (const name of Object.keys(SERVED_FACTS) as FactName[]) if (SERVED_FACTS[name].id === leg.id) out.push(qualifiedRule(leg.id, servedRule(name)));
-  }
-  return out;
+  return [...ruleCatalogue(scenarios).keys()];
 }
 
 /** The rules (qualified) that no known-bad host pins, in the order given. */

@@ -4,6 +4,7 @@
 
 import type { KnownBadHost } from './catalogue.ts';
 import type { KillMatrix } from './harness.ts';
+import { markedSection, withMarkedSection } from '../../lib/readme-sections.ts';
 import type { SchemaMutant } from './schema-mutants.ts';
 
 export const SECTION_START = '<!-- kill-matrix:start — generated from hosts/known-bad/kill-matrix.json by `npx tsx scripts/kill-matrix-readme.ts`; do not edit by hand -->';
@@ -53,20 +54,12 @@ export function killMatrixMarkdown(matrix: KillMatrix, hosts: readonly KnownBadH
   return lines.join('\n');
 }
 
-/** The text between the markers, or undefined when the README lacks them. */
+/** The kill matrix text between its markers, or undefined when the README lacks them. */
 export function currentSection(readme: string): string | undefined {
-  const start = readme.indexOf(SECTION_START);
-  const end = readme.indexOf(SECTION_END);
-  if (start === -1 || end === -1 || end < start) return undefined;
-  return readme.slice(start + SECTION_START.length, end).replace(/^\n/, '').replace(/\n$/, '');
+  return markedSection(readme, SECTION_START, SECTION_END);
 }
 
-/** The README with the text between the markers replaced by `section`. */
+/** The README with the kill matrix replaced by `section`. */
 export function withSection(readme: string, section: string): string {
-  const start = readme.indexOf(SECTION_START);
-  const end = readme.indexOf(SECTION_END);
-  if (start === -1 || end === -1 || end < start) {
-    throw new Error(`the README has no kill matrix markers (${SECTION_START} … ${SECTION_END})`);
-  }
-  return `${readme.slice(0, start + SECTION_START.length)}\n${section}\n${readme.slice(end)}`;
+  return withMarkedSection(readme, SECTION_START, SECTION_END, section);
 }
