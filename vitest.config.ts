@@ -8,7 +8,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // fast-check: failure reports with seed and path; OPENWOP_FC_SEED replays one.
-    setupFiles: ['test/support/fast-check-setup.ts'],
+    // fast-check: failure reports with seed and path; OPENWOP_FC_SEED replays one. The vitest
+    // bridge and the embedded host for scenario files.
+    setupFiles: ['test/support/fast-check-setup.ts', 'test/support/vitest-setup.ts'],
   },
 });

@@ -7,6 +7,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { gradeRun } from './grader/index.ts';
 import { checkSuite, validateRunEvent } from './schemas/index.ts';
+import type { EmbeddedHostFactory } from './certify.ts';
 import { certify, runOffline } from './run.ts';
 import { verifyCommand } from './verify.ts';
 import { JsonTooDeep, parseJsonBounded } from './json-depth.ts';
@@ -22,6 +23,15 @@ Exit codes:
   host    runs until interrupted; 2 when it cannot start`;
 
 /** Runs the CLI and returns its exit code; never calls process.exit itself. */
+/**
+ * The embedded reference host, handed to `run` by this command layer (lib/certify.ts): the only
+ * place below bin/ that reaches into hosts/, and only when no --base-url is given.
+ */
+const startEmbeddedReferenceHost: EmbeddedHostFactory = async (options) => {
+  const { startReferenceHost } = await import('../hosts/reference/server.ts');
+  return startReferenceHost(options);
+};
+
 export async function main(argv: string[], io: { out: (s: string) => void; err: (s: string) => void } = defaultIo()): Promise<number> {
   let exitCode = 0;
   const program = new Command('openwop-eval-conformance')
@@ -58,7 +68,7 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
         exitCode = 0;
         return;
       }
-      exitCode = options.offline ? await runOffline(options, io) : await certify(options, io);
+      exitCode = options.offline ? await runOffline(options, io) : await certify(options, io, startEmbeddedReferenceHost);
     });
 
   program

@@ -10,9 +10,9 @@ import { buildBundle, signBundle } from './evidence/bundle.ts';
 import { loadOrCreateDevKey, publicKeyPemFromPrivate } from './evidence/keys.ts';
 import { verifyBundle } from './evidence/verify.ts';
 import { readDeadlines, withDeadlines } from './ledger/deadlines.ts';
+import { certifyTarget, type EmbeddedHostFactory } from './certify.ts';
 import { runLegs } from './ledger/runner.ts';
-import { neededFixtures } from './ledger/scenario.ts';
-import { openTarget, seedMissingFixtures, type Target } from './ledger/target.ts';
+import type { Target } from './ledger/target.ts';
 import { pemSecrets, Redactor } from './redact.ts';
 import { formatRow, formatTotals, totalsOf, writeJsonReport, writeJunit } from './report/index.ts';
 import { loadScenarios } from './scenarios.ts';
@@ -49,7 +49,7 @@ export async function runOffline(options: RunOptions, io: Io): Promise<number> {
   return finish(rows, options, io, { offline: true, requireBehavior: false }, new Redactor());
 }
 
-export async function certify(options: RunOptions, rawIo: Io): Promise<number> {
+export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: EmbeddedHostFactory): Promise<number> {
   const env = process.env;
   // The one door (lib/redact.ts): every secret of the run is added to this redactor as soon as it
   // is known, and every line, row, report, JUnit file and bundle leaves through it.
@@ -92,13 +92,12 @@ export async function certify(options: RunOptions, rawIo: Io): Promise<number> {
       : setTimeout(() => interrupt(`the run deadline of ${deadlines.runDeadlineMs} ms passed (--run-deadline)`), deadlines.runDeadlineMs);
 
   let embedded: { close(): Promise<void> } | undefined;
-  let target: Target;
   try {
     let url = baseUrl;
     let apiKey = settings.apiKey ?? '';
     let tenantBApiKey = settings.tenantBApiKey;
     if (url === undefined) {
-      const { startReferenceHost } = await import('../hosts/reference/server.ts');
+      if (embeddedHost === undefined) return usage(io, '--base-url is required: this build has no embedded reference host');
       let config: Record<string, unknown> = {};
       if (options.referenceHostConfig) {
         try {
@@ -112,7 +111,7 @@ export async function certify(options: RunOptions, rawIo: Io): Promise<number> {
       const devKey = options.certify && !settings.signingKey ? loadOrCreateDevKey(DEV_KEY_DIR) : undefined;
       redactor.add(...pemSecrets(devKey?.privateKeyPem));
       if (devKey?.created) io.err(`created a self-signed development key in ${DEV_KEY_DIR} (not for publication)\n`);
-      const host = await startReferenceHost({
+      const host = await embeddedHost({
         ...(devKey ? { signingKey: devKey.privateKeyPem, signingKeyId: devKey.keyId } : {}),
         log: (message: string) => io.err(`[reference-host] ${message}\n`),
         ...config,
@@ -124,25 +123,29 @@ export async function certify(options: RunOptions, rawIo: Io): Promise<number> {
       redactor.add(apiKey, tenantBApiKey);
       io.err(`started the embedded reference host at ${url}\n`);
     }
-    const opened = await openTarget({ baseUrl: url, apiKey, tenantBApiKey, requireBehavior: settings.requireBehavior, requestTimeoutMs: deadlines.requestTimeoutMs });
-    if (!opened.ok) {
-      io.err(`openwop-eval-conformance: cannot certify ${url}: ${opened.reason}\n`);
-      return 2;
-    }
-    target = opened.target;
     const scenarios = await loadScenarios();
-    const seeded = await seedMissingFixtures(target, neededFixtures(scenarios));
-    if (seeded.length > 0) io.err(`seeded through the seam: ${seeded.join(', ')}\n`);
     const total = scenarios.reduce((n, s) => n + s.legs.length, 0);
     let done = 0;
-    const bounded = withDeadlines(scenarios, deadlines.legDeadlineMs, { signal: stopper.signal, reason: () => interruptedBy ?? 'interrupted' });
-    const rawRows = await runLegs(bounded, target, {
+    const outcome = await certifyTarget({
+      baseUrl: url,
+      apiKey,
+      tenantBApiKey,
+      requireBehavior: settings.requireBehavior,
+      requestTimeoutMs: deadlines.requestTimeoutMs,
+      scenarios,
       filter: options.filter,
+      bound: (legs) => withDeadlines(legs, deadlines.legDeadlineMs, { signal: stopper.signal, reason: () => interruptedBy ?? 'interrupted' }),
+      onSeeded: (seeded) => io.err(`seeded through the seam: ${seeded.join(', ')}\n`),
       onRow: (row) => {
         done += 1;
         io.err(`[${done}/${total}] ${row.result.padEnd(13)} ${row.id}\n`);
       },
     });
+    if (!outcome.ok) {
+      io.err(`openwop-eval-conformance: cannot certify ${url}: ${outcome.reason}\n`);
+      return 2;
+    }
+    const { target, rows: rawRows } = outcome;
     // Redacted once, before anything is printed, written, digested or signed.
     const rows = redactor.value(rawRows);
     let code = finish(rows, options, io, { offline: false, requireBehavior: settings.requireBehavior, baseUrl: url, implementation: target.label }, redactor);

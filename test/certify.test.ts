@@ -11,9 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../lib/cli.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
-import { runLegs } from '../lib/ledger/runner.ts';
-import { neededFixtures } from '../lib/ledger/scenario.ts';
-import { openTarget, seedMissingFixtures } from '../lib/ledger/target.ts';
+import { certifyTarget } from '../lib/certify.ts';
 import { loadScenarios } from '../lib/scenarios.ts';
 import { startReferenceHost, type ReferenceHostOptions } from '../hosts/reference/server.ts';
 
@@ -26,11 +24,9 @@ afterEach(async () => {
 async function certifyReference(options: ReferenceHostOptions, requireBehavior = false): Promise<Map<string, LedgerRow>> {
   const host = await startReferenceHost({ log: () => {}, ...options });
   cleanups.push(() => host.close());
-  const opened = await openTarget({ baseUrl: host.baseUrl, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey, requireBehavior });
-  if (!opened.ok) throw new Error(opened.reason);
-  await seedMissingFixtures(opened.target, neededFixtures(scenarios));
-  const rows = await runLegs(scenarios, opened.target);
-  return new Map(rows.map((row) => [row.id, row]));
+  const outcome = await certifyTarget({ baseUrl: host.baseUrl, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey, requireBehavior, scenarios });
+  if (!outcome.ok) throw new Error(outcome.reason);
+  return new Map(outcome.rows.map((row) => [row.id, row]));
 }
 
 const EVAL_ROWS_ON = ['openwop.requirement.0081.capability-not-provided', 'openwop.requirement.0244.unadvertised-feature-refused'];

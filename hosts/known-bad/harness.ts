@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 import type { LedgerRow } from '../../lib/evidence/types.ts';
 import { runLegs } from '../../lib/ledger/runner.ts';
 import { TestBug } from '../../lib/test-bug.ts';
-import { neededFixtures, type Scenario } from '../../lib/ledger/scenario.ts';
+import type { Scenario } from '../../lib/ledger/scenario.ts';
+import { certifyTarget } from '../../lib/certify.ts';
 import { qualifiedRule, ruleCatalogue } from '../../lib/traceability.ts';
-import { openTarget, seedMissingFixtures } from '../../lib/ledger/target.ts';
 import { withSchemaMutation, type SchemaMutation } from '../../lib/schemas/index.ts';
 import { startWireProxy, type WireChoice } from '../honest-variants/wire.ts';
 import { startReferenceHost, type ReferenceHostOptions } from '../reference/server.ts';
@@ -57,10 +57,9 @@ export async function certifyConfiguration(options: ReferenceHostOptions, scenar
   const host = await startReferenceHost({ log: () => {}, onTrafficViolation: (violation) => violations.push(violation.message), ...options, port: 0, dbPath: ':memory:' });
   const proxy = choices.wire === undefined ? undefined : await startWireProxy(host.baseUrl, choices.wire);
   try {
-    const opened = await openTarget({ baseUrl: proxy?.baseUrl ?? host.baseUrl, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey, requireBehavior: choices.requireBehavior ?? false });
-    if (!opened.ok) throw new TestBug(`discovery of the host failed: ${opened.reason}`);
-    await seedMissingFixtures(opened.target, neededFixtures(scenarios));
-    const rows = await runLegs(scenarios, opened.target);
+    const outcome = await certifyTarget({ baseUrl: proxy?.baseUrl ?? host.baseUrl, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey, requireBehavior: choices.requireBehavior ?? false, scenarios });
+    if (!outcome.ok) throw new TestBug(`discovery of the host failed: ${outcome.reason}`);
+    const { rows } = outcome;
     return { rows: new Map(rows.map((row) => [row.id, row])), trafficViolations: violations };
   } finally {
     await proxy?.close();

@@ -10,6 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { LedgerRow } from '../evidence/types.ts';
 import { applyFindings } from './findings.ts';
 import { runLeg } from './runner.ts';
+import type { EmbeddedHostFactory } from '../certify.ts';
+import { TestBug } from '../test-bug.ts';
 import { neededFixtures, type Scenario } from './scenario.ts';
 import { openTarget, seedMissingFixtures, type Target } from './target.ts';
 
@@ -44,14 +46,28 @@ export function registerScenario(scenario: Scenario): void {
   });
 }
 
+let embedded: EmbeddedHostFactory | undefined;
+
+/** The host a scenario file runs against when OPENWOP_BASE_URL is unset (test/support/vitest-setup.ts). */
+export function setEmbeddedHostFactory(factory: EmbeddedHostFactory | undefined): void {
+  embedded = factory;
+}
+
+/** Registers `scenario`'s legs as tests while vitest collects its file; other imports get none. */
+export function registerIfCollecting(scenario: Scenario): void {
+  // A test that imports scenarios to inspect or drive them (test/cli.test.ts, the kill matrix)
+  // must not get their legs as tests.
+  if (collecting(scenario.file)) registerScenario(scenario);
+}
+
 async function connect(scenario: Scenario, onClose: (close: () => Promise<void>) => void): Promise<Target> {
   const requireBehavior = process.env.OPENWOP_REQUIRE_BEHAVIOR === 'true';
   let baseUrl = process.env.OPENWOP_BASE_URL;
   let apiKey = process.env.OPENWOP_API_KEY ?? '';
   let tenantBApiKey = process.env.OPENWOP_TEST_TENANT_B_API_KEY;
   if (!baseUrl) {
-    const { startReferenceHost } = await import('../../hosts/reference/server.ts');
-    const host = await startReferenceHost();
+    if (embedded === undefined) throw new TestBug('OPENWOP_BASE_URL is unset and no embedded host was installed (test/support/vitest-setup.ts)');
+    const host = await embedded({});
     onClose(() => host.close());
     baseUrl = host.baseUrl;
     apiKey = host.tenants.a.apiKey;

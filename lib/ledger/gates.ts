@@ -1,0 +1,126 @@
+// The gates in front of the host legs: whether a leg applies to a host, from what its discovery
+// advertises and the fixtures it lists, and which of those decisions --require-behavior turns
+// into failures.
+
+import type { GateDecision } from './leg.ts';
+import type { Target } from './target.ts';
+
+/** `agents.evalSuite` members a leg can depend on (RFC 0244 §G, RFC 0252 §A). */
+export type FacetMember = 'trajectory' | 'trials' | 'fixtureMatching' | 'regressionVerdict' | 'recordedFixtures';
+
+/** What a host leg needs from the host before it can run. */
+export interface Needs {
+  /** The `agents.evalSuite` facet must be advertised, with these members. */
+  facet?: FacetMember[];
+  /** The leg is about hosts that do NOT advertise these (the §G refusal, the 422 leg). */
+  absent?: Array<FacetMember | 'evalSuite'>;
+  /** A mode the host must not advertise (the probe of the unadvertised-mode refusal). */
+  modeAbsent?: string;
+  /** Eval-suite fixtures that must be listed in discovery `fixtures` (or seeded through the seam). */
+  fixtures?: string[];
+  /**
+   * Fixtures the leg reads those of that the host can run (see fixtureMisfit); at least one must
+   * fit, and each that fits must be listed like `fixtures`.
+   */
+  someFixtures?: string[];
+  /** The conformance seams profile must be mounted (counter, effect counter, erase). */
+  seams?: boolean;
+  /** A second tenant's key is needed. */
+  tenantB?: boolean;
+}
+
+/**
+ * Gate first. Host predicates are evaluated before harness-side ones, so a row is `inapplicable`
+ * only for a fact about the host and `blocked` for a gap on our side. `strictFails` marks the
+ * decisions `--require-behavior` turns into failures: only what the host advertises and does not
+ * let the harness observe (a fixture it does not list, seams it does not mount). A facet or
+ * member the host does not advertise is optional in RFC 0081 and RFC 0244 §G, so its rows stay
+ * `inapplicable` under `--require-behavior` too.
+ */
+export function decideGate(needs: Needs, target: Target): GateDecision {
+  const facet = target.facet;
+  for (const name of needs.absent ?? []) {
+    if (name === 'evalSuite' && facet !== undefined) {
+      return { run: false, kind: 'inapplicable', reason: 'the host advertises agents.evalSuite, so mode: "eval" is served', strictFails: false };
+    }
+    if (name !== 'evalSuite' && facet !== undefined && facetHas(facet, name)) {
+      return { run: false, kind: 'inapplicable', reason: `the host advertises agents.evalSuite.${name}`, strictFails: false };
+    }
+  }
+  if (needs.facet !== undefined || (needs.absent ?? []).some((name) => name !== 'evalSuite')) {
+    if (facet === undefined) {
+      return { run: false, kind: 'inapplicable', reason: 'the host does not advertise agents.evalSuite', strictFails: false };
+    }
+    for (const member of needs.facet ?? []) {
+      if (!facetHas(facet, member)) {
+        return { run: false, kind: 'inapplicable', reason: `the host does not advertise agents.evalSuite.${member}`, strictFails: false };
+      }
+    }
+  }
+  if (needs.modeAbsent !== undefined && facet !== undefined && Array.isArray(facet.modes) && facet.modes.includes(needs.modeAbsent)) {
+    return { run: false, kind: 'inapplicable', reason: `the host advertises every mode, ${needs.modeAbsent} included, so no mode is left to probe`, strictFails: false };
+  }
+  for (const fixture of needs.fixtures ?? []) {
+    // A leg about an absent facet runs its fixture to be refused, so it need not fit the host.
+    const misfit = needs.absent === undefined ? fixtureMisfit(target, fixture) : undefined;
+    if (misfit !== undefined) return { run: false, kind: 'inapplicable', reason: misfit, strictFails: false };
+    if (!target.fixtures.has(fixture)) {
+      return { run: false, kind: 'inapplicable', reason: `the host does not list the fixture ${fixture} in discovery fixtures`, strictFails: true };
+    }
+  }
+  if (needs.someFixtures !== undefined) {
+    const fitting = fittingFixtures(target, needs.someFixtures);
+    if (fitting.length === 0) {
+      return { run: false, kind: 'inapplicable', reason: `the host can run none of the fixtures ${needs.someFixtures.join(', ')} (${fixtureMisfit(target, needs.someFixtures[0]!)})`, strictFails: false };
+    }
+    const unlisted = fitting.find((fixture) => !target.fixtures.has(fixture));
+    if (unlisted !== undefined) {
+      return { run: false, kind: 'inapplicable', reason: `the host does not list the fixture ${unlisted} in discovery fixtures`, strictFails: true };
+    }
+  }
+  if (needs.seams && !target.seams) {
+    return { run: false, kind: 'blocked', reason: 'the host does not mount the conformance seams profile (openwop-conformance-seams-v2), so the effect is not observable', strictFails: true };
+  }
+  if (needs.tenantB && target.tenantB === undefined) {
+    return { run: false, kind: 'blocked', reason: 'no tenant-B key was given (--tenant-b-api-key or OPENWOP_TEST_TENANT_B_API_KEY)', strictFails: false };
+  }
+  return { run: true };
+}
+
+/**
+ * Why the host cannot run a fixture as it advertises itself, or undefined when it can: the
+ * fixture uses a facet member the host does not advertise (its `requires`), or more trials than
+ * `trials.maxTrials`. Such a host refuses the suite at create, as RFC 0244 §G requires, so a leg
+ * on that fixture does not apply to it.
+ */
+export function fixtureMisfit(target: Target, fixtureId: string): string | undefined {
+  const doc = target.fixtureDocs.get(fixtureId);
+  if (doc === undefined) return undefined;
+  const facet = target.facet ?? {};
+  for (const [member, needed] of Object.entries(doc.requires ?? {})) {
+    if (needed && isFacetMember(member) && !facetHas(facet, member)) return `the fixture ${fixtureId} uses agents.evalSuite.${member}, which the host does not advertise`;
+  }
+  const count = (doc.suite.trials as { count?: unknown } | undefined)?.count;
+  const maxTrials = (facet.trials as { maxTrials?: unknown } | undefined)?.maxTrials;
+  if (typeof count === 'number' && typeof maxTrials === 'number' && count > maxTrials) {
+    return `the fixture ${fixtureId} runs ${count} trials, over the host's agents.evalSuite.trials.maxTrials ${maxTrials}`;
+  }
+  return undefined;
+}
+
+/** The fixtures of `ids` the host can run as it advertises itself. */
+export function fittingFixtures(target: Target, ids: readonly string[]): string[] {
+  return ids.filter((id) => fixtureMisfit(target, id) === undefined);
+}
+
+const FACET_MEMBERS: readonly string[] = ['trajectory', 'trials', 'fixtureMatching', 'regressionVerdict', 'recordedFixtures'];
+
+function isFacetMember(name: string): name is FacetMember {
+  return FACET_MEMBERS.includes(name);
+}
+
+function facetHas(facet: Record<string, unknown>, member: FacetMember): boolean {
+  const value = facet[member];
+  if (member === 'trials') return typeof value === 'object' && value !== null;
+  return value === true;
+}
