@@ -1,7 +1,7 @@
 // The command line: `run` (certify a host, or the server-free checks with --offline), `verify`
 // (check a bundle), `grade` (recompute a run's grade from its events) and `host` (start the
 // reference host). Flags and environment names follow the OpenWOP conformance suite where they
-// overlap (wire facts §13); a flag wins over its environment variable.
+// overlap (docs/wire.md §13); a flag wins over its environment variable.
 
 import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';

@@ -233,7 +233,7 @@ function writeBundle(
     return usage(io, '--certify against a host needs --signing-key and --signing-key-id (the host signs its own bundle)');
   }
   // The discovery document goes into the bundle verbatim but for the secrets a host may have
-  // echoed into it; its digest is taken over what is published (wire facts §12.1).
+  // echoed into it; its digest is taken over what is published (docs/wire.md §12.1).
   const discovery = redactor.value(target.discovery);
   const implementation = (discovery.implementation ?? {}) as Record<string, string>;
   const build = settings.hostBuild ? parseBuild(settings.hostBuild) : { kind: 'commit' as const, id: gitCommit() };

@@ -1,5 +1,5 @@
 // The scenario files `run` drives, in the order their rows are reported. Each is one requirement
-// family (STYLE item 2); a file added to scenarios/ must be listed here, which
+// family; a file added to scenarios/ must be listed here, which
 // test/scenario-lint.test.ts checks.
 
 import type { Scenario } from './ledger/scenario.ts';

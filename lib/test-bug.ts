@@ -1,4 +1,4 @@
-// The one error a harness mistake throws (STYLE item 11): a missing fixture, a schema that does
+// The one error a harness mistake throws: a missing fixture, a schema that does
 // not load, a malformed base URL, a leg declared twice. The runner files it as `blocked` with its
 // "Test bug: …" message, never as the host's `executed-fail`. This module imports nothing, so
 // every lib module can throw it without an import cycle.

@@ -10,7 +10,7 @@
 //   3. 0081.unadvertised-mode-refused  a suite whose mode the host does not advertise is 400
 //                                  validation_error naming modes (CONTRACT §2)
 //   4. 0081.capability-not-provided    on a host without agents.evalSuite, mode "eval" is
-//                                  422 capability_not_provided and creates no run (wire facts §9.3)
+//                                  422 capability_not_provided and creates no run (docs/wire.md §9.3)
 // Gate: legs 1–3 need agents.evalSuite; leg 4 needs its absence. Fixtures: conformance-eval-
 // efficiency (a plain golden suite, no RFC 0244 feature), conformance-eval-mode-probe; leg 1 also
 // reads conformance-eval-trials where the host advertises trials and lists it.

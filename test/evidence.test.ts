@@ -1,5 +1,5 @@
 // Self-tests of lib/evidence: canonical JSON (RFC 8785 over I-JSON), the witness digest, building,
-// signing and verifying a certification bundle v3 (wire facts §12). Key files and bundle files
+// signing and verifying a certification bundle v3 (docs/wire.md §12). Key files and bundle files
 // are in evidence-keys.test.ts.
 
 import { createHash, generateKeyPairSync } from 'node:crypto';

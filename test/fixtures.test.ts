@@ -1,5 +1,5 @@
 /**
- * The eval-suite fixture corpus (`fixtures/eval-suites/*.json`, STYLE item 10).
+ * The eval-suite fixture corpus (`fixtures/eval-suites/*.json`).
  *
  * 1. Shape: every document validates against eval-suite-fixture.schema.json, its suite against
  *    the AgentEvalSuite schema and suite rules, every task input against

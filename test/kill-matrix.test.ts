@@ -1,4 +1,4 @@
-// The kill matrix (DESIGN §8): every check of the harness can fail.
+// The kill matrix: every check of the harness can fail.
 //
 // 1. Each known-bad host (hosts/known-bad/catalogue.ts) is started and certified in-process as
 //    test/certify.test.ts certifies the reference host. Exactly its pinned ids

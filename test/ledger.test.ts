@@ -1,4 +1,4 @@
-// The ledger's dispositions (DESIGN §7, wire facts §10–§11): one per requirement id, a reason on
+// The ledger's dispositions: one per requirement id, a reason on
 // every non-pass, transport loss blocked, a vacuous pass reported as a harness defect.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

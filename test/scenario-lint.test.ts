@@ -1,4 +1,4 @@
-// Meta-tests of the scenarios themselves (STYLE items 1–3, 10, 15). Each failure message lists
+// Meta-tests of the scenarios themselves. Each failure message lists
 // the offenders and says what to do.
 
 import { readdirSync, readFileSync } from 'node:fs';

@@ -994,7 +994,7 @@ describe('the schema set', () => {
    */
   it('closes every object that declares its members, except the documented open ones', () => {
     const intentionallyOpen = new Set([
-      // Payloads whose member list the wire facts do not give (see their $comment).
+      // Payloads whose member list docs/wire.md do not give (see their $comment).
       'run-event-payloads#/$defs/runStarted',
       'run-event-payloads#/$defs/runCompleted',
       'run-event-payloads#/$defs/runFailed',

@@ -1,4 +1,4 @@
-// The known-bad hosts (DESIGN §8, STYLE item 12): each is the reference host with exactly one
+// The known-bad hosts: each is the reference host with exactly one
 // named defect, a swapped EngineBehaviour or HostBehaviour member or a facet switch, so that every
 // requirement id of the harness has a host it must fail. `defect` and `clause` are each entry's
 // docstring: one line naming what is broken and the clause it breaks. `base` is the honest

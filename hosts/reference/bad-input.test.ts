@@ -1,7 +1,7 @@
 // The reference host never crashes on input: thousands of generated bodies, ids and fixture
 // documents against `POST /runs` and the seams each get an answer below 500, every refusal in
 // the flat error envelope, and no request hangs (each is bounded, and so is every test).
-// Covers: wire facts §1.4 (the envelope); the host's input rules (body limit, JSON depth, ids).
+// Covers: docs/wire.md §1.4 (the envelope); the host's input rules (body limit, JSON depth, ids).
 
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';

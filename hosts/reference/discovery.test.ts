@@ -1,5 +1,5 @@
 // The reference host's discovery document, version negotiation and auth, over real HTTP.
-// Covers: CONTRACT.md §1; wire facts §1.1 (version header, auth), §1.2 (negotiation, ETag), §2
+// Covers: CONTRACT.md §1; docs/wire.md §1.1 (version header, auth), §1.2 (negotiation, ETag), §2
 // (the facet), §12.4 (signing keys).
 
 import { readdirSync } from 'node:fs';

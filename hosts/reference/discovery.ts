@@ -1,4 +1,4 @@
-// The v2 discovery document (wire facts §1.2, §2, §12.4) and the `agents.evalSuite` facet the
+// The v2 discovery document (docs/wire.md §1.2, §2, §12.4) and the `agents.evalSuite` facet the
 // host advertises.
 
 import { createHash, type KeyObject } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The flat error envelope `{error, message, details?}` (wire facts §1.4) and the one exception
+// The flat error envelope `{error, message, details?}` (docs/wire.md §1.4) and the one exception
 // type every handler throws to answer with it.
 
 export interface ErrorEnvelope {
@@ -42,7 +42,7 @@ export function validationError(message: string, details?: Record<string, unknow
 
 /**
  * The one answer for a run the caller may not see. Its bytes never depend on the id, so an
- * unknown id and another tenant's id are indistinguishable (see server.ts, wire facts §1.3).
+ * unknown id and another tenant's id are indistinguishable (see server.ts, docs/wire.md §1.3).
  */
 export function runNotFound(): HttpError {
   return new HttpError(404, 'not_found', 'no such run');

@@ -1,4 +1,4 @@
-// The `~HH` path projection of tenant-bound ids (wire facts §1.3, RFC 0184 §A.1), as pure
+// The `~HH` path projection of tenant-bound ids (docs/wire.md §1.3, RFC 0184 §A.1), as pure
 // functions.
 
 import fc from 'fast-check';

@@ -1,5 +1,5 @@
 // Identifiers of the reference host: minting, and the `~HH` path projection of tenant-bound ids
-// (wire facts §1.3, RFC 0184 §A.1).
+// (docs/wire.md §1.3, RFC 0184 §A.1).
 
 import { randomBytes } from 'node:crypto';
 

@@ -1,7 +1,7 @@
 // The reference host's store survives a restart on the same SQLite file: runs, event logs and
 // recorded tool calls are still there (a completed run still works as an RFC 0252 source), and a
 // run a stopped process left executing ends as failed with a run.failed event.
-// Covers: the storage rules of the reference host (DESIGN.md §2), RFC 0252 §C.
+// Covers: the storage rules of the reference host, RFC 0252 §C.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -122,7 +122,7 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
 
   /**
    * A run the caller may read. Another tenant's run answers exactly what an unknown id answers:
-   * `404 not_found`, same bytes. Wire facts §1.3 allows refusing a foreign tenant segment with
+   * `404 not_found`, same bytes. docs/wire.md §1.3 allows refusing a foreign tenant segment with
    * `403 id_tenant_mismatch` "without disclosing whether it exists"; the reference host goes one
    * step further and never lets a caller tell a foreign run from a missing one at all, whether
    * the id names another tenant or not (RFC 0252 §C asks the same of a source run).

@@ -1,6 +1,6 @@
 // The reference host's run surface over real HTTP: create refusals, the event log read by SSE
 // and by poll, resumption, the eval summary, cancel, fork, ids in paths and tenant isolation.
-// Covers: CONTRACT.md §2, §3 (event order); wire facts §1.3, §4, §5, §7.
+// Covers: CONTRACT.md §2, §3 (event order); docs/wire.md §1.3, §4, §5, §7.
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { validate, validateRunEvent } from '../../lib/schemas/index.ts';

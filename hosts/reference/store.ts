@@ -36,7 +36,7 @@ export interface RunRecord {
   toolContentErased: boolean;
 }
 
-/** One stored event, in the RunEventDoc shape (wire facts §5.1). */
+/** One stored event, in the RunEventDoc shape (docs/wire.md §5.1). */
 export interface RunEventDoc {
   eventId: string;
   runId: string;

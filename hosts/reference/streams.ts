@@ -1,4 +1,4 @@
-// Reading a run's events (wire facts §5.2, §5.3): the SSE stream, which replays the stored log
+// Reading a run's events (docs/wire.md §5.2, §5.3): the SSE stream, which replays the stored log
 // and then follows it live, and the long poll. Both read the same store and the same listeners,
 // so a reader sees one gap-free, duplicate-free sequence whichever it uses.
 

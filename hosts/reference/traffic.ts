@@ -1,4 +1,4 @@
-// The host is strict about its own traffic (STYLE.md 13): what it receives and what it sends are
+// The host is strict about its own traffic: what it receives and what it sends are
 // checked against the same schemas/v2 the harness reads with. A request that fails is the
 // client's problem (400); a document the host was about to send that fails is the host's own bug,
 // so it is logged, answered `500 internal_error`, recorded, and under a test runner re-thrown

@@ -1,4 +1,4 @@
-// Reading a run's event log until it is terminal (wire facts §5.2, §5.3).
+// Reading a run's event log until it is terminal (docs/wire.md §5.2, §5.3).
 //
 // SSE first: `GET /runs/{id}/events?streamMode=debug` (debug is the only mode that carries
 // `agent.*` and `provider.usage`). If the host does not serve that stream (a non-200, e.g.
@@ -67,7 +67,7 @@ export const READ_EVENTS_DEFAULTS = {
 const MAX_FRAME_CHARS = 8 * 1024 * 1024;
 /** At most this many defects are spelled out in a reason. */
 const MAX_PROBLEMS = 20;
-/** SSE frames that are not `RunEventDoc`s (wire facts §5.2). */
+/** SSE frames that are not `RunEventDoc`s (docs/wire.md §5.2). */
 const SYNTHETIC_FRAMES = new Set(['state.snapshot', 'ai.message.chunk']);
 
 class Log {

@@ -1,9 +1,9 @@
-// The thin HTTP client every scenario talks through (STYLE item 8).
+// The thin HTTP client every scenario talks through.
 //
 // - An HTTP status is an answer, never an exception: `request` resolves with
 //   `{status, headers, text, json}` for 1xx–5xx alike.
 // - `Authorization: Bearer <key>` and `OpenWOP-Version: 2.0` are applied here and nowhere else.
-//   A caller-supplied `Authorization` is sent unchanged (wire facts §1.1).
+//   A caller-supplied `Authorization` is sent unchanged (docs/wire.md §1.1).
 // - A lost response (timeout, reset, refused connection) throws `TransportError`, whose message
 //   starts `transport-loss: ` so a ledger records `blocked`, never the host's fault. No error this
 //   module raises ever carries an API key: every key the client knows is scrubbed from its text
@@ -22,7 +22,7 @@ export const OPENWOP_VERSION = '2.0';
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 const DEFAULT_USER_AGENT = 'openwop-eval-conformance/0.1.0';
-/** Longest silence tolerated on an open stream: above the 30 s keep-alive of wire facts §5.2. */
+/** Longest silence tolerated on an open stream: above the 30 s keep-alive of docs/wire.md §5.2. */
 const DEFAULT_STREAM_IDLE_MS = 45_000;
 
 /** A response was lost: timeout, reset, refused connection. Never the host's verdict. */

@@ -1,4 +1,4 @@
-// The `~HH` path projection of RFC 0184 §A.1 (wire facts §1.3). A tenant-bound id such as
+// The `~HH` path projection of RFC 0184 §A.1 (docs/wire.md §1.3). A tenant-bound id such as
 // `tenant/opaque` carries `/`, so it is projected before it becomes one path segment: each UTF-8
 // byte outside `[A-Za-z0-9._-]` becomes `~` and two upper-case hex digits.
 

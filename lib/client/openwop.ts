@@ -1,5 +1,5 @@
 // OpenWOP v2 operations the harness drives: discovery, eval-run creation, run state, cancel and
-// the eval summary (wire facts §1.2, §4, §5.4, §7). Each helper returns a discriminated union for
+// the eval summary (docs/wire.md §1.2, §4, §5.4, §7). Each helper returns a discriminated union for
 // whatever the host answers and lets a TransportError propagate, so a lost response is never
 // mistaken for the host's answer.
 
@@ -89,7 +89,7 @@ export type GetRunResult =
   | { ok: true; run: JsonObject; etag?: string; result: HttpResult }
   | { ok: false; reason: string; result: HttpResult };
 
-/** `GET /runs/{runId}`: the run snapshot (wire facts §5.4). */
+/** `GET /runs/{runId}`: the run snapshot (docs/wire.md §5.4). */
 export async function getRun(client: Client, runId: string, options: CallOptions = {}): Promise<GetRunResult> {
   const path = `/runs/${projectId(runId)}`;
   const result = await client.request('GET', path, { auth: options.auth });
@@ -121,7 +121,7 @@ export async function cancelRun(
 }
 
 // ---------------------------------------------------------------------------------------------
-// The eval summary (wire facts §7)
+// The eval summary (docs/wire.md §7)
 
 export type EvalSummaryResult =
   | { kind: 'ok'; summary: JsonObject; result: HttpResult }

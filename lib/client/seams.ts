@@ -1,6 +1,6 @@
 // The conformance seams of CONTRACT.md §5, mounted under `/conformance/seams/…` by a host that
 // advertises `conformance.seamsProfile: "openwop-conformance-seams-v2"`. A seam that is not
-// mounted answers 404 (wire facts §8), reported as `seam not mounted`.
+// mounted answers 404 (docs/wire.md §8), reported as `seam not mounted`.
 
 import type { AuthChoice, Client, HttpResult } from './http.ts';
 import { projectId } from './ids.ts';

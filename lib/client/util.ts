@@ -10,7 +10,7 @@ export function isJsonObject(value: unknown): value is JsonObject {
 
 /**
  * The error code of an error answer: the flat envelope `{error: "<code>"}`, or the legacy nested
- * `{error: {code}}` the official suite still reads (wire facts §1.4). Undefined otherwise.
+ * `{error: {code}}` the official suite still reads (docs/wire.md §1.4). Undefined otherwise.
  */
 export function readErrorCode(json: unknown): string | undefined {
   if (!isJsonObject(json)) return undefined;

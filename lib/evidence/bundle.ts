@@ -1,4 +1,4 @@
-// Building and signing a certification bundle v3 (wire facts §12.1–§12.3). Pure: the caller
+// Building and signing a certification bundle v3 (docs/wire.md §12.1–§12.3). Pure: the caller
 // passes the clock reading (`generatedAt`), the discovery document and the key.
 //
 // The builder refuses to emit a bundle the verifier would reject: a duplicate id, a non-pass row
@@ -12,7 +12,7 @@
 // honest: a bundle built with `selfSignedDevelopmentKey` must name such a key, and a bundle
 // signed with such a key claims every profile at `evidenceTier: "self"` only. The key id is not
 // among the four signed members, so the label is a statement, not a proof; what a development
-// key proves is integrity, never who signed (wire facts §12.4), and verify says so.
+// key proves is integrity, never who signed (docs/wire.md §12.4), and verify says so.
 
 import { canonicalJson, sha256Hex } from './jcs.ts';
 import { DEV_KEY_ID_PREFIX, ed25519PrivateKey, isDevelopmentKeyId, signText } from './ed25519.ts';
@@ -164,7 +164,7 @@ export function buildBundle(input: BuildBundleInput): UnsignedBundle {
   return bundle;
 }
 
-/** The members the signature covers, under their dotted names (wire facts §12.2). */
+/** The members the signature covers, under their dotted names (docs/wire.md §12.2). */
 export function signaturePreimage(bundle: Pick<UnsignedBundle, 'witnessSha256' | 'host' | 'suite' | 'discovery'>): Record<string, unknown> {
   return {
     witnessSha256: bundle.witnessSha256,

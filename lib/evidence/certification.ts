@@ -2,7 +2,7 @@
 // (README "Verifying a bundle"). Authenticity is verify.ts: the bundle is coherent and the host
 // signature holds. The verdict is this file: does the bundle certify the host on the eval surface?
 // It does only when every requirement id of the harness version that cut it is present, none is
-// executed-fail or blocked (wire facts §10: neither is certifiable), and the bundle has no
+// executed-fail or blocked (docs/wire.md §10: neither is certifiable), and the bundle has no
 // rejection. Pure: the caller says which harness it is and which ids that harness produces.
 
 import type { LedgerRow, Totals } from './types.ts';

@@ -1,5 +1,5 @@
-// What a bundle claims outside its signature, re-derived from what the signature covers (wire
-// facts §12.5 "Derivation" and "Certification rules"). `claimedProfiles`, `durability.rung` and
+// What a bundle claims outside its signature, re-derived from what the signature covers (docs/wire.md
+// §12.5 "Derivation" and "Certification rules"). `claimedProfiles`, `durability.rung` and
 // the opt-outs are not among the four signed members, so the verifier never takes them on the
 // bundle's word: it derives them from the signed discovery document (`discovery.sha256`) and the
 // signed rows (`witnessSha256`). Pure; README "Profiles and derivation" states every rule here.
@@ -53,7 +53,7 @@ export function claimedProfilesFromDiscovery(document: Json, targetMajor: 1 | 2,
 }
 
 /**
- * The claimed profiles a declared relaxation denies (wire facts §12.5: a profile with a declared
+ * The claimed profiles a declared relaxation denies (docs/wire.md §12.5: a profile with a declared
  * relaxation cannot certify). An obligation is `<family>.<name>`; it denies the profiles whose
  * predicate lists that family, and any profile whose id names the family.
  */
@@ -69,7 +69,7 @@ export function profilesRelaxedBy(obligations: readonly string[], profileIds: re
 
 const OPT_OUT_PREFIX = 'openwop.profile.';
 
-/** The opt-outs the signed rows record (wire facts §12.5 `optedOut`), sorted. */
+/** The opt-outs the signed rows record (docs/wire.md §12.5 `optedOut`), sorted. */
 export function optedOutFromRows(rows: readonly LedgerRow[]): string[] {
   return rows
     .filter((row) => row.id.startsWith(OPT_OUT_PREFIX) && row.result === 'skipped' && (row.detail ?? '').includes('OPENWOP_OPTED_OUT_PROFILES'))
@@ -95,7 +95,7 @@ function isCount(value: unknown): value is number {
 }
 
 /**
- * Why the rows do not support `durability.rung`, or `undefined` when they do (wire facts §12.5
+ * Why the rows do not support `durability.rung`, or `undefined` when they do (docs/wire.md §12.5
  * `rung-not-derivable`; README "Profiles and derivation"). Only the lowest rung is derivable: its
  * five durability rows executed-pass, the bound row declaring recovery classes whose terms sum to
  * their bounds, and each kill row naming a declared class, its bound, and a recovery inside it.

@@ -1,4 +1,4 @@
-// Ed25519 keys and signatures in the encodings the bundle and discovery use (wire facts §12.2,
+// Ed25519 keys and signatures in the encodings the bundle and discovery use (docs/wire.md §12.2,
 // §12.4). Pure: keys arrive as text, nothing here touches a file.
 
 import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';

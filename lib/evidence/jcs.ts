@@ -1,4 +1,4 @@
-// Canonical JSON: RFC 8785 (JCS) over I-JSON (RFC 7493), as RFC 0212 requires (wire facts §12.3).
+// Canonical JSON: RFC 8785 (JCS) over I-JSON (RFC 7493), as RFC 0212 requires (docs/wire.md §12.3).
 //
 // The `canonicalize` package does the serialising: keys sorted by UTF-16 code units, numbers in
 // the ECMAScript form, strings escaped by JSON.stringify. It does not refuse everything JCS

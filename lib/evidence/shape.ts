@@ -1,7 +1,7 @@
 // The `schema` rejection: the closed bundle v3 shape, as `schemas/v2/certification-bundle.schema.json`
 // states it, checked through the project's schema registry (lib/schemas).
 //
-// The schema admits two suite names: the upstream suite's (wire facts §12.1) and this harness's,
+// The schema admits two suite names: the upstream suite's (docs/wire.md §12.1) and this harness's,
 // which its bundles carry because it is not that suite.
 
 import { validate } from '../schemas/index.ts';
@@ -9,7 +9,7 @@ import { SIGNED_MEMBERS } from './types.ts';
 
 /** `suite.name` of the bundles this harness cuts. */
 export const SUITE_NAME = 'openwop-eval-conformance';
-/** `suite.name` the upstream schema pins (wire facts §12.1). */
+/** `suite.name` the upstream schema pins (docs/wire.md §12.1). */
 export const UPSTREAM_SUITE_NAME = '@openwop/openwop-conformance';
 
 type Json = Record<string, unknown>;

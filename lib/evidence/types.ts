@@ -1,7 +1,7 @@
 // The vocabulary of the evidence layer: dispositions, ledger rows and the certification bundle v3
-// (wire facts §10, §12.1). The ledger imports `Disposition` and `LedgerRow` from here.
+// (docs/wire.md §10, §12.1). The ledger imports `Disposition` and `LedgerRow` from here.
 
-/** What happened to one requirement id (wire facts §10). */
+/** What happened to one requirement id (docs/wire.md §10). */
 export type Disposition = 'executed-pass' | 'executed-fail' | 'skipped' | 'inapplicable' | 'blocked';
 
 export const DISPOSITIONS: readonly Disposition[] = [
@@ -104,7 +104,7 @@ export interface UnsignedBundle {
   detail?: { nonPass: NonPassEntry[] };
 }
 
-/** The four members the signature covers, in this order (wire facts §12.1, a const array). */
+/** The four members the signature covers, in this order (docs/wire.md §12.1, a const array). */
 export type SignedMembers = ['witnessSha256', 'host.build', 'suite.version', 'discovery.sha256'];
 export const SIGNED_MEMBERS: Readonly<SignedMembers> = Object.freeze([
   'witnessSha256',
@@ -125,7 +125,7 @@ export interface Bundle extends UnsignedBundle {
 }
 
 /** Every rejection kind `verifyBundle` can name. From `not-v3` to `opted-out-but-advertised`:
- *  wire facts §12.5, the derivation kinds as the OpenWOP verifier names them; from
+ *  docs/wire.md §12.5, the derivation kinds as the OpenWOP verifier names them; from
  *  `discovery-digest` on: this harness's own (verify.ts, README "Verifying a bundle"). */
 export const REJECTION_KINDS = [
   'not-v3',

@@ -1,4 +1,4 @@
-// Verifying a certification bundle v3 (wire facts §12.5, DESIGN §7). `verifyBundle` never stops
+// Verifying a certification bundle v3 (docs/wire.md §12.5). `verifyBundle` never stops
 // at the first defect and never throws on what the bundle holds: it returns every rejection it
 // finds, each as `{kind, detail}`. Only a malformed key supplied by the caller throws.
 //
@@ -54,7 +54,7 @@ export interface VerifyResult {
   certifiedProfiles: string[];
   /** The certified profiles were re-derived from a signed discovery document (major 2 only). */
   derivabilityChecked: boolean;
-  /** The opt-outs the signed rows record (wire facts §12.5). */
+  /** The opt-outs the signed rows record (docs/wire.md §12.5). */
   optedOut: string[];
 }
 
@@ -303,7 +303,7 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
 }
 
 /**
- * The derivation rejections of wire facts §12.5, and the profiles that certify. `document` is the
+ * The derivation rejections of docs/wire.md §12.5, and the profiles that certify. `document` is the
  * embedded discovery document when it hashes to the signed `discovery.sha256`, else undefined.
  */
 function derive(
@@ -337,7 +337,7 @@ function derive(
     if (relaxed.has(ids[i]!)) reject('relaxed-profile-certified', `profile ${ids[i]} is marked certified while a relaxation on one of its families is declared (${obligations.join(', ')})`);
     else certified.push(ids[i]!);
   }
-  // An empty profile is not certifiable (wire facts §11 "Empty profiles").
+  // An empty profile is not certifiable (docs/wire.md §11 "Empty profiles").
   for (const profile of profiles) {
     const witnesses = profile.witnessCount;
     if (profile.certified === true && !(typeof witnesses === 'number' && witnesses >= 1)) {

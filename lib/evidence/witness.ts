@@ -1,4 +1,4 @@
-// The witness digest and the totals (wire facts §12.1, §12.3).
+// The witness digest and the totals (docs/wire.md §12.1, §12.3).
 
 import { canonicalJson, sha256Hex } from './jcs.ts';
 import type { LedgerRow, Totals } from './types.ts';

@@ -1,4 +1,4 @@
-// Runs legs and records exactly one disposition per requirement id (DESIGN §7; wire facts §10–§11).
+// Runs legs and records exactly one disposition per requirement id.
 //
 // - a gate that says no → `inapplicable` / `skipped` / `blocked` with its reason, or
 //   `executed-fail` under `--require-behavior` when the gate marks it so;

@@ -82,8 +82,7 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
 }
 
 /**
- * Seeds, through the seam, the fixtures the legs need and the host does not list (DESIGN §4:
- * "where the host mounts the seams profile, the harness may seed them itself"). Only fixtures
+ * Seeds, through the seam, the fixtures the legs need and the host does not list. Only fixtures
  * whose facets the host advertises are offered; a refused seed leaves the fixture unlisted.
  */
 export async function seedMissingFixtures(target: Target, needed: Iterable<string>): Promise<string[]> {

@@ -3,7 +3,7 @@
 // reference host, started once per file, as `run` does with no --base-url.
 //
 // A row maps onto vitest honestly: executed-fail and blocked fail the test (neither certifies),
-// inapplicable and skipped are skips with their reason, never passes (STYLE item 6).
+// inapplicable and skipped are skips with their reason, never passes.
 
 import { basename } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 // One eval run as the host legs see it: created through POST /runs, read to its terminal event
 // (SSE debug, poll as fallback), its summary read, and its reference grade recomputed from the
-// run's own event log by lib/grader — never taken from the host (DESIGN §3).
+// run's own event log by lib/grader — never taken from the host.
 //
 // An observation is memoised per target, so several legs judge one run without re-running it;
 // each leg then asserts, on its own checks, that the run got as far as it needs.

@@ -1,4 +1,4 @@
-// The reference host is strict about its own traffic (STYLE 13): every event payload it emits and
+// The reference host is strict about its own traffic: every event payload it emits and
 // the summary it serves are validated against the project's schemas, and a mismatch is a host bug
 // that throws, loudly, before anything leaves the engine.
 

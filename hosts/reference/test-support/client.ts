@@ -1,5 +1,5 @@
 // The reference host's own tests talk to it over real HTTP with undici. These helpers stay thin
-// and non-throwing for statuses (STYLE.md 8): every request is bounded well below the test
+// and non-throwing for statuses: every request is bounded well below the test
 // timeout, auth and `OpenWOP-Version` are applied here, and an error envelope is checked against
 // its schema wherever a test expects one.
 
