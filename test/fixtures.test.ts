@@ -561,8 +561,9 @@ const honestLogs: Record<string, () => LogEvent[]> = {
   'conformance-eval-trajectory-modes': () => {
     const log = open(fixture('conformance-eval-trajectory-modes'), 'trajectory-modes');
     const read = (key: string): CallSpec => call(COUNTER, { op: 'read', key }, { key, count: 0 });
-    const trial = (taskId: string, steps: StepSpec[], matched: boolean): void =>
+    const trial = (taskId: string, steps: StepSpec[], matched: boolean): void => {
       log.trial(taskId, 0, { steps, decision: taskId, score: matched ? 1 : 0, passed: matched });
+    };
     trial('exact-extra-call', [echo('a'), read('modes'), echo('b')], false);
     trial('exact-short', [echo('a'), read('modes')], false);
     trial('any-order-missing', [read('modes')], false);

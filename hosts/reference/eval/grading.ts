@@ -94,6 +94,8 @@ export interface GradingRules extends TrajectoryRules {
   trialEfficiency(record: TrialRecord, targetAgentId: string): Efficiency;
   /** Whether a task with these mean efficiency scalars may pass at all (RFC 0244 §C: always). */
   efficiencyAllowsPass(efficiency: Efficiency): boolean;
+  /** Which of a task's `n` trials the summary's trajectory block describes (RFC 0244 §A: the last). */
+  reportedTrajectoryTrial(n: number): number;
   /** A fixtured task's `fixtureMissCount` from its trials' misses; undefined leaves it out. */
   reportedMissCount(trialMisses: number[], onMiss: 'fail' | 'live'): number | undefined;
 }
@@ -134,6 +136,7 @@ export const REFERENCE_GRADING_RULES: Readonly<GradingRules> = Object.freeze({
   taskCostUsd: (costs: Fraction[]) => costs.reduce((sum, cost) => sum.add(cost), ZERO),
   trialEfficiency: bracketEfficiency,
   efficiencyAllowsPass: () => true,
+  reportedTrajectoryTrial: (n: number) => n - 1,
   reportedMissCount: (misses: number[]) => misses.reduce((sum, count) => sum + count, 0),
 });
 
@@ -254,7 +257,7 @@ export function gradeTask(
   const costUsd = rules.taskCostUsd(trials.map((trial) => trial.record.costUsd));
   const atK = rules.passAtK(n, passedCount, settings.k);
   const hatK = rules.passHatK(n, passedCount, settings.k);
-  const last = trials[n - 1]!;
+  const reported = trials[rules.reportedTrajectoryTrial(n)] ?? trials[n - 1]!;
 
   const entry: Record<string, unknown> = {
     taskId,
@@ -262,7 +265,7 @@ export function gradeTask(
     passed,
     costUsd: fractionToNumber(costUsd),
   };
-  if (last.trajectory !== undefined) entry.trajectory = { ...last.trajectory };
+  if (reported.trajectory !== undefined) entry.trajectory = { ...reported.trajectory };
   if (settings.declared) {
     entry.trials = { n, passedCount, meanScore: fractionToNumber(score), passAtK: fractionToNumber(atK), passHatK: fractionToNumber(hatK) };
   }
