@@ -82,6 +82,8 @@ export interface GradingRules extends TrajectoryRules {
   trialScore(task: SuiteTask, record: TrialRecord, trajectoryMatched: boolean): Fraction;
   /** A trial's gating score (RFC 0246): 0 when its trajectory did not match or it failed closed. */
   trialGatingScore(score: Fraction, trajectoryMatched: boolean, failedClosed: boolean): Fraction;
+  /** A task's `passed` under its `passRule` (RFC 0244 §B): all ⇔ c = n, any ⇔ c ≥ 1, mean ⇔ the score reaches passScore. */
+  taskPassed(rule: PassRule, n: number, passedCount: number, ruleScore: Fraction, passScore: Fraction): boolean;
   /** The task score `passRule: "mean"` compares with passScore. */
   passRuleScore(task: { score: Fraction; gatingScore: Fraction }): Fraction;
   passAtK(n: number, c: number, k: number): Fraction;
@@ -129,6 +131,7 @@ export const REFERENCE_GRADING_RULES: Readonly<GradingRules> = Object.freeze({
   ...REFERENCE_TRAJECTORY_RULES,
   trialScore: failClosedScore,
   trialGatingScore: gatingScoreOf,
+  taskPassed: (rule: PassRule, n: number, passedCount: number, ruleScore: Fraction, passScore: Fraction) => taskPassed(rule, n, passedCount, ruleScore, passScore),
   passRuleScore: (task: { gatingScore: Fraction }) => task.gatingScore,
   passAtK,
   passHatK,
@@ -252,7 +255,7 @@ export function gradeTask(
     outputTokens: meanOf(trials.map((trial) => trial.efficiency.outputTokens)),
   };
   const passed =
-    taskPassed(settings.passRule, n, passedCount, rules.passRuleScore({ score, gatingScore }), passScore) &&
+    rules.taskPassed(settings.passRule, n, passedCount, rules.passRuleScore({ score, gatingScore }), passScore) &&
     rules.efficiencyAllowsPass(efficiency);
   const costUsd = rules.taskCostUsd(trials.map((trial) => trial.record.costUsd));
   const atK = rules.passAtK(n, passedCount, settings.k);
