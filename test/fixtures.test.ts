@@ -114,6 +114,7 @@ const NAMED_FIXTURES = [
   'conformance-eval-trajectory-modes',
   'conformance-eval-trials-any',
   'conformance-eval-trials-all',
+  'conformance-eval-cost-ceiling',
 ];
 
 const LIVE_TOOLS = new Set(['conformance.eval:counter', 'conformance.eval:echo']);
@@ -614,6 +615,13 @@ const honestLogs: Record<string, () => LogEvent[]> = {
     ];
     varied.forEach((trial, i) => log.trial('always-varied', i, { ...trial, decision: 'right', score: 1, passed: true }));
     return log.finish({ aggregateScore: 7 / 12, passed: true, passedCount: 1 });
+  },
+
+  'conformance-eval-cost-ceiling': () => {
+    // The suite passes by its own thresholds; a host's maxCostUsdPerSuite is outside the suite.
+    const log = open(fixture('conformance-eval-cost-ceiling'), 'cost-ceiling');
+    for (const i of [0, 1, 2]) log.trial('costly', i, { steps: [], usage: [usage(100, 20, 2)], decision: 'spent', score: 1, passed: true });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
   },
 };
 

@@ -653,4 +653,10 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
         suite.trials === undefined || summary.trialStats === undefined ? summary : { ...summary, trialStats: { ...(summary.trialStats as Record<string, unknown>), k: suite.trials.count ?? 1 } },
     }),
   },
+  {
+    name: 'suite-ceiling-one-trial',
+    defect: "the host's maxCostUsdPerSuite is held to the cost of one trial of each task, not of every trial",
+    clause: 'RFC 0244 §B',
+    ...engine({ suiteCeilingCost: (totalCostUsd, trialCount) => totalCostUsd.div(trialCount) }),
+  },
 ];

@@ -98,6 +98,8 @@ export interface GradingRules extends TrajectoryRules {
   efficiencyAllowsPass(efficiency: Efficiency): boolean;
   /** Which of a task's `n` trials the summary's trajectory block describes (RFC 0244 §A: the last). */
   reportedTrajectoryTrial(n: number): number;
+  /** The cost the host's `maxCostUsdPerSuite` is held to (RFC 0244 §B: every trial, so the whole total). */
+  suiteCeilingCost(totalCostUsd: Fraction, trialCount: number): Fraction;
   /** A fixtured task's `fixtureMissCount` from its trials' misses; undefined leaves it out. */
   reportedMissCount(trialMisses: number[], onMiss: 'fail' | 'live'): number | undefined;
 }
@@ -140,6 +142,7 @@ export const REFERENCE_GRADING_RULES: Readonly<GradingRules> = Object.freeze({
   trialEfficiency: bracketEfficiency,
   efficiencyAllowsPass: () => true,
   reportedTrajectoryTrial: (n: number) => n - 1,
+  suiteCeilingCost: (totalCostUsd: Fraction) => totalCostUsd,
   reportedMissCount: (misses: number[]) => misses.reduce((sum, count) => sum + count, 0),
 });
 
@@ -308,8 +311,9 @@ export function gradeSuite(
   const aggregateScore = mean(tasks.map((task) => task.score));
   const gatingScore = mean(tasks.map((task) => task.gatingScore));
   const totalCostUsd = tasks.reduce((sum, task) => sum.add(task.costUsd), ZERO);
-  const withinCost = (ceiling: number | undefined): boolean => ceiling === undefined || totalCostUsd.lte(exactDecimal(ceiling));
-  const passed = gatingScore.gte(passScore) && withinCost(maxCostUsd) && withinCost(maxCostUsdPerSuite);
+  const withinCost = (ceiling: number | undefined, cost: Fraction = totalCostUsd): boolean => ceiling === undefined || cost.lte(exactDecimal(ceiling));
+  const passed =
+    gatingScore.gte(passScore) && withinCost(maxCostUsd) && withinCost(maxCostUsdPerSuite, rules.suiteCeilingCost(totalCostUsd, settings.count));
 
   let trialStats: Record<string, unknown> | undefined;
   if (settings.declared) {
