@@ -8,6 +8,7 @@ export const SCENARIO_FILES = [
   'agent-eval-suite-shape.test.ts',
   'v2-eval-run.test.ts',
   'v2-eval-trajectory-trials.test.ts',
+  'v2-eval-trajectory-modes.test.ts',
   'v2-eval-recorded-fixtures.test.ts',
 ] as const;
 

@@ -111,6 +111,10 @@ const NAMED_FIXTURES = [
   'conformance-eval-regression-baseline',
   'conformance-eval-regression-candidate',
   'conformance-eval-mode-probe',
+  'conformance-eval-trajectory-modes',
+  'conformance-eval-trials-any',
+  'conformance-eval-trials-all',
+  'conformance-eval-cost-ceiling',
 ];
 
 const LIVE_TOOLS = new Set(['conformance.eval:counter', 'conformance.eval:echo']);
@@ -553,6 +557,70 @@ const honestLogs: Record<string, () => LogEvent[]> = {
     // Only on a host that advertises adversarial; the reference host refuses the create.
     const log = open(fixture('conformance-eval-mode-probe'), 'mode-probe');
     log.trial('probe', 0, { steps: [], decision: 'probe', score: 1, passed: true });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+  },
+  'conformance-eval-trajectory-modes': () => {
+    const log = open(fixture('conformance-eval-trajectory-modes'), 'trajectory-modes');
+    const read = (key: string): CallSpec => call(COUNTER, { op: 'read', key }, { key, count: 0 });
+    const trial = (taskId: string, steps: StepSpec[], matched: boolean): void => {
+      log.trial(taskId, 0, { steps, decision: taskId, score: matched ? 1 : 0, passed: matched });
+    };
+    trial('exact-extra-call', [echo('a'), read('modes'), echo('b')], false);
+    trial('exact-short', [echo('a'), read('modes')], false);
+    trial('any-order-missing', [read('modes')], false);
+    trial('subset-outside-tool', [echo('a'), read('modes')], false);
+    trial('exact-args-ignored', [echo('other'), read('modes')], true);
+    trial('in-order-args-exact', [echo('a'), echo('b'), read('modes')], true);
+    trial('any-order-args-subset', [echo({ id: 'x', n: 1 }), read('modes')], true);
+    trial('subset-args-exact', [echo('r'), echo('r'), read('modes')], true);
+    trial('args-subset-mismatch', [echo({ id: 'y', n: 1 })], false);
+    trial('forbidden-exact', [echo('a'), read('modes')], false);
+    trial('forbidden-in-order', [echo('a'), read('modes')], false);
+    trial('forbidden-any-order', [read('modes'), echo('a')], false);
+    trial('forbidden-subset', [echo('a'), read('modes')], false);
+    trial('delegates-by-default-excluded', [echo('own'), { delegate: HELPER, steps: [echo('helper')] }], true);
+    return log.finish({ aggregateScore: 5 / 14, passed: false, passedCount: 5 });
+  },
+
+  'conformance-eval-trials-any': () => {
+    const log = open(fixture('conformance-eval-trials-any'), 'trials-any');
+    const read = call(COUNTER, { op: 'read', key: 'trials' }, { key: 'trials', count: 0 });
+    log.trial('last-trial-path', 0, { steps: [echo('lookup'), read], usage: [usage(40, 8, 0.0004)], decision: 'done', score: 1, passed: true });
+    log.trial('last-trial-path', 1, { steps: [read, echo('lookup')], usage: [usage(40, 8, 0.0004)], decision: 'done', score: 0, passed: false });
+    log.trial('last-trial-path', 2, {
+      steps: [read, echo('lookup'), echo('again')],
+      usage: [usage(30, 6, 0.0003), usage(20, 4, 0.0002)],
+      decision: 'done',
+      score: 0,
+      passed: false,
+    });
+    return log.finish({ aggregateScore: 1 / 3, passed: true, passedCount: 1 });
+  },
+
+  'conformance-eval-trials-all': () => {
+    const log = open(fixture('conformance-eval-trials-all'), 'trials-all');
+    const read = call(COUNTER, { op: 'read', key: 'trials' }, { key: 'trials', count: 0 });
+    for (const i of [0, 1, 2, 3]) {
+      log.trial('never', i, { steps: [echo('never')], usage: [usage(50, 10, 0.0005)], decision: 'wrong', score: 0, passed: false });
+    }
+    for (const i of [0, 1, 2, 3]) {
+      const right = i !== 3;
+      log.trial('mostly', i, { steps: [echo('mostly')], usage: [usage(50, 10, 0.0005)], decision: right ? 'right' : 'wrong', score: right ? 1 : 0, passed: right });
+    }
+    const varied: Array<{ steps: StepSpec[]; usage: UsageSpec[] }> = [
+      { steps: [echo('v')], usage: [usage(60, 12, 0.0006)] },
+      { steps: [echo('v1'), echo('v2'), read], usage: [usage(80, 16, 0.0008), usage(40, 8, 0.0004)] },
+      { steps: [echo('v1'), echo('v2')], usage: [usage(60, 12, 0.0006)] },
+      { steps: [echo('v'), read], usage: [usage(60, 12, 0.0006)] },
+    ];
+    varied.forEach((trial, i) => log.trial('always-varied', i, { ...trial, decision: 'right', score: 1, passed: true }));
+    return log.finish({ aggregateScore: 7 / 12, passed: true, passedCount: 1 });
+  },
+
+  'conformance-eval-cost-ceiling': () => {
+    // The suite passes by its own thresholds; a host's maxCostUsdPerSuite is outside the suite.
+    const log = open(fixture('conformance-eval-cost-ceiling'), 'cost-ceiling');
+    for (const i of [0, 1, 2]) log.trial('costly', i, { steps: [], usage: [usage(100, 20, 2)], decision: 'spent', score: 1, passed: true });
     return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
   },
 };

@@ -82,6 +82,8 @@ export interface GradingRules extends TrajectoryRules {
   trialScore(task: SuiteTask, record: TrialRecord, trajectoryMatched: boolean): Fraction;
   /** A trial's gating score (RFC 0246): 0 when its trajectory did not match or it failed closed. */
   trialGatingScore(score: Fraction, trajectoryMatched: boolean, failedClosed: boolean): Fraction;
+  /** A task's `passed` under its `passRule` (RFC 0244 §B): all ⇔ c = n, any ⇔ c ≥ 1, mean ⇔ the score reaches passScore. */
+  taskPassed(rule: PassRule, n: number, passedCount: number, ruleScore: Fraction, passScore: Fraction): boolean;
   /** The task score `passRule: "mean"` compares with passScore. */
   passRuleScore(task: { score: Fraction; gatingScore: Fraction }): Fraction;
   passAtK(n: number, c: number, k: number): Fraction;
@@ -94,6 +96,10 @@ export interface GradingRules extends TrajectoryRules {
   trialEfficiency(record: TrialRecord, targetAgentId: string): Efficiency;
   /** Whether a task with these mean efficiency scalars may pass at all (RFC 0244 §C: always). */
   efficiencyAllowsPass(efficiency: Efficiency): boolean;
+  /** Which of a task's `n` trials the summary's trajectory block describes (RFC 0244 §A: the last). */
+  reportedTrajectoryTrial(n: number): number;
+  /** The cost the host's `maxCostUsdPerSuite` is held to (RFC 0244 §B: every trial, so the whole total). */
+  suiteCeilingCost(totalCostUsd: Fraction, trialCount: number): Fraction;
   /** A fixtured task's `fixtureMissCount` from its trials' misses; undefined leaves it out. */
   reportedMissCount(trialMisses: number[], onMiss: 'fail' | 'live'): number | undefined;
 }
@@ -127,6 +133,7 @@ export const REFERENCE_GRADING_RULES: Readonly<GradingRules> = Object.freeze({
   ...REFERENCE_TRAJECTORY_RULES,
   trialScore: failClosedScore,
   trialGatingScore: gatingScoreOf,
+  taskPassed: (rule: PassRule, n: number, passedCount: number, ruleScore: Fraction, passScore: Fraction) => taskPassed(rule, n, passedCount, ruleScore, passScore),
   passRuleScore: (task: { gatingScore: Fraction }) => task.gatingScore,
   passAtK,
   passHatK,
@@ -134,6 +141,8 @@ export const REFERENCE_GRADING_RULES: Readonly<GradingRules> = Object.freeze({
   taskCostUsd: (costs: Fraction[]) => costs.reduce((sum, cost) => sum.add(cost), ZERO),
   trialEfficiency: bracketEfficiency,
   efficiencyAllowsPass: () => true,
+  reportedTrajectoryTrial: (n: number) => n - 1,
+  suiteCeilingCost: (totalCostUsd: Fraction) => totalCostUsd,
   reportedMissCount: (misses: number[]) => misses.reduce((sum, count) => sum + count, 0),
 });
 
@@ -249,12 +258,12 @@ export function gradeTask(
     outputTokens: meanOf(trials.map((trial) => trial.efficiency.outputTokens)),
   };
   const passed =
-    taskPassed(settings.passRule, n, passedCount, rules.passRuleScore({ score, gatingScore }), passScore) &&
+    rules.taskPassed(settings.passRule, n, passedCount, rules.passRuleScore({ score, gatingScore }), passScore) &&
     rules.efficiencyAllowsPass(efficiency);
   const costUsd = rules.taskCostUsd(trials.map((trial) => trial.record.costUsd));
   const atK = rules.passAtK(n, passedCount, settings.k);
   const hatK = rules.passHatK(n, passedCount, settings.k);
-  const last = trials[n - 1]!;
+  const reported = trials[rules.reportedTrajectoryTrial(n)] ?? trials[n - 1]!;
 
   const entry: Record<string, unknown> = {
     taskId,
@@ -262,7 +271,7 @@ export function gradeTask(
     passed,
     costUsd: fractionToNumber(costUsd),
   };
-  if (last.trajectory !== undefined) entry.trajectory = { ...last.trajectory };
+  if (reported.trajectory !== undefined) entry.trajectory = { ...reported.trajectory };
   if (settings.declared) {
     entry.trials = { n, passedCount, meanScore: fractionToNumber(score), passAtK: fractionToNumber(atK), passHatK: fractionToNumber(hatK) };
   }
@@ -302,8 +311,9 @@ export function gradeSuite(
   const aggregateScore = mean(tasks.map((task) => task.score));
   const gatingScore = mean(tasks.map((task) => task.gatingScore));
   const totalCostUsd = tasks.reduce((sum, task) => sum.add(task.costUsd), ZERO);
-  const withinCost = (ceiling: number | undefined): boolean => ceiling === undefined || totalCostUsd.lte(exactDecimal(ceiling));
-  const passed = gatingScore.gte(passScore) && withinCost(maxCostUsd) && withinCost(maxCostUsdPerSuite);
+  const withinCost = (ceiling: number | undefined, cost: Fraction = totalCostUsd): boolean => ceiling === undefined || cost.lte(exactDecimal(ceiling));
+  const passed =
+    gatingScore.gte(passScore) && withinCost(maxCostUsd) && withinCost(maxCostUsdPerSuite, rules.suiteCeilingCost(totalCostUsd, settings.count));
 
   let trialStats: Record<string, unknown> | undefined;
   if (settings.declared) {

@@ -35,11 +35,15 @@ export type ModeCheck = (expected: ExpectedCall[], observed: ObservedCall[], mat
  * host can replace exactly one (`any-order` is "the maximum matching covers every expected call").
  */
 export interface TrajectoryRules {
-  /** Which calls of the trial's bracket form the observed trajectory. */
-  observedTrajectory(calls: ObservedCall[], targetAgentId: string, includeDelegates: boolean): ObservedCall[];
+  /** Which calls of the trial's bracket form the observed trajectory (`includeDelegates` as the suite wrote it, absent included). */
+  observedTrajectory(calls: ObservedCall[], targetAgentId: string, includeDelegates: boolean | undefined): ObservedCall[];
   exactMode: ModeCheck;
   inOrderMode: ModeCheck;
   subsetMode: ModeCheck;
+  /** `any-order` from the maximum matching: every expected call has its own observed call. */
+  anyOrderMode(expectedCount: number, matchedCount: number, observedCount: number): boolean;
+  /** The trajectory's `matched`: the mode matched and, whatever the mode, no forbidden call. */
+  trajectoryMatched(mode: TrajectoryMode, modeMatched: boolean, forbiddenCount: number): boolean;
   /** The observed calls to a forbidden tool. */
   forbiddenCount(observed: ObservedCall[], forbidden: readonly string[]): number;
   /** `argsMatch: "subset"` (CONTRACT §6: leaf key paths). */
@@ -91,8 +95,8 @@ export function maximumMatchingSize(
 }
 
 /** The observed trajectory: the target agent's own calls, or every call with `includeDelegates`. */
-export function ownOrDelegatedCalls(calls: ObservedCall[], targetAgentId: string, includeDelegates: boolean): ObservedCall[] {
-  return includeDelegates ? calls : calls.filter((call) => call.agentId === targetAgentId);
+export function ownOrDelegatedCalls(calls: ObservedCall[], targetAgentId: string, includeDelegates: boolean | undefined): ObservedCall[] {
+  return includeDelegates === true ? calls : calls.filter((call) => call.agentId === targetAgentId);
 }
 
 /** `exact`: same length, the i-th observed call matches the i-th expected call. */
@@ -129,6 +133,8 @@ export const REFERENCE_TRAJECTORY_RULES: Readonly<TrajectoryRules> = Object.free
   exactMode: exactModeMatches,
   inOrderMode: inOrderModeMatches,
   subsetMode: subsetModeMatches,
+  anyOrderMode: (expectedCount: number, matchedCount: number) => matchedCount === expectedCount,
+  trajectoryMatched: (_mode: TrajectoryMode, modeMatched: boolean, forbiddenCount: number) => modeMatched && forbiddenCount === 0,
   forbiddenCount: forbiddenCalls,
   argsSubset: subsetMatches,
   matchingSize: maximumMatchingSize,
@@ -141,7 +147,7 @@ export function gradeTrajectory(
   rules: TrajectoryRules = REFERENCE_TRAJECTORY_RULES,
 ): TrajectoryGrade {
   const expected = expectation.calls;
-  const observed = rules.observedTrajectory(calls, targetAgentId, expectation.includeDelegates === true);
+  const observed = rules.observedTrajectory(calls, targetAgentId, expectation.includeDelegates);
   const matches: CallMatcher = (wanted, call) => callMatches(wanted, call, rules.argsSubset);
   const forbiddenCount = rules.forbiddenCount(observed, expectation.forbidden ?? []);
   const matchedCount = rules.matchingSize(expected.length, observed.length, (e, o) => matches(expected[e]!, observed[o]!));
@@ -155,7 +161,7 @@ export function gradeTrajectory(
       modeMatched = rules.inOrderMode(expected, observed, matches);
       break;
     case 'any-order':
-      modeMatched = matchedCount === expected.length;
+      modeMatched = rules.anyOrderMode(expected.length, matchedCount, observed.length);
       break;
     case 'subset':
       modeMatched = rules.subsetMode(expected, observed, matches);
@@ -164,7 +170,7 @@ export function gradeTrajectory(
 
   return {
     mode: expectation.match,
-    matched: modeMatched && forbiddenCount === 0,
+    matched: rules.trajectoryMatched(expectation.match, modeMatched, forbiddenCount),
     expectedCount: expected.length,
     observedCount: observed.length,
     matchedCount,
