@@ -11,6 +11,7 @@ import { benchGrader, type BenchResult } from './grader.ts';
 import { benchHost } from './host.ts';
 import { benchKillMatrix } from './kill-matrix.ts';
 import { benchLatitudeMatrix } from './latitude-matrix.ts';
+import { benchFirstRequest, benchLatencyProxy, benchWholeProcess } from './waiting.ts';
 
 const args = process.argv.slice(2);
 const write = args.includes('--write');
@@ -22,6 +23,9 @@ for (const [section, bench] of [
   ['Certification', benchCertify],
   ['Kill matrix', benchKillMatrix],
   ['Latitude matrix', benchLatitudeMatrix],
+  ['Waiting: latency proxy', benchLatencyProxy],
+  ['Waiting: process start to first request', benchFirstRequest],
+  ['Waiting: npm start and the CPU split', benchWholeProcess],
 ] as const) {
   if (wanted.length > 0 && !wanted.some((word) => section.toLowerCase().includes(word))) continue;
   process.stderr.write(`bench: ${section}…\n`);
