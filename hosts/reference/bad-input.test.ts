@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validate } from '../../lib/schemas/index.ts';
+import { binaryString } from '../../test/support/arbitraries.ts';
 import type { ReferenceHost } from './server.ts';
 import { call, pollToEnd, SCRIPTED_AGENT, hostForSuite, type Reply } from './test-support/client.ts';
 
@@ -52,7 +53,7 @@ const VALUE = fc.oneof(fc.jsonValue({ maxDepth: 3 }), NEAR_VALUES);
 const CREATE_BODY = fc.dictionary(fc.constantFrom(...CREATE_MEMBERS), VALUE, { maxKeys: 6 });
 const RAW_TEXT = fc.oneof(
   fc.string({ maxLength: 200 }),
-  fc.string({ unit: 'binary', maxLength: 200 }),
+  binaryString({ maxLength: 200 }),
   fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
   fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v).slice(0, -1)),
 );

@@ -28,7 +28,7 @@ import { createRequestListener } from './routes.ts';
 import { BODY_TIMEOUT_MS, setBodyTimeout } from './http.ts';
 import { NOOP_WORKFLOW_ID, RunManager } from './runs.ts';
 import { Store } from './store.ts';
-import type { StreamContext } from './streams.ts';
+import { KEEP_ALIVE_MS, type StreamContext } from './streams.ts';
 import { loadFixtureFiles, SuiteCatalogue, type FixtureDocument } from './suites.ts';
 import { TrafficGuard, type TrafficMode, type TrafficViolation } from './traffic.ts';
 
@@ -73,6 +73,8 @@ export interface ReferenceHostOptions {
   log?: (message: string) => void;
   /** How long a request body may take to arrive before `408 request_timeout`. Default BODY_TIMEOUT_MS. */
   bodyTimeoutMs?: number;
+  /** Interval between SSE keep-alive comments (a test shortens it). Default KEEP_ALIVE_MS, 15 s. */
+  keepAliveMs?: number;
 }
 
 export interface ReferenceHost {
@@ -142,6 +144,8 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
   const seams = options.seams ?? true;
   const paceMs = options.paceMs ?? 0;
   if (!Number.isFinite(paceMs) || paceMs < 0) throw new Error('paceMs must be a non-negative number');
+  const keepAliveMs = options.keepAliveMs ?? KEEP_ALIVE_MS;
+  if (!Number.isFinite(keepAliveMs) || keepAliveMs <= 0) throw new Error('keepAliveMs must be a positive number');
   const implementation: Implementation = {
     name: IMPLEMENTATION_NAME,
     version: packageVersion(),
@@ -170,7 +174,7 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
     const hostBehaviour: HostBehaviour = { ...REFERENCE_HOST_BEHAVIOUR, ...options.hostBehaviour };
     const runs = new RunManager({ store, guard, catalogue, facets, paceMs, behaviour, priorRunFor: hostBehaviour.priorRunFor, log });
     const openStreams = new Set<() => void>();
-    const streams: StreamContext = { runs, guard, open: openStreams, log };
+    const streams: StreamContext = { runs, guard, open: openStreams, log, keepAliveMs };
 
     const discoveryDocument = (): Record<string, unknown> =>
       // CONTRACT §1: the seeded conformance-workflow-noop is listed beside the eval suites, so a

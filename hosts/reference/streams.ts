@@ -12,7 +12,8 @@ import type { TrafficGuard } from './traffic.ts';
 export const SUPPORTED_STREAM_MODES = ['updates', 'debug'] as const;
 export type StreamMode = (typeof SUPPORTED_STREAM_MODES)[number];
 
-const KEEP_ALIVE_MS = 15_000;
+/** Default interval between SSE keep-alive comments: well within the 30 s of docs/wire.md §5.2. */
+export const KEEP_ALIVE_MS = 15_000;
 const TERMINAL_TYPES = new Set(['run.completed', 'run.failed', 'run.cancelled']);
 const NON_NEGATIVE_INT = /^(0|[1-9][0-9]{0,14})$/;
 
@@ -74,6 +75,8 @@ export interface StreamContext {
   /** Open readers; each entry ends its reader when called. */
   open: Set<() => void>;
   log: (message: string) => void;
+  /** Interval between keep-alive comments on an open stream; default KEEP_ALIVE_MS. */
+  keepAliveMs?: number;
 }
 
 function frame(doc: RunEventDoc): string {
@@ -152,7 +155,7 @@ export function serveEventStream(
   });
   keepAlive = setInterval(() => {
     if (!ended) res.write(': keep-alive\n\n');
-  }, KEEP_ALIVE_MS);
+  }, ctx.keepAliveMs ?? KEEP_ALIVE_MS);
 }
 
 /**
