@@ -9,6 +9,8 @@ export const SCENARIO_FILES = [
   'v2-eval-run.test.ts',
   'v2-eval-trajectory-trials.test.ts',
   'v2-eval-recorded-fixtures.test.ts',
+  'v2-eval-run-surface.test.ts',
+  'v2-eval-regression-verdicts.test.ts',
 ] as const;
 
 export async function loadScenarios(): Promise<Scenario[]> {
