@@ -5,9 +5,11 @@
 // latency threshold the run cannot exceed (§A thresholds).
 //
 // Legs:
-//   1. 0081.mode-golden-runs ... 0081.mode-live-shadow-runs  a suite in a mode the host advertises
-//      is accepted, runs to eval.completed and a served summary, and eval.started names the mode;
-//      a live-shadow run's tool calls are answered by the live tools, never the suite's fixtures
+//   1. 0081.mode-golden-runs, 0081.mode-rubric-runs, 0081.mode-adversarial-runs,
+//      0081.mode-regression-runs, 0081.mode-live-shadow-runs  a suite in a mode the host
+//      advertises is accepted, runs to eval.completed and a served summary, and eval.started names
+//      the mode; a regression run carries the regression block; a live-shadow run's tool calls are
+//      answered by the live tools, never the suite's fixtures
 //   2. 0081.summary-tenant-scoped    tenant B asking for tenant A's summary is refused exactly like
 //      an unknown run id (same status, same code), never served
 //   3. 0081.summary-not-before-terminal  409 while the eval run is seen running; 404 for a run
@@ -160,8 +162,9 @@ export default await defineScenario('v2-eval-run-surface.test.ts', [
     async run(check, target) {
       const run = requireCompleted(check, await sharedEvalRun(target, GOLDEN), { trajectoryArgs: false });
       const tenantB = target.tenantB!;
-      const foreign = await getEvalSummary(tenantB, run.runId);
-      const unknown = await getEvalSummary(tenantB, unknownRunIdLike(run.runId));
+      // A 409 is "not ready yet", retried (CONTRACT §6): the answers compared are the settled ones.
+      const foreign = await waitForSummary(tenantB, run.runId, RUN_DEADLINE_MS);
+      const unknown = await waitForSummary(tenantB, unknownRunIdLike(run.runId), RUN_DEADLINE_MS);
       check.ok(foreign.result.status !== 200, "tenant B is not served tenant A's eval summary", { status: foreign.result.status });
       check.ok(foreign.kind !== 'ok', "the answer to tenant B carries no summary", foreign.result.json);
       // The refusal must not tell a foreign run from a missing one: the same status and error
@@ -202,7 +205,8 @@ export default await defineScenario('v2-eval-run-surface.test.ts', [
         const runId = (workflow.json as { runId?: unknown } | undefined)?.runId;
         need(check, workflow.status === 201 && typeof runId === 'string', `POST /runs for the ${NOOP_WORKFLOW} workflow answers 201`, workflow.json);
         await readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS });
-        const answer = await getEvalSummary(target.client, runId);
+        // A 409 is "not ready yet", retried (CONTRACT §6); a workflow run never has a summary.
+        const answer = await waitForSummary(target.client, runId, RUN_DEADLINE_MS);
         observedSomething = true;
         check.equal(answer.result.status, 404, 'the eval summary of a workflow run (not an eval run) is 404');
       } else {
