@@ -75,7 +75,7 @@ const ALL_MODES: ReferenceHostOptions = { evalSuite: { modes: ['golden', 'rubric
 const PACED: ReferenceHostOptions = { paceMs: 50 };
 
 /** A summary whose regression block carries `diffRef` as `make` writes it from the baseline id. */
-function withDiffRef(make: (baselineRunId: string) => unknown): EngineBehaviour['outgoingSummary'] {
+function withDiffRef(make: (baselineRunId: string) => unknown): (summary: Record<string, unknown>) => Record<string, unknown> {
   return (summary) => {
     const regression = summary.regression;
     if (!isPlainObject(regression) || typeof regression.baselineRunId !== 'string') return summary;
@@ -695,6 +695,6 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
     defect: "regression.diffRef is the empty string, a pointer to nothing (sends what the schema refuses: validateTraffic 'off')",
     clause: 'RFC 0081 §C',
     base: DIFF_REF_SERVED,
-    options: { engineBehaviour: { outgoingSummary: withDiffRef(() => '') }, validateTraffic: 'off' },
+    options: { ...DIFF_REF_SERVED, hostBehaviour: { servedSummary: withDiffRef(() => '') }, validateTraffic: 'off' },
   },
 ];

@@ -32,6 +32,8 @@ export interface HostBehaviour {
    * summary, is `409 run_state_conflict` (RFC 0081 §B: the summary is of a terminal eval run).
    */
   summaryRefusal(run: RunRecord, terminal: boolean): HttpError | undefined;
+  /** The summary as `GET /runs/{runId}/eval-summary` serves it, from the one the run ended with. */
+  servedSummary(summary: Record<string, unknown>): Record<string, unknown>;
 }
 
 export const REFERENCE_HOST_BEHAVIOUR: Readonly<HostBehaviour> = Object.freeze({
@@ -48,4 +50,5 @@ export const REFERENCE_HOST_BEHAVIOUR: Readonly<HostBehaviour> = Object.freeze({
     if (run.summary === null) return new HttpError(409, 'run_state_conflict', 'the eval run ended without a summary', { runStatus: run.status });
     return undefined;
   },
+  servedSummary: (summary: Record<string, unknown>) => summary,
 });

@@ -254,7 +254,7 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
     if (facets === undefined) throw routeNotFound();
     const refusal = behaviour.summaryRefusal(run, isTerminal(run.status));
     if (refusal !== undefined) throw refusal;
-    sendChecked(ctx.res, 200, 'eval-summary', 'an eval summary', run.summary);
+    sendChecked(ctx.res, 200, 'eval-summary', 'an eval summary', behaviour.servedSummary(run.summary as Record<string, unknown>));
   };
 
   const cancelRun: Handler = async (ctx) => {
