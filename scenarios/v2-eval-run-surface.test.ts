@@ -37,6 +37,8 @@ const LIVE_SHADOW = 'conformance-eval-mode-live-shadow';
 /** A golden + regression suite of three one-line tasks, run against itself as its baseline. */
 const REGRESSION = 'conformance-eval-regression-baseline';
 const LATENCY = 'conformance-eval-latency-threshold';
+/** Twelve one-trial tasks: the longest run of one-trial tasks, so a paced host is seen running. */
+const TWELVE_TASKS = 'conformance-eval-verdict-baseline';
 const NOOP_WORKFLOW = 'conformance-workflow-noop';
 /** Another agent the host knows (the scripted agent's delegate, CONTRACT §3). */
 const HELPER_AGENT = 'core.conformance.agents.scripted-helper';
@@ -180,11 +182,11 @@ export default await defineScenario('v2-eval-run-surface.test.ts', [
     title: 'the eval summary is 409 while its run is running, and 404 for a run that is not an eval run',
     clause: 'RFC 0081 §B',
     rules: { 'running-conflict': 'RFC 0081 §B (the summary of a terminal eval run), CONTRACT §6', 'not-eval-not-found': 'RFC 0081 §B' },
-    needs: { facet: [], fixtures: [REGRESSION] },
+    needs: { facet: [], fixtures: [TWELVE_TASKS] },
     async run(check, target) {
       let observedSomething = false;
-      const created = await createEvalRun(target.client, { evalSuiteRef: REGRESSION, agentId: SCRIPTED_AGENT });
-      need(check, created.status === 201 && created.runId !== undefined, `POST /runs for ${REGRESSION} answers 201 with a runId`, { status: created.status, body: created.json });
+      const created = await createEvalRun(target.client, { evalSuiteRef: TWELVE_TASKS, agentId: SCRIPTED_AGENT });
+      need(check, created.status === 201 && created.runId !== undefined, `POST /runs for ${TWELVE_TASKS} answers 201 with a runId`, { status: created.status, body: created.json });
       const early = await getEvalSummary(target.client, created.runId);
       // A run never leaves a terminal status: if it is not terminal now, it was not when the
       // summary was asked for.
