@@ -10,6 +10,8 @@ export const SCENARIO_FILES = [
   'v2-eval-trajectory-trials.test.ts',
   'v2-eval-trajectory-modes.test.ts',
   'v2-eval-recorded-fixtures.test.ts',
+  'v2-eval-run-surface.test.ts',
+  'v2-eval-regression-verdicts.test.ts',
 ] as const;
 
 export async function loadScenarios(): Promise<Scenario[]> {

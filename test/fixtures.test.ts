@@ -115,6 +115,13 @@ const NAMED_FIXTURES = [
   'conformance-eval-trials-any',
   'conformance-eval-trials-all',
   'conformance-eval-cost-ceiling',
+  'conformance-eval-mode-rubric',
+  'conformance-eval-mode-live-shadow',
+  'conformance-eval-latency-threshold',
+  'conformance-eval-verdict-baseline',
+  'conformance-eval-verdict-improved',
+  'conformance-eval-verdict-regressed',
+  'conformance-eval-verdict-one-rise',
 ];
 
 const LIVE_TOOLS = new Set(['conformance.eval:counter', 'conformance.eval:echo']);
@@ -282,6 +289,25 @@ function open(doc: FixtureDoc, token: string, extra: { fixtureRuns?: Record<stri
 /** The live counter's answers are whatever the host's count is; these logs assume a fresh host. */
 const SOURCE_RUN_ID = 'tenant-a/run-recorded-source';
 const BASELINE_RUN_ID = 'tenant-a/run-regression-baseline';
+
+const VERDICT_BASELINE_RUN_ID = 'tenant-a/run-verdict-baseline';
+
+/**
+ * The verdict fixtures: twelve one-line golden tasks each answering its script's output with no
+ * call and no usage, scored 1 when the output is "final" (the expected value) and 0 otherwise.
+ */
+function verdictLog(id: string, token: string, baselineRunId?: string): LogEvent[] {
+  const doc = fixture(id);
+  const log = open(doc, token, baselineRunId === undefined ? {} : { baselineRunId });
+  let passedCount = 0;
+  for (const task of doc.suite.tasks) {
+    const passed = task.input.output === 'final';
+    if (passed) passedCount += 1;
+    log.trial(task.taskId, 0, { steps: [], decision: task.input.output, score: passed ? 1 : 0, passed });
+  }
+  const aggregateScore = passedCount / doc.suite.tasks.length;
+  return log.finish({ aggregateScore, passed: aggregateScore >= 1, passedCount });
+}
 
 const honestLogs: Record<string, () => LogEvent[]> = {
   'conformance-eval-trajectory': () => {
@@ -623,6 +649,31 @@ const honestLogs: Record<string, () => LogEvent[]> = {
     for (const i of [0, 1, 2]) log.trial('costly', i, { steps: [], usage: [usage(100, 20, 2)], decision: 'spent', score: 1, passed: true });
     return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
   },
+
+  'conformance-eval-mode-rubric': () => {
+    // The rubric score is the host judge's, a recorded fact; this host's judge met both criteria.
+    const log = open(fixture('conformance-eval-mode-rubric'), 'mode-rubric');
+    log.trial('judged', 0, { steps: [], decision: 'refund approved within the 30-day window', score: 1, passed: true });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+  },
+
+  'conformance-eval-mode-live-shadow': () => {
+    // live-shadow bypasses the fixture: the live echo tool answers with the call's own args.
+    const log = open(fixture('conformance-eval-mode-live-shadow'), 'mode-live-shadow');
+    log.trial('shadowed', 0, { steps: [echo('live')], decision: 'shadowed', score: 1, passed: true });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+  },
+
+  'conformance-eval-latency-threshold': () => {
+    const log = open(fixture('conformance-eval-latency-threshold'), 'latency-threshold');
+    log.trial('on-time', 0, { steps: [], decision: 'on time', score: 1, passed: true });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+  },
+
+  'conformance-eval-verdict-baseline': () => verdictLog('conformance-eval-verdict-baseline', 'verdict-baseline'),
+  'conformance-eval-verdict-improved': () => verdictLog('conformance-eval-verdict-improved', 'verdict-improved', VERDICT_BASELINE_RUN_ID),
+  'conformance-eval-verdict-regressed': () => verdictLog('conformance-eval-verdict-regressed', 'verdict-regressed', VERDICT_BASELINE_RUN_ID),
+  'conformance-eval-verdict-one-rise': () => verdictLog('conformance-eval-verdict-one-rise', 'verdict-one-rise', VERDICT_BASELINE_RUN_ID),
 };
 
 // ---------------------------------------------------------------------------------------------

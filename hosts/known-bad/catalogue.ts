@@ -15,7 +15,8 @@ import { isPlainObject, jsonEqual } from '../reference/eval/json.ts';
 import { mean, passAtK, passHatK } from '../reference/eval/stats.ts';
 import { entryMatches } from '../reference/eval/tools.ts';
 import { HttpError } from '../reference/errors.ts';
-import type { HostBehaviour } from '../reference/host-behaviour.ts';
+import { REFERENCE_HOST_BEHAVIOUR, type HostBehaviour } from '../reference/host-behaviour.ts';
+import { projectId } from '../reference/ids.ts';
 import type { ReferenceHostOptions } from '../reference/server.ts';
 
 export interface KnownBadHost {
@@ -72,6 +73,24 @@ function keyPathsPresent(args: unknown, inputs: unknown): boolean {
   if (!isPlainObject(args) || Object.keys(args).length === 0) return true;
   return isPlainObject(inputs) && Object.entries(args).every(([key, value]) => Object.hasOwn(inputs, key) && keyPathsPresent(value, inputs[key]));
 }
+
+/** The honest base of the mode legs' defects: a host advertising all five RFC 0081 §D modes. */
+const ALL_MODES: ReferenceHostOptions = { evalSuite: { modes: ['golden', 'rubric', 'adversarial', 'regression', 'live-shadow'] } };
+
+/** Holds every run open between trials, so a leg can ask about a run still running. */
+const PACED: ReferenceHostOptions = { paceMs: 50 };
+
+/** A summary whose regression block carries `diffRef` as `make` writes it from the baseline id. */
+function withDiffRef(make: (baselineRunId: string) => unknown): (summary: Record<string, unknown>) => Record<string, unknown> {
+  return (summary) => {
+    const regression = summary.regression;
+    if (!isPlainObject(regression) || typeof regression.baselineRunId !== 'string') return summary;
+    return { ...summary, regression: { ...regression, diffRef: make(regression.baselineRunId) } };
+  };
+}
+
+/** The honest base of the diffRef defect: a host serving a pointer to the baseline's :diff. */
+const DIFF_REF_SERVED: ReferenceHostOptions = { engineBehaviour: { outgoingSummary: withDiffRef((id) => `/runs/${projectId(id)}:diff`) } };
 
 export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   // --- Trajectory (RFC 0244 §A) ---
@@ -658,5 +677,117 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
     defect: "the host's maxCostUsdPerSuite is held to the cost of one trial of each task, not of every trial",
     clause: 'RFC 0244 §B',
     ...engine({ suiteCeilingCost: (totalCostUsd, trialCount) => totalCostUsd.div(trialCount) }),
+  },
+
+  // --- The RFC 0081 run surface (scenarios/v2-eval-run-surface.test.ts) ---
+  {
+    name: 'advertised-rubric-refused',
+    defect: 'the host advertises the rubric mode but refuses every rubric suite at create',
+    clause: 'RFC 0081 §D',
+    ...engine({
+      modeRefusal: (suite, facets) =>
+        suite.modes.includes('rubric')
+          ? { status: 400, error: 'validation_error', message: 'modes: rubric is not implemented', details: { field: 'modes' } }
+          : REF.modeRefusal(suite, facets),
+    }),
+  },
+  {
+    name: 'started-modes-empty',
+    defect: "eval.started.modes is empty, whatever modes the run's suite runs in",
+    clause: 'RFC 0081 §C',
+    ...engine({ outgoingEvents: rewriting('eval.started', (p) => ({ ...p, modes: [] })) }, ALL_MODES),
+  },
+  {
+    name: 'live-shadow-injects-fixtures',
+    defect: "a live-shadow run's tool calls are answered from the suite's fixtures, not the live tools",
+    clause: 'RFC 0081 §A, §D',
+    ...engine({ fixtureSource: (plan, task) => REF.fixtureSource({ ...plan, modes: plan.modes.filter((mode) => mode !== 'live-shadow') }, task) }, ALL_MODES),
+  },
+  {
+    name: 'foreign-summary-served',
+    defect: "another tenant's eval summary is served to whoever asks for its run id",
+    clause: 'RFC 0081 §F (cross-tenant)',
+    ...server({ summaryRunFor: (_tenant, run) => run }),
+  },
+  {
+    name: 'foreign-summary-refused-differently',
+    defect: "another tenant's eval summary is refused 403 id_tenant_mismatch, an unknown run id 404 not_found",
+    clause: 'RFC 0081 §F (cross-tenant)',
+    ...server({
+      summaryRunFor: (tenant, run) => {
+        if (run !== undefined && run.tenant !== tenant) throw new HttpError(403, 'id_tenant_mismatch', 'the run belongs to another tenant');
+        return run;
+      },
+    }),
+  },
+  {
+    name: 'summary-running-not-found',
+    defect: "a running eval run's summary answers 404 not_found, not 409",
+    clause: 'RFC 0081 §B',
+    ...server(
+      {
+        summaryRefusal: (run, terminal) =>
+          run.mode === 'eval' && !terminal ? new HttpError(404, 'not_found', 'no summary yet') : REFERENCE_HOST_BEHAVIOUR.summaryRefusal(run, terminal),
+      },
+      PACED,
+    ),
+  },
+  {
+    name: 'summary-workflow-run-conflict',
+    defect: "a workflow run's eval summary answers 409 run_state_conflict, as if it were an eval run not yet ended",
+    clause: 'RFC 0081 §B',
+    ...server({
+      summaryRefusal: (run, terminal) =>
+        run.mode !== 'eval' ? new HttpError(409, 'run_state_conflict', 'the run has no summary yet', { runStatus: run.status }) : REFERENCE_HOST_BEHAVIOUR.summaryRefusal(run, terminal),
+    }),
+  },
+  {
+    name: 'task-ceiling-ignored',
+    defect: 'a suite over the advertised maxTasksPerSuite is accepted and every task of it run',
+    clause: 'RFC 0081 §D',
+    ...engine({ taskCeilingRefusal: () => undefined }),
+  },
+  {
+    name: 'latency-threshold-refused',
+    defect: 'a suite declaring thresholds.maxP95LatencyMs is refused at create',
+    clause: 'RFC 0081 §A',
+    ...engine({
+      featureRefusal: (suite, facets) =>
+        suite.thresholds?.maxP95LatencyMs !== undefined
+          ? { status: 400, error: 'validation_error', message: 'thresholds.maxP95LatencyMs: not supported', details: { field: 'thresholds.maxP95LatencyMs' } }
+          : REF.featureRefusal(suite, facets),
+    }),
+  },
+  {
+    name: 'latency-threshold-always-fails',
+    defect: 'a suite declaring thresholds.maxP95LatencyMs never passes, whatever its latency',
+    clause: 'RFC 0081 §A, §C',
+    ...engine({ outgoingSummary: (summary, suite) => (suite.thresholds?.maxP95LatencyMs !== undefined ? { ...summary, passed: false } : summary) }),
+  },
+  // --- RFC 0244 §F verdicts produced (scenarios/v2-eval-regression-verdicts.test.ts) ---
+  {
+    name: 'verdict-improved-on-one-rise',
+    defect: 'any rise with no fall is reported improved, whatever the sign test p-value',
+    clause: 'RFC 0244 §F',
+    ...engine({ regressionVerdict: (up, down) => (up > 0 && down === 0 ? 'improved' : REF.regressionVerdict(up, down)) }),
+  },
+  {
+    name: 'verdict-improvement-undecided',
+    defect: 'a significant improvement is reported inconclusive',
+    clause: 'RFC 0244 §F',
+    ...engine({ regressionVerdict: (up, down) => (up > down ? 'inconclusive' : REF.regressionVerdict(up, down)) }),
+  },
+  {
+    name: 'verdict-regression-undecided',
+    defect: 'a significant regression is reported inconclusive',
+    clause: 'RFC 0244 §F',
+    ...engine({ regressionVerdict: (up, down) => (down > up ? 'inconclusive' : REF.regressionVerdict(up, down)) }),
+  },
+  {
+    name: 'diff-ref-empty',
+    defect: "regression.diffRef is the empty string, a pointer to nothing (sends what the schema refuses: validateTraffic 'off')",
+    clause: 'RFC 0081 §C',
+    base: DIFF_REF_SERVED,
+    options: { ...DIFF_REF_SERVED, hostBehaviour: { servedSummary: withDiffRef(() => '') }, validateTraffic: 'off' },
   },
 ];

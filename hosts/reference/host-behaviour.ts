@@ -19,6 +19,21 @@ export interface HostBehaviour {
    * member in it (`fixtureRuns`, RFC 0252 §B) is refused, never ignored.
    */
   workflowBody(body: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * The run `GET /runs/{runId}/eval-summary` reads for `tenant`, given what the store holds
+   * under the id; undefined answers what an unknown id answers (`404 not_found`). Another
+   * tenant's run is read exactly like an unknown id (RFC 0081 §F cross-tenant, the run's owner
+   * triple).
+   */
+  summaryRunFor(tenant: string, run: RunRecord | undefined): RunRecord | undefined;
+  /**
+   * Why a readable run has no summary to serve yet, or undefined when it has one: a run that is
+   * not an eval run is `404 not_found`; an eval run that is not terminal, or ended without a
+   * summary, is `409 run_state_conflict` (RFC 0081 §B: the summary is of a terminal eval run).
+   */
+  summaryRefusal(run: RunRecord, terminal: boolean): HttpError | undefined;
+  /** The summary as `GET /runs/{runId}/eval-summary` serves it, from the one the run ended with. */
+  servedSummary(summary: Record<string, unknown>): Record<string, unknown>;
 }
 
 export const REFERENCE_HOST_BEHAVIOUR: Readonly<HostBehaviour> = Object.freeze({
@@ -28,4 +43,12 @@ export const REFERENCE_HOST_BEHAVIOUR: Readonly<HostBehaviour> = Object.freeze({
     }),
   priorRunFor: (tenant: string, run: RunRecord | undefined) => (run !== undefined && run.tenant === tenant ? run : undefined),
   workflowBody: (body: Record<string, unknown>) => body,
+  summaryRunFor: (tenant: string, run: RunRecord | undefined) => (run !== undefined && run.tenant === tenant ? run : undefined),
+  summaryRefusal: (run: RunRecord, terminal: boolean) => {
+    if (run.mode !== 'eval') return new HttpError(404, 'not_found', 'the run is not an eval run, so it has no eval summary');
+    if (!terminal) return new HttpError(409, 'run_state_conflict', 'the eval run has not ended yet', { runStatus: run.status });
+    if (run.summary === null) return new HttpError(409, 'run_state_conflict', 'the eval run ended without a summary', { runStatus: run.status });
+    return undefined;
+  },
+  servedSummary: (summary: Record<string, unknown>) => summary,
 });

@@ -248,17 +248,13 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
   };
 
   const getEvalSummary: Handler = (ctx) => {
-    const run = ownedRun(ctx);
+    const run = behaviour.summaryRunFor(ctx.tenant, store.getRun(ctx.params.runId as string));
+    if (run === undefined) throw runNotFound();
     // A gated operation the host does not advertise answers 404, as does a run that is not an eval.
     if (facets === undefined) throw routeNotFound();
-    if (run.mode !== 'eval') throw new HttpError(404, 'not_found', 'the run is not an eval run, so it has no eval summary');
-    if (!isTerminal(run.status)) {
-      throw new HttpError(409, 'run_state_conflict', 'the eval run has not ended yet', { runStatus: run.status });
-    }
-    if (run.summary === null) {
-      throw new HttpError(409, 'run_state_conflict', 'the eval run ended without a summary', { runStatus: run.status });
-    }
-    sendChecked(ctx.res, 200, 'eval-summary', 'an eval summary', run.summary);
+    const refusal = behaviour.summaryRefusal(run, isTerminal(run.status));
+    if (refusal !== undefined) throw refusal;
+    sendChecked(ctx.res, 200, 'eval-summary', 'an eval summary', behaviour.servedSummary(run.summary as Record<string, unknown>));
   };
 
   const cancelRun: Handler = async (ctx) => {

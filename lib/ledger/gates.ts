@@ -16,6 +16,8 @@ export interface Needs {
   absent?: Array<FacetMember | 'evalSuite'>;
   /** A mode the host must not advertise (the probe of the unadvertised-mode refusal). */
   modeAbsent?: string;
+  /** Modes the host must advertise in agents.evalSuite.modes (RFC 0081 §D). */
+  modes?: string[];
   /** Eval-suite fixtures that must be listed in discovery `fixtures` (or seeded through the seam). */
   fixtures?: string[];
   /**
@@ -59,6 +61,11 @@ export function decideGate(needs: Needs, target: Target): GateDecision {
   }
   if (needs.modeAbsent !== undefined && facet !== undefined && Array.isArray(facet.modes) && facet.modes.includes(needs.modeAbsent)) {
     return { run: false, kind: 'inapplicable', reason: `the host advertises every mode, ${needs.modeAbsent} included, so no mode is left to probe`, strictFails: false };
+  }
+  for (const mode of needs.modes ?? []) {
+    if (facet === undefined || !Array.isArray(facet.modes) || !facet.modes.includes(mode)) {
+      return { run: false, kind: 'inapplicable', reason: `the host does not advertise the ${mode} mode in agents.evalSuite.modes`, strictFails: false };
+    }
   }
   for (const fixture of needs.fixtures ?? []) {
     // A leg about an absent facet runs its fixture to be refused, so it need not fit the host.

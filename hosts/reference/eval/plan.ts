@@ -44,6 +44,10 @@ const refuse = (refusal: Refusal): PlanResult => ({ ok: false, refusal });
 export interface PlanRules {
   /** RFC 0081 §D: a suite mode the host does not advertise. */
   modeRefusal(suite: Suite, facets: EvalFacets): Refusal | undefined;
+  /** RFC 0081 §A: a suite whose targetAgentId names an agent other than the run's agentId. */
+  targetAgentRefusal(suite: Suite, agentId: string): Refusal | undefined;
+  /** RFC 0081 §D: a suite with more tasks than the advertised maxTasksPerSuite ceiling. */
+  taskCeilingRefusal(suite: Suite, facets: EvalFacets): Refusal | undefined;
   /** RFC 0244 §G: a feature used without its facet. */
   featureRefusal(suite: Suite, facets: EvalFacets): Refusal | undefined;
   /** RFC 0252 §B: a fixtureRuns key that names no task of the suite. */
@@ -149,6 +153,8 @@ function namedTasksWithOwnFixtures(named: SuiteTask[]): Refusal | undefined {
 
 export const REFERENCE_PLAN_RULES: Readonly<PlanRules> = Object.freeze({
   modeRefusal: unadvertisedModes,
+  targetAgentRefusal: wrongAgent,
+  taskCeilingRefusal: tooManyTasks,
   featureRefusal: unadvertisedFeature,
   fixtureRunsKeysRefusal: unknownTaskKeys,
   sourceRefusal: () => unusableSourceRefusal(),
@@ -264,8 +270,8 @@ export function planEvalRun(body: Record<string, unknown>, port: EvalCreatePort,
 
   const refusal =
     rules.modeRefusal(suite, facets) ??
-    wrongAgent(suite, agentId) ??
-    tooManyTasks(suite, facets) ??
+    rules.targetAgentRefusal(suite, agentId) ??
+    rules.taskCeilingRefusal(suite, facets) ??
     rules.featureRefusal(suite, facets) ??
     suiteRuleViolation(suite) ??
     unreadableScript(suite) ??
