@@ -2,7 +2,7 @@
 // exists, and the plan the run then executes.
 
 import { cloneJson, isPlainObject } from './json.ts';
-import type { EvalCreatePort, EvalFacets, Refusal } from './port.ts';
+import type { EvalCreatePort, EvalFacets, PriorRunView, RecordedToolCall, Refusal } from './port.ts';
 import { deriveFixtureEntries, usableSourceCalls } from './recorded.ts';
 import { readScript, trialScript } from './script.ts';
 import { schemaErrors } from './strict.ts';
@@ -52,6 +52,8 @@ export interface PlanRules {
   sourceRefusal(runId: string): Refusal;
   /** RFC 0252 §B: a named task whose suite fixtures already carry toolResponses or onMiss. */
   ownFixturesRefusal(named: SuiteTask[]): Refusal | undefined;
+  /** RFC 0252 §C, §D: the calls a source contributes, or undefined when it is unusable. */
+  sourceCalls(run: PriorRunView | undefined, agentId: string): RecordedToolCall[] | undefined;
 }
 
 // --- The checks, in the order they are applied ---
@@ -153,6 +155,7 @@ export const REFERENCE_PLAN_RULES: Readonly<PlanRules> = Object.freeze({
   fixtureRunsKeysRefusal: unknownTaskKeys,
   sourceRefusal: () => unusableSourceRefusal(),
   ownFixturesRefusal: namedTasksWithOwnFixtures,
+  sourceCalls: usableSourceCalls,
 });
 
 /** Every task input must be a script the scripted agent can follow. */
@@ -220,7 +223,7 @@ function planFixtureRuns(
   const derived: Record<string, DerivedFixtures> = {};
   for (const [taskId, runId] of entries) {
     const source = typeof runId === 'string' ? port.readPriorRun(runId) : undefined;
-    const calls = usableSourceCalls(source, agentId);
+    const calls = rules.sourceCalls(source, agentId);
     if (calls === undefined || typeof runId !== 'string') return fail(rules.sourceRefusal(String(runId)));
     derived[taskId] = { sourceRunId: runId, entries: deriveFixtureEntries(calls) };
   }
