@@ -9,6 +9,7 @@ export const SCENARIO_FILES = [
   'v2-eval-run.test.ts',
   'v2-eval-trajectory-trials.test.ts',
   'v2-eval-recorded-fixtures.test.ts',
+  'v2-eval-feature-refusals.test.ts',
 ] as const;
 
 export async function loadScenarios(): Promise<Scenario[]> {

@@ -33,7 +33,14 @@ async function certifyReference(options: ReferenceHostOptions, requireBehavior =
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-const EVAL_ROWS_ON = ['openwop.requirement.0081.capability-not-provided', 'openwop.requirement.0244.unadvertised-feature-refused'];
+const EVAL_ROWS_ON = [
+  'openwop.requirement.0081.capability-not-provided',
+  'openwop.requirement.0244.unadvertised-feature-refused',
+  // RFC 0244 §G refusals: each runs only where its facet is off, or maxTrials is below a fixture's count.
+  'openwop.requirement.0244.trajectory-unadvertised-refused',
+  'openwop.requirement.0244.fixture-matching-unadvertised-refused',
+  'openwop.requirement.0244.trials-over-max-refused',
+];
 
 describe('the reference host', () => {
   it('passes every applicable row, with none blocked', async () => {
@@ -66,6 +73,19 @@ describe('the reference host', () => {
     const rows = await certifyReference({ evalSuite: { trials: false } });
     expect(rows.get('openwop.requirement.0244.unadvertised-feature-refused')?.result).toBe('executed-pass');
     expect(rows.get('openwop.requirement.0244.trials-per-task')?.result).toBe('inapplicable');
+  });
+
+  it('with each RFC 0244 §G facet switched off (or maxTrials lowered): its refusal row executes and passes', async () => {
+    const cases: Array<[ReferenceHostOptions, string]> = [
+      [{ evalSuite: { trajectory: false } }, 'openwop.requirement.0244.trajectory-unadvertised-refused'],
+      [{ evalSuite: { fixtureMatching: false, recordedFixtures: false } }, 'openwop.requirement.0244.fixture-matching-unadvertised-refused'],
+      [{ evalSuite: { trials: { maxTrials: 2 } } }, 'openwop.requirement.0244.trials-over-max-refused'],
+    ];
+    for (const [options, id] of cases) {
+      const rows = await certifyReference(options);
+      expect(rows.get(id)?.result, id).toBe('executed-pass');
+      expect([...rows.values()].filter((row) => row.result === 'executed-fail' || row.result === 'blocked').map((row) => row.id)).toEqual([]);
+    }
   });
 });
 

@@ -112,7 +112,7 @@ const NAMED_FIXTURES = [
   'conformance-eval-regression-candidate',
   'conformance-eval-mode-probe',
   'conformance-eval-fixture-args-probe',
-  'conformance-eval-recorded-onmiss-only',
+  'conformance-eval-onmiss-only',
 ];
 
 const LIVE_TOOLS = new Set(['conformance.eval:counter', 'conformance.eval:echo']);
@@ -474,8 +474,8 @@ const honestLogs: Record<string, () => LogEvent[]> = {
     return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
   },
 
-  'conformance-eval-recorded-onmiss-only': () => {
-    const log = open(fixture('conformance-eval-recorded-onmiss-only'), 'recorded-onmiss-only');
+  'conformance-eval-onmiss-only': () => {
+    const log = open(fixture('conformance-eval-onmiss-only'), 'onmiss-only');
     log.trial('record', 0, { steps: [], usage: [usage(10, 2)], decision: 'recorded', score: 1, passed: true });
     return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
   },

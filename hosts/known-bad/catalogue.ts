@@ -560,4 +560,41 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
       },
     }),
   },
+  // --- Feature refusals (RFC 0244 §G) ---
+  {
+    name: 'trajectory-unadvertised-graded',
+    defect: 'a suite with trajectory expectations on a host without the trajectory facet is run instead of refused',
+    clause: 'RFC 0244 §G',
+    ...engine({ featureRefusal: (suite, facets) => REF.featureRefusal(suite, { ...facets, trajectory: true }) }, { evalSuite: { trajectory: false } }),
+  },
+  {
+    name: 'on-miss-unadvertised-graded',
+    defect: 'a suite using onMiss on a host without fixtureMatching is run instead of refused (fixture args still are)',
+    clause: 'RFC 0244 §G',
+    ...engine(
+      { featureRefusal: (suite, facets) => REF.featureRefusal({ ...suite, tasks: suite.tasks.map((task) => (task.fixtures === undefined ? task : { ...task, fixtures: { ...task.fixtures, onMiss: undefined } })) }, facets) },
+      { evalSuite: { fixtureMatching: false, recordedFixtures: false } },
+    ),
+  },
+  {
+    name: 'fixture-args-unadvertised-graded',
+    defect: 'fixture entries with args on a host without fixtureMatching are run instead of refused (onMiss still is)',
+    clause: 'RFC 0244 §G',
+    ...engine(
+      {
+        featureRefusal: (suite, facets) =>
+          REF.featureRefusal(
+            { ...suite, tasks: suite.tasks.map((task) => (task.fixtures?.toolResponses === undefined ? task : { ...task, fixtures: { ...task.fixtures, toolResponses: task.fixtures.toolResponses.map(({ args: _args, ...entry }) => entry) } })) },
+            facets,
+          ),
+      },
+      { evalSuite: { fixtureMatching: false, recordedFixtures: false } },
+    ),
+  },
+  {
+    name: 'max-trials-not-enforced',
+    defect: "a suite whose trials.count is above the host's maxTrials is run instead of refused",
+    clause: 'RFC 0244 §G',
+    ...engine({ featureRefusal: (suite, facets) => REF.featureRefusal(suite, facets.trials === undefined ? facets : { ...facets, trials: { maxTrials: Number.MAX_SAFE_INTEGER } }) }, { evalSuite: { trials: { maxTrials: 2 } } }),
+  },
 ];
