@@ -13,13 +13,20 @@
 // only where some fixture the host lists runs more trials than its maxTrials. On a host
 // advertising everything with a generous maxTrials they are inapplicable, as RFC 0244 §G makes
 // every facet optional.
+//   4. 0081.fixture-is-error-served      an isError entry reaches the agent as the tool error
+//   5. 0244.onmiss-live-effect           a miss under onMiss "live" moves the effect counter (seams)
+//   6. 0081.live-shadow-ignores-fixtures under live-shadow the live tool answers, never a fixture;
+//                                        only where the host advertises the live-shadow mode
+// Not witnessed: a miss under an ABSENT onMiss. RFC 0244 §D leaves the RFC 0081 behaviour
+// unchanged and only RECOMMENDS failing closed (a SHOULD), and attaches fixtureMissCount only to
+// onMiss "fail" and "live"; no fixture of this harness misses under an absent onMiss (CONTRACT §6).
 
-import { createEvalRun, readErrorCode, type CreateEvalRunResult } from '../lib/client/index.ts';
+import { createEvalRun, readEffects, readErrorCode, type CreateEvalRunResult } from '../lib/client/index.ts';
 import type { Checks } from '../lib/ledger/leg.ts';
 import { defineScenario, type FacetMember, type Leg } from '../lib/ledger/scenario.ts';
 import type { Target } from '../lib/ledger/target.ts';
 import { refusalNamesField } from './support/refusal.ts';
-import { SCRIPTED_AGENT } from './support/eval-run.ts';
+import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, SCRIPTED_AGENT, sharedEvalRun, summaryTask, type ObservedEvalRun } from './support/eval-run.ts';
 
 /** Trajectory-only tasks (kind "trajectory", expected.trajectory), no fixtures, one trial. */
 const TRAJECTORY_MATCHING = 'conformance-eval-trajectory-matching';
@@ -27,6 +34,13 @@ const TRAJECTORY_MATCHING = 'conformance-eval-trajectory-matching';
 const ONMISS_ONLY = 'conformance-eval-onmiss-only';
 /** One fixture entry with args, no onMiss. */
 const ARGS_PROBE = 'conformance-eval-fixture-args-probe';
+
+/** An isError entry answers the task's one counter call. */
+const IS_ERROR = 'conformance-eval-fixture-is-error';
+/** One fixtured echo call and one live miss under onMiss "live". */
+const ONMISS_LIVE = 'conformance-eval-onmiss-live';
+/** A live-shadow suite whose fixtured task has an entry for its echo call. */
+const LIVE_SHADOW = 'conformance-eval-live-shadow';
 
 const FACET_MEMBERS: readonly FacetMember[] = ['trajectory', 'trials', 'fixtureMatching', 'regressionVerdict', 'recordedFixtures'];
 
@@ -65,6 +79,23 @@ function overMaxTrials(target: Target, maxTrials: number): Array<{ id: string; c
     if (required.every((member) => !(FACET_MEMBERS as readonly string[]).includes(member) || advertises(target, member as FacetMember))) out.push({ id, count });
   }
   return out.sort((a, b) => b.count - a.count || a.id.localeCompare(b.id));
+}
+
+/** What each of the target agent's tool calls in `taskId` got back, in log order. */
+function returnedTo(run: ObservedEvalRun, taskId: string): Array<Record<string, unknown>> {
+  const scored = eventsOfType(run, 'eval.scored');
+  const end = scored.find((event) => payloadOf(event).taskId === taskId);
+  const start = scored[scored.indexOf(end!) - 1]?.sequence ?? -1;
+  return run.events
+    .filter((event) => end !== undefined && event.sequence > start && event.sequence < end.sequence && event.type === 'agent.tool-returned')
+    .map(payloadOf)
+    .filter((payload) => payload.agentId === SCRIPTED_AGENT);
+}
+
+async function effects(check: Checks, target: Target): Promise<Record<string, number>> {
+  const read = await readEffects(target.client);
+  if (!read.ok) return check.blocked(`the effect counter seam did not answer: ${read.reason}`);
+  return read.effects;
 }
 
 const hostLegs: Leg[] = [
@@ -110,6 +141,59 @@ const hostLegs: Leg[] = [
       }
       const answer = await createEvalRun(target.client, { evalSuiteRef: probe.id, agentId: SCRIPTED_AGENT });
       checkRefused(check, answer, probe.id, ['trials.count'], `${probe.id} (${probe.count} trials, maxTrials ${maxTrials})`);
+    },
+  },
+  {
+    id: 'openwop.requirement.0081.fixture-is-error-served',
+    title: 'a fixture entry with isError is served to the agent as the tool error, its response as the error',
+    clause: 'RFC 0081 §A (fixtures in place of live tool calls), CONTRACT §4',
+    needs: { facet: [], fixtures: [IS_ERROR] },
+    async run(check, target) {
+      const run = requireCompleted(check, await sharedEvalRun(target, IS_ERROR));
+      const task = run.fixture.suite.tasks[0]!;
+      const entry = (task.fixtures as { toolResponses: Array<{ response: unknown }> }).toolResponses[0]!;
+      const returned = returnedTo(run, task.taskId);
+      check.equal(returned.length, 1, 'the task makes its one scripted call');
+      for (const payload of returned) {
+        check.equal(payload.status, 'error', 'the call returns with status error');
+        check.equal(payload.error, entry.response, "the tool error is the entry's response");
+        check.equal(payload.outcome, undefined, 'the call carries no outcome');
+      }
+      check.equal(summaryTask(run.summary, task.taskId)?.fixtureMissCount ?? 0, 0, 'a served tool error is not a fixture miss');
+    },
+  },
+  {
+    id: 'openwop.requirement.0244.onmiss-live-effect',
+    title: 'a miss under onMiss "live" reaches the live tool: the effect counter moves once per missed call',
+    clause: 'RFC 0244 §D (onMiss "live"), CONTRACT §4, §5',
+    needs: { facet: ['fixtureMatching'], fixtures: [ONMISS_LIVE], seams: true },
+    async run(check, target) {
+      const before = await effects(check, target);
+      const run = requireCompleted(check, await observeEvalRun(target, ONMISS_LIVE));
+      const after = await effects(check, target);
+      // The fixture's tasks call only the live echo tool; every call the replay of selection
+      // leaves unserved is a miss the live tool answers (CONTRACT §4).
+      const misses = run.grade.tasks.reduce((n, task) => n + (task.fixtureMissCount ?? 0), 0);
+      check.ok(misses > 0 || (run.grade.redactedCallCount ?? 0) > 0, 'the run misses at least once', misses);
+      const expected = (run.fixture.expectedGrade as { tasks: Array<{ fixtureMissCount?: number }> }).tasks.reduce((n, task) => n + (task.fixtureMissCount ?? 0), 0);
+      const moved = (after['conformance.eval:echo'] ?? 0) - (before['conformance.eval:echo'] ?? 0);
+      check.equal(moved, (run.grade.redactedCallCount ?? 0) > 0 ? expected : misses, 'the effect counter shows one live conformance.eval:echo call per miss');
+    },
+  },
+  {
+    id: 'openwop.requirement.0081.live-shadow-ignores-fixtures',
+    title: "under the live-shadow mode a fixtured task's calls are answered by the live tools, never by its fixtures",
+    clause: 'RFC 0081 §D (live-shadow), RFC 0244 §D ("live-shadow still ignores fixtures entirely")',
+    needs: { facet: [], fixtures: [LIVE_SHADOW] },
+    async run(check, target) {
+      const modes = target.facet?.modes;
+      if (!Array.isArray(modes) || !modes.includes('live-shadow')) return check.inapplicable('the host does not advertise the live-shadow mode');
+      const run = requireCompleted(check, await sharedEvalRun(target, LIVE_SHADOW));
+      for (const [taskId, expected] of Object.entries(run.fixture.expectedOutcomes ?? {})) {
+        const outcomes = returnedTo(run, taskId).map((payload) => payload.outcome ?? { error: payload.error });
+        check.equal(outcomes, expected, `task ${taskId}: the live echo tool answers each call with its own args, not the fixture entry`);
+      }
+      check.ok(Object.keys(run.fixture.expectedOutcomes ?? {}).length > 0, 'the fixture states the outcomes it expects');
     },
   },
 ];

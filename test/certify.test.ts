@@ -40,6 +40,8 @@ const EVAL_ROWS_ON = [
   'openwop.requirement.0244.trajectory-unadvertised-refused',
   'openwop.requirement.0244.fixture-matching-unadvertised-refused',
   'openwop.requirement.0244.trials-over-max-refused',
+  // Only on a host that advertises the live-shadow mode.
+  'openwop.requirement.0081.live-shadow-ignores-fixtures',
 ];
 
 describe('the reference host', () => {
@@ -75,11 +77,12 @@ describe('the reference host', () => {
     expect(rows.get('openwop.requirement.0244.trials-per-task')?.result).toBe('inapplicable');
   });
 
-  it('with each RFC 0244 §G facet switched off (or maxTrials lowered): its refusal row executes and passes', async () => {
+  it('with each RFC 0244 §G facet switched off (or maxTrials lowered, or live-shadow advertised): its row executes and passes', async () => {
     const cases: Array<[ReferenceHostOptions, string]> = [
       [{ evalSuite: { trajectory: false } }, 'openwop.requirement.0244.trajectory-unadvertised-refused'],
       [{ evalSuite: { fixtureMatching: false, recordedFixtures: false } }, 'openwop.requirement.0244.fixture-matching-unadvertised-refused'],
       [{ evalSuite: { trials: { maxTrials: 2 } } }, 'openwop.requirement.0244.trials-over-max-refused'],
+      [{ evalSuite: { modes: ['golden', 'rubric', 'regression', 'live-shadow'] } }, 'openwop.requirement.0081.live-shadow-ignores-fixtures'],
     ];
     for (const [options, id] of cases) {
       const rows = await certifyReference(options);

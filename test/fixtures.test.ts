@@ -113,6 +113,8 @@ const NAMED_FIXTURES = [
   'conformance-eval-mode-probe',
   'conformance-eval-fixture-args-probe',
   'conformance-eval-onmiss-only',
+  'conformance-eval-fixture-is-error',
+  'conformance-eval-live-shadow',
 ];
 
 const LIVE_TOOLS = new Set(['conformance.eval:counter', 'conformance.eval:echo']);
@@ -478,6 +480,36 @@ const honestLogs: Record<string, () => LogEvent[]> = {
     const log = open(fixture('conformance-eval-onmiss-only'), 'onmiss-only');
     log.trial('record', 0, { steps: [], usage: [usage(10, 2)], decision: 'recorded', score: 1, passed: true });
     return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+  },
+
+  'conformance-eval-fixture-is-error': () => {
+    // The isError entry is served as the tool error (CONTRACT §4); the live counter never moves.
+    const log = open(fixture('conformance-eval-fixture-is-error'), 'fixture-is-error');
+    log.trial('tool-error', 0, {
+      steps: [{ tool: COUNTER, inputs: { op: 'inc', key: 'fixture-is-error' }, error: { code: 'counter_unavailable', message: 'the counter is down for maintenance' } }],
+      usage: [usage(30, 6)],
+      decision: 'handled',
+      score: 1,
+      passed: true,
+    });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+  },
+
+  'conformance-eval-live-shadow': () => {
+    // live-shadow ignores fixtures: the live echo answers with its args, never the entry.
+    const log = open(fixture('conformance-eval-live-shadow'), 'live-shadow');
+    log.trial('fixtured', 0, { steps: [echo('live-shadow-probe')], usage: [usage(30, 6)], decision: 'shadowed', score: 1, passed: true });
+    log.trial('record', 0, {
+      steps: [
+        call(COUNTER, { op: 'inc', key: 'recorded-fixtures' }, { key: 'recorded-fixtures', count: 1 }),
+        call(COUNTER, { op: 'read', key: 'recorded-fixtures' }, { key: 'recorded-fixtures', count: 1 }),
+      ],
+      usage: [usage(40, 8)],
+      decision: 'recorded',
+      score: 1,
+      passed: true,
+    });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 2 });
   },
 
   'conformance-eval-fixture-selection': () => {

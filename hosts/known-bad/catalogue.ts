@@ -597,4 +597,27 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
     clause: 'RFC 0244 §G',
     ...engine({ featureRefusal: (suite, facets) => REF.featureRefusal(suite, facets.trials === undefined ? facets : { ...facets, trials: { maxTrials: Number.MAX_SAFE_INTEGER } }) }, { evalSuite: { trials: { maxTrials: 2 } } }),
   },
+  // --- Fixture rules (RFC 0081 §A, §D; RFC 0244 §D; CONTRACT §4) ---
+  {
+    name: 'fixture-error-served-as-outcome',
+    defect: "an isError fixture entry reaches the agent as a successful outcome (its response), not as a tool error",
+    clause: 'RFC 0081 §A, CONTRACT §4',
+    ...engine({
+      outgoingEvents: rewriting('agent.tool-returned', (payload) => {
+        const error = payload.error as { code?: unknown } | undefined;
+        if (payload.status !== 'error' || error === undefined || error.code === 'eval_fixture_miss') return payload;
+        const { error: served, ...rest } = payload;
+        return { ...rest, status: 'ok', outcome: served };
+      }),
+    }),
+  },
+  {
+    name: 'live-shadow-serves-fixtures',
+    defect: "under the live-shadow mode a task's fixtures answer its calls instead of the live tools",
+    clause: 'RFC 0081 §D, RFC 0244 §D',
+    ...engine(
+      { fixtureSource: (plan, task) => REF.fixtureSource({ ...plan, modes: plan.modes.filter((mode) => mode !== 'live-shadow') }, task) },
+      { evalSuite: { modes: ['golden', 'rubric', 'regression', 'live-shadow'] } },
+    ),
+  },
 ];

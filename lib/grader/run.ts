@@ -544,6 +544,9 @@ export function gradeRun(suite: EvalSuite, events: readonly RunEventDoc[], optio
     anomalies.push(`the suite's trials.k ${canonicalJson(rawK)} is not an integer in 1..${count}; it is clamped`);
   }
 
+  // RFC 0081 §D, RFC 0244 §D: `live-shadow` ignores fixtures entirely, so under it no task is
+  // fixtured: every call is the live tool's, and nothing is a miss.
+  const liveShadow = Array.isArray(suite.modes) && suite.modes.includes('live-shadow');
   const byTask = new Map<string, Map<number, TrialGrade>>();
   const judged: number[] = [];
   let redacted = 0;
@@ -567,7 +570,7 @@ export function gradeRun(suite: EvalSuite, events: readonly RunEventDoc[], optio
     const failClosedOnMiss = onMiss !== 'live' || fixtureRuns.has(task.taskId);
     // A fixtureRuns task's entries are derived from its source run: replayed when the caller
     // hands in the source's events, else only the wire reports its misses.
-    const entries = fixtureRuns.has(task.taskId) ? sourceEntries.get(task.taskId) : fixtureEntries(task);
+    const entries = liveShadow ? undefined : fixtureRuns.has(task.taskId) ? sourceEntries.get(task.taskId) : fixtureEntries(task);
     redacted += trial.brackets.reduce((n, b) => n + b.toolCalls.filter((call) => call.redacted).length, 0);
     judged.push(...trial.judgeCosts);
     slots.set(trial.trialIndex, gradeTrial(trialFacts(task, trial, failClosedOnMiss, entries, anomalies), passScore));
@@ -584,7 +587,7 @@ export function gradeRun(suite: EvalSuite, events: readonly RunEventDoc[], optio
     return rollUpTask(task.taskId, trials, {
       trials: suite.trials,
       passScore,
-      reportFixtureMissCount: task.fixtures !== undefined || fixtureRuns.has(task.taskId),
+      reportFixtureMissCount: !liveShadow && (task.fixtures !== undefined || fixtureRuns.has(task.taskId)),
     });
   });
 
