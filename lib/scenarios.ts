@@ -10,6 +10,7 @@ export const SCENARIO_FILES = [
   'v2-eval-trajectory-trials.test.ts',
   'v2-eval-recorded-fixtures.test.ts',
   'v2-eval-feature-refusals.test.ts',
+  'v2-eval-recorded-edges.test.ts',
 ] as const;
 
 export async function loadScenarios(): Promise<Scenario[]> {

@@ -22,7 +22,7 @@
 // onMiss "fail" and "live"; no fixture of this harness misses under an absent onMiss (CONTRACT §6).
 
 import { createEvalRun, readEffects, readErrorCode, type CreateEvalRunResult } from '../lib/client/index.ts';
-import type { Checks } from '../lib/ledger/leg.ts';
+import { need, type Checks } from '../lib/ledger/leg.ts';
 import { defineScenario, type FacetMember, type Leg } from '../lib/ledger/scenario.ts';
 import type { Target } from '../lib/ledger/target.ts';
 import { refusalNamesField } from './support/refusal.ts';
@@ -171,13 +171,13 @@ const hostLegs: Leg[] = [
       const before = await effects(check, target);
       const run = requireCompleted(check, await observeEvalRun(target, ONMISS_LIVE));
       const after = await effects(check, target);
-      // The fixture's tasks call only the live echo tool; every call the replay of selection
-      // leaves unserved is a miss the live tool answers (CONTRACT §4).
-      const misses = run.grade.tasks.reduce((n, task) => n + (task.fixtureMissCount ?? 0), 0);
-      check.ok(misses > 0 || (run.grade.redactedCallCount ?? 0) > 0, 'the run misses at least once', misses);
-      const expected = (run.fixture.expectedGrade as { tasks: Array<{ fixtureMissCount?: number }> }).tasks.reduce((n, task) => n + (task.fixtureMissCount ?? 0), 0);
+      // The fixture's calls are all to the live echo tool, and the scripted agent's contract fixes
+      // which of them miss (its expected grade); each miss is answered by the live tool
+      // (CONTRACT §4), which the effect counter counts (CONTRACT §5).
+      const misses = (run.fixture.expectedGrade as { tasks: Array<{ fixtureMissCount?: number }> }).tasks.reduce((n, task) => n + (task.fixtureMissCount ?? 0), 0);
+      need(check, misses > 0, `the ${ONMISS_LIVE} script misses at least once`, misses);
       const moved = (after['conformance.eval:echo'] ?? 0) - (before['conformance.eval:echo'] ?? 0);
-      check.equal(moved, (run.grade.redactedCallCount ?? 0) > 0 ? expected : misses, 'the effect counter shows one live conformance.eval:echo call per miss');
+      check.equal(moved, misses, 'the effect counter shows one live conformance.eval:echo call per miss');
     },
   },
   {

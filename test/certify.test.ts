@@ -42,6 +42,7 @@ const EVAL_ROWS_ON = [
   'openwop.requirement.0244.trials-over-max-refused',
   // Only on a host that advertises the live-shadow mode.
   'openwop.requirement.0081.live-shadow-ignores-fixtures',
+  'openwop.requirement.0252.live-shadow-refused',
 ];
 
 describe('the reference host', () => {
@@ -83,6 +84,7 @@ describe('the reference host', () => {
       [{ evalSuite: { fixtureMatching: false, recordedFixtures: false } }, 'openwop.requirement.0244.fixture-matching-unadvertised-refused'],
       [{ evalSuite: { trials: { maxTrials: 2 } } }, 'openwop.requirement.0244.trials-over-max-refused'],
       [{ evalSuite: { modes: ['golden', 'rubric', 'regression', 'live-shadow'] } }, 'openwop.requirement.0081.live-shadow-ignores-fixtures'],
+      [{ evalSuite: { modes: ['golden', 'rubric', 'regression', 'live-shadow'] } }, 'openwop.requirement.0252.live-shadow-refused'],
     ];
     for (const [options, id] of cases) {
       const rows = await certifyReference(options);

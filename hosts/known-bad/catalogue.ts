@@ -14,6 +14,7 @@ import { REFERENCE_BEHAVIOUR, type EngineBehaviour } from '../reference/eval/ind
 import { isPlainObject, jsonEqual } from '../reference/eval/json.ts';
 import { mean } from '../reference/eval/stats.ts';
 import { entryMatches } from '../reference/eval/tools.ts';
+import { ownCalls } from '../reference/eval/recorded.ts';
 import { HttpError } from '../reference/errors.ts';
 import type { HostBehaviour } from '../reference/host-behaviour.ts';
 import type { ReferenceHostOptions } from '../reference/server.ts';
@@ -619,5 +620,56 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
       { fixtureSource: (plan, task) => REF.fixtureSource({ ...plan, modes: plan.modes.filter((mode) => mode !== 'live-shadow') }, task) },
       { evalSuite: { modes: ['golden', 'rubric', 'regression', 'live-shadow'] } },
     ),
+  },
+  // --- Recorded-fixture edges (RFC 0252 §A–§C) ---
+  {
+    name: 'recorded-fixtures-without-fixture-matching',
+    defect: 'discovery advertises recordedFixtures without fixtureMatching (validateTraffic off: the schema refuses it)',
+    clause: 'RFC 0252 §A',
+    ...server(
+      {
+        discovery: (document) => {
+          const agents = document.agents as { evalSuite?: Record<string, unknown> };
+          return { ...document, agents: { ...agents, evalSuite: { ...agents.evalSuite, recordedFixtures: true } } };
+        },
+      },
+      { evalSuite: { fixtureMatching: false, recordedFixtures: false }, validateTraffic: 'off' },
+    ),
+  },
+  {
+    name: 'empty-fixture-runs-dropped',
+    defect: 'an eval create with fixtureRuns {} is run as if fixtureRuns were absent, not refused',
+    clause: 'RFC 0252 §B',
+    ...server({ evalBody: (body) => (JSON.stringify(body.fixtureRuns) === '{}' ? Object.fromEntries(Object.entries(body).filter(([key]) => key !== 'fixtureRuns')) : body) }),
+  },
+  {
+    name: 'on-miss-only-task-named',
+    defect: 'fixtureRuns naming a task whose suite fixtures carry onMiss but no toolResponses is accepted',
+    clause: 'RFC 0252 §B',
+    ...engine({ ownFixturesRefusal: (named) => REF.ownFixturesRefusal(named.filter((task) => task.fixtures?.toolResponses !== undefined)) }),
+  },
+  {
+    name: 'fixture-runs-under-live-shadow',
+    defect: 'fixtureRuns on a run whose modes include live-shadow is accepted',
+    clause: 'RFC 0252 §B',
+    ...engine({ liveShadowRefusal: () => undefined }, { evalSuite: { modes: ['golden', 'rubric', 'regression', 'live-shadow'] } }),
+  },
+  {
+    name: 'erased-source-accepted',
+    defect: 'a source run whose tool content was erased is accepted, with no derived entries',
+    clause: 'RFC 0252 §C',
+    ...engine({ sourceCalls: (run, agentId) => (run !== undefined && run.terminal && run.toolCalls === 'erased' ? [] : REF.sourceCalls(run, agentId)) }),
+  },
+  {
+    name: 'failed-call-source-accepted',
+    defect: 'a source run with a failed tool call is accepted (its call replayed as isError) on a host without fixtureErrors',
+    clause: 'RFC 0252 §C',
+    ...engine({
+      sourceCalls: (run, agentId) => {
+        if (run === undefined || !run.terminal || run.toolCalls === 'erased') return undefined;
+        const calls = ownCalls(run.toolCalls, agentId);
+        return calls.length === 0 || calls.some((call) => call.inputs === undefined) ? undefined : calls;
+      },
+    }),
   },
 ];

@@ -19,6 +19,10 @@ export interface HostBehaviour {
    * member in it (`fixtureRuns`, RFC 0252 §B) is refused, never ignored.
    */
   workflowBody(body: Record<string, unknown>): Record<string, unknown>;
+  /** A createRun body with `mode: "eval"`, as the host reads it: whole, so `fixtureRuns: {}` is refused (RFC 0252 §B). */
+  evalBody(body: Record<string, unknown>): Record<string, unknown>;
+  /** The discovery document as served, built from what the host implements (RFC 0031: truthful). */
+  discovery(document: Record<string, unknown>): Record<string, unknown>;
 }
 
 export const REFERENCE_HOST_BEHAVIOUR: Readonly<HostBehaviour> = Object.freeze({
@@ -28,4 +32,6 @@ export const REFERENCE_HOST_BEHAVIOUR: Readonly<HostBehaviour> = Object.freeze({
     }),
   priorRunFor: (tenant: string, run: RunRecord | undefined) => (run !== undefined && run.tenant === tenant ? run : undefined),
   workflowBody: (body: Record<string, unknown>) => body,
+  evalBody: (body: Record<string, unknown>) => body,
+  discovery: (document: Record<string, unknown>) => document,
 });

@@ -52,6 +52,8 @@ export interface PlanRules {
   sourceRefusal(runId: string): Refusal;
   /** RFC 0252 §B: a named task whose suite fixtures already carry toolResponses or onMiss. */
   ownFixturesRefusal(named: SuiteTask[]): Refusal | undefined;
+  /** RFC 0252 §B: fixtureRuns on a run whose modes include live-shadow (it ignores fixtures). */
+  liveShadowRefusal(suite: Suite): Refusal | undefined;
   /** RFC 0252 §C, §D: the calls a source contributes, or undefined when it is unusable. */
   sourceCalls(run: PriorRunView | undefined, agentId: string): RecordedToolCall[] | undefined;
 }
@@ -139,6 +141,10 @@ function suiteRuleViolation(suite: Suite): Refusal | undefined {
   return undefined;
 }
 
+function liveShadowAmongModes(suite: Suite): Refusal | undefined {
+  return suite.modes.includes('live-shadow') ? fieldRefusal('fixtureRuns', 'live-shadow is among the run modes, and it ignores fixtures') : undefined;
+}
+
 function unknownTaskKeys(taskIds: string[], suite: Suite): Refusal | undefined {
   const known = new Set(suite.tasks.map((task) => task.taskId));
   return taskIds.some((taskId) => !known.has(taskId)) ? fieldRefusal('fixtureRuns', 'a key names no task of the suite') : undefined;
@@ -155,6 +161,7 @@ export const REFERENCE_PLAN_RULES: Readonly<PlanRules> = Object.freeze({
   fixtureRunsKeysRefusal: unknownTaskKeys,
   sourceRefusal: () => unusableSourceRefusal(),
   ownFixturesRefusal: namedTasksWithOwnFixtures,
+  liveShadowRefusal: liveShadowAmongModes,
   sourceCalls: usableSourceCalls,
 });
 
@@ -216,9 +223,8 @@ function planFixtureRuns(
   if (unknownKey !== undefined) return fail(unknownKey);
   const ownFixtures = rules.ownFixturesRefusal(entries.map(([taskId]) => taskById.get(taskId)!));
   if (ownFixtures !== undefined) return fail(ownFixtures);
-  if (suite.modes.includes('live-shadow')) {
-    return fail(fieldRefusal('fixtureRuns', 'live-shadow is among the run modes, and it ignores fixtures'));
-  }
+  const liveShadow = rules.liveShadowRefusal(suite);
+  if (liveShadow !== undefined) return fail(liveShadow);
 
   const derived: Record<string, DerivedFixtures> = {};
   for (const [taskId, runId] of entries) {
