@@ -12,8 +12,11 @@
 //                                   refused like an unknown id (§C)
 //   5. 0252.failed-call-source-refused  a source with a failed tool call is refused like an
 //                                   unknown id on a host without fixtureErrors (§C)
-// Gate: legs 2–5 need agents.evalSuite.recordedFixtures with fixtureMatching (§A) and their
-// fixtures; leg 4 the seams.
+//   6. 0252.derived-entries-walked  the derived entries exclude the source's delegate calls, each
+//                                   is consumed once (two identical calls get the two recorded
+//                                   answers in order), and the cursor resets per trial (§D)
+// Gate: legs 2–6 need agents.evalSuite.recordedFixtures with fixtureMatching (§A) and their
+// fixtures; leg 4 the seams; leg 6 trials too.
 //
 // Not witnessed here: a source still running (§C "is not terminal"). The harness cannot hold a
 // run open from outside, so whether a source was still running when the replay was created
@@ -21,10 +24,11 @@
 
 import { randomBytes } from 'node:crypto';
 import { createEvalRun, eraseToolContent, readErrorCode, type CreateEvalRunResult } from '../lib/client/index.ts';
-import type { Checks } from '../lib/ledger/leg.ts';
+import { need, type Checks } from '../lib/ledger/leg.ts';
 import { defineScenario, type FacetMember, type Leg } from '../lib/ledger/scenario.ts';
 import type { Target } from '../lib/ledger/target.ts';
-import { observeEvalRun, requireCompleted, SCRIPTED_AGENT, sharedEvalRun } from './support/eval-run.ts';
+import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, SCRIPTED_AGENT, sharedEvalRun, summaryTask, type ObservedEvalRun } from './support/eval-run.ts';
+import type { RunEventDoc } from '../lib/grader/index.ts';
 
 const SOURCE = 'conformance-eval-recorded-source';
 const REPLAY = 'conformance-eval-recorded-replay';
@@ -34,6 +38,10 @@ const ONMISS_ONLY = 'conformance-eval-onmiss-only';
 const LIVE_SHADOW = 'conformance-eval-live-shadow';
 /** Its one call is answered by an isError entry, so the run records a failed call. */
 const IS_ERROR = 'conformance-eval-fixture-is-error';
+/** Two identical counter incs of the target agent and a delegate's echo, all live. */
+const REPEAT_SOURCE = 'conformance-eval-recorded-repeat-source';
+/** The two incs and, by the target agent itself, the echo; two trials. */
+const REPEAT_REPLAY = 'conformance-eval-recorded-repeat-replay';
 /** RFC 0252 §A: recordedFixtures needs fixtureMatching. */
 const RECORDED: FacetMember[] = ['recordedFixtures', 'fixtureMatching'];
 
@@ -53,6 +61,23 @@ async function checkRefusedLikeUnknown(check: Checks, target: Target, answer: Cr
   check.equal({ status: answer.status, code: readErrorCode(answer.json) }, { status: unknown.status, code: readErrorCode(unknown.json) }, `${what} is refused with the status and error code of an unknown id`);
   check.ok(!answer.text.includes(sourceId) && !answer.text.includes(sourceId.slice(sourceId.lastIndexOf('/') + 1)), `${what}: the refusal does not echo the id`, answer.text);
   check.equal(answer.runId, undefined, `${what}: no run is created`);
+}
+
+/** The target agent's tool answers in each scored trial of a task, by trialIndex (CONTRACT §6 attribution). */
+function answersByTrial(run: ObservedEvalRun, taskId: string): Map<number, unknown[]> {
+  const out = new Map<number, unknown[]>();
+  let after = -1;
+  for (const scored of eventsOfType(run, 'eval.scored')) {
+    const payload = payloadOf(scored);
+    if (payload.taskId === taskId) {
+      const answers = run.events
+        .filter((e) => e.sequence > after && e.sequence < scored.sequence && e.type === 'agent.tool-returned' && payloadOf(e).agentId === SCRIPTED_AGENT)
+        .map((e) => payloadOf(e).outcome ?? { error: payloadOf(e).error });
+      out.set(Number(payload.trialIndex ?? 0), answers);
+    }
+    after = scored.sequence;
+  }
+  return out;
 }
 
 const hostLegs: Leg[] = [
@@ -132,6 +157,43 @@ const hostLegs: Leg[] = [
       const source = requireCompleted(check, await sharedEvalRun(target, IS_ERROR));
       const answer = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: source.runId } });
       await checkRefusedLikeUnknown(check, target, answer, source.runId, 'a source with a failed call');
+    },
+  },
+  {
+    id: 'openwop.requirement.0252.derived-entries-walked',
+    title: "the entries derived from a source exclude its delegates' calls, are each consumed once, and are walked afresh in every trial",
+    clause: 'RFC 0252 §D',
+    rules: {
+      'delegate-excluded': 'RFC 0252 §D ("excluding delegates")',
+      'repeated-calls-consumed-once': 'RFC 0252 §D, RFC 0244 §D (each entry consumed once)',
+      'cursor-reset-per-trial': 'RFC 0252 §D, RFC 0244 §B (the cursor resets per trial)',
+    },
+    needs: { facet: [...RECORDED, 'trials'], fixtures: [REPEAT_SOURCE, REPEAT_REPLAY] },
+    async run(check, target) {
+      const source = requireCompleted(check, await sharedEvalRun(target, REPEAT_SOURCE));
+      const replay = requireCompleted(
+        check,
+        await observeEvalRun(target, REPEAT_REPLAY, { fixtureRuns: { repeat: source.runId } }, target.client, { fixtureRunSources: { repeat: source.events as unknown as RunEventDoc[] } }),
+      );
+      // The source's own two incs answered n+1 then n+2 (identical args, different answers).
+      const recorded = answersByTrial(source, 'repeat').get(0)?.slice(0, 2) ?? [];
+      need(check, recorded.length === 2 && JSON.stringify(recorded[0]) !== JSON.stringify(recorded[1]), 'the source recorded two different answers to its two identical incs', recorded);
+      const trials = answersByTrial(replay, 'repeat');
+      const count = (replay.fixture.suite.trials as { count: number }).count;
+      need(check, trials.size === count, `the replay scores ${count} trials`, [...trials.keys()]);
+      const task = summaryTask(replay.summary, 'repeat');
+      check.rule('delegate-excluded');
+      // The echo only the source's delegate made is no derived entry: the target's own echo misses
+      // in every trial and fails it closed.
+      for (let i = 0; i < count; i++) {
+        const echo = trials.get(i)?.[2] as { error?: unknown } | undefined;
+        check.ok(echo?.error !== undefined && echo.error !== null, `trial ${i}: the echo the source's delegate made is no derived entry, so it misses with a tool error`, echo);
+      }
+      check.equal(task?.passed, false, 'the task fails closed');
+      check.rule('repeated-calls-consumed-once');
+      check.equal(trials.get(0)?.slice(0, 2), recorded, "trial 0: the two identical incs are served the source's two answers, in order");
+      check.rule('cursor-reset-per-trial');
+      for (let i = 1; i < count; i++) check.equal(trials.get(i)?.slice(0, 2), recorded, `trial ${i}: the incs are served the source's answers afresh`);
     },
   },
 ];

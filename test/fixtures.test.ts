@@ -115,6 +115,8 @@ const NAMED_FIXTURES = [
   'conformance-eval-onmiss-only',
   'conformance-eval-fixture-is-error',
   'conformance-eval-live-shadow',
+  'conformance-eval-recorded-repeat-source',
+  'conformance-eval-recorded-repeat-replay',
 ];
 
 const LIVE_TOOLS = new Set(['conformance.eval:counter', 'conformance.eval:echo']);
@@ -510,6 +512,42 @@ const honestLogs: Record<string, () => LogEvent[]> = {
       passed: true,
     });
     return log.finish({ aggregateScore: 1, passed: true, passedCount: 2 });
+  },
+
+  'conformance-eval-recorded-repeat-source': () => {
+    // Every call misses the empty list and goes live: a fresh host counts 1, then 2.
+    const log = open(fixture('conformance-eval-recorded-repeat-source'), 'recorded-repeat-source');
+    log.trial('repeat', 0, {
+      steps: [
+        call(COUNTER, { op: 'inc', key: 'recorded-repeat' }, { key: 'recorded-repeat', count: 1 }),
+        call(COUNTER, { op: 'inc', key: 'recorded-repeat' }, { key: 'recorded-repeat', count: 2 }),
+        { delegate: HELPER, steps: [echo('delegate-only')] },
+      ],
+      usage: [usage(40, 8)],
+      decision: 'recorded',
+      score: 1,
+      passed: true,
+    });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+  },
+
+  'conformance-eval-recorded-repeat-replay': () => {
+    // Each trial walks the two derived incs afresh; the echo (the source's delegate's) misses.
+    const log = open(fixture('conformance-eval-recorded-repeat-replay'), 'recorded-repeat-replay', { fixtureRuns: { repeat: SOURCE_RUN_ID } });
+    for (const i of [0, 1]) {
+      log.trial('repeat', i, {
+        steps: [
+          call(COUNTER, { op: 'inc', key: 'recorded-repeat' }, { key: 'recorded-repeat', count: 1 }),
+          call(COUNTER, { op: 'inc', key: 'recorded-repeat' }, { key: 'recorded-repeat', count: 2 }),
+          { tool: ECHO, inputs: { value: 'delegate-only' }, miss: true },
+        ],
+        usage: [usage(40, 8)],
+        decision: 'replayed',
+        score: 0,
+        passed: false,
+      });
+    }
+    return log.finish({ aggregateScore: 0, passed: false, passedCount: 0 });
   },
 
   'conformance-eval-fixture-selection': () => {

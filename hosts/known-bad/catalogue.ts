@@ -672,4 +672,13 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
       },
     }),
   },
+  {
+    name: 'derived-entries-include-delegates',
+    defect: "the entries derived from a source run include its delegates' calls",
+    clause: 'RFC 0252 §D',
+    ...engine({
+      sourceCalls: (run, agentId) =>
+        REF.sourceCalls(run === undefined || run.toolCalls === 'erased' ? run : { ...run, toolCalls: run.toolCalls.map((call) => ({ ...call, agentId, depth: 0 })) }, agentId),
+    }),
+  },
 ];
