@@ -12,6 +12,8 @@ export const SCENARIO_FILES = [
   'v2-eval-recorded-fixtures.test.ts',
   'v2-eval-run-surface.test.ts',
   'v2-eval-regression-verdicts.test.ts',
+  'v2-eval-feature-refusals.test.ts',
+  'v2-eval-recorded-edges.test.ts',
 ] as const;
 
 export async function loadScenarios(): Promise<Scenario[]> {

@@ -29,7 +29,17 @@ async function certifyReference(options: ReferenceHostOptions, requireBehavior =
   return new Map(outcome.rows.map((row) => [row.id, row]));
 }
 
-const EVAL_ROWS_ON = ['openwop.requirement.0081.capability-not-provided', 'openwop.requirement.0244.unadvertised-feature-refused'];
+const EVAL_ROWS_ON = [
+  'openwop.requirement.0081.capability-not-provided',
+  'openwop.requirement.0244.unadvertised-feature-refused',
+  // RFC 0244 §G refusals: each runs only where its facet is off, or maxTrials is below a fixture's count.
+  'openwop.requirement.0244.trajectory-unadvertised-refused',
+  'openwop.requirement.0244.fixture-matching-unadvertised-refused',
+  'openwop.requirement.0244.trials-over-max-refused',
+  // Only on a host that advertises the live-shadow mode.
+  'openwop.requirement.0081.live-shadow-ignores-fixtures',
+  'openwop.requirement.0252.live-shadow-refused',
+];
 /** Rows out of reach by the reference host's own choices: modes it does not advertise, no diffRef. */
 const REFERENCE_CHOICES = ['openwop.requirement.0081.mode-adversarial-runs', 'openwop.requirement.0081.mode-live-shadow-runs', 'openwop.requirement.0081.regression-diff-ref'];
 
@@ -64,6 +74,21 @@ describe('the reference host', () => {
     const rows = await certifyReference({ evalSuite: { trials: false } });
     expect(rows.get('openwop.requirement.0244.unadvertised-feature-refused')?.result).toBe('executed-pass');
     expect(rows.get('openwop.requirement.0244.trials-per-task')?.result).toBe('inapplicable');
+  });
+
+  it('with each RFC 0244 §G facet switched off (or maxTrials lowered, or live-shadow advertised): its row executes and passes', async () => {
+    const cases: Array<[ReferenceHostOptions, string]> = [
+      [{ evalSuite: { trajectory: false } }, 'openwop.requirement.0244.trajectory-unadvertised-refused'],
+      [{ evalSuite: { fixtureMatching: false, recordedFixtures: false } }, 'openwop.requirement.0244.fixture-matching-unadvertised-refused'],
+      [{ evalSuite: { trials: { maxTrials: 2 } } }, 'openwop.requirement.0244.trials-over-max-refused'],
+      [{ evalSuite: { modes: ['golden', 'rubric', 'regression', 'live-shadow'] } }, 'openwop.requirement.0081.live-shadow-ignores-fixtures'],
+      [{ evalSuite: { modes: ['golden', 'rubric', 'regression', 'live-shadow'] } }, 'openwop.requirement.0252.live-shadow-refused'],
+    ];
+    for (const [options, id] of cases) {
+      const rows = await certifyReference(options);
+      expect(rows.get(id)?.result, id).toBe('executed-pass');
+      expect([...rows.values()].filter((row) => row.result === 'executed-fail' || row.result === 'blocked').map((row) => row.id)).toEqual([]);
+    }
   });
 });
 

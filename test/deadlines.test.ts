@@ -73,7 +73,9 @@ const readRows = (path: string): Map<string, LedgerRow> =>
   new Map((JSON.parse(readFileSync(path, 'utf8')) as { rows: LedgerRow[] }).rows.map((row) => [row.id.replace('openwop.requirement.', ''), row]));
 
 const SERVER_FREE = ['0081.suite-shape', '0081.summary-shape', '0081.event-shape'];
-const CREATING = ['0081.eval-run-events', '0081.summary-served', '0081.unadvertised-mode-refused'];
+const CREATING = ['0081.eval-run-events', '0081.summary-served', '0081.unadvertised-mode-refused', '0081.fixture-is-error-served'];
+/** Every host leg an interruption stops: those that create runs, and one that finds itself inapplicable only once it runs. */
+const INTERRUPTED = [...CREATING, '0081.live-shadow-ignores-fixtures'];
 
 describe('deadline settings', () => {
   it('reads flags over environment variables, scales all three by OPENWOP_TIMEOUT_SCALE, and refuses nonsense', () => {
@@ -108,6 +110,7 @@ describe('against a host that never answers POST /runs', () => {
     // abandoned leg: the leg deadline of 300 ms passed …)".
     for (const id of CREATING.slice(1)) expect(rows.get(id)?.detail, id).toMatch(/the leg deadline of 300 ms passed \(--leg-deadline\)/);
     expect(rows.get('0081.capability-not-provided')?.result).toBe('inapplicable');
+    expect(rows.get('0081.live-shadow-ignores-fixtures')?.result).toBe('inapplicable');
     expect(run.out).not.toMatch(/^executed-fail/m);
     // The abandoned legs' requests were cut, not left open: the host saw each held one close.
     // Bounded wait; the client tears a socket down asynchronously.
@@ -132,7 +135,7 @@ describe('against a host that never answers POST /runs', () => {
     const rows = readRows(join(dir, 'r.json'));
     for (const id of SERVER_FREE) expect(rows.get(id)?.result, id).toBe('executed-pass');
     expect(rows.get(CREATING[0]!)).toMatchObject({ result: 'blocked', detail: 'interrupted: the run deadline of 5000 ms passed (--run-deadline), while this leg ran' });
-    for (const id of CREATING.slice(1)) {
+    for (const id of INTERRUPTED.slice(1)) {
       expect(rows.get(id), id).toMatchObject({ result: 'blocked', detail: 'interrupted: the run deadline of 5000 ms passed (--run-deadline), before this leg ran' });
     }
     // Every leg the filter keeps that got as far as its gate is interrupted, the CREATING ones among them.
@@ -171,7 +174,7 @@ describe('against a host that never answers POST /runs', () => {
       const rows = readRows(join(dir, 'r.json'));
       for (const id of SERVER_FREE) expect(rows.get(id)?.result, id).toBe('executed-pass');
       expect(rows.get(CREATING[0]!)).toMatchObject({ result: 'blocked', detail: `interrupted: ${signal} received, while this leg ran` });
-      for (const id of CREATING.slice(1)) expect(rows.get(id), id).toMatchObject({ result: 'blocked', detail: `interrupted: ${signal} received, before this leg ran` });
+      for (const id of INTERRUPTED.slice(1)) expect(rows.get(id), id).toMatchObject({ result: 'blocked', detail: `interrupted: ${signal} received, before this leg ran` });
       expect(readFileSync(join(dir, 'j.xml'), 'utf8')).toContain('interrupted: ');
     });
   }

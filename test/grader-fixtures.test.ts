@@ -165,15 +165,22 @@ function difference(actual: unknown, expected: unknown, path = '$'): string | un
   return actual === expected ? undefined : `${path}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
 }
 
-function sourceCalls(): Record<string, RecordedCall[]> {
-  const source = byId.get('conformance-eval-recorded-source');
+/** Each replay fixture: the source fixture its expected grade assumes, and the task named in fixtureRuns. */
+const REPLAYS: Record<string, [string, string]> = {
+  'conformance-eval-recorded-replay': ['conformance-eval-recorded-source', 'record'],
+  'conformance-eval-recorded-drift': ['conformance-eval-recorded-source', 'record'],
+  'conformance-eval-recorded-repeat-replay': ['conformance-eval-recorded-repeat-source', 'repeat'],
+};
+
+function sourceCalls(sourceId: string, taskId: string): Record<string, RecordedCall[]> {
+  const source = byId.get(sourceId);
   if (!source) return {};
-  return { record: simulate(source.suite).calls };
+  return { [taskId]: simulate(source.suite).calls };
 }
 
 function gradeFixture(doc: FixtureDoc) {
-  const replayed = doc.id === 'conformance-eval-recorded-replay' || doc.id === 'conformance-eval-recorded-drift';
-  return gradeRun(doc.suite, simulate(doc.suite, replayed ? sourceCalls() : undefined).events);
+  const replay = REPLAYS[doc.id];
+  return gradeRun(doc.suite, simulate(doc.suite, replay ? sourceCalls(...replay) : undefined).events);
 }
 
 const graded = docs.filter((d) => !(d.suite.tasks ?? []).some((t) => t.expected?.kind === 'rubric'));

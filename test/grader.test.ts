@@ -519,6 +519,21 @@ describe('CONTRACT §6 attribution: gradeRun', () => {
     expect(gradeRun(s, events).tasks[0]!.trialGrades[0]!.failedClosed).toBe(true);
   });
 
+  it('under live-shadow a fixtured task is graded as unfixtured: no miss, no fixtureMissCount', () => {
+    const task = {
+      taskId: 'shadowed',
+      input: {},
+      expected: { kind: 'golden' as const, match: { strategy: 'exact' as const, value: 'ok' } },
+      fixtures: { toolResponses: [{ tool: A, args: { v: 1 }, argsMatch: 'exact' as const, response: {} }] },
+    };
+    const s: EvalSuite = { suiteId: 'core.test.evals.grader', version: '1.0.0', modes: ['live-shadow'], tasks: [task] };
+    const events = new LogBuilder().start().trial('shadowed', 0, { steps: [{ tool: A, args: { v: 2 } }], decision: 'ok' }).finish();
+    const graded = gradeRun(s, events).tasks[0]!;
+    expect(graded).toMatchObject({ score: 1, passed: true });
+    expect(graded.fixtureMissCount).toBeUndefined();
+    expect(graded.trialGrades[0]!.failedClosed).toBe(false);
+  });
+
   it('a rubric score is taken from eval.scored as a recorded fact', () => {
     const task = { taskId: 'judged', input: {}, expected: { kind: 'rubric' as const, rubric: [{ criterion: 'c', weight: 1 }] } };
     const s: EvalSuite = { suiteId: 'core.test.evals.grader', version: '1.0.0', thresholds: { passScore: 0.7 }, tasks: [task] };

@@ -34,6 +34,10 @@ export interface HostBehaviour {
   summaryRefusal(run: RunRecord, terminal: boolean): HttpError | undefined;
   /** The summary as `GET /runs/{runId}/eval-summary` serves it, from the one the run ended with. */
   servedSummary(summary: Record<string, unknown>): Record<string, unknown>;
+  /** A createRun body with `mode: "eval"`, as the host reads it: whole, so `fixtureRuns: {}` is refused (RFC 0252 §B). */
+  evalBody(body: Record<string, unknown>): Record<string, unknown>;
+  /** The discovery document as served, built from what the host implements (RFC 0031: truthful). */
+  discovery(document: Record<string, unknown>): Record<string, unknown>;
 }
 
 export const REFERENCE_HOST_BEHAVIOUR: Readonly<HostBehaviour> = Object.freeze({
@@ -51,4 +55,6 @@ export const REFERENCE_HOST_BEHAVIOUR: Readonly<HostBehaviour> = Object.freeze({
     return undefined;
   },
   servedSummary: (summary: Record<string, unknown>) => summary,
+  evalBody: (body: Record<string, unknown>) => body,
+  discovery: (document: Record<string, unknown>) => document,
 });

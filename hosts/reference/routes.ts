@@ -172,7 +172,7 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
     if (read === undefined) throw validationError('a JSON createRun body is required');
     if (!isPlainObject(read)) throw validationError('the createRun body must be a JSON object');
     const isEval = read.mode === 'eval';
-    const body = isEval ? read : behaviour.workflowBody(read);
+    const body = isEval ? behaviour.evalBody(read) : behaviour.workflowBody(read);
     // Checked before the shape: a host with no eval surface cannot serve any eval create.
     if (isEval && facets === undefined) throw behaviour.evalCapabilityRefusal();
     if (!isEval) {

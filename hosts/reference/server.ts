@@ -179,7 +179,7 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
     const discoveryDocument = (): Record<string, unknown> =>
       // CONTRACT §1: the seeded conformance-workflow-noop is listed beside the eval suites, so a
       // leg that posts a workflow run knows it is served.
-      buildDiscovery({ implementation, facets, seams, fixtures: [...catalogue.listedIds(), NOOP_WORKFLOW_ID], publicKey, keyId });
+      hostBehaviour.discovery(buildDiscovery({ implementation, facets, seams, fixtures: [...catalogue.listedIds(), NOOP_WORKFLOW_ID], publicKey, keyId }));
     // A host whose own advertisement fails the schema is misconfigured: refuse to start.
     guard.outgoing('capabilities', 'its discovery document', discoveryDocument());
 

@@ -14,10 +14,14 @@ function segments(path: string): string[] {
   return path.split(/[./[\]]+/).filter((segment) => segment.length > 0);
 }
 
-/** `path` ends with the segments of `field`, ignoring trailing item indices. */
+const INDEX = /^[0-9]+$/;
+
+/**
+ * `path` ends with the segments of `field`, ignoring item indices: `tasks[0].fixtures.toolResponses[1].args`
+ * names `toolResponses.args` (a field of the items of an array), `/modes/1` names `modes`.
+ */
 function pathNames(path: string, field: string): boolean {
-  const parts = segments(path);
-  while (parts.length > 0 && /^[0-9]+$/.test(parts[parts.length - 1]!)) parts.pop();
+  const parts = segments(path).filter((segment) => !INDEX.test(segment));
   const want = segments(field);
   if (want.length === 0 || parts.length < want.length) return false;
   return want.every((segment, i) => parts[parts.length - want.length + i] === segment);
@@ -39,8 +43,13 @@ function escape(text: string): string {
 function messageNames(message: string, field: string, echoed: readonly string[]): boolean {
   let text = message;
   for (const value of echoed) if (value.length > 0) text = text.split(value).join(' ');
-  const pointer = `/${segments(field).join('/')}`;
-  return [field, pointer].some((form) => new RegExp(`(?<![A-Za-z0-9_-])${escape(form)}(?![A-Za-z0-9_-])`).test(text));
+  // The dotted form may index an array on the way (`toolResponses[0].args`), the pointer form
+  // may carry an item index (`/toolResponses/0/args`).
+  const parts = segments(field).map(escape);
+  const dotted = parts.join('(?:\\[[0-9]+\\])?\\.');
+  const pointer = `/${parts.join('(?:/[0-9]+)?/')}`;
+  // A pointer's leading `/` is its own boundary, so it may end a longer pointer (`/tasks/0/…`).
+  return new RegExp(`(?<![A-Za-z0-9_-])${dotted}(?![A-Za-z0-9_-])`).test(text) || new RegExp(`${pointer}(?![A-Za-z0-9_-])`).test(text);
 }
 
 /**

@@ -2,7 +2,7 @@
 // exists, and the plan the run then executes.
 
 import { cloneJson, isPlainObject } from './json.ts';
-import type { EvalCreatePort, EvalFacets, Refusal } from './port.ts';
+import type { EvalCreatePort, EvalFacets, PriorRunView, RecordedToolCall, Refusal } from './port.ts';
 import { deriveFixtureEntries, usableSourceCalls } from './recorded.ts';
 import { readScript, trialScript } from './script.ts';
 import { schemaErrors } from './strict.ts';
@@ -56,6 +56,10 @@ export interface PlanRules {
   sourceRefusal(runId: string): Refusal;
   /** RFC 0252 §B: a named task whose suite fixtures already carry toolResponses or onMiss. */
   ownFixturesRefusal(named: SuiteTask[]): Refusal | undefined;
+  /** RFC 0252 §B: fixtureRuns on a run whose modes include live-shadow (it ignores fixtures). */
+  liveShadowRefusal(suite: Suite): Refusal | undefined;
+  /** RFC 0252 §C, §D: the calls a source contributes, or undefined when it is unusable. */
+  sourceCalls(run: PriorRunView | undefined, agentId: string): RecordedToolCall[] | undefined;
 }
 
 // --- The checks, in the order they are applied ---
@@ -141,6 +145,10 @@ function suiteRuleViolation(suite: Suite): Refusal | undefined {
   return undefined;
 }
 
+function liveShadowAmongModes(suite: Suite): Refusal | undefined {
+  return suite.modes.includes('live-shadow') ? fieldRefusal('fixtureRuns', 'live-shadow is among the run modes, and it ignores fixtures') : undefined;
+}
+
 function unknownTaskKeys(taskIds: string[], suite: Suite): Refusal | undefined {
   const known = new Set(suite.tasks.map((task) => task.taskId));
   return taskIds.some((taskId) => !known.has(taskId)) ? fieldRefusal('fixtureRuns', 'a key names no task of the suite') : undefined;
@@ -159,6 +167,8 @@ export const REFERENCE_PLAN_RULES: Readonly<PlanRules> = Object.freeze({
   fixtureRunsKeysRefusal: unknownTaskKeys,
   sourceRefusal: () => unusableSourceRefusal(),
   ownFixturesRefusal: namedTasksWithOwnFixtures,
+  liveShadowRefusal: liveShadowAmongModes,
+  sourceCalls: usableSourceCalls,
 });
 
 /** Every task input must be a script the scripted agent can follow. */
@@ -219,14 +229,13 @@ function planFixtureRuns(
   if (unknownKey !== undefined) return fail(unknownKey);
   const ownFixtures = rules.ownFixturesRefusal(entries.map(([taskId]) => taskById.get(taskId)!));
   if (ownFixtures !== undefined) return fail(ownFixtures);
-  if (suite.modes.includes('live-shadow')) {
-    return fail(fieldRefusal('fixtureRuns', 'live-shadow is among the run modes, and it ignores fixtures'));
-  }
+  const liveShadow = rules.liveShadowRefusal(suite);
+  if (liveShadow !== undefined) return fail(liveShadow);
 
   const derived: Record<string, DerivedFixtures> = {};
   for (const [taskId, runId] of entries) {
     const source = typeof runId === 'string' ? port.readPriorRun(runId) : undefined;
-    const calls = usableSourceCalls(source, agentId);
+    const calls = rules.sourceCalls(source, agentId);
     if (calls === undefined || typeof runId !== 'string') return fail(rules.sourceRefusal(String(runId)));
     derived[taskId] = { sourceRunId: runId, entries: deriveFixtureEntries(calls) };
   }
