@@ -18,6 +18,7 @@ import {
   readCounter,
   readEffects,
   readRunEvents,
+  HarnessCapReached,
   ResponseTooLarge,
   SEAM_NOT_MOUNTED,
   seedEvalSuite,
@@ -89,12 +90,13 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
 
-function client(options: { apiKey?: string; timeoutMs?: number; maxBodyBytes?: number; base?: string } = {}): Client {
+function client(options: { apiKey?: string; timeoutMs?: number; maxBodyBytes?: number; maxEvents?: number; base?: string } = {}): Client {
   const c = createClient({
     baseUrl: options.base ?? baseUrl,
     apiKey: 'apiKey' in options ? options.apiKey : API_KEY,
     timeoutMs: options.timeoutMs ?? 2_000,
     maxBodyBytes: options.maxBodyBytes,
+    maxEvents: options.maxEvents,
   });
   clients.push(c);
   return c;
@@ -558,7 +560,7 @@ describe('reading run events', () => {
     expect(Date.now() - started).toBeLessThan(deadlineMs + 1_000);
   });
 
-  it('a stream larger than maxBytes is refused with a reason', async () => {
+  it('a stream larger than maxBytes stops at the cap: HarnessCapReached naming --max-response-bytes (blocked, not the host\'s fault)', async () => {
     handler = (_req, res) => {
       openSse(res);
       let sequence = 0;
@@ -566,18 +568,32 @@ describe('reading run events', () => {
         if (!res.destroyed) res.write(frame({ ...event(sequence++), payload: { pad: 'p'.repeat(2048) } }));
       });
     };
-    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: 3_000, maxBytes: 32 * 1024 });
-    expect(read).toMatchObject({ ok: false, reason: expect.stringContaining('exceed 32768 bytes') });
+    const error = await rejection(readRunEvents(client(), RUN_ID, { deadlineMs: 3_000, maxBytes: 32 * 1024 }));
+    expect(error).toBeInstanceOf(HarnessCapReached);
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as Error).message).toContain('exceed 32768 bytes');
+    expect((error as Error).message).toContain('--max-response-bytes');
   });
 
-  it('more events than maxEvents without a terminal event is refused with a reason', async () => {
+  it('more events than maxEvents without a terminal event stops at the cap: HarnessCapReached naming --max-events', async () => {
     handler = (_req, res) => {
       openSse(res);
       res.end(Array.from({ length: 20 }, (_, i) => frame(event(i))).join(''));
     };
-    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: 3_000, maxEvents: 10 });
-    expect(read).toMatchObject({ ok: false, reason: expect.stringContaining('more than 10 events') });
-    expect(read.events).toHaveLength(10);
+    const error = await rejection(readRunEvents(client(), RUN_ID, { deadlineMs: 3_000, maxEvents: 10 }));
+    expect(error).toBeInstanceOf(HarnessCapReached);
+    expect((error as Error).message).toContain('more than 10 events');
+    expect((error as Error).message).toContain('--max-events');
+  });
+
+  it("the caps default to the client's (--max-events, --max-response-bytes)", async () => {
+    handler = (_req, res) => {
+      openSse(res);
+      res.end(Array.from({ length: 20 }, (_, i) => frame(event(i))).join(''));
+    };
+    const error = await rejection(readRunEvents(client({ maxEvents: 5 }), RUN_ID, { deadlineMs: 3_000 }));
+    expect(error).toBeInstanceOf(HarnessCapReached);
+    expect((error as HarnessCapReached).limit).toBe(5);
   });
 });
 
