@@ -19,7 +19,7 @@
 import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
 import { CAP_NAMES, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_EVENTS, HarnessCapReached, ResponseTooDeep, ResponseTooLarge, TransportError, type AuthChoice, type Client, type HttpResult } from './http.ts';
 import { projectId } from './ids.ts';
-import { jsonValueTooDeep, MAX_JSON_DEPTH } from '../json-depth.ts';
+import { jsonTextDeepAndBalanced, jsonValueTooDeep, MAX_JSON_DEPTH } from '../json-depth.ts';
 import { describeAnswer, isJsonObject, sleep } from './util.ts';
 
 export const TERMINAL_EVENT_TYPES: readonly string[] = ['run.completed', 'run.failed', 'run.cancelled'];
@@ -70,6 +70,7 @@ export const READ_EVENTS_DEFAULTS = {
 
 /** The largest single SSE frame accepted, in characters. */
 const MAX_FRAME_CHARS = 8 * 1024 * 1024;
+const DEEP_FRAME = Symbol('too deep');
 /** At most this many defects are spelled out in a reason. */
 const MAX_PROBLEMS = 20;
 /** SSE frames that are not `RunEventDoc`s (docs/wire.md §5.2). */
@@ -219,12 +220,13 @@ export async function readRunEvents(
       if (SYNTHETIC_FRAMES.has(name) || message.data === '') return;
       let data: unknown;
       try {
-        data = JSON.parse(message.data);
+        // Depth checked on the text first, so a deep frame is never expanded into objects.
+        data = jsonTextDeepAndBalanced(message.data) ? DEEP_FRAME : JSON.parse(message.data);
       } catch {
         log.problem(`the SSE frame${message.id ? ` with id ${message.id}` : ''} carried data that is not JSON`);
         return;
       }
-      if (jsonValueTooDeep(data)) {
+      if (data === DEEP_FRAME || jsonValueTooDeep(data)) {
         // Not the host's defect: a harness limit, so the reader gives up (blocked), see http.ts.
         const detail = `the SSE frame${message.id ? ` with id ${message.id}` : ''} of run ${runId} nests JSON deeper than ${MAX_JSON_DEPTH} levels, which this harness does not read (RFC 8259 §9)`;
         tooDeep = new ResponseTooDeep(detail, MAX_JSON_DEPTH);

@@ -19,7 +19,7 @@
 
 import { Agent, request as undiciRequest } from 'undici';
 import { TestBug } from '../test-bug.ts';
-import { jsonValueTooDeep, MAX_JSON_DEPTH } from '../json-depth.ts';
+import { jsonTextDeepAndBalanced, jsonValueTooDeep, MAX_JSON_DEPTH } from '../json-depth.ts';
 import { Redactor } from '../redact.ts';
 
 export const OPENWOP_VERSION = '2.0';
@@ -248,8 +248,10 @@ export function createClient(options: ClientOptions): Client {
       });
       const resHeaders = flattenHeaders(res.headers);
       const text = await readCapped(res.body, cap, resHeaders['content-length'], what);
-      const json = parseJson(text);
-      if (jsonValueTooDeep(json)) {
+      // Depth is checked on the text before parsing: a body of a million `[` would otherwise
+      // become a million arrays (about 100 MB) before being refused.
+      const json = looksLikeJson(text) && jsonTextDeepAndBalanced(text) ? DEEP : parseJson(text);
+      if (json === DEEP || jsonValueTooDeep(json)) {
         throw new ResponseTooDeep(`${what}: the response nests JSON deeper than ${MAX_JSON_DEPTH} levels, which this harness does not read (RFC 8259 §9)`, MAX_JSON_DEPTH);
       }
       return { status: res.statusCode, headers: resHeaders, text, json };
@@ -365,6 +367,13 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
     out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
+}
+
+const DEEP = Symbol('too deep');
+
+function looksLikeJson(text: string): boolean {
+  const first = text.trimStart()[0];
+  return first === '[' || first === '{';
 }
 
 function parseJson(text: string): unknown | undefined {
