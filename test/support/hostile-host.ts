@@ -21,8 +21,12 @@ export type Endpoint = 'discovery' | 'create' | 'events' | 'poll' | 'summary' | 
 export interface Expectation {
   /** The harness exit code: 2 when discovery cannot be read, 1 when some row is failed or blocked. */
   exit: 1 | 2;
-  /** Each row selected is `blocked` (not `executed-fail`), and, if given, its detail names this. */
-  blockedNaming?: string;
+  /**
+   * Each row selected is `blocked` (not `executed-fail`), its detail naming one of these: a hang
+   * is ended by whichever bound comes first (the request timeout, naming the endpoint, or the leg
+   * deadline); a cap must be named.
+   */
+  blockedNaming?: string[];
   /** No row of the run may be `executed-pass`. */
   noPass: boolean;
 }
@@ -119,19 +123,19 @@ export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
   {
     name: 'hang-create',
     does: 'POST /runs never answers',
-    expect: { exit: 1, blockedNaming: 'POST /runs', noPass: true },
+    expect: { exit: 1, blockedNaming: ['POST /runs', 'deadline'], noPass: true },
     respond: hang('create'),
   },
   {
     name: 'hang-events',
     does: 'the SSE events request never gets its headers',
-    expect: { exit: 1, blockedNaming: '/events', noPass: true },
+    expect: { exit: 1, blockedNaming: ['/events', 'deadline'], noPass: true },
     respond: hang('events'),
   },
   {
     name: 'hang-poll',
     does: 'SSE debug is 400 unsupported_stream_mode; every poll never answers',
-    expect: { exit: 1, blockedNaming: '/poll', noPass: true },
+    expect: { exit: 1, blockedNaming: ['/poll', 'deadline'], noPass: true },
     respond: (endpoint, req, res) => {
       if (endpoint === 'events') {
         req.resume();
@@ -144,7 +148,7 @@ export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
   {
     name: 'hang-summary',
     does: 'GET /runs/{id}/eval-summary never answers',
-    expect: { exit: 1, blockedNaming: '/eval-summary', noPass: true },
+    expect: { exit: 1, blockedNaming: ['/eval-summary', 'deadline'], noPass: true },
     respond: hang('summary'),
   },
   {
@@ -172,7 +176,7 @@ export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
   {
     name: 'huge-body-declared',
     does: 'the eval summary declares Content-Length 4 GiB and streams zeros',
-    expect: { exit: 1, blockedNaming: '--max-response-bytes', noPass: true },
+    expect: { exit: 1, blockedNaming: ['--max-response-bytes'], noPass: true },
     respond: (endpoint, req, res) => {
       if (endpoint !== 'summary') return false;
       req.resume();
@@ -185,7 +189,7 @@ export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
   {
     name: 'huge-body-chunked',
     does: 'the eval summary streams an endless JSON array, chunked, with no Content-Length',
-    expect: { exit: 1, blockedNaming: '--max-response-bytes', noPass: true },
+    expect: { exit: 1, blockedNaming: ['--max-response-bytes'], noPass: true },
     respond: (endpoint, req, res) => {
       if (endpoint !== 'summary') return false;
       req.resume();
@@ -198,7 +202,7 @@ export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
   {
     name: 'endless-sse',
     does: 'the event stream sends 1 KiB events as fast as it can, never a terminal one',
-    expect: { exit: 1, blockedNaming: '--max-response-bytes', noPass: true },
+    expect: { exit: 1, blockedNaming: ['--max-response-bytes'], noPass: true },
     respond: (endpoint, req, res) => {
       if (endpoint !== 'events') return false;
       req.resume();
@@ -256,7 +260,7 @@ export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
   {
     name: 'reset-mid-body',
     does: 'the eval summary declares 5000 bytes, sends 60, then resets the connection',
-    expect: { exit: 1, blockedNaming: '/eval-summary', noPass: true },
+    expect: { exit: 1, blockedNaming: ['/eval-summary'], noPass: true },
     respond: (endpoint, req, res) => {
       if (endpoint !== 'summary') return false;
       req.resume();
@@ -269,7 +273,7 @@ export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
   {
     name: 'deep-nesting',
     does: 'the eval summary is 200 with arrays nested a million deep (2 MB)',
-    expect: { exit: 1, blockedNaming: 'deeper than', noPass: true },
+    expect: { exit: 1, blockedNaming: ['deeper than 512'], noPass: true },
     respond: (endpoint, req, res) => {
       if (endpoint !== 'summary') return false;
       req.resume();
@@ -280,7 +284,7 @@ export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
   {
     name: 'million-events',
     does: 'the event stream sends 1,000,000 small events, then run.completed',
-    expect: { exit: 1, blockedNaming: '--max-events', noPass: true },
+    expect: { exit: 1, blockedNaming: ['--max-events'], noPass: true },
     respond: (endpoint, req, res) => {
       if (endpoint !== 'events') return false;
       req.resume();
