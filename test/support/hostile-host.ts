@@ -338,7 +338,7 @@ export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
   },
   {
     name: 'echoed-secrets',
-    does: 'every answer quotes the API keys back: headers, discovery, error bodies, SSE comments',
+    does: 'every answer quotes the API keys back: a header, discovery, error bodies, JSON answers',
     expect: { exit: 1, noPass: false },
     respond: (endpoint, req, res, ctx) => {
       const echo = echoOf(req, ctx);
