@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { createClient, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_EVENTS } from '../lib/client/index.ts';
+import { main } from '../lib/cli.ts';
 import { readCaps } from '../lib/ledger/caps.ts';
 
 describe('readCaps', () => {
@@ -30,5 +31,12 @@ describe('readCaps', () => {
   it('is carried by the client to the readers built on it', () => {
     expect(createClient({ baseUrl: 'http://127.0.0.1:9', maxEvents: 3, maxBodyBytes: 99 }).limits).toEqual({ maxEvents: 3, maxBodyBytes: 99 });
     expect(createClient({ baseUrl: 'http://127.0.0.1:9' }).limits).toEqual({ maxEvents: DEFAULT_MAX_EVENTS, maxBodyBytes: DEFAULT_MAX_BODY_BYTES });
+  });
+
+  it('a bad cap stops run before it reaches the host: exit 2, one line naming the flag', async () => {
+    let err = '';
+    const code = await main(['run', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--max-response-bytes', 'lots'], { out: () => {}, err: (s) => (err += s) });
+    expect(code).toBe(2);
+    expect(err).toContain('--max-response-bytes (or OPENWOP_MAX_RESPONSE_BYTES) must be a positive integer');
   });
 });

@@ -3,6 +3,7 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -279,6 +280,19 @@ describe('http client', () => {
     expect(error).toBeInstanceOf(ResponseTooLarge);
     expect(error).toBeInstanceOf(TransportError);
     expect((error as ResponseTooLarge).limitBytes).toBe(4096);
+  });
+
+  it('a gzip body is handed over as sent, never expanded: a bomb is its compressed bytes and not JSON', async () => {
+    const member = gzipSync(Buffer.alloc(1024 * 1024));
+    const bomb = Buffer.concat(Array.from({ length: 64 }, () => member)); // 64 MiB expanded
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(bomb.length) });
+      res.end(bomb);
+    };
+    const result = await client({ maxBodyBytes: 1024 * 1024 }).request('GET', '/bomb');
+    expect(result.status).toBe(200);
+    expect(result.json).toBeUndefined();
+    expect(Buffer.byteLength(result.text)).toBeLessThan(4 * bomb.length);
   });
 
   it('a declared Content-Length above the cap is refused before the body is read', async () => {
