@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { benchCertify } from './certify.ts';
 import { benchGrader, type BenchResult } from './grader.ts';
 import { benchHost } from './host.ts';
+import { benchHostile } from './hostile.ts';
 import { benchKillMatrix } from './kill-matrix.ts';
 import { benchLatitudeMatrix } from './latitude-matrix.ts';
 import { benchFirstRequest, benchLatencyProxy, benchWholeProcess } from './waiting.ts';
@@ -26,6 +27,7 @@ for (const [section, bench] of [
   ['Waiting: latency proxy', benchLatencyProxy],
   ['Waiting: process start to first request', benchFirstRequest],
   ['Waiting: npm start and the CPU split', benchWholeProcess],
+  ['Hostile hosts', benchHostile],
 ] as const) {
   if (wanted.length > 0 && !wanted.some((word) => section.toLowerCase().includes(word))) continue;
   process.stderr.write(`bench: ${section}…\n`);

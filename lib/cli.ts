@@ -60,6 +60,8 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .option('--request-timeout <ms>', 'bound on each HTTP request, default 10000 (env OPENWOP_REQUEST_TIMEOUT_MS)')
     .option('--leg-deadline <ms>', 'bound on each host leg; a leg past it is blocked and the rest still run, default 180000 (env OPENWOP_LEG_DEADLINE_MS)')
     .option('--run-deadline <ms>', 'bound on the whole run; past it the rows not reached are blocked and every output is written (env OPENWOP_RUN_DEADLINE_MS)')
+    .option('--max-events <n>', 'cap on the events read from one run; past it the row is blocked, naming the cap, default 100000 (env OPENWOP_MAX_EVENTS)')
+    .option('--max-response-bytes <n>', "cap on the bytes of one response (one run's event log counts as one); past it the row is blocked, naming the cap, default 8388608 (env OPENWOP_MAX_RESPONSE_BYTES)")
     .addOption(new Option('--reference-host-config <json>', 'embedded host only: JSON options for the reference host (e.g. {"evalSuite":false})').hideHelp())
     .action(async (options) => {
       if (options.list) {

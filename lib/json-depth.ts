@@ -66,3 +66,30 @@ export function parseJsonBounded(text: string, what: string, limit = MAX_JSON_DE
   if (jsonValueTooDeep(value, limit)) throw new JsonTooDeep(what, limit);
   return value;
 }
+
+/**
+ * True when the text nests deeper than `limit` and its brackets balance: JSON that deep, or
+ * something no JSON reader would take either. Checked before JSON.parse on the host's answers
+ * (lib/client), so a million `[` are refused as text instead of first becoming a million arrays
+ * (about 100 MB). Text whose brackets do not balance is left to JSON.parse, which refuses it as
+ * not JSON.
+ */
+export function jsonTextDeepAndBalanced(text: string, limit = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > deepest) deepest = depth;
+    } else if (c === 0x5d || c === 0x7d) {
+      if (--depth < 0) return false;
+    }
+  }
+  return deepest > limit && depth === 0 && !inString;
+}

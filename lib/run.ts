@@ -9,6 +9,7 @@ import type { LedgerRow } from './evidence/types.ts';
 import { buildBundle, signBundle } from './evidence/bundle.ts';
 import { loadOrCreateDevKey, publicKeyPemFromPrivate } from './evidence/keys.ts';
 import { verifyBundle } from './evidence/verify.ts';
+import { readCaps } from './ledger/caps.ts';
 import { readDeadlines, withDeadlines } from './ledger/deadlines.ts';
 import { certifyTarget, type EmbeddedHostFactory } from './certify.ts';
 import { runLegs } from './ledger/runner.ts';
@@ -36,6 +37,8 @@ export interface RunOptions {
   requestTimeout?: string;
   legDeadline?: string;
   runDeadline?: string;
+  maxEvents?: string;
+  maxResponseBytes?: string;
 }
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -72,6 +75,9 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
   const read = readDeadlines(options, env);
   if (!read.ok) return usage(io, read.problem);
   const { deadlines } = read;
+  const capsRead = readCaps(options, env);
+  if (!capsRead.ok) return usage(io, capsRead.problem);
+  const { caps } = capsRead;
 
   // Interruption (lib/ledger/deadlines.ts): SIGINT, SIGTERM or the run deadline stop the legs;
   // what was not reached is blocked, and every output is still written.
@@ -132,6 +138,8 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       tenantBApiKey,
       requireBehavior: settings.requireBehavior,
       requestTimeoutMs: deadlines.requestTimeoutMs,
+      maxEvents: caps.maxEvents,
+      maxResponseBytes: caps.maxResponseBytes,
       scenarios,
       filter: options.filter,
       bound: (legs) => withDeadlines(legs, deadlines.legDeadlineMs, { signal: stopper.signal, reason: () => interruptedBy ?? 'interrupted' }),

@@ -3,6 +3,7 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -18,6 +19,7 @@ import {
   readCounter,
   readEffects,
   readRunEvents,
+  HarnessCapReached,
   ResponseTooLarge,
   SEAM_NOT_MOUNTED,
   seedEvalSuite,
@@ -91,12 +93,13 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
 
-function client(options: { apiKey?: string; timeoutMs?: number; maxBodyBytes?: number; base?: string } = {}): Client {
+function client(options: { apiKey?: string; timeoutMs?: number; maxBodyBytes?: number; maxEvents?: number; base?: string } = {}): Client {
   const c = createClient({
     baseUrl: options.base ?? baseUrl,
     apiKey: 'apiKey' in options ? options.apiKey : API_KEY,
     timeoutMs: options.timeoutMs ?? 2_000,
     maxBodyBytes: options.maxBodyBytes,
+    maxEvents: options.maxEvents,
   });
   clients.push(c);
   return c;
@@ -280,6 +283,19 @@ describe('http client', () => {
     expect(error).toBeInstanceOf(ResponseTooLarge);
     expect(error).toBeInstanceOf(TransportError);
     expect((error as ResponseTooLarge).limitBytes).toBe(4096);
+  });
+
+  it('a gzip body is handed over as sent, never expanded: a bomb is its compressed bytes and not JSON', async () => {
+    const member = gzipSync(Buffer.alloc(1024 * 1024));
+    const bomb = Buffer.concat(Array.from({ length: 64 }, () => member)); // 64 MiB expanded
+    handler = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(bomb.length) });
+      res.end(bomb);
+    };
+    const result = await client({ maxBodyBytes: 1024 * 1024 }).request('GET', '/bomb');
+    expect(result.status).toBe(200);
+    expect(result.json).toBeUndefined();
+    expect(Buffer.byteLength(result.text)).toBeLessThan(4 * bomb.length);
   });
 
   it('a declared Content-Length above the cap is refused before the body is read', async () => {
@@ -560,7 +576,7 @@ describe('reading run events', () => {
     expect(seen.filter(isPollRequest)).toHaveLength(1);
   });
 
-  it('a stream larger than maxBytes is refused with a reason', async () => {
+  it('a stream larger than maxBytes stops at the cap: HarnessCapReached naming --max-response-bytes (blocked, not the host\'s fault)', async () => {
     handler = (_req, res) => {
       openSse(res);
       let sequence = 0;
@@ -568,18 +584,32 @@ describe('reading run events', () => {
         if (!res.destroyed) res.write(frame({ ...event(sequence++), payload: { pad: 'p'.repeat(2048) } }));
       });
     };
-    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: 3_000, maxBytes: 32 * 1024 });
-    expect(read).toMatchObject({ ok: false, reason: expect.stringContaining('exceed 32768 bytes') });
+    const error = await rejection(readRunEvents(client(), RUN_ID, { deadlineMs: 3_000, maxBytes: 32 * 1024 }));
+    expect(error).toBeInstanceOf(HarnessCapReached);
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as Error).message).toContain('exceed 32768 bytes');
+    expect((error as Error).message).toContain('--max-response-bytes');
   });
 
-  it('more events than maxEvents without a terminal event is refused with a reason', async () => {
+  it('more events than maxEvents without a terminal event stops at the cap: HarnessCapReached naming --max-events', async () => {
     handler = (_req, res) => {
       openSse(res);
       res.end(Array.from({ length: 20 }, (_, i) => frame(event(i))).join(''));
     };
-    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: 3_000, maxEvents: 10 });
-    expect(read).toMatchObject({ ok: false, reason: expect.stringContaining('more than 10 events') });
-    expect(read.events).toHaveLength(10);
+    const error = await rejection(readRunEvents(client(), RUN_ID, { deadlineMs: 3_000, maxEvents: 10 }));
+    expect(error).toBeInstanceOf(HarnessCapReached);
+    expect((error as Error).message).toContain('more than 10 events');
+    expect((error as Error).message).toContain('--max-events');
+  });
+
+  it("the caps default to the client's (--max-events, --max-response-bytes)", async () => {
+    handler = (_req, res) => {
+      openSse(res);
+      res.end(Array.from({ length: 20 }, (_, i) => frame(event(i))).join(''));
+    };
+    const error = await rejection(readRunEvents(client({ maxEvents: 5 }), RUN_ID, { deadlineMs: 3_000 }));
+    expect(error).toBeInstanceOf(HarnessCapReached);
+    expect((error as HarnessCapReached).limit).toBe(5);
   });
 });
 

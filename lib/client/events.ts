@@ -7,14 +7,19 @@
 // number of times, then raises TransportError.
 //
 // Every loop is bounded: by `deadlineMs` (all I/O carries one deadline signal), by `maxEvents`
-// and `maxBytes`, by `maxResumes` and by `maxPolls`. Events are kept in arrival order and
+// and `maxBytes`, by `maxResumes` and by `maxPolls`. The two caps default to the client's
+// (`--max-events`, `--max-response-bytes`, README "Memory caps"): the log of one run counts as
+// one response, SSE and polls together. A cap reached throws HarnessCapReached (the row is
+// `blocked`, naming the cap), never an `{ok: false}` the legs would charge to the host: the
+// stream is parsed frame by frame as it arrives, reading stops at the cap and the connection is
+// dropped, so no more than the cap is ever held. Events are kept in arrival order and
 // deduplicated by `sequence`; a duplicate, a gap or a step backwards is the host's defect and is
 // reported as the reason of an `{ok: false}` result, with every event still returned.
 
 import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
-import { ResponseTooDeep, ResponseTooLarge, TransportError, type AuthChoice, type Client, type HttpResult } from './http.ts';
+import { CAP_NAMES, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_EVENTS, HarnessCapReached, ResponseTooDeep, ResponseTooLarge, TransportError, type AuthChoice, type Client, type HttpResult } from './http.ts';
 import { projectId } from './ids.ts';
-import { jsonValueTooDeep, MAX_JSON_DEPTH } from '../json-depth.ts';
+import { jsonTextDeepAndBalanced, jsonValueTooDeep, MAX_JSON_DEPTH } from '../json-depth.ts';
 import { describeAnswer, isJsonObject, sleep } from './util.ts';
 
 export const TERMINAL_EVENT_TYPES: readonly string[] = ['run.completed', 'run.failed', 'run.cancelled'];
@@ -56,8 +61,8 @@ export interface ReadEventsOptions {
 }
 
 export const READ_EVENTS_DEFAULTS = {
-  maxEvents: 100_000,
-  maxBytes: 64 * 1024 * 1024,
+  maxEvents: DEFAULT_MAX_EVENTS,
+  maxBytes: DEFAULT_MAX_BODY_BYTES,
   maxResumes: 3,
   maxPolls: 2_000,
   pollTimeoutS: 10,
@@ -65,6 +70,7 @@ export const READ_EVENTS_DEFAULTS = {
 
 /** The largest single SSE frame accepted, in characters. */
 const MAX_FRAME_CHARS = 8 * 1024 * 1024;
+const DEEP_FRAME = Symbol('too deep');
 /** At most this many defects are spelled out in a reason. */
 const MAX_PROBLEMS = 20;
 /** SSE frames that are not `RunEventDoc`s (docs/wire.md §5.2). */
@@ -111,7 +117,7 @@ class Log {
     this.last = Math.max(this.last, seq);
     if (TERMINAL_EVENT_TYPES.includes(event.type)) this.terminal = true;
     if (this.events.length >= this.maxEvents && !this.terminal) {
-      this.limit = `more than ${this.maxEvents} events without a terminal event`;
+      this.limit = `more than ${this.maxEvents} events without a terminal event: the harness cap of ${this.maxEvents} events per run, ${CAP_NAMES.maxEvents}, was reached; reading stopped and the connection was dropped`;
       return false;
     }
     return true;
@@ -132,7 +138,8 @@ type Attempt =
   | { kind: 'terminal' }
   | { kind: 'unavailable'; why: string }
   | { kind: 'lost'; why: string }
-  | { kind: 'stop'; reason: string };
+  | { kind: 'stop'; reason: string }
+  | { kind: 'cap'; error: HarnessCapReached };
 
 /** Reads a run's events until a terminal event, the deadline, or a limit. */
 export async function readRunEvents(
@@ -140,8 +147,15 @@ export async function readRunEvents(
   runId: string,
   options: ReadEventsOptions,
 ): Promise<ReadEventsResult> {
-  const maxEvents = options.maxEvents ?? READ_EVENTS_DEFAULTS.maxEvents;
-  const maxBytes = options.maxBytes ?? READ_EVENTS_DEFAULTS.maxBytes;
+  const maxEvents = options.maxEvents ?? client.limits?.maxEvents ?? READ_EVENTS_DEFAULTS.maxEvents;
+  const maxBytes = options.maxBytes ?? client.limits?.maxBodyBytes ?? READ_EVENTS_DEFAULTS.maxBytes;
+  const bytesCap = (): HarnessCapReached =>
+    new HarnessCapReached(
+      `the events of run ${runId} exceed ${maxBytes} bytes: the harness cap of ${maxBytes} bytes per response, ${CAP_NAMES.maxBodyBytes}, was reached; reading stopped and the connection was dropped`,
+      CAP_NAMES.maxBodyBytes,
+      maxBytes,
+    );
+  const eventsCap = (reason: string): HarnessCapReached => new HarnessCapReached(reason, CAP_NAMES.maxEvents, maxEvents);
   const maxResumes = options.maxResumes ?? READ_EVENTS_DEFAULTS.maxResumes;
   const maxPolls = options.maxPolls ?? READ_EVENTS_DEFAULTS.maxPolls;
   const pollTimeoutS = Math.min(60, Math.max(1, Math.floor(options.pollTimeoutS ?? READ_EVENTS_DEFAULTS.pollTimeoutS)));
@@ -206,12 +220,13 @@ export async function readRunEvents(
       if (SYNTHETIC_FRAMES.has(name) || message.data === '') return;
       let data: unknown;
       try {
-        data = JSON.parse(message.data);
+        // Depth checked on the text first, so a deep frame is never expanded into objects.
+        data = jsonTextDeepAndBalanced(message.data) ? DEEP_FRAME : JSON.parse(message.data);
       } catch {
         log.problem(`the SSE frame${message.id ? ` with id ${message.id}` : ''} carried data that is not JSON`);
         return;
       }
-      if (jsonValueTooDeep(data)) {
+      if (data === DEEP_FRAME || jsonValueTooDeep(data)) {
         // Not the host's defect: a harness limit, so the reader gives up (blocked), see http.ts.
         const detail = `the SSE frame${message.id ? ` with id ${message.id}` : ''} of run ${runId} nests JSON deeper than ${MAX_JSON_DEPTH} levels, which this harness does not read (RFC 8259 §9)`;
         tooDeep = new ResponseTooDeep(detail, MAX_JSON_DEPTH);
@@ -224,7 +239,7 @@ export async function readRunEvents(
       }
       for (const doc of docs) {
         if (!log.accept(doc, 'an SSE frame')) {
-          stop = { kind: 'stop', reason: log.limit ?? 'event limit reached' };
+          stop = { kind: 'cap', error: eventsCap(log.limit ?? 'event limit reached') };
           return;
         }
         if (log.terminal) {
@@ -235,7 +250,15 @@ export async function readRunEvents(
     };
     const onError = (error: ParseError): void => {
       if (error.type === 'max-buffer-size-exceeded' && !stop) {
-        stop = { kind: 'stop', reason: `an SSE frame exceeded ${MAX_FRAME_CHARS} characters` };
+        const limit = Math.min(MAX_FRAME_CHARS, maxBytes);
+        stop = {
+          kind: 'cap',
+          error: new HarnessCapReached(
+            `an SSE frame of run ${runId} exceeded ${limit} characters: the harness cap of ${maxBytes} bytes per response, ${CAP_NAMES.maxBodyBytes} (frames at most ${MAX_FRAME_CHARS}), was reached; reading stopped and the connection was dropped`,
+            CAP_NAMES.maxBodyBytes,
+            maxBytes,
+          ),
+        };
       }
       // Other parse errors are unknown fields, which SSE says to ignore.
     };
@@ -245,7 +268,7 @@ export async function readRunEvents(
       for await (const chunk of stream.chunks()) {
         bytes += chunk.byteLength;
         if (bytes > maxBytes) {
-          stop = { kind: 'stop', reason: `the events of run ${runId} exceed ${maxBytes} bytes` };
+          stop = { kind: 'cap', error: bytesCap() };
           break;
         }
         parser.feed(decoder.decode(chunk, { stream: true }));
@@ -277,9 +300,7 @@ export async function readRunEvents(
       });
     } catch (error) {
       if (signal.aborted) return { kind: 'done', result: fail(deadlineReason()) };
-      if (error instanceof ResponseTooLarge) {
-        return { kind: 'done', result: fail(`a poll of run ${runId} exceeded the byte limit (${error.message})`) };
-      }
+      if (error instanceof ResponseTooLarge) throw bytesCap();
       if (error instanceof ResponseTooDeep) throw error;
       if (!(error instanceof TransportError)) throw error;
       await lose(error.message);
@@ -298,10 +319,10 @@ export async function readRunEvents(
       return { kind: 'done', result: fail(`GET ${base}/poll answered 200 without an events array`) };
     }
     for (const doc of body.events) {
-      if (!log.accept(doc, 'a poll response')) return { kind: 'done', result: fail(log.limit ?? 'event limit reached') };
+      if (!log.accept(doc, 'a poll response')) throw eventsCap(log.limit ?? 'event limit reached');
       if (log.terminal) return { kind: 'done', result: finish(true) };
     }
-    if (bytes > maxBytes) return { kind: 'done', result: fail(`the events of run ${runId} exceed ${maxBytes} bytes`) };
+    if (bytes > maxBytes) throw bytesCap();
     if (body.isTerminal === true && isSequence(body.lastSequence) && log.last >= body.lastSequence) {
       return { kind: 'done', result: finish(false) };
     }
@@ -314,6 +335,7 @@ export async function readRunEvents(
         if (signal.aborted) return fail(deadlineReason());
         const attempt = await sseAttempt();
         if (attempt.kind === 'terminal') return finish(true);
+        if (attempt.kind === 'cap') throw attempt.error;
         if (attempt.kind === 'stop') return fail(attempt.reason);
         if (signal.aborted) return fail(deadlineReason());
         if (attempt.kind === 'unavailable') {

@@ -8,19 +8,25 @@
 //   starts `transport-loss: ` so a ledger records `blocked`, never the host's fault. No error this
 //   module raises ever carries an API key: every key the client knows is scrubbed from its text
 //   (lib/redact.ts, the same rule as every other output).
-// - Response bodies are capped; a larger body is `ResponseTooLarge` (a `TransportError`), never
-//   an out-of-memory crash. Likewise a JSON body nested deeper than MAX_JSON_DEPTH
+// - Response bodies are capped (`maxBodyBytes`, README "Memory caps"): a declared Content-Length
+//   above the cap is refused before a byte is read, and a body without one is read only up to the
+//   cap, then the connection is dropped. Either is `ResponseTooLarge` (a `TransportError`, so the
+//   row is `blocked`, naming the cap), never an out-of-memory crash. A `Content-Encoding: gzip`
+//   body is never expanded: undici's `request` hands over the bytes as sent, so a gzip bomb is
+//   its compressed size, and text that is not JSON. Likewise a JSON body nested deeper than MAX_JSON_DEPTH
 //   (lib/json-depth.ts) is `ResponseTooDeep`, never a stack overflow further on: the harness
 //   cannot judge it, so the row is `blocked` with the reason, never the host's `executed-fail`.
 
 import { Agent, request as undiciRequest } from 'undici';
 import { TestBug } from '../test-bug.ts';
-import { jsonValueTooDeep, MAX_JSON_DEPTH } from '../json-depth.ts';
+import { jsonTextDeepAndBalanced, jsonValueTooDeep, MAX_JSON_DEPTH } from '../json-depth.ts';
 import { Redactor } from '../redact.ts';
 
 export const OPENWOP_VERSION = '2.0';
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** Events read from one run before the harness gives up on it (README "Memory caps"). */
+export const DEFAULT_MAX_EVENTS = 100_000;
 const DEFAULT_USER_AGENT = 'openwop-eval-conformance/0.1.0';
 /** Longest silence tolerated on an open stream: above the 30 s keep-alive of docs/wire.md §5.2. */
 const DEFAULT_STREAM_IDLE_MS = 45_000;
@@ -45,6 +51,30 @@ export class ResponseTooLarge extends TransportError {
     this.limitBytes = limitBytes;
   }
 }
+
+/**
+ * A harness cap on how much it reads (events of one run, bytes of one response) was reached:
+ * reading stopped and the connection was dropped. Not the host's verdict (the host may be right
+ * and the cap too low for it), so the row is `blocked`, and the message names the cap.
+ */
+export class HarnessCapReached extends TransportError {
+  /** The flag that sets the cap, e.g. `--max-events`. */
+  readonly cap: string;
+  readonly limit: number;
+  constructor(detail: string, cap: string, limit: number) {
+    super(detail, 'HARNESS_CAP');
+    this.name = 'HarnessCapReached';
+    this.message = detail;
+    this.cap = cap;
+    this.limit = limit;
+  }
+}
+
+/** The flag and environment variable of each cap, for the messages that name them. */
+export const CAP_NAMES = {
+  maxEvents: '--max-events (OPENWOP_MAX_EVENTS)',
+  maxBodyBytes: '--max-response-bytes (OPENWOP_MAX_RESPONSE_BYTES)',
+} as const;
 
 /** A response body nested deeper than the harness reads; reading stopped there. */
 export class ResponseTooDeep extends TransportError {
@@ -112,12 +142,23 @@ export interface ClientOptions {
   apiKey?: string;
   timeoutMs?: number;
   userAgent?: string;
+  /** Bytes of one response body (and of one run's event log, lib/client/events.ts). */
   maxBodyBytes?: number;
+  /** Events of one run read before giving up (lib/client/events.ts). */
+  maxEvents?: number;
+}
+
+/** The caps of README "Memory caps", as a client carries them to the readers built on it. */
+export interface ClientLimits {
+  maxBodyBytes: number;
+  maxEvents: number;
 }
 
 export interface Client {
   readonly baseUrl: string;
   readonly timeoutMs: number;
+  /** Absent on a hand-built client: the readers then use the defaults. */
+  readonly limits?: ClientLimits;
   request(method: string, path: string, options?: RequestOptions): Promise<HttpResult>;
   stream(method: string, path: string, options?: StreamOptions): Promise<StreamResponse>;
   /** Closes pooled connections. */
@@ -131,6 +172,10 @@ export function createClient(options: ClientOptions): Client {
   }
   const baseUrl = normaliseBaseUrl(options.baseUrl, options.apiKey);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxEvents = options.maxEvents ?? DEFAULT_MAX_EVENTS;
+  for (const [name, value] of [['maxBodyBytes', maxBodyBytes], ['maxEvents', maxEvents]] as const) {
+    if (!Number.isSafeInteger(value) || value <= 0) throw new TestBug(`${name} must be a positive integer, got ${String(value)}`);
+  }
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
   const defaultKey = options.apiKey;
   // The dispatcher's own bounds fire before the overall AbortSignal, so a stall is reported as
@@ -203,8 +248,10 @@ export function createClient(options: ClientOptions): Client {
       });
       const resHeaders = flattenHeaders(res.headers);
       const text = await readCapped(res.body, cap, resHeaders['content-length'], what);
-      const json = parseJson(text);
-      if (jsonValueTooDeep(json)) {
+      // Depth is checked on the text before parsing: a body of a million `[` would otherwise
+      // become a million arrays (about 100 MB) before being refused.
+      const json = looksLikeJson(text) && jsonTextDeepAndBalanced(text) ? DEEP : parseJson(text);
+      if (json === DEEP || jsonValueTooDeep(json)) {
         throw new ResponseTooDeep(`${what}: the response nests JSON deeper than ${MAX_JSON_DEPTH} levels, which this harness does not read (RFC 8259 §9)`, MAX_JSON_DEPTH);
       }
       return { status: res.statusCode, headers: resHeaders, text, json };
@@ -265,6 +312,7 @@ export function createClient(options: ClientOptions): Client {
   return {
     baseUrl,
     timeoutMs,
+    limits: { maxBodyBytes, maxEvents },
     request,
     stream,
     close: () => dispatcher.close(),
@@ -321,6 +369,13 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
   return out;
 }
 
+const DEEP = Symbol('too deep');
+
+function looksLikeJson(text: string): boolean {
+  const first = text.trimStart()[0];
+  return first === '[' || first === '{';
+}
+
 function parseJson(text: string): unknown | undefined {
   if (text.trim() === '') return undefined;
   try {
@@ -353,7 +408,7 @@ async function readCapped(
   const declared = contentLength === undefined ? NaN : Number(contentLength);
   if (Number.isFinite(declared) && declared > cap) {
     discard(body);
-    throw new ResponseTooLarge(`${what}: the response declares ${declared} bytes, above the ${cap}-byte cap`, cap);
+    throw new ResponseTooLarge(`${what}: the response declares ${declared} bytes, above the harness cap of ${cap} bytes per response, ${CAP_NAMES.maxBodyBytes}; nothing was read and the connection was dropped`, cap);
   }
   const parts: Buffer[] = [];
   let total = 0;
@@ -362,7 +417,7 @@ async function readCapped(
     total += buf.length;
     if (total > cap) {
       discard(body);
-      throw new ResponseTooLarge(`${what}: the response body exceeds the ${cap}-byte cap`, cap);
+      throw new ResponseTooLarge(`${what}: the response body exceeds the harness cap of ${cap} bytes per response, ${CAP_NAMES.maxBodyBytes}; reading stopped and the connection was dropped`, cap);
     }
     parts.push(buf);
   }
@@ -380,6 +435,7 @@ function toTransportError(error: unknown, what: string, secrets: string[], ctx: 
     // Built here from scrubbed parts already; rebuild anyway so no path can leak a key.
     const detail = scrubSecrets(error.message.replace(/^transport-loss: /, ''), secrets);
     if (error instanceof ResponseTooLarge) return new ResponseTooLarge(detail, error.limitBytes);
+    if (error instanceof HarnessCapReached) return new HarnessCapReached(detail, error.cap, error.limit);
     if (error instanceof ResponseTooDeep) return new ResponseTooDeep(detail, error.limit);
     return new TransportError(detail, error.code);
   }

@@ -84,6 +84,7 @@ function cutOnAbort(client: Client, signal: AbortSignal): Client {
   return {
     baseUrl: client.baseUrl,
     timeoutMs: client.timeoutMs,
+    ...(client.limits ? { limits: client.limits } : {}),
     request: (method, path, options = {}) => client.request(method, path, { ...options, signal: merge(options.signal) }),
     stream: (method, path, options = {}) => client.stream(method, path, { ...options, signal: merge(options.signal) }),
     close: () => client.close(),

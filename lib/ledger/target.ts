@@ -12,6 +12,9 @@ export interface TargetOptions {
   requireBehavior: boolean;
   /** Per-request bound; stays below every leg's own deadline. */
   requestTimeoutMs?: number;
+  /** Memory caps (README "Memory caps"); the client's defaults when absent. */
+  maxEvents?: number;
+  maxResponseBytes?: number;
 }
 
 export interface Target {
@@ -41,7 +44,11 @@ export type OpenTargetResult = { ok: true; target: Target } | { ok: false; reaso
 /** Discovers the host. A host whose discovery cannot be read yields a reason, not a target. */
 export async function openTarget(options: TargetOptions): Promise<OpenTargetResult> {
   const timeoutMs = options.requestTimeoutMs ?? 10_000;
-  const client = createClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs });
+  const limits = {
+    ...(options.maxEvents === undefined ? {} : { maxEvents: options.maxEvents }),
+    ...(options.maxResponseBytes === undefined ? {} : { maxBodyBytes: options.maxResponseBytes }),
+  };
+  const client = createClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs, ...limits });
   let found;
   try {
     found = await discover(client);
@@ -61,7 +68,7 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     label: `[${name}@${version}]`,
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     client,
-    tenantB: options.tenantBApiKey ? createClient({ baseUrl: options.baseUrl, apiKey: options.tenantBApiKey, timeoutMs }) : undefined,
+    tenantB: options.tenantBApiKey ? createClient({ baseUrl: options.baseUrl, apiKey: options.tenantBApiKey, timeoutMs, ...limits }) : undefined,
     discovery: document,
     facet: evalSuiteFacet(document),
     fixtures: new Set(listed),

@@ -13,6 +13,7 @@ import { runLeg } from './runner.ts';
 import type { EmbeddedHostFactory } from '../certify.ts';
 import { TestBug } from '../test-bug.ts';
 import { neededFixtures, type Scenario } from './scenario.ts';
+import { readCaps } from './caps.ts';
 import { openTarget, seedMissingFixtures, type Target } from './target.ts';
 
 /** True while vitest is collecting the scenario file named `file`. */
@@ -73,7 +74,10 @@ async function connect(scenario: Scenario, onClose: (close: () => Promise<void>)
     apiKey = host.tenants.a.apiKey;
     tenantBApiKey = host.tenants.b.apiKey;
   }
-  const opened = await openTarget({ baseUrl, apiKey, tenantBApiKey, requireBehavior });
+  // The memory caps of the environment (README "Memory caps"), as `run` reads them.
+  const caps = readCaps({}, process.env);
+  if (!caps.ok) throw new TestBug(caps.problem);
+  const opened = await openTarget({ baseUrl, apiKey, tenantBApiKey, requireBehavior, maxEvents: caps.caps.maxEvents, maxResponseBytes: caps.caps.maxResponseBytes });
   if (!opened.ok) throw new Error(`blocked: discovery of ${baseUrl} failed: ${opened.reason}`);
   await seedMissingFixtures(opened.target, neededFixtures([scenario]));
   return opened.target;
