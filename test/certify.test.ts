@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../lib/cli.ts';
+import { cli } from './support/cli.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
 import { certifyTarget } from '../lib/certify.ts';
@@ -111,13 +111,6 @@ async function droppingProxy(target: string): Promise<string> {
   cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
   const address = server.address() as { port: number };
   return `http://127.0.0.1:${address.port}`;
-}
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(argv, { out: (s) => (out += s), err: (s) => (err += s) });
-  return { code, out, err };
 }
 
 describe('a host that drops connections mid-run', () => {

@@ -5,18 +5,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../lib/cli.ts';
+import { cli } from './support/cli.ts';
 import { fixture } from '../lib/fixtures.ts';
 import { gradeRun, type EvalSuite } from '../lib/grader/index.ts';
 import { loadScenarios } from '../lib/scenarios.ts';
 import { EventLog } from './support/event-log.ts';
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(argv, { out: (s) => (out += s), err: (s) => (err += s) });
-  return { code, out, err };
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'owec-cli-'));
 const file = (name: string, text: string): string => {

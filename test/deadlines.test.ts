@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../lib/cli.ts';
+import { cli } from './support/cli.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { readDeadlines } from '../lib/ledger/deadlines.ts';
@@ -22,13 +22,6 @@ const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(argv, { out: (s) => (out += s), err: (s) => (err += s) });
-  return { code, out, err };
-}
 
 /** The reference host behind a proxy that holds every `POST /runs` open without an answer. */
 async function stallingHost(): Promise<{ baseUrl: string; apiKey: string; firstHeld: Promise<void>; held: () => number; cut: () => number }> {

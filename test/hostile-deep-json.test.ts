@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../lib/cli.ts';
+import { cli } from './support/cli.ts';
 import { createClient, readRunEvents, ResponseTooDeep } from '../lib/client/index.ts';
 import { canonicalJson, findDuplicateMember } from '../lib/evidence/jcs.ts';
 import { JsonTooDeep, jsonTextTooDeep, jsonValueTooDeep, MAX_JSON_DEPTH } from '../lib/json-depth.ts';
@@ -25,13 +25,6 @@ const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(argv, { out: (s) => (out += s), err: (s) => (err += s) });
-  return { code, out, err };
-}
 
 function expectNoCrash(text: string): void {
   expect(text).not.toMatch(/Maximum call stack|RangeError/);

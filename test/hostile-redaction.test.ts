@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
-import { main } from '../lib/cli.ts';
+import { cli } from './support/cli.ts';
 import { createClient, TransportError } from '../lib/client/index.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
 import { pemSecrets, Redactor } from '../lib/redact.ts';
@@ -17,13 +17,6 @@ const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(argv, { out: (s) => (out += s), err: (s) => (err += s) });
-  return { code, out, err };
-}
 
 /** Every form a canary could take in a file: as sent, percent-encoded, in a JSON string. */
 function canaryForms(canary: string): string[] {
