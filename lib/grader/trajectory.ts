@@ -11,7 +11,7 @@
 //   hash lookup, `subset` scans the shortest posting list of its leaf pairs and checks the rest;
 // - the matching runs on the class graph with multiplicities (matching.ts).
 
-import { canonicalJson, leafPairs, requiredLeafPairs } from './json.ts';
+import { argsMatch, canonicalJson, leafPairs, requiredLeafPairs } from './json.ts';
 import { maximumMatchingSize } from './matching.ts';
 import type { ExpectedCall, ObservedCall, TrajectoryGrade, TrajectorySpec } from './types.ts';
 
@@ -208,6 +208,11 @@ function buildGraph(calls: ExpectedCall[], observed: ObservedCall[]): CompatGrap
 }
 
 /**
+ * The full algorithm: builds the class graph and runs the maximum matching every time. Same
+ * answer as `gradeTrajectory`, which reaches it by cheaper routes where they decide; kept as
+ * the reference the shortcuts are checked against (test/grader-shortcuts.test.ts), and as the
+ * route `gradeTrajectory` falls back to.
+ *
  * Grades an observed trajectory against the suite's `expected.trajectory` (CONTRACT §6):
  * - `exact`: same length, the i-th observed call matches the i-th expected call;
  * - `in-order`: the expected calls match a subsequence of the observed (greedy earliest scan,
@@ -220,7 +225,7 @@ function buildGraph(calls: ExpectedCall[], observed: ObservedCall[]): CompatGrap
  *
  * `includeDelegates` is not read here: the caller chooses which calls are observed.
  */
-export function gradeTrajectory(spec: TrajectorySpec, observed: readonly ObservedCall[]): TrajectoryGrade {
+export function gradeTrajectoryByMatching(spec: TrajectorySpec, observed: readonly ObservedCall[]): TrajectoryGrade {
   const calls = Array.isArray(spec.calls) ? spec.calls : [];
   const obs = [...observed];
   const g = buildGraph(calls, obs);
@@ -272,4 +277,212 @@ export function gradeTrajectory(spec: TrajectorySpec, observed: readonly Observe
     matchedCount,
     forbiddenCount,
   };
+}
+
+/** Which route decided a grade (for the shortcut tests; never part of the grade). */
+export type GradeRoute =
+  | 'positional'
+  | 'expected-subsequence'
+  | 'observed-subsequence'
+  | 'counting'
+  | 'matching';
+
+/** Whether observed call `o` satisfies expected call `c` (CONTRACT §6: same tool, `argsMatch`). */
+function fits(c: ExpectedCall, o: ObservedCall): boolean {
+  return c.tool === o.toolName && argsMatch(c, o.inputs);
+}
+
+function countForbidden(forbidden: TrajectorySpec['forbidden'], observed: readonly ObservedCall[]): number {
+  if (forbidden === undefined || forbidden === null || forbidden.length === 0) return 0;
+  const set = new Set(forbidden);
+  let n = 0;
+  for (let j = 0; j < observed.length; j++) if (set.has(observed[j]!.toolName)) n++;
+  return n;
+}
+
+/**
+ * How many expected calls a greedy earliest scan places on a subsequence of the observed calls,
+ * in order (each expected call on the first later observed call it fits). Greedy earliest is
+ * exact for subsequence matching: the result is `expected.length` exactly when the expected calls
+ * match a subsequence of the observed. Stops as soon as too few observed calls remain.
+ */
+function expectedSubsequence(calls: readonly ExpectedCall[], observed: readonly ObservedCall[]): number {
+  let next = 0;
+  const E = calls.length;
+  const O = observed.length;
+  for (let j = 0; j < O && next < E; j++) {
+    if (O - j < E - next) break;
+    if (fits(calls[next]!, observed[j]!)) next++;
+  }
+  return next;
+}
+
+/** The same scan with the roles swapped: observed calls placed in order on expected calls. */
+function observedSubsequence(calls: readonly ExpectedCall[], observed: readonly ObservedCall[]): number {
+  let next = 0;
+  const E = calls.length;
+  const O = observed.length;
+  for (let i = 0; i < E && next < O; i++) {
+    if (E - i < O - next) break;
+    if (fits(calls[i]!, observed[next]!)) next++;
+  }
+  return next;
+}
+
+function isEmptyObject(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  for (const key in record) if (Object.prototype.hasOwnProperty.call(record, key) && record[key] !== undefined) return false;
+  return true;
+}
+
+interface CountingBucket {
+  /** Expected calls of the tool with no argument constraint. */
+  any: number;
+  /** Expected calls of the tool with an `exact` constraint, by canonical text of `args`. */
+  exact: Map<string, number> | undefined;
+  /** Observed calls of the tool. */
+  observed: number;
+  /** Observed calls of the tool, by canonical text of `inputs`, where an `exact` constraint asks. */
+  observedByKey: Map<string, number> | undefined;
+}
+
+/**
+ * matchedCount, and whether every observed call fits some expected call, by counting — when no
+ * expected call carries a `subset` constraint (one with a leaf pair to check). Returns undefined
+ * otherwise.
+ *
+ * Why counting is exact. Calls of different tools never match, so a maximum matching is the sum
+ * over tools. Within tool t, let a = its expected calls without constraint, e_k its expected
+ * calls with `exact` args of canonical text k, o_k its observed calls whose inputs have text k
+ * (canonicalJson(x) = canonicalJson(y) ⇔ jsonDeepEqual(x, y), json.ts), O_t all its observed
+ * calls. An `exact` expected call of text k fits only observed calls of text k, so any matching
+ * pairs at most min(e_k, o_k) of them, at most a unconstrained ones, and at most O_t in all:
+ * size ≤ min(O_t, Σ_k min(e_k, o_k) + a). Pairing min(e_k, o_k) per text first, then the a
+ * unconstrained ones with any of the O_t − Σ_k min(e_k, o_k) observed calls left, reaches it.
+ */
+function countingGrade(calls: readonly ExpectedCall[], observed: readonly ObservedCall[]): { matchedCount: number; everyObservedFits: boolean } | undefined {
+  const buckets = new Map<string, CountingBucket>();
+  for (let i = 0; i < calls.length; i++) {
+    const c = calls[i]!;
+    let b = buckets.get(c.tool);
+    if (b === undefined) {
+      b = { any: 0, exact: undefined, observed: 0, observedByKey: undefined };
+      buckets.set(c.tool, b);
+    }
+    const mode = c.argsMatch ?? 'ignore';
+    if (mode === 'ignore' || c.args === undefined) b.any++;
+    else if (mode === 'exact') {
+      const key = canonicalJson(c.args);
+      if (b.exact === undefined) b.exact = new Map();
+      b.exact.set(key, (b.exact.get(key) ?? 0) + 1);
+    } else if (isEmptyObject(c.args)) b.any++; // `subset` with no leaf pair: no constraint
+    else return undefined;
+  }
+  let everyObservedFits = true;
+  for (let j = 0; j < observed.length; j++) {
+    const o = observed[j]!;
+    const b = buckets.get(o.toolName);
+    if (b === undefined) {
+      everyObservedFits = false;
+      continue;
+    }
+    b.observed++;
+    if (b.exact === undefined) continue; // b.any > 0: it fits an unconstrained call
+    const key = canonicalJson(o.inputs);
+    if (b.exact.has(key)) {
+      if (b.observedByKey === undefined) b.observedByKey = new Map();
+      b.observedByKey.set(key, (b.observedByKey.get(key) ?? 0) + 1);
+    } else if (b.any === 0) everyObservedFits = false;
+  }
+  let matchedCount = 0;
+  for (const b of buckets.values()) {
+    if (b.observed === 0) continue;
+    let byText = 0;
+    if (b.exact !== undefined && b.observedByKey !== undefined) {
+      for (const [key, o] of b.observedByKey) byText += Math.min(o, b.exact.get(key)!);
+    }
+    matchedCount += Math.min(b.observed, byText + b.any);
+  }
+  return { matchedCount, everyObservedFits };
+}
+
+/**
+ * The grade of `gradeTrajectoryByMatching` (CONTRACT §6), reached by the cheapest route that
+ * decides it, with the route taken. `matchedCount` is always the size of a maximum one-to-one
+ * matching; each route below is exact for it, not an estimate:
+ * - `positional`: the i-th observed call fits the i-th expected call for every i < min(E, O).
+ *   Those pairs are a matching of size min(E, O), and no matching is larger. Decides `exact`.
+ * - `expected-subsequence`: the expected calls match a subsequence of the observed (the `in-order`
+ *   scan succeeds): a matching of size E, the most there can be. Decides `in-order` and `any-order`.
+ * - `observed-subsequence`: the observed calls match a subsequence of the expected: a matching of
+ *   size O, the most there can be, and every observed call fits some expected call. Decides `subset`.
+ * - `counting`: no `subset` constraint with a leaf pair — the closed form of countingGrade.
+ * - `matching`: otherwise, the class graph and maximum matching of gradeTrajectoryByMatching.
+ * The `exact` and `in-order` verdicts are always the linear scans; only matchedCount may need more.
+ */
+export function gradeTrajectoryWithRoute(spec: TrajectorySpec, observed: readonly ObservedCall[]): { grade: TrajectoryGrade; route: GradeRoute } {
+  const calls: readonly ExpectedCall[] = Array.isArray(spec.calls) ? spec.calls : [];
+  const E = calls.length;
+  const O = observed.length;
+  const least = E < O ? E : O;
+  const forbiddenCount = countForbidden(spec.forbidden, observed);
+  const done = (modeMatched: boolean, matchedCount: number, route: GradeRoute) => ({
+    grade: { mode: spec.match, matched: modeMatched && forbiddenCount === 0, expectedCount: E, observedCount: O, matchedCount, forbiddenCount },
+    route,
+  });
+
+  // The verdict where a linear scan decides it; undefined where matchedCount decides it.
+  let modeMatched: boolean | undefined;
+  switch (spec.match) {
+    case 'exact': {
+      let p = 0;
+      while (p < least && fits(calls[p]!, observed[p]!)) p++;
+      modeMatched = E === O && p === E;
+      if (p === least) return done(modeMatched, least, 'positional');
+      break;
+    }
+    case 'in-order': {
+      const placed = expectedSubsequence(calls, observed);
+      modeMatched = placed === E;
+      if (modeMatched) return done(true, E, 'expected-subsequence');
+      break;
+    }
+    case 'any-order':
+      if (expectedSubsequence(calls, observed) === E) return done(true, E, 'expected-subsequence');
+      break;
+    case 'subset':
+      if (observedSubsequence(calls, observed) === O) return done(true, O, 'observed-subsequence');
+      break;
+    default:
+      modeMatched = false; // an unknown mode never matches
+  }
+
+  const counted = countingGrade(calls, observed);
+  if (counted !== undefined) {
+    const { matchedCount, everyObservedFits } = counted;
+    if (modeMatched === undefined) modeMatched = spec.match === 'any-order' ? matchedCount === E : everyObservedFits;
+    return done(modeMatched, matchedCount, 'counting');
+  }
+  const full = gradeTrajectoryByMatching(spec, observed);
+  return { grade: full, route: 'matching' };
+}
+
+/**
+ * Grades an observed trajectory against the suite's `expected.trajectory` (CONTRACT §6):
+ * - `exact`: same length, the i-th observed call matches the i-th expected call;
+ * - `in-order`: the expected calls match a subsequence of the observed (greedy earliest scan,
+ *   which is exact for subsequence matching);
+ * - `any-order`: a one-to-one matching covers every expected call (`matchedCount` = expected);
+ * - `subset`: every observed call matches some expected call (an empty observed list matches);
+ * - any observed call to a `forbidden` tool makes every mode unmatched; `forbiddenCount` counts
+ *   such calls, not distinct tools;
+ * - `matchedCount` is the size of a maximum one-to-one matching, whatever the mode.
+ *
+ * Linear where a scan decides (gradeTrajectoryWithRoute lists the routes), the full matching
+ * only where nothing cheaper does. `includeDelegates` is not read here: the caller chooses which
+ * calls are observed.
+ */
+export function gradeTrajectory(spec: TrajectorySpec, observed: readonly ObservedCall[]): TrajectoryGrade {
+  return gradeTrajectoryWithRoute(spec, observed).grade;
 }
