@@ -8,7 +8,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { gradeTrajectoryByMatching, gradeTrajectoryWithRoute, type GradeRoute } from '../lib/grader/trajectory.ts';
-import { gradeTrajectory } from '../lib/grader/index.ts';
+import { gradeTrajectory, jsonDeepEqual } from '../lib/grader/index.ts';
+import { jsonHash, sameJson } from '../lib/grader/fast-json.ts';
 import type { ArgsMatchMode, ExpectedCall, ObservedCall, TrajectorySpec } from '../lib/grader/index.ts';
 
 const TOOLS = ['t:a', 't:b', 't:c'];
@@ -138,5 +139,45 @@ describe('gradeTrajectory routes agree with the full matching (CONTRACT §6)', (
       route: 'counting',
       grade: { mode: 'exact', matched: false, expectedCount: 2, observedCount: 2, matchedCount: 2, forbiddenCount: 0 },
     });
+  });
+});
+
+describe('fast-json: sameJson is jsonDeepEqual, and jsonHash agrees with it', () => {
+  /** The same JSON value with keys reversed, undefined members sprinkled in, and −0 for 0. */
+  const variant = (v: unknown, seed: number): unknown => {
+    if (Array.isArray(v)) return v.map((x, i) => variant(x, seed + i));
+    if (v === 0) return seed % 2 === 0 ? -0 : 0;
+    if (v !== null && typeof v === 'object') {
+      const entries = Object.entries(v).reverse().map(([k, x], i): [string, unknown] => [k, variant(x, seed + i)]);
+      if (seed % 3 === 0) entries.push(['~absent', undefined]);
+      return Object.fromEntries(entries);
+    }
+    return v;
+  };
+  const value = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constantFrom<unknown>(undefined, Number.NaN, -0, [undefined], { a: undefined }, [1], { 0: 1 }, 1n, Infinity));
+
+  it('equal values: sameJson, jsonDeepEqual and jsonHash all agree', () => {
+    fc.assert(
+      fc.property(value, fc.nat(), (v, seed) => {
+        const w = variant(v, seed);
+        expect(sameJson(v, w)).toBe(jsonDeepEqual(v, w));
+        expect(sameJson(v, w)).toBe(true);
+        expect(jsonHash(v)).toBe(jsonHash(w));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('arbitrary pairs: sameJson is jsonDeepEqual; equal implies the same hash', () => {
+    const small = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom<unknown>(undefined, Number.NaN, -0, 0, {}, [], { a: undefined }, { a: 1 }, { a: 1, b: undefined }, [1], { 0: 1 }, 1n, 'a'));
+    fc.assert(
+      fc.property(small, small, (a, b) => {
+        const same = sameJson(a, b);
+        expect(same).toBe(jsonDeepEqual(a, b));
+        expect(sameJson(b, a)).toBe(same);
+        if (same) expect(jsonHash(a)).toBe(jsonHash(b));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -11,7 +11,8 @@
 //   hash lookup, `subset` scans the shortest posting list of its leaf pairs and checks the rest;
 // - the matching runs on the class graph with multiplicities (matching.ts).
 
-import { argsMatch, canonicalJson, leafPairs, requiredLeafPairs } from './json.ts';
+import { jsonHash, sameJson } from './fast-json.ts';
+import { canonicalJson, leafPairs, requiredLeafPairs, subsetMatches } from './json.ts';
 import { maximumMatchingSize } from './matching.ts';
 import type { ExpectedCall, ObservedCall, TrajectoryGrade, TrajectorySpec } from './types.ts';
 
@@ -287,9 +288,16 @@ export type GradeRoute =
   | 'counting'
   | 'matching';
 
-/** Whether observed call `o` satisfies expected call `c` (CONTRACT §6: same tool, `argsMatch`). */
+/**
+ * Whether observed call `o` satisfies expected call `c` (CONTRACT §6: same tool, `argsMatch`):
+ * json.ts `argsMatch`, with the allocation-free equality of fast-json.ts for `exact`.
+ */
 function fits(c: ExpectedCall, o: ObservedCall): boolean {
-  return c.tool === o.toolName && argsMatch(c, o.inputs);
+  if (c.tool !== o.toolName) return false;
+  const mode = c.argsMatch ?? 'ignore';
+  if (mode === 'ignore' || c.args === undefined) return true;
+  if (mode === 'exact') return sameJson(c.args, o.inputs);
+  return subsetMatches(c.args, o.inputs);
 }
 
 function countForbidden(forbidden: TrajectorySpec['forbidden'], observed: readonly ObservedCall[]): number {
@@ -336,17 +344,6 @@ function isEmptyObject(value: unknown): boolean {
   return true;
 }
 
-interface CountingBucket {
-  /** Expected calls of the tool with no argument constraint. */
-  any: number;
-  /** Expected calls of the tool with an `exact` constraint, by canonical text of `args`. */
-  exact: Map<string, number> | undefined;
-  /** Observed calls of the tool. */
-  observed: number;
-  /** Observed calls of the tool, by canonical text of `inputs`, where an `exact` constraint asks. */
-  observedByKey: Map<string, number> | undefined;
-}
-
 /**
  * matchedCount, and whether every observed call fits some expected call, by counting — when no
  * expected call carries a `subset` constraint (one with a leaf pair to check). Returns undefined
@@ -354,55 +351,101 @@ interface CountingBucket {
  *
  * Why counting is exact. Calls of different tools never match, so a maximum matching is the sum
  * over tools. Within tool t, let a = its expected calls without constraint, e_k its expected
- * calls with `exact` args of canonical text k, o_k its observed calls whose inputs have text k
- * (canonicalJson(x) = canonicalJson(y) ⇔ jsonDeepEqual(x, y), json.ts), O_t all its observed
- * calls. An `exact` expected call of text k fits only observed calls of text k, so any matching
- * pairs at most min(e_k, o_k) of them, at most a unconstrained ones, and at most O_t in all:
- * size ≤ min(O_t, Σ_k min(e_k, o_k) + a). Pairing min(e_k, o_k) per text first, then the a
+ * calls with `exact` args JSON-equal to value k (JSON equality is an equivalence), o_k its
+ * observed calls whose inputs are JSON-equal to k, O_t all its observed calls. An `exact`
+ * expected call of value k fits only observed calls of value k, so any matching pairs at most
+ * min(e_k, o_k) of them, at most a unconstrained ones, and at most O_t in all:
+ * size ≤ min(O_t, Σ_k min(e_k, o_k) + a). Pairing min(e_k, o_k) per value first, then the a
  * unconstrained ones with any of the O_t − Σ_k min(e_k, o_k) observed calls left, reaches it.
  */
 function countingGrade(calls: readonly ExpectedCall[], observed: readonly ObservedCall[]): { matchedCount: number; everyObservedFits: boolean } | undefined {
-  const buckets = new Map<string, CountingBucket>();
-  for (let i = 0; i < calls.length; i++) {
+  const E = calls.length;
+  // Tools, by first appearance among the expected calls.
+  const toolIds = new Map<string, number>();
+  const anyOf: number[] = []; // expected calls without constraint, per tool
+  const observedOf: number[] = []; // observed calls, per tool
+  const exactOf: boolean[] = []; // whether the tool has an `exact` expected call
+  // Groups of JSON-equal `exact` args (within a tool), in an open-addressing table keyed by a
+  // hash of (tool, jsonHash(args)); a hash hit is confirmed with sameJson.
+  const groupRep: unknown[] = [];
+  const groupTool: number[] = [];
+  const groupExpected: number[] = [];
+  const groupObserved: number[] = [];
+  let mask = 15;
+  while (mask + 1 < 2 * E) mask = mask * 2 + 1;
+  let slotHash: Int32Array | undefined;
+  let slotGroup: Int32Array | undefined; // group index + 1; 0 is an empty slot
+  let slot = 0; // where find() stopped: the group's slot, or the empty slot to insert at
+  const find = (tool: number, value: unknown, h: number): number => {
+    slot = h & mask;
+    for (;;) {
+      const g = slotGroup![slot]! - 1;
+      if (g < 0) return -1;
+      if (slotHash![slot] === h && groupTool[g] === tool && sameJson(groupRep[g], value)) return g;
+      slot = (slot + 1) & mask;
+    }
+  };
+  const hashOf = (tool: number, value: unknown): number => (jsonHash(value) ^ Math.imul(tool + 1, 0x9e3779b1)) | 0;
+
+  for (let i = 0; i < E; i++) {
     const c = calls[i]!;
-    let b = buckets.get(c.tool);
-    if (b === undefined) {
-      b = { any: 0, exact: undefined, observed: 0, observedByKey: undefined };
-      buckets.set(c.tool, b);
+    let t = toolIds.get(c.tool);
+    if (t === undefined) {
+      t = anyOf.length;
+      toolIds.set(c.tool, t);
+      anyOf.push(0);
+      observedOf.push(0);
+      exactOf.push(false);
     }
     const mode = c.argsMatch ?? 'ignore';
-    if (mode === 'ignore' || c.args === undefined) b.any++;
+    if (mode === 'ignore' || c.args === undefined) anyOf[t]! += 1;
     else if (mode === 'exact') {
-      const key = canonicalJson(c.args);
-      if (b.exact === undefined) b.exact = new Map();
-      b.exact.set(key, (b.exact.get(key) ?? 0) + 1);
-    } else if (isEmptyObject(c.args)) b.any++; // `subset` with no leaf pair: no constraint
+      if (slotGroup === undefined) {
+        slotHash = new Int32Array(mask + 1);
+        slotGroup = new Int32Array(mask + 1);
+      }
+      exactOf[t] = true;
+      const h = hashOf(t, c.args);
+      const g = find(t, c.args, h);
+      if (g >= 0) groupExpected[g]! += 1;
+      else {
+        slotHash![slot] = h;
+        slotGroup[slot] = groupRep.length + 1;
+        groupRep.push(c.args);
+        groupTool.push(t);
+        groupExpected.push(1);
+        groupObserved.push(0);
+      }
+    } else if (isEmptyObject(c.args)) anyOf[t]! += 1; // `subset` with no leaf pair: no constraint
     else return undefined;
   }
+
   let everyObservedFits = true;
   for (let j = 0; j < observed.length; j++) {
     const o = observed[j]!;
-    const b = buckets.get(o.toolName);
-    if (b === undefined) {
+    const t = toolIds.get(o.toolName);
+    if (t === undefined) {
       everyObservedFits = false;
       continue;
     }
-    b.observed++;
-    if (b.exact === undefined) continue; // b.any > 0: it fits an unconstrained call
-    const key = canonicalJson(o.inputs);
-    if (b.exact.has(key)) {
-      if (b.observedByKey === undefined) b.observedByKey = new Map();
-      b.observedByKey.set(key, (b.observedByKey.get(key) ?? 0) + 1);
-    } else if (b.any === 0) everyObservedFits = false;
+    observedOf[t]! += 1;
+    if (!exactOf[t]) continue; // then the tool has an unconstrained expected call, which it fits
+    const g = find(t, o.inputs, hashOf(t, o.inputs));
+    if (g >= 0) groupObserved[g]! += 1;
+    else if (anyOf[t] === 0) everyObservedFits = false;
+  }
+
+  const byValue = new Array<number>(anyOf.length).fill(0);
+  for (let g = 0; g < groupRep.length; g++) {
+    const e = groupExpected[g]!;
+    const o = groupObserved[g]!;
+    byValue[groupTool[g]!]! += o < e ? o : e;
   }
   let matchedCount = 0;
-  for (const b of buckets.values()) {
-    if (b.observed === 0) continue;
-    let byText = 0;
-    if (b.exact !== undefined && b.observedByKey !== undefined) {
-      for (const [key, o] of b.observedByKey) byText += Math.min(o, b.exact.get(key)!);
-    }
-    matchedCount += Math.min(b.observed, byText + b.any);
+  for (let t = 0; t < anyOf.length; t++) {
+    const most = byValue[t]! + anyOf[t]!;
+    const o = observedOf[t]!;
+    matchedCount += o < most ? o : most;
   }
   return { matchedCount, everyObservedFits };
 }
