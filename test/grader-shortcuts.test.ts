@@ -9,7 +9,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { gradeTrajectoryByMatching, gradeTrajectoryWithRoute, type GradeRoute } from '../lib/grader/trajectory.ts';
 import { gradeTrajectory, jsonDeepEqual } from '../lib/grader/index.ts';
-import { jsonHash, sameJson } from '../lib/grader/fast-json.ts';
+import { jsonHash, sameJson, subsetJson } from '../lib/grader/fast-json.ts';
+import { subsetMatches } from '../lib/grader/json.ts';
 import type { ArgsMatchMode, ExpectedCall, ObservedCall, TrajectorySpec } from '../lib/grader/index.ts';
 
 const TOOLS = ['t:a', 't:b', 't:c'];
@@ -77,10 +78,14 @@ describe('gradeTrajectory routes agree with the full matching (CONTRACT §6)', (
       fc.property(scenario, forbiddenList, ({ calls, observed }, forbidden) => {
         for (const match of MODES) {
           const spec: TrajectorySpec = forbidden === undefined ? { match, calls } : { match, calls, forbidden };
-          const { grade, route } = gradeTrajectoryWithRoute(spec, observed);
-          expect(grade).toEqual(gradeTrajectoryByMatching(spec, observed));
-          expect(gradeTrajectory(spec, observed)).toEqual(grade);
-          seen.set(`${match}/${route}`, (seen.get(`${match}/${route}`) ?? 0) + 1);
+          const full = gradeTrajectoryByMatching(spec, observed);
+          // The default budget sends small graphs to the explicit matching; budget 0 to the class graph.
+          for (const budget of [undefined, 0]) {
+            const { grade, route } = gradeTrajectoryWithRoute(spec, observed, budget);
+            expect(grade).toEqual(full);
+            seen.set(`${match}/${route}`, (seen.get(`${match}/${route}`) ?? 0) + 1);
+          }
+          expect(gradeTrajectory(spec, observed)).toEqual(full);
         }
       }),
       { numRuns: 3000 },
@@ -89,15 +94,19 @@ describe('gradeTrajectory routes agree with the full matching (CONTRACT §6)', (
     const expected: Array<[string, GradeRoute]> = [
       ['exact', 'positional'],
       ['exact', 'counting'],
+      ['exact', 'small-matching'],
       ['exact', 'matching'],
       ['in-order', 'expected-subsequence'],
       ['in-order', 'counting'],
+      ['in-order', 'small-matching'],
       ['in-order', 'matching'],
       ['any-order', 'expected-subsequence'],
       ['any-order', 'counting'],
+      ['any-order', 'small-matching'],
       ['any-order', 'matching'],
       ['subset', 'observed-subsequence'],
       ['subset', 'counting'],
+      ['subset', 'small-matching'],
       ['subset', 'matching'],
     ];
     for (const [match, route] of expected) expect(seen.get(`${match}/${route}`) ?? 0, `${match}/${route}`).toBeGreaterThan(20);
@@ -122,13 +131,36 @@ describe('gradeTrajectory routes agree with the full matching (CONTRACT §6)', (
     expect(counted).toBeGreaterThan(100);
   });
 
+  it('the explicit small matching agrees with the class graph on many repeated calls, subset constraints included', () => {
+    const call = fc.record({
+      tool: fc.constantFrom('t:a', 't:b'),
+      args: fc.constantFrom<Record<string, unknown> | undefined>(undefined, { p: 1 }, { p: 2 }, { p: 1, q: { s: 'x' } }, { q: {} }, {}),
+      argsMatch: fc.constantFrom('ignore' as const, 'exact' as const, 'subset' as const),
+    }, { requiredKeys: ['tool'] });
+    const obs = fc.record({ toolName: fc.constantFrom('t:a', 't:b', 't:c'), inputs: fc.constantFrom<unknown>({ p: 1 }, { p: 2 }, { q: { s: 'x', t: 1 }, p: 1 }, { p: 1, q: {} }, {}, null, undefined) });
+    const routes = new Map<GradeRoute, number>();
+    fc.assert(
+      fc.property(fc.array(call, { maxLength: 70 }), fc.array(obs, { maxLength: 70 }), fc.constantFrom(...MODES), (calls, observed, match) => {
+        const { grade, route } = gradeTrajectoryWithRoute({ match, calls }, observed);
+        routes.set(route, (routes.get(route) ?? 0) + 1);
+        expect(grade).toEqual(gradeTrajectoryByMatching({ match, calls }, observed));
+      }),
+      { numRuns: 400 },
+    );
+    expect(routes.get('small-matching') ?? 0).toBeGreaterThan(100);
+  });
+
   it('a subset constraint with no leaf pair counts as no constraint; one with a leaf pair goes to the matching', () => {
     const calls: ExpectedCall[] = [{ tool: 't:a', args: {}, argsMatch: 'subset' }, { tool: 't:a', args: { p: undefined }, argsMatch: 'subset' }];
     const observed: ObservedCall[] = [{ toolName: 't:a', inputs: { z: 1 } }, { toolName: 't:a' }];
     expect(gradeTrajectoryWithRoute({ match: 'any-order', calls: [calls[0]!, { tool: 't:b' }] }, [...observed].reverse())).toMatchObject({ route: 'counting' });
     const withPair: ExpectedCall[] = [{ tool: 't:a', args: { z: 1 }, argsMatch: 'subset' }, { tool: 't:b' }];
     const r = gradeTrajectoryWithRoute({ match: 'any-order', calls: withPair }, [{ toolName: 't:b' }, { toolName: 't:a', inputs: { z: 1, y: 2 } }]);
-    expect(r).toMatchObject({ route: 'matching', grade: { matched: true, matchedCount: 2 } });
+    expect(r).toMatchObject({ route: 'small-matching', grade: { matched: true, matchedCount: 2 } });
+    expect(gradeTrajectoryWithRoute({ match: 'any-order', calls: withPair }, [{ toolName: 't:b' }, { toolName: 't:a', inputs: { z: 1, y: 2 } }], 0)).toMatchObject({
+      route: 'matching',
+      grade: { matched: true, matchedCount: 2 },
+    });
     expect(gradeTrajectory({ match: 'exact', calls }, observed)).toMatchObject({ matched: true, matchedCount: 2 });
   });
 
@@ -142,7 +174,7 @@ describe('gradeTrajectory routes agree with the full matching (CONTRACT §6)', (
   });
 });
 
-describe('fast-json: sameJson is jsonDeepEqual, and jsonHash agrees with it', () => {
+describe('fast-json: sameJson is jsonDeepEqual, subsetJson is subsetMatches, and jsonHash agrees with sameJson', () => {
   /** The same JSON value with keys reversed, undefined members sprinkled in, and −0 for 0. */
   const variant = (v: unknown, seed: number): unknown => {
     if (Array.isArray(v)) return v.map((x, i) => variant(x, seed + i));
@@ -176,6 +208,29 @@ describe('fast-json: sameJson is jsonDeepEqual, and jsonHash agrees with it', ()
         expect(same).toBe(jsonDeepEqual(a, b));
         expect(sameJson(b, a)).toBe(same);
         if (same) expect(jsonHash(a)).toBe(jsonHash(b));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('subsetJson is subsetMatches (CONTRACT §6 leaf key paths), on related and unrelated pairs', () => {
+    const leafValue = fc.constantFrom<unknown>(1, 2, 'x', null, [1], [], {}, undefined, -0, 0, { 0: 1 });
+    const tree = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, leafValue, fc.dictionary(fc.constantFrom('p', 'q', 'r'), tie('node'), { maxKeys: 3 })),
+    })).node;
+    /** inputs holding args' leaves, with extra members and sometimes one leaf changed. */
+    const extend = (v: unknown, seed: number): unknown => {
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) return seed % 11 === 0 ? 'changed' : v;
+      const out: Record<string, unknown> = { extra: seed };
+      for (const [k, x] of Object.entries(v)) out[k] = extend(x, seed + k.length);
+      return out;
+    };
+    fc.assert(
+      fc.property(tree, tree, fc.nat(), (args, other, seed) => {
+        const inputs = extend(args, seed);
+        expect(subsetJson(args, inputs)).toBe(subsetMatches(args, inputs));
+        expect(subsetJson(args, other)).toBe(subsetMatches(args, other));
+        expect(subsetJson(other, args)).toBe(subsetMatches(other, args));
       }),
       { numRuns: 3000 },
     );

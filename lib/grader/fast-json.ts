@@ -1,8 +1,10 @@
-// The JSON deep equality of json.ts (CONTRACT §6: key order ignored, numbers by value, a member
-// whose value is `undefined` absent) without allocating, and a structural hash consistent with it,
-// for the trajectory grader's linear routes (trajectory.ts). `sameJson(a, b) === jsonDeepEqual(a, b)`
-// for every a, b, and `sameJson(a, b)` implies `jsonHash(a) === jsonHash(b)`;
-// test/grader-shortcuts.test.ts checks both with fast-check.
+// The JSON deep equality and the `subset` argument rule of json.ts (CONTRACT §6: key order
+// ignored, numbers by value, a member whose value is `undefined` absent; every leaf key path of
+// `args` present in `inputs` with a JSON-equal value) without allocating, and a structural hash
+// consistent with the equality, for the trajectory grader's fast routes (trajectory.ts).
+// `sameJson(a, b) === jsonDeepEqual(a, b)`, `subsetJson(a, i) === subsetMatches(a, i)`, and
+// `sameJson(a, b)` implies `jsonHash(a) === jsonHash(b)`; test/grader-shortcuts.test.ts checks
+// all three with fast-check.
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -33,6 +35,43 @@ export function sameJson(a: unknown, b: unknown): boolean {
   let bDefined = 0;
   for (const key in bo) if (hasOwn.call(bo, key) && bo[key] !== undefined) bDefined++;
   return bDefined === defined;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function hasDefinedKey(record: Record<string, unknown>): boolean {
+  for (const key in record) if (hasOwn.call(record, key) && record[key] !== undefined) return true;
+  return false;
+}
+
+/**
+ * Every leaf of `node` (a plain object with a defined member) is in `target` at the same key path:
+ * `target` is a plain object; for each defined member, `target` has it (own, defined), and it is a
+ * JSON-equal leaf or, for a non-empty object member, holds that member's leaves in turn.
+ */
+function leavesIn(node: Record<string, unknown>, target: unknown): boolean {
+  if (!isPlainObject(target)) return false;
+  for (const key in node) {
+    if (!hasOwn.call(node, key)) continue;
+    const child = node[key];
+    if (child === undefined) continue;
+    if (!hasOwn.call(target, key)) return false;
+    const value = target[key];
+    if (value === undefined) return false;
+    if (isPlainObject(child) && hasDefinedKey(child)) {
+      if (!leavesIn(child, value)) return false;
+    } else if (!sameJson(child, value)) return false;
+  }
+  return true;
+}
+
+/** json.ts `subsetMatches`, without building key paths. */
+export function subsetJson(args: unknown, inputs: unknown): boolean {
+  if (args === undefined) return true;
+  if (!isPlainObject(args)) return sameJson(args, inputs);
+  return !hasDefinedKey(args) || leavesIn(args, inputs);
 }
 
 function hashString(s: string, seed: number): number {

@@ -11,8 +11,8 @@
 //   hash lookup, `subset` scans the shortest posting list of its leaf pairs and checks the rest;
 // - the matching runs on the class graph with multiplicities (matching.ts).
 
-import { jsonHash, sameJson } from './fast-json.ts';
-import { canonicalJson, leafPairs, requiredLeafPairs, subsetMatches } from './json.ts';
+import { jsonHash, sameJson, subsetJson } from './fast-json.ts';
+import { canonicalJson, leafPairs, requiredLeafPairs } from './json.ts';
 import { maximumMatchingSize } from './matching.ts';
 import type { ExpectedCall, ObservedCall, TrajectoryGrade, TrajectorySpec } from './types.ts';
 
@@ -286,18 +286,19 @@ export type GradeRoute =
   | 'expected-subsequence'
   | 'observed-subsequence'
   | 'counting'
+  | 'small-matching'
   | 'matching';
 
 /**
  * Whether observed call `o` satisfies expected call `c` (CONTRACT §6: same tool, `argsMatch`):
- * json.ts `argsMatch`, with the allocation-free equality of fast-json.ts for `exact`.
+ * json.ts `argsMatch`, with the allocation-free checks of fast-json.ts.
  */
 function fits(c: ExpectedCall, o: ObservedCall): boolean {
   if (c.tool !== o.toolName) return false;
   const mode = c.argsMatch ?? 'ignore';
   if (mode === 'ignore' || c.args === undefined) return true;
   if (mode === 'exact') return sameJson(c.args, o.inputs);
-  return subsetMatches(c.args, o.inputs);
+  return subsetJson(c.args, o.inputs);
 }
 
 function countForbidden(forbidden: TrajectorySpec['forbidden'], observed: readonly ObservedCall[]): number {
@@ -451,6 +452,112 @@ function countingGrade(calls: readonly ExpectedCall[], observed: readonly Observ
 }
 
 /**
+ * matchedCount, and whether every observed call fits some expected call, on the explicit graph
+ * (every expected call against every observed call of its tool) when it has at most `budget`
+ * candidate pairs; undefined otherwise. A greedy first fit, then Kuhn's augmenting paths from each
+ * expected call left free: a free vertex with no augmenting path keeps none after later
+ * augmentations, so when every one has been tried no augmenting path is left, and by Berge's
+ * theorem the matching is maximum.
+ */
+function smallMatchingGrade(calls: readonly ExpectedCall[], observed: readonly ObservedCall[], budget: number): { matchedCount: number; everyObservedFits: boolean } | undefined {
+  const E = calls.length;
+  const O = observed.length;
+  const byTool = new Map<string, number[]>();
+  for (let j = 0; j < O; j++) {
+    const tool = observed[j]!.toolName;
+    const list = byTool.get(tool);
+    if (list === undefined) byTool.set(tool, [j]);
+    else list.push(j);
+  }
+  const candidates: (number[] | undefined)[] = new Array(E);
+  let pairs = 0;
+  for (let i = 0; i < E; i++) {
+    const list = byTool.get(calls[i]!.tool);
+    candidates[i] = list;
+    if (list !== undefined) pairs += list.length;
+    if (pairs > budget) return undefined;
+  }
+  // The edges, grouped by expected call (compressed rows).
+  const start = new Int32Array(E + 1);
+  const adj = new Int32Array(pairs);
+  const hit = new Uint8Array(O);
+  let edges = 0;
+  for (let i = 0; i < E; i++) {
+    start[i] = edges;
+    const list = candidates[i];
+    if (list === undefined) continue;
+    const c = calls[i]!;
+    for (let k = 0; k < list.length; k++) {
+      const j = list[k]!;
+      if (fits(c, observed[j]!)) {
+        adj[edges++] = j;
+        hit[j] = 1;
+      }
+    }
+  }
+  start[E] = edges;
+  let everyObservedFits = true;
+  for (let j = 0; j < O; j++) if (hit[j] === 0) everyObservedFits = false;
+
+  const matchL = new Int32Array(E).fill(-1);
+  const matchR = new Int32Array(O).fill(-1);
+  let size = 0;
+  for (let i = 0; i < E; i++) {
+    for (let p = start[i]!; p < start[i + 1]!; p++) {
+      const j = adj[p]!;
+      if (matchR[j]! < 0) {
+        matchR[j] = i;
+        matchL[i] = j;
+        size++;
+        break;
+      }
+    }
+  }
+  const most = E < O ? E : O;
+  const seen = new Int32Array(O);
+  const stackI = new Int32Array(E + 1);
+  const stackP = new Int32Array(E + 1);
+  let stamp = 0;
+  for (let root = 0; root < E && size < most; root++) {
+    if (matchL[root]! >= 0 || start[root] === start[root + 1]) continue;
+    stamp++;
+    let top = 0;
+    stackI[0] = root;
+    stackP[0] = start[root]!;
+    while (top >= 0) {
+      const i = stackI[top]!;
+      if (stackP[top]! >= start[i + 1]!) {
+        top--;
+        continue;
+      }
+      const j = adj[stackP[top]!]!;
+      stackP[top]! += 1;
+      if (seen[j] === stamp) continue;
+      seen[j] = stamp;
+      const k = matchR[j]!;
+      if (k < 0) {
+        // Augment: each expected call on the stack takes the observed call it last stepped to.
+        for (let t = top; t >= 0; t--) {
+          const it = stackI[t]!;
+          const jt = adj[stackP[t]! - 1]!;
+          matchL[it] = jt;
+          matchR[jt] = it;
+        }
+        size++;
+        break;
+      }
+      top++;
+      stackI[top] = k;
+      stackP[top] = start[k]!;
+    }
+  }
+  return { matchedCount: size, everyObservedFits };
+}
+
+/** Candidate pairs up to which the explicit graph is cheaper than the class graph. */
+export const SMALL_MATCHING_PAIRS = 20_000;
+
+/**
  * The grade of `gradeTrajectoryByMatching` (CONTRACT §6), reached by the cheapest route that
  * decides it, with the route taken. `matchedCount` is always the size of a maximum one-to-one
  * matching; each route below is exact for it, not an estimate:
@@ -461,10 +568,16 @@ function countingGrade(calls: readonly ExpectedCall[], observed: readonly Observ
  * - `observed-subsequence`: the observed calls match a subsequence of the expected: a matching of
  *   size O, the most there can be, and every observed call fits some expected call. Decides `subset`.
  * - `counting`: no `subset` constraint with a leaf pair — the closed form of countingGrade.
+ * - `small-matching`: at most `smallMatchingPairs` candidate pairs (same tool) — a maximum
+ *   matching on the explicit graph (smallMatchingGrade), without the class graph's set-up.
  * - `matching`: otherwise, the class graph and maximum matching of gradeTrajectoryByMatching.
  * The `exact` and `in-order` verdicts are always the linear scans; only matchedCount may need more.
  */
-export function gradeTrajectoryWithRoute(spec: TrajectorySpec, observed: readonly ObservedCall[]): { grade: TrajectoryGrade; route: GradeRoute } {
+export function gradeTrajectoryWithRoute(
+  spec: TrajectorySpec,
+  observed: readonly ObservedCall[],
+  smallMatchingPairs: number = SMALL_MATCHING_PAIRS,
+): { grade: TrajectoryGrade; route: GradeRoute } {
   const calls: readonly ExpectedCall[] = Array.isArray(spec.calls) ? spec.calls : [];
   const E = calls.length;
   const O = observed.length;
@@ -506,6 +619,12 @@ export function gradeTrajectoryWithRoute(spec: TrajectorySpec, observed: readonl
     const { matchedCount, everyObservedFits } = counted;
     if (modeMatched === undefined) modeMatched = spec.match === 'any-order' ? matchedCount === E : everyObservedFits;
     return done(modeMatched, matchedCount, 'counting');
+  }
+  const small = smallMatchingGrade(calls, observed, smallMatchingPairs);
+  if (small !== undefined) {
+    const { matchedCount, everyObservedFits } = small;
+    if (modeMatched === undefined) modeMatched = spec.match === 'any-order' ? matchedCount === E : everyObservedFits;
+    return done(modeMatched, matchedCount, 'small-matching');
   }
   const full = gradeTrajectoryByMatching(spec, observed);
   return { grade: full, route: 'matching' };
