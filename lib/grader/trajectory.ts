@@ -1,7 +1,14 @@
 // RFC 0244 §A trajectory grading under CONTRACT §6: the four modes, `forbidden`, `argsMatch`,
 // and the mode-independent `matchedCount` (a maximum one-to-one matching, never a greedy pass).
 //
-// How it stays fast on 10⁴ × 10⁴ calls:
+// gradeTrajectory takes the cheapest route that decides the grade exactly (the list and the proof
+// of each is at gradeTrajectoryWithRoute): a positional scan (`exact`), subsequence scans
+// (`in-order`; `any-order` and `subset` when the calls come in order), counting on a hash table
+// when no `subset` constraint needs leaf paths, a matching on the explicit graph when it is small,
+// and only otherwise the full class-graph matching, gradeTrajectoryByMatching, which is also the
+// reference the routes are checked against (test/grader-shortcuts.test.ts).
+//
+// How the full matching stays fast on 10⁴ × 10⁴ calls:
 // - every call is reduced once: an expected call to a constraint (any / exact canonical text /
 //   the set of required leaf pairs), an observed call to its tool, canonical text and leaf pairs;
 // - calls are bucketed by tool, and within a bucket grouped into classes of calls that have the
