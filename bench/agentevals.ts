@@ -8,9 +8,10 @@
 //
 // How each figure is measured: each side grades the same trajectory (below) in a loop, first for
 // at least 300 ms of warm-up calls (at least one call), then N timed batches with performance.now(),
-// each batch sized to last at least 5 ms (at least one call); a figure is the median over the N
-// batches of the time per call (N = 9, or 5 for agentevals at 10,000 calls, where a call takes
-// seconds). Ours is a synchronous call; agentevals' evaluator is async and awaited (its own API).
+// each batch sized to last at least 5 ms (at least one call), ours and agentevals' batches in
+// alternation so that a change of load on a shared machine falls on both; a figure is the median
+// over the N batches of the time per call (N = 9, or 5 at 10,000 calls, where one agentevals call
+// takes seconds). Ours is a synchronous call; agentevals' evaluator is async and awaited (its API).
 //
 // The inputs, per size n: 20 tools `bench.tool:t0…t19` in turn; call i has flat arguments
 // {id: i, region: "r<i mod 7>", tags: [i mod 3]}. Expected calls carry `argsMatch: "exact"` (ours)
@@ -54,7 +55,7 @@ import type { BenchResult } from './grader.ts';
 const VERSION = '0.0.7';
 const SIZES = [100, 1_000, 10_000] as const;
 const SAMPLES = 9;
-/** Fewer batches for agentevals at 10,000 calls, where one call takes seconds. */
+/** Fewer batches at 10,000 calls, where one agentevals call takes seconds. */
 const SAMPLES_SLOW = 5;
 const WARMUP_MS = 300;
 const MIN_BATCH_MS = 5;
@@ -73,32 +74,46 @@ function median(values: number[]): number {
 
 const breathe = () => new Promise((resolve) => setImmediate(resolve));
 
-/**
- * Median time per call in ms: warm-up calls for at least WARMUP_MS (at least one call), then
- * `samples` timed batches of calls, each batch sized from the last warm-up call to last at least
- * MIN_BATCH_MS. `fn` is awaited only when it returns a promise (agentevals); ours is synchronous.
- */
-async function measure(fn: () => unknown, samples: number): Promise<{ ms: number; batch: number }> {
+/** Runs `fn` once, awaiting it only when it returns a promise (agentevals; ours is synchronous). */
+async function once(fn: () => unknown): Promise<void> {
+  const r = fn();
+  if (r instanceof Promise) await r;
+}
+
+/** Warm-up calls for at least WARMUP_MS (at least one call); a batch size lasting ≥ MIN_BATCH_MS. */
+async function warm(fn: () => unknown): Promise<number> {
   const start = performance.now();
   let last = 0;
   do {
     const t0 = performance.now();
-    const r = fn();
-    if (r instanceof Promise) await r;
+    await once(fn);
     last = performance.now() - t0;
   } while (performance.now() - start < WARMUP_MS);
-  const batch = Math.max(1, Math.ceil(MIN_BATCH_MS / Math.max(last, 1e-4)));
-  const times: number[] = [];
+  return Math.max(1, Math.ceil(MIN_BATCH_MS / Math.max(last, 1e-4)));
+}
+
+async function batchTime(fn: () => unknown, batch: number): Promise<number> {
+  await breathe();
+  const t0 = performance.now();
+  for (let b = 0; b < batch; b++) await once(fn);
+  return (performance.now() - t0) / batch;
+}
+
+/**
+ * Median time per call in ms of each side. Both are warmed up, then timed in alternation, one
+ * batch of ours then one of theirs, `samples` times, so a change of load on a shared machine falls
+ * on both sides alike.
+ */
+async function measurePair(ours: () => unknown, theirs: () => unknown, samples: number): Promise<{ ours: { ms: number; batch: number }; theirs: { ms: number; batch: number } }> {
+  const ourBatch = await warm(ours);
+  const theirBatch = await warm(theirs);
+  const ourTimes: number[] = [];
+  const theirTimes: number[] = [];
   for (let s = 0; s < samples; s++) {
-    await breathe();
-    const t0 = performance.now();
-    for (let b = 0; b < batch; b++) {
-      const r = fn();
-      if (r instanceof Promise) await r;
-    }
-    times.push((performance.now() - t0) / batch);
+    ourTimes.push(await batchTime(ours, ourBatch));
+    theirTimes.push(await batchTime(theirs, theirBatch));
   }
-  return { ms: median(times), batch };
+  return { ours: { ms: median(ourTimes), batch: ourBatch }, theirs: { ms: median(theirTimes), batch: theirBatch } };
 }
 
 /** A deterministic pseudo-random sequence (LCG), so every run measures the same trajectories. */
@@ -195,7 +210,7 @@ export async function benchAgentevals(): Promise<BenchResult[]> {
         'per size n: n expected calls over 20 tools in turn, flat arguments {id, region, tags}, argsMatch "exact" ↔ toolArgsMatchMode "exact"; ' +
         'observed arguments parsed from their own JSON text, keys in another order; ours reads parsed calls, agentevals one assistant message per call ' +
         '(OpenAI form with JSON-text arguments for strict, its only form; {name, args} already parsed for the others); every instance matches on both sides. ' +
-        `Time per grading: median of ${SAMPLES} batches (${SAMPLES_SLOW} for agentevals at 10,000) of ≥ ${MIN_BATCH_MS} ms each, after ≥ ${WARMUP_MS} ms of warm-up calls; agentevals awaited, LangSmith tracing off`,
+        `Time per grading: median of ${SAMPLES} batches (${SAMPLES_SLOW} at 10,000) of ≥ ${MIN_BATCH_MS} ms each per side, ours and agentevals batches in alternation, after ≥ ${WARMUP_MS} ms of warm-up calls per side; agentevals awaited, LangSmith tracing off`,
       target: 'recorded, no target',
       ok: true,
     },
@@ -243,9 +258,12 @@ export async function benchAgentevals(): Promise<BenchResult[]> {
         const ourNo = gradeTrajectory(spec, wrongObserved).matched;
         const theirNo = (await evaluator({ outputs: wrongOutputs, referenceOutputs })).score;
 
-        const slow = n >= 10_000 ? SAMPLES_SLOW : SAMPLES;
-        const ours = await measure(() => gradeTrajectory(spec, observed), SAMPLES);
-        const theirs = await measure(() => evaluator({ outputs, referenceOutputs }), slow);
+        const samples = n >= 10_000 ? SAMPLES_SLOW : SAMPLES;
+        const { ours, theirs } = await measurePair(
+          () => gradeTrajectory(spec, observed),
+          () => evaluator({ outputs, referenceOutputs }),
+          samples,
+        );
 
         const ratio = theirs.ms / ours.ms;
         const need = n >= 1_000 ? 10 : 1;
@@ -254,7 +272,7 @@ export async function benchAgentevals(): Promise<BenchResult[]> {
           name: `${cmp.ours} ↔ ${cmp.theirs}, ${n.toLocaleString('en-US')} expected / ${observed.length.toLocaleString('en-US')} observed calls (${cmp.note})`,
           figure:
             `ours ${fmt(ours.ms)} vs agentevals ${fmt(theirs.ms)} per grading: **${ratio.toFixed(1)}×** ` +
-            `(ours / agentevals: medians of ${SAMPLES} / ${slow} batches of ${ours.batch} / ${theirs.batch} calls, after ≥ ${WARMUP_MS} ms of warm-up calls; ` +
+            `(medians of ${samples} batches each, ${ours.batch} / ${theirs.batch} calls a batch, timed in alternation after ≥ ${WARMUP_MS} ms of warm-up calls each; ` +
             `verdicts ${String(ourGrade.matched)} / ${String(theirScore)}, and ${String(ourNo)} / ${String(theirNo)} with one observed call's arguments changed)`,
           target: n >= 1_000 ? 'ours ≥ 10× faster' : 'ours no slower',
           ok: agree && ratio >= need,
