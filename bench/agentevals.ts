@@ -46,7 +46,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gradeTrajectory, type ExpectedCall, type ObservedCall, type TrajectorySpec } from '../lib/grader/index.ts';
@@ -210,7 +210,8 @@ export async function benchAgentevals(): Promise<BenchResult[]> {
         'per size n: n expected calls over 20 tools in turn, flat arguments {id, region, tags}, argsMatch "exact" ↔ toolArgsMatchMode "exact"; ' +
         'observed arguments parsed from their own JSON text, keys in another order; ours reads parsed calls, agentevals one assistant message per call ' +
         '(OpenAI form with JSON-text arguments for strict, its only form; {name, args} already parsed for the others); every instance matches on both sides. ' +
-        `Time per grading: median of ${SAMPLES} batches (${SAMPLES_SLOW} at 10,000) of ≥ ${MIN_BATCH_MS} ms each per side, ours and agentevals batches in alternation, after ≥ ${WARMUP_MS} ms of warm-up calls per side; agentevals awaited, LangSmith tracing off`,
+        `Time per grading: median of ${SAMPLES} batches (${SAMPLES_SLOW} at 10,000) of ≥ ${MIN_BATCH_MS} ms each per side, ours and agentevals batches in alternation, after ≥ ${WARMUP_MS} ms of warm-up calls per side; agentevals awaited, LangSmith tracing off. ` +
+        `Machine load average (1 min) when the section started: ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`,
       target: 'recorded, no target',
       ok: true,
     },
