@@ -188,6 +188,7 @@ function install(): { dir: string; error?: string } {
 const TRACING_VARS = ['LANGSMITH_TRACING', 'LANGSMITH_TRACING_V2', 'LANGCHAIN_TRACING', 'LANGCHAIN_TRACING_V2'];
 
 export async function benchAgentevals(): Promise<BenchResult[]> {
+  const load = loadavg()[0]!; // before npm install adds its own
   const { dir, error } = install();
   if (error !== undefined) {
     rmSync(dir, { recursive: true, force: true });
@@ -211,7 +212,7 @@ export async function benchAgentevals(): Promise<BenchResult[]> {
         'observed arguments parsed from their own JSON text, keys in another order; ours reads parsed calls, agentevals one assistant message per call ' +
         '(OpenAI form with JSON-text arguments for strict, its only form; {name, args} already parsed for the others); every instance matches on both sides. ' +
         `Time per grading: median of ${SAMPLES} batches (${SAMPLES_SLOW} at 10,000) of ≥ ${MIN_BATCH_MS} ms each per side, ours and agentevals batches in alternation, after ≥ ${WARMUP_MS} ms of warm-up calls per side; agentevals awaited, LangSmith tracing off. ` +
-        `Machine load average (1 min) when the section started: ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`,
+        `Machine load average (1 min) when the section started: ${load.toFixed(1)} on ${availableParallelism()} cores`,
       target: 'recorded, no target',
       ok: true,
     },
