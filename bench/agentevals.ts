@@ -181,7 +181,8 @@ function install(): { dir: string; error?: string } {
     timeout: 300_000,
   });
   if (r.status === 0) return { dir };
-  const why = (r.error?.message ?? r.stderr ?? '').trim().split('\n').slice(-1)[0] ?? `exit ${r.status}`;
+  const lines = (r.error?.message ?? r.stderr ?? '').split('\n').map((line) => line.trim());
+  const why = lines.filter((line) => line !== '' && !line.includes('complete log')).slice(0, 2).join('; ');
   return { dir, error: why || `npm exit ${r.status}` };
 }
 
