@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { benchAgentevals } from './agentevals.ts';
 import { benchCertify } from './certify.ts';
 import { benchGrader, type BenchResult } from './grader.ts';
 import { benchHost } from './host.ts';
@@ -20,6 +21,7 @@ const wanted = args.filter((arg) => arg !== '--write').map((arg) => arg.toLowerC
 const results: Array<[string, BenchResult[]]> = [];
 for (const [section, bench] of [
   ['Reference grader', benchGrader],
+  ['Reference grader vs agentevals', benchAgentevals],
   ['Reference host', benchHost],
   ['Certification', benchCertify],
   ['Kill matrix', benchKillMatrix],
