@@ -22,11 +22,11 @@
 // run open from outside, so whether a source was still running when the replay was created
 // depends on timing, and no timed assertion is made.
 
-import { randomBytes } from 'node:crypto';
 import { createEvalRun, eraseToolContent, readErrorCode, type CreateEvalRunResult } from '../lib/client/index.ts';
 import { need, type Checks } from '../lib/ledger/leg.ts';
-import { defineScenario, type FacetMember, type Leg } from '../lib/ledger/scenario.ts';
+import { defineScenario, type Leg } from '../lib/ledger/scenario.ts';
 import type { Target } from '../lib/ledger/target.ts';
+import { RECORDED, unknownRunId } from './support/recorded.ts';
 import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, SCRIPTED_AGENT, sharedEvalRun, summaryTask, type ObservedEvalRun } from './support/eval-run.ts';
 import type { RunEventDoc } from '../lib/grader/index.ts';
 
@@ -42,13 +42,6 @@ const IS_ERROR = 'conformance-eval-fixture-is-error';
 const REPEAT_SOURCE = 'conformance-eval-recorded-repeat-source';
 /** The two incs and, by the target agent itself, the echo; two trials. */
 const REPEAT_REPLAY = 'conformance-eval-recorded-repeat-replay';
-/** RFC 0252 §A: recordedFixtures needs fixtureMatching. */
-const RECORDED: FacetMember[] = ['recordedFixtures', 'fixtureMatching'];
-
-/** A run id of the caller's tenant that the host never minted. */
-function unknownRunId(known: string): string {
-  return `${known.slice(0, known.lastIndexOf('/'))}/${randomBytes(12).toString('hex')}`;
-}
 
 /**
  * RFC 0252 §C: an unusable source is refused "with the same status and the same error code" as

@@ -21,8 +21,9 @@ import { createEvalRun, readCounter, readErrorCode, readRunEvents, type HttpResu
 import { fixture } from '../lib/fixtures.ts';
 import type { RunEventDoc } from '../lib/grader/index.ts';
 import { need, TestBug, type Checks } from '../lib/ledger/leg.ts';
-import { defineScenario, type FacetMember, type Leg } from '../lib/ledger/scenario.ts';
+import { defineScenario, type Leg } from '../lib/ledger/scenario.ts';
 import type { Target } from '../lib/ledger/target.ts';
+import { RECORDED, unknownRunId } from './support/recorded.ts';
 import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT, sharedEvalRun, summaryTask, type ObservedEvalRun } from './support/eval-run.ts';
 import { accepts, refuses, variant } from './support/shape.ts';
 import { DISCOVERY, EVAL_CREATE, EVAL_STARTED } from './support/vectors.ts';
@@ -32,8 +33,6 @@ const REPLAY = 'conformance-eval-recorded-replay';
 const DRIFT = 'conformance-eval-recorded-drift';
 /** A built-in workflow run that never invokes an agent, where the host lists it (CONTRACT §5). */
 const NOOP_WORKFLOW = 'conformance-workflow-noop';
-/** RFC 0252 §A: recordedFixtures needs fixtureMatching; the fixtures' own `requires` gate the rest. */
-const RECORDED: FacetMember[] = ['recordedFixtures', 'fixtureMatching'];
 
 /** The counter key the first `inc` of a fixture's `record` task moves. */
 function counterKey(fixtureId: string): string {
@@ -49,12 +48,6 @@ function outcomes(run: ObservedEvalRun): unknown[] {
     .map((event) => payloadOf(event))
     .filter((payload) => payload.agentId === SCRIPTED_AGENT)
     .map((payload) => payload.outcome ?? { error: payload.error });
-}
-
-/** A run id of the caller's tenant that the host never minted. */
-function unknownRunId(known: string): string {
-  const tenant = known.slice(0, known.lastIndexOf('/'));
-  return `${tenant}/${randomBytes(12).toString('hex')}`;
 }
 
 /**
