@@ -3,12 +3,13 @@
 // into play; lost connections are blocked, never a host failure and never a hang; no API key
 // leaks into any output.
 
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli } from './support/cli.ts';
+import { forward } from './support/forward.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
 import { certifyTarget } from '../lib/certify.ts';
@@ -100,12 +101,7 @@ async function droppingProxy(target: string): Promise<string> {
       req.socket.destroy();
       return;
     }
-    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
+    forward(upstream, req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));

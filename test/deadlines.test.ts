@@ -5,13 +5,14 @@
 // far above what the configured deadlines need.
 
 import { spawn } from 'node:child_process';
-import { createServer, request as httpRequest, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli } from './support/cli.ts';
+import { forward } from './support/forward.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { readDeadlines } from '../lib/ledger/deadlines.ts';
@@ -39,12 +40,7 @@ async function stallingHost(): Promise<{ baseUrl: string; apiKey: string; firstH
       markHeld();
       return;
     }
-    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
+    forward(upstream, req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   cleanups.push(async () => {
