@@ -2,10 +2,10 @@
 // schemas/v2/eval-suite-fixture.schema.json in test/fixtures.test.ts and by the server-free legs.
 
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from './package-root.ts';
 import { TestBug } from './test-bug.ts';
 
-export const FIXTURES_DIR = fileURLToPath(new URL('../fixtures/eval-suites/', import.meta.url));
+export const FIXTURES_DIR = packagePath('fixtures/eval-suites/');
 
 export interface FixtureDocument {
   id: string;

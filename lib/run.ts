@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from './package-root.ts';
 import type { LedgerRow } from './evidence/types.ts';
 import { buildBundle, signBundle } from './evidence/bundle.ts';
 import { loadOrCreateDevKey, publicKeyPemFromPrivate } from './evidence/keys.ts';
@@ -41,7 +41,7 @@ export interface RunOptions {
   maxResponseBytes?: string;
 }
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const ROOT = PACKAGE_ROOT;
 const PACKAGE = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { name: string; version: string };
 
 /** Where the development signing key lives: out of git (see .gitignore), created on first use. */

@@ -5,7 +5,7 @@
 // id (scenarios/support/served-facts.ts); a server-free leg is named by its id alone.
 
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from './package-root.ts';
 import { ruleNames, type Scenario } from './ledger/scenario.ts';
 import { SERVED_FACTS, servedRule, type FactName } from '../scenarios/support/served-facts.ts';
 
@@ -21,7 +21,7 @@ export interface Statement {
   gap?: string;
 }
 
-export const TRACEABILITY_FILE = fileURLToPath(new URL('../requirements/traceability.json', import.meta.url));
+export const TRACEABILITY_FILE = packagePath('requirements/traceability.json');
 
 export function readTraceability(): Statement[] {
   return (JSON.parse(readFileSync(TRACEABILITY_FILE, 'utf8')) as { statements: Statement[] }).statements;

@@ -7,7 +7,7 @@
 //   ids of this harness version (lib/scenarios.ts), with the totals.
 
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from './package-root.ts';
 import { createClient, discover } from './client/index.ts';
 import { certificationOf, type Certification, type HarnessIdentity } from './evidence/certification.ts';
 import { readBundleFile, readPublicKeyFile } from './evidence/keys.ts';
@@ -17,7 +17,7 @@ import { loadScenarios } from './scenarios.ts';
 
 type Io = { out: (s: string) => void; err: (s: string) => void };
 
-const PACKAGE = JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as { name: string; version: string };
+const PACKAGE = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { name: string; version: string };
 
 /** This harness: its name and version as its bundles carry them, and every id it produces. */
 export async function thisHarness(): Promise<HarnessIdentity> {

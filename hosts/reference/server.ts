@@ -10,7 +10,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, typ
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../../lib/package-root.ts';
 import { checkSuiteRules } from '../../lib/schemas/index.ts';
 import {
   buildDiscovery,
@@ -93,8 +93,8 @@ export const DEFAULT_TENANTS: { a: TenantCredentials; b: TenantCredentials } = {
   b: { tenantId: 'tenant-b', apiKey: 'ow2k_tenant_b_dev_key' },
 };
 
-const DEFAULT_FIXTURES_DIR = fileURLToPath(new URL('../../fixtures/eval-suites/', import.meta.url));
-const PACKAGE_JSON = fileURLToPath(new URL('../../package.json', import.meta.url));
+const DEFAULT_FIXTURES_DIR = packagePath('fixtures/eval-suites/');
+const PACKAGE_JSON = packagePath('package.json');
 const VENDOR = 'openwop-eval-conformance';
 
 function packageVersion(): string {

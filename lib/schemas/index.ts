@@ -1,6 +1,8 @@
 /**
  * The wire-shape validators: every `schemas/v2/*.schema.json` loaded into one Ajv 2020-12
- * instance (strict, allErrors, ajv-formats), compiled on first use and cached.
+ * instance (strict, allErrors, ajv-formats), compiled on first use and cached. The build
+ * (`npm run build`) compiles them all once, ahead of time, into `dist/lib/schemas/precompiled.cjs`
+ * (Ajv standalone code, `./standalone.ts`); the built command loads that instead of compiling.
  *
  * Results are values, never throws: `{ok: true}` or `{ok: false, errors}` with each error as
  * `"<instancePath> <message>"` (the root is written `/`; an unknown member, enum, const or
@@ -8,10 +10,11 @@
  * broken) throws, and its message starts "Test bug:".
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { packagePath } from '../package-root.ts';
 import { TestBug } from '../test-bug.ts';
 import { checkSuiteRules } from './suite-rules.ts';
 
@@ -21,7 +24,7 @@ export { checkSuiteRules } from './suite-rules.ts';
 export const SCHEMA_ID_BASE = 'https://schemas.openwop-eval-conformance.dev/v2/';
 
 /** The directory the schemas are read from, resolved from this module's location. */
-export const SCHEMA_DIR = fileURLToPath(new URL('../../schemas/v2/', import.meta.url));
+export const SCHEMA_DIR = packagePath('schemas/v2/');
 
 /** The file stems of `schemas/v2/`, i.e. `<name>.schema.json`. */
 export const SCHEMA_NAMES = [
@@ -50,12 +53,24 @@ const PAYLOADS_FILE = 'run-event-payloads.schema.json';
 const TYPE_INDEX_KEYWORD = '_typeIndex';
 
 interface Registry {
-  readonly ajv: Ajv2020;
   /** file stem → `$id` */
   readonly idByName: ReadonlyMap<string, string>;
   /** v2 event type → absolute ref of its payload `$def` */
   readonly payloadRefByType: ReadonlyMap<string, string>;
+  /** The validator of a schema `$id` or `$def` ref; throws when the schema does not compile. */
+  readonly compile: (ref: string) => ValidateFunction | undefined;
 }
+
+/** What the build's `precompiled.cjs` exports (`./standalone.ts` writes it). */
+export interface PrecompiledSchemas {
+  /** schema `$id` or `$def` ref → its validator */
+  readonly validators: Readonly<Record<string, ValidateFunction>>;
+  readonly idByName: Readonly<Record<string, string>>;
+  readonly payloadRefByType: Readonly<Record<string, string>>;
+}
+
+/** Next to the built module only; from the sources it is absent and the schemas compile here. */
+const PRECOMPILED_FILE = './precompiled.cjs';
 
 let registry: Registry | undefined;
 const compiled = new Map<string, ValidateFunction>();
@@ -141,10 +156,9 @@ function run(validator: ValidateFunction, value: unknown): ValidationResult {
 function validatorFor(ref: string): ValidateFunction {
   const cached = compiled.get(ref);
   if (cached) return cached;
-  const { ajv } = load();
   let validator: ValidateFunction | undefined;
   try {
-    validator = ajv.getSchema(ref);
+    validator = load().compile(ref);
   } catch (err) {
     throw new TestBug(`schema ${ref} does not compile: ${(err as Error).message}`);
   }
@@ -155,10 +169,38 @@ function validatorFor(ref: string): ValidateFunction {
 
 function load(): Registry {
   if (registry) return registry;
+  // A mutant schema set (the kill matrix) is compiled here, never taken from the build.
+  const built = mutation === undefined ? readPrecompiled() : undefined;
+  if (built) {
+    registry = {
+      idByName: new Map(Object.entries(built.idByName)),
+      payloadRefByType: new Map(Object.entries(built.payloadRefByType)),
+      compile: (ref) => built.validators[ref],
+    };
+    return registry;
+  }
+  const { ajv, idByName, payloadRefByType } = loadSchemas(false);
+  registry = { idByName, payloadRefByType, compile: (ref) => ajv.getSchema(ref) };
+  return registry;
+}
 
+function readPrecompiled(): PrecompiledSchemas | undefined {
+  try {
+    return createRequire(import.meta.url)(PRECOMPILED_FILE) as PrecompiledSchemas;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return undefined;
+    throw new TestBug(`${PRECOMPILED_FILE} does not load (run npm run build): ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Every schema file added to a fresh Ajv instance, and the maps read from them. `source` keeps
+ * each compiled validator's code, for Ajv's standalone output (`./standalone.ts`).
+ */
+export function loadSchemas(source: boolean): { ajv: Ajv2020; idByName: Map<string, string>; payloadRefByType: Map<string, string> } {
   // Strict everywhere but strictRequired, which would refuse the ordinary 2020-12 idiom of a
   // `required` inside if/then/not naming a property declared beside the conditional.
-  const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true, verbose: true });
+  const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true, verbose: true, code: { source } });
   addFormats(ajv);
   // An annotation keyword: the payload map is read from the raw document below.
   ajv.addKeyword({ keyword: TYPE_INDEX_KEYWORD, schemaType: 'object' });
@@ -173,9 +215,7 @@ function load(): Registry {
     idByName.set(file.slice(0, -SCHEMA_SUFFIX.length), id);
     if (file === PAYLOADS_FILE) payloads = schema;
   }
-
-  registry = { ajv, idByName, payloadRefByType: readTypeIndex(payloads) };
-  return registry;
+  return { ajv, idByName, payloadRefByType: readTypeIndex(payloads) };
 }
 
 function readSchema(file: string): AnySchemaObject {
