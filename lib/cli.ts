@@ -7,10 +7,11 @@ import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { gradeRun } from './grader/index.ts';
 import { checkSuite, validateRunEvent } from './schemas/index.ts';
-import type { EmbeddedHostFactory } from './certify.ts';
+import { EmbeddedHostUnavailable, type EmbeddedHostFactory } from './certify.ts';
 import { certify, runOffline } from './run.ts';
 import { verifyCommand } from './verify.ts';
 import { JsonTooDeep, parseJsonBounded } from './json-depth.ts';
+import { packageIdentity } from './package-root.ts';
 
 export const EXIT_CODES_HELP = `
 Exit codes:
@@ -28,14 +29,32 @@ Exit codes:
  * place below bin/ that reaches into hosts/, and only when no --base-url is given.
  */
 const startEmbeddedReferenceHost: EmbeddedHostFactory = async (options) => {
-  const { startReferenceHost } = await import('../hosts/reference/server.ts');
+  const { startReferenceHost } = await importReferenceHost();
   return startReferenceHost(options);
 };
+
+/**
+ * The reference host's store needs better-sqlite3, an optional dependency: an install without it
+ * (or without its native addon, built by an install script) still certifies a host by URL.
+ */
+async function importReferenceHost(): Promise<typeof import('../hosts/reference/server.ts')> {
+  try {
+    const { default: Database } = await import('better-sqlite3');
+    new Database(':memory:').close();
+  } catch (error) {
+    const cause = (error as Error).message.split('\n')[0];
+    throw new EmbeddedHostUnavailable(
+      `the embedded reference host needs better-sqlite3, which is not installed: ${cause}; use --base-url to certify a running host`,
+    );
+  }
+  return import('../hosts/reference/server.ts');
+}
 
 export async function main(argv: string[], io: { out: (s: string) => void; err: (s: string) => void } = defaultIo()): Promise<number> {
   let exitCode = 0;
   const program = new Command('openwop-eval-conformance')
     .description('Black-box conformance harness for the OpenWOP v2 agent-evaluation surface (RFC 0081, 0244, 0252)')
+    .version(packageIdentity().version, '-V, --version', 'print the version of this harness')
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .addHelpText('after', EXIT_CODES_HELP)
@@ -188,9 +207,9 @@ function gradeCommand(options: { suite: string; events: string }, io: Io): numbe
 async function hostCommand(options: { port: string; db?: string }, io: Io): Promise<number> {
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) return fail(io, `--port: not a port number: ${options.port}`);
-  const { startReferenceHost } = await import('../hosts/reference/server.ts');
   let host;
   try {
+    const { startReferenceHost } = await importReferenceHost();
     host = await startReferenceHost({ port, dbPath: options.db });
   } catch (error) {
     return fail(io, `the reference host could not start: ${(error as Error).message}`);

@@ -2,8 +2,9 @@
 // at --base-url, or the embedded reference host started on a free loopback port.
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { PACKAGE_ROOT } from './package-root.ts';
 import type { LedgerRow } from './evidence/types.ts';
 import { buildBundle, signBundle } from './evidence/bundle.ts';
@@ -11,7 +12,7 @@ import { loadOrCreateDevKey, publicKeyPemFromPrivate } from './evidence/keys.ts'
 import { verifyBundle } from './evidence/verify.ts';
 import { readCaps } from './ledger/caps.ts';
 import { readDeadlines, withDeadlines } from './ledger/deadlines.ts';
-import { certifyTarget, type EmbeddedHostFactory } from './certify.ts';
+import { certifyTarget, EmbeddedHostUnavailable, type EmbeddedHostFactory } from './certify.ts';
 import { runLegs } from './ledger/runner.ts';
 import type { Target } from './ledger/target.ts';
 import { pemSecrets, Redactor } from './redact.ts';
@@ -41,11 +42,17 @@ export interface RunOptions {
   maxResponseBytes?: string;
 }
 
-const ROOT = PACKAGE_ROOT;
-const PACKAGE = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { name: string; version: string };
+const PACKAGE = JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { name: string; version: string };
 
-/** Where the development signing key lives: out of git (see .gitignore), created on first use. */
-export const DEV_KEY_DIR = `${ROOT}.dev-keys`;
+/**
+ * Where the development signing key lives, created on first use: `OPENWOP_DEV_KEY_DIR`, else
+ * `$XDG_CONFIG_HOME/openwop-eval-conformance`, else `~/.config/openwop-eval-conformance` (README
+ * "Quickstart") — a folder of the user's, never the package's own (node_modules when installed).
+ */
+export function devKeyDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.OPENWOP_DEV_KEY_DIR) return env.OPENWOP_DEV_KEY_DIR;
+  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'openwop-eval-conformance');
+}
 
 export async function runOffline(options: RunOptions, io: Io): Promise<number> {
   const rows = await runLegs(await loadScenarios(), undefined, { filter: options.filter });
@@ -114,9 +121,9 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       }
       // The embedded host publishes the development key in its discovery signingKeys, so the
       // bundle it is certified with can be verified against what the host itself advertises.
-      const devKey = options.certify && !settings.signingKey ? loadOrCreateDevKey(DEV_KEY_DIR) : undefined;
+      const devKey = options.certify && !settings.signingKey ? loadOrCreateDevKey(devKeyDir(env)) : undefined;
       redactor.add(...pemSecrets(devKey?.privateKeyPem));
-      if (devKey?.created) io.err(`created a self-signed development key in ${DEV_KEY_DIR} (not for publication)\n`);
+      if (devKey?.created) io.err(`created a self-signed development key in ${devKeyDir(env)} (not for publication)\n`);
       const host = await embeddedHost({
         ...(devKey ? { signingKey: devKey.privateKeyPem, signingKeyId: devKey.keyId } : {}),
         log: (message: string) => io.err(`[reference-host] ${message}\n`),
@@ -169,6 +176,10 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
     }
     return code;
   } catch (error) {
+    if (error instanceof EmbeddedHostUnavailable) {
+      io.err(`openwop-eval-conformance: ${error.message}\n`);
+      return 2;
+    }
     // A harness bug: one line, through the redactor like every other, never a stack trace that
     // could carry what a host sent. Not a verdict on the host.
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -203,8 +214,10 @@ function parseBuild(text: string): { kind?: 'image-digest' | 'commit' | 'artifac
 }
 
 function gitCommit(): string {
+  // Installed, the package folder is no clone, and git would name the enclosing project's commit.
+  if (!existsSync(`${PACKAGE_ROOT}.git`)) return 'unknown';
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: PACKAGE_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
     return 'unknown';
   }
@@ -232,7 +245,7 @@ function writeBundle(
     keyId = settings.signingKeyId;
     redactor.add(...pemSecrets(privateKeyPem));
   } else if (embedded) {
-    const devKey = loadOrCreateDevKey(DEV_KEY_DIR);
+    const devKey = loadOrCreateDevKey(devKeyDir());
     privateKeyPem = devKey.privateKeyPem;
     redactor.add(...pemSecrets(privateKeyPem));
     keyId = devKey.keyId;
