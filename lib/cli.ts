@@ -42,7 +42,12 @@ async function importReferenceHost(): Promise<typeof import('../hosts/reference/
     const { default: Database } = await import('better-sqlite3');
     new Database(':memory:').close();
   } catch (error) {
-    const cause = (error as Error).message.split('\n')[0];
+    // Without the package the import fails; without its native addon (an install that ran no
+    // scripts) the first database does, and `bindings` lists every path it tried: keep one line.
+    const cause =
+      (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND'
+        ? 'the package is missing'
+        : `its native addon does not load (${(error as Error).message.split('\n')[0]!.replace(/\s*Tried:$/, '')})`;
     throw new EmbeddedHostUnavailable(
       `the embedded reference host needs better-sqlite3, which is not installed: ${cause}; use --base-url to certify a running host`,
     );

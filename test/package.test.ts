@@ -1,0 +1,140 @@
+// The package as a user installs it: the sources copied aside and built there (`npm run build`),
+// packed (`npm pack`), installed from the tarball into an empty folder with no install scripts
+// (so better-sqlite3 has no native addon), and the installed command run: it certifies the
+// reference host, started from this repository in a child process, and its bundle verifies;
+// without a --base-url it names the missing dependency in one line and exits 2. One build, one
+// pack and one install per run: slow by nature, bounded by the timeouts below.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packagePath } from '../lib/package-root.ts';
+
+/** What the build reads, and what the package's `files` list ships. */
+const SOURCES = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'bin', 'lib', 'scenarios', 'hosts', 'scripts', 'schemas', 'fixtures', 'requirements', 'docs', 'README.md', 'CONTRACT.md', 'LICENSE'];
+const STEP_MS = 300_000;
+
+const work = mkdtempSync(join(tmpdir(), 'owec-package-'));
+const stage = join(work, 'stage');
+const install = join(work, 'install');
+const command = join(install, 'node_modules', '.bin', 'openwop-eval-conformance');
+
+// The user's OPENWOP_* settings would steer the installed command; the dev key stays in `work`.
+const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OPENWOP_')));
+env.OPENWOP_DEV_KEY_DIR = join(work, 'dev-keys');
+
+interface Outcome {
+  code: number | null;
+  out: string;
+  err: string;
+}
+
+/** Runs a process to its end, or kills it at `STEP_MS`. */
+function runProcess(file: string, args: string[], cwd: string): Promise<Outcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), STEP_MS);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out, err });
+    });
+  });
+}
+
+async function mustRun(file: string, args: string[], cwd: string): Promise<Outcome> {
+  const outcome = await runProcess(file, args, cwd);
+  if (outcome.code !== 0) throw new Error(`${file} ${args.join(' ')} exited ${outcome.code}: ${outcome.err.slice(-2000)}`);
+  return outcome;
+}
+
+let host: ChildProcess | undefined;
+
+/** `openwop-eval-conformance host --port 0` from this repository, as bench/host.ts starts it. */
+async function startHost(): Promise<{ baseUrl: string; apiKey: string; apiKeyB: string }> {
+  const child = spawn(process.execPath, [packagePath('bin/openwop-eval-conformance.mjs'), 'host', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  host = child;
+  let text = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline && child.exitCode === null) {
+    const baseUrl = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1];
+    const apiKey = /tenant A: \S+ +key (\S+)/.exec(text)?.[1];
+    const apiKeyB = /tenant B: \S+ +key (\S+)/.exec(text)?.[1];
+    if (baseUrl && apiKey && apiKeyB) return { baseUrl, apiKey, apiKeyB };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the reference host did not start listening: ${text}`);
+}
+
+beforeAll(async () => {
+  for (const entry of SOURCES) cpSync(packagePath(entry), join(stage, entry), { recursive: true });
+  symlinkSync(packagePath('node_modules'), join(stage, 'node_modules'));
+  await mustRun('npm', ['run', 'build'], stage);
+  await mustRun('npm', ['pack', '--ignore-scripts', '--pack-destination', work], stage);
+  const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
+  if (tarball === undefined) throw new Error(`npm pack wrote no tarball into ${work}`);
+  mkdirSync(install);
+  writeFileSync(join(install, 'package.json'), '{"private": true}\n');
+  await mustRun('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', join(work, tarball)], install);
+}, 3 * STEP_MS);
+
+afterAll(() => {
+  host?.kill('SIGTERM');
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('the installed package', () => {
+  const installed = (...path: string[]) => join(install, 'node_modules', 'openwop-eval-conformance', ...path);
+
+  it('ships the build, the data the command reads and the licence, and no tests, bench or CI', () => {
+    for (const path of ['dist/lib/cli.js', 'dist/lib/schemas/precompiled.cjs', 'schemas/v2/run-event.schema.json', 'fixtures/eval-suites', 'requirements/traceability.json', 'docs/wire.md', 'LICENSE', 'README.md', 'CONTRACT.md']) {
+      expect(existsSync(installed(path)), path).toBe(true);
+    }
+    for (const path of ['test', 'bench', '.ci', 'lib', 'scenarios', 'hosts', 'scripts', 'dist/lib/ledger/vitest.js']) expect(existsSync(installed(path)), path).toBe(false);
+    expect(readFileSync(installed('LICENSE'), 'utf8')).toMatch(/^\s*Apache License\s+Version 2\.0, January 2004/);
+  });
+
+  it('prints its version', async () => {
+    const { version } = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
+    const outcome = await runProcess(command, ['--version'], install);
+    expect(outcome).toMatchObject({ code: 0, out: `${version}\n` });
+  });
+
+  it('certifies the reference host by URL: exit 0, and a bundle that verifies as certified', async () => {
+    const { baseUrl, apiKey, apiKeyB } = await startHost();
+    const keys = await mustRun('openssl', ['genpkey', '-algorithm', 'ed25519'], work);
+    writeFileSync(join(work, 'host.pem'), keys.out, { mode: 0o600 });
+    const pub = await mustRun('openssl', ['pkey', '-in', join(work, 'host.pem'), '-pubout'], work);
+    writeFileSync(join(work, 'host.pub.pem'), pub.out);
+    const bundle = join(work, 'bundle.json');
+    const run = await runProcess(
+      command,
+      ['run', '--base-url', baseUrl, '--api-key', apiKey, '--tenant-b-api-key', apiKeyB, '--certify', bundle, '--signing-key', join(work, 'host.pem'), '--signing-key-id', 'package-test'],
+      install,
+    );
+    expect(run.code, run.err.slice(-2000)).toBe(0);
+    expect(run.out).toMatch(/^totals: \d+ executed-pass, 0 executed-fail, 0 skipped, \d+ inapplicable, 0 blocked$/m);
+    const written = JSON.parse(readFileSync(bundle, 'utf8')) as { bundleVersion: unknown; signature: { keyId: unknown } };
+    expect(written).toMatchObject({ bundleVersion: 3, signature: { keyId: 'package-test' } });
+    const verified = await runProcess(command, ['verify', bundle, '--host-key', join(work, 'host.pub.pem')], install);
+    expect(verified.code, verified.out).toBe(0);
+    expect(verified.out).toMatch(/^verdict: certified$/m);
+  }, STEP_MS);
+
+  it('without better-sqlite3 built, `run` names what is missing in one line and exits 2', async () => {
+    expect(existsSync(join(install, 'node_modules', 'better-sqlite3', 'build')), 'install scripts were disabled').toBe(false);
+    const outcome = await runProcess(command, ['run'], install);
+    expect(outcome.code).toBe(2);
+    expect(outcome.out).toBe('');
+    expect(outcome.err).toMatch(
+      /^openwop-eval-conformance: the embedded reference host needs better-sqlite3, which is not installed: its native addon does not load \([^\n]+\); use --base-url to certify a running host\n$/,
+    );
+  });
+});
