@@ -122,7 +122,7 @@ describe('the installed package', () => {
     expect(run.code, run.err.slice(-2000)).toBe(0);
     expect(run.out).toMatch(/^totals: \d+ executed-pass, 0 executed-fail, 0 skipped, \d+ inapplicable, 0 blocked$/m);
     const written = JSON.parse(readFileSync(bundle, 'utf8')) as { bundleVersion: unknown; signature: { keyId: unknown } };
-    expect(written).toMatchObject({ bundleVersion: 3, signature: { keyId: 'package-test' } });
+    expect(written).toMatchObject({ bundleVersion: '3', signature: { keyId: 'package-test' } });
     const verified = await runProcess(command, ['verify', bundle, '--host-key', join(work, 'host.pub.pem')], install);
     expect(verified.code, verified.out).toBe(0);
     expect(verified.out).toMatch(/^verdict: certified$/m);
