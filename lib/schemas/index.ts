@@ -11,9 +11,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv2020, AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { packagePath } from '../package-root.ts';
 import { TestBug } from '../test-bug.ts';
 import { checkSuiteRules } from './suite-rules.ts';
@@ -71,6 +69,10 @@ export interface PrecompiledSchemas {
 
 /** Next to the built module only; from the sources it is absent and the schemas compile here. */
 const PRECOMPILED_FILE = './precompiled.cjs';
+
+// Ajv and ajv-formats are CommonJS, required only when the schemas are compiled here: the built
+// command, which loads them precompiled, never pays for loading the compiler.
+const require = createRequire(import.meta.url);
 
 let registry: Registry | undefined;
 const compiled = new Map<string, ValidateFunction>();
@@ -186,7 +188,7 @@ function load(): Registry {
 
 function readPrecompiled(): PrecompiledSchemas | undefined {
   try {
-    return createRequire(import.meta.url)(PRECOMPILED_FILE) as PrecompiledSchemas;
+    return require(PRECOMPILED_FILE) as PrecompiledSchemas;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return undefined;
     throw new TestBug(`${PRECOMPILED_FILE} does not load (run npm run build): ${(err as Error).message}`);
@@ -200,6 +202,7 @@ function readPrecompiled(): PrecompiledSchemas | undefined {
 export function loadSchemas(source: boolean): { ajv: Ajv2020; idByName: Map<string, string>; payloadRefByType: Map<string, string> } {
   // Strict everywhere but strictRequired, which would refuse the ordinary 2020-12 idiom of a
   // `required` inside if/then/not naming a property declared beside the conditional.
+  const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
   const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true, verbose: true, code: { source } });
   addFormats(ajv);
   // An annotation keyword: the payload map is read from the raw document below.
@@ -278,9 +281,9 @@ function describeNot(schema: unknown): string | undefined {
   return undefined;
 }
 
-/** ajv-formats is CommonJS: its default export arrives as `module.exports` or as `.default`. */
+/** ajv-formats' plugin arrives as `module.exports` or as `.default`. */
 function addFormats(ajv: Ajv2020): void {
-  const mod = addFormatsModule as unknown as { default?: (a: Ajv2020) => unknown } & ((a: Ajv2020) => unknown);
+  const mod = require('ajv-formats') as { default?: (a: Ajv2020) => unknown } & ((a: Ajv2020) => unknown);
   (typeof mod.default === 'function' ? mod.default : mod)(ajv);
 }
 
