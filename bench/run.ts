@@ -13,6 +13,7 @@ import { benchHost } from './host.ts';
 import { benchHostile } from './hostile.ts';
 import { benchKillMatrix } from './kill-matrix.ts';
 import { benchLatitudeMatrix } from './latitude-matrix.ts';
+import { benchSchemaStartup } from './startup.ts';
 import { benchFirstRequest, benchLatencyProxy, benchWholeProcess } from './waiting.ts';
 
 const args = process.argv.slice(2);
@@ -26,6 +27,7 @@ for (const [section, bench] of [
   ['Certification', benchCertify],
   ['Kill matrix', benchKillMatrix],
   ['Latitude matrix', benchLatitudeMatrix],
+  ['Start-up: schemas compiled or precompiled', benchSchemaStartup],
   ['Waiting: latency proxy', benchLatencyProxy],
   ['Waiting: process start to first request', benchFirstRequest],
   ['Waiting: npm start and the CPU split', benchWholeProcess],
