@@ -6,6 +6,7 @@
 // pack and one install per run: slow by nature, bounded by the timeouts below.
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,10 +110,9 @@ describe('the installed package', () => {
 
   it('certifies the reference host by URL: exit 0, and a bundle that verifies as certified', async () => {
     const { baseUrl, apiKey, apiKeyB } = await startHost();
-    const keys = await mustRun('openssl', ['genpkey', '-algorithm', 'ed25519'], work);
-    writeFileSync(join(work, 'host.pem'), keys.out, { mode: 0o600 });
-    const pub = await mustRun('openssl', ['pkey', '-in', join(work, 'host.pem'), '-pubout'], work);
-    writeFileSync(join(work, 'host.pub.pem'), pub.out);
+    const keys = generateKeyPairSync('ed25519');
+    writeFileSync(join(work, 'host.pem'), keys.privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+    writeFileSync(join(work, 'host.pub.pem'), keys.publicKey.export({ type: 'spki', format: 'pem' }));
     const bundle = join(work, 'bundle.json');
     const run = await runProcess(
       command,
