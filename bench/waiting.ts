@@ -361,7 +361,7 @@ async function startToFirstRequest(args: (url: string) => string[]): Promise<{ w
   }
 }
 
-/** The command's main from the sources, for `node --import tsx -e`: what bin/ ran before the build. */
+/** The command's main from the sources, for `node --import tsx -e`: what bin/ runs without a current build. */
 const FROM_SOURCES = "const { main } = await import('./lib/cli.ts'); process.exitCode = await main(process.argv.slice(1));";
 
 export async function benchFirstRequest(): Promise<BenchResult[]> {
@@ -387,7 +387,7 @@ export async function benchFirstRequest(): Promise<BenchResult[]> {
       ok: mid <= 250,
     },
     {
-      name: 'the same command run from its TypeScript sources through tsx (`node --import tsx`, lib/cli.ts), as before the build',
+      name: 'the same command run from its TypeScript sources through tsx (`node --import tsx`, lib/cli.ts), as bin/ runs it without a current build',
       figure: describe(sources),
       target: 'recorded, no target',
       ok: true,
