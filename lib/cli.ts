@@ -53,6 +53,8 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .option('--filter <text>', 'only the requirement ids or titles containing this text')
     .option('--report-json <file>', 'write the rows and totals as JSON')
     .option('--junit <file>', 'write the rows as JUnit XML')
+    .option('--html <file>', 'write a self-contained HTML report: the verdict, the totals and every row, filterable by disposition')
+    .option('--summary <file>', 'write a Markdown summary: the verdict, the totals and the rows that did not pass (also appended to $GITHUB_STEP_SUMMARY when it is set)')
     .option('--certify <file>', 'write a signed certification bundle v3 to this file')
     .option('--signing-key <pem>', 'Ed25519 PKCS8 private key file to sign the bundle (env OPENWOP_BUNDLE_SIGNING_KEY)')
     .option('--signing-key-id <id>', 'the keyId the host publishes for that key (env OPENWOP_BUNDLE_SIGNING_KEY_ID)')
