@@ -38,7 +38,7 @@ th, td { text-align: left; vertical-align: top; padding: 6px 8px; border-top: 1p
 th { background: #f6f8fa; font-weight: 600; font-size: 12px; color: #57606a; }
 td.id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; }
 td.reason pre, td.evidence code { white-space: pre-wrap; margin: 0; font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; }
-td.time { text-align: right; color: #57606a; }
+td.time { text-align: right; color: #57606a; white-space: nowrap; }
 tr[hidden], section[hidden] { display: none; }
 .empty { color: #57606a; font-style: italic; }
 `;
@@ -57,7 +57,7 @@ apply();
 `;
 
 const COLUMNS = ['Requirement', 'Clause', 'Title', 'Disposition', 'Reason', 'Evidence', 'Time'];
-const WIDTHS = ['20%', '11%', '17%', '9%', '26%', '12%', '5%'];
+const WIDTHS = ['19%', '10%', '18%', '10.5%', '25.5%', '11%', '6%'];
 
 function rowHtml(row: ReportRow): string {
   const reason = row.result === 'executed-pass' ? `${row.assertions ?? 0} assertions` : (row.detail ?? 'no reason given');
