@@ -15,7 +15,8 @@ import { JsonTooDeep, parseJsonBounded } from './json-depth.ts';
 export const EXIT_CODES_HELP = `
 Exit codes:
   run     0 every executed row passed and none is blocked; 1 a row failed or is blocked;
-          2 the run could not start (bad flags, host discovery unreachable), or the harness failed
+          2 the run could not start (bad flags, host discovery unreachable), a report could not be
+          written, or the harness failed
   verify  0 authentic and certified; 1 rejected; 2 an input problem (flags, a key file missing,
           unreadable or private, --discovery unreachable); 3 not a bundle; 4 not certified or
           incomplete; 5 certified on its face but not independently verified (no host key)

@@ -63,7 +63,7 @@ apply();
 const CSP = `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${createHash('sha256').update(SCRIPT).digest('base64')}'`;
 
 const COLUMNS = ['Requirement', 'Clause', 'Title', 'Disposition', 'Reason', 'Evidence', 'Time'];
-const WIDTHS = ['19%', '10%', '18%', '10.5%', '25.5%', '11%', '6%'];
+const WIDTHS = ['17%', '9%', '16%', '10%', '32%', '10%', '6%'];
 
 function rowHtml(row: ReportRow): string {
   const reason = row.result === 'executed-pass' ? `${row.assertions ?? 0} assertions` : (row.detail ?? 'no reason given');
