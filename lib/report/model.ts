@@ -29,7 +29,7 @@ export interface RunReport {
   target: { baseUrl?: string; implementation?: string; hostBuild?: string; offline: boolean; requireBehavior: boolean };
   verdict: ReportVerdict;
   totals: Totals;
-  /** The run's wall time, from the first leg to the last row. */
+  /** The run's wall time, from its start (discovery and seeding included) to its last row. */
   durationMs: number;
   rows: ReportRow[];
 }
