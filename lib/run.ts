@@ -18,8 +18,7 @@ import type { Target } from './ledger/target.ts';
 import { pemSecrets, Redactor } from './redact.ts';
 import { LegClock } from './report/clock.ts';
 import { formatRow, formatTotals, totalsOf, writeReports } from './report/index.ts';
-import { legInfo, noBundle, reportRows, verdictOf, type ReportVerdict, type RunReport } from './report/model.ts';
-import type { Scenario } from './ledger/scenario.ts';
+import { noBundle, runReport, verdictOf, type RunReport } from './report/model.ts';
 import { loadScenarios } from './scenarios.ts';
 
 type Io = { out: (s: string) => void; err: (s: string) => void };
@@ -60,7 +59,7 @@ export async function runOffline(options: RunOptions, io: Io): Promise<number> {
   const redactor = new Redactor();
   const code = finish(rows, io, redactor);
   const target = { offline: true, requireBehavior: false };
-  return report(options, runReport(rows, scenarios, clock, target, noBundle('--offline runs no host leg, so it cuts no bundle')), redactor, io) ? code : 2;
+  return report(options, runReport(PACKAGE.version, rows, scenarios, clock, target, noBundle('--offline runs no host leg, so it cuts no bundle')), redactor, io) ? code : 2;
 }
 
 export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: EmbeddedHostFactory): Promise<number> {
@@ -181,7 +180,7 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
     }
     const hostBuild = settings.hostBuild ?? (embedded !== undefined ? `commit:${gitCommit()}` : undefined);
     const about = { offline: false, requireBehavior: settings.requireBehavior, baseUrl: url, implementation: target.label, ...(hostBuild ? { hostBuild } : {}) };
-    if (!report(options, runReport(rows, scenarios, clock, about, verdict), redactor, io)) code = 2;
+    if (!report(options, runReport(PACKAGE.version, rows, scenarios, clock, about, verdict), redactor, io)) code = 2;
     if (interruptedBy !== undefined) {
       io.err(`openwop-eval-conformance: interrupted (${interruptedBy}); every row not reached is blocked\n`);
       // A signal means "stop now": legs abandoned mid-flight may still hold sockets open, so the
@@ -214,22 +213,10 @@ function finish(rows: LedgerRow[], io: Io, redactor: Redactor): number {
   return totals.executedFail > 0 || totals.blocked > 0 ? 1 : 0;
 }
 
-function runReport(rows: LedgerRow[], scenarios: readonly Scenario[], clock: LegClock, target: RunReport['target'], verdict: ReportVerdict): RunReport {
-  return {
-    harnessVersion: PACKAGE.version,
-    generatedAt: new Date().toISOString(),
-    target,
-    verdict,
-    totals: totalsOf(rows),
-    durationMs: clock.elapsedMs(),
-    rows: reportRows(rows, legInfo(scenarios), clock.durations()),
-  };
-}
-
 /** Writes the reports the options ask for (lib/report/); `$GITHUB_STEP_SUMMARY` gets the summary too. */
-function report(options: RunOptions, runReport: RunReport, redactor: Redactor, io: Io): boolean {
+function report(options: RunOptions, content: RunReport, redactor: Redactor, io: Io): boolean {
   const outputs = { reportJson: options.reportJson, junit: options.junit, html: options.html, summary: options.summary, stepSummary: process.env.GITHUB_STEP_SUMMARY };
-  return writeReports(outputs, runReport, redactor, io);
+  return writeReports(outputs, content, redactor, io);
 }
 
 function parseBuild(text: string): { kind?: 'image-digest' | 'commit' | 'artifact-sha256'; id?: string; problem?: string } {

@@ -7,6 +7,8 @@
 import type { Certification } from '../evidence/certification.ts';
 import type { Disposition, LedgerRow, Totals } from '../evidence/types.ts';
 import type { Scenario } from '../ledger/scenario.ts';
+import { totalsOf } from '../evidence/witness.ts';
+import type { LegClock } from './clock.ts';
 
 /** The verdict of `verify` on the run's bundle (lib/evidence/certification.ts), or `no-bundle`. */
 export interface ReportVerdict {
@@ -32,6 +34,19 @@ export interface RunReport {
   /** The run's wall time, from its start (discovery and seeding included) to its last row. */
   durationMs: number;
   rows: ReportRow[];
+}
+
+/** The report of a run: its rows with their legs' titles, clauses and durations, and `verdict`. */
+export function runReport(harnessVersion: string, rows: readonly LedgerRow[], scenarios: readonly Scenario[], clock: LegClock, target: RunReport['target'], verdict: ReportVerdict): RunReport {
+  return {
+    harnessVersion,
+    generatedAt: new Date().toISOString(),
+    target,
+    verdict,
+    totals: totalsOf(rows),
+    durationMs: clock.elapsedMs(),
+    rows: reportRows(rows, legInfo(scenarios), clock.durations()),
+  };
 }
 
 /** What the leg of each requirement id says of itself, for the rows' titles and clauses. */
