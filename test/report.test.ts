@@ -7,9 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { describe, expect, it } from 'vitest';
+import { performance } from 'node:perf_hooks';
+import { describe, expect, it, vi } from 'vitest';
 import { cli } from './support/cli.ts';
+import type { Scenario } from '../lib/ledger/scenario.ts';
+import { runLegs } from '../lib/ledger/runner.ts';
 import { Redactor } from '../lib/redact.ts';
+import { LegClock } from '../lib/report/clock.ts';
 import { htmlReport } from '../lib/report/html.ts';
 import { junitXml, writeReports } from '../lib/report/index.ts';
 import { markdownSummary } from '../lib/report/markdown.ts';
@@ -226,5 +230,37 @@ describe('writing the reports', () => {
     const text = readFileSync(file, 'utf8');
     expect(text.startsWith('an earlier step\n## OpenWOP eval conformance: not certified: no bundle\n')).toBe(true);
     expect(text).toContain('Every row passed.');
+  });
+});
+
+describe('the leg clock', () => {
+  it("gives each row its own leg's wall time, 0 to a leg that never started, and leaves the rows as the runner made them", async () => {
+    // A clock that moves only when told: leg a takes 500, leg b 10, and 10 pass between rows.
+    let t = 1000;
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => t);
+    try {
+      const leg = (id: string, takes: number) => ({
+        id, title: id, clause: 'RFC 0081 §A', serverFree: true as const,
+        run: (check: { ok(c: boolean, rule: string): boolean }) => {
+          t += takes;
+          check.ok(true, 'r');
+        },
+      });
+      const scenarios: Scenario[] = [{ file: 'x.test.ts', legs: [leg('openwop.requirement.0081.a', 500), leg('openwop.requirement.0081.b', 10)] }];
+      const clock = new LegClock();
+      t += 10;
+      const rows = await runLegs(clock.wrap(scenarios), undefined, {
+        onRow: (row) => {
+          clock.finished(row.id);
+          t += 10;
+        },
+      });
+      clock.finished('openwop.requirement.0081.never-started');
+      expect(Object.fromEntries(clock.durations())).toEqual({ 'openwop.requirement.0081.a': 500, 'openwop.requirement.0081.b': 10, 'openwop.requirement.0081.never-started': 0 });
+      expect(clock.elapsedMs()).toBe(540);
+      expect(rows).toEqual(await runLegs(scenarios, undefined));
+    } finally {
+      now.mockRestore();
+    }
   });
 });
