@@ -133,8 +133,8 @@ describe('verify: exit codes', () => {
     expect((await verify(path, '--discovery', 'ftp://host.example')).code).toBe(2);
   });
 
-  it('3: not a bundle — {}, a missing file, not JSON, an array', async () => {
-    for (const path of [file('{}'), join(dir, 'absent.json'), file('{"bundleVersion": '), file('[]')]) {
+  it('3: not a bundle — {}, a missing file, not JSON, an array, a repeated member name', async () => {
+    for (const path of [file('{}'), join(dir, 'absent.json'), file('{"bundleVersion": '), file('[]'), file('{"bundleVersion": "3", "bundleVersion": "3"}')]) {
       const result = await verify(path, '--host-key', join(dir, 'host.pub.pem'));
       expect(result.code, path).toBe(3);
       expect(result.err).toMatch(/^openwop-eval-conformance: not a bundle: /);
