@@ -73,6 +73,7 @@ describe('grade --events: every form a host serves, and which one was read', () 
     ['a JSON object that is neither a poll response nor an event', '{"runId": "r", "items": []}', /neither a poll response \(no events array\) nor a run event \(no type\)/],
     ['an empty file', '\n\n', /the events file is empty/],
     ['an SSE frame whose data is not JSON', 'event: run.started\ndata: {oops\n\n', /SSE frame 1: the data is not JSON/],
+    ['an SSE frame nested deeper than 512 levels', `event: run.started\ndata: ${'['.repeat(600)}${']'.repeat(600)}\n\n`, /SSE frame 1 nests JSON deeper than 512 levels/],
     ['a poll response with no event', '{"events": [], "isTerminal": true, "lastSequence": -1}', /a poll response of GET \/runs\/\{runId\}\/events\/poll with no event in it/],
   ];
   for (const [what, text, message] of bad) {
@@ -152,6 +153,20 @@ describe('grade against the embedded reference host', () => {
     expect(out).not.toMatch(/DIFFERENT/);
     expect(out).toMatch(/^result: equal: every member served agrees with the recomputed grade$/m);
     expect(out + err).not.toContain('CANARY');
+  });
+
+  it('--base-url takes the key from OPENWOP_API_KEY, as run does', async () => {
+    const saved = process.env.OPENWOP_API_KEY;
+    process.env.OPENWOP_API_KEY = KEY;
+    try {
+      const { code, out, err } = await cli('grade', '--suite', trialsSuite, '--base-url', host.baseUrl, '--run', runId);
+      expect(code, out + err).toBe(0);
+      expect(out).toMatch(/^result: equal: /m);
+      expect(out + err).not.toContain('CANARY');
+    } finally {
+      if (saved === undefined) delete process.env.OPENWOP_API_KEY;
+      else process.env.OPENWOP_API_KEY = saved;
+    }
   });
 
   it('--base-url behind a proxy that alters aggregateScore: exit 1, naming the member', async () => {
