@@ -9,7 +9,7 @@
 // redactor (lib/redact.ts).
 
 import { readFileSync } from 'node:fs';
-import { createClient, getEvalSummary, HarnessCapReached, readRunEvents, ResponseTooDeep, TransportError, describeAnswer, type Client } from './client/index.ts';
+import { createClient, waitForSummary, HarnessCapReached, readRunEvents, ResponseTooDeep, TransportError, describeAnswer, type Client } from './client/index.ts';
 import { compareSummary, type MemberComparison } from './grade-compare.ts';
 import { FORM_NAMES, readEventsText } from './grade-events.ts';
 import { gradeRun, type EvalSuite, type RunEventDoc } from './grader/index.ts';
@@ -29,6 +29,8 @@ export interface GradeOptions {
 
 /** How long the log of one run is read for, as one eval-run wait of the legs. */
 const EVENTS_DEADLINE_MS = 30_000;
+/** How long a summary answering 409 after the run's terminal event is asked again. */
+const SUMMARY_DEADLINE_MS = 10_000;
 
 function fail(io: Io, message: string): 2 {
   io.err(`openwop-eval-conformance: ${message}\n`);
@@ -109,7 +111,8 @@ async function gradeServed(suite: EvalSuite, client: Client, runId: string, io: 
     const read = await readRunEvents(client, runId, { deadlineMs: EVENTS_DEADLINE_MS });
     if (!read.ok) return fail(io, `cannot read the events of run ${runId}: ${read.reason}`);
     events = read.events;
-    answer = await getEvalSummary(client, runId);
+    // A host may answer 409 for a moment after the terminal event (CONTRACT §6); the legs wait too.
+    answer = await waitForSummary(client, runId, SUMMARY_DEADLINE_MS);
     io.err(`read ${events.length} event(s) of run ${runId} (via ${read.via})\n`);
   } catch (error) {
     if (error instanceof TransportError || error instanceof HarnessCapReached || error instanceof ResponseTooDeep) {

@@ -8,10 +8,11 @@ import { createServer, type Server } from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createClient, createEvalRun, projectId, readRunEvents } from '../lib/client/index.ts';
 import { fixture } from '../lib/fixtures.ts';
 import { gradeRun, type EvalSuite, type RunEventDoc } from '../lib/grader/index.ts';
+import { startWireProxy } from '../hosts/honest-variants/wire.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
 import { cli } from './support/cli.ts';
 import { EventLog, SCRIPTED_AGENT_ID } from './support/event-log.ts';
@@ -153,6 +154,17 @@ describe('grade against the embedded reference host', () => {
     expect(out).not.toMatch(/DIFFERENT/);
     expect(out).toMatch(/^result: equal: every member served agrees with the recomputed grade$/m);
     expect(out + err).not.toContain('CANARY');
+  });
+
+  it('--base-url reads the log by poll from a host that serves no debug stream, and by SSE through comments from one whose summary is not ready at once', async () => {
+    for (const [choice, via] of [[{ noDebugStream: true }, 'poll'], [{ sseComments: true, summaryNotReadyTimes: 2 }, 'sse']] as const) {
+      const proxy = await startWireProxy(host.baseUrl, choice);
+      onTestFinished(() => proxy.close());
+      const { code, out, err } = await cli('grade', '--suite', trialsSuite, '--base-url', proxy.baseUrl, '--api-key', KEY, '--run', runId);
+      expect(code, out + err).toBe(0);
+      expect(err).toMatch(new RegExp(`^read ${served.length} event\\(s\\) of run .* \\(via ${via}\\)$`, 'm'));
+      expect(out).toMatch(/^result: equal: /m);
+    }
   });
 
   it('--base-url takes the key from OPENWOP_API_KEY, as run does', async () => {
