@@ -83,8 +83,24 @@ export async function gradeCommand(options: GradeOptions, rawIo: Io): Promise<nu
   if (options.events !== undefined) return gradeFile(suite.suite, options.events, io);
   if (options.run === undefined || options.run === '') return fail(io, '--run ID is required with --base-url');
   if (!apiKey) return fail(io, '--api-key (or OPENWOP_API_KEY) is required with --base-url');
-  if (!/^https?:\/\/[^/\s]+/.test(options.baseUrl!)) return fail(io, `--base-url must be an http(s) URL, got "${options.baseUrl}"`);
-  return gradeServed(suite.suite, createClient({ baseUrl: options.baseUrl!, apiKey }), options.run, io);
+  if (!isHttpUrl(options.baseUrl!)) return fail(io, `--base-url must be an absolute http(s) URL, got "${options.baseUrl}"`);
+  const client = createClient({ baseUrl: options.baseUrl!, apiKey });
+  try {
+    return await gradeServed(suite.suite, client, options.run, io);
+  } catch (error) {
+    // A harness bug: one line, through the redactor, never a stack trace that could carry what a
+    // host sent.
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return fail(io, `the harness failed (a harness bug, not the host's fault): ${message.split('\n')[0]}`);
+  }
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
 }
 
 function gradeFile(suite: EvalSuite, path: string, io: Io): number {

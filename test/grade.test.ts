@@ -196,6 +196,8 @@ describe('grade against the embedded reference host', () => {
       [['--base-url', host.baseUrl, '--api-key', KEY, '--run', runId, '--events', file('x.ndjson', '')], /give --events or --base-url, not both/],
       [[], /give --events FILE, or --base-url URL --run ID/],
       [['--base-url', 'http://127.0.0.1:9', '--api-key', KEY, '--run', runId], /cannot read run .*: /],
+      [['--base-url', 'http://[oops', '--api-key', KEY, '--run', runId], /--base-url must be an absolute http\(s\) URL, got "http:\/\/\[oops"/],
+      [['--base-url', 'ftp://host.example', '--api-key', KEY, '--run', runId], /--base-url must be an absolute http\(s\) URL/],
       [['--base-url', host.baseUrl, '--api-key', KEY, '--run', 'run_0000000000000000000000000'], /cannot read the events of run|answered 404/],
     ];
     const saved = process.env.OPENWOP_API_KEY;
