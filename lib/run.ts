@@ -9,6 +9,8 @@ import type { LedgerRow } from './evidence/types.ts';
 import { buildBundle, signBundle } from './evidence/bundle.ts';
 import { loadOrCreateDevKey, publicKeyPemFromPrivate } from './evidence/keys.ts';
 import { verifyBundle } from './evidence/verify.ts';
+import { certificationOf, type HarnessIdentity } from './evidence/certification.ts';
+import { authenticityLine, thisHarness, verdictLine } from './verify.ts';
 import { readCaps } from './ledger/caps.ts';
 import { readDeadlines, withDeadlines } from './ledger/deadlines.ts';
 import { certifyTarget, type EmbeddedHostFactory } from './certify.ts';
@@ -158,7 +160,7 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
     const rows = redactor.value(rawRows);
     let code = finish(rows, options, io, { offline: false, requireBehavior: settings.requireBehavior, baseUrl: url, implementation: target.label }, redactor);
     if (options.certify) {
-      const written = writeBundle(options.certify, rows, target, settings, embedded !== undefined, io, redactor);
+      const written = writeBundle(await thisHarness(), options.certify, rows, target, settings, embedded !== undefined, io, redactor);
       if (written !== 0) code = written;
     }
     if (interruptedBy !== undefined) {
@@ -211,6 +213,7 @@ function gitCommit(): string {
 }
 
 function writeBundle(
+  harness: HarnessIdentity,
   path: string,
   rows: LedgerRow[],
   target: Target,
@@ -283,7 +286,10 @@ function writeBundle(
   writeFileSync(out, text);
   const verdict = verifyBundle(bundle, { hostPublicKeyPem: publicKeyPemFromPrivate(privateKeyPem) });
   io.out(`bundle written to ${out}\n`);
-  io.out(`verify: ${verdict.verdict}${verdict.rejections.length ? ` (${verdict.rejections.map((r) => `${r.kind}: ${r.detail}`).join('; ')})` : ''}\n`);
+  // The two statements `verify` makes, in its words (README "Verifying a bundle").
+  for (const rejection of verdict.rejections) io.out(`rejected: ${rejection.kind}: ${rejection.detail}\n`);
+  io.out(`${authenticityLine(verdict, keyId)}\n`);
+  io.out(`${verdictLine(certificationOf(bundle as unknown as Record<string, unknown>, rows, verdict.verdict === 'rejected', harness))}\n`);
   return verdict.verdict === 'verified' ? 0 : 1;
 }
 
