@@ -5,11 +5,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { certificationOf } from './evidence/certification.ts';
 import type { LedgerRow } from './evidence/types.ts';
 import { buildBundle, signBundle } from './evidence/bundle.ts';
 import { loadOrCreateDevKey, publicKeyPemFromPrivate } from './evidence/keys.ts';
 import { verifyBundle } from './evidence/verify.ts';
+import { certificationOf, type Certification, type HarnessIdentity } from './evidence/certification.ts';
+import { authenticityLine, thisHarness, verdictLine } from './verify.ts';
 import { readCaps } from './ledger/caps.ts';
 import { readDeadlines, withDeadlines } from './ledger/deadlines.ts';
 import { certifyTarget, type EmbeddedHostFactory } from './certify.ts';
@@ -172,9 +173,8 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
     let verdict = noBundle('no --certify was given, so no bundle was cut');
     if (options.certify) {
       verdict = noBundle('no bundle was written (see the run output)');
-      const harness = { name: PACKAGE.name, version: PACKAGE.version, requirementIds: scenarios.flatMap((s) => s.legs.map((leg) => leg.id)) };
-      const written = writeBundle(options.certify, rows, target, settings, embedded !== undefined, io, redactor, (bundle, rejected) => {
-        verdict = verdictOf(certificationOf(bundle, rows, rejected, harness));
+      const written = writeBundle(await thisHarness(), options.certify, rows, target, settings, embedded !== undefined, io, redactor, (certification) => {
+        verdict = verdictOf(certification);
       });
       if (written !== 0) code = written;
     }
@@ -234,6 +234,7 @@ function gitCommit(): string {
 }
 
 function writeBundle(
+  harness: HarnessIdentity,
   path: string,
   rows: LedgerRow[],
   target: Target,
@@ -241,7 +242,7 @@ function writeBundle(
   embedded: boolean,
   io: Io,
   redactor: Redactor,
-  judged: (bundle: Record<string, unknown>, rejected: boolean) => void,
+  judged: (certification: Certification) => void,
 ): number {
   let privateKeyPem: string;
   let keyId: string;
@@ -306,9 +307,13 @@ function writeBundle(
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, text);
   const verdict = verifyBundle(bundle, { hostPublicKeyPem: publicKeyPemFromPrivate(privateKeyPem) });
-  judged(bundle as unknown as Record<string, unknown>, verdict.verdict === 'rejected');
   io.out(`bundle written to ${out}\n`);
-  io.out(`verify: ${verdict.verdict}${verdict.rejections.length ? ` (${verdict.rejections.map((r) => `${r.kind}: ${r.detail}`).join('; ')})` : ''}\n`);
+  // The two statements `verify` makes, in its words (README "Verifying a bundle").
+  for (const rejection of verdict.rejections) io.out(`rejected: ${rejection.kind}: ${rejection.detail}\n`);
+  io.out(`${authenticityLine(verdict, keyId)}\n`);
+  const certification = certificationOf(bundle as unknown as Record<string, unknown>, rows, verdict.verdict === 'rejected', harness);
+  judged(certification);
+  io.out(`${verdictLine(certification)}\n`);
   return verdict.verdict === 'verified' ? 0 : 1;
 }
 
