@@ -1,6 +1,7 @@
 // What every known-bad host entry is built from: the entry shape, and the reference host with one
 // engine or server behaviour swapped (the one named defect of each entry).
 
+import { HttpError } from '../../reference/errors.ts';
 import { REFERENCE_BEHAVIOUR, type EngineBehaviour } from '../../reference/eval/index.ts';
 import type { HostBehaviour } from '../../reference/host-behaviour.ts';
 import type { ReferenceHostOptions } from '../../reference/server.ts';
@@ -38,4 +39,15 @@ export function rewriting(type: string, edit: (payload: Record<string, unknown>)
 export function without(payload: Record<string, unknown>, member: string): Record<string, unknown> {
   delete payload[member];
   return payload;
+}
+
+/**
+ * A run of another tenant, refused `403 id_tenant_mismatch` (`what` names it in the message): a
+ * refusal that tells it apart from an unknown id, where the host must answer the same for both.
+ */
+export function refusedAsForeign(what: string): HostBehaviour['summaryRunFor'] {
+  return (tenant, run) => {
+    if (run !== undefined && run.tenant !== tenant) throw new HttpError(403, 'id_tenant_mismatch', `${what} belongs to another tenant`);
+    return run;
+  };
 }

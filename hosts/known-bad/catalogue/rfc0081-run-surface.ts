@@ -5,7 +5,7 @@
 import { HttpError } from '../../reference/errors.ts';
 import { REFERENCE_HOST_BEHAVIOUR } from '../../reference/host-behaviour.ts';
 import type { ReferenceHostOptions } from '../../reference/server.ts';
-import { type KnownBadHost, REF, engine, server, rewriting } from './build.ts';
+import { type KnownBadHost, REF, engine, refusedAsForeign, server, rewriting } from './build.ts';
 
 /** The honest base of the mode legs' defects: a host advertising all five RFC 0081 §D modes. */
 const ALL_MODES: ReferenceHostOptions = { evalSuite: { modes: ['golden', 'rubric', 'adversarial', 'regression', 'live-shadow'] } };
@@ -47,12 +47,7 @@ export const RUN_SURFACE: KnownBadHost[] = [
     name: 'foreign-summary-refused-differently',
     defect: "another tenant's eval summary is refused 403 id_tenant_mismatch, an unknown run id 404 not_found",
     clause: 'RFC 0081 §F (cross-tenant)',
-    ...server({
-      summaryRunFor: (tenant, run) => {
-        if (run !== undefined && run.tenant !== tenant) throw new HttpError(403, 'id_tenant_mismatch', 'the run belongs to another tenant');
-        return run;
-      },
-    }),
+    ...server({ summaryRunFor: refusedAsForeign('the run') }),
   },
   {
     name: 'summary-running-not-found',

@@ -1,8 +1,7 @@
 // Known-bad hosts of RFC 0252 (recorded fixtures): each entry one named defect in how the host
 // accepts `fixtureRuns` and serves a task from its source run.
 
-import { HttpError } from '../../reference/errors.ts';
-import { type KnownBadHost, REF, engine, server, rewriting, without } from './build.ts';
+import { type KnownBadHost, REF, engine, refusedAsForeign, server, rewriting, without } from './build.ts';
 
 export const RECORDED_FIXTURES: KnownBadHost[] = [
   {
@@ -51,11 +50,6 @@ export const RECORDED_FIXTURES: KnownBadHost[] = [
     name: 'foreign-source-refused-differently',
     defect: "another tenant's run is refused 403 id_tenant_mismatch, not like an unknown id",
     clause: 'RFC 0252 §C, Security',
-    ...server({
-      priorRunFor: (tenant, run) => {
-        if (run !== undefined && run.tenant !== tenant) throw new HttpError(403, 'id_tenant_mismatch', 'the source run belongs to another tenant');
-        return run;
-      },
-    }),
+    ...server({ priorRunFor: refusedAsForeign('the source run') }),
   },
 ];
