@@ -57,6 +57,7 @@ export interface ScoredTrial {
   taskId: string;
   trialIndex: number;
   sequence: number;
+  /** The host's recorded `eval.scored.score`: a rubric task's output score (undefined when absent). */
   recordedScore: number | undefined;
   brackets: Bracket[];
   /** `provider.usage` costs outside every bracket since the previous `eval.scored` (a judge's). */
