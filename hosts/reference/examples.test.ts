@@ -1,5 +1,5 @@
 // Every row of the Examples of RFC 0244 and RFC 0252, and the tenant rows of issue 3, driven
-// against the reference host over real HTTP (undici, through test-support/client.ts) with the
+// against the reference host over real HTTP (undici, through test/support/reference-client.ts) with the
 // host's own schema validation of everything it serves switched on (`validateTraffic: 'strict'`,
 // the withHost default; each host's afterAll asserts it recorded no violation).
 //
@@ -78,7 +78,7 @@ import {
   hostForSuite,
   type EventDoc,
   type Reply,
-} from './test-support/client.ts';
+} from '../../test/support/reference-client.ts';
 
 const NOOP = { workflowId: 'conformance-workflow-noop' };
 const ECHO = 'conformance.eval:echo';

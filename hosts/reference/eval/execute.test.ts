@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { executeEvalRun } from './execute.ts';
-import { FakeIO, FakePort, FULL_FACETS, goldenTask, HELPER, planFor, priorRun, SCRIPTED, suiteOf } from './testing.ts';
+import { FakeIO, FakePort, FULL_FACETS, goldenTask, HELPER, planFor, priorRun, SCRIPTED, suiteOf } from '../../../test/support/eval-fakes.ts';
 import type { EvalPlan, Suite } from './types.ts';
 
 const echo = (value: unknown) => ({ tool: 'conformance.eval:echo', args: { value } });

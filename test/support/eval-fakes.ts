@@ -1,8 +1,9 @@
-// In-process fakes of the server side of port.ts, for the engine's unit tests.
+// In-process fakes of the server side of hosts/reference/eval/port.ts, for the eval engine's unit
+// tests.
 
-import type { EvalCreatePort, EvalFacets, EvalRunIO, PriorRunView, RecordedToolCall, ToolResult } from './port.ts';
-import type { EvalPlan, Suite } from './types.ts';
-import { planEvalRun } from './plan.ts';
+import type { EvalCreatePort, EvalFacets, EvalRunIO, PriorRunView, RecordedToolCall, ToolResult } from '../../hosts/reference/eval/port.ts';
+import type { EvalPlan, Suite } from '../../hosts/reference/eval/types.ts';
+import { planEvalRun } from '../../hosts/reference/eval/plan.ts';
 
 export const SCRIPTED = 'core.conformance.agents.scripted';
 export const HELPER = 'core.conformance.agents.scripted-helper';
