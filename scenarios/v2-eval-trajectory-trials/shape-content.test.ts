@@ -1,5 +1,5 @@
 // v2-eval-trajectory-trials/shape-content — RFC 0244: the new fields validate (§A–§G, §E) and
-// carry no suite content (§H), in the schemas and in what a host serves.
+// carry no suite content (§H), in the harness's schemas and in what a host serves.
 //
 // Server-free legs (always on):
 //   1. 0244.wire-shape      (§A–§G) every new suite, summary, payload and facet field validates, and
@@ -9,11 +9,10 @@
 // Host legs (below the server-free ones):
 //   3. 0244.served-shape          (§E) every eval.* payload and summary served validates.
 //   4. 0244.served-content-free   (§H) no served eval.* payload or summary carries suite content.
-// Each host leg is gated on the agents.evalSuite members it names and on its fixtures being listed
-// in discovery `fixtures`, and asserts against the reference grade recomputed from the host's own
-// event log.
+// Each host leg reads the runs of those of its fixtures discovery `fixtures` lists, and runs when
+// it lists at least one.
 
-import { fittingFixtures, defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
+import { defineScenario, fittingFixtures, type Leg } from '../../lib/ledger/scenario.ts';
 import { validate, validateEventPayload } from '../../lib/schemas/index.ts';
 import { assertContentFree } from '../support/content.ts';
 import { requireCompleted, sharedEvalRun } from '../support/eval-run.ts';
