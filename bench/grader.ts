@@ -5,7 +5,8 @@
 // machine; pass@k / pass^k for n = 10,000 under 10 ms per call.
 
 import { gradeTrajectory, passAtK, passHatK, type ExpectedCall, type ObservedCall, type TrajectorySpec } from '../lib/grader/index.ts';
-import { gradeTrajectoryByMatching, gradeTrajectoryWithRoute } from '../lib/grader/trajectory.ts';
+import { gradeTrajectoryWithRoute } from '../lib/grader/trajectory.ts';
+import { gradeTrajectoryByMatching } from '../lib/grader/trajectory-matching.ts';
 
 export interface BenchResult {
   name: string;

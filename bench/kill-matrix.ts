@@ -6,7 +6,8 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
-import { certifyConfiguration, matrixOffences, readKillMatrix, serverFreeRows } from '../hosts/known-bad/harness.ts';
+import { readKillMatrix } from '../hosts/known-bad/kill-matrix.ts';
+import { certifyConfiguration, matrixOffences, serverFreeRows } from '../test/support/matrix-harness.ts';
 import { SCHEMA_MUTANTS } from '../hosts/known-bad/schema-mutants.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { loadScenarios } from '../lib/scenarios.ts';

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { HONEST_VARIANTS } from '../hosts/honest-variants/catalogue.ts';
-import { certifyConfiguration } from '../hosts/known-bad/harness.ts';
+import { certifyConfiguration } from '../test/support/matrix-harness.ts';
 import { loadScenarios } from '../lib/scenarios.ts';
 import type { BenchResult } from './grader.ts';
 

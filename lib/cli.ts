@@ -4,23 +4,22 @@
 // overlap (docs/wire.md §13); a flag wins over its environment variable.
 
 import { Command, CommanderError, Option } from 'commander';
-import { readFileSync } from 'node:fs';
-import { gradeRun } from './grader/index.ts';
-import { checkSuite, validateRunEvent } from './schemas/index.ts';
 import { EmbeddedHostUnavailable, type EmbeddedHostFactory } from './certify.ts';
 import { certify, runOffline } from './run.ts';
 import { verifyCommand } from './verify.ts';
-import { JsonTooDeep, parseJsonBounded } from './json-depth.ts';
+import { gradeCommand, type GradeOptions } from './grade.ts';
 import { packageIdentity } from './package-root.ts';
 
 export const EXIT_CODES_HELP = `
 Exit codes:
   run     0 every executed row passed and none is blocked; 1 a row failed or is blocked;
-          2 the run could not start (bad flags, host discovery unreachable), or the harness failed
+          2 the run could not start (bad flags, host discovery unreachable), a report could not be
+          written, or the harness failed
   verify  0 authentic and certified; 1 rejected; 2 an input problem (flags, a key file missing,
           unreadable or private, --discovery unreachable); 3 not a bundle; 4 not certified or
           incomplete; 5 certified on its face but not independently verified (no host key)
-  grade   0 graded; 2 a file is missing, not JSON, or not a suite / run events
+  grade   0 graded, or with --base-url every served member equals the recomputed one; 1 a served
+          member differs; 2 a usage, file or transport problem
   host    runs until interrupted; 2 when it cannot start`;
 
 /** Runs the CLI and returns its exit code; never calls process.exit itself. */
@@ -77,6 +76,8 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .option('--filter <text>', 'only the requirement ids or titles containing this text')
     .option('--report-json <file>', 'write the rows and totals as JSON')
     .option('--junit <file>', 'write the rows as JUnit XML')
+    .option('--html <file>', 'write a self-contained HTML report: the verdict, the totals and every row, filterable by disposition')
+    .option('--summary <file>', 'write a Markdown summary: the verdict, the totals and the rows that did not pass (also appended to $GITHUB_STEP_SUMMARY when it is set)')
     .option('--certify <file>', 'write a signed certification bundle v3 to this file')
     .option('--signing-key <pem>', 'Ed25519 PKCS8 private key file to sign the bundle (env OPENWOP_BUNDLE_SIGNING_KEY)')
     .option('--signing-key-id <id>', 'the keyId the host publishes for that key (env OPENWOP_BUNDLE_SIGNING_KEY_ID)')
@@ -109,11 +110,14 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
 
   program
     .command('grade')
-    .description("recompute the reference grade of an eval run from its own event log")
+    .description("recompute the reference grade of an eval run from its own event log; with --base-url, compare it with the summary the host serves")
     .requiredOption('--suite <file>', 'the AgentEvalSuite (or an eval-suite fixture document) as JSON')
-    .requiredOption('--events <file>', 'the run events, as a JSON array or NDJSON')
-    .action((options: { suite: string; events: string }) => {
-      exitCode = gradeCommand(options, io);
+    .option('--events <file>', 'the run events: NDJSON, a JSON array, a poll response or an SSE transcript')
+    .option('--base-url <url>', "fetch the run's events and served summary from this host instead")
+    .option('--api-key <key>', 'with --base-url (env OPENWOP_API_KEY)')
+    .option('--run <id>', 'with --base-url: the eval run')
+    .action(async (options: GradeOptions) => {
+      exitCode = await gradeCommand(options, io);
     });
 
   program
@@ -141,73 +145,6 @@ function defaultIo() {
 }
 
 type Io = { out: (s: string) => void; err: (s: string) => void };
-
-/** Reads a JSON file; the error names the file and the problem in one line. */
-export function readJsonFile(path: string, what: string): { ok: true; value: unknown } | { ok: false; message: string } {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    return { ok: false, message: `${path}: cannot read the ${what} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
-  }
-  try {
-    return { ok: true, value: parseJsonBounded(text, `${path}: the ${what}`) };
-  } catch (error) {
-    if (error instanceof JsonTooDeep) return { ok: false, message: error.message };
-    return { ok: false, message: `${path}: the ${what} is not JSON (${(error as Error).message})` };
-  }
-}
-
-/** A JSON array of events, or NDJSON (one event per non-empty line). */
-function readEvents(path: string): { ok: true; events: unknown[] } | { ok: false; message: string } {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    return { ok: false, message: `${path}: cannot read the events (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
-  }
-  if (text.trimStart().startsWith('[')) {
-    try {
-      const value = parseJsonBounded(text, `${path}: the events`);
-      return Array.isArray(value) ? { ok: true, events: value } : { ok: false, message: `${path}: the events are not a JSON array` };
-    } catch (error) {
-      if (error instanceof JsonTooDeep) return { ok: false, message: error.message };
-      return { ok: false, message: `${path}: the events are not JSON (${(error as Error).message})` };
-    }
-  }
-  const events: unknown[] = [];
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i += 1) {
-    const line = lines[i]!.trim();
-    if (line === '') continue;
-    try {
-      events.push(parseJsonBounded(line, `${path}:${i + 1}: the event`));
-    } catch (error) {
-      if (error instanceof JsonTooDeep) return { ok: false, message: error.message };
-      return { ok: false, message: `${path}:${i + 1}: not a JSON event (${(error as Error).message})` };
-    }
-  }
-  return { ok: true, events };
-}
-
-function gradeCommand(options: { suite: string; events: string }, io: Io): number {
-  const suiteFile = readJsonFile(options.suite, 'suite');
-  if (!suiteFile.ok) return fail(io, suiteFile.message);
-  const value = suiteFile.value as Record<string, unknown> | null;
-  // An eval-suite fixture document carries its suite under `suite`.
-  const suite = value !== null && typeof value === 'object' && 'suite' in value && 'expectedGrade' in value ? value.suite : value;
-  const suiteCheck = checkSuite(suite);
-  if (!suiteCheck.ok) return fail(io, `${options.suite}: not an AgentEvalSuite (${suiteCheck.errors.slice(0, 3).join('; ')})`);
-  const read = readEvents(options.events);
-  if (!read.ok) return fail(io, read.message);
-  for (let i = 0; i < read.events.length; i += 1) {
-    const check = validateRunEvent(read.events[i]);
-    if (!check.ok) return fail(io, `${options.events}: event ${i} is not a v2 run event (${check.errors.slice(0, 3).join('; ')})`);
-  }
-  const grade = gradeRun(suite as Parameters<typeof gradeRun>[0], read.events as Parameters<typeof gradeRun>[1]);
-  io.out(`${JSON.stringify(grade, null, 2)}\n`);
-  return 0;
-}
 
 async function hostCommand(options: { port: string; db?: string }, io: Io): Promise<number> {
   const port = Number(options.port);

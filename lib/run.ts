@@ -10,13 +10,17 @@ import type { LedgerRow } from './evidence/types.ts';
 import { buildBundle, signBundle } from './evidence/bundle.ts';
 import { loadOrCreateDevKey, publicKeyPemFromPrivate } from './evidence/keys.ts';
 import { verifyBundle } from './evidence/verify.ts';
+import { certificationOf, type Certification, type HarnessIdentity } from './evidence/certification.ts';
+import { authenticityLine, thisHarness, verdictLine } from './verify.ts';
 import { readCaps } from './ledger/caps.ts';
 import { readDeadlines, withDeadlines } from './ledger/deadlines.ts';
 import { certifyTarget, EmbeddedHostUnavailable, type EmbeddedHostFactory } from './certify.ts';
 import { runLegs } from './ledger/runner.ts';
 import type { Target } from './ledger/target.ts';
 import { pemSecrets, Redactor } from './redact.ts';
-import { formatRow, formatTotals, totalsOf, writeJsonReport, writeJunit } from './report/index.ts';
+import { LegClock } from './report/clock.ts';
+import { formatRow, formatTotals, totalsOf, writeReports } from './report/index.ts';
+import { noBundle, runReport, verdictOf, type RunReport } from './report/model.ts';
 import { loadScenarios } from './scenarios.ts';
 
 type Io = { out: (s: string) => void; err: (s: string) => void };
@@ -30,6 +34,8 @@ export interface RunOptions {
   filter?: string;
   reportJson?: string;
   junit?: string;
+  html?: string;
+  summary?: string;
   certify?: string;
   signingKey?: string;
   signingKeyId?: string;
@@ -55,8 +61,13 @@ export function devKeyDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 export async function runOffline(options: RunOptions, io: Io): Promise<number> {
-  const rows = await runLegs(await loadScenarios(), undefined, { filter: options.filter });
-  return finish(rows, options, io, { offline: true, requireBehavior: false }, new Redactor());
+  const scenarios = await loadScenarios();
+  const clock = new LegClock();
+  const rows = await runLegs(clock.wrap(scenarios), undefined, { filter: options.filter, onRow: (row) => clock.finished(row.id) });
+  const redactor = new Redactor();
+  const code = finish(rows, io, redactor);
+  const target = { offline: true, requireBehavior: false };
+  return report(options, runReport(PACKAGE.version, rows, scenarios, clock, target, noBundle('--offline runs no host leg, so it cuts no bundle')), redactor, io) ? code : 2;
 }
 
 export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: EmbeddedHostFactory): Promise<number> {
@@ -139,6 +150,7 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
     const scenarios = await loadScenarios();
     const total = scenarios.reduce((n, s) => n + s.legs.length, 0);
     let done = 0;
+    const clock = new LegClock();
     const outcome = await certifyTarget({
       baseUrl: url,
       apiKey,
@@ -149,9 +161,10 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       maxResponseBytes: caps.maxResponseBytes,
       scenarios,
       filter: options.filter,
-      bound: (legs) => withDeadlines(legs, deadlines.legDeadlineMs, { signal: stopper.signal, reason: () => interruptedBy ?? 'interrupted' }),
+      bound: (legs) => clock.wrap(withDeadlines(legs, deadlines.legDeadlineMs, { signal: stopper.signal, reason: () => interruptedBy ?? 'interrupted' })),
       onSeeded: (seeded) => io.err(`seeded through the seam: ${seeded.join(', ')}\n`),
       onRow: (row) => {
+        clock.finished(row.id);
         done += 1;
         io.err(`[${done}/${total}] ${row.result.padEnd(13)} ${row.id}\n`);
       },
@@ -163,11 +176,18 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
     const { target, rows: rawRows } = outcome;
     // Redacted once, before anything is printed, written, digested or signed.
     const rows = redactor.value(rawRows);
-    let code = finish(rows, options, io, { offline: false, requireBehavior: settings.requireBehavior, baseUrl: url, implementation: target.label }, redactor);
+    let code = finish(rows, io, redactor);
+    let verdict = noBundle('no --certify was given, so no bundle was cut');
     if (options.certify) {
-      const written = writeBundle(options.certify, rows, target, settings, embedded !== undefined, io, redactor);
+      verdict = noBundle('no bundle was written (see the run output)');
+      const written = writeBundle(await thisHarness(), options.certify, rows, target, settings, embedded !== undefined, io, redactor, (certification) => {
+        verdict = verdictOf(certification);
+      });
       if (written !== 0) code = written;
     }
+    const hostBuild = settings.hostBuild ?? (embedded !== undefined ? `commit:${gitCommit()}` : undefined);
+    const about = { offline: false, requireBehavior: settings.requireBehavior, baseUrl: url, implementation: target.label, ...(hostBuild ? { hostBuild } : {}) };
+    if (!report(options, runReport(PACKAGE.version, rows, scenarios, clock, about, verdict), redactor, io)) code = 2;
     if (interruptedBy !== undefined) {
       io.err(`openwop-eval-conformance: interrupted (${interruptedBy}); every row not reached is blocked\n`);
       // A signal means "stop now": legs abandoned mid-flight may still hold sockets open, so the
@@ -193,18 +213,21 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
   }
 }
 
-function finish(rows: LedgerRow[], options: RunOptions, io: Io, target: { offline: boolean; requireBehavior: boolean; baseUrl?: string; implementation?: string }, redactor: Redactor): number {
+function finish(rows: LedgerRow[], io: Io, redactor: Redactor): number {
   const totals = totalsOf(rows);
   for (const row of rows) io.out(`${redactor.text(formatRow(row))}\n`);
   io.out(`${formatTotals(totals)}\n`);
-  const report = { generatedAt: new Date().toISOString(), target, totals, rows };
-  if (options.reportJson) writeJsonReport(options.reportJson, report, redactor);
-  if (options.junit) writeJunit(options.junit, rows, redactor);
   if (rows.length === 0) {
     io.err('openwop-eval-conformance: no requirement id was selected\n');
     return 2;
   }
   return totals.executedFail > 0 || totals.blocked > 0 ? 1 : 0;
+}
+
+/** Writes the reports the options ask for (lib/report/); `$GITHUB_STEP_SUMMARY` gets the summary too. */
+function report(options: RunOptions, content: RunReport, redactor: Redactor, io: Io): boolean {
+  const outputs = { reportJson: options.reportJson, junit: options.junit, html: options.html, summary: options.summary, stepSummary: process.env.GITHUB_STEP_SUMMARY };
+  return writeReports(outputs, content, redactor, io);
 }
 
 function parseBuild(text: string): { kind?: 'image-digest' | 'commit' | 'artifact-sha256'; id?: string; problem?: string } {
@@ -224,6 +247,7 @@ function gitCommit(): string {
 }
 
 function writeBundle(
+  harness: HarnessIdentity,
   path: string,
   rows: LedgerRow[],
   target: Target,
@@ -231,6 +255,7 @@ function writeBundle(
   embedded: boolean,
   io: Io,
   redactor: Redactor,
+  judged: (certification: Certification) => void,
 ): number {
   let privateKeyPem: string;
   let keyId: string;
@@ -296,7 +321,12 @@ function writeBundle(
   writeFileSync(out, text);
   const verdict = verifyBundle(bundle, { hostPublicKeyPem: publicKeyPemFromPrivate(privateKeyPem) });
   io.out(`bundle written to ${out}\n`);
-  io.out(`verify: ${verdict.verdict}${verdict.rejections.length ? ` (${verdict.rejections.map((r) => `${r.kind}: ${r.detail}`).join('; ')})` : ''}\n`);
+  // The two statements `verify` makes, in its words (README "Verifying a bundle").
+  for (const rejection of verdict.rejections) io.out(`rejected: ${rejection.kind}: ${rejection.detail}\n`);
+  io.out(`${authenticityLine(verdict, keyId)}\n`);
+  const certification = certificationOf(bundle as unknown as Record<string, unknown>, rows, verdict.verdict === 'rejected', harness);
+  judged(certification);
+  io.out(`${verdictLine(certification)}\n`);
   return verdict.verdict === 'verified' ? 0 : 1;
 }
 

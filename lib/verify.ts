@@ -82,13 +82,7 @@ function report(bundle: Record<string, unknown>, result: VerifyResult, certifica
     io.out('note: the certified profiles were not re-derived (no signed discovery document at major 2): they are the emitter\'s word\n');
   }
 
-  const authenticity =
-    result.verdict === 'rejected'
-      ? `rejected (${result.rejections.length} rejection${result.rejections.length === 1 ? '' : 's'} above)`
-      : result.verdict === 'verified'
-        ? `verified (the host signature of key ${keyId} holds under the supplied key)`
-        : 'unverified (no host key given: the bundle is coherent, but its signature was not checked)';
-  io.out(`authenticity: ${authenticity}\n`);
+  io.out(`${authenticityLine(result, keyId)}\n`);
 
   const t = certification.totals;
   const rows = t.executedPass + t.executedFail + t.skipped + t.inapplicable + t.blocked;
@@ -103,8 +97,24 @@ function report(bundle: Record<string, unknown>, result: VerifyResult, certifica
   const claimed = profiles.map((p) => `${String(p.id)} (${String(p.evidenceTier)}, ${String(p.witnessCount)} witness(es), ${p.certified === true ? 'certified' : 'not certified'})`);
   io.out(`profiles: ${claimed.length > 0 ? claimed.join(', ') : 'none claimed'}; certified: ${result.verdict === 'rejected' || result.certifiedProfiles.length === 0 ? 'none' : result.certifiedProfiles.join(', ')}\n`);
 
+  io.out(`${verdictLine(certification)}\n`);
+}
+
+/** The authenticity statement, as `verify` and `run --certify` print it. */
+export function authenticityLine(result: VerifyResult, keyId: string | undefined): string {
+  const authenticity =
+    result.verdict === 'rejected'
+      ? `rejected (${result.rejections.length} rejection${result.rejections.length === 1 ? '' : 's'} above)`
+      : result.verdict === 'verified'
+        ? `verified (the host signature of key ${keyId} holds under the supplied key)`
+        : 'unverified (no host key given: the bundle is coherent, but its signature was not checked)';
+  return `authenticity: ${authenticity}`;
+}
+
+/** The verdict with every reason, as `verify` and `run --certify` print it. */
+export function verdictLine(certification: Pick<Certification, 'status' | 'reasons'>): string {
   const label = certification.status === 'not-certified' ? 'not certified' : certification.status;
-  io.out(`verdict: ${label}${certification.reasons.length > 0 ? `: ${certification.reasons.join('; ')}` : ''}\n`);
+  return `verdict: ${label}${certification.reasons.length > 0 ? `: ${certification.reasons.join('; ')}` : ''}`;
 }
 
 /** The raw key that `signature.keyId` names in the discovery document at `url`. */

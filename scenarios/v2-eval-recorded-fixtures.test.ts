@@ -2,19 +2,22 @@
 //
 // Server-free leg (always on):
 //   1. 0252.shape   `fixtureRuns` on createRun and on eval.started, and the recordedFixtures facet
-//                   member, validate; a fixtureRuns with no keys or a value that is no runId is refused
-// Host legs (below the server-free ones), gated on agents.evalSuite.recordedFixtures with
-// fixtureMatching (RFC 0252 §A), and on the fixtures (and so on what they use):
-//   2. 0252.source-replayed     outcomes equal the source's, the counter unmoved, fixtureRuns echoed
-//   3. 0252.drift-fails-closed  a drifted call misses: fixtureMissCount 1, passed false, counter unmoved
+//                   member, validate; a fixtureRuns with no keys or a value that is no runId is
+//                   refused.
+// Host legs (below the server-free one):
+//   2. 0252.source-replayed     the outcomes equal the source's, the counter does not move, and
+//                               fixtureRuns is echoed.
+//   3. 0252.drift-fails-closed  a drifted call misses: fixtureMissCount 1, passed false, and the
+//                               counter does not move.
 //   4. 0252.source-refused      an unknown id, another tenant's namespace and (where the host lists
-//                               conformance-workflow-noop) a run that never invoked the agent: one
-//                               uniform 400 (status and code) that never echoes the id
-//   5. 0252.source-uniform      tenant B's run is refused with the status and code of an unknown id
+//                               conformance-workflow-noop) a run that never invoked the agent get
+//                               one uniform 400 (status and code) that never echoes the id.
+//   5. 0252.source-uniform      tenant B's run is refused with the status and code of an unknown id.
 //   6. 0252.fields-refused      a key naming no task, a task with its own fixtures, and (where the
-//                               host lists conformance-workflow-noop) a workflow run: 400 each
-// Gate: agents.evalSuite.recordedFixtures and fixtureMatching (RFC 0252 §A), and the three
-// conformance-eval-recorded-* fixtures (and so what they use).
+//                               host lists conformance-workflow-noop) a workflow run are refused
+//                               with 400 each.
+// Each host leg is gated on agents.evalSuite.recordedFixtures with fixtureMatching (RFC 0252 §A),
+// and on the three conformance-eval-recorded-* fixtures (and so on what they use).
 
 import { randomBytes } from 'node:crypto';
 import { createEvalRun, readCounter, readErrorCode, readRunEvents, type HttpResult } from '../lib/client/index.ts';

@@ -5,7 +5,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
-import { harnessRules, readKillMatrix } from '../hosts/known-bad/harness.ts';
+import { readKillMatrix } from '../hosts/known-bad/kill-matrix.ts';
+import { harnessRules } from '../test/support/matrix-harness.ts';
 import { killMatrixMarkdown, withSection } from '../hosts/known-bad/readme-section.ts';
 import { SCHEMA_MUTANTS } from '../hosts/known-bad/schema-mutants.ts';
 import { loadScenarios } from '../lib/scenarios.ts';

@@ -130,7 +130,7 @@ describe('against a host that never answers POST /runs', () => {
     // Every leg the filter keeps that got as far as its gate is interrupted, the CREATING ones among them.
     const interrupted = [...rows.values()].filter((row) => row.result === 'blocked' && row.detail?.startsWith('interrupted: '));
     expect(interrupted.length).toBeGreaterThanOrEqual(CREATING.length);
-    expect(readFileSync(join(dir, 'j.xml'), 'utf8').match(/<error message="blocked">interrupted: /g)).toHaveLength(interrupted.length);
+    expect(readFileSync(join(dir, 'j.xml'), 'utf8').match(/<error type="blocked" message="interrupted: [^"]*">interrupted: /g)).toHaveLength(interrupted.length);
     const verified = await cli('verify', join(dir, 'b.json'), '--host-key', join(dir, 'host.pub.pem'));
     // Authentic, but not certified: the host failed rows (verify exits 4 for that verdict).
     expect(verified.code, verified.out).toBe(4);

@@ -7,7 +7,8 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { gradeTrajectoryByMatching, gradeTrajectoryWithRoute, type GradeRoute } from '../lib/grader/trajectory.ts';
+import { gradeTrajectoryWithRoute, type GradeRoute } from '../lib/grader/trajectory.ts';
+import { gradeTrajectoryByMatching } from '../lib/grader/trajectory-matching.ts';
 import { gradeTrajectory, jsonDeepEqual } from '../lib/grader/index.ts';
 import { jsonHash, sameJson, subsetJson } from '../lib/grader/fast-json.ts';
 import { subsetMatches } from '../lib/grader/json.ts';

@@ -1,6 +1,7 @@
 // Redaction at one door (lib/redact.ts): a host that quotes back, in every error answer, the
 // Authorization header, the body and the query it received gets none of the run's secrets into
-// any output — terminal, JSON report, JUnit, the signed bundle — and the bundle still verifies.
+// any output — terminal, JSON report, JUnit, HTML report, Markdown summary, the signed bundle —
+// and the bundle still verifies.
 
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +25,7 @@ function canaryForms(canary: string): string[] {
 }
 
 describe('a host that echoes the Authorization header, the body and the query in every error answer', () => {
-  it('gets no canary into the terminal, the JSON report, the JUnit file or the bundle, and the bundle verifies', { timeout: 120_000 }, async () => {
+  it('gets no canary into the terminal, any report or the bundle, and the bundle verifies', { timeout: 120_000 }, async () => {
     const canaryA = 'ow2k_CANARY_A_3b9f17d2c4e85a60';
     const canaryB = 'ow2k_CANARY_B_8e21c05f9ad34b77';
     const host = await startEchoingHost({ tenants: { a: { apiKey: canaryA }, b: { apiKey: canaryB } } });
@@ -37,7 +38,7 @@ describe('a host that echoes the Authorization header, the body and the query in
     const started = Date.now();
     const run = await cli(
       'run', '--base-url', host.baseUrl, '--api-key', canaryA, '--tenant-b-api-key', canaryB,
-      '--report-json', join(dir, 'report.json'), '--junit', join(dir, 'junit.xml'),
+      '--report-json', join(dir, 'report.json'), '--junit', join(dir, 'junit.xml'), '--html', join(dir, 'report.html'), '--summary', join(dir, 'summary.md'),
       '--certify', join(dir, 'bundle.json'), '--signing-key', join(dir, 'host.pem'), '--signing-key-id', 'echo-host', '--host-build', 'commit:0123456789abcdef',
     );
     const wallMs = Date.now() - started;
@@ -47,7 +48,7 @@ describe('a host that echoes the Authorization header, the body and the query in
     expect(run.out).toContain('[redacted]');
 
     const files = readdirSync(dir).filter((name) => !name.endsWith('.pem'));
-    expect(files.sort()).toEqual(['bundle.json', 'junit.xml', 'report.json']);
+    expect(files.sort()).toEqual(['bundle.json', 'junit.xml', 'report.html', 'report.json', 'summary.md']);
     const outputs: Record<string, string> = { stdout: run.out, stderr: run.err };
     for (const name of files) outputs[name] = readFileSync(join(dir, name), 'utf8');
     const secrets = [canaryA, canaryB, ...pemSecrets(key.privateKeyPem).filter((s) => s.length >= 16)];
@@ -57,6 +58,7 @@ describe('a host that echoes the Authorization header, the body and the query in
     }
     // The echo did reach the rows: the bundle quotes the refusal, with the keys taken out.
     expect(outputs['bundle.json']).toMatch(/you sent Authorization: Bearer \[redacted\]/);
+    expect(outputs['report.html']).toMatch(/you sent Authorization: Bearer \[redacted\]/);
 
     const verified = await cli('verify', join(dir, 'bundle.json'), '--host-key', join(dir, 'host.pub.pem'));
     expect(verified.out + verified.err).not.toContain('CANARY');

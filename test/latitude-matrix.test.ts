@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { loadScenarios } from '../lib/scenarios.ts';
-import { certifyConfiguration } from '../hosts/known-bad/harness.ts';
+import { certifyConfiguration } from './support/matrix-harness.ts';
 import { HONEST_VARIANTS } from '../hosts/honest-variants/catalogue.ts';
 import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
 

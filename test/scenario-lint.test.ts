@@ -2,6 +2,7 @@
 // the offenders and says what to do.
 
 import { readdirSync, readFileSync } from 'node:fs';
+import { sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadFixtures } from '../lib/fixtures.ts';
 import { selectLegs } from '../lib/ledger/runner.ts';
@@ -13,8 +14,8 @@ const scenarios = await loadScenarios();
 
 describe('the scenarios', () => {
   it('are exactly the files listed in lib/scenarios.ts', () => {
-    const onDisk = readdirSync(scenarioDir).filter((name) => name.endsWith('.test.ts')).sort();
-    expect(onDisk, 'add each scenarios/*.test.ts to SCENARIO_FILES in lib/scenarios.ts (and remove stale entries)').toEqual([...SCENARIO_FILES].sort());
+    const onDisk = readdirSync(scenarioDir, { recursive: true, encoding: 'utf8' }).map((name) => name.split(sep).join('/')).filter((name) => name.endsWith('.test.ts')).sort();
+    expect(onDisk, 'add each scenarios/**/*.test.ts to SCENARIO_FILES in lib/scenarios.ts (and remove stale entries)').toEqual([...SCENARIO_FILES].sort());
     expect(scenarios.map((s) => s.file)).toEqual([...SCENARIO_FILES]);
   });
 

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readKillMatrix } from '../hosts/known-bad/harness.ts';
+import { readKillMatrix } from '../hosts/known-bad/kill-matrix.ts';
 import { markedSection, TRACEABILITY_END, TRACEABILITY_START } from '../lib/readme-sections.ts';
 import { loadScenarios } from '../lib/scenarios.ts';
 import { listing, readTraceability, shortId, traceabilityMarkdown, traceabilityProblems, type Statement } from '../lib/traceability.ts';

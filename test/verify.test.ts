@@ -3,7 +3,8 @@
 // harness's requirement ids, and every derivation and consistency check, each on a bundle with
 // exactly one planted defect.
 
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -101,16 +102,30 @@ describe('verify: exit codes', () => {
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/^openwop-eval-conformance: --host-key: cannot read the public key file .*absent\.pub\.pem/);
     expect(missing.out).toBe('');
-    const priv = await verify(path, '--host-key', join(dir, 'host.pem'));
-    expect(priv.code).toBe(2);
-    expect(priv.err).toMatch(/holds a private key; give the host's public key/);
-    expect(priv.out).toBe('');
+    // Any private key is refused in one line that echoes none of it: Ed25519, RSA, encrypted.
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey;
+    writeFileSync(join(dir, 'rsa.pem'), rsa.export({ type: 'pkcs8', format: 'pem' }));
+    writeFileSync(join(dir, 'rsa1.pem'), rsa.export({ type: 'pkcs1', format: 'pem' }));
+    writeFileSync(join(dir, 'encrypted.pem'), generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'secret' }));
+    for (const name of ['host.pem', 'rsa.pem', 'rsa1.pem', 'encrypted.pem']) {
+      const priv = await verify(path, '--host-key', join(dir, name));
+      expect(priv.code, name).toBe(2);
+      expect(priv.err).toMatch(new RegExp(`^openwop-eval-conformance: --host-key: \\S+${name.replace('.', '\\.')} holds a private key; give the host's public key`));
+      expect(priv.out).toBe('');
+      const body = readFileSync(join(dir, name), 'utf8').split('\n').filter((line) => line !== '' && !line.startsWith('-----'));
+      for (const line of body) expect(priv.err).not.toContain(line.slice(0, 16));
+    }
+    // A missing key file is the auditor's mistake (2); no key at all is a bundle not checked (5).
+    const none = await verify(path);
+    expect(none.code).toBe(5);
+    expect(none.err).toBe('');
+    expect(none.out).toMatch(/^authenticity: unverified \(no host key given/m);
     writeFileSync(join(dir, 'garbage.pem'), 'not a key');
     expect((await verify(path, '--host-key', join(dir, 'garbage.pem'))).code).toBe(2);
     const both = await verify(path, '--host-key', join(dir, 'host.pub.pem'), '--discovery', 'http://127.0.0.1:9');
     expect(both.code).toBe(2);
     expect(both.err).toMatch(/give --host-key or --discovery, not both/);
-    for (const result of [missing, priv, both]) expect(result.err.trim().split('\n')).toHaveLength(1);
+    for (const result of [missing, both]) expect(result.err.trim().split('\n')).toHaveLength(1);
     expect((await verify(path, '--bogus')).code).toBe(2);
     const unreachable = await verify(path, '--discovery', 'http://127.0.0.1:9');
     expect(unreachable.code).toBe(2);
@@ -118,8 +133,8 @@ describe('verify: exit codes', () => {
     expect((await verify(path, '--discovery', 'ftp://host.example')).code).toBe(2);
   });
 
-  it('3: not a bundle — {}, a missing file, not JSON, an array', async () => {
-    for (const path of [file('{}'), join(dir, 'absent.json'), file('{"bundleVersion": '), file('[]')]) {
+  it('3: not a bundle — {}, a missing file, not JSON, an array, a repeated member name', async () => {
+    for (const path of [file('{}'), join(dir, 'absent.json'), file('{"bundleVersion": '), file('[]'), file('{"bundleVersion": "3", "bundleVersion": "3"}')]) {
       const result = await verify(path, '--host-key', join(dir, 'host.pub.pem'));
       expect(result.code, path).toBe(3);
       expect(result.err).toMatch(/^openwop-eval-conformance: not a bundle: /);

@@ -3,7 +3,7 @@
 // scripts/kill-matrix-readme.ts writes it.
 
 import type { KnownBadHost } from './catalogue.ts';
-import type { KillMatrix } from './harness.ts';
+import type { KillMatrix } from './kill-matrix.ts';
 import { markedSection, withMarkedSection } from '../../lib/readme-sections.ts';
 import type { SchemaMutant } from './schema-mutants.ts';
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { validate } from '../../lib/schemas/index.ts';
 import { binaryString } from '../../test/support/arbitraries.ts';
 import type { ReferenceHost } from './server.ts';
-import { call, pollToEnd, SCRIPTED_AGENT, hostForSuite, type Reply } from './test-support/client.ts';
+import { call, pollToEnd, SCRIPTED_AGENT, hostForSuite, type Reply } from '../../test/support/reference-client.ts';
 
 /** Each property test is bounded as a whole, well inside vitest's own limit. */
 const PROPERTY_BUDGET_MS = 90_000;

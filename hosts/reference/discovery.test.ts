@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../../lib/schemas/index.ts';
 import type { ReferenceHost } from './server.ts';
-import { call, evalBody, expectError, hostForSuite, withHost } from './test-support/client.ts';
+import { call, evalBody, expectError, hostForSuite, withHost } from '../../test/support/reference-client.ts';
 
 const FIXTURE_FILES = readdirSync(new URL('../../fixtures/eval-suites/', import.meta.url))
   .filter((f) => f.endsWith('.json'))

@@ -2,10 +2,10 @@
 // host advertises.
 
 import { createHash, type KeyObject } from 'node:crypto';
+import { SEAMS_PROFILE } from '../../lib/client/seams.ts';
 import type { EvalFacets } from './eval/port.ts';
 
 export const PROTOCOL_VERSION = '2.0';
-export const SEAMS_PROFILE = 'openwop-conformance-seams-v2';
 export const IMPLEMENTATION_NAME = 'openwop-eval-conformance-reference-host';
 
 /** The facet this host implements in full; options may remove members or the whole facet. */

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ReferenceHost } from './server.ts';
-import { call, createRun, evalBody, pollToEnd, runPath, withHost, type EventDoc } from './test-support/client.ts';
+import { call, createRun, evalBody, pollToEnd, runPath, withHost, type EventDoc } from '../../test/support/reference-client.ts';
 
 let dir: string | undefined;
 const hosts: ReferenceHost[] = [];

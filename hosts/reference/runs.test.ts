@@ -17,7 +17,7 @@ import {
   hostForSuite,
   type EventDoc,
   type PollBody,
-} from './test-support/client.ts';
+} from '../../test/support/reference-client.ts';
 
 const NOOP = { workflowId: 'conformance-workflow-noop' };
 

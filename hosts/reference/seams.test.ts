@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ReferenceHost } from './server.ts';
-import { call, createRun, evalBody, expectError, pollToEnd, runPath, hostForSuite, type EventDoc } from './test-support/client.ts';
+import { call, createRun, evalBody, expectError, pollToEnd, runPath, hostForSuite, type EventDoc } from '../../test/support/reference-client.ts';
 
 const COUNTER = 'conformance.eval:counter';
 const KEY = 'recorded-fixtures';

@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { validate } from '../../lib/schemas/index.ts';
 import type { ReferenceHost } from './server.ts';
-import { hostForSuite } from './test-support/client.ts';
+import { hostForSuite } from '../../test/support/reference-client.ts';
 
 /** Generous: the host is configured to give up after 200 ms; this only stops a hang. */
 const ANSWER_BOUND_MS = 20_000;

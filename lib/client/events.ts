@@ -17,7 +17,8 @@
 // reported as the reason of an `{ok: false}` result, with every event still returned.
 
 import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
-import { CAP_NAMES, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_EVENTS, HarnessCapReached, ResponseTooDeep, ResponseTooLarge, TransportError, type AuthChoice, type Client, type HttpResult } from './http.ts';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_EVENTS, type AuthChoice, type Client, type HttpResult } from './http.ts';
+import { CAP_NAMES, HarnessCapReached, ResponseTooDeep, ResponseTooLarge, TransportError } from './transport-errors.ts';
 import { projectId } from './ids.ts';
 import { jsonTextDeepAndBalanced, jsonValueTooDeep, MAX_JSON_DEPTH } from '../json-depth.ts';
 import { describeAnswer, isJsonObject, sleep } from './util.ts';

@@ -16,11 +16,13 @@
 //   its compressed size, and text that is not JSON. Likewise a JSON body nested deeper than MAX_JSON_DEPTH
 //   (lib/json-depth.ts) is `ResponseTooDeep`, never a stack overflow further on: the harness
 //   cannot judge it, so the row is `blocked` with the reason, never the host's `executed-fail`.
+//
+// The errors are in transport-errors.ts, the capped reading of a body in response-body.ts.
 
 import { Agent, request as undiciRequest } from 'undici';
 import { TestBug } from '../test-bug.ts';
-import { jsonTextDeepAndBalanced, jsonValueTooDeep, MAX_JSON_DEPTH } from '../json-depth.ts';
-import { Redactor } from '../redact.ts';
+import { discard, flattenHeaders, parseBody, readCapped } from './response-body.ts';
+import { scrubSecrets, toTransportError } from './transport-errors.ts';
 
 export const OPENWOP_VERSION = '2.0';
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -30,61 +32,6 @@ export const DEFAULT_MAX_EVENTS = 100_000;
 const DEFAULT_USER_AGENT = 'openwop-eval-conformance/0.1.0';
 /** Longest silence tolerated on an open stream: above the 30 s keep-alive of docs/wire.md §5.2. */
 const DEFAULT_STREAM_IDLE_MS = 45_000;
-
-/** A response was lost: timeout, reset, refused connection. Never the host's verdict. */
-export class TransportError extends Error {
-  /** The underlying error code (`UND_ERR_HEADERS_TIMEOUT`, `ECONNRESET`, …) when one is known. */
-  readonly code: string | undefined;
-  constructor(detail: string, code?: string) {
-    super(`transport-loss: ${detail}`);
-    this.name = 'TransportError';
-    this.code = code;
-  }
-}
-
-/** A response body exceeded the client's cap; reading stopped and the connection was dropped. */
-export class ResponseTooLarge extends TransportError {
-  readonly limitBytes: number;
-  constructor(detail: string, limitBytes: number) {
-    super(detail, 'RESPONSE_TOO_LARGE');
-    this.name = 'ResponseTooLarge';
-    this.limitBytes = limitBytes;
-  }
-}
-
-/**
- * A harness cap on how much it reads (events of one run, bytes of one response) was reached:
- * reading stopped and the connection was dropped. Not the host's verdict (the host may be right
- * and the cap too low for it), so the row is `blocked`, and the message names the cap.
- */
-export class HarnessCapReached extends TransportError {
-  /** The flag that sets the cap, e.g. `--max-events`. */
-  readonly cap: string;
-  readonly limit: number;
-  constructor(detail: string, cap: string, limit: number) {
-    super(detail, 'HARNESS_CAP');
-    this.name = 'HarnessCapReached';
-    this.message = detail;
-    this.cap = cap;
-    this.limit = limit;
-  }
-}
-
-/** The flag and environment variable of each cap, for the messages that name them. */
-export const CAP_NAMES = {
-  maxEvents: '--max-events (OPENWOP_MAX_EVENTS)',
-  maxBodyBytes: '--max-response-bytes (OPENWOP_MAX_RESPONSE_BYTES)',
-} as const;
-
-/** A response body nested deeper than the harness reads; reading stopped there. */
-export class ResponseTooDeep extends TransportError {
-  readonly limit: number;
-  constructor(detail: string, limit: number) {
-    super(detail, 'RESPONSE_TOO_DEEP');
-    this.name = 'ResponseTooDeep';
-    this.limit = limit;
-  }
-}
 
 export interface HttpResult {
   status: number;
@@ -248,13 +195,7 @@ export function createClient(options: ClientOptions): Client {
       });
       const resHeaders = flattenHeaders(res.headers);
       const text = await readCapped(res.body, cap, resHeaders['content-length'], what);
-      // Depth is checked on the text before parsing: a body of a million `[` would otherwise
-      // become a million arrays (about 100 MB) before being refused.
-      const json = looksLikeJson(text) && jsonTextDeepAndBalanced(text) ? DEEP : parseJson(text);
-      if (json === DEEP || jsonValueTooDeep(json)) {
-        throw new ResponseTooDeep(`${what}: the response nests JSON deeper than ${MAX_JSON_DEPTH} levels, which this harness does not read (RFC 8259 §9)`, MAX_JSON_DEPTH);
-      }
-      return { status: res.statusCode, headers: resHeaders, text, json };
+      return { status: res.statusCode, headers: resHeaders, text, json: parseBody(text, what) };
     } catch (error) {
       throw toTransportError(error, what, secrets, { timeout, bound, caller: opts.signal });
     }
@@ -319,11 +260,6 @@ export function createClient(options: ClientOptions): Client {
   };
 }
 
-/** `text` with every secret taken out, under the one rule of lib/redact.ts. */
-export function scrubSecrets(text: string, secrets: readonly string[]): string {
-  return new Redactor(secrets).text(text);
-}
-
 function innerBound(ms: number): number {
   return Math.max(1, Math.floor(ms * 0.9));
 }
@@ -358,112 +294,4 @@ function encodeBody(body: unknown, headers: Record<string, string>): string | Ui
   if (typeof body === 'string' || body instanceof Uint8Array) return body;
   if (!('content-type' in headers)) headers['content-type'] = 'application/json';
   return JSON.stringify(body);
-}
-
-function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    if (value === undefined) continue;
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
-}
-
-const DEEP = Symbol('too deep');
-
-function looksLikeJson(text: string): boolean {
-  const first = text.trimStart()[0];
-  return first === '[' || first === '{';
-}
-
-function parseJson(text: string): unknown | undefined {
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-interface Discardable {
-  on(event: 'error', listener: (error: Error) => void): unknown;
-  destroy(error?: Error): unknown;
-}
-
-/**
- * Drops a response body we stopped reading. undici's body emits an abort error when destroyed
- * unread; nobody is waiting for it any more, so it is swallowed rather than left uncaught.
- */
-function discard(body: Discardable): void {
-  body.on('error', () => {});
-  body.destroy();
-}
-
-async function readCapped(
-  body: AsyncIterable<unknown> & Discardable,
-  cap: number,
-  contentLength: string | undefined,
-  what: string,
-): Promise<string> {
-  const declared = contentLength === undefined ? NaN : Number(contentLength);
-  if (Number.isFinite(declared) && declared > cap) {
-    discard(body);
-    throw new ResponseTooLarge(`${what}: the response declares ${declared} bytes, above the harness cap of ${cap} bytes per response, ${CAP_NAMES.maxBodyBytes}; nothing was read and the connection was dropped`, cap);
-  }
-  const parts: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of body) {
-    const buf = chunk as Buffer;
-    total += buf.length;
-    if (total > cap) {
-      discard(body);
-      throw new ResponseTooLarge(`${what}: the response body exceeds the harness cap of ${cap} bytes per response, ${CAP_NAMES.maxBodyBytes}; reading stopped and the connection was dropped`, cap);
-    }
-    parts.push(buf);
-  }
-  return Buffer.concat(parts, total).toString('utf8');
-}
-
-interface AbortContext {
-  timeout?: AbortSignal;
-  bound?: number;
-  caller?: AbortSignal | undefined;
-}
-
-function toTransportError(error: unknown, what: string, secrets: string[], ctx: AbortContext): Error {
-  if (error instanceof TransportError) {
-    // Built here from scrubbed parts already; rebuild anyway so no path can leak a key.
-    const detail = scrubSecrets(error.message.replace(/^transport-loss: /, ''), secrets);
-    if (error instanceof ResponseTooLarge) return new ResponseTooLarge(detail, error.limitBytes);
-    if (error instanceof HarnessCapReached) return new HarnessCapReached(detail, error.cap, error.limit);
-    if (error instanceof ResponseTooDeep) return new ResponseTooDeep(detail, error.limit);
-    return new TransportError(detail, error.code);
-  }
-  const code = errorCode(error);
-  const message = error instanceof Error ? error.message : String(error);
-  if (code === 'UND_ERR_INVALID_ARG') {
-    return new TestBug(scrubSecrets(`${what}: ${message}`, secrets));
-  }
-  let detail: string;
-  if (ctx.timeout?.aborted) detail = `${what}: no complete response within ${ctx.bound} ms`;
-  else if (ctx.caller?.aborted) detail = `${what}: aborted by the caller (${describeReason(ctx.caller.reason)})`;
-  else detail = `${what}: ${message}${code ? ` (${code})` : ''}`;
-  return new TransportError(scrubSecrets(detail, secrets), code ?? (ctx.timeout?.aborted ? 'TIMEOUT' : undefined));
-}
-
-function errorCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string') return code;
-  const cause = (error as { cause?: unknown }).cause;
-  if (typeof cause === 'object' && cause !== null) {
-    const inner = (cause as { code?: unknown }).code;
-    if (typeof inner === 'string') return inner;
-  }
-  return undefined;
-}
-
-function describeReason(reason: unknown): string {
-  if (reason instanceof Error) return reason.message;
-  return String(reason);
 }

@@ -1,5 +1,6 @@
 // The harness's client: HTTP transport, id projection, OpenWOP operations, event reading, seams.
 
 export * from './http.ts';
+export * from './transport-errors.ts';
 export * from './ids.ts';
 export * from './openwop.ts';

@@ -93,7 +93,7 @@ function readKeyFile(path: string, parse: (pem: string) => unknown, what: string
   try {
     parse(pem);
   } catch (error) {
-    return { ok: false, reason: `${path}: ${(error as Error).message}` };
+    return { ok: false, reason: error instanceof PrivateKeyGiven ? `${path} ${error.message}` : `${path}: ${(error as Error).message}` };
   }
   return { ok: true, pem };
 }
@@ -101,6 +101,13 @@ function readKeyFile(path: string, parse: (pem: string) => unknown, what: string
 /** An Ed25519 private key PEM file (`--signing-key`). */
 export function readSigningKeyFile(path: string): KeyFile {
   return readKeyFile(path, ed25519PrivateKey, 'signing key');
+}
+
+/** A private key given where a public key belongs (`--host-key`). */
+class PrivateKeyGiven extends Error {
+  constructor() {
+    super(`holds a private key; give the host's public key (an SPKI "PUBLIC KEY" PEM), never its private key`);
+  }
 }
 
 /** Whether `pem` parses as a private key: an auditor is never handed one (README "Exit codes"). */
@@ -119,13 +126,16 @@ function isPrivateKeyPem(pem: string): boolean {
  * one invites passing it around.
  */
 export function readPublicKeyFile(path: string): KeyFile {
-  const read = readKeyFile(path, ed25519PublicKey, 'public key');
+  // Any private key — Ed25519 or not, encrypted or not — is refused before it is parsed as
+  // anything else, and nothing of it is echoed.
+  const read = readKeyFile(path, (pem) => {
+    if (isPrivateKeyPem(pem)) throw new PrivateKeyGiven();
+    return ed25519PublicKey(pem);
+  }, 'public key');
   if (!read.ok) return read;
-  if (isPrivateKeyPem(read.pem)) {
-    return { ok: false, reason: `${path} holds a private key; give the host's public key (an SPKI "PUBLIC KEY" PEM), never its private key` };
-  }
   return { ok: true, pem: publicKeyPemFromRaw(rawPublicKeyB64url(read.pem)) };
 }
+
 
 export type BundleFile = { ok: true; bundle: Record<string, unknown>; text: string } | NotABundle;
 

@@ -1,7 +1,7 @@
 // The JSON deep equality and the `subset` argument rule of json.ts (CONTRACT §6: key order
 // ignored, numbers by value, a member whose value is `undefined` absent; every leaf key path of
 // `args` present in `inputs` with a JSON-equal value) without allocating, and a structural hash
-// consistent with the equality, for the trajectory grader's fast routes (trajectory.ts).
+// consistent with the equality, for the trajectory grader's fast routes (trajectory-shortcuts.ts).
 // `sameJson(a, b) === jsonDeepEqual(a, b)`, `subsetJson(a, i) === subsetMatches(a, i)`, and
 // `sameJson(a, b)` implies `jsonHash(a) === jsonHash(b)`; test/grader-shortcuts.test.ts checks
 // all three with fast-check.

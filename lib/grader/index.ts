@@ -43,4 +43,6 @@ export {
   type TaskRollUpOptions,
   type TrialFacts,
 } from './rollup.ts';
-export { attributeTrials, FIXTURE_MISS_CODE, goldenScore, gradeRun, type AttributedTrial, type GradeOptions } from './run.ts';
+export { FIXTURE_MISS_CODE } from './attribution.ts';
+export { goldenScore } from './outputs.ts';
+export { gradeRun, type GradeOptions } from './run.ts';

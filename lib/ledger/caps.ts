@@ -2,7 +2,7 @@
 // (lib/ledger/deadlines.ts): a flag wins over its environment variable, and a value that is not
 // a positive integer is a usage problem. The caps bound what the harness holds, whatever the host
 // sends: the events of one run, and the bytes of one response (one run's event log counts as
-// one). Reaching either makes the row `blocked`, naming the cap (lib/client/http.ts
+// one). Reaching either makes the row `blocked`, naming the cap (lib/client/transport-errors.ts
 // HarnessCapReached), never the host's `executed-fail`. OPENWOP_TIMEOUT_SCALE does not touch them.
 
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_EVENTS } from '../client/index.ts';

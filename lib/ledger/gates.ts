@@ -2,6 +2,7 @@
 // advertises and the fixtures it lists, and which of those decisions --require-behavior turns
 // into failures.
 
+import { SEAMS_PROFILE } from '../client/seams.ts';
 import type { GateDecision } from './leg.ts';
 import type { Target } from './target.ts';
 
@@ -86,7 +87,7 @@ export function decideGate(needs: Needs, target: Target): GateDecision {
     }
   }
   if (needs.seams && !target.seams) {
-    return { run: false, kind: 'blocked', reason: 'the host does not mount the conformance seams profile (openwop-conformance-seams-v2), so the effect is not observable', strictFails: true };
+    return { run: false, kind: 'blocked', reason: `the host does not mount the conformance seams profile (${SEAMS_PROFILE}), so the effect is not observable`, strictFails: true };
   }
   if (needs.tenantB && target.tenantB === undefined) {
     return { run: false, kind: 'blocked', reason: 'no tenant-B key was given (--tenant-b-api-key or OPENWOP_TEST_TENANT_B_API_KEY)', strictFails: false };

@@ -1,5 +1,6 @@
 // Scenarios and their legs. A scenario file is one requirement family
-// (`scenarios/v2-eval-trajectory-trials.test.ts`); it declares its legs with `defineScenario`.
+// (`scenarios/v2-eval-run.test.ts`), or one group of a family's legs
+// (`scenarios/v2-eval-trajectory-trials/trajectory.test.ts`); it declares its legs with `defineScenario`.
 // The same definition runs two ways: the `run` command imports it and drives the legs through
 // `runLegs`, and vitest, when it loads the file, gets one test per leg (see ./vitest.ts). The
 // gates in front of the legs are ./gates.ts.
@@ -42,7 +43,7 @@ export interface HostLeg extends LegBase {
 export type Leg = ServerFreeLeg | HostLeg;
 
 export interface Scenario {
-  /** The scenario's file name, e.g. `v2-eval-trajectory-trials.test.ts`. */
+  /** The scenario's file, as a path under scenarios/, e.g. `v2-eval-trajectory-trials/trajectory.test.ts`. */
   file: string;
   legs: Leg[];
 }

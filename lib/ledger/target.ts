@@ -1,7 +1,7 @@
 // The host under test, as the legs see it: its discovery document, its `agents.evalSuite` facet,
 // the fixtures it lists, whether it mounts the seams, and clients for one or two tenants.
 
-import { createClient, discover, evalSuiteFacet, seedEvalSuite, TransportError, type Client } from '../client/index.ts';
+import { createClient, discover, evalSuiteFacet, SEAMS_PROFILE, seedEvalSuite, TransportError, type Client } from '../client/index.ts';
 import { loadFixtures, type FixtureDocument } from '../fixtures.ts';
 import { Findings } from './findings.ts';
 
@@ -36,8 +36,6 @@ export interface Target {
   /** Checks made on any observed run, charged to the id of the clause each witnesses. */
   findings?: Findings;
 }
-
-export const SEAMS_PROFILE = 'openwop-conformance-seams-v2';
 
 export type OpenTargetResult = { ok: true; target: Target } | { ok: false; reason: string };
 

@@ -5,7 +5,7 @@
 // A row maps onto vitest honestly: executed-fail and blocked fail the test (neither certifies),
 // inapplicable and skipped are skips with their reason, never passes.
 
-import { basename } from 'node:path';
+import { sep } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LedgerRow } from '../evidence/types.ts';
 import { applyFindings } from './findings.ts';
@@ -16,10 +16,10 @@ import { neededFixtures, type Scenario } from './scenario.ts';
 import { readCaps } from './caps.ts';
 import { openTarget, seedMissingFixtures, type Target } from './target.ts';
 
-/** True while vitest is collecting the scenario file named `file`. */
+/** True while vitest is collecting the scenario file `file` (a path under scenarios/). */
 export function collecting(file: string): boolean {
   const path = expect.getState().testPath;
-  return path !== undefined && basename(path) === file;
+  return path !== undefined && path.split(sep).join('/').endsWith(`/scenarios/${file}`);
 }
 
 export function registerScenario(scenario: Scenario): void {

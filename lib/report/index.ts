@@ -1,11 +1,15 @@
 // What a run prints and writes: one line per requirement id with its disposition and reason,
-// the totals, and the machine-readable JSON report and JUnit XML. Every text that leaves the
-// process goes through the run's one `Redactor` (lib/redact.ts), so no secret reaches a
-// terminal, a report or a file.
+// the totals, the machine-readable JSON report (schemas/report.schema.json) and JUnit XML; the
+// reports people look at are ./html.ts and ./markdown.ts (README "Reports"). Every text that
+// leaves the process goes through the run's one `Redactor` (lib/redact.ts), so no secret reaches
+// a terminal, a report or a file.
 
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import type { LedgerRow, Totals } from '../evidence/types.ts';
 import { Redactor } from '../redact.ts';
+import { htmlReport } from './html.ts';
+import { markdownSummary } from './markdown.ts';
+import { clip, displayUrl, escapeMarkup, verdictLabel, type ReportRow, type RunReport } from './model.ts';
 
 export { totalsOf } from '../evidence/witness.ts';
 
@@ -25,38 +29,92 @@ export function formatTotals(totals: Totals): string {
   return `totals: ${totals.executedPass} executed-pass, ${totals.executedFail} executed-fail, ${totals.skipped} skipped, ${totals.inapplicable} inapplicable, ${totals.blocked} blocked`;
 }
 
-export interface RunReport {
-  generatedAt: string;
-  target: { baseUrl?: string; implementation?: string; offline: boolean; requireBehavior: boolean };
-  totals: Totals;
-  rows: LedgerRow[];
+export type { ReportRow, ReportVerdict, RunReport } from './model.ts';
+
+/** Where a run writes its reports; `stepSummary` is `$GITHUB_STEP_SUMMARY`, appended to. */
+export interface ReportOutputs {
+  reportJson?: string;
+  junit?: string;
+  html?: string;
+  summary?: string;
+  stepSummary?: string;
 }
 
-export function writeJsonReport(path: string, report: RunReport, redactor: Redactor): void {
-  writeFileSync(path, redactor.text(`${JSON.stringify(redactor.value(report), null, 2)}\n`));
+/**
+ * Writes every report asked for, each through `redactor` (lib/redact.ts) twice: the report's
+ * values before they are rendered, so no escaping hides a secret from it, and the rendered text.
+ * A file that cannot be written is one line on stderr; false when any could not.
+ */
+export function writeReports(outputs: ReportOutputs, unredacted: RunReport, redactor: Redactor, io: { err: (s: string) => void }): boolean {
+  const report = redactor.value(unredacted);
+  const files: Array<[what: string, path: string | undefined, render: () => string, append?: boolean]> = [
+    ['JSON report', outputs.reportJson, () => `${JSON.stringify(report, null, 2)}\n`],
+    ['JUnit file', outputs.junit, () => junitXml(report)],
+    ['HTML report', outputs.html, () => htmlReport(report)],
+    ['Markdown summary', outputs.summary, () => markdownSummary(report)],
+    ['GitHub step summary', outputs.stepSummary, () => markdownSummary(report), true],
+  ];
+  let written = true;
+  for (const [what, path, render, append] of files) {
+    if (path === undefined || path === '') continue;
+    try {
+      (append ? appendFileSync : writeFileSync)(path, redactor.text(render()));
+    } catch (error) {
+      io.err(redactor.text(`openwop-eval-conformance: cannot write the ${what} to ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})\n`));
+      written = false;
+    }
+  }
+  return written;
 }
 
-const escapeXml = (text: string): string =>
-  text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
+const seconds = (ms: number): string => (ms / 1000).toFixed(3);
 
-/** JUnit XML: a testsuite per scenario file, a testcase per requirement id. */
-export function writeJunit(path: string, unredactedRows: readonly LedgerRow[], redactor: Redactor): void {
-  const rows = redactor.value([...unredactedRows]);
-  const byFile = new Map<string, LedgerRow[]>();
-  for (const row of rows) byFile.set(row.scenario, [...(byFile.get(row.scenario) ?? []), row]);
-  const suites = [...byFile].map(([file, fileRows]) => {
-    const failures = fileRows.filter((r) => r.result === 'executed-fail').length;
-    const errors = fileRows.filter((r) => r.result === 'blocked').length;
-    const skipped = fileRows.filter((r) => r.result === 'skipped' || r.result === 'inapplicable').length;
-    const cases = fileRows.map((row) => {
-      const open = `    <testcase classname="${escapeXml(file)}" name="${escapeXml(row.id)}" assertions="${row.assertions ?? 0}"`;
-      const detail = escapeXml(row.detail ?? '');
+/**
+ * JUnit XML: a testsuite per scenario file, a testcase per requirement id named with its title.
+ * A failure's message is the first line of the row's reason, clipped; the whole reason is its
+ * body. Each suite carries the run's properties: harness version, base URL, host build.
+ */
+export function junitXml(report: RunReport): string {
+  const byFile = new Map<string, ReportRow[]>();
+  for (const row of report.rows) byFile.set(row.scenario, [...(byFile.get(row.scenario) ?? []), row]);
+  const { target } = report;
+  const properties = [
+    ['harness.version', report.harnessVersion],
+    ['target.baseUrl', displayUrl(target.baseUrl) ?? '(offline)'],
+    ['target.implementation', target.implementation],
+    ['target.hostBuild', target.hostBuild],
+    ['requireBehavior', String(target.requireBehavior)],
+    ['verdict', verdictLabel(report.verdict)],
+  ]
+    .filter((p): p is [string, string] => p[1] !== undefined)
+    .map(([name, value]) => `      <property name="${name}" value="${escapeMarkup(value)}"/>`);
+  const suites = [...byFile].map(([file, rows]) => {
+    const failures = rows.filter((r) => r.result === 'executed-fail').length;
+    const errors = rows.filter((r) => r.result === 'blocked').length;
+    const skipped = rows.filter((r) => r.result === 'skipped' || r.result === 'inapplicable').length;
+    const time = rows.reduce((sum, row) => sum + row.durationMs, 0);
+    const cases = rows.map((row) => {
+      const name = row.title === undefined ? row.id : `${row.id}: ${row.title}`;
+      const open = `    <testcase classname="${escapeMarkup(file)}" name="${escapeMarkup(name)}" time="${seconds(row.durationMs)}" assertions="${row.assertions ?? 0}"`;
       if (row.result === 'executed-pass') return `${open}/>`;
-      if (row.result === 'executed-fail') return `${open}>\n      <failure message="executed-fail">${detail}</failure>\n    </testcase>`;
-      if (row.result === 'blocked') return `${open}>\n      <error message="blocked">${detail}</error>\n    </testcase>`;
-      return `${open}>\n      <skipped message="${row.result}: ${detail}"/>\n    </testcase>`;
+      const reason = row.detail ?? 'no reason given';
+      const message = escapeMarkup(clip(reason.split('\n')[0]!, 200));
+      const element =
+        row.result === 'executed-fail'
+          ? `<failure type="executed-fail" message="${message}">${escapeMarkup(reason)}</failure>`
+          : row.result === 'blocked'
+            ? `<error type="blocked" message="${message}">${escapeMarkup(reason)}</error>`
+            : `<skipped message="${row.result}: ${message}"/>`;
+      return `${open}>\n      ${element}\n    </testcase>`;
     });
-    return `  <testsuite name="${escapeXml(file)}" tests="${fileRows.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">\n${cases.join('\n')}\n  </testsuite>`;
+    return [
+      `  <testsuite name="${escapeMarkup(file)}" tests="${rows.length}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(time)}" timestamp="${report.generatedAt.slice(0, 19)}">`,
+      `    <properties>\n${properties.join('\n')}\n    </properties>`,
+      ...cases,
+      '  </testsuite>',
+    ].join('\n');
   });
-  writeFileSync(path, redactor.text(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="openwop-eval-conformance">\n${suites.join('\n')}\n</testsuites>\n`));
+  const t = report.totals;
+  const head = `<testsuites name="openwop-eval-conformance" tests="${report.rows.length}" failures="${t.executedFail}" errors="${t.blocked}" skipped="${t.skipped + t.inapplicable}" time="${seconds(report.durationMs)}">`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${head}\n${suites.join('\n')}\n</testsuites>\n`;
 }

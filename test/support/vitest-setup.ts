@@ -8,3 +8,7 @@ import { registerIfCollecting, setEmbeddedHostFactory } from '../../lib/ledger/v
 setScenarioRegistrar(registerIfCollecting);
 // Imported on first use: most test files never start it through the bridge.
 setEmbeddedHostFactory(async (options) => (await import('../../hosts/reference/server.ts')).startReferenceHost(options));
+
+// `run` appends its Markdown summary to $GITHUB_STEP_SUMMARY (README "Reports"); the runs the
+// tests make are not a CI job's summary.
+delete process.env.GITHUB_STEP_SUMMARY;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { planEvalRun, unusableBaselineRefusal, unusableSourceRefusal } from './plan.ts';
 import type { EvalFacets, RecordedToolCall, Refusal } from './port.ts';
 import { deriveFixtureEntries } from './recorded.ts';
-import { FakePort, FULL_FACETS, goldenTask, HELPER, priorRun, SCRIPTED, suiteOf } from './testing.ts';
+import { FakePort, FULL_FACETS, goldenTask, HELPER, priorRun, SCRIPTED, suiteOf } from '../../../test/support/eval-fakes.ts';
 import type { Suite } from './types.ts';
 
 const SOURCE = 'tenant-a/source-run-0000000001';

@@ -1,8 +1,10 @@
-// In-process fakes of the server side of port.ts, for the engine's unit tests.
+// In-process fakes of the server side of hosts/reference/eval/port.ts, and the small builders of
+// scripts and readers of summaries the eval engine's unit tests share.
 
-import type { EvalCreatePort, EvalFacets, EvalRunIO, PriorRunView, RecordedToolCall, ToolResult } from './port.ts';
-import type { EvalPlan, Suite } from './types.ts';
-import { planEvalRun } from './plan.ts';
+import type { EvalCreatePort, EvalFacets, EvalRunIO, PriorRunView, RecordedToolCall, ToolResult } from '../../hosts/reference/eval/port.ts';
+import type { EvalPlan, Suite } from '../../hosts/reference/eval/types.ts';
+import { executeEvalRun } from '../../hosts/reference/eval/execute.ts';
+import { planEvalRun } from '../../hosts/reference/eval/plan.ts';
 
 export const SCRIPTED = 'core.conformance.agents.scripted';
 export const HELPER = 'core.conformance.agents.scripted-helper';
@@ -138,3 +140,21 @@ export function planFor(
 export function priorRun(runId: string, calls: RecordedToolCall[] | 'erased', more: Partial<PriorRunView> = {}): PriorRunView {
   return { runId, terminal: true, mode: 'eval', toolCalls: calls, ...more };
 }
+
+/** A script step calling the live echo tool (CONTRACT §5). */
+export const echo = (value: unknown) => ({ tool: 'conformance.eval:echo', args: { value } });
+
+/** A script step calling the live counter (CONTRACT §5). */
+export const counter = (op: 'inc' | 'read', key: string) => ({ tool: 'conformance.eval:counter', args: { op, key } });
+
+/** Executes `plan` on `io`, returning both. */
+export async function run(plan: EvalPlan, io = new FakeIO()) {
+  const summary = await executeEvalRun(plan, io);
+  return { io, summary };
+}
+
+type SummaryTask = Record<string, unknown> & { taskId: string };
+
+/** The summary's entry for `taskId`. */
+export const taskEntry = (summary: Record<string, unknown>, taskId: string): SummaryTask =>
+  (summary.tasks as SummaryTask[]).find((task) => task.taskId === taskId)!;

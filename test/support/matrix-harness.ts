@@ -3,8 +3,6 @@
 // in-memory store, both tenants' keys, every fixture a leg needs seeded, every leg in order. And
 // the server-free legs alone, for the schema mutants. The kill-matrix test and its bench share it.
 
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { LedgerRow } from '../../lib/evidence/types.ts';
 import { runLegs } from '../../lib/ledger/runner.ts';
 import { TestBug } from '../../lib/test-bug.ts';
@@ -12,30 +10,14 @@ import type { Scenario } from '../../lib/ledger/scenario.ts';
 import { certifyTarget } from '../../lib/certify.ts';
 import { qualifiedRule, ruleCatalogue } from '../../lib/traceability.ts';
 import { withSchemaMutation, type SchemaMutation } from '../../lib/schemas/index.ts';
-import { startWireProxy, type WireChoice } from '../honest-variants/wire.ts';
-import { startReferenceHost, type ReferenceHostOptions } from '../reference/server.ts';
-
-/**
- * The pins: for every entry, the requirement ids it must make `executed-fail`, and for every
- * known-bad host the rules it must break, each as `<rfc>.<slug>/<rule>` (the id without its
- * `openwop.requirement.` prefix, then the rule's name).
- */
-export interface KillMatrix {
-  hosts: Record<string, string[]>;
-  schemaMutants: Record<string, string[]>;
-  rules: Record<string, string[]>;
-}
+import { startWireProxy, type WireChoice } from '../../hosts/honest-variants/wire.ts';
+import type { KillMatrix } from '../../hosts/known-bad/kill-matrix.ts';
+import { startReferenceHost, type ReferenceHostOptions } from '../../hosts/reference/server.ts';
 
 /** The rules a row's checks broke, qualified. */
 export function brokenRules(row: LedgerRow | undefined): string[] {
   if (row === undefined || row.result !== 'executed-fail') return [];
   return ((row.evidence?.failedRules as string[] | undefined) ?? []).map((rule) => qualifiedRule(row.id, rule));
-}
-
-export const KILL_MATRIX_FILE = fileURLToPath(new URL('./kill-matrix.json', import.meta.url));
-
-export function readKillMatrix(): KillMatrix {
-  return JSON.parse(readFileSync(KILL_MATRIX_FILE, 'utf8')) as KillMatrix;
 }
 
 /** One row per requirement id, and the schema violations the host recorded in what it sent. */

@@ -6,9 +6,9 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { request } from 'undici';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { validate } from '../../../lib/schemas/index.ts';
-import { projectId } from '../ids.ts';
-import { startReferenceHost, type ReferenceHost, type ReferenceHostOptions } from '../server.ts';
+import { validate } from '../../lib/schemas/index.ts';
+import { projectId } from '../../hosts/reference/ids.ts';
+import { startReferenceHost, type ReferenceHost, type ReferenceHostOptions } from '../../hosts/reference/server.ts';
 
 /** Every request gives up well before vitest's 60 s test timeout. */
 export const REQUEST_TIMEOUT_MS = 10_000;

@@ -1,0 +1,86 @@
+// Reading a response body within the harness's caps (README "Memory caps"): a declared
+// Content-Length above the cap is refused before a byte is read, a body without one is read only
+// up to the cap, then the connection is dropped (`ResponseTooLarge`); a JSON body nested deeper
+// than MAX_JSON_DEPTH (lib/json-depth.ts, RFC 8259 §9) is `ResponseTooDeep`, never a stack
+// overflow further on.
+
+import { jsonTextDeepAndBalanced, jsonValueTooDeep, MAX_JSON_DEPTH } from '../json-depth.ts';
+import { CAP_NAMES, ResponseTooDeep, ResponseTooLarge } from './transport-errors.ts';
+
+/** Response headers with lower-case names; a repeated header's values joined with `, `. */
+export function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+const DEEP = Symbol('too deep');
+
+/**
+ * The body text as JSON: undefined when empty or not JSON. Depth is checked on the text before
+ * parsing: a body of a million `[` would otherwise become a million arrays (about 100 MB) before
+ * being refused.
+ */
+export function parseBody(text: string, what: string): unknown | undefined {
+  const json = looksLikeJson(text) && jsonTextDeepAndBalanced(text) ? DEEP : parseJson(text);
+  if (json === DEEP || jsonValueTooDeep(json)) {
+    throw new ResponseTooDeep(`${what}: the response nests JSON deeper than ${MAX_JSON_DEPTH} levels, which this harness does not read (RFC 8259 §9)`, MAX_JSON_DEPTH);
+  }
+  return json;
+}
+
+function looksLikeJson(text: string): boolean {
+  const first = text.trimStart()[0];
+  return first === '[' || first === '{';
+}
+
+function parseJson(text: string): unknown | undefined {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface Discardable {
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  destroy(error?: Error): unknown;
+}
+
+/**
+ * Drops a response body we stopped reading. undici's body emits an abort error when destroyed
+ * unread; nobody is waiting for it any more, so it is swallowed rather than left uncaught.
+ */
+export function discard(body: Discardable): void {
+  body.on('error', () => {});
+  body.destroy();
+}
+
+export async function readCapped(
+  body: AsyncIterable<unknown> & Discardable,
+  cap: number,
+  contentLength: string | undefined,
+  what: string,
+): Promise<string> {
+  const declared = contentLength === undefined ? NaN : Number(contentLength);
+  if (Number.isFinite(declared) && declared > cap) {
+    discard(body);
+    throw new ResponseTooLarge(`${what}: the response declares ${declared} bytes, above the harness cap of ${cap} bytes per response, ${CAP_NAMES.maxBodyBytes}; nothing was read and the connection was dropped`, cap);
+  }
+  const parts: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of body) {
+    const buf = chunk as Buffer;
+    total += buf.length;
+    if (total > cap) {
+      discard(body);
+      throw new ResponseTooLarge(`${what}: the response body exceeds the harness cap of ${cap} bytes per response, ${CAP_NAMES.maxBodyBytes}; reading stopped and the connection was dropped`, cap);
+    }
+    parts.push(buf);
+  }
+  return Buffer.concat(parts, total).toString('utf8');
+}

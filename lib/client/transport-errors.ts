@@ -1,0 +1,113 @@
+// The errors of a lost response (docs/wire.md §1.1: a lost response is recorded `blocked`, never
+// the host's fault). Every one is a `TransportError`, whose message starts `transport-loss: `; a
+// harness cap reached (README "Memory caps") or a body nested too deep to read is one too, naming
+// the cap. No message built here carries an API key: every key the client knows is scrubbed from
+// it (lib/redact.ts, the same rule as every other output).
+
+import { TestBug } from '../test-bug.ts';
+import { Redactor } from '../redact.ts';
+
+/** A response was lost: timeout, reset, refused connection. Never the host's verdict. */
+export class TransportError extends Error {
+  /** The underlying error code (`UND_ERR_HEADERS_TIMEOUT`, `ECONNRESET`, …) when one is known. */
+  readonly code: string | undefined;
+  constructor(detail: string, code?: string) {
+    super(`transport-loss: ${detail}`);
+    this.name = 'TransportError';
+    this.code = code;
+  }
+}
+
+/** A response body exceeded the client's cap; reading stopped and the connection was dropped. */
+export class ResponseTooLarge extends TransportError {
+  readonly limitBytes: number;
+  constructor(detail: string, limitBytes: number) {
+    super(detail, 'RESPONSE_TOO_LARGE');
+    this.name = 'ResponseTooLarge';
+    this.limitBytes = limitBytes;
+  }
+}
+
+/**
+ * A harness cap on how much it reads (events of one run, bytes of one response) was reached:
+ * reading stopped and the connection was dropped. Not the host's verdict (the host may be right
+ * and the cap too low for it), so the row is `blocked`, and the message names the cap.
+ */
+export class HarnessCapReached extends TransportError {
+  /** The flag that sets the cap, e.g. `--max-events`. */
+  readonly cap: string;
+  readonly limit: number;
+  constructor(detail: string, cap: string, limit: number) {
+    super(detail, 'HARNESS_CAP');
+    this.name = 'HarnessCapReached';
+    this.message = detail;
+    this.cap = cap;
+    this.limit = limit;
+  }
+}
+
+/** The flag and environment variable of each cap, for the messages that name them. */
+export const CAP_NAMES = {
+  maxEvents: '--max-events (OPENWOP_MAX_EVENTS)',
+  maxBodyBytes: '--max-response-bytes (OPENWOP_MAX_RESPONSE_BYTES)',
+} as const;
+
+/** A response body nested deeper than the harness reads; reading stopped there. */
+export class ResponseTooDeep extends TransportError {
+  readonly limit: number;
+  constructor(detail: string, limit: number) {
+    super(detail, 'RESPONSE_TOO_DEEP');
+    this.name = 'ResponseTooDeep';
+    this.limit = limit;
+  }
+}
+
+/** `text` with every secret taken out, under the one rule of lib/redact.ts. */
+export function scrubSecrets(text: string, secrets: readonly string[]): string {
+  return new Redactor(secrets).text(text);
+}
+
+interface AbortContext {
+  timeout?: AbortSignal;
+  bound?: number;
+  caller?: AbortSignal | undefined;
+}
+
+/** Any error of a request, as the TransportError (or, for a harness misuse, TestBug) it is, secrets scrubbed. */
+export function toTransportError(error: unknown, what: string, secrets: string[], ctx: AbortContext): Error {
+  if (error instanceof TransportError) {
+    // Built here from scrubbed parts already; rebuild anyway so no path can leak a key.
+    const detail = scrubSecrets(error.message.replace(/^transport-loss: /, ''), secrets);
+    if (error instanceof ResponseTooLarge) return new ResponseTooLarge(detail, error.limitBytes);
+    if (error instanceof HarnessCapReached) return new HarnessCapReached(detail, error.cap, error.limit);
+    if (error instanceof ResponseTooDeep) return new ResponseTooDeep(detail, error.limit);
+    return new TransportError(detail, error.code);
+  }
+  const code = errorCode(error);
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === 'UND_ERR_INVALID_ARG') {
+    return new TestBug(scrubSecrets(`${what}: ${message}`, secrets));
+  }
+  let detail: string;
+  if (ctx.timeout?.aborted) detail = `${what}: no complete response within ${ctx.bound} ms`;
+  else if (ctx.caller?.aborted) detail = `${what}: aborted by the caller (${describeReason(ctx.caller.reason)})`;
+  else detail = `${what}: ${message}${code ? ` (${code})` : ''}`;
+  return new TransportError(scrubSecrets(detail, secrets), code ?? (ctx.timeout?.aborted ? 'TIMEOUT' : undefined));
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') return code;
+  const cause = (error as { cause?: unknown }).cause;
+  if (typeof cause === 'object' && cause !== null) {
+    const inner = (cause as { code?: unknown }).code;
+    if (typeof inner === 'string') return inner;
+  }
+  return undefined;
+}
+
+function describeReason(reason: unknown): string {
+  if (reason instanceof Error) return reason.message;
+  return String(reason);
+}

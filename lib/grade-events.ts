@@ -1,0 +1,121 @@
+// The events file of `grade`, in every form a host serves a run's log (README "Recomputing a
+// grade"): NDJSON (one `RunEventDoc` a line), a JSON array of them, the body of one poll
+// `GET /runs/{runId}/events/poll` (`{runId, events, lastSequence, status, isTerminal}`,
+// docs/wire.md §5.3), or an SSE transcript of `GET /runs/{runId}/events` (docs/wire.md §5.2:
+// `id:` = sequence, `event:` = the type, `data:` = the event; `batch` frames carry an array, and
+// `state.snapshot` and `ai.message.chunk` frames are not events). The form is told from the text
+// itself; anything else is one clear error. JSON deeper than MAX_JSON_DEPTH is refused on its
+// text (RFC 8259 §9), whatever the form.
+
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { JsonTooDeep, MAX_JSON_DEPTH, jsonTextTooDeep, parseJsonBounded } from './json-depth.ts';
+
+export type EventsForm = 'ndjson' | 'json-array' | 'poll' | 'sse';
+
+/** How each form is named to the user. */
+export const FORM_NAMES: Record<EventsForm, string> = {
+  ndjson: 'NDJSON, one event per line',
+  'json-array': 'a JSON array of events',
+  poll: 'a poll response of GET /runs/{runId}/events/poll',
+  sse: 'an SSE transcript of GET /runs/{runId}/events',
+};
+
+export type ReadEvents = { ok: true; events: unknown[]; form: EventsForm } | { ok: false; message: string };
+
+/** SSE frames that are not `RunEventDoc`s (docs/wire.md §5.2). */
+const SYNTHETIC_FRAMES = new Set(['state.snapshot', 'ai.message.chunk']);
+
+/** A line an SSE transcript opens with: a field (docs/wire.md §5.2) or a `:` comment. */
+const SSE_LINE = /^(?::|(?:event|data|id|retry)(?::|$))/;
+
+const WHAT_IS_ACCEPTED =
+  'expected NDJSON (one event per line), a JSON array of events, a poll response ({"events": [...]}) or an SSE transcript (event:/data:/id: lines)';
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseError(error: unknown, where: string, what: string): { ok: false; message: string } {
+  if (error instanceof JsonTooDeep) return { ok: false, message: error.message };
+  return { ok: false, message: `${where}: ${what} (${(error as Error).message})` };
+}
+
+/** The events in `text`, the contents of the file at `path`, and the form they were in. */
+export function readEventsText(text: string, path: string): ReadEvents {
+  const body = text.replace(/^\uFEFF/, '');
+  const trimmed = body.trim();
+  if (trimmed === '') return { ok: false, message: `${path}: the events file is empty; ${WHAT_IS_ACCEPTED}` };
+  const firstLine = trimmed.split(/\r?\n/, 1)[0]!;
+  if (SSE_LINE.test(firstLine)) return readSse(body, path);
+  if (trimmed.startsWith('[')) {
+    let value: unknown;
+    try {
+      value = parseJsonBounded(trimmed, `${path}: the events`);
+    } catch (error) {
+      return parseError(error, path, 'the events are not JSON');
+    }
+    return Array.isArray(value) ? { ok: true, events: value, form: 'json-array' } : { ok: false, message: `${path}: not run events; ${WHAT_IS_ACCEPTED}` };
+  }
+  if (trimmed.startsWith('{')) {
+    // One JSON object over the whole file: a poll response, or NDJSON of a single event.
+    let whole: unknown;
+    try {
+      whole = parseJsonBounded(trimmed, `${path}: the events`);
+    } catch (error) {
+      if (error instanceof JsonTooDeep) return { ok: false, message: error.message };
+      return readNdjson(body, path);
+    }
+    if (isObject(whole) && Array.isArray(whole.events)) return { ok: true, events: whole.events, form: 'poll' };
+    if (isObject(whole) && typeof whole.type === 'string') return { ok: true, events: [whole], form: 'ndjson' };
+    return { ok: false, message: `${path}: a JSON object that is neither a poll response (no events array) nor a run event (no type); ${WHAT_IS_ACCEPTED}` };
+  }
+  return { ok: false, message: `${path}: not run events; ${WHAT_IS_ACCEPTED}` };
+}
+
+function readNdjson(body: string, path: string): ReadEvents {
+  const events: unknown[] = [];
+  const lines = body.split('\n');
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i]!.trim();
+    if (line === '') continue;
+    try {
+      events.push(parseJsonBounded(line, `${path}:${i + 1}: the event`));
+    } catch (error) {
+      return parseError(error, `${path}:${i + 1}`, 'not a JSON event');
+    }
+  }
+  return { ok: true, events, form: 'ndjson' };
+}
+
+/** An SSE transcript, parsed by the parser lib/client/events.ts reads live streams with. */
+function readSse(body: string, path: string): ReadEvents {
+  const events: unknown[] = [];
+  let problem: string | undefined;
+  let frames = 0;
+  const onEvent = (message: EventSourceMessage): void => {
+    if (problem !== undefined) return;
+    frames += 1;
+    const name = message.event ?? 'message';
+    if (SYNTHETIC_FRAMES.has(name) || message.data === '') return;
+    const where = `${path}: SSE frame ${frames}${message.id === undefined ? '' : ` (id ${message.id})`}`;
+    if (jsonTextTooDeep(message.data)) {
+      problem = `${where} nests JSON deeper than ${MAX_JSON_DEPTH} levels, which this harness does not read (RFC 8259 §9)`;
+      return;
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(message.data);
+    } catch (error) {
+      problem = `${where}: the data is not JSON (${(error as Error).message})`;
+      return;
+    }
+    if (name === 'batch' && Array.isArray(data)) events.push(...data);
+    else events.push(data);
+  };
+  const parser = createParser({ onEvent });
+  // A transcript cut after its last data line still ends its last frame.
+  parser.feed(body.endsWith('\n\n') ? body : `${body}\n\n`);
+  if (problem !== undefined) return { ok: false, message: problem };
+  if (frames === 0) return { ok: false, message: `${path}: an SSE transcript with no frame; ${WHAT_IS_ACCEPTED}` };
+  return { ok: true, events, form: 'sse' };
+}

@@ -1,0 +1,170 @@
+// The `grade` command, an auditor's tool (README "Recomputing a grade"): the reference grade of an
+// eval run, recomputed from the run's own event log with the in-repo grader.
+// - `--events FILE`: the log as a file, in any form a host serves it (grade-events.ts); the grade
+//   is printed as JSON on stdout, the form read on stderr.
+// - `--base-url URL --run ID`: the log and the served summary are fetched from the host
+//   (docs/wire.md §5.2, §5.3, §7) and compared member by member (grade-compare.ts).
+// Exit codes (README "Exit codes"): 0 graded / equal, 1 a served member differs, 2 a usage,
+// input or transport problem. The API key is never printed: every line leaves through the
+// redactor (lib/redact.ts).
+
+import { readFileSync } from 'node:fs';
+import { createClient, waitForSummary, HarnessCapReached, readRunEvents, ResponseTooDeep, TransportError, describeAnswer, type Client } from './client/index.ts';
+import { compareSummary, type MemberComparison } from './grade-compare.ts';
+import { FORM_NAMES, readEventsText } from './grade-events.ts';
+import { gradeRun, type EvalSuite, type RunEventDoc } from './grader/index.ts';
+import { JsonTooDeep, parseJsonBounded } from './json-depth.ts';
+import { Redactor } from './redact.ts';
+import { checkSuite, validateRunEvent } from './schemas/index.ts';
+
+type Io = { out: (s: string) => void; err: (s: string) => void };
+
+export interface GradeOptions {
+  suite: string;
+  events?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  run?: string;
+}
+
+/** How long the log of one run is read for, as one eval-run wait of the legs. */
+const EVENTS_DEADLINE_MS = 30_000;
+/** How long a summary answering 409 after the run's terminal event is asked again. */
+const SUMMARY_DEADLINE_MS = 10_000;
+
+function fail(io: Io, message: string): 2 {
+  io.err(`openwop-eval-conformance: ${message}\n`);
+  return 2;
+}
+
+/** Reads a JSON file; the error names the file and the problem in one line. */
+function readJsonFile(path: string, what: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    return { ok: false, message: `${path}: cannot read the ${what} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+  }
+  try {
+    return { ok: true, value: parseJsonBounded(text, `${path}: the ${what}`) };
+  } catch (error) {
+    if (error instanceof JsonTooDeep) return { ok: false, message: error.message };
+    return { ok: false, message: `${path}: the ${what} is not JSON (${(error as Error).message})` };
+  }
+}
+
+/** The suite of `--suite`: an AgentEvalSuite, or an eval-suite fixture document carrying one. */
+function readSuite(path: string): { ok: true; suite: EvalSuite } | { ok: false; message: string } {
+  const file = readJsonFile(path, 'suite');
+  if (!file.ok) return file;
+  const value = file.value as Record<string, unknown> | null;
+  const suite = value !== null && typeof value === 'object' && 'suite' in value && 'expectedGrade' in value ? value.suite : value;
+  const check = checkSuite(suite);
+  if (!check.ok) return { ok: false, message: `${path}: not an AgentEvalSuite (${check.errors.slice(0, 3).join('; ')})` };
+  return { ok: true, suite: suite as EvalSuite };
+}
+
+/** The first event that is not a v2 run event (docs/wire.md §5.1), named. */
+function invalidEvent(events: unknown[], where: string): string | undefined {
+  for (let i = 0; i < events.length; i += 1) {
+    const check = validateRunEvent(events[i]);
+    if (!check.ok) return `${where}: event ${i} is not a v2 run event (${check.errors.slice(0, 3).join('; ')})`;
+  }
+  return undefined;
+}
+
+export async function gradeCommand(options: GradeOptions, rawIo: Io): Promise<number> {
+  const apiKey = options.apiKey ?? process.env.OPENWOP_API_KEY;
+  const io = new Redactor([apiKey]).io(rawIo);
+  if (options.events !== undefined && options.baseUrl !== undefined) return fail(io, 'give --events or --base-url, not both');
+  if (options.events === undefined && options.baseUrl === undefined) return fail(io, 'give --events FILE, or --base-url URL --run ID');
+  const suite = readSuite(options.suite);
+  if (!suite.ok) return fail(io, suite.message);
+  if (options.events !== undefined) return gradeFile(suite.suite, options.events, io);
+  if (options.run === undefined || options.run === '') return fail(io, '--run ID is required with --base-url');
+  if (!apiKey) return fail(io, '--api-key (or OPENWOP_API_KEY) is required with --base-url');
+  if (!isHttpUrl(options.baseUrl!)) return fail(io, `--base-url must be an absolute http(s) URL, got "${options.baseUrl}"`);
+  const client = createClient({ baseUrl: options.baseUrl!, apiKey });
+  try {
+    return await gradeServed(suite.suite, client, options.run, io);
+  } catch (error) {
+    // A harness bug: one line, through the redactor, never a stack trace that could carry what a
+    // host sent.
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return fail(io, `the harness failed (a harness bug, not the host's fault): ${message.split('\n')[0]}`);
+  }
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+}
+
+function gradeFile(suite: EvalSuite, path: string, io: Io): number {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    return fail(io, `${path}: cannot read the events (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  const read = readEventsText(text, path);
+  if (!read.ok) return fail(io, read.message);
+  if (read.events.length === 0) return fail(io, `${path}: ${FORM_NAMES[read.form]} with no event in it`);
+  const invalid = invalidEvent(read.events, path);
+  if (invalid !== undefined) return fail(io, invalid);
+  io.err(`read ${read.events.length} event(s) from ${path} as ${FORM_NAMES[read.form]}\n`);
+  io.out(`${JSON.stringify(gradeRun(suite, read.events as RunEventDoc[]), null, 2)}\n`);
+  return 0;
+}
+
+async function gradeServed(suite: EvalSuite, client: Client, runId: string, io: Io): Promise<number> {
+  let events;
+  let answer;
+  try {
+    const read = await readRunEvents(client, runId, { deadlineMs: EVENTS_DEADLINE_MS });
+    if (!read.ok) return fail(io, `cannot read the events of run ${runId}: ${read.reason}`);
+    events = read.events;
+    // A host may answer 409 for a moment after the terminal event (CONTRACT §6); the legs wait too.
+    answer = await waitForSummary(client, runId, SUMMARY_DEADLINE_MS);
+    io.err(`read ${events.length} event(s) of run ${runId} (via ${read.via})\n`);
+  } catch (error) {
+    if (error instanceof TransportError || error instanceof HarnessCapReached || error instanceof ResponseTooDeep) {
+      return fail(io, `cannot read run ${runId}: ${error.message}`);
+    }
+    throw error;
+  }
+  const path = `/runs/${runId}/eval-summary`;
+  if (answer.kind === 'running') return fail(io, `GET ${path} answered 409: the run is not terminal${answer.status ? ` (${answer.status})` : ''}`);
+  if (answer.kind !== 'ok') return fail(io, `GET ${path} answered ${describeAnswer(answer.result)}`);
+  const invalid = invalidEvent(events, `the events of run ${runId}`);
+  if (invalid !== undefined) return fail(io, invalid);
+  const grade = gradeRun(suite, events as unknown as RunEventDoc[]);
+  const members = compareSummary(grade, answer.summary);
+  report(members, runId, events.length, grade.redactedCallCount ?? 0, io);
+  return members.some((m) => m.outcome === 'different') ? 1 : 0;
+}
+
+function show(value: unknown): string {
+  return value === undefined ? 'absent' : JSON.stringify(value);
+}
+
+function report(members: MemberComparison[], runId: string, eventCount: number, redacted: number, io: Io): void {
+  io.out(`the summary served for run ${runId} against the grade recomputed from its ${eventCount} event(s):\n`);
+  const width = Math.max(...members.map((m) => m.member.length));
+  for (const m of members) {
+    const label = m.outcome === 'different' ? 'DIFFERENT ' : m.outcome === 'equal' ? 'equal     ' : 'not served';
+    io.out(`  ${label}  ${m.member.padEnd(width)}  recomputed ${show(m.recomputed)}, served ${show(m.served)}\n`);
+  }
+  if (redacted > 0) {
+    io.out(`note: ${redacted} tool call(s) carry no inputs (RFC 0244 UQ 6): a member that depends on argument matching cannot be recomputed exactly\n`);
+  }
+  const different = members.filter((m) => m.outcome === 'different').map((m) => m.member);
+  io.out(
+    different.length === 0
+      ? `result: equal: every member served agrees with the recomputed grade\n`
+      : `result: ${different.length} member(s) differ: ${different.join(', ')}\n`,
+  );
+}

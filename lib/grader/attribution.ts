@@ -1,0 +1,242 @@
+// Event-log attribution (CONTRACT §6 "Trial attribution"): which events of a run's log belong to
+// which scored trial. A trial is a top-level `agent.invocation-*` bracket (opened while no other
+// is open). An `eval.scored` names `taskId` and `trialIndex` (absent → 0) and is attributed the
+// top-level brackets that closed since the previous `eval.scored`, plus the top-level bracket
+// still open when it arrives: RFC 0081 §C fixes only that `eval.scored` follows its task's
+// `agent.decided`, so a host may score a trial before or after its bracket closes. Everything the
+// log does not let us attribute becomes a plain-words anomaly; attribution never throws on a log.
+
+import { canonicalJson } from './json.ts';
+import type { RunEventDoc } from './types.ts';
+
+/** The `agent.tool-returned` error code of a call no fixture entry served (RFC 0244 §D). */
+export const FIXTURE_MISS_CODE = 'eval_fixture_miss';
+
+type Payload = Record<string, unknown>;
+
+function payloadOf(event: unknown): Payload {
+  if (event === null || typeof event !== 'object') return {};
+  const p = (event as { payload?: unknown }).payload;
+  return p !== null && typeof p === 'object' && !Array.isArray(p) ? (p as Payload) : {};
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+function finiteNumber(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+interface ToolCall {
+  agentId: string | undefined;
+  toolName: string;
+  inputs: unknown;
+  callId: string | undefined;
+  /** Its `agent.tool-returned` carried `error.code: "eval_fixture_miss"`. */
+  wireMiss: boolean;
+  /** The call carries no `inputs` (redacted, e.g. `argsHash` alone): its args are unknown. */
+  redacted: boolean;
+}
+
+export interface Bracket {
+  invocationId: string | undefined;
+  agentId: string | undefined;
+  openSequence: number;
+  toolCalls: ToolCall[];
+  /** `eval_fixture_miss` returns that pair with no `agent.tool-called` of the bracket. */
+  unpairedMisses: number;
+  /** `agent.decided` decisions with the agent that made them, in log order. */
+  decisions: { agentId: string | undefined; decision: unknown }[];
+  usage: { inputTokens: number; outputTokens: number; costUsd: number[] }[];
+  /** An `eval.scored` arrived while this top-level bracket was open, and took it. */
+  scoredOpen: boolean;
+}
+
+export interface ScoredTrial {
+  taskId: string;
+  trialIndex: number;
+  sequence: number;
+  /** The host's recorded `eval.scored.score`: a rubric task's output score (undefined when absent). */
+  recordedScore: number | undefined;
+  brackets: Bracket[];
+  /** `provider.usage` costs outside every bracket since the previous `eval.scored` (a judge's). */
+  judgeCosts: number[];
+}
+
+/**
+ * Splits the log (sorted here by `sequence`; anything but an array is an empty log) into scored
+ * trials, each with its attributed top-level brackets, and reports in `anomalies` what it cannot
+ * attribute.
+ */
+export function attribute(events: readonly RunEventDoc[], anomalies: string[]): { scored: ScoredTrial[]; fixtureRuns: Set<string>; scoredInsideBracket: number } {
+  const indexed: { event: RunEventDoc; sequence: number; index: number }[] = [];
+  (Array.isArray(events) ? events : []).forEach((event, index) => {
+    const sequence = event !== null && typeof event === 'object' ? finiteNumber((event as { sequence?: unknown }).sequence) : undefined;
+    const type = event !== null && typeof event === 'object' ? str((event as { type?: unknown }).type) : undefined;
+    if (sequence === undefined || type === undefined) {
+      anomalies.push(`event at position ${index} of the log has no numeric sequence or no type; it was ignored`);
+      return;
+    }
+    indexed.push({ event, sequence, index });
+  });
+  indexed.sort((a, b) => a.sequence - b.sequence || a.index - b.index);
+  for (let i = 1; i < indexed.length; i++) {
+    if (indexed[i]!.sequence === indexed[i - 1]!.sequence) {
+      anomalies.push(`two events share sequence ${indexed[i]!.sequence}; they are taken in log position order`);
+    }
+  }
+
+  const fixtureRuns = new Set<string>();
+  let sawEvalStarted = false;
+  const stack: Bracket[] = [];
+  let pending: Bracket[] = [];
+  let judgeCosts: number[] = [];
+  let scoredInsideBracket = 0;
+  const scored: ScoredTrial[] = [];
+
+  for (const { event, sequence } of indexed) {
+    const p = payloadOf(event);
+    const top = stack[0];
+    const innermost = stack[stack.length - 1];
+    switch (event.type) {
+      case 'eval.started': {
+        if (sawEvalStarted) anomalies.push(`a second eval.started at sequence ${sequence} was ignored`);
+        else {
+          sawEvalStarted = true;
+          const fr = p.fixtureRuns;
+          if (fr !== null && typeof fr === 'object' && !Array.isArray(fr)) for (const key of Object.keys(fr)) fixtureRuns.add(key);
+        }
+        break;
+      }
+      case 'agent.invocation-started': {
+        stack.push({
+          invocationId: str(p.invocationId),
+          agentId: str(p.agentId),
+          openSequence: sequence,
+          toolCalls: [],
+          unpairedMisses: 0,
+          decisions: [],
+          usage: [],
+          scoredOpen: false,
+        });
+        break;
+      }
+      case 'agent.invocation-completed': {
+        const invocationId = str(p.invocationId);
+        let at = -1;
+        for (let i = stack.length - 1; i >= 0; i--) {
+          const b = stack[i]!;
+          if (invocationId !== undefined ? b.invocationId === invocationId : b.agentId === str(p.agentId)) {
+            at = i;
+            break;
+          }
+        }
+        if (at === -1) {
+          anomalies.push(`agent.invocation-completed at sequence ${sequence} closes no open bracket${invocationId ? ` (invocationId ${invocationId})` : ''}; it was ignored`);
+          break;
+        }
+        for (let i = stack.length - 1; i > at; i--) {
+          anomalies.push(`bracket opened at sequence ${stack[i]!.openSequence} was never closed before its enclosing bracket closed at sequence ${sequence}`);
+        }
+        stack.length = at;
+        if (at === 0 && top && !top.scoredOpen) pending.push(top);
+        break;
+      }
+      case 'agent.tool-called': {
+        if (!top) break; // outside any bracket: not part of a trial
+        const toolName = str(p.toolName);
+        if (toolName === undefined) {
+          anomalies.push(`agent.tool-called at sequence ${sequence} has no toolName; it was ignored`);
+          break;
+        }
+        top.toolCalls.push({ agentId: str(p.agentId) ?? innermost?.agentId, toolName, inputs: p.inputs, callId: str(p.callId), wireMiss: false, redacted: !('inputs' in p) });
+        break;
+      }
+      case 'agent.tool-returned': {
+        if (!top) break;
+        const error = p.error;
+        if (error === null || typeof error !== 'object' || (error as { code?: unknown }).code !== FIXTURE_MISS_CODE) break;
+        const callId = str(p.callId);
+        let paired: ToolCall | undefined;
+        for (let i = top.toolCalls.length - 1; i >= 0 && callId !== undefined; i--) {
+          if (top.toolCalls[i]!.callId === callId) {
+            paired = top.toolCalls[i];
+            break;
+          }
+        }
+        if (paired && !paired.wireMiss) paired.wireMiss = true;
+        else top.unpairedMisses++;
+        break;
+      }
+      case 'agent.decided': {
+        if (!top) break;
+        top.decisions.push({ agentId: str(p.agentId) ?? innermost?.agentId, decision: p.decision });
+        break;
+      }
+      case 'provider.usage': {
+        const cost = finiteNumber(p.costEstimateUsd);
+        // Outside every bracket: a judge call (RFC 0081 UQ 5). Its cost is the trial's; it is
+        // never efficiency (RFC 0244 §C).
+        if (!top) {
+          if (cost !== undefined) judgeCosts.push(cost);
+          break;
+        }
+        top.usage.push({
+          inputTokens: finiteNumber(p.inputTokens) ?? 0,
+          outputTokens: finiteNumber(p.outputTokens) ?? 0,
+          costUsd: cost === undefined ? [] : [cost],
+        });
+        break;
+      }
+      case 'eval.scored': {
+        // A trial scored before its bracket closed: the open top-level bracket is its own.
+        if (top && !top.scoredOpen) {
+          top.scoredOpen = true;
+          scoredInsideBracket++;
+          pending.push(top);
+        }
+        const taskId = str(p.taskId);
+        const rawIndex = p.trialIndex;
+        const trialIndex = rawIndex === undefined ? 0 : rawIndex;
+        if (taskId === undefined) {
+          anomalies.push(`eval.scored at sequence ${sequence} has no taskId; it and its brackets were ignored`);
+          pending = [];
+          judgeCosts = [];
+          break;
+        }
+        if (typeof trialIndex !== 'number' || !Number.isSafeInteger(trialIndex) || trialIndex < 0) {
+          anomalies.push(`eval.scored at sequence ${sequence} (task ${taskId}) has an invalid trialIndex ${canonicalJson(rawIndex)}; it and its brackets were ignored`);
+          pending = [];
+          judgeCosts = [];
+          break;
+        }
+        if (pending.length === 0) {
+          anomalies.push(`eval.scored at sequence ${sequence} (task ${taskId}, trial ${trialIndex}) has no agent invocation bracket before it`);
+        } else if (pending.length > 1) {
+          anomalies.push(`eval.scored at sequence ${sequence} (task ${taskId}, trial ${trialIndex}) is attributed ${pending.length} top-level brackets; one was expected`);
+        }
+        scored.push({
+          taskId,
+          trialIndex,
+          sequence,
+          recordedScore: finiteNumber(p.score),
+          brackets: pending,
+          judgeCosts,
+        });
+        pending = [];
+        judgeCosts = [];
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  for (const b of stack) {
+    anomalies.push(`bracket opened at sequence ${b.openSequence}${b.agentId ? ` (agent ${b.agentId})` : ''} was never closed`);
+  }
+  if (pending.length > 0) {
+    anomalies.push(`${pending.length} top-level bracket(s) closed after the last eval.scored and are attributed to no task`);
+  }
+  return { scored, fixtureRuns, scoredInsideBracket };
+}

@@ -1,0 +1,48 @@
+// The Markdown summary for a CI page (`run --summary FILE`, and `$GITHUB_STEP_SUMMARY`): the
+// verdict as `verify` states it, the totals by disposition (docs/wire.md §10) and a table of the
+// rows that did not pass, with their reasons.
+//
+// A reason is text a host sent, and a CI page renders Markdown with inline HTML: every cell is
+// escaped so it stays one line of plain text inside its cell.
+
+import { clip, displayUrl, TOTALS_OF, verdictLabel, type RunReport } from './model.ts';
+
+/** Rows listed at most; a summary page is read, not searched (the HTML report has every row). */
+const MAX_ROWS = 100;
+const MAX_REASON = 300;
+
+/** `text` as the plain text of one table cell. */
+export function cell(text: string): string {
+  return text
+    .replace(/\s+/g, ' ')
+    .replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] ?? c)
+    .replace(/[\\`*_[\]{}()#+!|~]/g, (c) => `\\${c}`)
+    .trim();
+}
+
+export function markdownSummary(report: RunReport): string {
+  const label = verdictLabel(report.verdict);
+  const { target, totals } = report;
+  const where = target.offline ? 'server-free legs only (--offline)' : `${target.implementation ?? 'a host'} at ${displayUrl(target.baseUrl) ?? 'an unknown URL'}`;
+  const lines = [
+    `## OpenWOP eval conformance: ${label}`,
+    '',
+    `${cell(where)}; harness ${cell(report.harnessVersion)}${target.hostBuild ? `; host build ${cell(target.hostBuild)}` : ''}; ${report.rows.length} requirement ids in ${(report.durationMs / 1000).toFixed(1)} s.`,
+    '',
+    ...report.verdict.reasons.map((reason) => `- ${cell(reason)}`),
+    ...(report.verdict.reasons.length > 0 ? [''] : []),
+    `| ${TOTALS_OF.map(([result]) => result).join(' | ')} |`,
+    `|${TOTALS_OF.map(() => '---:').join('|')}|`,
+    `| ${TOTALS_OF.map(([, member]) => totals[member]).join(' | ')} |`,
+    '',
+  ];
+  const nonPass = report.rows.filter((row) => row.result !== 'executed-pass');
+  if (nonPass.length === 0) return `${[...lines, 'Every row passed.', ''].join('\n')}\n`;
+  lines.push(`### Rows that did not pass (${nonPass.length})`, '', '| Requirement | Clause | Disposition | Reason |', '|---|---|---|---|');
+  for (const row of nonPass.slice(0, MAX_ROWS)) {
+    const title = row.title === undefined ? '' : `<br>${cell(row.title)}`;
+    lines.push(`| \`${row.id.replace(/`/g, '')}\`${title} | ${cell(row.clause ?? '')} | ${row.result} | ${cell(clip(row.detail ?? 'no reason given', MAX_REASON))} |`);
+  }
+  if (nonPass.length > MAX_ROWS) lines.push('', `…and ${nonPass.length - MAX_ROWS} more; the HTML or JSON report has every row.`);
+  return `${lines.join('\n')}\n\n`;
+}

@@ -1,0 +1,144 @@
+// What every report is made from (JSON, JUnit, HTML, Markdown): the rows of a run with each
+// leg's title and clause beside them, the verdict, the totals and how long each leg took. The
+// rows are the ledger rows as the bundle carries them; the title, clause and duration are kept
+// beside them here and never enter a ledger row, since the rows feed the bundle's witness digest
+// (docs/wire.md §12.1) and must be the same from one run to the next.
+
+import type { Certification } from '../evidence/certification.ts';
+import type { Disposition, LedgerRow, Totals } from '../evidence/types.ts';
+import type { Scenario } from '../ledger/scenario.ts';
+import { totalsOf } from '../evidence/witness.ts';
+import type { LegClock } from './clock.ts';
+
+/** The verdict of `verify` on the run's bundle (lib/evidence/certification.ts), or `no-bundle`. */
+export interface ReportVerdict {
+  status: Certification['status'] | 'no-bundle';
+  /** Why it is not `certified`, one sentence each; empty when it is. */
+  reasons: string[];
+}
+
+/** One row of a report: a ledger row and what is known of its leg. */
+export interface ReportRow extends LedgerRow {
+  title?: string;
+  clause?: string;
+  /** The leg's wall time; 0 for a row a gate decided without running the leg. */
+  durationMs: number;
+}
+
+export interface RunReport {
+  harnessVersion: string;
+  generatedAt: string;
+  target: { baseUrl?: string; implementation?: string; hostBuild?: string; offline: boolean; requireBehavior: boolean };
+  verdict: ReportVerdict;
+  totals: Totals;
+  /** The run's wall time, from its start (discovery and seeding included) to its last row. */
+  durationMs: number;
+  rows: ReportRow[];
+}
+
+/** The report of a run: its rows with their legs' titles, clauses and durations, and `verdict`. */
+export function runReport(harnessVersion: string, rows: readonly LedgerRow[], scenarios: readonly Scenario[], clock: LegClock, target: RunReport['target'], verdict: ReportVerdict): RunReport {
+  return {
+    harnessVersion,
+    generatedAt: new Date().toISOString(),
+    target,
+    verdict,
+    totals: totalsOf(rows),
+    durationMs: clock.elapsedMs(),
+    rows: reportRows(rows, legInfo(scenarios), clock.durations()),
+  };
+}
+
+/** What the leg of each requirement id says of itself, for the rows' titles and clauses. */
+export function legInfo(scenarios: readonly Scenario[]): Map<string, { title: string; clause: string }> {
+  return new Map(scenarios.flatMap((s) => s.legs.map((leg) => [leg.id, { title: leg.title, clause: leg.clause }] as const)));
+}
+
+/** The rows with their legs' titles, clauses and durations beside them. */
+export function reportRows(rows: readonly LedgerRow[], info: ReadonlyMap<string, { title: string; clause: string }>, durations: ReadonlyMap<string, number>): ReportRow[] {
+  return rows.map((row) => ({ ...row, ...info.get(row.id), durationMs: durations.get(row.id) ?? 0 }));
+}
+
+/** How a verdict reads to a person: `certified`, `not certified`, `incomplete`, `not certified: no bundle`. */
+export function verdictLabel(verdict: ReportVerdict): string {
+  if (verdict.status === 'no-bundle') return 'not certified: no bundle';
+  return verdict.status === 'not-certified' ? 'not certified' : verdict.status;
+}
+
+/** The verdict of a run that cut no bundle; `why` says why none was cut. */
+export function noBundle(why: string): ReportVerdict {
+  return { status: 'no-bundle', reasons: [why] };
+}
+
+/** The verdict of a bundle as `verify` states it (lib/evidence/certification.ts). */
+export function verdictOf(certification: Certification): ReportVerdict {
+  return { status: certification.status, reasons: [...certification.reasons] };
+}
+
+/** The dispositions in the order the reports show them, with the totals member of each. */
+export const TOTALS_OF: ReadonlyArray<readonly [Disposition, keyof Totals]> = [
+  ['executed-fail', 'executedFail'],
+  ['blocked', 'blocked'],
+  ['skipped', 'skipped'],
+  ['inapplicable', 'inapplicable'],
+  ['executed-pass', 'executedPass'],
+];
+
+const CLAUSE = /^(?:RFC )?(\d{4})\s*(§[^\s,;(]+)?/;
+
+/** The RFC and section a row is filed under: the first of its clause (`RFC 0244 §B, §D` → 0244, §B). */
+export function placeOf(clause: string | undefined): { rfc: string; section: string } {
+  const match = clause === undefined ? null : CLAUSE.exec(clause);
+  if (match === null) return { rfc: 'other', section: '' };
+  return { rfc: `RFC ${match[1]}`, section: match[2] ?? '' };
+}
+
+/** The rows grouped by RFC, then section, each in order; the rows keep their run order. */
+export function groupedRows(rows: readonly ReportRow[]): Array<{ rfc: string; sections: Array<{ section: string; rows: ReportRow[] }> }> {
+  const byRfc = new Map<string, Map<string, ReportRow[]>>();
+  for (const row of rows) {
+    const { rfc, section } = placeOf(row.clause);
+    const sections = byRfc.get(rfc) ?? new Map<string, ReportRow[]>();
+    byRfc.set(rfc, sections);
+    sections.set(section, [...(sections.get(section) ?? []), row]);
+  }
+  const order = (a: string, b: string) => (a === 'other' ? 1 : b === 'other' ? -1 : a.localeCompare(b, 'en', { numeric: true }));
+  return [...byRfc.keys()].sort(order).map((rfc) => {
+    const sections = byRfc.get(rfc)!;
+    return { rfc, sections: [...sections.keys()].sort(order).map((section) => ({ section, rows: sections.get(section)! })) };
+  });
+}
+
+/** `text` cut to `max` characters, with an ellipsis when cut. */
+export function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+// Characters XML 1.0 §2.2 does not allow, and which nobody reading a report needs: a host can
+// send them in any text the rows quote.
+const UNPRINTABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffe\uffff]/g;
+
+/** `text` with its markup characters escaped and its unprintable characters replaced, for XML and HTML alike. */
+export function escapeMarkup(text: string): string {
+  return text
+    .replace(UNPRINTABLE, '\ufffd')
+    .replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
+}
+
+/** A base URL as reports show it: without any user or password it may carry. */
+export function displayUrl(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.href.replace(/\/$/, '');
+  } catch {
+    return url;
+  }
+}
+
+/** An excerpt of a row's evidence, as one line of JSON. */
+export function evidenceExcerpt(row: LedgerRow, max = 300): string {
+  return row.evidence === undefined ? '' : clip(JSON.stringify(row.evidence), max);
+}

@@ -1,0 +1,174 @@
+// v2-eval-trajectory-trials/fixtures — RFC 0244 §D: fail-closed fixture matching, and the
+// harness's own eval-suite fixtures (§Conformance).
+//
+// Server-free leg (always on):
+//   1. 0244.fixtures-valid   (§Conformance) every eval-suite fixture of this harness validates.
+// Host legs (below the server-free one):
+//   2. 0244.fixture-miss-fails          (§D) the missed task has fixtureMissCount 1, passed false
+//                                       and score 0.
+//   3. 0244.fixture-miss-no-live-call   (§D) the effect counter and the counter do not move (seams).
+//   4. 0244.fixture-first-unconsumed    (§D) the first unconsumed matching entry is served, once.
+//   5. 0244.fixture-cursor-reset        (§B, §D) every trial walks the fixtures afresh.
+//   6. 0244.onmiss-live-reported        (§D) a miss under onMiss "live" is reported and the task
+//                                       passes.
+// Each host leg is gated on the agents.evalSuite members it names and on its fixtures being listed
+// in discovery `fixtures`, and asserts against the reference grade recomputed from the host's own
+// event log.
+
+import { readCounter, readEffects } from '../../lib/client/index.ts';
+import { loadFixtureFiles, loadFixtures } from '../../lib/fixtures.ts';
+import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
+import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, SCRIPTED_AGENT, sharedEvalRun, summaryTask, type ObservedEvalRun } from '../support/eval-run.ts';
+import { accepts } from '../support/shape.ts';
+import { checkAgainstExpected, checkTaskOutcomes, MISS, ONMISS_LIVE, SELECTION } from '../support/trajectory-trials.ts';
+
+/**
+ * Outcomes of the target agent's tool calls in each trial of a task, in call order. A trial's
+ * events are those between the previous eval.scored and its own (CONTRACT §6 attribution).
+ */
+function trialOutcomes(run: ObservedEvalRun, taskId: string): Array<{ trialIndex: number; outcomes: unknown[] }> {
+  const scored = eventsOfType(run, 'eval.scored');
+  return scored
+    .map((event, i) => ({ event, after: i === 0 ? -1 : scored[i - 1]!.sequence }))
+    .filter(({ event }) => payloadOf(event).taskId === taskId)
+    .map(({ event, after }) => ({
+      trialIndex: Number(payloadOf(event).trialIndex ?? 0),
+      outcomes: run.events
+        .filter((e) => e.sequence > after && e.sequence < event.sequence && e.type === 'agent.tool-returned' && payloadOf(e).agentId === SCRIPTED_AGENT)
+        .map((e) => payloadOf(e).outcome ?? { error: payloadOf(e).error }),
+    }));
+}
+
+const hostLegs: Leg[] = [
+  {
+    id: 'openwop.requirement.0244.fixture-miss-fails',
+    title: 'a call matching no fixture under onMiss "fail" fails the trial closed: fixtureMissCount 1, passed false, score 0',
+    clause: 'RFC 0244 §D',
+    needs: { facet: ['fixtureMatching'], fixtures: [MISS] },
+    async run(check, target) {
+      const run = requireCompleted(check, await sharedEvalRun(target, MISS));
+      checkAgainstExpected(check, run, ['fixtureMissCount', 'passed', 'score']);
+      checkTaskOutcomes(check, run);
+      const missed = summaryTask(run.summary, 'missed');
+      check.equal(missed?.fixtureMissCount, 1, 'the missed task reports fixtureMissCount 1');
+      check.equal(missed?.passed, false, 'the missed task does not pass');
+      check.equal(missed?.score, 0, 'the missed task scores 0');
+      const scored = eventsOfType(run, 'eval.scored').map((e) => payloadOf(e)).find((p) => p.taskId === 'missed');
+      check.equal(scored?.score, 0, 'eval.scored for the missed task carries score 0');
+      check.equal(scored?.passed, false, 'eval.scored for the missed task carries passed false');
+      // RFC 0244 §D: "return a tool error" — any code; the reference host says eval_fixture_miss.
+      const errors = eventsOfType(run, 'agent.tool-returned').map((e) => payloadOf(e)).filter((p) => p.error !== undefined && p.error !== null);
+      check.equal(errors.length, 1, 'the agent got one tool error, for the missed call');
+      for (const error of errors) check.saw(`a fixture miss is the tool error ${String((error.error as { code?: unknown }).code)}`);
+      check.equal(summaryTask(run.summary, 'served')?.passed, true, 'the served task passes');
+    },
+  },
+  {
+    id: 'openwop.requirement.0244.fixture-miss-no-live-call',
+    title: 'a fail-closed miss reaches no live tool: the effect counter and the counter do not move',
+    clause: 'RFC 0244 §D',
+    needs: { facet: ['fixtureMatching'], fixtures: [MISS], seams: true },
+    async run(check, target) {
+      const probe = 'fixture-miss-probe';
+      const before = await readCounter(target.client, probe);
+      const effectsBefore = await readEffects(target.client);
+      if (!before.ok) return check.blocked(`the counter seam did not answer: ${before.reason}`);
+      if (!effectsBefore.ok) return check.blocked(`the effect counter seam did not answer: ${effectsBefore.reason}`);
+      const run = requireCompleted(check, await observeEvalRun(target, MISS));
+      check.equal(summaryTask(run.summary, 'missed')?.fixtureMissCount, 1, 'the probe run misses once');
+      const after = await readCounter(target.client, probe);
+      const effectsAfter = await readEffects(target.client);
+      if (!after.ok) return check.blocked(`the counter seam stopped answering: ${after.reason}`);
+      if (!effectsAfter.ok) return check.blocked(`the effect counter seam stopped answering: ${effectsAfter.reason}`);
+      check.equal(after.count, before.count, `the live counter ${probe} does not move`);
+      check.equal(effectsAfter.effects['conformance.eval:counter'] ?? 0, effectsBefore.effects['conformance.eval:counter'] ?? 0, 'the effect counter shows no live conformance.eval:counter call');
+    },
+  },
+  {
+    id: 'openwop.requirement.0244.fixture-first-unconsumed',
+    title: 'each call is served the first unconsumed matching fixture entry, and each entry once',
+    clause: 'RFC 0244 §D',
+    needs: { facet: ['fixtureMatching', 'trials'], fixtures: [SELECTION] },
+    async run(check, target) {
+      const run = requireCompleted(check, await sharedEvalRun(target, SELECTION));
+      for (const [taskId, expected] of Object.entries(run.fixture.expectedOutcomes ?? {})) {
+        const first = trialOutcomes(run, taskId).find((t) => t.trialIndex === 0);
+        check.equal(first?.outcomes, expected, `task ${taskId} trial 0: the outcomes walk the entries in list order`);
+      }
+      check.ok(Object.keys(run.fixture.expectedOutcomes ?? {}).length > 0, 'the fixture states the outcomes it expects');
+    },
+  },
+  {
+    id: 'openwop.requirement.0244.fixture-cursor-reset',
+    title: 'the fixture cursor resets per trial, so every trial is served the same sequence',
+    clause: 'RFC 0244 §B, §D',
+    needs: { facet: ['fixtureMatching', 'trials'], fixtures: [SELECTION] },
+    async run(check, target) {
+      const run = requireCompleted(check, await sharedEvalRun(target, SELECTION));
+      const count = (run.fixture.suite.trials as { count: number }).count;
+      for (const [taskId, expected] of Object.entries(run.fixture.expectedOutcomes ?? {})) {
+        const trials = trialOutcomes(run, taskId).filter((t) => t.trialIndex > 0);
+        check.equal(trials.length, count - 1, `task ${taskId}: every later trial is observed`);
+        for (const trial of trials) check.equal(trial.outcomes, expected, `task ${taskId} trial ${trial.trialIndex}: served afresh from the first entry`);
+      }
+    },
+  },
+  {
+    id: 'openwop.requirement.0244.onmiss-live-reported',
+    title: 'a miss under onMiss "live" reaches the live tool and is reported in fixtureMissCount',
+    clause: 'RFC 0244 §D',
+    rules: { 'miss-reported': 'RFC 0244 §D', 'miss-reaches-live-tool': 'CONTRACT §4, §5 (the live echo tool answers the miss)' },
+    needs: { facet: ['fixtureMatching'], fixtures: [ONMISS_LIVE] },
+    async run(check, target) {
+      const run = requireCompleted(check, await sharedEvalRun(target, ONMISS_LIVE));
+      // A live miss carries no error, so only replaying selection over the calls' inputs counts
+      // it; with inputs redacted (RFC 0244 UQ 6) the count is the one the scripted agent's
+      // contract produces (the fixture's expected grade).
+      const redacted = (run.grade.redactedCallCount ?? 0) > 0;
+      const expected = (run.fixture.expectedGrade as { tasks: Array<{ taskId: string; fixtureMissCount?: number }> }).tasks;
+      if (redacted) check.saw('tool inputs redacted: live misses checked against the fixture\'s expected grade');
+      else checkAgainstExpected(check, run, ['fixtureMissCount', 'passed']);
+      for (const task of run.grade.tasks) {
+        const served = summaryTask(run.summary, task.taskId);
+        const misses = redacted ? expected.find((t) => t.taskId === task.taskId)?.fixtureMissCount : task.fixtureMissCount;
+        check.equal(served?.fixtureMissCount, misses, `task ${task.taskId}: fixtureMissCount against the misses in the log`);
+        check.ok(typeof served?.fixtureMissCount === 'number' && served.fixtureMissCount > 0, `task ${task.taskId}: fixtureMissCount > 0 shows the eval was not fully fixtured`, served?.fixtureMissCount);
+        check.equal(served?.passed, task.passed, `task ${task.taskId}: a live miss is not a fail-closed trial`);
+      }
+      // The live echo tool answers {value} with its args (CONTRACT §5), which no fixture entry of
+      // this suite serves: the answer to each missed call shows the live tool was reached.
+      check.rule('miss-reaches-live-tool');
+      const entries = run.fixture.suite.tasks.flatMap((t) => ((t.fixtures as { toolResponses?: Array<{ args?: unknown }> } | undefined)?.toolResponses ?? []).map((e) => JSON.stringify(e.args)));
+      const called = eventsOfType(run, 'agent.tool-called').map(payloadOf).filter((p) => p.agentId === SCRIPTED_AGENT && 'inputs' in p && !entries.includes(JSON.stringify(p.inputs)));
+      const returned = new Map(eventsOfType(run, 'agent.tool-returned').map(payloadOf).map((p) => [p.callId, p]));
+      check.ok(called.length > 0 || redacted, 'the run makes a call no fixture entry serves', called.length);
+      for (const call of called) {
+        check.equal(returned.get(call.callId)?.outcome, call.inputs, `the missed ${String(call.toolName)} call is answered by the live echo tool, with its own args`);
+      }
+    },
+  },
+];
+
+export default await defineScenario('v2-eval-trajectory-trials/fixtures.test.ts', [
+  {
+    id: 'openwop.requirement.0244.fixtures-valid',
+    title: "every eval-suite fixture validates, its id is its file name, and its tasks' scripts validate",
+    clause: 'RFC 0244 §Conformance',
+    serverFree: true,
+    run(check) {
+      const files = loadFixtureFiles();
+      check.ok(files.size > 0, 'fixtures/eval-suites holds fixtures');
+      for (const [name, doc] of files) {
+        accepts(check, 'eval-suite-fixture', doc, `fixture ${name}.json`);
+        accepts(check, 'suite-with-rules', doc.suite, `the suite of ${name}.json under the suite rules`);
+        for (const task of doc.suite.tasks ?? []) {
+          accepts(check, 'scripted-agent-input', task.input, `the script of ${name}.json/${task.taskId}`);
+        }
+        // CONTRACT §1: a fixture's id is its file name without .json (what discovery lists).
+        check.equal(doc.id, name, `fixture file ${name}.json carries its file name as its id`);
+      }
+      check.equal(loadFixtures().size, files.size, 'no two fixture files carry the same id');
+    },
+  },
+  ...hostLegs,
+]);

@@ -1,0 +1,211 @@
+// Self-tests of lib/client reading a run's events from the fake host (test/support/fake-host.ts):
+// SSE with resumption, the poll fallback, and the bounds on both.
+
+import { describe, expect, it } from 'vitest';
+import { HarnessCapReached, readRunEvents, TransportError } from '../lib/client/index.ts';
+import { baseUrl, client, completedLog, event, every, fake, frame, isEventsRequest, isPollRequest, json, only, openSse, rejection, RUN_ID, RUN_PATH, seen, sequences, useFakeHost } from './support/fake-host.ts';
+
+useFakeHost();
+
+describe('reading run events', () => {
+  it('an SSE stream is read in debug mode up to its terminal event', async () => {
+    fake.handler = (_req, res, entry) => {
+      if (!isEventsRequest(entry)) return json(res, 404, { error: 'not_found', message: 'x' });
+      openSse(res);
+      res.write(': keep-alive\n\n');
+      for (const doc of completedLog(5)) res.write(frame(doc));
+      // The host keeps the stream open: the reader must stop on the terminal event by itself.
+    };
+    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: 3_000 });
+    expect(read).toMatchObject({ ok: true, via: 'sse', terminal: true });
+    expect(sequences(read.events)).toEqual([0, 1, 2, 3, 4]);
+    const entry = only(seen);
+    expect(entry.url).toBe(`${RUN_PATH}/events?streamMode=debug`);
+    expect(entry.headers.accept).toBe('text/event-stream');
+    expect(entry.headers['last-event-id']).toBeUndefined();
+  });
+
+  it('a batch frame contributes each of its events', async () => {
+    fake.handler = (_req, res) => {
+      openSse(res);
+      const log = completedLog(4);
+      res.write(`event: batch\ndata: ${JSON.stringify(log.slice(0, 3))}\n\n`);
+      res.end(frame(log[3] as Record<string, unknown>));
+    };
+    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: 3_000 });
+    expect(read).toMatchObject({ ok: true, via: 'sse', terminal: true });
+    expect(sequences(read.events)).toEqual([0, 1, 2, 3]);
+  });
+
+  it('a stream dropped mid-way resumes with Last-Event-ID and yields no duplicate', async () => {
+    const log = completedLog(6);
+    fake.handler = (_req, res, entry) => {
+      openSse(res);
+      const after = entry.headers['last-event-id'];
+      if (after === undefined) {
+        const head = log.slice(0, 3).map(frame).join('');
+        // Half of the fourth frame, then the connection dies.
+        res.write(head + frame(log[3] as Record<string, unknown>).slice(0, 20), () => res.socket?.destroy());
+      } else {
+        for (const doc of log.filter((d) => (d.sequence as number) > Number(after))) res.write(frame(doc));
+        res.end();
+      }
+    };
+    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: 3_000 });
+    expect(read).toMatchObject({ ok: true, via: 'sse', terminal: true });
+    expect(sequences(read.events)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(seen.map((e) => e.headers['last-event-id'])).toEqual([undefined, '2']);
+  });
+
+  it('a host that re-sends the resumption point is reported, and the event is kept once', async () => {
+    const log = completedLog(4);
+    fake.handler = (_req, res, entry) => {
+      openSse(res);
+      const after = entry.headers['last-event-id'];
+      if (after === undefined) {
+        res.write(log.slice(0, 2).map(frame).join(''), () => res.socket?.destroy());
+      } else {
+        // Wrong: the resumption point (sequence 1) is sent again.
+        for (const doc of log.slice(1)) res.write(frame(doc));
+        res.end();
+      }
+    };
+    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: 3_000 });
+    expect(read.ok).toBe(false);
+    expect(read.ok === false && read.reason).toContain('sequence 1 was delivered twice');
+    expect(sequences(read.events)).toEqual([0, 1, 2, 3]);
+  });
+
+  it('a sequence gap is reported as a reason and every event is kept', async () => {
+    fake.handler = (_req, res) => {
+      openSse(res);
+      res.end([event(0), event(2), event(3, 'run.completed')].map(frame).join(''));
+    };
+    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: 3_000 });
+    expect(read).toMatchObject({ ok: false, reason: expect.stringContaining('sequence gap: 0 is followed by 2') });
+    expect(sequences(read.events)).toEqual([0, 2, 3]);
+  });
+
+  it('a stream lost more often than maxResumes is a TransportError', async () => {
+    fake.handler = (_req, res, entry) => {
+      openSse(res);
+      const body = entry.headers['last-event-id'] === undefined ? frame(event(0)) : ': nothing new\n\n';
+      res.write(body, () => res.socket?.destroy());
+    };
+    const error = await rejection(readRunEvents(client(), RUN_ID, { deadlineMs: 5_000, maxResumes: 2 }));
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as Error).message).toContain('lost 3 times');
+    expect(seen).toHaveLength(3);
+  });
+
+  it('an unsupported stream mode falls back to polling from the start of the log', async () => {
+    const log = completedLog(4);
+    fake.handler = (_req, res, entry) => {
+      if (isPollRequest(entry)) {
+        const url = new URL(entry.url, baseUrl);
+        const after = url.searchParams.get('afterSequence');
+        const page = after === null ? log.slice(0, 2) : log.filter((d) => (d.sequence as number) > Number(after));
+        const last = page.at(-1)?.sequence ?? -1;
+        return json(res, 200, { runId: RUN_ID, events: page, lastSequence: last, status: 'running', isTerminal: last === 3 });
+      }
+      json(res, 400, { error: 'unsupported_stream_mode', message: 'no debug', details: { supported: ['updates'] } });
+    };
+    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: 3_000 });
+    expect(read).toMatchObject({ ok: true, via: 'poll', terminal: true });
+    expect(sequences(read.events)).toEqual([0, 1, 2, 3]);
+    const polls = seen.filter(isPollRequest).map((e) => new URL(e.url, baseUrl).searchParams);
+    expect(polls.map((q) => q.get('afterSequence'))).toEqual([null, '1']);
+    expect(polls.every((q) => Number(q.get('timeout')) >= 1 && Number(q.get('timeout')) <= 60)).toBe(true);
+  });
+
+  it('a 200 that is not text/event-stream also falls back to polling', async () => {
+    fake.handler = (_req, res, entry) => {
+      if (isPollRequest(entry)) {
+        return json(res, 200, { runId: RUN_ID, events: completedLog(2), lastSequence: 1, status: 'completed', isTerminal: true });
+      }
+      json(res, 200, { events: [] });
+    };
+    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: 3_000 });
+    expect(read).toMatchObject({ ok: true, via: 'poll', terminal: true });
+  });
+
+  // The stream stays open with keep-alives forever, so only the deadline ends the read: the reason
+  // naming the deadline is the check; the test timeout only guards against a hang.
+  it('a stream that never reaches a terminal event ends as {ok: false} within the deadline', { timeout: 15_000 }, async () => {
+    fake.handler = (_req, res) => {
+      openSse(res);
+      res.write(frame(event(0)) + frame(event(1)));
+      every(50, () => {
+        if (!res.destroyed) res.write(': keep-alive\n\n');
+      });
+    };
+    const deadlineMs = 600;
+    const read = await readRunEvents(client(), RUN_ID, { deadlineMs });
+    expect(read).toMatchObject({ ok: false, via: 'sse', reason: expect.stringContaining('no terminal event within 600 ms') });
+    expect(sequences(read.events)).toEqual([0, 1]);
+  });
+
+  // Only the deadline ends the loop short of maxPolls: the reason naming it is the check, and the
+  // number of polls shows the empty answers were paced; the test timeout only guards a hang.
+  it('a poll that never reaches a terminal event ends as {ok: false} within the deadline', { timeout: 15_000 }, async () => {
+    fake.handler = (_req, res, entry) => {
+      if (!isPollRequest(entry)) return json(res, 404, { error: 'not_found', message: 'x' });
+      // Answers an empty page at once, ignoring the long-poll timeout.
+      json(res, 200, { runId: RUN_ID, events: [], lastSequence: -1, status: 'running', isTerminal: false });
+    };
+    const deadlineMs = 700;
+    const read = await readRunEvents(client(), RUN_ID, { deadlineMs });
+    expect(read).toMatchObject({ ok: false, via: 'poll', reason: expect.stringContaining('no terminal event within 700 ms') });
+    // The empty answers were paced, not spun on.
+    expect(seen.filter(isPollRequest).length).toBeLessThan(20);
+  });
+
+  // The client's own bound on that poll is 1 s + 60 s, so a poll not cut at the deadline would
+  // outlive the 15 s test timeout by far: that timeout tells the two apart without a tight timing.
+  it('a long poll held past the deadline is cut at the deadline', { timeout: 15_000 }, async () => {
+    fake.handler = (_req, res, entry) => {
+      if (!isPollRequest(entry)) return json(res, 404, { error: 'not_found', message: 'x' });
+      // Holds every poll open and never answers.
+    };
+    const deadlineMs = 500;
+    const read = await readRunEvents(client({ timeoutMs: 60_000 }), RUN_ID, { deadlineMs });
+    expect(read).toMatchObject({ ok: false, via: 'poll', reason: expect.stringContaining('no terminal event within 500 ms') });
+    expect(seen.filter(isPollRequest)).toHaveLength(1);
+  });
+
+  it('a stream larger than maxBytes stops at the cap: HarnessCapReached naming --max-response-bytes (blocked, not the host\'s fault)', async () => {
+    fake.handler = (_req, res) => {
+      openSse(res);
+      let sequence = 0;
+      every(1, () => {
+        if (!res.destroyed) res.write(frame({ ...event(sequence++), payload: { pad: 'p'.repeat(2048) } }));
+      });
+    };
+    const error = await rejection(readRunEvents(client(), RUN_ID, { deadlineMs: 3_000, maxBytes: 32 * 1024 }));
+    expect(error).toBeInstanceOf(HarnessCapReached);
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as Error).message).toContain('exceed 32768 bytes');
+    expect((error as Error).message).toContain('--max-response-bytes');
+  });
+
+  it('more events than maxEvents without a terminal event stops at the cap: HarnessCapReached naming --max-events', async () => {
+    fake.handler = (_req, res) => {
+      openSse(res);
+      res.end(Array.from({ length: 20 }, (_, i) => frame(event(i))).join(''));
+    };
+    const error = await rejection(readRunEvents(client(), RUN_ID, { deadlineMs: 3_000, maxEvents: 10 }));
+    expect(error).toBeInstanceOf(HarnessCapReached);
+    expect((error as Error).message).toContain('more than 10 events');
+    expect((error as Error).message).toContain('--max-events');
+  });
+
+  it("the caps default to the client's (--max-events, --max-response-bytes)", async () => {
+    fake.handler = (_req, res) => {
+      openSse(res);
+      res.end(Array.from({ length: 20 }, (_, i) => frame(event(i))).join(''));
+    };
+    const error = await rejection(readRunEvents(client({ maxEvents: 5 }), RUN_ID, { deadlineMs: 3_000 }));
+    expect(error).toBeInstanceOf(HarnessCapReached);
+    expect((error as HarnessCapReached).limit).toBe(5);
+  });
+});

@@ -1,0 +1,266 @@
+// The reports of a run (lib/report/): the JSON report against its schema, the JUnit file, the
+// Markdown summary and the HTML report, each rendered from real runs and from hostile rows. What
+// a person sees in a browser is test/report-browser.test.ts.
+
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { performance } from 'node:perf_hooks';
+import { describe, expect, it, vi } from 'vitest';
+import { cli } from './support/cli.ts';
+import type { Scenario } from '../lib/ledger/scenario.ts';
+import { runLegs } from '../lib/ledger/runner.ts';
+import { Redactor } from '../lib/redact.ts';
+import { LegClock } from '../lib/report/clock.ts';
+import { htmlReport } from '../lib/report/html.ts';
+import { junitXml, writeReports } from '../lib/report/index.ts';
+import { markdownSummary } from '../lib/report/markdown.ts';
+import { groupedRows, placeOf, type ReportRow, type RunReport } from '../lib/report/model.ts';
+
+const SCHEMA = JSON.parse(readFileSync(new URL('../schemas/report.schema.json', import.meta.url), 'utf8')) as object;
+const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true });
+const addFormats = addFormatsModule as unknown as { default?: (a: Ajv2020) => unknown } & ((a: Ajv2020) => unknown);
+(typeof addFormats.default === 'function' ? addFormats.default : addFormats)(ajv);
+const validateReport = ajv.compile(SCHEMA);
+const schemaErrors = (value: unknown): string[] => (validateReport(value) ? [] : (validateReport.errors ?? []).map((e) => `${e.instancePath} ${e.message}`));
+
+const tmp = (): string => mkdtempSync(join(tmpdir(), 'owec-report-'));
+const readJson = (path: string): RunReport => JSON.parse(readFileSync(path, 'utf8')) as RunReport;
+
+const HOSTILE = '<script>alert(1)</script>"><img src=x onerror=alert(2)>| *bold* `tick` &amp;\u0000\u001b[31m';
+
+function syntheticReport(rows: ReportRow[], extra: Partial<RunReport> = {}): RunReport {
+  const count = (result: string) => rows.filter((row) => row.result === result).length;
+  return {
+    harnessVersion: '0.1.0',
+    generatedAt: '2026-01-01T00:00:00.000Z',
+    target: { offline: false, requireBehavior: false, baseUrl: 'http://127.0.0.1:1234', implementation: '[host@1]', hostBuild: 'commit:abc' },
+    verdict: { status: 'not-certified', reasons: ['1 row(s) are executed-fail (openwop.requirement.0244.x)'] },
+    totals: { executedPass: count('executed-pass'), executedFail: count('executed-fail'), skipped: count('skipped'), inapplicable: count('inapplicable'), blocked: count('blocked') },
+    durationMs: 1234,
+    rows,
+    ...extra,
+  };
+}
+
+const passRow: ReportRow = { id: 'openwop.requirement.0081.suite-shape', scenario: 'a.test.ts', result: 'executed-pass', assertions: 3, title: 'the suite is well-formed', clause: 'RFC 0081 §A, §D', durationMs: 12 };
+const failRow: ReportRow = {
+  id: 'openwop.requirement.0244.trial-stats-formula',
+  scenario: 'b.test.ts',
+  result: 'executed-fail',
+  assertions: 4,
+  detail: `[host@1] RFC 0244 §B passHatK: expected 0.4, got 0.41 ${HOSTILE}\nsecond line`,
+  evidence: { failedRules: ['pass-hat-k'], echo: HOSTILE },
+  title: `passHatK follows the formula ${HOSTILE}`,
+  clause: 'RFC 0244 §B',
+  durationMs: 1500,
+};
+const skippedRow: ReportRow = { id: 'openwop.requirement.0252.live-shadow-refused', scenario: 'b.test.ts', result: 'skipped', assertions: 0, detail: 'not advertised', title: 't', clause: 'RFC 0252 §B', durationMs: 0 };
+
+describe('the JSON report', () => {
+  it('of a run --offline and of a partial certification validates against schemas/report.schema.json', { timeout: 120_000 }, async () => {
+    const dir = tmp();
+    const offline = await cli('run', '--offline', '--report-json', join(dir, 'offline.json'));
+    expect(offline.code, offline.err).toBe(0);
+    const partial = await cli('run', '--filter', '0244.trials', '--certify', join(dir, 'bundle.json'), '--report-json', join(dir, 'partial.json'));
+    expect(partial.code, partial.err).toBe(0);
+    for (const name of ['offline.json', 'partial.json']) {
+      const report = readJson(join(dir, name));
+      expect(schemaErrors(report), name).toEqual([]);
+      expect(report.harnessVersion).toBe((JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version);
+      expect(report.rows.length).toBeGreaterThan(0);
+      for (const row of report.rows) expect(row.title, row.id).toEqual(expect.any(String));
+    }
+    expect(readJson(join(dir, 'offline.json')).verdict.status).toBe('no-bundle');
+    // A filtered run never certifies: `verify` calls it incomplete, and so does the report.
+    const verdict = readJson(join(dir, 'partial.json')).verdict;
+    expect(verdict.status).toBe('incomplete');
+    expect(verdict.reasons.join(' ')).toMatch(/a filtered or partial run never certifies/);
+    // The bundle's rows are the ledger rows: no title, clause or duration ever enters them.
+    const bundle = JSON.parse(readFileSync(join(dir, 'bundle.json'), 'utf8')) as { results: { requirements: Array<Record<string, unknown>> } };
+    for (const row of bundle.results.requirements) expect(Object.keys(row).filter((k) => ['title', 'clause', 'durationMs'].includes(k)), String(row.id)).toEqual([]);
+  });
+
+  it('schema refuses a broken report: each defect on its own', () => {
+    const good = syntheticReport([passRow, failRow, skippedRow]);
+    expect(schemaErrors(good)).toEqual([]);
+    const broken: Array<[string, (r: Record<string, any>) => void]> = [
+      ['no harnessVersion', (r) => delete r.harnessVersion],
+      ['a negative duration', (r) => (r.rows[0].durationMs = -1)],
+      ['a row without its duration', (r) => delete r.rows[0].durationMs],
+      ['a failed row without a reason', (r) => delete r.rows[1].detail],
+      ['a pass without assertions', (r) => (r.rows[0].assertions = 0)],
+      ['an unknown disposition', (r) => (r.rows[2].result = 'passed')],
+      ['certified with reasons', (r) => (r.verdict.status = 'certified')],
+      ['not certified without a reason', (r) => (r.verdict.reasons = [])],
+      ['an unknown verdict', (r) => (r.verdict = { status: 'approved', reasons: ['x'] })],
+      ['a member the schema does not know', (r) => (r.apiKey = 'x')],
+      ['a host build of no kind', (r) => (r.target.hostBuild = 'abc')],
+    ];
+    for (const [defect, edit] of broken) {
+      const copy = structuredClone(good) as Record<string, any>;
+      edit(copy);
+      expect(schemaErrors(copy), defect).not.toEqual([]);
+    }
+  });
+});
+
+describe('the JUnit file', () => {
+  it("gives a failure the row's reason as its message, the title in the name, a time on every testcase and suite, and the run's properties", () => {
+    const xml = junitXml(syntheticReport([passRow, failRow, skippedRow]));
+    const failure = /<failure type="executed-fail" message="([^"]*)">([^<]*)<\/failure>/.exec(xml);
+    expect(failure, xml).not.toBeNull();
+    expect(failure![1]).toMatch(/^\[host@1\] RFC 0244 §B passHatK: expected 0\.4, got 0\.41 &lt;script&gt;/);
+    expect(failure![1]).not.toContain('second line');
+    expect(failure![2]).toContain('second line');
+    expect(xml).toContain('name="openwop.requirement.0081.suite-shape: the suite is well-formed"');
+    expect(xml).toMatch(/<testcase [^>]*name="openwop\.requirement\.0244\.trial-stats-formula[^"]*" time="1\.500"/);
+    expect(xml.match(/<testcase /g)).toHaveLength(3);
+    expect(xml.match(/<testcase [^>]* time="\d+\.\d{3}"/g)).toHaveLength(3);
+    expect(xml).toMatch(/<testsuite name="b\.test\.ts" [^>]*time="1\.500"/);
+    expect(xml).toMatch(/<testsuites [^>]*time="1\.234"/);
+    for (const property of ['harness.version" value="0.1.0"', 'target.baseUrl" value="http://127.0.0.1:1234"', 'target.hostBuild" value="commit:abc"']) {
+      expect(xml).toContain(`<property name="${property}/>`);
+    }
+    // Escaped markup and no character XML 1.0 refuses.
+    expect(xml).not.toContain('<script>');
+    expect(xml).not.toContain('<img');
+    expect(xml).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
+  });
+
+  it('clips a long first line of a reason in the message', () => {
+    const long = { ...failRow, detail: 'x'.repeat(5_000) };
+    const message = /message="([^"]*)"/.exec(junitXml(syntheticReport([long])))![1]!;
+    expect(message.length).toBe(200);
+    expect(message.endsWith('…')).toBe(true);
+  });
+});
+
+describe('the Markdown summary', () => {
+  it('states the verdict and totals, and lists each row that did not pass with its reason as one escaped table line', () => {
+    const md = markdownSummary(syntheticReport([passRow, failRow, skippedRow]));
+    expect(md).toMatch(/^## OpenWOP eval conformance: not certified$/m);
+    expect(md).toContain('| 1 | 0 | 1 | 0 | 1 |');
+    const lines = md.split('\n').filter((line) => line.startsWith('| `openwop.requirement.'));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain('executed-fail');
+    expect(lines[0]).toContain('passHatK: expected 0.4, got 0.41');
+    expect(md).not.toContain('suite-shape');
+    // The hostile reason cannot open a cell, a tag or a code span of its own.
+    expect(lines[0]!.split(/(?<!\\)\|/)).toHaveLength(6);
+    expect(md).not.toMatch(/<(script|img)/);
+    expect(md).toContain('&lt;script&gt;');
+  });
+
+  it('says every row passed when none failed, and names a run with no bundle', () => {
+    const md = markdownSummary(syntheticReport([passRow], { verdict: { status: 'no-bundle', reasons: ['no --certify was given'] } }));
+    expect(md).toMatch(/^## OpenWOP eval conformance: not certified: no bundle$/m);
+    expect(md).toContain('Every row passed.');
+    expect(md).not.toContain('did not pass');
+  });
+});
+
+describe('the HTML report', () => {
+  it('escapes every text a host sent and refers to nothing outside itself', () => {
+    const html = htmlReport(syntheticReport([passRow, failRow, skippedRow]));
+    expect(html.match(/<script>/g)).toHaveLength(1);
+    expect(html).not.toMatch(/<img|onerror=alert\(2\)>/);
+    expect(html).not.toMatch(/<[a-z][^>]*\s(src|href|action|data)=/i);
+    expect(html).not.toMatch(/@import|url\(/);
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;');
+    expect(html).toMatch(/content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-[A-Za-z0-9+/]+=*'"/);
+    expect(html).toContain('Verdict: not certified');
+    expect(html.match(/<tr data-result=/g)).toHaveLength(3);
+  });
+
+  it('groups the rows by RFC, then section, from the first clause each names', () => {
+    expect(placeOf('RFC 0244 §B, §D')).toEqual({ rfc: 'RFC 0244', section: '§B' });
+    expect(placeOf('RFC 0252 §C ("whose calls")')).toEqual({ rfc: 'RFC 0252', section: '§C' });
+    expect(placeOf('CONTRACT §5')).toEqual({ rfc: 'other', section: '' });
+    const groups = groupedRows([skippedRow, failRow, passRow, { ...passRow, id: 'openwop.requirement.0244.a', clause: 'RFC 0244 §A' }]);
+    expect(groups.map((g) => [g.rfc, g.sections.map((s) => s.section)])).toEqual([
+      ['RFC 0081', ['§A']],
+      ['RFC 0244', ['§A', '§B']],
+      ['RFC 0252', ['§B']],
+    ]);
+  });
+});
+
+describe('writing the reports', () => {
+  it('takes every secret out of every report, in whatever form the rendering gives it', () => {
+    const dir = tmp();
+    const secret = 'sk-"SECRET"<&>|key_0123';
+    const leaky = syntheticReport([{ ...failRow, detail: `you sent Bearer ${secret}`, title: `t ${secret}`, evidence: { [secret]: secret } }], {
+      target: { offline: false, requireBehavior: false, baseUrl: `http://user:${encodeURIComponent(secret)}@127.0.0.1:1`, implementation: secret },
+      verdict: { status: 'not-certified', reasons: [`because ${secret}`] },
+    });
+    const paths = { reportJson: join(dir, 'r.json'), junit: join(dir, 'j.xml'), html: join(dir, 'r.html'), summary: join(dir, 's.md') };
+    const errors: string[] = [];
+    expect(writeReports(paths, leaky, new Redactor([secret]), { err: (s) => errors.push(s) })).toBe(true);
+    expect(errors).toEqual([]);
+    for (const path of Object.values(paths)) {
+      const text = readFileSync(path, 'utf8');
+      expect(text, path).toMatch(/\\?\[redacted\\?\]/);
+      expect(text, path).not.toMatch(/SECRET|key_0123/);
+    }
+  });
+
+  it('says in one line which report it cannot write, writes the others, and the run exits 2', async () => {
+    const dir = tmp();
+    const run = await cli('run', '--offline', '--html', join(dir, 'missing-dir', 'r.html'), '--summary', join(dir, 's.md'));
+    expect(run.code).toBe(2);
+    expect(run.err.trimEnd().split('\n')).toEqual([expect.stringMatching(/^openwop-eval-conformance: cannot write the HTML report to .*missing-dir.*r\.html \(ENOENT\)$/)]);
+    expect(readFileSync(join(dir, 's.md'), 'utf8')).toMatch(/^## OpenWOP eval conformance: not certified: no bundle/);
+  });
+
+  it('appends the summary to $GITHUB_STEP_SUMMARY when it is set', async () => {
+    const file = join(tmp(), 'step-summary.md');
+    writeFileSync(file, 'an earlier step\n');
+    const before = process.env.GITHUB_STEP_SUMMARY;
+    process.env.GITHUB_STEP_SUMMARY = file;
+    try {
+      const run = await cli('run', '--offline', '--filter', 'suite-shape');
+      expect(run.code, run.err).toBe(0);
+    } finally {
+      if (before === undefined) delete process.env.GITHUB_STEP_SUMMARY;
+      else process.env.GITHUB_STEP_SUMMARY = before;
+    }
+    const text = readFileSync(file, 'utf8');
+    expect(text.startsWith('an earlier step\n## OpenWOP eval conformance: not certified: no bundle\n')).toBe(true);
+    expect(text).toContain('Every row passed.');
+  });
+});
+
+describe('the leg clock', () => {
+  it("gives each row its own leg's wall time, 0 to a leg that never started, and leaves the rows as the runner made them", async () => {
+    // A clock that moves only when told: leg a takes 500, leg b 10, and 10 pass between rows.
+    let t = 1000;
+    const now = vi.spyOn(performance, 'now').mockImplementation(() => t);
+    try {
+      const leg = (id: string, takes: number) => ({
+        id, title: id, clause: 'RFC 0081 §A', serverFree: true as const,
+        run: (check: { ok(c: boolean, rule: string): boolean }) => {
+          t += takes;
+          check.ok(true, 'r');
+        },
+      });
+      const scenarios: Scenario[] = [{ file: 'x.test.ts', legs: [leg('openwop.requirement.0081.a', 500), leg('openwop.requirement.0081.b', 10)] }];
+      const clock = new LegClock();
+      t += 10;
+      const rows = await runLegs(clock.wrap(scenarios), undefined, {
+        onRow: (row) => {
+          clock.finished(row.id);
+          t += 10;
+        },
+      });
+      clock.finished('openwop.requirement.0081.never-started');
+      expect(Object.fromEntries(clock.durations())).toEqual({ 'openwop.requirement.0081.a': 500, 'openwop.requirement.0081.b': 10, 'openwop.requirement.0081.never-started': 0 });
+      expect(clock.elapsedMs()).toBe(540);
+      expect(rows).toEqual(await runLegs(scenarios, undefined));
+    } finally {
+      now.mockRestore();
+    }
+  });
+});

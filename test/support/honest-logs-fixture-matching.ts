@@ -1,0 +1,179 @@
+// The hand-written logs an honest host writes for the fixture-matching fixtures (RFC 0244 §D,
+// RFC 0252 recorded fixtures, RFC 0081 live-shadow): test/fixture-grades.test.ts grades each and
+// holds the grade to the fixture's expectedGrade.
+
+import type { CallSpec, LogEvent } from './event-log.ts';
+import { fixture } from './fixture-corpus.ts';
+import { call, COUNTER, ECHO, echo, HELPER, open, usage } from './honest-log.ts';
+
+/** The live counter's answers are whatever the host's count is; these logs assume a fresh host. */
+const SOURCE_RUN_ID = 'tenant-a/run-recorded-source';
+
+export const FIXTURE_MATCHING_LOGS: Record<string, () => LogEvent[]> = {
+  'conformance-eval-fixture-miss': () => {
+    const log = open(fixture('conformance-eval-fixture-miss'), 'fixture-miss');
+    log.trial('served', 0, {
+      steps: [call(COUNTER, { op: 'inc', key: 'fixture-served' }, { key: 'fixture-served', count: 41 })],
+      usage: [usage(70, 14, 0.0007)],
+      decision: 'served',
+      score: 1,
+      passed: true,
+    });
+    log.trial('missed', 0, {
+      steps: [{ tool: COUNTER, inputs: { op: 'inc', key: 'fixture-miss-probe' }, miss: true }],
+      usage: [usage(70, 14, 0.0007)],
+      decision: 'served',
+      score: 0,
+      passed: false,
+    });
+    return log.finish({ aggregateScore: 0.5, passed: false, passedCount: 1 });
+  },
+
+  'conformance-eval-recorded-source': () => {
+    // Both calls miss the empty list and reach the live counter (a fresh host: count 0 → 1).
+    const log = open(fixture('conformance-eval-recorded-source'), 'recorded-source');
+    log.trial('record', 0, {
+      steps: [
+        call(COUNTER, { op: 'inc', key: 'recorded-fixtures' }, { key: 'recorded-fixtures', count: 1 }),
+        call(COUNTER, { op: 'read', key: 'recorded-fixtures' }, { key: 'recorded-fixtures', count: 1 }),
+      ],
+      usage: [usage(40, 8)],
+      decision: 'recorded',
+      score: 1,
+      passed: true,
+    });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+  },
+
+  'conformance-eval-recorded-replay': () => {
+    // Served the source's recorded answers: the live counter stays at 1.
+    const log = open(fixture('conformance-eval-recorded-replay'), 'recorded-replay', { fixtureRuns: { record: SOURCE_RUN_ID } });
+    log.trial('record', 0, {
+      steps: [
+        call(COUNTER, { op: 'inc', key: 'recorded-fixtures' }, { key: 'recorded-fixtures', count: 1 }),
+        call(COUNTER, { op: 'read', key: 'recorded-fixtures' }, { key: 'recorded-fixtures', count: 1 }),
+      ],
+      usage: [usage(40, 8)],
+      decision: 'recorded',
+      score: 1,
+      passed: true,
+    });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+  },
+
+  'conformance-eval-recorded-drift': () => {
+    const log = open(fixture('conformance-eval-recorded-drift'), 'recorded-drift', { fixtureRuns: { record: SOURCE_RUN_ID } });
+    log.trial('record', 0, {
+      steps: [
+        { tool: COUNTER, inputs: { op: 'inc', key: 'recorded-fixtures-drift' }, miss: true },
+        call(COUNTER, { op: 'read', key: 'recorded-fixtures' }, { key: 'recorded-fixtures', count: 1 }),
+      ],
+      usage: [usage(40, 8)],
+      decision: 'recorded',
+      score: 0,
+      passed: false,
+    });
+    return log.finish({ aggregateScore: 0, passed: false, passedCount: 0 });
+  },
+
+  'conformance-eval-onmiss-live': () => {
+    const log = open(fixture('conformance-eval-onmiss-live'), 'onmiss-live');
+    log.trial('live-fallback', 0, {
+      steps: [call(ECHO, { value: 'fixtured' }, { value: 'from-fixture' }), call(ECHO, { value: 'live-probe' }, { value: 'live-probe' })],
+      usage: [usage(60, 12, 0.0006)],
+      decision: 'answered',
+      score: 1,
+      passed: true,
+    });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+  },
+
+  'conformance-eval-fixture-args-probe': () => {
+    const log = open(fixture('conformance-eval-fixture-args-probe'), 'fixture-args-probe');
+    log.trial('args-served', 0, { steps: [call(ECHO, { value: 'args-probe' }, { value: 'from-fixture' })], usage: [usage(20, 4)], decision: 'served', score: 1, passed: true });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+  },
+
+  'conformance-eval-onmiss-only': () => {
+    const log = open(fixture('conformance-eval-onmiss-only'), 'onmiss-only');
+    log.trial('record', 0, { steps: [], usage: [usage(10, 2)], decision: 'recorded', score: 1, passed: true });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+  },
+
+  'conformance-eval-fixture-is-error': () => {
+    // The isError entry is served as the tool error (CONTRACT §4); the live counter never moves.
+    const log = open(fixture('conformance-eval-fixture-is-error'), 'fixture-is-error');
+    log.trial('tool-error', 0, {
+      steps: [{ tool: COUNTER, inputs: { op: 'inc', key: 'fixture-is-error' }, error: { code: 'counter_unavailable', message: 'the counter is down for maintenance' } }],
+      usage: [usage(30, 6)],
+      decision: 'handled',
+      score: 1,
+      passed: true,
+    });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+  },
+
+  'conformance-eval-live-shadow': () => {
+    // live-shadow ignores fixtures: the live echo answers with its args, never the entry.
+    const log = open(fixture('conformance-eval-live-shadow'), 'live-shadow');
+    log.trial('fixtured', 0, { steps: [echo('live-shadow-probe')], usage: [usage(30, 6)], decision: 'shadowed', score: 1, passed: true });
+    log.trial('record', 0, {
+      steps: [
+        call(COUNTER, { op: 'inc', key: 'recorded-fixtures' }, { key: 'recorded-fixtures', count: 1 }),
+        call(COUNTER, { op: 'read', key: 'recorded-fixtures' }, { key: 'recorded-fixtures', count: 1 }),
+      ],
+      usage: [usage(40, 8)],
+      decision: 'recorded',
+      score: 1,
+      passed: true,
+    });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 2 });
+  },
+
+  'conformance-eval-recorded-repeat-source': () => {
+    // Every call misses the empty list and goes live: a fresh host counts 1, then 2.
+    const log = open(fixture('conformance-eval-recorded-repeat-source'), 'recorded-repeat-source');
+    log.trial('repeat', 0, {
+      steps: [
+        call(COUNTER, { op: 'inc', key: 'recorded-repeat' }, { key: 'recorded-repeat', count: 1 }),
+        call(COUNTER, { op: 'inc', key: 'recorded-repeat' }, { key: 'recorded-repeat', count: 2 }),
+        { delegate: HELPER, steps: [echo('delegate-only')] },
+      ],
+      usage: [usage(40, 8)],
+      decision: 'recorded',
+      score: 1,
+      passed: true,
+    });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+  },
+
+  'conformance-eval-recorded-repeat-replay': () => {
+    // Each trial walks the two derived incs afresh; the echo (the source's delegate's) misses.
+    const log = open(fixture('conformance-eval-recorded-repeat-replay'), 'recorded-repeat-replay', { fixtureRuns: { repeat: SOURCE_RUN_ID } });
+    for (const i of [0, 1]) {
+      log.trial('repeat', i, {
+        steps: [
+          call(COUNTER, { op: 'inc', key: 'recorded-repeat' }, { key: 'recorded-repeat', count: 1 }),
+          call(COUNTER, { op: 'inc', key: 'recorded-repeat' }, { key: 'recorded-repeat', count: 2 }),
+          { tool: ECHO, inputs: { value: 'delegate-only' }, miss: true },
+        ],
+        usage: [usage(40, 8)],
+        decision: 'replayed',
+        score: 0,
+        passed: false,
+      });
+    }
+    return log.finish({ aggregateScore: 0, passed: false, passedCount: 0 });
+  },
+
+  'conformance-eval-fixture-selection': () => {
+    const log = open(fixture('conformance-eval-fixture-selection'), 'fixture-selection');
+    const read = (count: number): CallSpec =>
+      call(COUNTER, { op: 'read', key: 'fixture-selection' }, { key: 'fixture-selection', count });
+    for (const i of [0, 1]) {
+      log.trial('walk', i, { steps: [read(101), read(102), read(103)], usage: [usage(50, 10, 0.0005)], decision: 'walked', score: 1, passed: true });
+    }
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+  },
+
+};

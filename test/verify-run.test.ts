@@ -1,0 +1,81 @@
+// `run --certify` and `verify` on the same bundle (README "Verifying a bundle"): a filtered run of
+// the reference host is cut, signed, and never certified; `run` prints the very verdict line
+// `verify` prints; and the bundle claims the profiles the host's discovery derives, not none.
+
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReferenceHost } from '../hosts/reference/server.ts';
+import { claimedProfilesFromDiscovery } from '../lib/evidence/derivation.ts';
+import { generateDevKeyPair } from '../lib/evidence/keys.ts';
+import { thisHarness } from '../lib/verify.ts';
+import { cli } from './support/cli.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'owec-verify-run-'));
+const KEY_ID = 'verify-run-key';
+const key = generateDevKeyPair();
+writeFileSync(join(dir, 'host.pem'), key.privateKeyPem);
+writeFileSync(join(dir, 'host.pub.pem'), key.publicKeyPem);
+const bundlePath = join(dir, 'memory.bundle.json');
+
+let host: Awaited<ReturnType<typeof startReferenceHost>>;
+let run: { code: number; out: string; err: string };
+
+beforeAll(async () => {
+  host = await startReferenceHost({ log: () => {}, signingKey: key.privateKeyPem, signingKeyId: KEY_ID });
+  run = await cli(
+    'run', '--base-url', host.baseUrl, '--api-key', host.tenants.a.apiKey, '--tenant-b-api-key', host.tenants.b.apiKey,
+    '--filter', 'memory', '--certify', bundlePath, '--signing-key', join(dir, 'host.pem'), '--signing-key-id', KEY_ID, '--host-build', 'commit:0123456789abcdef',
+  );
+});
+
+afterAll(async () => {
+  await host?.close();
+});
+
+describe('a filtered run --certify', () => {
+  it('is signed and verified, and run prints the verdict verify prints: incomplete', async () => {
+    const harness = await thisHarness();
+    expect(run.code, run.err).toBe(0);
+    const line = (out: string, prefix: string) => out.split('\n').find((l) => l.startsWith(prefix));
+    const runVerdict = line(run.out, 'verdict: ');
+    expect(runVerdict).toMatch(new RegExp(`^verdict: incomplete: ${harness.requirementIds.length - 1} of the ${harness.requirementIds.length} requirement ids have no row .*a filtered or partial run never certifies$`));
+    expect(line(run.out, 'authenticity: ')).toBe(`authenticity: verified (the host signature of key ${KEY_ID} holds under the supplied key)`);
+    expect(run.out).not.toMatch(/^verify: /m);
+
+    for (const keyArgs of [['--host-key', join(dir, 'host.pub.pem')], ['--discovery', host.baseUrl]]) {
+      const verified = await cli('verify', bundlePath, ...keyArgs);
+      expect(verified.code, verified.out + verified.err).toBe(4);
+      expect(line(verified.out, 'verdict: ')).toBe(runVerdict);
+      expect(line(verified.out, 'authenticity: ')).toBe(line(run.out, 'authenticity: '));
+    }
+  });
+
+  it('claims the profiles the host discovery derives', () => {
+    const bundle = JSON.parse(readFileSync(bundlePath, 'utf8'));
+    expect(bundle.claimedProfiles).toEqual(claimedProfilesFromDiscovery(bundle.discovery.document, 2));
+    expect(bundle.claimedProfiles.map((p: { id: string }) => p.id)).toContain('openwop-discovery-core');
+    expect(bundle.claimedProfiles.every((p: { certified: boolean }) => p.certified === false)).toBe(true);
+  });
+
+  it('verify --discovery of a host that does not publish the signing key: an input problem, exit 2', async () => {
+    const bundle = JSON.parse(readFileSync(bundlePath, 'utf8'));
+    bundle.signature.keyId = 'a-key-nobody-publishes';
+    writeFileSync(join(dir, 'other-key.json'), JSON.stringify(bundle));
+    const { code, out, err } = await cli('verify', join(dir, 'other-key.json'), '--discovery', host.baseUrl);
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err).toBe('openwop-eval-conformance: --discovery: the host publishes no signing key "a-key-nobody-publishes"\n');
+  });
+
+  it('a tampered copy: verify lists the rejection, then the verdict with its reasons', async () => {
+    const bundle = JSON.parse(readFileSync(bundlePath, 'utf8'));
+    bundle.results.totals.executedPass += 1;
+    writeFileSync(join(dir, 'tampered.json'), JSON.stringify(bundle));
+    const { code, out } = await cli('verify', join(dir, 'tampered.json'), '--host-key', join(dir, 'host.pub.pem'));
+    expect(code).toBe(1);
+    expect(out).toMatch(/^rejected: totals-mismatch: results\.totals\.executedPass is \d+, but \d+ row\(s\) are executed-pass$/m);
+    expect(out).toMatch(/^verdict: not certified: the bundle is rejected, and a rejected bundle certifies nothing; /m);
+  });
+});
