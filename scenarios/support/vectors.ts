@@ -104,8 +104,6 @@ export const EVAL_SCORED = {
   evaluatorType: 'deterministic',
 };
 
-export const EVAL_COMPLETED = { aggregateScore: 0.86, passed: true, taskCount: 12, passedCount: 11, regressionVsBaseline: 0.04 };
-
 /** A discovery document advertising every `agents.evalSuite` member. */
 export const DISCOVERY = {
   protocolVersions: ['2.0'],
@@ -126,11 +124,4 @@ export const DISCOVERY = {
       recordedFixtures: true,
     },
   },
-};
-
-export const EVAL_CREATE = {
-  mode: 'eval',
-  evalSuiteRef: 'conformance-eval-recorded-replay',
-  agentId: 'core.conformance.agents.scripted',
-  fixtureRuns: { record: RUN_ID },
 };
