@@ -13,7 +13,7 @@ export function accepts(check: Checks, validator: Validator, value: unknown, wha
 }
 
 /** The value is refused. */
-export function refuses(check: Checks, validator: Validator, value: unknown, what: string): void {
+function refuses(check: Checks, validator: Validator, value: unknown, what: string): void {
   check.ok(!runValidator(validator, value).ok, `${validator} refuses ${what}`, value);
 }
 
@@ -26,11 +26,4 @@ export function vectorChecks(check: Checks, leg: string): void {
     if (vector.valid) accepts(check, vector.schema as Validator, vector.data, vector.description);
     else refuses(check, vector.schema as Validator, vector.data, vector.description);
   }
-}
-
-/** A deep copy with `edit` applied, so each negative differs from a valid base by one thing. */
-export function variant<T>(base: T, edit: (copy: T) => void): T {
-  const copy = structuredClone(base);
-  edit(copy);
-  return copy;
 }
