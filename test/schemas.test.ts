@@ -77,7 +77,7 @@ const EVENT = vectorData('run-event.json: run-event: accepts a closed envelope a
 for (const file of new Set(loadSchemaVectors().map((vector) => vector.file))) {
   describe(file, () => {
     for (const vector of loadSchemaVectors().filter((v) => v.file === file)) {
-      it(`${vector.schema} ${vector.valid ? 'accepts' : 'refuses'} ${vector.description}`, () => {
+      it(`${vector.schema}: ${vector.description} (${vector.valid ? 'accepted' : 'refused'})`, () => {
         expect(problemsOf(vector), vector.where).toEqual([]);
       });
     }
