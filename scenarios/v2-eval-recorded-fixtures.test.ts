@@ -28,8 +28,7 @@ import { defineScenario, type Leg } from '../lib/ledger/scenario.ts';
 import type { Target } from '../lib/ledger/target.ts';
 import { RECORDED, unknownRunId } from './support/recorded.ts';
 import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT, sharedEvalRun, summaryTask, type ObservedEvalRun } from './support/eval-run.ts';
-import { accepts, refuses, variant } from './support/shape.ts';
-import { DISCOVERY, EVAL_CREATE, EVAL_STARTED } from './support/vectors.ts';
+import { vectorChecks } from './support/shape.ts';
 
 const SOURCE = 'conformance-eval-recorded-source';
 const REPLAY = 'conformance-eval-recorded-replay';
@@ -183,14 +182,7 @@ export default await defineScenario('v2-eval-recorded-fixtures.test.ts', [
     clause: 'RFC 0252 §A, §B, §E',
     serverFree: true,
     run(check) {
-      accepts(check, 'create-run', EVAL_CREATE, 'an eval create with fixtureRuns');
-      accepts(check, 'event:eval.started', EVAL_STARTED, 'eval.started echoing fixtureRuns');
-      accepts(check, 'capabilities', DISCOVERY, 'a facet advertising recordedFixtures');
-      refuses(check, 'create-run', variant(EVAL_CREATE, (b) => (b.fixtureRuns = {} as typeof b.fixtureRuns)), 'a fixtureRuns with no keys');
-      refuses(check, 'create-run', variant(EVAL_CREATE, (b) => (b.fixtureRuns = { record: 'not-a-run-id' })), 'a fixtureRuns value that is not a runId');
-      refuses(check, 'create-run', variant(EVAL_CREATE, (b) => (b.fixtureRuns = { '': 'tenant-a/0123456789abcdef0123' } as unknown as typeof b.fixtureRuns)), 'an empty task key');
-      refuses(check, 'event:eval.started', variant(EVAL_STARTED, (p) => (p.fixtureRuns = {} as typeof p.fixtureRuns)), 'eval.started echoing an empty map');
-      refuses(check, 'capabilities', variant(DISCOVERY, (d) => Object.assign(d.agents.evalSuite, { recordedFixtures: 'yes' })), 'a recordedFixtures member that is not boolean');
+      vectorChecks(check, '0252.shape');
     },
   },
   ...hostLegs,

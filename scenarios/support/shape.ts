@@ -1,30 +1,29 @@
 // Schema vectors for the server-free legs: each accepted or refused value is one assertion.
 
 import type { Checks } from '../../lib/ledger/leg.ts';
-import { checkSuite, validate, validateEventPayload, type SchemaName } from '../../lib/schemas/index.ts';
+import type { SchemaName } from '../../lib/schemas/index.ts';
+import { runValidator, vectorsOfLeg } from '../../lib/schemas/vectors.ts';
 
 type Validator = SchemaName | `event:${string}` | 'suite-with-rules';
 
-function run(validator: Validator, value: unknown) {
-  if (validator === 'suite-with-rules') return checkSuite(value);
-  if (validator.startsWith('event:')) return validateEventPayload(validator.slice('event:'.length), value);
-  return validate(validator as SchemaName, value);
-}
-
 /** The value validates. */
 export function accepts(check: Checks, validator: Validator, value: unknown, what: string): void {
-  const result = run(validator, value);
+  const result = runValidator(validator, value);
   check.ok(result.ok, `${validator} accepts ${what}`, result.ok ? undefined : result.errors);
 }
 
 /** The value is refused. */
-export function refuses(check: Checks, validator: Validator, value: unknown, what: string): void {
-  check.ok(!run(validator, value).ok, `${validator} refuses ${what}`, value);
+function refuses(check: Checks, validator: Validator, value: unknown, what: string): void {
+  check.ok(!runValidator(validator, value).ok, `${validator} refuses ${what}`, value);
 }
 
-/** A deep copy with `edit` applied, so each negative differs from a valid base by one thing. */
-export function variant<T>(base: T, edit: (copy: T) => void): T {
-  const copy = structuredClone(base);
-  edit(copy);
-  return copy;
+/**
+ * Every vector of vectors/schemas/*.json that names `leg` (its short id, `0081.suite-shape`),
+ * accepted or refused as the vector says.
+ */
+export function vectorChecks(check: Checks, leg: string): void {
+  for (const vector of vectorsOfLeg(leg)) {
+    if (vector.valid) accepts(check, vector.schema as Validator, vector.data, vector.description);
+    else refuses(check, vector.schema as Validator, vector.data, vector.description);
+  }
 }

@@ -16,11 +16,8 @@ import { defineScenario, fittingFixtures, type Leg } from '../../lib/ledger/scen
 import { validate, validateEventPayload } from '../../lib/schemas/index.ts';
 import { assertContentFree } from '../support/content.ts';
 import { requireCompleted, sharedEvalRun } from '../support/eval-run.ts';
-import { accepts, refuses, variant } from '../support/shape.ts';
+import { vectorChecks } from '../support/shape.ts';
 import { EFFICIENCY, MISS, TRAJECTORY, TRIALS } from '../support/trajectory-trials.ts';
-import { DISCOVERY, EVAL_SCORED, EVAL_STARTED, FULL_SUITE, FULL_SUMMARY } from '../support/vectors.ts';
-
-const trajectoryOf = (suite: typeof FULL_SUITE) => suite.tasks[0]!.expected.trajectory!;
 
 /** Every fixture whose served payloads and summary the shape and content legs read. */
 const SERVED = [TRAJECTORY, TRIALS, MISS, EFFICIENCY];
@@ -65,31 +62,7 @@ export default await defineScenario('v2-eval-trajectory-trials/shape-content.tes
     clause: 'RFC 0244 §A–§G',
     serverFree: true,
     run(check) {
-      accepts(check, 'suite-with-rules', FULL_SUITE, 'a suite with trajectory, trials, onMiss and fixture args');
-      for (const mode of ['exact', 'in-order', 'any-order', 'subset']) {
-        accepts(check, 'agent-eval-suite', variant(FULL_SUITE, (s) => (trajectoryOf(s).match = mode)), `trajectory mode ${mode}`);
-      }
-      for (const rule of ['all', 'any', 'mean']) {
-        accepts(check, 'agent-eval-suite', variant(FULL_SUITE, (s) => (s.trials.passRule = rule)), `passRule ${rule}`);
-      }
-      accepts(check, 'eval-summary', FULL_SUMMARY, 'a summary with trajectory, trials, efficiency, fixtureMissCount, trialStats and a verdict');
-      accepts(check, 'event:eval.scored', EVAL_SCORED, 'eval.scored with trialIndex, scoreLabel and evaluatorType');
-      accepts(check, 'event:eval.started', EVAL_STARTED, 'eval.started with trialCount');
-      accepts(check, 'capabilities', DISCOVERY, 'a facet with trajectory, trials.maxTrials, fixtureMatching and regressionVerdict');
-      refuses(check, 'agent-eval-suite', variant(FULL_SUITE, (s) => (trajectoryOf(s).match = 'superset')), 'trajectory.match "superset"');
-      refuses(check, 'agent-eval-suite', variant(FULL_SUITE, (s) => (s.trials.count = 0)), 'trials.count 0');
-      refuses(check, 'suite-with-rules', variant(FULL_SUITE, (s) => (s.trials = { count: 5, k: 6, passRule: 'all' })), 'trials.k 6 with count 5');
-      refuses(check, 'agent-eval-suite', variant(FULL_SUITE, (s) => Object.assign(trajectoryOf(s), { ordered: true })), 'an unknown trajectory member');
-      refuses(check, 'event:eval.scored', variant(EVAL_SCORED, (p) => (p.evaluatorType = 'model')), 'evaluatorType "model"');
-      refuses(check, 'suite-with-rules', variant(FULL_SUITE, (s) => Object.assign(s.tasks[1]!.expected, { match: { strategy: 'exact', value: 'x' } })), 'a kind "trajectory" task carrying match');
-      refuses(check, 'agent-eval-suite', variant(FULL_SUITE, (s) => (s.tasks[0]!.fixtures!.onMiss = 'skip')), 'onMiss "skip"');
-      refuses(check, 'agent-eval-suite', variant(FULL_SUITE, (s) => (s.trials.passRule = 'majority')), 'passRule "majority"');
-      refuses(check, 'capabilities', variant(DISCOVERY, (d) => (d.agents.evalSuite.trials = { maxTrials: 0 })), 'trials.maxTrials 0');
-      refuses(check, 'capabilities', variant(DISCOVERY, (d) => Object.assign(d.agents.evalSuite, { supported: true })), 'the v1 supported member on the closed v2 facet');
-      refuses(check, 'event:eval.scored', variant(EVAL_SCORED, (p) => (p.trialIndex = -1)), 'trialIndex -1');
-      refuses(check, 'event:eval.started', variant(EVAL_STARTED, (p) => (p.trialCount = 0)), 'trialCount 0');
-      refuses(check, 'eval-summary', variant(FULL_SUMMARY, (s) => (s.regression.verdict = 'better')), 'verdict "better"');
-      refuses(check, 'eval-summary', variant(FULL_SUMMARY, (s) => (s.regression.method = 'Paired Bootstrap')), 'a method name outside the pattern');
+      vectorChecks(check, '0244.wire-shape');
     },
   },
   {
@@ -98,12 +71,7 @@ export default await defineScenario('v2-eval-trajectory-trials/shape-content.tes
     clause: 'RFC 0244 §H',
     serverFree: true,
     run(check) {
-      refuses(check, 'eval-summary', variant(FULL_SUMMARY, (s) => Object.assign(s.tasks[0]!.trajectory, { tools: ['billing:refund'] })), 'a trajectory block carrying tools');
-      refuses(check, 'eval-summary', variant(FULL_SUMMARY, (s) => Object.assign(s.tasks[0]!.trajectory, { calls: [{ tool: 'billing:refund', args: { amountMinor: 4200 } }] })), 'a trajectory block carrying calls with args');
-      refuses(check, 'event:eval.scored', variant(EVAL_SCORED, (p) => (p.scoreLabel = 'Looks good to me')), 'scoreLabel "Looks good to me"');
-      refuses(check, 'event:eval.scored', variant(EVAL_SCORED, (p) => Object.assign(p, { explanation: 'the agent refunded' })), 'an explanation on eval.scored');
-      refuses(check, 'event:eval.scored', variant(EVAL_SCORED, (p) => Object.assign(p, { taskOutput: 'refund approved' })), 'taskOutput on eval.scored');
-      refuses(check, 'eval-summary', variant(FULL_SUMMARY, (s) => Object.assign(s.tasks[0]!.trials, { outputs: ['refund approved'] })), 'trial outputs in the trials block');
+      vectorChecks(check, '0244.content-free');
     },
   },
   ...hostLegs,
