@@ -11,11 +11,14 @@ import type { EmbeddedHostFactory } from './certify.ts';
 import { certify, runOffline } from './run.ts';
 import { verifyCommand } from './verify.ts';
 import { JsonTooDeep, parseJsonBounded } from './json-depth.ts';
+import { cannotStart, PROGRAM, usage, type Io } from './io.ts';
 
 export const EXIT_CODES_HELP = `
 Exit codes:
-  run     0 every executed row passed and none is blocked; 1 a row failed or is blocked;
-          2 the run could not start (bad flags, host discovery unreachable), or the harness failed
+  run     0 every executed row passed (or failed as --expected-failures lists) and none is blocked;
+          1 a row failed or is blocked, or an expected failure passed (a stale entry);
+          2 the run could not start (bad flags or files, discovery unreachable, the API key
+          refused), or the harness failed
   verify  0 authentic and certified; 1 rejected; 2 an input problem (flags, a key file missing,
           unreadable or private, --discovery unreachable); 3 not a bundle; 4 not certified or
           incomplete; 5 certified on its face but not independently verified (no host key)
@@ -32,14 +35,15 @@ const startEmbeddedReferenceHost: EmbeddedHostFactory = async (options) => {
   return startReferenceHost(options);
 };
 
-export async function main(argv: string[], io: { out: (s: string) => void; err: (s: string) => void } = defaultIo()): Promise<number> {
+export async function main(argv: string[], io: Io = defaultIo()): Promise<number> {
+  if (argv.length === 0) return usage(io, 'a command is required: run, verify, grade or host');
   let exitCode = 0;
-  const program = new Command('openwop-eval-conformance')
+  const program = new Command(PROGRAM)
     .description('Black-box conformance harness for the OpenWOP v2 agent-evaluation surface (RFC 0081, 0244, 0252)')
     .exitOverride()
-    .configureOutput({ writeOut: io.out, writeErr: io.err })
-    .addHelpText('after', EXIT_CODES_HELP)
-    .showHelpAfterError();
+    // A usage error is one line (README "Exit codes"), never the whole help after it.
+    .configureOutput({ writeOut: io.out, writeErr: io.err, outputError: (text) => usage(io, text.trim().replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')) })
+    .addHelpText('after', EXIT_CODES_HELP);
 
   program
     .command('run')
@@ -53,6 +57,7 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .option('--filter <text>', 'only the requirement ids or titles containing this text')
     .option('--report-json <file>', 'write the rows and totals as JSON')
     .option('--junit <file>', 'write the rows as JUnit XML')
+    .option('--expected-failures <file>', 'a JSON list of requirement ids expected to fail, each with a reason: they do not fail the run, and one that passes does (schemas/expected-failures.schema.json)')
     .option('--certify <file>', 'write a signed certification bundle v3 to this file')
     .option('--signing-key <pem>', 'Ed25519 PKCS8 private key file to sign the bundle (env OPENWOP_BUNDLE_SIGNING_KEY)')
     .option('--signing-key-id <id>', 'the keyId the host publishes for that key (env OPENWOP_BUNDLE_SIGNING_KEY_ID)')
@@ -105,18 +110,16 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
-      return error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.help' ? 0 : 2;
+      return error.exitCode === 0 ? 0 : 2;
     }
     throw error;
   }
   return exitCode;
 }
 
-function defaultIo() {
-  return { out: (s: string) => process.stdout.write(s), err: (s: string) => process.stderr.write(s) };
+function defaultIo(): Io {
+  return { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s), tty: process.stderr.isTTY === true };
 }
-
-type Io = { out: (s: string) => void; err: (s: string) => void };
 
 /** Reads a JSON file; the error names the file and the problem in one line. */
 export function readJsonFile(path: string, what: string): { ok: true; value: unknown } | { ok: false; message: string } {
@@ -168,17 +171,17 @@ function readEvents(path: string): { ok: true; events: unknown[] } | { ok: false
 
 function gradeCommand(options: { suite: string; events: string }, io: Io): number {
   const suiteFile = readJsonFile(options.suite, 'suite');
-  if (!suiteFile.ok) return fail(io, suiteFile.message);
+  if (!suiteFile.ok) return cannotStart(io, suiteFile.message);
   const value = suiteFile.value as Record<string, unknown> | null;
   // An eval-suite fixture document carries its suite under `suite`.
   const suite = value !== null && typeof value === 'object' && 'suite' in value && 'expectedGrade' in value ? value.suite : value;
   const suiteCheck = checkSuite(suite);
-  if (!suiteCheck.ok) return fail(io, `${options.suite}: not an AgentEvalSuite (${suiteCheck.errors.slice(0, 3).join('; ')})`);
+  if (!suiteCheck.ok) return cannotStart(io, `${options.suite}: not an AgentEvalSuite (${suiteCheck.errors.slice(0, 3).join('; ')})`);
   const read = readEvents(options.events);
-  if (!read.ok) return fail(io, read.message);
+  if (!read.ok) return cannotStart(io, read.message);
   for (let i = 0; i < read.events.length; i += 1) {
     const check = validateRunEvent(read.events[i]);
-    if (!check.ok) return fail(io, `${options.events}: event ${i} is not a v2 run event (${check.errors.slice(0, 3).join('; ')})`);
+    if (!check.ok) return cannotStart(io, `${options.events}: event ${i} is not a v2 run event (${check.errors.slice(0, 3).join('; ')})`);
   }
   const grade = gradeRun(suite as Parameters<typeof gradeRun>[0], read.events as Parameters<typeof gradeRun>[1]);
   io.out(`${JSON.stringify(grade, null, 2)}\n`);
@@ -187,13 +190,13 @@ function gradeCommand(options: { suite: string; events: string }, io: Io): numbe
 
 async function hostCommand(options: { port: string; db?: string }, io: Io): Promise<number> {
   const port = Number(options.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) return fail(io, `--port: not a port number: ${options.port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) return usage(io, `--port: not a port number: ${options.port}`);
   const { startReferenceHost } = await import('../hosts/reference/server.ts');
   let host;
   try {
     host = await startReferenceHost({ port, dbPath: options.db });
   } catch (error) {
-    return fail(io, `the reference host could not start: ${(error as Error).message}`);
+    return cannotStart(io, `the reference host could not start: ${(error as Error).message}`);
   }
   io.out(`reference host listening on ${host.baseUrl}\n`);
   io.out(`tenant A: ${host.tenants.a.tenantId}  key ${host.tenants.a.apiKey}\n`);
@@ -207,7 +210,3 @@ async function hostCommand(options: { port: string; db?: string }, io: Io): Prom
   return 0;
 }
 
-function fail(io: Io, message: string): number {
-  io.err(`openwop-eval-conformance: ${message}\n`);
-  return 2;
-}

@@ -5,9 +5,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { applyBaseline, formatBaseline, readBaseline, type Baseline, type BaselineOutcome } from './baseline.ts';
 import type { LedgerRow } from './evidence/types.ts';
 import { buildBundle, signBundle } from './evidence/bundle.ts';
-import { loadOrCreateDevKey, publicKeyPemFromPrivate } from './evidence/keys.ts';
+import { loadOrCreateDevKey, publicKeyPemFromPrivate, readSigningKeyFile } from './evidence/keys.ts';
+import { cannotStart, prepareOutputs, usage, type Io } from './io.ts';
 import { verifyBundle } from './evidence/verify.ts';
 import { readCaps } from './ledger/caps.ts';
 import { readDeadlines, withDeadlines } from './ledger/deadlines.ts';
@@ -15,10 +17,9 @@ import { certifyTarget, type EmbeddedHostFactory } from './certify.ts';
 import { runLegs } from './ledger/runner.ts';
 import type { Target } from './ledger/target.ts';
 import { pemSecrets, Redactor } from './redact.ts';
-import { formatRow, formatTotals, totalsOf, writeJsonReport, writeJunit } from './report/index.ts';
+import { formatRow, formatTotals, totalsOf, writeJsonReport, writeJunit, type RunReport } from './report/index.ts';
 import { loadScenarios } from './scenarios.ts';
-
-type Io = { out: (s: string) => void; err: (s: string) => void };
+import type { Scenario } from './ledger/scenario.ts';
 
 export interface RunOptions {
   offline?: boolean;
@@ -39,7 +40,18 @@ export interface RunOptions {
   runDeadline?: string;
   maxEvents?: string;
   maxResponseBytes?: string;
+  expectedFailures?: string;
 }
+
+/** Who signs the bundle, settled before any leg runs. */
+interface Signer {
+  privateKeyPem: string;
+  keyId: string;
+  selfSignedDevelopmentKey: boolean;
+}
+
+/** The JSON report of a run, with what the expected-failures baseline did (README "Expected failures in CI"). */
+type RunReportWithBaseline = RunReport & { baseline?: BaselineOutcome };
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const PACKAGE = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { name: string; version: string };
@@ -48,8 +60,28 @@ const PACKAGE = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { nam
 export const DEV_KEY_DIR = `${ROOT}.dev-keys`;
 
 export async function runOffline(options: RunOptions, io: Io): Promise<number> {
-  const rows = await runLegs(await loadScenarios(), undefined, { filter: options.filter });
-  return finish(rows, options, io, { offline: true, requireBehavior: false }, new Redactor());
+  const scenarios = await loadScenarios();
+  const ready = prepareRun(options, scenarios, io);
+  if (!ready.ok) return ready.code;
+  const rows = await runLegs(scenarios, undefined, { filter: options.filter });
+  return finish(rows, options, io, { offline: true, requireBehavior: false }, new Redactor(), ready.baseline);
+}
+
+/**
+ * What every run checks before it starts: the output files can be written (their folders are
+ * created), and the expected-failures file is well formed and names only ids of this harness.
+ */
+function prepareRun(options: RunOptions, scenarios: Scenario[], io: Io): { ok: true; baseline?: Baseline } | { ok: false; code: 2 } {
+  const outputProblem = prepareOutputs([
+    ['--report-json', options.reportJson],
+    ['--junit', options.junit],
+    ['--certify', options.certify],
+  ]);
+  if (outputProblem !== undefined) return { ok: false, code: cannotStart(io, outputProblem) };
+  if (options.expectedFailures === undefined) return { ok: true };
+  const read = readBaseline(options.expectedFailures, scenarios.flatMap((s) => s.legs.map((leg) => leg.id)));
+  if (!read.ok) return { ok: false, code: usage(io, read.problem) };
+  return { ok: true, baseline: read.baseline };
 }
 
 export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: EmbeddedHostFactory): Promise<number> {
@@ -78,6 +110,20 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
   const capsRead = readCaps(options, env);
   if (!capsRead.ok) return usage(io, capsRead.problem);
   const { caps } = capsRead;
+  // The bundle's signer and build are settled before any leg runs (README "Exit codes": a run
+  // that cannot sign what it certifies does not start).
+  let signer: Signer | undefined;
+  if (options.certify && settings.signingKey) {
+    if (!settings.signingKeyId) return usage(io, '--signing-key-id is required with --signing-key');
+    const key = readSigningKeyFile(settings.signingKey);
+    if (!key.ok) return usage(io, `--signing-key: ${key.reason}`);
+    redactor.add(...pemSecrets(key.pem));
+    signer = { privateKeyPem: key.pem, keyId: settings.signingKeyId, selfSignedDevelopmentKey: false };
+  }
+  if (options.certify && baseUrl !== undefined) {
+    if (signer === undefined) return usage(io, '--certify against a host needs --signing-key and --signing-key-id (the host signs its own bundle)');
+    if (!settings.hostBuild) return usage(io, '--certify against a host needs --host-build (or OPENWOP_HOST_BUILD), image-digest|commit|artifact-sha256:<id>, naming the build certified');
+  }
 
   // Interruption (lib/ledger/deadlines.ts): SIGINT, SIGTERM or the run deadline stop the legs;
   // what was not reached is blocked, and every output is still written.
@@ -99,6 +145,9 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
 
   let embedded: { close(): Promise<void> } | undefined;
   try {
+    const scenarios = await loadScenarios();
+    const ready = prepareRun(options, scenarios, io);
+    if (!ready.ok) return ready.code;
     let url = baseUrl;
     let apiKey = settings.apiKey ?? '';
     let tenantBApiKey = settings.tenantBApiKey;
@@ -114,9 +163,10 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       }
       // The embedded host publishes the development key in its discovery signingKeys, so the
       // bundle it is certified with can be verified against what the host itself advertises.
-      const devKey = options.certify && !settings.signingKey ? loadOrCreateDevKey(DEV_KEY_DIR) : undefined;
+      const devKey = options.certify && signer === undefined ? loadOrCreateDevKey(DEV_KEY_DIR) : undefined;
       redactor.add(...pemSecrets(devKey?.privateKeyPem));
       if (devKey?.created) io.err(`created a self-signed development key in ${DEV_KEY_DIR} (not for publication)\n`);
+      if (devKey) signer = { privateKeyPem: devKey.privateKeyPem, keyId: devKey.keyId, selfSignedDevelopmentKey: true };
       const host = await embeddedHost({
         ...(devKey ? { signingKey: devKey.privateKeyPem, signingKeyId: devKey.keyId } : {}),
         log: (message: string) => io.err(`[reference-host] ${message}\n`),
@@ -129,9 +179,7 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       redactor.add(apiKey, tenantBApiKey);
       io.err(`started the embedded reference host at ${url}\n`);
     }
-    const scenarios = await loadScenarios();
-    const total = scenarios.reduce((n, s) => n + s.legs.length, 0);
-    let done = 0;
+    const progress = new Progress(io, scenarios.reduce((n, s) => n + s.legs.length, 0));
     const outcome = await certifyTarget({
       baseUrl: url,
       apiKey,
@@ -143,22 +191,19 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       scenarios,
       filter: options.filter,
       bound: (legs) => withDeadlines(legs, deadlines.legDeadlineMs, { signal: stopper.signal, reason: () => interruptedBy ?? 'interrupted' }),
+      checkKeys: true,
       onSeeded: (seeded) => io.err(`seeded through the seam: ${seeded.join(', ')}\n`),
-      onRow: (row) => {
-        done += 1;
-        io.err(`[${done}/${total}] ${row.result.padEnd(13)} ${row.id}\n`);
-      },
+      onRow: (row) => progress.row(row),
     });
-    if (!outcome.ok) {
-      io.err(`openwop-eval-conformance: cannot certify ${url}: ${outcome.reason}\n`);
-      return 2;
-    }
+    progress.end();
+    if (!outcome.ok) return cannotStart(io, `cannot certify ${url}: ${outcome.reason}`);
     const { target, rows: rawRows } = outcome;
     // Redacted once, before anything is printed, written, digested or signed.
     const rows = redactor.value(rawRows);
-    let code = finish(rows, options, io, { offline: false, requireBehavior: settings.requireBehavior, baseUrl: url, implementation: target.label }, redactor);
-    if (options.certify) {
-      const written = writeBundle(options.certify, rows, target, settings, embedded !== undefined, io, redactor);
+    let code = finish(rows, options, io, { offline: false, requireBehavior: settings.requireBehavior, baseUrl: url, implementation: target.label }, redactor, ready.baseline);
+    if (options.certify && signer !== undefined) {
+      // The baseline is not applied here: the bundle records what happened.
+      const written = writeBundle(options.certify, rows, target, signer, settings.hostBuild, io, redactor);
       if (written !== 0) code = written;
     }
     if (interruptedBy !== undefined) {
@@ -182,18 +227,49 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
   }
 }
 
-function finish(rows: LedgerRow[], options: RunOptions, io: Io, target: { offline: boolean; requireBehavior: boolean; baseUrl?: string; implementation?: string }, redactor: Redactor): number {
+function finish(
+  rows: LedgerRow[],
+  options: RunOptions,
+  io: Io,
+  target: RunReport['target'],
+  redactor: Redactor,
+  baseline: Baseline | undefined,
+): number {
   const totals = totalsOf(rows);
   for (const row of rows) io.out(`${redactor.text(formatRow(row))}\n`);
   io.out(`${formatTotals(totals)}\n`);
-  const report = { generatedAt: new Date().toISOString(), target, totals, rows };
+  const applied = baseline === undefined ? undefined : applyBaseline(baseline, rows);
+  if (applied !== undefined) for (const line of formatBaseline(applied)) io.out(`${redactor.text(line)}\n`);
+  const report: RunReportWithBaseline = { generatedAt: new Date().toISOString(), target, totals, rows, ...(applied === undefined ? {} : { baseline: applied }) };
   if (options.reportJson) writeJsonReport(options.reportJson, report, redactor);
   if (options.junit) writeJunit(options.junit, rows, redactor);
-  if (rows.length === 0) {
-    io.err('openwop-eval-conformance: no requirement id was selected\n');
-    return 2;
+  if (rows.length === 0) return cannotStart(io, 'no requirement id was selected');
+  // A listed executed-fail is tolerated; a stale entry fails the run; a blocked row is never excused.
+  const unexcused = totals.executedFail - (applied?.expectedFailures.length ?? 0);
+  return unexcused > 0 || totals.blocked > 0 || (applied?.stale.length ?? 0) > 0 ? 1 : 0;
+}
+
+/**
+ * Progress while the legs run. On a terminal, one line on standard error redrawn per row and
+ * cleared at the end; on a pipe nothing, so each row is printed once, in the final list on
+ * standard output (the findings may still change a row after its leg, lib/ledger/runner.ts).
+ */
+class Progress {
+  private done = 0;
+
+  constructor(
+    private readonly io: Io,
+    private readonly total: number,
+  ) {}
+
+  row(row: LedgerRow): void {
+    this.done += 1;
+    if (this.io.tty) this.io.err(`\r\x1b[2K[${this.done}/${this.total}] ${row.result.padEnd(13)} ${row.id}`);
   }
-  return totals.executedFail > 0 || totals.blocked > 0 ? 1 : 0;
+
+  end(): void {
+    if (this.io.tty && this.done > 0) this.io.err('\r\x1b[2K');
+  }
 }
 
 function parseBuild(text: string): { kind?: 'image-digest' | 'commit' | 'artifact-sha256'; id?: string; problem?: string } {
@@ -210,41 +286,14 @@ function gitCommit(): string {
   }
 }
 
-function writeBundle(
-  path: string,
-  rows: LedgerRow[],
-  target: Target,
-  settings: { signingKey?: string; signingKeyId?: string; hostBuild?: string },
-  embedded: boolean,
-  io: Io,
-  redactor: Redactor,
-): number {
-  let privateKeyPem: string;
-  let keyId: string;
-  let selfSignedDevelopmentKey = false;
-  if (settings.signingKey) {
-    if (!settings.signingKeyId) return usage(io, '--signing-key-id is required with --signing-key');
-    try {
-      privateKeyPem = readFileSync(settings.signingKey, 'utf8');
-    } catch (error) {
-      return usage(io, `${settings.signingKey}: cannot read the signing key (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-    }
-    keyId = settings.signingKeyId;
-    redactor.add(...pemSecrets(privateKeyPem));
-  } else if (embedded) {
-    const devKey = loadOrCreateDevKey(DEV_KEY_DIR);
-    privateKeyPem = devKey.privateKeyPem;
-    redactor.add(...pemSecrets(privateKeyPem));
-    keyId = devKey.keyId;
-    selfSignedDevelopmentKey = true;
-  } else {
-    return usage(io, '--certify against a host needs --signing-key and --signing-key-id (the host signs its own bundle)');
-  }
+function writeBundle(path: string, rows: LedgerRow[], target: Target, signer: Signer, hostBuild: string | undefined, io: Io, redactor: Redactor): number {
+  const { privateKeyPem, keyId, selfSignedDevelopmentKey } = signer;
   // The discovery document goes into the bundle verbatim but for the secrets a host may have
   // echoed into it; its digest is taken over what is published (docs/wire.md §12.1).
   const discovery = redactor.value(target.discovery);
   const implementation = (discovery.implementation ?? {}) as Record<string, string>;
-  const build = settings.hostBuild ? parseBuild(settings.hostBuild) : { kind: 'commit' as const, id: gitCommit() };
+  // Only the embedded host goes without --host-build: its build is this checkout.
+  const build = hostBuild ? parseBuild(hostBuild) : { kind: 'commit' as const, id: gitCommit() };
   let unsigned;
   try {
     unsigned = buildBundle({
@@ -269,7 +318,7 @@ function writeBundle(
   try {
     bundle = signBundle(unsigned, privateKeyPem, keyId);
   } catch (error) {
-    return usage(io, `cannot sign the bundle: ${(error as Error).message}`);
+    return cannotStart(io, `cannot sign the bundle: ${(error as Error).message}`);
   }
   const text = `${JSON.stringify(bundle, null, 2)}\n`;
   // Rows and discovery are redacted above; a secret left now (a flag value that is also a key)
@@ -287,7 +336,3 @@ function writeBundle(
   return verdict.verdict === 'verified' ? 0 : 1;
 }
 
-function usage(io: Io, message: string): number {
-  io.err(`openwop-eval-conformance: ${message}\n`);
-  return 2;
-}
