@@ -14,7 +14,7 @@ import { verifyBundle } from './evidence/verify.ts';
 import { readCaps } from './ledger/caps.ts';
 import { readDeadlines, withDeadlines } from './ledger/deadlines.ts';
 import { certifyTarget, type EmbeddedHostFactory } from './certify.ts';
-import { runLegs } from './ledger/runner.ts';
+import { runLegs, selectLegs } from './ledger/runner.ts';
 import type { Target } from './ledger/target.ts';
 import { pemSecrets, Redactor } from './redact.ts';
 import { formatRow, formatTotals, totalsOf, writeJsonReport, writeJunit, type RunReport } from './report/index.ts';
@@ -179,7 +179,7 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       redactor.add(apiKey, tenantBApiKey);
       io.err(`started the embedded reference host at ${url}\n`);
     }
-    const progress = new Progress(io, scenarios.reduce((n, s) => n + s.legs.length, 0));
+    const progress = new Progress(io, selectLegs(scenarios, options.filter).length);
     const outcome = await certifyTarget({
       baseUrl: url,
       apiKey,
