@@ -44,7 +44,10 @@ export function prepareOutputs(outputs: ReadonlyArray<readonly [flag: string, pa
         accessSync(dirname(file), constants.W_OK);
       }
     } catch (error) {
-      return `${flag} ${path}: cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+      const code = (error as NodeJS.ErrnoException).code;
+      // mkdir answers EEXIST (or ENOTDIR) when a folder of the path is a file.
+      if (code === 'EEXIST' || code === 'ENOTDIR') return `${flag} ${path}: cannot be written: a part of its folder path is a file`;
+      return `${flag} ${path}: cannot be written (${code ?? (error as Error).message})`;
     }
   }
   return undefined;
