@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { gradeRun } from './grader/index.ts';
 import { checkSuite, validateRunEvent } from './schemas/index.ts';
 import type { EmbeddedHostFactory } from './certify.ts';
-import { certify, runOffline } from './run.ts';
+import { certify, PROGRESS_MODES, runOffline } from './run.ts';
 import { verifyCommand } from './verify.ts';
 import { JsonTooDeep, parseJsonBounded } from './json-depth.ts';
 import { cannotStart, PROGRAM, usage, type Io } from './io.ts';
@@ -67,6 +67,11 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     .option('--run-deadline <ms>', 'bound on the whole run; past it the rows not reached are blocked and every output is written (env OPENWOP_RUN_DEADLINE_MS)')
     .option('--max-events <n>', 'cap on the events read from one run; past it the row is blocked, naming the cap, default 100000 (env OPENWOP_MAX_EVENTS)')
     .option('--max-response-bytes <n>', "cap on the bytes of one response (one run's event log counts as one); past it the row is blocked, naming the cap, default 8388608 (env OPENWOP_MAX_RESPONSE_BYTES)")
+    .addOption(
+      new Option('--progress <mode>', 'auto: one line redrawn on a terminal, nothing on a pipe; lines: a line per finished leg; none')
+        .choices(PROGRESS_MODES)
+        .default('auto'),
+    )
     .addOption(new Option('--reference-host-config <json>', 'embedded host only: JSON options for the reference host (e.g. {"evalSuite":false})').hideHelp())
     .action(async (options) => {
       if (options.list) {

@@ -41,7 +41,12 @@ export interface RunOptions {
   maxEvents?: string;
   maxResponseBytes?: string;
   expectedFailures?: string;
+  progress?: ProgressMode;
 }
+
+/** `--progress`: `auto` redraws one line on a terminal and prints nothing on a pipe. */
+export const PROGRESS_MODES = ['auto', 'lines', 'none'] as const;
+export type ProgressMode = (typeof PROGRESS_MODES)[number];
 
 /** Who signs the bundle, settled before any leg runs. */
 interface Signer {
@@ -179,7 +184,7 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       redactor.add(apiKey, tenantBApiKey);
       io.err(`started the embedded reference host at ${url}\n`);
     }
-    const progress = new Progress(io, selectLegs(scenarios, options.filter).length);
+    const progress = new Progress(io, options.progress ?? 'auto', selectLegs(scenarios, options.filter).length);
     const outcome = await certifyTarget({
       baseUrl: url,
       apiKey,
@@ -250,25 +255,33 @@ function finish(
 }
 
 /**
- * Progress while the legs run. On a terminal, one line on standard error redrawn per row and
- * cleared at the end; on a pipe nothing, so each row is printed once, in the final list on
+ * Progress on standard error while the legs run; each row is printed once, in the final list on
  * standard output (the findings may still change a row after its leg, lib/ledger/runner.ts).
+ * `auto`: on a terminal one line, redrawn per leg and cleared at the end; on a pipe nothing.
+ * `lines`: a line per finished leg, for a log that should show the run is alive (and the bench,
+ * which times each leg's end by it).
  */
 class Progress {
   private done = 0;
+  private readonly style: 'redraw' | 'lines' | 'none';
 
   constructor(
     private readonly io: Io,
+    mode: ProgressMode,
     private readonly total: number,
-  ) {}
+  ) {
+    this.style = mode === 'auto' ? (io.tty ? 'redraw' : 'none') : mode;
+  }
 
   row(row: LedgerRow): void {
     this.done += 1;
-    if (this.io.tty) this.io.err(`\r\x1b[2K[${this.done}/${this.total}] ${row.result.padEnd(13)} ${row.id}`);
+    const line = `[${this.done}/${this.total}] ${row.result.padEnd(13)} ${row.id}`;
+    if (this.style === 'redraw') this.io.err(`\r\x1b[2K${line}`);
+    if (this.style === 'lines') this.io.err(`${line}\n`);
   }
 
   end(): void {
-    if (this.io.tty && this.done > 0) this.io.err('\r\x1b[2K');
+    if (this.style === 'redraw' && this.done > 0) this.io.err('\r\x1b[2K');
   }
 }
 

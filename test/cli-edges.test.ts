@@ -181,10 +181,10 @@ describe('a refused API key', () => {
 });
 
 describe('progress', () => {
-  async function run(tty: boolean): Promise<{ code: number; out: string; err: string }> {
+  async function run(tty: boolean, ...flags: string[]): Promise<{ code: number; out: string; err: string }> {
     let out = '';
     let err = '';
-    const code = await main(['run', '--filter', '0081.summary-served'], { out: (s) => (out += s), err: (s) => (err += s), tty });
+    const code = await main(['run', '--filter', '0081.summary-served', ...flags], { out: (s) => (out += s), err: (s) => (err += s), tty });
     return { code, out, err };
   }
   const row = /^executed-pass +openwop\.requirement\.0081\.summary-served \(\d+ assertions\)$/gm;
@@ -202,6 +202,26 @@ describe('progress', () => {
     expect(code).toBe(0);
     expect(err).not.toMatch(/\[\d+\/\d+\]|\r/);
     expect(out.match(row)).toHaveLength(1);
+  });
+
+  it('with --progress lines prints a line per finished leg, even on a pipe', async () => {
+    const { code, out, err } = await run(false, '--progress', 'lines');
+    expect(code).toBe(0);
+    expect(err).toMatch(/^\[1\/1\] executed-pass openwop\.requirement\.0081\.summary-served$/m);
+    expect(out.match(row)).toHaveLength(1);
+  });
+
+  it('with --progress none prints none, even on a terminal', async () => {
+    const { code, err } = await run(true, '--progress', 'none');
+    expect(code).toBe(0);
+    expect(err).not.toMatch(/\[\d+\/\d+\]|\r/);
+  });
+
+  it('refuses a --progress mode it does not know in one line, exit 2', async () => {
+    const { code, err } = await cli('run', '--offline', '--progress', 'bar');
+    expect(code).toBe(2);
+    expect(err).toMatch(/argument 'bar' is invalid\. Allowed choices are auto, lines, none\. \(see --help\)$/m);
+    expectOneLine(err);
   });
 });
 
