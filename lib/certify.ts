@@ -4,7 +4,7 @@
 // host is certified is the caller's business: the command layer hands in an embedded host
 // through an EmbeddedHostFactory, so nothing below it imports hosts/.
 
-import { describeAnswer, projectId, readErrorCode, TransportError, type Client } from './client/index.ts';
+import { describeAnswer, projectId, readErrorCode, TransportError, type Client, type HttpResult } from './client/index.ts';
 import type { LedgerRow } from './evidence/types.ts';
 import { runLegs, type RunLegsOptions } from './ledger/runner.ts';
 import { neededFixtures, type Scenario } from './ledger/scenario.ts';
@@ -66,7 +66,7 @@ const KEY_CHECK_RUN_ID = 'openwop-eval-conformance/key-check-0000000000000000';
  * requests is graded there.
  */
 async function keyRefusal(client: Client, which: string): Promise<string | undefined> {
-  let result;
+  let result: HttpResult;
   try {
     result = await client.request('GET', `/runs/${projectId(KEY_CHECK_RUN_ID)}`);
   } catch (error) {

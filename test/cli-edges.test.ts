@@ -19,6 +19,7 @@ const key = generateDevKeyPair();
 writeFileSync(join(dir, 'host.pem'), key.privateKeyPem);
 writeFileSync(join(dir, 'not-a-key.pem'), 'not a key\n');
 writeFileSync(join(dir, 'a-file'), 'a file, not a folder\n');
+mkdirSync(join(dir, 'a-folder'));
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -130,7 +131,7 @@ describe('output files', () => {
 
   const cases: Array<[string, () => string[], RegExp]> = [
     ['--junit under a file', () => ['--junit', join(dir, 'a-file', 'junit.xml')], /^openwop-eval-conformance: --junit .*a-file\/junit\.xml: cannot be written: a part of its folder path is a file$/],
-    ['--report-json onto a folder', () => (mkdirSync(join(dir, 'a-folder'), { recursive: true }), ['--report-json', join(dir, 'a-folder')]), /--report-json .*a-folder: is a folder, not a file$/],
+    ['--report-json onto a folder', () => ['--report-json', join(dir, 'a-folder')], /--report-json .*a-folder: is a folder, not a file$/],
     ['--certify under a file', () => ['--certify', join(dir, 'a-file', 'b.json')], /--certify .*a-file\/b\.json: cannot be written: a part of its folder path is a file$/],
   ];
   for (const [what, flags, message] of cases) {
