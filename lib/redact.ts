@@ -25,7 +25,6 @@ export const MIN_ANYWHERE = 8;
 
 const TOKEN_CHAR = /[A-Za-z0-9\-._~+/=]/;
 
-
 const xmlEscape = (text: string): string =>
   text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
 

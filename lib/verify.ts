@@ -14,7 +14,6 @@ import { readBundleFile, readPublicKeyFile } from './evidence/keys.ts';
 import type { LedgerRow } from './evidence/types.ts';
 import { verifyBundle, verifyExitCode, type VerifyOptions, type VerifyResult } from './evidence/verify.ts';
 import { loadScenarios } from './scenarios.ts';
-
 import type { Io } from './io.ts';
 
 const PACKAGE = JSON.parse(readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as { name: string; version: string };
