@@ -223,7 +223,8 @@ function runChild(args: string[]): Promise<ChildRun> {
     let stderr = '';
     let pending = '';
     const started = performance.now();
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A progress line per finished leg times each leg's end (README "Flags", --progress).
+    const child = spawn(process.execPath, [...args, '--progress', 'lines'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     const timer = setTimeout(() => child.kill('SIGTERM'), RUN_TIMEOUT_MS);
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');

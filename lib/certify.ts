@@ -4,6 +4,7 @@
 // host is certified is the caller's business: the command layer hands in an embedded host
 // through an EmbeddedHostFactory, so nothing below it imports hosts/.
 
+import { describeAnswer, projectId, readErrorCode, TransportError, type Client, type HttpResult } from './client/index.ts';
 import type { LedgerRow } from './evidence/types.ts';
 import { runLegs, type RunLegsOptions } from './ledger/runner.ts';
 import { neededFixtures, type Scenario } from './ledger/scenario.ts';
@@ -30,6 +31,12 @@ export interface CertifyRequest extends TargetOptions, Pick<RunLegsOptions, 'fil
   bound?: (scenarios: Scenario[]) => Scenario[];
   /** Told which fixtures were seeded through the seam. */
   onSeeded?: (ids: string[]) => void;
+  /**
+   * Check, before any leg, that the host accepts the API keys (the `run` command): a refused key
+   * is then one reason instead of a row per leg. Off for the matrices, which certify hosts whose
+   * refusals the legs themselves must grade.
+   */
+  checkKeys?: boolean;
 }
 
 export type CertifyOutcome = { ok: true; target: Target; rows: LedgerRow[] } | { ok: false; reason: string };
@@ -38,9 +45,40 @@ export type CertifyOutcome = { ok: true; target: Target; rows: LedgerRow[] } | {
 export async function certifyTarget(request: CertifyRequest): Promise<CertifyOutcome> {
   const opened = await openTarget(request);
   if (!opened.ok) return opened;
+  if (request.checkKeys) {
+    const refused =
+      (await keyRefusal(opened.target.client, "tenant A's API key (--api-key, OPENWOP_API_KEY)")) ??
+      (opened.target.tenantB && (await keyRefusal(opened.target.tenantB, "tenant B's API key (--tenant-b-api-key, OPENWOP_TEST_TENANT_B_API_KEY)")));
+    if (refused) return { ok: false, reason: refused };
+  }
   const seeded = await seedMissingFixtures(opened.target, neededFixtures(request.scenarios));
   if (seeded.length > 0) request.onSeeded?.(seeded);
   const scenarios = request.bound === undefined ? request.scenarios : request.bound(request.scenarios);
   const rows = await runLegs(scenarios, opened.target, { filter: request.filter, onRow: request.onRow });
   return { ok: true, target: opened.target, rows };
+}
+
+/**
+ * A run id no host holds, under a tenant no host has: a host that accepts the key answers it
+ * `404 not_found` or `403 id_tenant_mismatch` (docs/wire.md §1.3), never `401`.
+ */
+const KEY_CHECK_RUN_ID = 'openwop-eval-conformance/key-check-0000000000000000';
+
+/**
+ * The cheapest authenticated request, `GET /runs/{runId}` (docs/wire.md §5.4): `401`, or `403`
+ * with `unauthenticated` or `forbidden` (docs/wire.md §1.4), refuses the key itself. Any other
+ * answer, a lost one included, leaves the grading to the legs: a host that refuses only some
+ * requests is graded there.
+ */
+async function keyRefusal(client: Client, which: string): Promise<string | undefined> {
+  let result: HttpResult;
+  try {
+    result = await client.request('GET', `/runs/${projectId(KEY_CHECK_RUN_ID)}`);
+  } catch (error) {
+    if (error instanceof TransportError) return undefined;
+    throw error;
+  }
+  const code = readErrorCode(result.json);
+  const refused = result.status === 401 || (result.status === 403 && (code === 'unauthenticated' || code === 'forbidden'));
+  return refused ? `the host refused ${which}: GET /runs/{runId} answered ${describeAnswer(result)} before any leg ran` : undefined;
 }

@@ -5,16 +5,18 @@
 
 import { Command, CommanderError, Option } from 'commander';
 import { EmbeddedHostUnavailable, type EmbeddedHostFactory } from './certify.ts';
-import { certify, runOffline } from './run.ts';
+import { certify, PROGRESS_MODES, runOffline } from './run.ts';
 import { verifyCommand } from './verify.ts';
 import { gradeCommand, type GradeOptions } from './grade.ts';
 import { packageIdentity } from './package-root.ts';
+import { cannotStart, PROGRAM, usage, type Io } from './io.ts';
 
 export const EXIT_CODES_HELP = `
 Exit codes:
-  run     0 every executed row passed and none is blocked; 1 a row failed or is blocked;
-          2 the run could not start (bad flags, host discovery unreachable), a report could not be
-          written, or the harness failed
+  run     0 every executed row passed (or failed as --expected-failures lists) and none is blocked;
+          1 a row failed or is blocked, or an expected failure passed (a stale entry);
+          2 the run could not start (bad flags or files, discovery unreachable, the API key
+          refused), a report could not be written, or the harness failed
   verify  0 authentic and certified; 1 rejected; 2 an input problem (flags, a key file missing,
           unreadable or private, --discovery unreachable); 3 not a bundle; 4 not certified or
           incomplete; 5 certified on its face but not independently verified (no host key)
@@ -54,15 +56,16 @@ async function importReferenceHost(): Promise<typeof import('../hosts/reference/
   return import('../hosts/reference/server.ts');
 }
 
-export async function main(argv: string[], io: { out: (s: string) => void; err: (s: string) => void } = defaultIo()): Promise<number> {
+export async function main(argv: string[], io: Io = defaultIo()): Promise<number> {
+  if (argv.length === 0) return usage(io, 'a command is required: run, verify, grade or host');
   let exitCode = 0;
-  const program = new Command('openwop-eval-conformance')
+  const program = new Command(PROGRAM)
     .description('Black-box conformance harness for the OpenWOP v2 agent-evaluation surface (RFC 0081, 0244, 0252)')
     .version(packageIdentity().version, '-V, --version', 'print the version of this harness')
     .exitOverride()
-    .configureOutput({ writeOut: io.out, writeErr: io.err })
-    .addHelpText('after', EXIT_CODES_HELP)
-    .showHelpAfterError();
+    // A usage error is one line (README "Exit codes"), never the whole help after it.
+    .configureOutput({ writeOut: io.out, writeErr: io.err, outputError: (text) => usage(io, text.trim().replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')) })
+    .addHelpText('after', EXIT_CODES_HELP);
 
   program
     .command('run')
@@ -78,6 +81,7 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .option('--junit <file>', 'write the rows as JUnit XML')
     .option('--html <file>', 'write a self-contained HTML report: the verdict, the totals and every row, filterable by disposition')
     .option('--summary <file>', 'write a Markdown summary: the verdict, the totals and the rows that did not pass (also appended to $GITHUB_STEP_SUMMARY when it is set)')
+    .option('--expected-failures <file>', 'a JSON list of requirement ids expected to fail, each with a reason: they do not fail the run, and one that passes does (schemas/expected-failures.schema.json)')
     .option('--certify <file>', 'write a signed certification bundle v3 to this file')
     .option('--signing-key <pem>', 'Ed25519 PKCS8 private key file to sign the bundle (env OPENWOP_BUNDLE_SIGNING_KEY)')
     .option('--signing-key-id <id>', 'the keyId the host publishes for that key (env OPENWOP_BUNDLE_SIGNING_KEY_ID)')
@@ -87,6 +91,11 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     .option('--run-deadline <ms>', 'bound on the whole run; past it the rows not reached are blocked and every output is written (env OPENWOP_RUN_DEADLINE_MS)')
     .option('--max-events <n>', 'cap on the events read from one run; past it the row is blocked, naming the cap, default 100000 (env OPENWOP_MAX_EVENTS)')
     .option('--max-response-bytes <n>', "cap on the bytes of one response (one run's event log counts as one); past it the row is blocked, naming the cap, default 8388608 (env OPENWOP_MAX_RESPONSE_BYTES)")
+    .addOption(
+      new Option('--progress <mode>', 'auto: one line redrawn on a terminal, nothing on a pipe; lines: a line per finished leg; none')
+        .choices(PROGRESS_MODES)
+        .default('auto'),
+    )
     .addOption(new Option('--reference-host-config <json>', 'embedded host only: JSON options for the reference host (e.g. {"evalSuite":false})').hideHelp())
     .action(async (options) => {
       if (options.list) {
@@ -133,28 +142,26 @@ export async function main(argv: string[], io: { out: (s: string) => void; err: 
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
-      return error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.help' ? 0 : 2;
+      return error.exitCode === 0 ? 0 : 2;
     }
     throw error;
   }
   return exitCode;
 }
 
-function defaultIo() {
-  return { out: (s: string) => process.stdout.write(s), err: (s: string) => process.stderr.write(s) };
+function defaultIo(): Io {
+  return { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s), tty: process.stderr.isTTY === true };
 }
-
-type Io = { out: (s: string) => void; err: (s: string) => void };
 
 async function hostCommand(options: { port: string; db?: string }, io: Io): Promise<number> {
   const port = Number(options.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) return fail(io, `--port: not a port number: ${options.port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) return usage(io, `--port: not a port number: ${options.port}`);
   let host;
   try {
     const { startReferenceHost } = await importReferenceHost();
     host = await startReferenceHost({ port, dbPath: options.db });
   } catch (error) {
-    return fail(io, `the reference host could not start: ${(error as Error).message}`);
+    return cannotStart(io, `the reference host could not start: ${(error as Error).message}`);
   }
   io.out(`reference host listening on ${host.baseUrl}\n`);
   io.out(`tenant A: ${host.tenants.a.tenantId}  key ${host.tenants.a.apiKey}\n`);
@@ -168,7 +175,3 @@ async function hostCommand(options: { port: string; db?: string }, io: Io): Prom
   return 0;
 }
 
-function fail(io: Io, message: string): number {
-  io.err(`openwop-eval-conformance: ${message}\n`);
-  return 2;
-}

@@ -16,14 +16,14 @@
 //   whole instead of becoming `/.well-[redacted]nown/openwop`.
 // Longer secrets are replaced first, so a key that contains another is taken out whole.
 
+import type { Io } from './io.ts';
+
 export const REDACTED = '[redacted]';
 
 /** Secrets at least this long are replaced wherever they occur; shorter ones as whole tokens only. */
 export const MIN_ANYWHERE = 8;
 
 const TOKEN_CHAR = /[A-Za-z0-9\-._~+/=]/;
-
-type Io = { out: (s: string) => void; err: (s: string) => void };
 
 const xmlEscape = (text: string): string =>
   text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
@@ -118,6 +118,6 @@ export class Redactor {
 
   /** An `Io` whose every line is redacted before it is written. */
   io(io: Io): Io {
-    return { out: (s) => io.out(this.text(s)), err: (s) => io.err(this.text(s)) };
+    return { out: (s) => io.out(this.text(s)), err: (s) => io.err(this.text(s)), tty: io.tty };
   }
 }

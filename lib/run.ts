@@ -6,24 +6,25 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { PACKAGE_ROOT } from './package-root.ts';
+import { applyBaseline, formatBaseline, readBaseline, type Baseline, type BaselineOutcome } from './baseline.ts';
 import type { LedgerRow } from './evidence/types.ts';
 import { buildBundle, signBundle } from './evidence/bundle.ts';
-import { loadOrCreateDevKey, publicKeyPemFromPrivate } from './evidence/keys.ts';
+import { loadOrCreateDevKey, publicKeyPemFromPrivate, readSigningKeyFile } from './evidence/keys.ts';
+import { cannotStart, prepareOutputs, usage, type Io } from './io.ts';
 import { verifyBundle } from './evidence/verify.ts';
 import { certificationOf, type Certification, type HarnessIdentity } from './evidence/certification.ts';
 import { authenticityLine, thisHarness, verdictLine } from './verify.ts';
 import { readCaps } from './ledger/caps.ts';
 import { readDeadlines, withDeadlines } from './ledger/deadlines.ts';
 import { certifyTarget, EmbeddedHostUnavailable, type EmbeddedHostFactory } from './certify.ts';
-import { runLegs } from './ledger/runner.ts';
+import { runLegs, selectLegs } from './ledger/runner.ts';
 import type { Target } from './ledger/target.ts';
 import { pemSecrets, Redactor } from './redact.ts';
 import { LegClock } from './report/clock.ts';
 import { formatRow, formatTotals, totalsOf, writeReports } from './report/index.ts';
 import { noBundle, runReport, verdictOf, type RunReport } from './report/model.ts';
 import { loadScenarios } from './scenarios.ts';
-
-type Io = { out: (s: string) => void; err: (s: string) => void };
+import type { Scenario } from './ledger/scenario.ts';
 
 export interface RunOptions {
   offline?: boolean;
@@ -46,6 +47,19 @@ export interface RunOptions {
   runDeadline?: string;
   maxEvents?: string;
   maxResponseBytes?: string;
+  expectedFailures?: string;
+  progress?: ProgressMode;
+}
+
+/** `--progress`: `auto` redraws one line on a terminal and prints nothing on a pipe. */
+export const PROGRESS_MODES = ['auto', 'lines', 'none'] as const;
+export type ProgressMode = (typeof PROGRESS_MODES)[number];
+
+/** Who signs the bundle, settled before any leg runs. */
+interface Signer {
+  privateKeyPem: string;
+  keyId: string;
+  selfSignedDevelopmentKey: boolean;
 }
 
 const PACKAGE = JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { name: string; version: string };
@@ -62,12 +76,34 @@ export function devKeyDir(env: NodeJS.ProcessEnv = process.env): string {
 
 export async function runOffline(options: RunOptions, io: Io): Promise<number> {
   const scenarios = await loadScenarios();
+  const ready = prepareRun(options, scenarios, io);
+  if (!ready.ok) return ready.code;
   const clock = new LegClock();
   const rows = await runLegs(clock.wrap(scenarios), undefined, { filter: options.filter, onRow: (row) => clock.finished(row.id) });
   const redactor = new Redactor();
-  const code = finish(rows, io, redactor);
+  const { code, baseline } = finish(rows, io, redactor, ready.baseline);
   const target = { offline: true, requireBehavior: false };
-  return report(options, runReport(PACKAGE.version, rows, scenarios, clock, target, noBundle('--offline runs no host leg, so it cuts no bundle')), redactor, io) ? code : 2;
+  const content = { ...runReport(PACKAGE.version, rows, scenarios, clock, target, noBundle('--offline runs no host leg, so it cuts no bundle')), ...baseline };
+  return report(options, content, redactor, io) ? code : 2;
+}
+
+/**
+ * What every run checks before it starts: the output files can be written (their folders are
+ * created), and the expected-failures file is well formed and names only ids of this harness.
+ */
+function prepareRun(options: RunOptions, scenarios: Scenario[], io: Io): { ok: true; baseline?: Baseline } | { ok: false; code: 2 } {
+  const outputProblem = prepareOutputs([
+    ['--report-json', options.reportJson],
+    ['--junit', options.junit],
+    ['--html', options.html],
+    ['--summary', options.summary],
+    ['--certify', options.certify],
+  ]);
+  if (outputProblem !== undefined) return { ok: false, code: cannotStart(io, outputProblem) };
+  if (options.expectedFailures === undefined) return { ok: true };
+  const read = readBaseline(options.expectedFailures, scenarios.flatMap((s) => s.legs.map((leg) => leg.id)));
+  if (!read.ok) return { ok: false, code: usage(io, read.problem) };
+  return { ok: true, baseline: read.baseline };
 }
 
 export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: EmbeddedHostFactory): Promise<number> {
@@ -96,6 +132,20 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
   const capsRead = readCaps(options, env);
   if (!capsRead.ok) return usage(io, capsRead.problem);
   const { caps } = capsRead;
+  // The bundle's signer and build are settled before any leg runs (README "Exit codes": a run
+  // that cannot sign what it certifies does not start).
+  let signer: Signer | undefined;
+  if (options.certify && settings.signingKey) {
+    if (!settings.signingKeyId) return usage(io, '--signing-key-id is required with --signing-key');
+    const key = readSigningKeyFile(settings.signingKey);
+    if (!key.ok) return usage(io, `--signing-key: ${key.reason}`);
+    redactor.add(...pemSecrets(key.pem));
+    signer = { privateKeyPem: key.pem, keyId: settings.signingKeyId, selfSignedDevelopmentKey: false };
+  }
+  if (options.certify && baseUrl !== undefined) {
+    if (signer === undefined) return usage(io, '--certify against a host needs --signing-key and --signing-key-id (the host signs its own bundle)');
+    if (!settings.hostBuild) return usage(io, '--certify against a host needs --host-build (or OPENWOP_HOST_BUILD), image-digest|commit|artifact-sha256:<id>, naming the build certified');
+  }
 
   // Interruption (lib/ledger/deadlines.ts): SIGINT, SIGTERM or the run deadline stop the legs;
   // what was not reached is blocked, and every output is still written.
@@ -117,6 +167,9 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
 
   let embedded: { close(): Promise<void> } | undefined;
   try {
+    const scenarios = await loadScenarios();
+    const ready = prepareRun(options, scenarios, io);
+    if (!ready.ok) return ready.code;
     let url = baseUrl;
     let apiKey = settings.apiKey ?? '';
     let tenantBApiKey = settings.tenantBApiKey;
@@ -132,9 +185,10 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       }
       // The embedded host publishes the development key in its discovery signingKeys, so the
       // bundle it is certified with can be verified against what the host itself advertises.
-      const devKey = options.certify && !settings.signingKey ? loadOrCreateDevKey(devKeyDir(env)) : undefined;
+      const devKey = options.certify && signer === undefined ? loadOrCreateDevKey(devKeyDir(env)) : undefined;
       redactor.add(...pemSecrets(devKey?.privateKeyPem));
       if (devKey?.created) io.err(`created a self-signed development key in ${devKeyDir(env)} (not for publication)\n`);
+      if (devKey) signer = { privateKeyPem: devKey.privateKeyPem, keyId: devKey.keyId, selfSignedDevelopmentKey: true };
       const host = await embeddedHost({
         ...(devKey ? { signingKey: devKey.privateKeyPem, signingKeyId: devKey.keyId } : {}),
         log: (message: string) => io.err(`[reference-host] ${message}\n`),
@@ -147,9 +201,7 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       redactor.add(apiKey, tenantBApiKey);
       io.err(`started the embedded reference host at ${url}\n`);
     }
-    const scenarios = await loadScenarios();
-    const total = scenarios.reduce((n, s) => n + s.legs.length, 0);
-    let done = 0;
+    const progress = new Progress(io, options.progress ?? 'auto', selectLegs(scenarios, options.filter).length);
     const clock = new LegClock();
     const outcome = await certifyTarget({
       baseUrl: url,
@@ -162,32 +214,31 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       scenarios,
       filter: options.filter,
       bound: (legs) => clock.wrap(withDeadlines(legs, deadlines.legDeadlineMs, { signal: stopper.signal, reason: () => interruptedBy ?? 'interrupted' })),
+      checkKeys: true,
       onSeeded: (seeded) => io.err(`seeded through the seam: ${seeded.join(', ')}\n`),
       onRow: (row) => {
         clock.finished(row.id);
-        done += 1;
-        io.err(`[${done}/${total}] ${row.result.padEnd(13)} ${row.id}\n`);
+        progress.row(row);
       },
     });
-    if (!outcome.ok) {
-      io.err(`openwop-eval-conformance: cannot certify ${url}: ${outcome.reason}\n`);
-      return 2;
-    }
+    progress.end();
+    if (!outcome.ok) return cannotStart(io, `cannot certify ${url}: ${outcome.reason}`);
     const { target, rows: rawRows } = outcome;
     // Redacted once, before anything is printed, written, digested or signed.
     const rows = redactor.value(rawRows);
-    let code = finish(rows, io, redactor);
+    let { code, baseline } = finish(rows, io, redactor, ready.baseline);
     let verdict = noBundle('no --certify was given, so no bundle was cut');
-    if (options.certify) {
+    if (options.certify && signer !== undefined) {
       verdict = noBundle('no bundle was written (see the run output)');
-      const written = writeBundle(await thisHarness(), options.certify, rows, target, settings, embedded !== undefined, io, redactor, (certification) => {
+      // The baseline is not applied here: the bundle records what happened.
+      const written = writeBundle(await thisHarness(), options.certify, rows, target, signer, settings.hostBuild, io, redactor, (certification) => {
         verdict = verdictOf(certification);
       });
       if (written !== 0) code = written;
     }
     const hostBuild = settings.hostBuild ?? (embedded !== undefined ? `commit:${gitCommit()}` : undefined);
     const about = { offline: false, requireBehavior: settings.requireBehavior, baseUrl: url, implementation: target.label, ...(hostBuild ? { hostBuild } : {}) };
-    if (!report(options, runReport(PACKAGE.version, rows, scenarios, clock, about, verdict), redactor, io)) code = 2;
+    if (!report(options, { ...runReport(PACKAGE.version, rows, scenarios, clock, about, verdict), ...baseline }, redactor, io)) code = 2;
     if (interruptedBy !== undefined) {
       io.err(`openwop-eval-conformance: interrupted (${interruptedBy}); every row not reached is blocked\n`);
       // A signal means "stop now": legs abandoned mid-flight may still hold sockets open, so the
@@ -196,10 +247,7 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
     }
     return code;
   } catch (error) {
-    if (error instanceof EmbeddedHostUnavailable) {
-      io.err(`openwop-eval-conformance: ${error.message}\n`);
-      return 2;
-    }
+    if (error instanceof EmbeddedHostUnavailable) return cannotStart(io, error.message);
     // A harness bug: one line, through the redactor like every other, never a stack trace that
     // could carry what a host sent. Not a verdict on the host.
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -213,21 +261,58 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
   }
 }
 
-function finish(rows: LedgerRow[], io: Io, redactor: Redactor): number {
+/**
+ * Prints the rows and totals, applies the expected-failures baseline (README "Expected failures
+ * in CI") and gives the exit code, and the baseline's outcome for the reports.
+ */
+function finish(rows: LedgerRow[], io: Io, redactor: Redactor, baseline: Baseline | undefined): { code: number; baseline: { baseline?: BaselineOutcome } } {
   const totals = totalsOf(rows);
   for (const row of rows) io.out(`${redactor.text(formatRow(row))}\n`);
   io.out(`${formatTotals(totals)}\n`);
-  if (rows.length === 0) {
-    io.err('openwop-eval-conformance: no requirement id was selected\n');
-    return 2;
-  }
-  return totals.executedFail > 0 || totals.blocked > 0 ? 1 : 0;
+  const applied = baseline === undefined ? undefined : applyBaseline(baseline, rows);
+  if (applied !== undefined) for (const line of formatBaseline(applied)) io.out(`${redactor.text(line)}\n`);
+  const outcome = applied === undefined ? {} : { baseline: applied };
+  if (rows.length === 0) return { code: cannotStart(io, 'no requirement id was selected'), baseline: outcome };
+  // A listed executed-fail is tolerated; a stale entry fails the run; a blocked row is never excused.
+  const unexcused = totals.executedFail - (applied?.expectedFailures.length ?? 0);
+  return { code: unexcused > 0 || totals.blocked > 0 || (applied?.stale.length ?? 0) > 0 ? 1 : 0, baseline: outcome };
 }
 
 /** Writes the reports the options ask for (lib/report/); `$GITHUB_STEP_SUMMARY` gets the summary too. */
 function report(options: RunOptions, content: RunReport, redactor: Redactor, io: Io): boolean {
   const outputs = { reportJson: options.reportJson, junit: options.junit, html: options.html, summary: options.summary, stepSummary: process.env.GITHUB_STEP_SUMMARY };
   return writeReports(outputs, content, redactor, io);
+}
+
+/**
+ * Progress on standard error while the legs run; each row is printed once, in the final list on
+ * standard output (the findings may still change a row after its leg, lib/ledger/runner.ts).
+ * `auto`: on a terminal one line, redrawn per leg and cleared at the end; on a pipe nothing.
+ * `lines`: a line per finished leg, for a log that should show the run is alive (and the bench,
+ * which times each leg's end by it).
+ */
+class Progress {
+  private done = 0;
+  private readonly style: 'redraw' | 'lines' | 'none';
+
+  constructor(
+    private readonly io: Io,
+    mode: ProgressMode,
+    private readonly total: number,
+  ) {
+    this.style = mode === 'auto' ? (io.tty ? 'redraw' : 'none') : mode;
+  }
+
+  row(row: LedgerRow): void {
+    this.done += 1;
+    const line = `[${this.done}/${this.total}] ${row.result.padEnd(13)} ${row.id}`;
+    if (this.style === 'redraw') this.io.err(`\r\x1b[2K${line}`);
+    if (this.style === 'lines') this.io.err(`${line}\n`);
+  }
+
+  end(): void {
+    if (this.style === 'redraw' && this.done > 0) this.io.err('\r\x1b[2K');
+  }
 }
 
 function parseBuild(text: string): { kind?: 'image-digest' | 'commit' | 'artifact-sha256'; id?: string; problem?: string } {
@@ -251,38 +336,19 @@ function writeBundle(
   path: string,
   rows: LedgerRow[],
   target: Target,
-  settings: { signingKey?: string; signingKeyId?: string; hostBuild?: string },
-  embedded: boolean,
+  signer: Signer,
+  hostBuild: string | undefined,
   io: Io,
   redactor: Redactor,
   judged: (certification: Certification) => void,
 ): number {
-  let privateKeyPem: string;
-  let keyId: string;
-  let selfSignedDevelopmentKey = false;
-  if (settings.signingKey) {
-    if (!settings.signingKeyId) return usage(io, '--signing-key-id is required with --signing-key');
-    try {
-      privateKeyPem = readFileSync(settings.signingKey, 'utf8');
-    } catch (error) {
-      return usage(io, `${settings.signingKey}: cannot read the signing key (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-    }
-    keyId = settings.signingKeyId;
-    redactor.add(...pemSecrets(privateKeyPem));
-  } else if (embedded) {
-    const devKey = loadOrCreateDevKey(devKeyDir());
-    privateKeyPem = devKey.privateKeyPem;
-    redactor.add(...pemSecrets(privateKeyPem));
-    keyId = devKey.keyId;
-    selfSignedDevelopmentKey = true;
-  } else {
-    return usage(io, '--certify against a host needs --signing-key and --signing-key-id (the host signs its own bundle)');
-  }
+  const { privateKeyPem, keyId, selfSignedDevelopmentKey } = signer;
   // The discovery document goes into the bundle verbatim but for the secrets a host may have
   // echoed into it; its digest is taken over what is published (docs/wire.md §12.1).
   const discovery = redactor.value(target.discovery);
   const implementation = (discovery.implementation ?? {}) as Record<string, string>;
-  const build = settings.hostBuild ? parseBuild(settings.hostBuild) : { kind: 'commit' as const, id: gitCommit() };
+  // Only the embedded host goes without --host-build: its build is this checkout.
+  const build = hostBuild ? parseBuild(hostBuild) : { kind: 'commit' as const, id: gitCommit() };
   let unsigned;
   try {
     unsigned = buildBundle({
@@ -307,7 +373,7 @@ function writeBundle(
   try {
     bundle = signBundle(unsigned, privateKeyPem, keyId);
   } catch (error) {
-    return usage(io, `cannot sign the bundle: ${(error as Error).message}`);
+    return cannotStart(io, `cannot sign the bundle: ${(error as Error).message}`);
   }
   const text = `${JSON.stringify(bundle, null, 2)}\n`;
   // Rows and discovery are redacted above; a secret left now (a flag value that is also a key)
@@ -330,7 +396,3 @@ function writeBundle(
   return verdict.verdict === 'verified' ? 0 : 1;
 }
 
-function usage(io: Io, message: string): number {
-  io.err(`openwop-eval-conformance: ${message}\n`);
-  return 2;
-}

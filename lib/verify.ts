@@ -14,8 +14,7 @@ import { readBundleFile, readPublicKeyFile } from './evidence/keys.ts';
 import type { LedgerRow } from './evidence/types.ts';
 import { verifyBundle, verifyExitCode, type VerifyOptions, type VerifyResult } from './evidence/verify.ts';
 import { loadScenarios } from './scenarios.ts';
-
-type Io = { out: (s: string) => void; err: (s: string) => void };
+import type { Io } from './io.ts';
 
 const PACKAGE = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { name: string; version: string };
 

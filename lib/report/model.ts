@@ -9,6 +9,7 @@ import type { Disposition, LedgerRow, Totals } from '../evidence/types.ts';
 import type { Scenario } from '../ledger/scenario.ts';
 import { totalsOf } from '../evidence/witness.ts';
 import type { LegClock } from './clock.ts';
+import type { BaselineOutcome } from '../baseline.ts';
 
 /** The verdict of `verify` on the run's bundle (lib/evidence/certification.ts), or `no-bundle`. */
 export interface ReportVerdict {
@@ -34,6 +35,8 @@ export interface RunReport {
   /** The run's wall time, from its start (discovery and seeding included) to its last row. */
   durationMs: number;
   rows: ReportRow[];
+  /** What the expected-failures baseline did, when one was given (README "Expected failures in CI"). */
+  baseline?: BaselineOutcome;
 }
 
 /** The report of a run: its rows with their legs' titles, clauses and durations, and `verdict`. */

@@ -1,0 +1,54 @@
+// Where the commands write: standard output for results, standard error for everything else
+// (progress, notes, errors). One shape for every command, and the two one-line error forms the
+// README's exit-code table promises.
+
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
+export interface Io {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  /** Standard error is a terminal: progress redraws one line there instead of printing rows. */
+  tty?: boolean;
+}
+
+export const PROGRAM = 'openwop-eval-conformance';
+
+/** A usage error (README "Exit codes", code 2): one line naming the problem, then where help is. */
+export function usage(io: Io, message: string): 2 {
+  io.err(`${PROGRAM}: ${message} (see --help)\n`);
+  return 2;
+}
+
+/** A run or a command that cannot start for a reason outside the flags (exit 2): one line. */
+export function cannotStart(io: Io, message: string): 2 {
+  io.err(`${PROGRAM}: ${message}\n`);
+  return 2;
+}
+
+/**
+ * Makes ready the files a run will write (`[flag, path]`, a path left out is skipped): creates
+ * each missing folder, and names the first path that cannot be written, so the run fails before
+ * any leg instead of after all of them.
+ */
+export function prepareOutputs(outputs: ReadonlyArray<readonly [flag: string, path: string | undefined]>): string | undefined {
+  for (const [flag, path] of outputs) {
+    if (path === undefined) continue;
+    const file = resolve(path);
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+      if (existsSync(file)) {
+        if (statSync(file).isDirectory()) return `${flag} ${path}: is a folder, not a file`;
+        accessSync(file, constants.W_OK);
+      } else {
+        accessSync(dirname(file), constants.W_OK);
+      }
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // mkdir answers EEXIST (or ENOTDIR) when a folder of the path is a file.
+      if (code === 'EEXIST' || code === 'ENOTDIR') return `${flag} ${path}: cannot be written: a part of its folder path is a file`;
+      return `${flag} ${path}: cannot be written (${code ?? (error as Error).message})`;
+    }
+  }
+  return undefined;
+}

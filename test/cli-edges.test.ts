@@ -1,0 +1,292 @@
+// The command line at its edges: usage errors in one line, `--certify` refused before any leg
+// when it could not sign, output folders created and unwritable paths refused up front, a refused
+// API key in one line, progress printed once, every exit code of `run` (README "Exit codes"), and
+// a README that names every flag.
+
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cli } from './support/cli.ts';
+import { forward } from './support/forward.ts';
+import { main } from '../lib/cli.ts';
+import { generateDevKeyPair } from '../lib/evidence/keys.ts';
+import { startReferenceHost } from '../hosts/reference/server.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'owec-edges-'));
+const key = generateDevKeyPair();
+writeFileSync(join(dir, 'host.pem'), key.privateKeyPem);
+writeFileSync(join(dir, 'not-a-key.pem'), 'not a key\n');
+writeFileSync(join(dir, 'a-file'), 'a file, not a folder\n');
+mkdirSync(join(dir, 'a-folder'));
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+/** A loopback server answering with `handle`; counts the requests it is sent. */
+async function serve(handle: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; requests: () => number }> {
+  let requests = 0;
+  const server: Server = createServer((req, res) => {
+    requests += 1;
+    handle(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, requests: () => requests };
+}
+
+const notFound = (_req: IncomingMessage, res: ServerResponse): void => {
+  res.writeHead(404, { 'content-type': 'application/json' });
+  res.end('{"error":"not_found","message":"nothing here"}');
+};
+
+/** The reference host behind a proxy that answers `401 unauthenticated` where `refuse` says so. */
+async function refusingHost(refuse: (req: IncomingMessage) => boolean): Promise<{ url: string; apiKey: string; tenantBApiKey: string }> {
+  const host = await startReferenceHost({ log: () => {} });
+  cleanups.push(() => host.close());
+  const upstream = new URL(host.baseUrl);
+  const proxy = await serve((req, res) => {
+    if (!refuse(req)) return forward(upstream, req, res);
+    res.writeHead(401, { 'content-type': 'application/json' });
+    res.end('{"error":"unauthenticated","message":"a valid API key is required"}');
+  });
+  return { url: proxy.url, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey };
+}
+
+function expectOneLine(err: string): void {
+  expect(err.trimEnd().split('\n')).toHaveLength(1);
+  expect(err).not.toMatch(/\n\s+at |Usage:/);
+}
+
+describe('a usage error', () => {
+  const cases: Array<[string, string[], RegExp]> = [
+    ['an unknown command', ['nosuch'], /^openwop-eval-conformance: unknown command 'nosuch' \(see --help\)$/],
+    ['no command', [], /^openwop-eval-conformance: a command is required: run, verify, grade or host \(see --help\)$/],
+    ['an unknown flag', ['run', '--offline', '--no-such-flag'], /^openwop-eval-conformance: unknown option '--no-such-flag' \(see --help\)$/],
+    ['a missing argument', ['verify'], /missing required argument 'bundle' \(see --help\)$/],
+    ['a bad flag value', ['run', '--max-events', '0'], /--max-events.* \(see --help\)$/],
+  ];
+  for (const [what, argv, message] of cases) {
+    it(`(${what}) is one line naming it and where help is, never the whole help, and exit 2`, async () => {
+      const { code, out, err } = await cli(...argv);
+      expect(code).toBe(2);
+      expect(out).toBe('');
+      expect(err.trimEnd()).toMatch(message);
+      expectOneLine(err);
+    });
+  }
+});
+
+describe('--certify that could not sign', () => {
+  const signing = ['--signing-key', join(dir, 'host.pem'), '--signing-key-id', 'edge-key'];
+  const cases: Array<[string, string[], RegExp]> = [
+    ['no --signing-key for a host at --base-url', [], /--certify against a host needs --signing-key and --signing-key-id/],
+    ['no --host-build for a host at --base-url', signing, /--certify against a host needs --host-build \(or OPENWOP_HOST_BUILD\)/],
+    ['--signing-key without --signing-key-id', ['--signing-key', join(dir, 'host.pem'), '--host-build', 'commit:abc'], /--signing-key-id is required with --signing-key/],
+    ['a --signing-key file that is missing', ['--signing-key', join(dir, 'nope.pem'), '--signing-key-id', 'k', '--host-build', 'commit:abc'], /--signing-key: cannot read the signing key file .*nope\.pem/],
+    ['a --signing-key file that is not a key', ['--signing-key', join(dir, 'not-a-key.pem'), '--signing-key-id', 'k', '--host-build', 'commit:abc'], /--signing-key: .*not-a-key\.pem: /],
+  ];
+  for (const [what, flags, message] of cases) {
+    it(`(${what}) exits 2 in one line before any request reaches the host`, async () => {
+      const host = await serve(notFound);
+      const bundle = join(dir, `never-${flags.length}.bundle.json`);
+      const { code, out, err } = await cli('run', '--base-url', host.url, '--api-key', 'edge-key-a', '--certify', bundle, ...flags);
+      expect(code).toBe(2);
+      expect(out).toBe('');
+      expect(err).toMatch(message);
+      expectOneLine(err);
+      expect(host.requests()).toBe(0);
+      expect(existsSync(bundle)).toBe(false);
+    });
+  }
+
+  it('with every flag it needs, goes on to the host (here one without discovery: exit 2 from discovery)', async () => {
+    const host = await serve(notFound);
+    const { code, err } = await cli('run', '--base-url', host.url, '--api-key', 'edge-key-a', '--certify', join(dir, 'b.json'), ...signing, '--host-build', 'commit:abc');
+    expect(code).toBe(2);
+    expect(err).toMatch(/cannot certify .*: GET \/\.well-known\/openwop answered 404 not_found/);
+    expect(host.requests()).toBeGreaterThan(0);
+  });
+
+  it('against the embedded host, a missing --signing-key file stops the run before the host starts', async () => {
+    const { code, err } = await cli('run', '--certify', join(dir, 'e.json'), '--signing-key', join(dir, 'nope.pem'), '--signing-key-id', 'k');
+    expect(code).toBe(2);
+    expect(err).not.toMatch(/started the embedded reference host/);
+    expectOneLine(err);
+  });
+});
+
+describe('output files', () => {
+  it('are written into folders that did not exist', async () => {
+    const report = join(dir, 'new', 'deeper', 'report.json');
+    const junit = join(dir, 'new-junit', 'junit.xml');
+    const { code } = await cli('run', '--offline', '--filter', '0081.suite-shape', '--report-json', report, '--junit', junit);
+    expect(code).toBe(0);
+    expect((JSON.parse(readFileSync(report, 'utf8')) as { rows: unknown[] }).rows).toHaveLength(1);
+    expect(readFileSync(junit, 'utf8')).toMatch(/<testcase [^>]*name="openwop\.requirement\.0081\.suite-shape"/);
+  });
+
+  const cases: Array<[string, () => string[], RegExp]> = [
+    ['--junit under a file', () => ['--junit', join(dir, 'a-file', 'junit.xml')], /^openwop-eval-conformance: --junit .*a-file\/junit\.xml: cannot be written: a part of its folder path is a file$/],
+    ['--report-json onto a folder', () => ['--report-json', join(dir, 'a-folder')], /--report-json .*a-folder: is a folder, not a file$/],
+    ['--certify under a file', () => ['--certify', join(dir, 'a-file', 'b.json')], /--certify .*a-file\/b\.json: cannot be written: a part of its folder path is a file$/],
+  ];
+  for (const [what, flags, message] of cases) {
+    it(`refuses ${what} in one line, exit 2, before any leg runs`, async () => {
+      const { code, out, err } = await cli('run', ...flags());
+      expect(code).toBe(2);
+      expect(out).toBe('');
+      expect(err.trimEnd()).toMatch(message);
+      expectOneLine(err);
+    });
+  }
+});
+
+describe('a refused API key', () => {
+  it("is one line and exit 2, not a row per leg, and never prints the key", async () => {
+    const host = await refusingHost((req) => req.headers.authorization !== undefined);
+    const { code, out, err } = await cli('run', '--base-url', host.url, '--api-key', 'ow2k_CANARY_refused_key', '--filter', '0081.');
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err.trimEnd()).toMatch(/^openwop-eval-conformance: cannot certify .*: the host refused tenant A's API key \(--api-key, OPENWOP_API_KEY\): GET \/runs\/\{runId\} answered 401 unauthenticated before any leg ran$/);
+    expectOneLine(err);
+    expect(err).not.toContain('CANARY');
+  });
+
+  it("names tenant B's key when that is the one refused", async () => {
+    const host = await startReferenceHost({ log: () => {} });
+    cleanups.push(() => host.close());
+    const { code, err } = await cli('run', '--base-url', host.baseUrl, '--api-key', host.tenants.a.apiKey, '--tenant-b-api-key', 'ow2k_CANARY_wrong_b', '--filter', '0081.');
+    expect(code).toBe(2);
+    expect(err).toMatch(/the host refused tenant B's API key \(--tenant-b-api-key, OPENWOP_TEST_TENANT_B_API_KEY\)/);
+    expect(err).not.toContain('CANARY');
+  });
+
+  it('refused only by some requests is graded by the legs: the row fails, exit 1', async () => {
+    const host = await refusingHost((req) => /\/eval-summary(\?|$)/.test(req.url ?? ''));
+    const { code, out } = await cli('run', '--base-url', host.url, '--api-key', host.apiKey, '--filter', '0081.summary-served');
+    expect(code).toBe(1);
+    expect(out).toMatch(/^executed-fail openwop\.requirement\.0081\.summary-served: .*eval-summary.*"status":401/m);
+  });
+
+  it('on discovery (which needs no key) is one line and exit 2', async () => {
+    const host = await refusingHost((req) => req.url === '/.well-known/openwop');
+    const { code, err } = await cli('run', '--base-url', host.url, '--api-key', host.apiKey);
+    expect(code).toBe(2);
+    expect(err).toMatch(/cannot certify .*: GET \/\.well-known\/openwop answered 401 unauthenticated$/m);
+    expectOneLine(err);
+  });
+});
+
+describe('progress', () => {
+  async function run(tty: boolean, ...flags: string[]): Promise<{ code: number; out: string; err: string }> {
+    let out = '';
+    let err = '';
+    const code = await main(['run', '--filter', '0081.summary-served', ...flags], { out: (s) => (out += s), err: (s) => (err += s), tty });
+    return { code, out, err };
+  }
+  const row = /^executed-pass +openwop\.requirement\.0081\.summary-served \(\d+ assertions\)$/gm;
+
+  it('on a terminal is one line on standard error, redrawn and cleared; each row is printed once', async () => {
+    const { code, out, err } = await run(true);
+    expect(code).toBe(0);
+    expect(err).toContain('\r\x1b[2K[1/1] executed-pass openwop.requirement.0081.summary-served\r\x1b[2K');
+    expect(err).not.toMatch(/\[\d+\/\d+\][^\r]*\n/);
+    expect(out.match(row)).toHaveLength(1);
+  });
+
+  it('on a pipe prints no progress lines; each row is printed once', async () => {
+    const { code, out, err } = await run(false);
+    expect(code).toBe(0);
+    expect(err).not.toMatch(/\[\d+\/\d+\]|\r/);
+    expect(out.match(row)).toHaveLength(1);
+  });
+
+  it('with --progress lines prints a line per finished leg, even on a pipe', async () => {
+    const { code, out, err } = await run(false, '--progress', 'lines');
+    expect(code).toBe(0);
+    expect(err).toMatch(/^\[1\/1\] executed-pass openwop\.requirement\.0081\.summary-served$/m);
+    expect(out.match(row)).toHaveLength(1);
+  });
+
+  it('with --progress none prints none, even on a terminal', async () => {
+    const { code, err } = await run(true, '--progress', 'none');
+    expect(code).toBe(0);
+    expect(err).not.toMatch(/\[\d+\/\d+\]|\r/);
+  });
+
+  it('refuses a --progress mode it does not know in one line, exit 2', async () => {
+    const { code, err } = await cli('run', '--offline', '--progress', 'bar');
+    expect(code).toBe(2);
+    expect(err).toMatch(/argument 'bar' is invalid\. Allowed choices are auto, lines, none\. \(see --help\)$/m);
+    expectOneLine(err);
+  });
+});
+
+describe('the exit codes of run (README "Exit codes")', () => {
+  it('0: every executed row passed and none is blocked', async () => {
+    const { code, out } = await cli('run', '--offline', '--filter', '0244.wire-shape');
+    expect(code).toBe(0);
+    expect(out).toMatch(/^totals: 1 executed-pass, 0 executed-fail/m);
+  });
+
+  it('1: a row failed', async () => {
+    const host = await refusingHost((req) => /\/eval-summary(\?|$)/.test(req.url ?? ''));
+    const { code, out } = await cli('run', '--base-url', host.url, '--api-key', host.apiKey, '--filter', '0081.summary-served');
+    expect(code).toBe(1);
+    expect(out).toMatch(/^totals: 0 executed-pass, 1 executed-fail/m);
+  });
+
+  it('1: a row is blocked', async () => {
+    const { code, out } = await cli('run', '--filter', '0081.summary-served', '--run-deadline', '1');
+    expect(code).toBe(1);
+    expect(out).toMatch(/^blocked +openwop\.requirement\.0081\.summary-served: interrupted/m);
+  });
+
+  it('2: bad flags', async () => {
+    expect((await cli('run', '--request-timeout', 'soon')).code).toBe(2);
+  });
+
+  it('2: discovery unreachable', async () => {
+    expect((await cli('run', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k')).code).toBe(2);
+  });
+
+  it('2: no requirement id selected', async () => {
+    const { code, err } = await cli('run', '--offline', '--filter', 'no-such-requirement');
+    expect(code).toBe(2);
+    expect(err).toMatch(/no requirement id was selected/);
+  });
+
+  it('2: the harness itself failed', async () => {
+    const { code, err } = await cli('run', '--reference-host-config', '{"port":-5}');
+    expect(code).toBe(2);
+    expect(err).toMatch(/the harness failed \(a harness bug, not the host's fault\)/);
+  });
+});
+
+/** The text from the line `heading` to the next heading of its level or above ('' when absent). */
+function section(text: string, heading: string): string {
+  const start = text.search(new RegExp(`^${heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+  if (start < 0) return '';
+  const level = heading.indexOf(' ');
+  const next = text.slice(start + heading.length).search(new RegExp(`\\n#{1,${level}} `));
+  return next < 0 ? text.slice(start) : text.slice(start, start + heading.length + next);
+}
+
+describe('the README', () => {
+  const flagsSection = section(readFileSync(new URL('../README.md', import.meta.url), 'utf8'), '## Flags');
+
+  for (const command of ['run', 'verify', 'grade', 'host']) {
+    it(`names every flag of ${command} that --help lists, in its table under "Flags"`, async () => {
+      const { out } = await cli(command, '--help');
+      const flags = [...new Set([...out.matchAll(/^\s+(?:-\w, )?(--[a-z][a-z-]*)/gm)].map((m) => m[1]!))].filter((flag) => flag !== '--help');
+      expect(flags.length).toBeGreaterThan(0);
+      const table = section(flagsSection, `### \`${command}\``);
+      expect(table).not.toBe('');
+      for (const flag of flags) expect(table, `${flag} of ${command}`).toMatch(new RegExp(`^\\| \`${flag}[ \`]`, 'm'));
+    });
+  }
+});
