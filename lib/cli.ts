@@ -96,7 +96,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
         .choices(PROGRESS_MODES)
         .default('auto'),
     )
-    .addOption(new Option('--reference-host-config <json>', 'embedded host only: JSON options for the reference host (e.g. {"evalSuite":false})').hideHelp())
+    .option('--reference-host-config <json>', 'embedded host only: JSON options for the reference host (e.g. {"evalSuite":false})')
     .action(async (options) => {
       if (options.list) {
         const [{ loadScenarios }, { listing, readTraceability }] = await Promise.all([import('./scenarios.ts'), import('./traceability.ts')]);

@@ -119,7 +119,7 @@ describe('an expected-failures file', () => {
     const written = JSON.parse(readFileSync(report, 'utf8')) as { baseline: { expectedFailures: Array<{ id: string }> }; rows: Array<{ id: string; result: string }> };
     expect(written.baseline.expectedFailures.map((e) => e.id)).toEqual(failing);
     expect(written.rows.find((row) => row.id === SERVED)?.result).toBe('executed-fail');
-    expect(readFileSync(junit, 'utf8')).toMatch(/name="openwop\.requirement\.0081\.summary-served"[^>]*>\s*<failure message="executed-fail">/);
+    expect(readFileSync(junit, 'utf8')).toMatch(/name="openwop\.requirement\.0081\.summary-served: [^"]*"[^>]*>\s*<failure type="executed-fail"/);
     const signedBundle = JSON.parse(readFileSync(bundle, 'utf8')) as { results: { requirements: Array<{ id: string; result: string }> } };
     expect(signedBundle.results.requirements.find((row) => row.id === SERVED)?.result).toBe('executed-fail');
     expect(Object.keys(signedBundle)).not.toContain('baseline');

@@ -126,7 +126,7 @@ describe('output files', () => {
     const { code } = await cli('run', '--offline', '--filter', '0081.suite-shape', '--report-json', report, '--junit', junit);
     expect(code).toBe(0);
     expect((JSON.parse(readFileSync(report, 'utf8')) as { rows: unknown[] }).rows).toHaveLength(1);
-    expect(readFileSync(junit, 'utf8')).toMatch(/<testcase [^>]*name="openwop\.requirement\.0081\.suite-shape"/);
+    expect(readFileSync(junit, 'utf8')).toMatch(/<testcase [^>]*name="openwop\.requirement\.0081\.suite-shape: /);
   });
 
   const cases: Array<[string, () => string[], RegExp]> = [

@@ -207,12 +207,13 @@ describe('writing the reports', () => {
     }
   });
 
-  it('says in one line which report it cannot write, writes the others, and the run exits 2', async () => {
+  it('refuses, in one line and before any leg, a report path that cannot be written', async () => {
     const dir = tmp();
-    const run = await cli('run', '--offline', '--html', join(dir, 'missing-dir', 'r.html'), '--summary', join(dir, 's.md'));
+    writeFileSync(join(dir, 'a-file'), '');
+    const run = await cli('run', '--offline', '--html', join(dir, 'a-file', 'r.html'), '--summary', join(dir, 's.md'));
     expect(run.code).toBe(2);
-    expect(run.err.trimEnd().split('\n')).toEqual([expect.stringMatching(/^openwop-eval-conformance: cannot write the HTML report to .*missing-dir.*r\.html \(ENOENT\)$/)]);
-    expect(readFileSync(join(dir, 's.md'), 'utf8')).toMatch(/^## OpenWOP eval conformance: not certified: no bundle/);
+    expect(run.err.trimEnd().split('\n')).toEqual([expect.stringMatching(/^openwop-eval-conformance: --html .*a-file.*r\.html: cannot be written: a part of its folder path is a file$/)]);
+    expect(run.out).toBe('');
   });
 
   it('appends the summary to $GITHUB_STEP_SUMMARY when it is set', async () => {
