@@ -31,7 +31,7 @@ describe('run --list', () => {
     const { code, out } = await cli('run', '--list');
     expect(code).toBe(0);
     for (const leg of (await loadScenarios()).flatMap((s) => s.legs)) expect(out).toContain(leg.id);
-    expect(out).toMatch(/^  rule score-delta  RFC 0244 §F$/m);
+    expect(out).toMatch(/^ {2}rule score-delta {2}RFC 0244 §F$/m);
     expect(out).toMatch(/witnesses RFC 0252 §C MUST NOT: the refusal echoes the supplied id/);
   });
 });

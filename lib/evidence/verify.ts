@@ -19,7 +19,7 @@
 // signature; the rules are derivation.ts and README "Profiles and derivation". Whether the bundle
 // certifies the host is not this file's question: certification.ts answers it.
 
-import { type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { canonicalJson, sha256Hex } from './jcs.ts';
 import { ed25519PublicKey, ed25519PublicKeyFromRaw, isDevelopmentKeyId, SIG_PATTERN, verifyText, decodeCanonicalBase64url } from './ed25519.ts';
 import { signaturePayload } from './bundle.ts';

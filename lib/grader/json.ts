@@ -30,7 +30,7 @@ export function jsonDeepEqual(a: unknown, b: unknown): boolean {
   const aKeys = definedKeys(ao);
   if (aKeys.length !== definedKeys(bo).length) return false;
   for (const key of aKeys) {
-    if (!Object.prototype.hasOwnProperty.call(bo, key)) return false;
+    if (!Object.hasOwn(bo, key)) return false;
     if (!jsonDeepEqual(ao[key], bo[key])) return false;
   }
   return true;
@@ -104,7 +104,7 @@ export function requiredLeafPairs(args: unknown): string[] {
 function hasLeaf(inputs: unknown, path: string[], expected: unknown): boolean {
   let node = inputs;
   for (const key of path) {
-    if (!isPlainObject(node) || !Object.prototype.hasOwnProperty.call(node, key)) return false;
+    if (!isPlainObject(node) || !Object.hasOwn(node, key)) return false;
     node = node[key];
     if (node === undefined) return false;
   }

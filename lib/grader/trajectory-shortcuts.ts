@@ -50,7 +50,7 @@ export function observedSubsequence(calls: readonly ExpectedCall[], observed: re
 function isEmptyObject(value: unknown): boolean {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const record = value as Record<string, unknown>;
-  for (const key in record) if (Object.prototype.hasOwnProperty.call(record, key) && record[key] !== undefined) return false;
+  for (const key in record) if (Object.hasOwn(record, key) && record[key] !== undefined) return false;
   return true;
 }
 

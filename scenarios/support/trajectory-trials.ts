@@ -3,7 +3,7 @@
 
 import { toSummaryView, type TrajectoryGrade } from '../../lib/grader/index.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
-import { requireCompleted, summaryTask } from './eval-run.ts';
+import { type requireCompleted, summaryTask } from './eval-run.ts';
 
 export const TRAJECTORY = 'conformance-eval-trajectory';
 export const TRAJECTORY_MATCHING = 'conformance-eval-trajectory-matching';
