@@ -9,7 +9,7 @@
 // redactor (lib/redact.ts).
 
 import { readFileSync } from 'node:fs';
-import { createClient, waitForSummary, HarnessCapReached, readRunEvents, ResponseTooDeep, TransportError, describeAnswer, type Client } from './client/index.ts';
+import { createClient, waitForSummary, HarnessCapReached, readRunEvents, ResponseTooDeep, TransportError, describeAnswer, type Client, type EvalSummaryResult, type RunEvent } from './client/index.ts';
 import { compareSummary, type MemberComparison } from './grade-compare.ts';
 import { FORM_NAMES, readEventsText } from './grade-events.ts';
 import { gradeRun, type EvalSuite, type RunEventDoc } from './grader/index.ts';
@@ -121,8 +121,8 @@ function gradeFile(suite: EvalSuite, path: string, io: Io): number {
 }
 
 async function gradeServed(suite: EvalSuite, client: Client, runId: string, io: Io): Promise<number> {
-  let events;
-  let answer;
+  let events: RunEvent[];
+  let answer: EvalSummaryResult;
   try {
     const read = await readRunEvents(client, runId, { deadlineMs: EVENTS_DEADLINE_MS });
     if (!read.ok) return fail(io, `cannot read the events of run ${runId}: ${read.reason}`);

@@ -8,7 +8,7 @@
 
 import { readFileSync } from 'node:fs';
 import { packagePath } from './package-root.ts';
-import { createClient, discover } from './client/index.ts';
+import { createClient, discover, type DiscoveryResult } from './client/index.ts';
 import { certificationOf, type Certification, type HarnessIdentity } from './evidence/certification.ts';
 import { readBundleFile, readPublicKeyFile } from './evidence/keys.ts';
 import type { LedgerRow } from './evidence/types.ts';
@@ -120,7 +120,7 @@ export function verdictLine(certification: Pick<Certification, 'status' | 'reaso
 async function publishedKey(url: string, bundle: Record<string, unknown>): Promise<{ ok: true; key: string } | { ok: false; reason: string }> {
   const parsed = /^(https?:\/\/[^/]+)(\/.*)?$/.exec(url);
   if (!parsed) return { ok: false, reason: `--discovery: not an http(s) URL: ${url}` };
-  let found;
+  let found: DiscoveryResult;
   try {
     found = await discover(createClient({ baseUrl: parsed[1]! }));
   } catch (error) {

@@ -34,7 +34,9 @@ const scenario = fc
     // Instantiate each expected call (its args are valid inputs under every argsMatch) and
     // splice the noise in at seed-chosen places, keeping order.
     const observed: ObservedCall[] = calls.map((c) => ({ toolName: c.tool, inputs: c.args ?? {} }));
-    noise.forEach((n, i) => observed.splice((seed + i * 7) % (observed.length + 1), 0, n));
+    noise.forEach((n, i) => {
+      observed.splice((seed + i * 7) % (observed.length + 1), 0, n);
+    });
     return { calls, observed };
   });
 

@@ -59,7 +59,9 @@ const scenario = fc
     else if (shape === 'sample') observed = own.filter((_, i) => (seeds[i % 8]! >> i) % 2 === 0);
     else {
       observed = [...own];
-      noise.forEach((n, i) => observed.splice((seeds[i]! + i * 7) % (observed.length + 1), 0, n));
+      noise.forEach((n, i) => {
+        observed.splice((seeds[i]! + i * 7) % (observed.length + 1), 0, n);
+      });
       if (shape === 'shuffled') {
         for (let i = observed.length - 1; i > 0; i--) {
           const j = seeds[i % 8]! % (i + 1);

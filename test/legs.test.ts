@@ -88,7 +88,10 @@ describe('legs against a real reference-host run', () => {
           let held: Record<string, unknown> | undefined;
           return (type, payload) => {
             if (type === 'agent.invocation-started') depth += 1;
-            if (type === 'agent.invocation-completed' && --depth === 0) return void (held = payload);
+            if (type === 'agent.invocation-completed' && --depth === 0) {
+              held = payload;
+              return;
+            }
             emit(type, payload);
             if (type === 'eval.scored' && held !== undefined) {
               emit('agent.invocation-completed', held);
@@ -112,7 +115,10 @@ describe('legs against a real reference-host run', () => {
       if (!listed) target.fixtures.delete('conformance-workflow-noop');
       const posted: unknown[] = [];
       const request = target.client.request.bind(target.client);
-      target.client = { ...target.client, request: (method, path, options) => (method === 'POST' && path === '/runs' && posted.push(options?.body), request(method, path, options)) };
+      target.client = { ...target.client, request: (method, path, options) => {
+        if (method === 'POST' && path === '/runs') posted.push(options?.body);
+        return request(method, path, options);
+      } };
       const row = await runLeg(file, leg, target);
       expect(row, row.detail).toMatchObject({ result: 'executed-pass' });
       const workflows = posted.filter((body) => (body as { workflowId?: unknown }).workflowId !== undefined);

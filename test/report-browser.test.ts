@@ -53,11 +53,11 @@ async function checkPage(path: string, report: RunReport, verdict: string) {
   const seen = await open(path);
   const { page } = seen;
   await expect.poll(() => page.locator('#verdict').isVisible()).toBe(true);
-  expect(await page.locator('#verdict').innerText()).toMatch(new RegExp(`^Verdict: ${verdict}`));
+  expect(await page.locator('#verdict').textContent()).toMatch(new RegExp(`^Verdict: ${verdict}`));
   for (const [result, member] of [['executed-pass', 'executedPass'], ['executed-fail', 'executedFail'], ['inapplicable', 'inapplicable']] as const) {
     const label = page.locator('label', { has: page.locator(`#filter-${result}`) });
     expect(await label.isVisible(), result).toBe(true);
-    expect(await label.locator('.count').innerText(), result).toBe(String(report.totals[member]));
+    expect(await label.locator('.count').textContent(), result).toBe(String(report.totals[member]));
   }
   expect(await page.locator('tr[data-result]').count()).toBe(report.rows.length);
   return seen;
@@ -93,7 +93,7 @@ describe('the HTML report in Chromium', () => {
     const key = generateDevKeyPair();
     writeFileSync(join(dir, 'host.pem'), key.privateKeyPem);
     const host = await startReferenceHost({ log: () => {}, ...entry!.options, port: 0, dbPath: ':memory:', signingKey: key.privateKeyPem, signingKeyId: 'known-bad-key' });
-    let run;
+    let run: Awaited<ReturnType<typeof cli>>;
     try {
       run = await cli(
         'run', '--base-url', host.baseUrl, '--api-key', host.tenants.a.apiKey, '--tenant-b-api-key', host.tenants.b.apiKey,
@@ -110,13 +110,13 @@ describe('the HTML report in Chromium', () => {
     const html = readFileSync(join(dir, 'bad.html'), 'utf8');
     expect(html, 'the API key').not.toContain(host.tenants.a.apiKey);
     const { page, requests, consoleErrors } = await checkPage(join(dir, 'bad.html'), report, 'not certified');
-    expect(await page.locator('#verdict').innerText()).toMatch(/row\(s\) are executed-fail/);
+    expect(await page.locator('#verdict').textContent()).toMatch(/row\(s\) are executed-fail/);
 
     const failing = report.rows.filter((row) => row.result === 'executed-fail');
     for (const row of failing) {
       const line = page.locator('tr[data-result="executed-fail"]', { hasText: row.id });
       expect(await line.isVisible(), row.id).toBe(true);
-      expect(await line.locator('td.reason').innerText(), row.id).toContain(row.detail!.split('\n')[0]);
+      expect(await line.locator('td.reason').textContent(), row.id).toContain(row.detail!.split('\n')[0]);
     }
     // With only the failures checked, they are all that is left to see.
     for (const result of ['executed-pass', 'inapplicable', 'skipped', 'blocked']) await page.locator(`#filter-${result}`).uncheck();
@@ -149,7 +149,7 @@ describe('the HTML report in Chromium', () => {
     writeFileSync(join(dir, 'hostile.html'), htmlReport(report));
     const { page, requests, consoleErrors } = await open(join(dir, 'hostile.html'));
     expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
-    expect(await page.locator('td.reason').innerText()).toBe(hostile);
+    expect(await page.locator('td.reason').textContent()).toBe(hostile);
     expect(requests).toEqual([pathToFileURL(join(dir, 'hostile.html')).href]);
     expect(consoleErrors).toEqual([]);
     await page.close();

@@ -290,7 +290,12 @@ describe('the schema set', () => {
     const open: string[] = [];
     const walk = (node: unknown, where: string): void => {
       if (typeof node !== 'object' || node === null) return;
-      if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${where}/${i}`));
+      if (Array.isArray(node)) {
+        node.forEach((item, i) => {
+          walk(item, `${where}/${i}`);
+        });
+        return;
+      }
       const schema = node as Record<string, unknown>;
       const closed =
         schema.additionalProperties !== undefined && schema.additionalProperties !== true

@@ -153,7 +153,9 @@ describe('verify: exit codes', () => {
   });
 
   it('4: authentic but not certified — executed-fail rows', async () => {
-    const rows = rowsWith((r) => r.slice(0, 25).forEach((row) => Object.assign(row, { result: 'executed-fail', detail: 'RFC 0244 §B: wrong' })));
+    const rows = rowsWith((r) => r.slice(0, 25).forEach((row) => {
+      Object.assign(row, { result: 'executed-fail', detail: 'RFC 0244 §B: wrong' });
+    }));
     const { code, out } = await withKey(file(signed({ rows })));
     expect(code).toBe(4);
     expect(out).toMatch(/^authenticity: verified /m);

@@ -17,7 +17,7 @@
 // reported as the reason of an `{ok: false}` result, with every event still returned.
 
 import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_EVENTS, type AuthChoice, type Client, type HttpResult } from './http.ts';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_EVENTS, type AuthChoice, type Client, type HttpResult, type StreamResponse } from './http.ts';
 import { CAP_NAMES, HarnessCapReached, ResponseTooDeep, ResponseTooLarge, TransportError } from './transport-errors.ts';
 import { projectId } from './ids.ts';
 import { jsonTextDeepAndBalanced, jsonValueTooDeep, MAX_JSON_DEPTH } from '../json-depth.ts';
@@ -198,7 +198,7 @@ export async function readRunEvents(
   async function sseAttempt(): Promise<Attempt> {
     const headers: Record<string, string> = { accept: 'text/event-stream' };
     if (log.last >= 0) headers['last-event-id'] = String(log.last);
-    let stream;
+    let stream: StreamResponse;
     try {
       stream = await client.stream('GET', base, { query: { streamMode: 'debug' }, headers, auth, signal });
     } catch (error) {

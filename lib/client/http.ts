@@ -19,7 +19,7 @@
 //
 // The errors are in transport-errors.ts, the capped reading of a body in response-body.ts.
 
-import { Agent, request as undiciRequest } from 'undici';
+import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
 import { TestBug } from '../test-bug.ts';
 import { discard, flattenHeaders, parseBody, readCapped } from './response-body.ts';
 import { scrubSecrets, toTransportError } from './transport-errors.ts';
@@ -213,7 +213,7 @@ export function createClient(options: ClientOptions): Client {
       opts.signal ? [timeout, controller.signal, opts.signal] : [timeout, controller.signal],
     );
     const signal = opts.signal ? AbortSignal.any([controller.signal, opts.signal]) : controller.signal;
-    let res;
+    let res: Dispatcher.ResponseData;
     const onHeaderAbort = (): void => controller.abort(headerSignal.reason);
     headerSignal.addEventListener('abort', onHeaderAbort, { once: true });
     try {

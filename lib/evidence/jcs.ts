@@ -60,13 +60,13 @@ function checkLeaf(value: unknown, path: string): boolean {
     case 'boolean':
       return false;
     case 'undefined':
-      refuse(path, 'undefined is not a JSON value');
+      return refuse(path, 'undefined is not a JSON value');
     case 'function':
-      refuse(path, 'a function is not a JSON value');
+      return refuse(path, 'a function is not a JSON value');
     case 'bigint':
-      refuse(path, 'a BigInt is not a JSON value (write it as a string)');
+      return refuse(path, 'a BigInt is not a JSON value (write it as a string)');
     case 'symbol':
-      refuse(path, 'a symbol is not a JSON value');
+      return refuse(path, 'a symbol is not a JSON value');
   }
   return value !== null;
 }

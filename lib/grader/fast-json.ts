@@ -13,7 +13,7 @@ export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
     // NaN equals NaN (json.ts compares numbers by value and treats NaN as one value).
-    return typeof a === 'number' && typeof b === 'number' && a !== a && b !== b;
+    return typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b);
   }
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
@@ -93,7 +93,7 @@ const scratchWords = new Int32Array(scratch.buffer);
 
 function hashNumber(v: number): number {
   if ((v | 0) === v) return Math.imul(v, 0x9e3779b1); // int32, and −0 as 0
-  if (v !== v) return 0x7ff80000; // NaN
+  if (Number.isNaN(v)) return 0x7ff80000;
   scratch[0] = v;
   return avalanche(scratchWords[0]! ^ Math.imul(scratchWords[1]!, 0x9e3779b1));
 }

@@ -155,7 +155,10 @@ export function gradeRun(suite: EvalSuite, events: readonly RunEventDoc[], optio
       continue;
     }
     let slots = byTask.get(task.taskId);
-    if (!slots) byTask.set(task.taskId, (slots = new Map()));
+    if (!slots) {
+      slots = new Map();
+      byTask.set(task.taskId, slots);
+    }
     if (slots.has(trial.trialIndex)) {
       anomalies.push(`task ${task.taskId} trial ${trial.trialIndex} is scored more than once (again at sequence ${trial.sequence}); the first is graded`);
       continue;

@@ -149,13 +149,13 @@ export function countingGrade(calls: readonly ExpectedCall[], observed: readonly
   for (let g = 0; g < groupRep.length; g++) {
     const e = groupExpected[g]!;
     const o = groupObserved[g]!;
-    byValue[groupTool[g]!]! += o < e ? o : e;
+    byValue[groupTool[g]!]! += Math.min(o, e);
   }
   let matchedCount = 0;
   for (let t = 0; t < anyOf.length; t++) {
     const most = byValue[t]! + anyOf[t]!;
     const o = observedOf[t]!;
-    matchedCount += o < most ? o : most;
+    matchedCount += Math.min(o, most);
   }
   return { matchedCount, everyObservedFits };
 }
@@ -222,7 +222,7 @@ export function smallMatchingGrade(calls: readonly ExpectedCall[], observed: rea
       }
     }
   }
-  const most = E < O ? E : O;
+  const most = Math.min(E, O);
   const seen = new Int32Array(O);
   const stackI = new Int32Array(E + 1);
   const stackP = new Int32Array(E + 1);

@@ -49,7 +49,7 @@ export function gradeTrajectoryWithRoute(
   const calls: readonly ExpectedCall[] = Array.isArray(spec.calls) ? spec.calls : [];
   const E = calls.length;
   const O = observed.length;
-  const least = E < O ? E : O;
+  const least = Math.min(E, O);
   const forbiddenCount = countForbidden(spec.forbidden, observed);
   const done = (modeMatched: boolean, matchedCount: number, route: GradeRoute) => ({
     grade: { mode: spec.match, matched: modeMatched && forbiddenCount === 0, expectedCount: E, observedCount: O, matchedCount, forbiddenCount },

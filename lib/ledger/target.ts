@@ -1,7 +1,7 @@
 // The host under test, as the legs see it: its discovery document, its `agents.evalSuite` facet,
 // the fixtures it lists, whether it mounts the seams, and clients for one or two tenants.
 
-import { createClient, discover, evalSuiteFacet, SEAMS_PROFILE, seedEvalSuite, TransportError, type Client } from '../client/index.ts';
+import { createClient, discover, evalSuiteFacet, SEAMS_PROFILE, seedEvalSuite, TransportError, type Client, type DiscoveryResult } from '../client/index.ts';
 import { loadFixtures, type FixtureDocument } from '../fixtures.ts';
 import { Findings } from './findings.ts';
 
@@ -47,7 +47,7 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     ...(options.maxResponseBytes === undefined ? {} : { maxBodyBytes: options.maxResponseBytes }),
   };
   const client = createClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs, ...limits });
-  let found;
+  let found: DiscoveryResult;
   try {
     found = await discover(client);
   } catch (error) {

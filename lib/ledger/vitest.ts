@@ -19,7 +19,7 @@ import { openTarget, seedMissingFixtures, type Target } from './target.ts';
 /** True while vitest is collecting the scenario file `file` (a path under scenarios/). */
 export function collecting(file: string): boolean {
   const path = expect.getState().testPath;
-  return path !== undefined && path.split(sep).join('/').endsWith(`/scenarios/${file}`);
+  return path?.split(sep).join('/').endsWith(`/scenarios/${file}`) === true;
 }
 
 export function registerScenario(scenario: Scenario): void {

@@ -21,8 +21,8 @@ export class LegClock {
       ...scenario,
       legs: scenario.legs.map((leg): Leg =>
         leg.serverFree
-          ? { ...leg, run: (check: Checks) => (start(leg.id), leg.run(check)) }
-          : { ...leg, run: (check: Checks, target: Target) => (start(leg.id), leg.run(check, target)) },
+          ? { ...leg, run: (check: Checks) => { start(leg.id); return leg.run(check); } }
+          : { ...leg, run: (check: Checks, target: Target) => { start(leg.id); return leg.run(check, target); } },
       ),
     }));
   }

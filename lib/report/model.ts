@@ -119,6 +119,7 @@ export function clip(text: string, max: number): string {
 
 // Characters XML 1.0 §2.2 does not allow, and which nobody reading a report needs: a host can
 // send them in any text the rows quote.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching the control characters XML 1.0 §2.2 forbids is the point
 const UNPRINTABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffe\uffff]/g;
 
 /** `text` with its markup characters escaped and its unprintable characters replaced, for XML and HTML alike. */

@@ -37,7 +37,9 @@ export function suiteContentStrings(doc: FixtureDocument): string[] {
 }
 
 function forbiddenKeys(value: unknown, path = '$', out: string[] = []): string[] {
-  if (Array.isArray(value)) value.forEach((item, i) => forbiddenKeys(item, `${path}[${i}]`, out));
+  if (Array.isArray(value)) value.forEach((item, i) => {
+    forbiddenKeys(item, `${path}[${i}]`, out);
+  });
   else if (value !== null && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
       if (CONTENT_KEYS.includes(k)) out.push(`${path}.${k}`);

@@ -36,7 +36,7 @@ function detailsName(value: unknown, field: string, echoed: readonly string[]): 
   return false;
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
@@ -45,7 +45,7 @@ function messageNames(message: string, field: string, echoed: readonly string[])
   for (const value of echoed) if (value.length > 0) text = text.split(value).join(' ');
   // The dotted form may index an array on the way (`toolResponses[0].args`), the pointer form
   // may carry an item index (`/toolResponses/0/args`).
-  const parts = segments(field).map(escape);
+  const parts = segments(field).map(escapeRegExp);
   const dotted = parts.join('(?:\\[[0-9]+\\])?\\.');
   const pointer = `/${parts.join('(?:/[0-9]+)?/')}`;
   // A pointer's leading `/` is its own boundary, so it may end a longer pointer (`/tasks/0/…`).

@@ -169,7 +169,7 @@ export function compareServedFacts(target: Target, run: ServedRun): void {
       t.check.ok(costs(served.costUsd, task.costUsd, taskJudge), `${t.clause} ${where}: costUsd is the cost of every trial (${task.costUsd})`, served.costUsd);
     }
     const fixtured = task.fixtureMissCount !== undefined;
-    const live = isObject(spec.fixtures) && spec.fixtures.onMiss === 'live' && !(run.request.fixtureRuns ?? {})[task.taskId];
+    const live = isObject(spec.fixtures) && spec.fixtures.onMiss === 'live' && !run.request.fixtureRuns?.[task.taskId];
     // A live miss is visible only by replaying selection over the inputs.
     if (fixtured && !(redacted && live)) {
       const t = fact(live ? 'missLive' : 'missFail');

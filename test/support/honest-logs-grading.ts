@@ -269,7 +269,9 @@ export const GRADING_LOGS: Record<string, () => LogEvent[]> = {
       { steps: [echo('v1'), echo('v2')], usage: [usage(60, 12, 0.0006)] },
       { steps: [echo('v'), read], usage: [usage(60, 12, 0.0006)] },
     ];
-    varied.forEach((trial, i) => log.trial('always-varied', i, { ...trial, decision: 'right', score: 1, passed: true }));
+    varied.forEach((trial, i) => {
+      log.trial('always-varied', i, { ...trial, decision: 'right', score: 1, passed: true });
+    });
     return log.finish({ aggregateScore: 7 / 12, passed: true, passedCount: 1 });
   },
 

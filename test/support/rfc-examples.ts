@@ -241,7 +241,9 @@ export function near(actual: unknown, expected: number): void {
 
 /** Every trajectory block anywhere in a served document, with the path it sits at. */
 export function trajectoryBlocks(value: unknown, path = '$', out: { path: string; block: Record<string, unknown> }[] = []) {
-  if (Array.isArray(value)) value.forEach((item, i) => trajectoryBlocks(item, `${path}[${i}]`, out));
+  if (Array.isArray(value)) value.forEach((item, i) => {
+    trajectoryBlocks(item, `${path}[${i}]`, out);
+  });
   else if (typeof value === 'object' && value !== null) {
     for (const [key, member] of Object.entries(value)) {
       if (key === 'trajectory' && typeof member === 'object' && member !== null && !Array.isArray(member)) {

@@ -99,7 +99,7 @@ export const EDGES: KnownBadHost[] = [
     name: 'erased-source-accepted',
     defect: 'a source run whose tool content was erased is accepted, with no derived entries',
     clause: 'RFC 0252 §C',
-    ...engine({ sourceCalls: (run, agentId) => (run !== undefined && run.terminal && run.toolCalls === 'erased' ? [] : REF.sourceCalls(run, agentId)) }),
+    ...engine({ sourceCalls: (run, agentId) => (run?.terminal && run.toolCalls === 'erased' ? [] : REF.sourceCalls(run, agentId)) }),
   },
   {
     name: 'failed-call-source-accepted',
