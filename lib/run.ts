@@ -11,6 +11,7 @@ import { loadOrCreateDevKey, publicKeyPemFromPrivate } from './evidence/keys.ts'
 import { verifyBundle } from './evidence/verify.ts';
 import { readCaps } from './ledger/caps.ts';
 import { readDeadlines, withDeadlines } from './ledger/deadlines.ts';
+import { readConcurrency } from './ledger/schedule.ts';
 import { certifyTarget, type EmbeddedHostFactory } from './certify.ts';
 import { runLegs } from './ledger/runner.ts';
 import type { Target } from './ledger/target.ts';
@@ -39,6 +40,7 @@ export interface RunOptions {
   runDeadline?: string;
   maxEvents?: string;
   maxResponseBytes?: string;
+  concurrency?: string;
 }
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -78,6 +80,8 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
   const capsRead = readCaps(options, env);
   if (!capsRead.ok) return usage(io, capsRead.problem);
   const { caps } = capsRead;
+  const workers = readConcurrency(options.concurrency, env);
+  if (!workers.ok) return usage(io, workers.problem);
 
   // Interruption (lib/ledger/deadlines.ts): SIGINT, SIGTERM or the run deadline stop the legs;
   // what was not reached is blocked, and every output is still written.
@@ -142,6 +146,7 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       maxResponseBytes: caps.maxResponseBytes,
       scenarios,
       filter: options.filter,
+      concurrency: workers.concurrency,
       bound: (legs) => withDeadlines(legs, deadlines.legDeadlineMs, { signal: stopper.signal, reason: () => interruptedBy ?? 'interrupted' }),
       onSeeded: (seeded) => io.err(`seeded through the seam: ${seeded.join(', ')}\n`),
       onRow: (row) => {

@@ -167,6 +167,7 @@ const hostLegs: Leg[] = [
     title: 'a miss under onMiss "live" reaches the live tool: the effect counter moves once per missed call',
     clause: 'RFC 0244 §D (onMiss "live"), CONTRACT §4, §5',
     needs: { facet: ['fixtureMatching'], fixtures: [ONMISS_LIVE], seams: true },
+    observes: ['effects'],
     async run(check, target) {
       const before = await effects(check, target);
       const run = requireCompleted(check, await observeEvalRun(target, ONMISS_LIVE));

@@ -1,0 +1,89 @@
+// Runs a certification's legs concurrently. The legs of one host are independent but for two
+// things: work they share through `target.memo` (one eval run judged by several legs), which is
+// a promise any of them may start and all of them await, and the host state global to the host
+// that some legs read before and after their own run (the effect counter and the keyed counters
+// of CONTRACT §5). A leg that reads such state runs with no other leg in flight: any other leg's
+// run could move the counter between its two reads.
+//
+// Concurrency 1 runs the legs one at a time in declaration order, as the harness always did.
+// Above 1, the legs that run alone go first, one by one, while nothing else is in flight (so the
+// other legs never drain once per such leg), then the rest, at most N at a time, each started in
+// declaration order. Either way the rows come out, and progress is reported, in declaration order.
+
+/** One unit of work: a leg, as the runner hands it over. */
+export interface Job<T> {
+  /** Runs with nothing else in flight, and nothing else starts until it ends. */
+  alone: boolean;
+  start(): Promise<T>;
+}
+
+/**
+ * The default number of legs in flight. Measured through the latency proxy of bench/waiting.ts
+ * on the reference host (bench/RESULTS.md "Waiting: concurrent legs"): at L = 100 ms the wall
+ * time falls steeply up to 8 legs in flight and hardly moves beyond, since the widest level of
+ * dependent requests holds 23 and the longest legs set the floor; at L = 0 the harness is bound
+ * by its own CPU and 8 costs no more than 1.
+ */
+export const DEFAULT_CONCURRENCY = 8;
+
+export const MAX_CONCURRENCY = 64;
+
+/** Reads `--concurrency` (which wins) or OPENWOP_MAX_WORKERS: an integer 1..64. */
+export function readConcurrency(flag: string | undefined, env: NodeJS.ProcessEnv): { ok: true; concurrency: number } | { ok: false; problem: string } {
+  const text = flag ?? env.OPENWOP_MAX_WORKERS;
+  if (text === undefined || text === '') return { ok: true, concurrency: DEFAULT_CONCURRENCY };
+  const n = Number(text);
+  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(n) || n < 1 || n > MAX_CONCURRENCY) {
+    return { ok: false, problem: `--concurrency (or OPENWOP_MAX_WORKERS) must be an integer from 1 to ${MAX_CONCURRENCY}, got "${text}"` };
+  }
+  return { ok: true, concurrency: n };
+}
+
+/**
+ * Runs `jobs` with at most `limit` in flight and returns their results in declaration order;
+ * `onDone` sees each result in declaration order too, a result that finishes early being held
+ * until those before it are done. A job that throws stops new jobs from starting; the ones in
+ * flight are awaited, then the first error is thrown.
+ */
+export async function schedule<T>(jobs: readonly Job<T>[], limit: number, onDone?: (value: T, index: number) => void): Promise<T[]> {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`the concurrency must be a positive integer, got ${limit}`);
+  const indices = jobs.map((_, index) => index);
+  const order = limit === 1 ? indices : [...indices.filter((i) => jobs[i]!.alone), ...indices.filter((i) => !jobs[i]!.alone)];
+  const results: T[] = new Array<T>(jobs.length);
+  const done: boolean[] = jobs.map(() => false);
+  let reported = 0;
+  let failure: { error: unknown } | undefined;
+  const running = new Set<Promise<void>>();
+  const report = (): void => {
+    while (reported < jobs.length && done[reported]) {
+      onDone?.(results[reported]!, reported);
+      reported += 1;
+    }
+  };
+  for (const index of order) {
+    const job = jobs[index]!;
+    // Bounded: each wait ends when one job in flight ends, and at most `limit` are in flight.
+    while (running.size > 0 && (job.alone || running.size >= limit)) await Promise.race(running);
+    if (failure !== undefined) break;
+    const settled: Promise<void> = job.start().then(
+      (value) => {
+        results[index] = value;
+        done[index] = true;
+        try {
+          report();
+        } catch (error) {
+          failure ??= { error };
+        }
+      },
+      (error: unknown) => {
+        failure ??= { error };
+      },
+    );
+    const tracked = settled.finally(() => running.delete(tracked));
+    running.add(tracked);
+    if (job.alone) await tracked;
+  }
+  await Promise.all(running);
+  if (failure !== undefined) throw failure.error;
+  return results;
+}
