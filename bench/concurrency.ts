@@ -12,8 +12,8 @@
 //     * leg chain: 1 (discovery) + the most requests of one leg, what a harness running every leg
 //       concurrently would wait through;
 //     * scheduling floor: 1 + the requests of every leg that reads shared host state (each runs
-//       alone, CONTRACT §5) + the most requests of one other leg: what this scheduler must wait
-//       through however many legs it lets run.
+//       alone, CONTRACT §5) + for each stretch of legs between two such legs, the most requests
+//       of one leg in it: what this scheduler must wait through however many legs it lets run.
 //   Both count every request of a leg as depending on the one before, so they are upper bounds of
 //   the true dependency chain;
 // - the issue's ratio wall ÷ (L × leg chain), with the target ≤ 1.5 at L = 100 ms, and
@@ -92,16 +92,21 @@ interface Chains {
   alone: string[];
 }
 
+/** `perLeg` is in declaration order (the progress lines are). */
 function chainsOf(perLeg: Map<string, number>, alone: ReadonlySet<string>): Chains {
   let most = 0;
   let longest = '';
-  let aloneSum = 0;
+  let floor = 1;
+  let segment = 0;
   for (const [id, count] of perLeg) {
-    if (alone.has(id)) aloneSum += count;
-    else if (count > most) [most, longest] = [count, id];
+    if (count > most) [most, longest] = [count, id];
+    if (alone.has(id)) {
+      floor += segment + count;
+      segment = 0;
+    } else segment = Math.max(segment, count);
   }
-  const overall = Math.max(most, ...[...alone].map((id) => perLeg.get(id) ?? 0));
-  return { leg: 1 + overall, longest, floor: 1 + aloneSum + most, alone: [...alone].map((id) => `${id.replace('openwop.requirement.', '')} ${perLeg.get(id) ?? 0}`) };
+  floor += segment;
+  return { leg: 1 + most, longest, floor, alone: [...alone].map((id) => `${id.replace('openwop.requirement.', '')} ${perLeg.get(id) ?? 0}`) };
 }
 
 export async function benchConcurrentLegs(): Promise<BenchResult[]> {
@@ -123,7 +128,7 @@ export async function benchConcurrentLegs(): Promise<BenchResult[]> {
           `timing chain ${one.timing}`,
           chains === undefined
             ? 'chains not derivable (the concurrency-1 run overlapped)'
-            : `leg chain ${chains.leg} (1 discovery + the longest leg); scheduling floor ${chains.floor} (1 + the legs run alone: ${chains.alone.join(', ')} + the longest other leg, ${chains.longest.replace('openwop.requirement.', '')})`,
+            : `leg chain ${chains.leg} (1 discovery + the longest leg, ${chains.longest.replace('openwop.requirement.', '')}); scheduling floor ${chains.floor} (1 + the legs run alone, ${chains.alone.join(', ')}, + the longest leg of each stretch between them)`,
         ];
         const name = `concurrency ${concurrency}${concurrency === DEFAULT_CONCURRENCY ? ' (the default)' : ''}, L = ${latency} ms; ${load()}`;
         if (latency === 0 || chains === undefined) {

@@ -132,6 +132,8 @@ describe('the scheduler', () => {
     const { log, rows, reported, peak } = await probeRun(4, true);
     for (const id of ['probe-3', 'probe-8']) expect(log.find((entry) => entry.id === id)).toMatchObject({ inFlightAtStart: 1, peakWhileRunning: 1 });
     expect(peak).toBe(4);
+    // Started in declaration order: a leg run alone sees every earlier leg done and no later one begun.
+    expect(log.map((entry) => entry.id)).toEqual(Array.from({ length: 12 }, (_, i) => `probe-${i}`));
     expect(rows.map((row) => row.id)).toEqual(Array.from({ length: 12 }, (_, i) => `openwop.requirement.0244.probe-${i}`));
     expect(reported).toEqual(rows.map((row) => row.id));
     for (const row of rows) expect(row.result).toBe('executed-pass');

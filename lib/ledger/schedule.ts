@@ -5,10 +5,12 @@
 // of CONTRACT §5). A leg that reads such state runs with no other leg in flight: any other leg's
 // run could move the counter between its two reads.
 //
-// Concurrency 1 runs the legs one at a time in declaration order, as the harness always did.
-// Above 1, the legs that run alone go first, one by one, while nothing else is in flight (so the
-// other legs never drain once per such leg), then the rest, at most N at a time, each started in
-// declaration order. Either way the rows come out, and progress is reported, in declaration order.
+// Legs start in declaration order, at most N in flight; a leg that runs alone waits until every
+// leg declared before it has ended, and no leg declared after it starts until it ends. So it sees
+// the host as a one-at-a-time run would (every earlier leg done, no later one begun): a run an
+// earlier leg left going on the host still reaches it as it always did, and what a known-bad host
+// fails does not depend on N. Concurrency 1 is the one-at-a-time run, request for request. The
+// rows come out, and progress is reported, in declaration order.
 
 /** One unit of work: a leg, as the runner hands it over. */
 export interface Job<T> {
@@ -47,8 +49,6 @@ export function readConcurrency(flag: string | undefined, env: NodeJS.ProcessEnv
  */
 export async function schedule<T>(jobs: readonly Job<T>[], limit: number, onDone?: (value: T, index: number) => void): Promise<T[]> {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`the concurrency must be a positive integer, got ${limit}`);
-  const indices = jobs.map((_, index) => index);
-  const order = limit === 1 ? indices : [...indices.filter((i) => jobs[i]!.alone), ...indices.filter((i) => !jobs[i]!.alone)];
   const results: T[] = new Array<T>(jobs.length);
   const done: boolean[] = jobs.map(() => false);
   let reported = 0;
@@ -60,8 +60,7 @@ export async function schedule<T>(jobs: readonly Job<T>[], limit: number, onDone
       reported += 1;
     }
   };
-  for (const index of order) {
-    const job = jobs[index]!;
+  for (const [index, job] of jobs.entries()) {
     // Bounded: each wait ends when one job in flight ends, and at most `limit` are in flight.
     while (running.size > 0 && (job.alone || running.size >= limit)) await Promise.race(running);
     if (failure !== undefined) break;
