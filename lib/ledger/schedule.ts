@@ -20,11 +20,13 @@ export interface Job<T> {
 }
 
 /**
- * The default number of legs in flight. Measured through the latency proxy of bench/waiting.ts
- * on the reference host (bench/RESULTS.md "Waiting: concurrent legs"): at L = 100 ms the wall
- * time falls steeply up to 8 legs in flight and hardly moves beyond, since the widest level of
- * dependent requests holds 23 and the longest legs set the floor; at L = 0 the harness is bound
- * by its own CPU and 8 costs no more than 1.
+ * The default number of legs in flight, chosen by measurement through the latency proxy of
+ * bench/waiting.ts on the reference host (bench/RESULTS.md "Waiting: concurrent legs"): at
+ * L = 100 ms the wall time fell by nearly half from 1 to 4 legs in flight and a little more to 8;
+ * above 8 the requests in flight never passed 11 (at 16 and 23), because the stretches between
+ * the legs that run alone are rarely wider, and what remained of the differences was below what
+ * the load of the shared machine moved them by. Each leg in flight may hold a run's log up to the
+ * memory caps (lib/ledger/caps.ts), so the smallest setting that gets the gain is the default.
  */
 export const DEFAULT_CONCURRENCY = 8;
 
