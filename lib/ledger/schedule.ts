@@ -22,11 +22,11 @@ export interface Job<T> {
 /**
  * The default number of legs in flight, chosen by measurement through the latency proxy of
  * bench/waiting.ts on the reference host (bench/RESULTS.md "Waiting: concurrent legs"): at
- * L = 100 ms the wall time fell by nearly half from 1 to 4 legs in flight and a little more to 8;
- * above 8 the requests in flight never passed 11 (at 16 and 23), because the stretches between
- * the legs that run alone are rarely wider, and what remained of the differences was below what
- * the load of the shared machine moved them by. Each leg in flight may hold a run's log up to the
- * memory caps (lib/ledger/caps.ts), so the smallest setting that gets the gain is the default.
+ * L = 100 ms the wall time fell from 16.7 s at 1 leg in flight to 8.9 s at 4 and 7.7 s at 8;
+ * at 16 and 23 it stayed within 6 % of that, since the requests in flight never passed 11 (the
+ * stretches between the legs that run alone are rarely wider). Each leg in flight may hold a
+ * run's log up to the memory caps (lib/ledger/caps.ts), so the smallest setting that gets the
+ * gain is the default.
  */
 export const DEFAULT_CONCURRENCY = 8;
 
