@@ -29,7 +29,7 @@
 import { loadScenarios } from '../lib/scenarios.ts';
 import { DEFAULT_CONCURRENCY } from '../lib/ledger/schedule.ts';
 import type { BenchResult } from './grader.ts';
-import { harnessArgs, load, median, reapedChildrenCpuMs, runChild, spawnHostChild, startDelayProxy, timingChain, type Exchange, type LegEnd } from './waiting.ts';
+import { harnessArgs, load, median, reapedChildrenCpuMs, runChild, spawnHostChild, startDelayProxy, timingChain, type ChildRun, type Exchange, type LegEnd } from './waiting.ts';
 
 type Host = Awaited<ReturnType<typeof spawnHostChild>>;
 
@@ -60,7 +60,7 @@ function requestsPerLeg(exchanges: Exchange[], legEnds: LegEnd[]): Map<string, n
 async function measure(host: Host, latency: number, concurrency: number): Promise<Measured> {
   const proxy = await startDelayProxy(host.baseUrl, latency);
   const cpu0 = reapedChildrenCpuMs();
-  let run;
+  let run: ChildRun;
   try {
     run = await runChild([...harnessArgs(proxy.baseUrl, host), '--concurrency', String(concurrency)]);
   } finally {
