@@ -8,6 +8,7 @@ import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchAgentevals } from './agentevals.ts';
 import { benchCertify } from './certify.ts';
+import { benchConcurrentLegs } from './concurrency.ts';
 import { benchGrader, type BenchResult } from './grader.ts';
 import { benchHost } from './host.ts';
 import { benchHostile } from './hostile.ts';
@@ -29,6 +30,7 @@ for (const [section, bench] of [
   ['Latitude matrix', benchLatitudeMatrix],
   ['Start-up: schemas compiled or precompiled', benchSchemaStartup],
   ['Waiting: latency proxy', benchLatencyProxy],
+  ['Waiting: concurrent legs', benchConcurrentLegs],
   ['Waiting: process start to first request', benchFirstRequest],
   ['Waiting: npm start and the CPU split', benchWholeProcess],
   ['Hostile hosts', benchHostile],

@@ -58,7 +58,7 @@ const RUN_TIMEOUT_MS = 180_000;
  * Starts `node bin/openwop-eval-conformance.mjs host --port 0` as bench/host.ts does, and also
  * hands back the child's pid (for /proc/<pid>/stat).
  */
-async function spawnHostChild(): Promise<{ baseUrl: string; apiKey: string; apiKeyB: string; pid: number; stop(): void }> {
+export async function spawnHostChild(): Promise<{ baseUrl: string; apiKey: string; apiKeyB: string; pid: number; stop(): void }> {
   const child = spawn(process.execPath, [BIN, 'host', '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
   const stop = () => child.kill('SIGTERM');
   let text = '';
@@ -101,22 +101,22 @@ function procCpuMs(pid: number): number {
  * its children as they exit), their own waited-for descendants included. The difference across
  * one child's life is that child's CPU, start-up included, while no other child exits meanwhile.
  */
-function reapedChildrenCpuMs(): number {
+export function reapedChildrenCpuMs(): number {
   const [, , cutime, cstime] = procStat('self');
   return ((cutime! + cstime!) * 1000) / TICKS;
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-function load(): string {
+export function load(): string {
   return `load average ${loadavg()[0]!.toFixed(1)} on a shared machine`;
 }
 
-interface Exchange {
+export interface Exchange {
   method: string;
   path: string;
   arrived: number;
@@ -124,7 +124,7 @@ interface Exchange {
 }
 
 /** A proxy on 127.0.0.1 that holds every response `delayMs` after the upstream headers arrive. */
-async function startDelayProxy(upstream: string, delayMs: number) {
+export async function startDelayProxy(upstream: string, delayMs: number) {
   const target = new URL(upstream);
   const agent = new http.Agent({ keepAlive: true });
   const exchanges: Exchange[] = [];
@@ -174,7 +174,7 @@ async function startDelayProxy(upstream: string, delayMs: number) {
 }
 
 /** The longest sequence of exchanges each arriving after the previous one had finished. */
-function timingChain(exchanges: Exchange[]): number {
+export function timingChain(exchanges: Exchange[]): number {
   const sorted = [...exchanges].sort((a, b) => a.finished - b.finished);
   const best: number[] = [];
   for (let i = 0; i < sorted.length; i += 1) {
@@ -202,12 +202,12 @@ function legChain(exchanges: Exchange[], legEnds: LegEnd[], peak: number): { cha
   return { chain: 1 + most, legs: counts.filter((n) => n > 0).length, longest: legEnds[counts.indexOf(most)]?.id ?? '', longestCount: most };
 }
 
-interface LegEnd {
+export interface LegEnd {
   at: number;
   id: string;
 }
 
-interface ChildRun {
+export interface ChildRun {
   code: number | null;
   wallMs: number;
   stdout: string;
@@ -216,7 +216,7 @@ interface ChildRun {
   legEnds: LegEnd[];
 }
 
-function runChild(args: string[]): Promise<ChildRun> {
+export function runChild(args: string[]): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
     const legEnds: LegEnd[] = [];
     let stdout = '';
@@ -248,7 +248,7 @@ function runChild(args: string[]): Promise<ChildRun> {
   });
 }
 
-function harnessArgs(baseUrl: string, host: { apiKey: string; apiKeyB: string }): string[] {
+export function harnessArgs(baseUrl: string, host: { apiKey: string; apiKeyB: string }): string[] {
   return [BIN, 'run', '--base-url', baseUrl, '--api-key', host.apiKey, '--tenant-b-api-key', host.apiKeyB];
 }
 

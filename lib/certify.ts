@@ -25,7 +25,7 @@ export class EmbeddedHostUnavailable extends Error {
 /** Starts an embedded host with options of its own (`--reference-host-config`, a signing key). */
 export type EmbeddedHostFactory = (options: Record<string, unknown>) => Promise<EmbeddedHost>;
 
-export interface CertifyRequest extends TargetOptions, Pick<RunLegsOptions, 'filter' | 'onRow'> {
+export interface CertifyRequest extends TargetOptions, Pick<RunLegsOptions, 'filter' | 'onRow' | 'concurrency'> {
   scenarios: Scenario[];
   /** Wraps the legs before they run (the deadlines of lib/ledger/deadlines.ts). */
   bound?: (scenarios: Scenario[]) => Scenario[];
@@ -54,7 +54,7 @@ export async function certifyTarget(request: CertifyRequest): Promise<CertifyOut
   const seeded = await seedMissingFixtures(opened.target, neededFixtures(request.scenarios));
   if (seeded.length > 0) request.onSeeded?.(seeded);
   const scenarios = request.bound === undefined ? request.scenarios : request.bound(request.scenarios);
-  const rows = await runLegs(scenarios, opened.target, { filter: request.filter, onRow: request.onRow });
+  const rows = await runLegs(scenarios, opened.target, { filter: request.filter, onRow: request.onRow, concurrency: request.concurrency });
   return { ok: true, target: opened.target, rows };
 }
 

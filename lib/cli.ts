@@ -96,6 +96,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
         .choices(PROGRESS_MODES)
         .default('auto'),
     )
+    .option('--concurrency <n>', 'host legs in flight at most, 1 to 64; a leg reading shared host state always runs alone; default 8 (env OPENWOP_MAX_WORKERS)')
     .option('--reference-host-config <json>', 'embedded host only: JSON options for the reference host (e.g. {"evalSuite":false})')
     .action(async (options) => {
       if (options.list) {
@@ -156,7 +157,7 @@ function defaultIo(): Io {
 async function hostCommand(options: { port: string; db?: string }, io: Io): Promise<number> {
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) return usage(io, `--port: not a port number: ${options.port}`);
-  let host;
+  let host: Awaited<ReturnType<typeof import('../hosts/reference/server.ts').startReferenceHost>>;
   try {
     const { startReferenceHost } = await importReferenceHost();
     host = await startReferenceHost({ port, dbPath: options.db });

@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { PACKAGE_ROOT } from './package-root.ts';
 import { applyBaseline, formatBaseline, readBaseline, type Baseline, type BaselineOutcome } from './baseline.ts';
-import type { LedgerRow } from './evidence/types.ts';
+import type { Bundle, LedgerRow, UnsignedBundle } from './evidence/types.ts';
 import { buildBundle, signBundle } from './evidence/bundle.ts';
 import { loadOrCreateDevKey, publicKeyPemFromPrivate, readSigningKeyFile } from './evidence/keys.ts';
 import { cannotStart, prepareOutputs, usage, type Io } from './io.ts';
@@ -16,6 +16,7 @@ import { certificationOf, type Certification, type HarnessIdentity } from './evi
 import { authenticityLine, thisHarness, verdictLine } from './verify.ts';
 import { readCaps } from './ledger/caps.ts';
 import { readDeadlines, withDeadlines } from './ledger/deadlines.ts';
+import { readConcurrency } from './ledger/schedule.ts';
 import { certifyTarget, EmbeddedHostUnavailable, type EmbeddedHostFactory } from './certify.ts';
 import { runLegs, selectLegs } from './ledger/runner.ts';
 import type { Target } from './ledger/target.ts';
@@ -49,6 +50,7 @@ export interface RunOptions {
   maxResponseBytes?: string;
   expectedFailures?: string;
   progress?: ProgressMode;
+  concurrency?: string;
 }
 
 /** `--progress`: `auto` redraws one line on a terminal and prints nothing on a pipe. */
@@ -146,6 +148,8 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
     if (signer === undefined) return usage(io, '--certify against a host needs --signing-key and --signing-key-id (the host signs its own bundle)');
     if (!settings.hostBuild) return usage(io, '--certify against a host needs --host-build (or OPENWOP_HOST_BUILD), image-digest|commit|artifact-sha256:<id>, naming the build certified');
   }
+  const workers = readConcurrency(options.concurrency, env);
+  if (!workers.ok) return usage(io, workers.problem);
 
   // Interruption (lib/ledger/deadlines.ts): SIGINT, SIGTERM or the run deadline stop the legs;
   // what was not reached is blocked, and every output is still written.
@@ -213,6 +217,7 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       maxResponseBytes: caps.maxResponseBytes,
       scenarios,
       filter: options.filter,
+      concurrency: workers.concurrency,
       bound: (legs) => clock.wrap(withDeadlines(legs, deadlines.legDeadlineMs, { signal: stopper.signal, reason: () => interruptedBy ?? 'interrupted' })),
       checkKeys: true,
       onSeeded: (seeded) => io.err(`seeded through the seam: ${seeded.join(', ')}\n`),
@@ -349,7 +354,7 @@ function writeBundle(
   const implementation = (discovery.implementation ?? {}) as Record<string, string>;
   // Only the embedded host goes without --host-build: its build is this checkout.
   const build = hostBuild ? parseBuild(hostBuild) : { kind: 'commit' as const, id: gitCommit() };
-  let unsigned;
+  let unsigned: UnsignedBundle;
   try {
     unsigned = buildBundle({
     generatedAt: new Date().toISOString(),
@@ -369,7 +374,7 @@ function writeBundle(
     io.err(`openwop-eval-conformance: no bundle written: ${(error as Error).message}\n`);
     return 1;
   }
-  let bundle;
+  let bundle: Bundle;
   try {
     bundle = signBundle(unsigned, privateKeyPem, keyId);
   } catch (error) {

@@ -21,12 +21,12 @@
 // unchanged and only RECOMMENDS failing closed (a SHOULD), and attaches fixtureMissCount only to
 // onMiss "fail" and "live"; no fixture of this harness misses under an absent onMiss (CONTRACT §6).
 
-import { createEvalRun, readEffects, readErrorCode, type CreateEvalRunResult } from '../lib/client/index.ts';
+import { createEvalRun, readEffects, readErrorCode, readRunEvents, type CreateEvalRunResult } from '../lib/client/index.ts';
 import { need, type Checks } from '../lib/ledger/leg.ts';
 import { defineScenario, type FacetMember, type Leg } from '../lib/ledger/scenario.ts';
 import type { Target } from '../lib/ledger/target.ts';
 import { refusalNamesField } from './support/refusal.ts';
-import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, SCRIPTED_AGENT, sharedEvalRun, summaryTask, type ObservedEvalRun } from './support/eval-run.ts';
+import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT, sharedEvalRun, summaryTask, type ObservedEvalRun } from './support/eval-run.ts';
 
 /** Trajectory-only tasks (kind "trajectory", expected.trajectory), no fixtures, one trial. */
 const TRAJECTORY_MATCHING = 'conformance-eval-trajectory-matching';
@@ -55,7 +55,7 @@ function advertises(target: Target, member: FacetMember): boolean {
  * the field were absent, so no run exists. `fields` are the names accepted for the feature; the
  * values the request sent never count as naming one.
  */
-function checkRefused(check: Checks, answer: CreateEvalRunResult, fixtureId: string, fields: readonly string[], what: string): void {
+async function checkRefused(check: Checks, target: Target, answer: CreateEvalRunResult, fixtureId: string, fields: readonly string[], what: string): Promise<void> {
   check.equal(answer.status, 400, `${what}: the create answers 400`);
   check.equal(readErrorCode(answer.json), 'validation_error', `${what}: the error code is validation_error`);
   check.ok(
@@ -64,6 +64,9 @@ function checkRefused(check: Checks, answer: CreateEvalRunResult, fixtureId: str
     answer.json,
   );
   check.equal(answer.runId, undefined, `${what}: no run is created and nothing is graded`);
+  // A run the host should have refused is read to its end, so its live tool calls do not move
+  // the effect counter under a later leg that reads it (CONTRACT §5); its outcome is nobody's.
+  if (answer.runId !== undefined) await readRunEvents(target.client, answer.runId, { deadlineMs: RUN_DEADLINE_MS }).catch(() => undefined);
 }
 
 /**
@@ -108,7 +111,7 @@ const hostLegs: Leg[] = [
       // The feature is `expected.trajectory` or `kind: "trajectory"` (RFC 0244 §G); the probe's
       // tasks carry both, so a refusal naming either field names the feature.
       const answer = await createEvalRun(target.client, { evalSuiteRef: TRAJECTORY_MATCHING, agentId: SCRIPTED_AGENT });
-      checkRefused(check, answer, TRAJECTORY_MATCHING, ['expected.trajectory', 'expected.kind'], 'a trajectory suite');
+      await checkRefused(check, target, answer, TRAJECTORY_MATCHING, ['expected.trajectory', 'expected.kind'], 'a trajectory suite');
     },
   },
   {
@@ -120,11 +123,11 @@ const hostLegs: Leg[] = [
     async run(check, target) {
       check.rule('on-miss');
       const onMiss = await createEvalRun(target.client, { evalSuiteRef: ONMISS_ONLY, agentId: SCRIPTED_AGENT });
-      checkRefused(check, onMiss, ONMISS_ONLY, ['onMiss'], 'a suite using onMiss');
+      await checkRefused(check, target, onMiss, ONMISS_ONLY, ['onMiss'], 'a suite using onMiss');
       check.rule('fixture-args');
       // The probe's entry carries args and nothing else of §D, so the field is toolResponses[].args.
       const args = await createEvalRun(target.client, { evalSuiteRef: ARGS_PROBE, agentId: SCRIPTED_AGENT });
-      checkRefused(check, args, ARGS_PROBE, ['toolResponses.args'], 'a suite whose fixture entry carries args');
+      await checkRefused(check, target, args, ARGS_PROBE, ['toolResponses.args'], 'a suite whose fixture entry carries args');
     },
   },
   {
@@ -140,7 +143,7 @@ const hostLegs: Leg[] = [
         return check.inapplicable(`every fixture the host lists and can otherwise run needs at most its trials.maxTrials ${maxTrials} trials, so no count above it can be probed`);
       }
       const answer = await createEvalRun(target.client, { evalSuiteRef: probe.id, agentId: SCRIPTED_AGENT });
-      checkRefused(check, answer, probe.id, ['trials.count'], `${probe.id} (${probe.count} trials, maxTrials ${maxTrials})`);
+      await checkRefused(check, target, answer, probe.id, ['trials.count'], `${probe.id} (${probe.count} trials, maxTrials ${maxTrials})`);
     },
   },
   {
@@ -167,6 +170,7 @@ const hostLegs: Leg[] = [
     title: 'a miss under onMiss "live" reaches the live tool: the effect counter moves once per missed call',
     clause: 'RFC 0244 §D (onMiss "live"), CONTRACT §4, §5',
     needs: { facet: ['fixtureMatching'], fixtures: [ONMISS_LIVE], seams: true },
+    observes: ['effects'],
     async run(check, target) {
       const before = await effects(check, target);
       const run = requireCompleted(check, await observeEvalRun(target, ONMISS_LIVE));

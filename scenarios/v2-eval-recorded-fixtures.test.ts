@@ -72,6 +72,7 @@ const hostLegs: Leg[] = [
     title: "a replay with fixtureRuns is served the source run's recorded answers: outcomes equal, no miss, the counter unmoved, the map echoed",
     clause: 'RFC 0252 §D, §E',
     needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY], seams: true },
+    observes: ['counters'],
     async run(check, target) {
       const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
       const key = counterKey(REPLAY);
@@ -89,6 +90,7 @@ const hostLegs: Leg[] = [
     title: 'a drifted call against recorded fixtures misses and fails closed, and no live tool runs',
     clause: 'RFC 0252 §D',
     needs: { facet: RECORDED, fixtures: [SOURCE, DRIFT], seams: true },
+    observes: ['counters'],
     async run(check, target) {
       const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
       const key = counterKey(DRIFT);

@@ -115,7 +115,8 @@ describe('against a host that never answers POST /runs', () => {
     writeFileSync(join(dir, 'host.pem'), key.privateKeyPem);
     writeFileSync(join(dir, 'host.pub.pem'), key.publicKeyPem);
     const run = await cli(
-      'run', '--base-url', host.baseUrl, '--api-key', host.apiKey, '--filter', '0081.', '--run-deadline', '5000', '--request-timeout', '60000',
+      // One leg at a time, so which leg was in flight and which were not reached is fixed.
+      'run', '--base-url', host.baseUrl, '--api-key', host.apiKey, '--filter', '0081.', '--concurrency', '1', '--run-deadline', '5000', '--request-timeout', '60000',
       '--report-json', join(dir, 'r.json'), '--junit', join(dir, 'j.xml'),
       '--certify', join(dir, 'b.json'), '--signing-key', join(dir, 'host.pem'), '--signing-key-id', 'deadline-host', '--host-build', 'commit:abc123',
     );
@@ -137,13 +138,26 @@ describe('against a host that never answers POST /runs', () => {
     expect(verified.out).toMatch(/^authenticity: verified/m);
   });
 
+  it('--run-deadline at the default concurrency blocks every leg in flight and every leg not reached', { timeout: 60_000 }, async () => {
+    const host = await stallingHost();
+    const dir = mkdtempSync(join(tmpdir(), 'owec-run-deadline-concurrent-'));
+    const run = await cli('run', '--base-url', host.baseUrl, '--api-key', host.apiKey, '--filter', '0081.', '--run-deadline', '3000', '--request-timeout', '60000', '--report-json', join(dir, 'r.json'));
+    expect(run.code).toBe(1);
+    const rows = readRows(join(dir, 'r.json'));
+    for (const id of SERVER_FREE) expect(rows.get(id)?.result, id).toBe('executed-pass');
+    for (const id of INTERRUPTED) expect(rows.get(id), id).toMatchObject({ result: 'blocked', detail: expect.stringMatching(/^interrupted: the run deadline of 3000 ms passed \(--run-deadline\), (while|before) this leg ran$/) });
+    // Several legs were in flight when the deadline passed: they run concurrently.
+    expect(INTERRUPTED.filter((id) => rows.get(id)?.detail?.endsWith('while this leg ran')).length).toBeGreaterThan(1);
+  });
+
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     it(`${signal} stops the run: the rows not reached are blocked "interrupted", the report and JUnit are written, exit 1`, { timeout: 60_000 }, async () => {
       const host = await stallingHost();
       const dir = mkdtempSync(join(tmpdir(), 'owec-signal-'));
       const child = spawn(
         process.execPath,
-        ['bin/openwop-eval-conformance.mjs', 'run', '--base-url', host.baseUrl, '--api-key', host.apiKey, '--filter', '0081.', '--request-timeout', '60000', '--report-json', join(dir, 'r.json'), '--junit', join(dir, 'j.xml')],
+        // One leg at a time, so which leg was in flight and which were not reached is fixed.
+        ['bin/openwop-eval-conformance.mjs', 'run', '--base-url', host.baseUrl, '--api-key', host.apiKey, '--filter', '0081.', '--concurrency', '1', '--request-timeout', '60000', '--report-json', join(dir, 'r.json'), '--junit', join(dir, 'j.xml')],
         // Without vitest's own variables: the child is a plain command-line run, not a worker.
         { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(VITEST|NODE_OPTIONS$)/.test(name))) },
       );

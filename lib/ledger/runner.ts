@@ -12,6 +12,7 @@ import { TransportError } from '../client/index.ts';
 import { createChecks, LegAbort, LegBlocked, LegInapplicable, TestBug, type Checks, type GateDecision } from './leg.ts';
 import { decideGate, ruleNames, type Leg, type Scenario } from './scenario.ts';
 import { applyFindings } from './findings.ts';
+import { DEFAULT_CONCURRENCY, schedule } from './schedule.ts';
 import type { Target } from './target.ts';
 
 export interface RunLegsOptions {
@@ -19,6 +20,8 @@ export interface RunLegsOptions {
   filter?: string;
   /** Called once per finished row, for progress output. */
   onRow?: (row: LedgerRow, leg: Leg) => void;
+  /** Legs in flight at most (./schedule.ts); 1 runs them one at a time, in declaration order. */
+  concurrency?: number;
 }
 
 const MAX_DETAIL = 2_000;
@@ -37,17 +40,25 @@ export function selectLegs(scenarios: Scenario[], filter?: string): Array<{ scen
   return chosen;
 }
 
-/** Runs the server-free legs and, when a target is given, the host legs, in declaration order. */
+/**
+ * Runs the server-free legs and, when a target is given, the host legs, concurrently
+ * (./schedule.ts); the rows, and `onRow`, in declaration order.
+ */
 export async function runLegs(scenarios: Scenario[], target: Target | undefined, options: RunLegsOptions = {}): Promise<LedgerRow[]> {
-  const rows: LedgerRow[] = [];
-  for (const { scenario, leg } of selectLegs(scenarios, options.filter)) {
-    if (!leg.serverFree && target === undefined) continue;
-    const row = await runLeg(scenario.file, leg, target);
-    rows.push(row);
-    options.onRow?.(row, leg);
-  }
+  const chosen = selectLegs(scenarios, options.filter).filter(({ leg }) => leg.serverFree || target !== undefined);
+  const jobs = chosen.map(({ scenario, leg }) => ({ alone: runsAlone(leg, target), start: () => runLeg(scenario.file, leg, target) }));
+  const rows = await schedule(jobs, options.concurrency ?? DEFAULT_CONCURRENCY, (row, index) => options.onRow?.(row, chosen[index]!.leg));
   // A served fact checked on any run counts for the id whose clause it witnesses.
   return applyFindings(rows, target?.findings);
+}
+
+/**
+ * A leg that compares host state global to the host before and after its own run (CONTRACT §5)
+ * runs with no other leg in flight; one its gate keeps from running sends nothing, so it need not.
+ */
+function runsAlone(leg: Leg, target: Target | undefined): boolean {
+  if (leg.serverFree || target === undefined || (leg.observes ?? []).length === 0) return false;
+  return decideGate(leg.needs, target).run;
 }
 
 export async function runLeg(file: string, leg: Leg, target: Target | undefined): Promise<LedgerRow> {

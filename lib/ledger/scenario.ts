@@ -33,10 +33,22 @@ export interface ServerFreeLeg extends LegBase {
   run(check: Checks): Promise<void> | void;
 }
 
+/**
+ * Host state global to the host, read through the seams of CONTRACT §5: the effect counter
+ * (`effects`) and the keyed counters (`counters`).
+ */
+export type SharedHostState = 'effects' | 'counters';
+
 /** A check against a host, behind its gate. */
 export interface HostLeg extends LegBase {
   serverFree?: false;
   needs: Needs;
+  /**
+   * The shared host state the leg reads before and after a run of its own and compares. Any
+   * other leg's run may move it, so the runner runs such a leg with no other leg in flight
+   * (lib/ledger/schedule.ts).
+   */
+  observes?: readonly SharedHostState[];
   run(check: Checks, target: Target): Promise<void>;
 }
 

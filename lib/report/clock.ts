@@ -1,7 +1,8 @@
 // How long each leg took, measured in the command layer and never written into a ledger row:
 // the rows feed the bundle's witness digest (docs/wire.md §12.1), which must not change from one
-// run to the next. The clock wraps each leg's `run` to see it start, and is told of each finished
-// row through the runner's `onRow`; the legs may run one at a time or side by side.
+// run to the next. The clock wraps each leg's `run` to see it start and end; legs run side by side
+// (lib/ledger/schedule.ts) and their rows reach `onRow` in declaration order, possibly well after
+// the leg ended, so the end is taken from the leg itself, not from the row.
 
 import { performance } from 'node:perf_hooks';
 import type { Checks } from '../ledger/leg.ts';
@@ -11,18 +12,35 @@ import type { Target } from '../ledger/target.ts';
 export class LegClock {
   readonly #began = performance.now();
   readonly #started = new Map<string, number>();
+  readonly #ended = new Map<string, number>();
   readonly #took = new Map<string, number>();
   #last = this.#began;
 
-  /** The scenarios with each leg's `run` noting when it starts. */
+  /** The scenarios with each leg's `run` noting when it starts and ends. */
   wrap(scenarios: Scenario[]): Scenario[] {
-    const start = (id: string): void => void this.#started.set(id, performance.now());
+    // A leg that returns at once ends then, not a microtask later when another leg may have run.
+    const timed = (id: string, run: () => Promise<void> | void): Promise<void> | void => {
+      const end = (): void => void this.#ended.set(id, performance.now());
+      this.#started.set(id, performance.now());
+      let result: Promise<void> | void;
+      try {
+        result = run();
+      } catch (error) {
+        end();
+        throw error;
+      }
+      if (result === undefined) {
+        end();
+        return;
+      }
+      return result.finally(end);
+    };
     return scenarios.map((scenario) => ({
       ...scenario,
       legs: scenario.legs.map((leg): Leg =>
         leg.serverFree
-          ? { ...leg, run: (check: Checks) => { start(leg.id); return leg.run(check); } }
-          : { ...leg, run: (check: Checks, target: Target) => { start(leg.id); return leg.run(check, target); } },
+          ? { ...leg, run: (check: Checks) => timed(leg.id, () => leg.run(check)) }
+          : { ...leg, run: (check: Checks, target: Target) => timed(leg.id, () => leg.run(check, target)) as Promise<void> },
       ),
     }));
   }
@@ -31,7 +49,7 @@ export class LegClock {
   finished(id: string): void {
     const now = performance.now();
     const started = this.#started.get(id);
-    this.#took.set(id, started === undefined ? 0 : Math.round(now - started));
+    this.#took.set(id, started === undefined ? 0 : Math.round((this.#ended.get(id) ?? now) - started));
     this.#last = now;
   }
 

@@ -68,6 +68,7 @@ const hostLegs: Leg[] = [
     title: 'a fail-closed miss reaches no live tool: the effect counter and the counter do not move',
     clause: 'RFC 0244 §D',
     needs: { facet: ['fixtureMatching'], fixtures: [MISS], seams: true },
+    observes: ['counters', 'effects'],
     async run(check, target) {
       const probe = 'fixture-miss-probe';
       const before = await readCounter(target.client, probe);

@@ -1,0 +1,164 @@
+// Concurrent legs (lib/ledger/schedule.ts) through the latency proxy of bench/waiting.ts: the
+// reference host as a child process, a node:http proxy on 127.0.0.1 in this process holding
+// every response L ms after the host's headers reach it, and the harness as a child process,
+// `node bin/openwop-eval-conformance.mjs run --base-url <proxy> … --concurrency N`, at
+// L = 0, 25, 100 ms and N = 1 and the default. Each (L, N) runs 3 times; the figures are the run
+// of median wall's.
+//
+// - requests and peak in flight: counted by the proxy (arrival to response finished);
+// - the longest dependent chain, two ways, both from the N = 1 run at the same L (the legs do not
+//   overlap there, so each request belongs to the leg whose progress line is the first printed
+//   after it arrived, as bench/waiting.ts attributes them):
+//     * leg chain: 1 (discovery) + the most requests of one leg, what a harness running every leg
+//       concurrently would wait through;
+//     * scheduling floor: 1 + the requests of every leg that reads shared host state (each runs
+//       alone, CONTRACT §5) + for each stretch of legs between two such legs, the most requests
+//       of one leg in it: what this scheduler must wait through however many legs it lets run.
+//   Both count every request of a leg as depending on the one before, so they are upper bounds of
+//   the true dependency chain;
+// - the issue's ratio wall ÷ (L × leg chain), with the target ≤ 1.5 at L = 100 ms, and
+//   wall ÷ (L × scheduling floor) beside it; the same two on the span from the first request's
+//   arrival to the last response finished, which leaves out the harness's start-up (bench/waiting.ts
+//   "process start to first request" measures that on its own); and what the latency added:
+//   (wall − the median wall at L = 0 with the same N) ÷ (L × leg chain), the figure least
+//   disturbed by a busy machine, whose CPU-bound share the L = 0 wall already holds.
+// Then, at L = 100 ms, N = 1, 2, 4, 8, 16, 23 once each: the measurement the default was chosen by.
+//
+// The machine is shared by several people's runs at once: every row carries the load average.
+
+import { loadScenarios } from '../lib/scenarios.ts';
+import { DEFAULT_CONCURRENCY } from '../lib/ledger/schedule.ts';
+import type { BenchResult } from './grader.ts';
+import { harnessArgs, load, median, reapedChildrenCpuMs, runChild, spawnHostChild, startDelayProxy, timingChain, type ChildRun, type Exchange, type LegEnd } from './waiting.ts';
+
+type Host = Awaited<ReturnType<typeof spawnHostChild>>;
+
+interface Measured {
+  wall: number;
+  /** First request's arrival to last response finished, at the proxy: the part start-up is not in. */
+  span: number;
+  cpu: number;
+  requests: number;
+  peak: number;
+  timing: number;
+  /** Requests per leg id, when the legs did not overlap. */
+  perLeg?: Map<string, number>;
+}
+
+/** Requests per leg, attributed by the first progress line printed after each arrived. */
+function requestsPerLeg(exchanges: Exchange[], legEnds: LegEnd[]): Map<string, number> | undefined {
+  const counts = new Map<string, number>(legEnds.map((end) => [end.id, 0]));
+  for (const exchange of exchanges) {
+    if (exchange.path.startsWith('/.well-known/openwop')) continue;
+    const leg = legEnds.find((end) => end.at >= exchange.arrived);
+    if (leg === undefined) return undefined;
+    counts.set(leg.id, (counts.get(leg.id) ?? 0) + 1);
+  }
+  return counts;
+}
+
+async function measure(host: Host, latency: number, concurrency: number): Promise<Measured> {
+  const proxy = await startDelayProxy(host.baseUrl, latency);
+  const cpu0 = reapedChildrenCpuMs();
+  let run: ChildRun;
+  try {
+    run = await runChild([...harnessArgs(proxy.baseUrl, host), '--concurrency', String(concurrency)]);
+  } finally {
+    await proxy.close();
+  }
+  if (run.code !== 0) throw new Error(`the harness exited ${run.code} at L = ${latency} ms, concurrency ${concurrency}: ${run.stderr.slice(-500)}`);
+  const exchanges = proxy.exchanges;
+  return {
+    wall: run.wallMs / 1000,
+    span: (Math.max(...exchanges.map((e) => e.finished)) - Math.min(...exchanges.map((e) => e.arrived))) / 1000,
+    cpu: (reapedChildrenCpuMs() - cpu0) / 1000,
+    requests: exchanges.length,
+    peak: proxy.peak(),
+    timing: timingChain(exchanges),
+    ...(proxy.peak() === 1 ? { perLeg: requestsPerLeg(exchanges, run.legEnds) } : {}),
+  };
+}
+
+/** The run of median wall of `repeats`, and every wall. */
+async function medianRun(host: Host, latency: number, concurrency: number, repeats: number): Promise<{ one: Measured; walls: number[] }> {
+  const runs: Measured[] = [];
+  for (let i = 0; i < repeats; i += 1) runs.push(await measure(host, latency, concurrency));
+  const wall = median(runs.map((r) => r.wall));
+  return { one: runs.find((r) => r.wall === wall) ?? runs[0]!, walls: runs.map((r) => r.wall) };
+}
+
+interface Chains {
+  leg: number;
+  longest: string;
+  floor: number;
+  alone: string[];
+}
+
+/** `perLeg` is in declaration order (the progress lines are). */
+function chainsOf(perLeg: Map<string, number>, alone: ReadonlySet<string>): Chains {
+  let most = 0;
+  let longest = '';
+  let floor = 1;
+  let segment = 0;
+  for (const [id, count] of perLeg) {
+    if (count > most) [most, longest] = [count, id];
+    if (alone.has(id)) {
+      floor += segment + count;
+      segment = 0;
+    } else segment = Math.max(segment, count);
+  }
+  floor += segment;
+  return { leg: 1 + most, longest, floor, alone: [...alone].map((id) => `${id.replace('openwop.requirement.', '')} ${perLeg.get(id) ?? 0}`) };
+}
+
+export async function benchConcurrentLegs(): Promise<BenchResult[]> {
+  const results: BenchResult[] = [];
+  const alone = new Set((await loadScenarios()).flatMap((s) => s.legs.filter((leg) => !leg.serverFree && (leg.observes ?? []).length > 0).map((leg) => leg.id)));
+  const repeats = 3;
+  const host = await spawnHostChild();
+  /** Median wall at L = 0 per concurrency: the part of the wall that is not waiting on latency. */
+  const idle = new Map<number, number>();
+  try {
+    for (const latency of [0, 25, 100]) {
+      let chains: Chains | undefined;
+      for (const concurrency of [1, DEFAULT_CONCURRENCY]) {
+        const { one, walls } = await medianRun(host, latency, concurrency, repeats);
+        if (concurrency === 1 && one.perLeg !== undefined) chains = chainsOf(one.perLeg, alone);
+        if (latency === 0) idle.set(concurrency, one.wall);
+        const figure = [
+          `wall ${one.wall.toFixed(2)} s (spawn to exit, median of ${repeats}: ${walls.map((w) => w.toFixed(2)).join(', ')}; first request to last response ${one.span.toFixed(2)} s)`,
+          `harness CPU ${one.cpu.toFixed(2)} s`,
+          `${one.requests} requests`,
+          `peak in flight ${one.peak}`,
+          `timing chain ${one.timing}`,
+          chains === undefined
+            ? 'chains not derivable (the concurrency-1 run overlapped)'
+            : `leg chain ${chains.leg} (1 discovery + the longest leg, ${chains.longest.replace('openwop.requirement.', '')}); scheduling floor ${chains.floor} (1 + the legs run alone, ${chains.alone.join(', ')}, + the longest leg of each stretch between them)`,
+        ];
+        const name = `concurrency ${concurrency}${concurrency === DEFAULT_CONCURRENCY ? ' (the default)' : ''}, L = ${latency} ms; ${load()}`;
+        if (latency === 0 || chains === undefined) {
+          results.push({ name, figure: figure.join('; '), target: 'recorded, no target', ok: true });
+          continue;
+        }
+        const seconds = latency / 1000;
+        const ratio = one.wall / (seconds * chains.leg);
+        figure.push(
+          `**wall ÷ (L × leg chain) = ${ratio.toFixed(2)}**`,
+          `wall ÷ (L × scheduling floor) = ${(one.wall / (seconds * chains.floor)).toFixed(2)}`,
+          `without start-up (first request to last response): ÷ (L × leg chain) = ${(one.span / (seconds * chains.leg)).toFixed(2)}, ÷ (L × scheduling floor) = ${(one.span / (seconds * chains.floor)).toFixed(2)}`,
+          `what latency added, (wall − wall at L = 0 with the same N) ÷ (L × leg chain) = ${((one.wall - (idle.get(concurrency) ?? Number.NaN)) / (seconds * chains.leg)).toFixed(2)}`,
+        );
+        results.push({ name, figure: figure.join('; '), target: latency === 100 ? 'wall ÷ (L × leg chain) ≤ 1.5 (stretch 1.2)' : 'recorded, no target', ok: latency !== 100 || ratio <= 1.5 });
+      }
+    }
+    const sweep: string[] = [];
+    for (const concurrency of [1, 2, 4, 8, 16, 23]) {
+      const one = await measure(host, 100, concurrency);
+      sweep.push(`N = ${concurrency}: ${one.wall.toFixed(2)} s (first request to last response ${one.span.toFixed(2)} s), peak ${one.peak}`);
+    }
+    results.push({ name: `the default's choice: L = 100 ms, one run per concurrency N; ${load()}`, figure: `wall ${sweep.join('; ')}`, target: 'recorded, no target', ok: true });
+  } finally {
+    host.stop();
+  }
+  return results;
+}

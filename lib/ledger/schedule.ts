@@ -1,0 +1,90 @@
+// Runs a certification's legs concurrently. The legs of one host are independent but for two
+// things: work they share through `target.memo` (one eval run judged by several legs), which is
+// a promise any of them may start and all of them await, and the host state global to the host
+// that some legs read before and after their own run (the effect counter and the keyed counters
+// of CONTRACT §5). A leg that reads such state runs with no other leg in flight: any other leg's
+// run could move the counter between its two reads.
+//
+// Legs start in declaration order, at most N in flight; a leg that runs alone waits until every
+// leg declared before it has ended, and no leg declared after it starts until it ends. So it sees
+// the host as a one-at-a-time run would (every earlier leg done, no later one begun): a run an
+// earlier leg left going on the host still reaches it as it always did, and what a known-bad host
+// fails does not depend on N. Concurrency 1 is the one-at-a-time run, request for request. The
+// rows come out, and progress is reported, in declaration order.
+
+/** One unit of work: a leg, as the runner hands it over. */
+export interface Job<T> {
+  /** Runs with nothing else in flight, and nothing else starts until it ends. */
+  alone: boolean;
+  start(): Promise<T>;
+}
+
+/**
+ * The default number of legs in flight, chosen by measurement through the latency proxy of
+ * bench/waiting.ts on the reference host (bench/RESULTS.md "Waiting: concurrent legs"): at
+ * L = 100 ms the wall time fell from 16.7 s at 1 leg in flight to 8.9 s at 4 and 7.7 s at 8;
+ * at 16 and 23 it stayed within 6 % of that, since the requests in flight never passed 11 (the
+ * stretches between the legs that run alone are rarely wider). Each leg in flight may hold a
+ * run's log up to the memory caps (lib/ledger/caps.ts), so the smallest setting that gets the
+ * gain is the default.
+ */
+export const DEFAULT_CONCURRENCY = 8;
+
+export const MAX_CONCURRENCY = 64;
+
+/** Reads `--concurrency` (which wins) or OPENWOP_MAX_WORKERS: an integer 1..64. */
+export function readConcurrency(flag: string | undefined, env: NodeJS.ProcessEnv): { ok: true; concurrency: number } | { ok: false; problem: string } {
+  const text = flag ?? env.OPENWOP_MAX_WORKERS;
+  if (text === undefined || text === '') return { ok: true, concurrency: DEFAULT_CONCURRENCY };
+  const n = Number(text);
+  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(n) || n < 1 || n > MAX_CONCURRENCY) {
+    return { ok: false, problem: `--concurrency (or OPENWOP_MAX_WORKERS) must be an integer from 1 to ${MAX_CONCURRENCY}, got "${text}"` };
+  }
+  return { ok: true, concurrency: n };
+}
+
+/**
+ * Runs `jobs` with at most `limit` in flight and returns their results in declaration order;
+ * `onDone` sees each result in declaration order too, a result that finishes early being held
+ * until those before it are done. A job that throws stops new jobs from starting; the ones in
+ * flight are awaited, then the first error is thrown.
+ */
+export async function schedule<T>(jobs: readonly Job<T>[], limit: number, onDone?: (value: T, index: number) => void): Promise<T[]> {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`the concurrency must be a positive integer, got ${limit}`);
+  const results: T[] = new Array<T>(jobs.length);
+  const done: boolean[] = jobs.map(() => false);
+  let reported = 0;
+  let failure: { error: unknown } | undefined;
+  const running = new Set<Promise<void>>();
+  const report = (): void => {
+    while (reported < jobs.length && done[reported]) {
+      onDone?.(results[reported]!, reported);
+      reported += 1;
+    }
+  };
+  for (const [index, job] of jobs.entries()) {
+    // Bounded: each wait ends when one job in flight ends, and at most `limit` are in flight.
+    while (running.size > 0 && (job.alone || running.size >= limit)) await Promise.race(running);
+    if (failure !== undefined) break;
+    const settled: Promise<void> = job.start().then(
+      (value) => {
+        results[index] = value;
+        done[index] = true;
+        try {
+          report();
+        } catch (error) {
+          failure ??= { error };
+        }
+      },
+      (error: unknown) => {
+        failure ??= { error };
+      },
+    );
+    const tracked = settled.finally(() => running.delete(tracked));
+    running.add(tracked);
+    if (job.alone) await tracked;
+  }
+  await Promise.all(running);
+  if (failure !== undefined) throw failure.error;
+  return results;
+}
