@@ -29,7 +29,8 @@
 import { loadScenarios } from '../lib/scenarios.ts';
 import { DEFAULT_CONCURRENCY } from '../lib/ledger/schedule.ts';
 import type { BenchResult } from './grader.ts';
-import { harnessArgs, load, median, reapedChildrenCpuMs, runChild, spawnHostChild, startDelayProxy, timingChain, type ChildRun, type Exchange, type LegEnd } from './waiting.ts';
+import { load, median, reapedChildrenCpuMs, spawnHostChild } from './processes.ts';
+import { harnessArgs, runChild, startDelayProxy, timingChain, type ChildRun, type Exchange, type LegEnd } from './waiting.ts';
 
 type Host = Awaited<ReturnType<typeof spawnHostChild>>;
 

@@ -1,5 +1,4 @@
-// What a user waits for, measured on whole processes (issue 12 item 5), not on functions in a
-// warm process. Three sections, each figure saying how it was measured:
+// What a user waits for, measured on whole processes, not on functions in a warm process. Three sections, each figure saying how it was measured:
 //
 // - Latency proxy: the reference host runs as a child process (`… host --port 0`, started as bench/host.ts
 //   starts it);
@@ -43,78 +42,15 @@
 // The machine is shared: the figures carry the load average at the time they were measured.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { BenchResult } from './grader.ts';
+import { load, median, procCpuMs, reapedChildrenCpuMs, spawnHostChild, TICKS } from './processes.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const BIN = `${ROOT}bin/openwop-eval-conformance.mjs`;
 const RUN_TIMEOUT_MS = 180_000;
-
-/**
- * Starts `node bin/openwop-eval-conformance.mjs host --port 0` as bench/host.ts does, and also
- * hands back the child's pid (for /proc/<pid>/stat).
- */
-export async function spawnHostChild(): Promise<{ baseUrl: string; apiKey: string; apiKeyB: string; pid: number; stop(): void }> {
-  const child = spawn(process.execPath, [BIN, 'host', '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  const stop = () => child.kill('SIGTERM');
-  let text = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => (text += chunk)); // read for the child's whole life
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline && child.exitCode === null) {
-    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1];
-    const key = /tenant A: \S+ +key (\S+)/.exec(text)?.[1];
-    const keyB = /tenant B: \S+ +key (\S+)/.exec(text)?.[1];
-    if (url && key && keyB && child.pid !== undefined) return { baseUrl: url, apiKey: key, apiKeyB: keyB, pid: child.pid, stop };
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  stop();
-  throw new Error(`the host did not start listening: ${text}`);
-}
-
-function clockTicks(): number {
-  const answer = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
-  const ticks = Number(answer.stdout?.trim());
-  return Number.isInteger(ticks) && ticks > 0 ? ticks : 100;
-}
-
-const TICKS = clockTicks();
-
-/** Fields 14 on of /proc/<pid>/stat: utime, stime, cutime, cstime, … in clock ticks. */
-function procStat(pid: number | 'self'): number[] {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11).map(Number);
-}
-
-/** utime + stime of a live process, all its threads, in ms. */
-function procCpuMs(pid: number): number {
-  const [utime, stime] = procStat(pid);
-  return ((utime! + stime!) * 1000) / TICKS;
-}
-
-/**
- * cutime + cstime of this process in ms: the CPU of every child it has waited for (Node.js reaps
- * its children as they exit), their own waited-for descendants included. The difference across
- * one child's life is that child's CPU, start-up included, while no other child exits meanwhile.
- */
-export function reapedChildrenCpuMs(): number {
-  const [, , cutime, cstime] = procStat('self');
-  return ((cutime! + cstime!) * 1000) / TICKS;
-}
-
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-export function load(): string {
-  return `load average ${loadavg()[0]!.toFixed(1)} on a shared machine`;
-}
 
 export interface Exchange {
   method: string;
@@ -318,7 +254,7 @@ export async function benchLatencyProxy(): Promise<BenchResult[]> {
       figure.push(`wall ÷ (L × timing chain) = ${(wall / (seconds * one.timing)).toFixed(2)}`);
       figure.push(`the proxy alone held responses ${((one.timing * latency) / 1000).toFixed(1)} s of it (timing chain × L), so wall ÷ (L × leg chain) ≥ ${(one.timing / (legs?.chain ?? one.timing)).toFixed(1)} on an idle machine`);
       results.push({
-        name: `harness child → proxy (L = ${latency} ms) → host child; ${load()}${latency === 100 ? '; issue 12 baseline: wall 8.9 s, 74 requests, peak 1, chain 6' : ''}`,
+        name: `harness child → proxy (L = ${latency} ms) → host child; ${load()}${latency === 100 ? '; before concurrent legs: wall 8.9 s, 74 requests, peak 1, chain 6' : ''}`,
         figure: figure.join('; '),
         target: 'wall ≤ 1.5 × L × leg chain',
         ok: ratio !== undefined && ratio <= 1.5,

@@ -13,7 +13,7 @@ import type { Disposition } from '../evidence/types.ts';
 import { displayUrl, escapeMarkup as e, evidenceExcerpt, groupedRows, TOTALS_OF, verdictLabel, type ReportRow, type RunReport } from './model.ts';
 
 
-const STYLE = `
+const PAGE_CSS = `
 :root { --pass: #1a7f37; --fail: #cf222e; --blocked: #9a3412; --skipped: #6e7781; --inapplicable: #0969da; --line: #d0d7de; }
 * { box-sizing: border-box; }
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1f2328; margin: 0; background: #f6f8fa; }
@@ -125,7 +125,7 @@ export function htmlReport(report: RunReport): string {
 <meta http-equiv="Content-Security-Policy" content="${CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>OpenWOP eval conformance: ${e(label)}</title>
-<style>${STYLE}</style>
+<style>${PAGE_CSS}</style>
 </head>
 <body>
 <main>

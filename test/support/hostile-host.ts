@@ -1,9 +1,7 @@
 // The hostile-host catalogue: a scriptable host that misbehaves at the transport and framing
 // level (hangs, broken JSON, huge and endless bodies, resets, redirects, a gzip bomb, echoed
-// secrets…), one named behaviour at a time. It lives in test/support, not hosts/: hosts/ holds
-// OpenWOP hosts the harness certifies (the reference host, its known-bad and honest twins, each
-// one defect or one choice on the wire), while this one is not a host at all but a loopback
-// proxy in front of the reference host that breaks one endpoint's transport; only
+// secrets…), one named behaviour at a time. Not an OpenWOP host (hosts/ holds those), but a
+// loopback proxy in front of the reference host that breaks one endpoint's transport; only
 // test/hostile.test.ts and bench/hostile.ts use it.
 //
 // Every request a behaviour does not claim is forwarded to the upstream reference host byte for
