@@ -63,7 +63,10 @@ const MIN_BATCH_MS = 5;
 type Message = { role: 'assistant'; content: string; tool_calls: unknown[] };
 type Evaluator = (input: { outputs: Message[]; referenceOutputs: Message[] }) => Promise<{ score: unknown }>;
 interface AgentEvals {
-  createTrajectoryMatchEvaluator(options: { trajectoryMatchMode: 'strict' | 'unordered' | 'subset' | 'superset'; toolArgsMatchMode: 'exact' | 'ignore' }): Evaluator;
+  createTrajectoryMatchEvaluator(options: {
+    trajectoryMatchMode: 'strict' | 'unordered' | 'subset' | 'superset';
+    toolArgsMatchMode: 'exact' | 'ignore';
+  }): Evaluator;
 }
 
 function median(values: number[]): number {
@@ -104,7 +107,11 @@ async function batchTime(fn: () => unknown, batch: number): Promise<number> {
  * batch of ours then one of theirs, `samples` times, so a change of load on a shared machine falls
  * on both sides alike.
  */
-async function measurePair(ours: () => unknown, theirs: () => unknown, samples: number): Promise<{ ours: { ms: number; batch: number }; theirs: { ms: number; batch: number } }> {
+async function measurePair(
+  ours: () => unknown,
+  theirs: () => unknown,
+  samples: number,
+): Promise<{ ours: { ms: number; batch: number }; theirs: { ms: number; batch: number } }> {
   const ourBatch = await warm(ours);
   const theirBatch = await warm(theirs);
   const ourTimes: number[] = [];
@@ -163,13 +170,21 @@ const COMPARISONS: Comparison[] = [
     ours: 'any-order',
     theirs: 'unordered',
     note: 'same semantics at equal lengths only; observed = expected shuffled',
-    observed: (n, random) => shuffled(Array.from({ length: n }, (_, i) => callOf(i)), random),
+    observed: (n, random) =>
+      shuffled(
+        Array.from({ length: n }, (_, i) => callOf(i)),
+        random,
+      ),
   },
   {
     ours: 'subset',
     theirs: 'subset',
     note: 'semantics differ (agentevals is one-to-one); verdicts coincide here, observed calls pairwise distinct: a shuffled half of the expected',
-    observed: (n, random) => shuffled(Array.from({ length: n / 2 }, (_, i) => callOf(2 * i)), random),
+    observed: (n, random) =>
+      shuffled(
+        Array.from({ length: n / 2 }, (_, i) => callOf(2 * i)),
+        random,
+      ),
   },
 ];
 
@@ -182,7 +197,10 @@ function install(): { dir: string; error?: string } {
   });
   if (r.status === 0) return { dir };
   const lines = (r.error?.message ?? r.stderr ?? '').split('\n').map((line) => line.trim());
-  const why = lines.filter((line) => line !== '' && !line.includes('complete log')).slice(0, 2).join('; ');
+  const why = lines
+    .filter((line) => line !== '' && !line.includes('complete log'))
+    .slice(0, 2)
+    .join('; ');
   return { dir, error: why || `npm exit ${r.status}` };
 }
 
@@ -240,8 +258,16 @@ export async function benchAgentevals(): Promise<BenchResult[]> {
         const observed: ObservedCall[] = observedCalls.map((c) => ({ toolName: c.tool, inputs: JSON.parse(c.text) as unknown }));
 
         // agentevals' input: expected calls as the reference, observed as the outputs.
-        const openai = (c: Call, id: string): Message => ({ role: 'assistant', content: '', tool_calls: [{ id, type: 'function', function: { name: c.tool, arguments: c.text } }] });
-        const parsed = (c: Call, id: string): Message => ({ role: 'assistant', content: '', tool_calls: [{ id, name: c.tool, args: JSON.parse(c.text) as unknown }] });
+        const openai = (c: Call, id: string): Message => ({
+          role: 'assistant',
+          content: '',
+          tool_calls: [{ id, type: 'function', function: { name: c.tool, arguments: c.text } }],
+        });
+        const parsed = (c: Call, id: string): Message => ({
+          role: 'assistant',
+          content: '',
+          tool_calls: [{ id, name: c.tool, args: JSON.parse(c.text) as unknown }],
+        });
         const form = cmp.theirs === 'strict' ? openai : parsed;
         const referenceOutputs = expectedCalls.map((c, i) => {
           // The reference's own arguments in the expected key order, as its own text.

@@ -114,7 +114,9 @@ function chainsOf(perLeg: Map<string, number>, alone: ReadonlySet<string>): Chai
 
 export async function benchConcurrentLegs(): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
-  const alone = new Set((await loadScenarios()).flatMap((s) => s.legs.filter((leg) => !leg.serverFree && (leg.observes ?? []).length > 0).map((leg) => leg.id)));
+  const alone = new Set(
+    (await loadScenarios()).flatMap((s) => s.legs.filter((leg) => !leg.serverFree && (leg.observes ?? []).length > 0).map((leg) => leg.id)),
+  );
   const repeats = 3;
   const host = await spawnHostChild();
   /** Median wall at L = 0 per concurrency: the part of the wall that is not waiting on latency. */
@@ -149,7 +151,12 @@ export async function benchConcurrentLegs(): Promise<BenchResult[]> {
           `without start-up (first request to last response): ÷ (L × leg chain) = ${(one.span / (seconds * chains.leg)).toFixed(2)}, ÷ (L × scheduling floor) = ${(one.span / (seconds * chains.floor)).toFixed(2)}`,
           `what latency added, (wall − wall at L = 0 with the same N) ÷ (L × leg chain) = ${((one.wall - (idle.get(concurrency) ?? Number.NaN)) / (seconds * chains.leg)).toFixed(2)}`,
         );
-        results.push({ name, figure: figure.join('; '), target: latency === 100 ? 'wall ÷ (L × leg chain) ≤ 1.5 (stretch 1.2)' : 'recorded, no target', ok: latency !== 100 || ratio <= 1.5 });
+        results.push({
+          name,
+          figure: figure.join('; '),
+          target: latency === 100 ? 'wall ÷ (L × leg chain) ≤ 1.5 (stretch 1.2)' : 'recorded, no target',
+          ok: latency !== 100 || ratio <= 1.5,
+        });
       }
     }
     const sweep: string[] = [];
@@ -157,7 +164,12 @@ export async function benchConcurrentLegs(): Promise<BenchResult[]> {
       const one = await measure(host, 100, concurrency);
       sweep.push(`N = ${concurrency}: ${one.wall.toFixed(2)} s (first request to last response ${one.span.toFixed(2)} s), peak ${one.peak}`);
     }
-    results.push({ name: `the default's choice: L = 100 ms, one run per concurrency N; ${load()}`, figure: `wall ${sweep.join('; ')}`, target: 'recorded, no target', ok: true });
+    results.push({
+      name: `the default's choice: L = 100 ms, one run per concurrency N; ${load()}`,
+      figure: `wall ${sweep.join('; ')}`,
+      target: 'recorded, no target',
+      ok: true,
+    });
   } finally {
     host.stop();
   }

@@ -36,7 +36,12 @@ export async function benchHostile(): Promise<BenchResult[]> {
     const peak = run.maxRssBytes;
     const row = run.rows[0];
     const outcome = run.signal ? `killed (${run.signal})` : `exit ${run.exitCode}${row ? `, ${row.result}` : ''}`;
-    const ok = run.signal === null && run.exitCode === behaviour.expect.exit && peak !== undefined && peak < MEMORY_CAP_BYTES && !(behaviour.expect.noPass && row?.result === 'executed-pass');
+    const ok =
+      run.signal === null &&
+      run.exitCode === behaviour.expect.exit &&
+      peak !== undefined &&
+      peak < MEMORY_CAP_BYTES &&
+      !(behaviour.expect.noPass && row?.result === 'executed-pass');
     return {
       name: `\`${behaviour.name}\`: ${behaviour.does}`,
       figure: `${(run.wallMs / 1000).toFixed(1)} s wall, ${peak === undefined ? 'no' : (peak / 2 ** 20).toFixed(0)} MB peak RSS; ${outcome}`,

@@ -44,7 +44,17 @@ export async function benchKillMatrix(): Promise<BenchResult[]> {
 
   const entries = `${KNOWN_BAD_HOSTS.length} hosts (${bases.size} honest bases) and ${SCHEMA_MUTANTS.length} schema mutants`;
   return [
-    { name: `kill matrix in-process: ${entries}, one at a time`, figure: `${inProcess.toFixed(2)} s wall`, target: `< ${TARGET_S} s`, ok: inProcess < TARGET_S },
-    { name: '`npx vitest run test/kill-matrix.test.ts` (its share of `npm test`, vitest start-up included)', figure: `${underVitest.toFixed(2)} s wall`, target: `< ${TARGET_S} s`, ok: underVitest < TARGET_S },
+    {
+      name: `kill matrix in-process: ${entries}, one at a time`,
+      figure: `${inProcess.toFixed(2)} s wall`,
+      target: `< ${TARGET_S} s`,
+      ok: inProcess < TARGET_S,
+    },
+    {
+      name: '`npx vitest run test/kill-matrix.test.ts` (its share of `npm test`, vitest start-up included)',
+      figure: `${underVitest.toFixed(2)} s wall`,
+      target: `< ${TARGET_S} s`,
+      ok: underVitest < TARGET_S,
+    },
   ];
 }

@@ -43,7 +43,11 @@ export const TICKS = clockTicks();
 /** Fields 14 on of /proc/<pid>/stat: utime, stime, cutime, cstime, … in clock ticks. */
 function procStat(pid: number | 'self'): number[] {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11).map(Number);
+  return stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .slice(11)
+    .map(Number);
 }
 
 /** utime + stime of a live process, all its threads, in ms. */
@@ -71,4 +75,3 @@ export function median(values: number[]): number {
 export function load(): string {
   return `load average ${loadavg()[0]!.toFixed(1)} on a shared machine`;
 }
-

@@ -52,10 +52,20 @@ const header = [
 const sections = new Map<string, string>();
 const out = fileURLToPath(new URL('RESULTS.md', import.meta.url));
 if (existsSync(out)) {
-  for (const block of readFileSync(out, 'utf8').split(/^(?=## )/m).slice(1)) sections.set(block.slice(3, block.indexOf('\n')).trim(), block.trimEnd());
+  for (const block of readFileSync(out, 'utf8')
+    .split(/^(?=## )/m)
+    .slice(1))
+    sections.set(block.slice(3, block.indexOf('\n')).trim(), block.trimEnd());
 }
 for (const [section, rows] of results) {
-  const lines = [`## ${section}`, '', `Measured ${new Date().toISOString()} on ${machine}.`, '', '| measurement | figure | target | met |', '|---|---|---|---|'];
+  const lines = [
+    `## ${section}`,
+    '',
+    `Measured ${new Date().toISOString()} on ${machine}.`,
+    '',
+    '| measurement | figure | target | met |',
+    '|---|---|---|---|',
+  ];
   for (const row of rows) lines.push(`| ${row.name} | ${row.figure} | ${row.target} | ${row.ok ? 'yes' : '**no**'} |`);
   sections.set(section, lines.join('\n'));
   process.stdout.write(`${lines.join('\n')}\n\n`);

@@ -80,16 +80,13 @@ export async function startDelayProxy(upstream: string, delayMs: number) {
     };
     res.on('finish', finish);
     res.on('close', finish);
-    const forward = http.request(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent },
-      (answer) => {
-        setTimeout(() => {
-          res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
-          res.flushHeaders();
-          answer.pipe(res);
-        }, delayMs);
-      },
-    );
+    const forward = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent }, (answer) => {
+      setTimeout(() => {
+        res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+        res.flushHeaders();
+        answer.pipe(res);
+      }, delayMs);
+    });
     forward.on('error', () => res.destroy());
     res.on('close', () => forward.destroy());
     req.pipe(forward);
@@ -217,7 +214,16 @@ async function proxiedRun(host: { baseUrl: string; apiKey: string; apiKeyB: stri
   const discovery = exchanges.find((e) => e.path.startsWith('/.well-known/openwop'));
   const next = discovery === undefined ? undefined : exchanges.find((e) => e.arrived >= discovery.finished);
   const afterDiscovery = discovery === undefined || next === undefined ? Number.NaN : next.arrived - discovery.finished;
-  return { afterDiscovery, cpu: (reapedChildrenCpuMs() - cpu0) / 1000, wall: run.wallMs / 1000, span: (last - first) / 1000, requests: exchanges.length, peak: proxy.peak(), timing: timingChain(exchanges), legs: legChain(exchanges, run.legEnds, proxy.peak()) };
+  return {
+    afterDiscovery,
+    cpu: (reapedChildrenCpuMs() - cpu0) / 1000,
+    wall: run.wallMs / 1000,
+    span: (last - first) / 1000,
+    requests: exchanges.length,
+    peak: proxy.peak(),
+    timing: timingChain(exchanges),
+    legs: legChain(exchanges, run.legEnds, proxy.peak()),
+  };
 }
 
 export async function benchLatencyProxy(): Promise<BenchResult[]> {
@@ -239,10 +245,12 @@ export async function benchLatencyProxy(): Promise<BenchResult[]> {
         `harness CPU ${median(runs.map((r) => r.cpu)).toFixed(2)} s (median)`,
         `${one.requests} requests`,
         `peak in flight ${one.peak}`,
-        legs === undefined ? 'leg chain not derivable (legs overlap)' : `leg chain ${legs.chain} (1 discovery + ${legs.longestCount} of ${legs.longest}, the longest of ${legs.legs} legs that made requests)`,
+        legs === undefined
+          ? 'leg chain not derivable (legs overlap)'
+          : `leg chain ${legs.chain} (1 discovery + ${legs.longestCount} of ${legs.longest}, the longest of ${legs.legs} legs that made requests)`,
         `timing chain ${one.timing}`,
       ];
-      if (!steady) figure.push('the counts differed between the runs (these are the median run\'s)');
+      if (!steady) figure.push("the counts differed between the runs (these are the median run's)");
       if (latency === 0) {
         figure.push(`discovery answered to the next request ${median(runs.map((r) => r.afterDiscovery)).toFixed(0)} ms (median)`);
         results.push({ name: `harness child → proxy (L = 0 ms) → host child; ${load()}`, figure: figure.join('; '), target: 'recorded, no target', ok: true });
@@ -252,7 +260,9 @@ export async function benchLatencyProxy(): Promise<BenchResult[]> {
       const ratio = legs === undefined ? undefined : wall / (seconds * legs.chain);
       figure.push(ratio === undefined ? 'wall ÷ (L × leg chain): not derivable' : `**wall ÷ (L × leg chain) = ${ratio.toFixed(1)}**`);
       figure.push(`wall ÷ (L × timing chain) = ${(wall / (seconds * one.timing)).toFixed(2)}`);
-      figure.push(`the proxy alone held responses ${((one.timing * latency) / 1000).toFixed(1)} s of it (timing chain × L), so wall ÷ (L × leg chain) ≥ ${(one.timing / (legs?.chain ?? one.timing)).toFixed(1)} on an idle machine`);
+      figure.push(
+        `the proxy alone held responses ${((one.timing * latency) / 1000).toFixed(1)} s of it (timing chain × L), so wall ÷ (L × leg chain) ≥ ${(one.timing / (legs?.chain ?? one.timing)).toFixed(1)} on an idle machine`,
+      );
       results.push({
         name: `harness child → proxy (L = ${latency} ms) → host child; ${load()}${latency === 100 ? '; before concurrent legs: wall 8.9 s, 74 requests, peak 1, chain 6' : ''}`,
         figure: figure.join('; '),

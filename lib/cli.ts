@@ -64,7 +64,18 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     .version(packageIdentity().version, '-V, --version', 'print the version of this harness')
     .exitOverride()
     // A usage error is one line (README "Exit codes"), never the whole help after it.
-    .configureOutput({ writeOut: io.out, writeErr: io.err, outputError: (text) => usage(io, text.trim().replace(/^error: /, '').replace(/\s*\n\s*/g, ' ')) })
+    .configureOutput({
+      writeOut: io.out,
+      writeErr: io.err,
+      outputError: (text) =>
+        usage(
+          io,
+          text
+            .trim()
+            .replace(/^error: /, '')
+            .replace(/\s*\n\s*/g, ' '),
+        ),
+    })
     .addHelpText('after', EXIT_CODES_HELP);
 
   program
@@ -80,8 +91,14 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     .option('--report-json <file>', 'write the rows and totals as JSON')
     .option('--junit <file>', 'write the rows as JUnit XML')
     .option('--html <file>', 'write a self-contained HTML report: the verdict, the totals and every row, filterable by disposition')
-    .option('--summary <file>', 'write a Markdown summary: the verdict, the totals and the rows that did not pass (also appended to $GITHUB_STEP_SUMMARY when it is set)')
-    .option('--expected-failures <file>', 'a JSON list of requirement ids expected to fail, each with a reason: they do not fail the run, and one that passes does (schemas/expected-failures.schema.json)')
+    .option(
+      '--summary <file>',
+      'write a Markdown summary: the verdict, the totals and the rows that did not pass (also appended to $GITHUB_STEP_SUMMARY when it is set)',
+    )
+    .option(
+      '--expected-failures <file>',
+      'a JSON list of requirement ids expected to fail, each with a reason: they do not fail the run, and one that passes does (schemas/expected-failures.schema.json)',
+    )
     .option('--certify <file>', 'write a signed certification bundle v3 to this file')
     .option('--signing-key <pem>', 'Ed25519 PKCS8 private key file to sign the bundle (env OPENWOP_BUNDLE_SIGNING_KEY)')
     .option('--signing-key-id <id>', 'the keyId the host publishes for that key (env OPENWOP_BUNDLE_SIGNING_KEY_ID)')
@@ -90,7 +107,10 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     .option('--leg-deadline <ms>', 'bound on each host leg; a leg past it is blocked and the rest still run, default 180000 (env OPENWOP_LEG_DEADLINE_MS)')
     .option('--run-deadline <ms>', 'bound on the whole run; past it the rows not reached are blocked and every output is written (env OPENWOP_RUN_DEADLINE_MS)')
     .option('--max-events <n>', 'cap on the events read from one run; past it the row is blocked, naming the cap, default 100000 (env OPENWOP_MAX_EVENTS)')
-    .option('--max-response-bytes <n>', "cap on the bytes of one response (one run's event log counts as one); past it the row is blocked, naming the cap, default 8388608 (env OPENWOP_MAX_RESPONSE_BYTES)")
+    .option(
+      '--max-response-bytes <n>',
+      "cap on the bytes of one response (one run's event log counts as one); past it the row is blocked, naming the cap, default 8388608 (env OPENWOP_MAX_RESPONSE_BYTES)",
+    )
     .addOption(
       new Option('--progress <mode>', 'auto: one line redrawn on a terminal, nothing on a pipe; lines: a line per finished leg; none')
         .choices(PROGRESS_MODES)
@@ -120,7 +140,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
 
   program
     .command('grade')
-    .description("recompute the reference grade of an eval run from its own event log; with --base-url, compare it with the summary the host serves")
+    .description('recompute the reference grade of an eval run from its own event log; with --base-url, compare it with the summary the host serves')
     .requiredOption('--suite <file>', 'the AgentEvalSuite (or an eval-suite fixture document) as JSON')
     .option('--events <file>', 'the run events: NDJSON, a JSON array, a poll response or an SSE transcript')
     .option('--base-url <url>', "fetch the run's events and served summary from this host instead")
@@ -175,4 +195,3 @@ async function hostCommand(options: { port: string; db?: string }, io: Io): Prom
   await host.close();
   return 0;
 }
-

@@ -29,7 +29,9 @@ let cache: Map<string, FixtureDocument> | undefined;
 export function loadFixtureFiles(): Map<string, FixtureDocument> {
   if (files) return files;
   const docs = new Map<string, FixtureDocument>();
-  for (const name of readdirSync(dir).filter((file) => file.endsWith('.json')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((file) => file.endsWith('.json'))
+    .sort()) {
     const path = `${dir}${name}`;
     try {
       docs.set(name.replace(/\.json$/, ''), JSON.parse(readFileSync(path, 'utf8')) as FixtureDocument);

@@ -64,7 +64,8 @@ export function compareSummary(grade: RunGrade, served: Json): MemberComparison[
     member('trialStats.passHatK', passHatK, stats?.passHatK, number(passHatK), false);
     // RFC 0244 §B: scoreStderr is omitted under two tasks, so serving one there is a difference.
     if (scoreStderr !== undefined) member('trialStats.scoreStderr', scoreStderr, stats?.scoreStderr, number(scoreStderr), false);
-    else if (stats?.scoreStderr !== undefined) out.push({ member: 'trialStats.scoreStderr', outcome: 'different', recomputed: undefined, served: stats.scoreStderr });
+    else if (stats?.scoreStderr !== undefined)
+      out.push({ member: 'trialStats.scoreStderr', outcome: 'different', recomputed: undefined, served: stats.scoreStderr });
   } else if (served.trialStats !== undefined) {
     out.push({ member: 'trialStats', outcome: 'different', recomputed: undefined, served: served.trialStats });
   }
@@ -96,11 +97,13 @@ function compareTask(
     const trials = isObject(served.trials) ? served.trials : undefined;
     member(`${at}.trials.n`, task.trials.n, trials?.n, exact(task.trials.n), false);
     member(`${at}.trials.passedCount`, task.trials.passedCount, trials?.passedCount, exact(task.trials.passedCount), false);
-    for (const key of ['meanScore', 'passAtK', 'passHatK'] as const) member(`${at}.trials.${key}`, task.trials[key], trials?.[key], number(task.trials[key]), false);
+    for (const key of ['meanScore', 'passAtK', 'passHatK'] as const)
+      member(`${at}.trials.${key}`, task.trials[key], trials?.[key], number(task.trials[key]), false);
   }
   const efficiency = isObject(served.efficiency) ? served.efficiency : undefined;
   for (const key of ['toolCallCount', 'modelCallCount', 'inputTokens', 'outputTokens'] as const) {
     member(`${at}.efficiency.${key}`, task.efficiency[key], efficiency?.[key], number(task.efficiency[key]), false);
   }
-  if (task.fixtureMissCount !== undefined) member(`${at}.fixtureMissCount`, task.fixtureMissCount, served.fixtureMissCount, exact(task.fixtureMissCount), false);
+  if (task.fixtureMissCount !== undefined)
+    member(`${at}.fixtureMissCount`, task.fixtureMissCount, served.fixtureMissCount, exact(task.fixtureMissCount), false);
 }

@@ -9,7 +9,18 @@
 // redactor (lib/redact.ts).
 
 import { readFileSync } from 'node:fs';
-import { createClient, waitForSummary, HarnessCapReached, readRunEvents, ResponseTooDeep, TransportError, describeAnswer, type Client, type EvalSummaryResult, type RunEvent } from './client/index.ts';
+import {
+  createClient,
+  waitForSummary,
+  HarnessCapReached,
+  readRunEvents,
+  ResponseTooDeep,
+  TransportError,
+  describeAnswer,
+  type Client,
+  type EvalSummaryResult,
+  type RunEvent,
+} from './client/index.ts';
 import { compareSummary, type MemberComparison } from './grade-compare.ts';
 import { FORM_NAMES, readEventsText } from './grade-events.ts';
 import { gradeRun, type EvalSuite, type RunEventDoc } from './grader/index.ts';

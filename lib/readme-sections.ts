@@ -1,7 +1,8 @@
 // Generated sections of README.md: the text between a start and an end marker, written by a
 // script from data and held to it by a test (the kill matrix, the traceability table).
 
-export const TRACEABILITY_START = '<!-- traceability:start — generated from requirements/traceability.json by `npx tsx scripts/traceability-readme.ts`; do not edit by hand -->';
+export const TRACEABILITY_START =
+  '<!-- traceability:start — generated from requirements/traceability.json by `npx tsx scripts/traceability-readme.ts`; do not edit by hand -->';
 export const TRACEABILITY_END = '<!-- traceability:end -->';
 
 /** The text between two markers, or undefined when the README lacks them. */
@@ -9,7 +10,10 @@ export function markedSection(readme: string, startMarker: string, endMarker: st
   const start = readme.indexOf(startMarker);
   const end = readme.indexOf(endMarker);
   if (start === -1 || end === -1 || end < start) return undefined;
-  return readme.slice(start + startMarker.length, end).replace(/^\n/, '').replace(/\n$/, '');
+  return readme
+    .slice(start + startMarker.length, end)
+    .replace(/^\n/, '')
+    .replace(/\n$/, '');
 }
 
 /** The README with the text between two markers replaced by `section`. */

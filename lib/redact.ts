@@ -25,8 +25,7 @@ export const MIN_ANYWHERE = 8;
 
 const TOKEN_CHAR = /[A-Za-z0-9\-._~+/=]/;
 
-const xmlEscape = (text: string): string =>
-  text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
+const xmlEscape = (text: string): string => text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
 
 /** The forms one secret can take in a text the harness writes. */
 function formsOf(secret: string): string[] {
@@ -56,7 +55,10 @@ function replaceWholeTokens(text: string, form: string): string {
 /** The secrets of an Ed25519 PKCS8 PEM: the whole PEM, its base64 body joined and line by line. */
 export function pemSecrets(pem: string | undefined): string[] {
   if (!pem) return [];
-  const lines = pem.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('-----'));
+  const lines = pem
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('-----'));
   return [pem, pem.trim(), lines.join(''), ...lines];
 }
 

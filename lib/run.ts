@@ -103,7 +103,10 @@ function prepareRun(options: RunOptions, scenarios: Scenario[], io: Io): { ok: t
   ]);
   if (outputProblem !== undefined) return { ok: false, code: cannotStart(io, outputProblem) };
   if (options.expectedFailures === undefined) return { ok: true };
-  const read = readBaseline(options.expectedFailures, scenarios.flatMap((s) => s.legs.map((leg) => leg.id)));
+  const read = readBaseline(
+    options.expectedFailures,
+    scenarios.flatMap((s) => s.legs.map((leg) => leg.id)),
+  );
   if (!read.ok) return { ok: false, code: usage(io, read.problem) };
   return { ok: true, baseline: read.baseline };
 }
@@ -146,7 +149,11 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
   }
   if (options.certify && baseUrl !== undefined) {
     if (signer === undefined) return usage(io, '--certify against a host needs --signing-key and --signing-key-id (the host signs its own bundle)');
-    if (!settings.hostBuild) return usage(io, '--certify against a host needs --host-build (or OPENWOP_HOST_BUILD), image-digest|commit|artifact-sha256:<id>, naming the build certified');
+    if (!settings.hostBuild)
+      return usage(
+        io,
+        '--certify against a host needs --host-build (or OPENWOP_HOST_BUILD), image-digest|commit|artifact-sha256:<id>, naming the build certified',
+      );
   }
   const workers = readConcurrency(options.concurrency, env);
   if (!workers.ok) return usage(io, workers.problem);
@@ -242,7 +249,13 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       if (written !== 0) code = written;
     }
     const hostBuild = settings.hostBuild ?? (embedded !== undefined ? `commit:${gitCommit()}` : undefined);
-    const about = { offline: false, requireBehavior: settings.requireBehavior, baseUrl: url, implementation: target.label, ...(hostBuild ? { hostBuild } : {}) };
+    const about = {
+      offline: false,
+      requireBehavior: settings.requireBehavior,
+      baseUrl: url,
+      implementation: target.label,
+      ...(hostBuild ? { hostBuild } : {}),
+    };
     if (!report(options, { ...runReport(PACKAGE.version, rows, scenarios, clock, about, verdict), ...baseline }, redactor, io)) code = 2;
     if (interruptedBy !== undefined) {
       io.err(`openwop-eval-conformance: interrupted (${interruptedBy}); every row not reached is blocked\n`);
@@ -285,7 +298,13 @@ function finish(rows: LedgerRow[], io: Io, redactor: Redactor, baseline: Baselin
 
 /** Writes the reports the options ask for (lib/report/); `$GITHUB_STEP_SUMMARY` gets the summary too. */
 function report(options: RunOptions, content: RunReport, redactor: Redactor, io: Io): boolean {
-  const outputs = { reportJson: options.reportJson, junit: options.junit, html: options.html, summary: options.summary, stepSummary: process.env.GITHUB_STEP_SUMMARY };
+  const outputs = {
+    reportJson: options.reportJson,
+    junit: options.junit,
+    html: options.html,
+    summary: options.summary,
+    stepSummary: process.env.GITHUB_STEP_SUMMARY,
+  };
   return writeReports(outputs, content, redactor, io);
 }
 
@@ -357,19 +376,19 @@ function writeBundle(
   let unsigned: UnsignedBundle;
   try {
     unsigned = buildBundle({
-    generatedAt: new Date().toISOString(),
-    suite: { name: PACKAGE.name, version: PACKAGE.version, targetMajor: 2, specArtifactsVersion: PACKAGE.version },
-    host: {
-      name: implementation.name ?? 'unknown',
-      version: implementation.version ?? 'unknown',
-      ...(implementation.vendor ? { vendor: implementation.vendor } : {}),
-      build: { kind: build.kind!, id: build.id! },
-      signingKeyId: keyId,
-      selfSignedDevelopmentKey,
-    },
-    discovery: { url: redactor.text(`${target.baseUrl}/.well-known/openwop`), document: discovery },
-    rows,
-  });
+      generatedAt: new Date().toISOString(),
+      suite: { name: PACKAGE.name, version: PACKAGE.version, targetMajor: 2, specArtifactsVersion: PACKAGE.version },
+      host: {
+        name: implementation.name ?? 'unknown',
+        version: implementation.version ?? 'unknown',
+        ...(implementation.vendor ? { vendor: implementation.vendor } : {}),
+        build: { kind: build.kind!, id: build.id! },
+        signingKeyId: keyId,
+        selfSignedDevelopmentKey,
+      },
+      discovery: { url: redactor.text(`${target.baseUrl}/.well-known/openwop`), document: discovery },
+      rows,
+    });
   } catch (error) {
     io.err(`openwop-eval-conformance: no bundle written: ${(error as Error).message}\n`);
     return 1;
@@ -400,4 +419,3 @@ function writeBundle(
   io.out(`${verdictLine(certification)}\n`);
   return verdict.verdict === 'verified' ? 0 : 1;
 }
-

@@ -84,12 +84,20 @@ export function traceabilityMarkdown(statements: readonly Statement[]): string {
     '',
     '| level | witnessed | unwitnessable (reason below) | witnessable, not yet witnessed |',
     '|---|---|---|---|',
-    ...levels.map((level) => `| ${level} | ${count(level, (s) => (s.witness ?? []).length > 0)} | ${count(level, (s) => s.unwitnessable !== undefined)} | ${count(level, (s) => s.gap !== undefined)} |`),
+    ...levels.map(
+      (level) =>
+        `| ${level} | ${count(level, (s) => (s.witness ?? []).length > 0)} | ${count(level, (s) => s.unwitnessable !== undefined)} | ${count(level, (s) => s.gap !== undefined)} |`,
+    ),
     '',
     '| RFC | section | level | statement | witnessed by |',
     '|---|---|---|---|---|',
     ...statements.map((s) => {
-      const by = s.witness !== undefined && s.witness.length > 0 ? s.witness.map((w) => `\`${w}\``).join(', ') : s.unwitnessable !== undefined ? `unwitnessable: ${s.unwitnessable}` : `**not yet**: ${s.gap}`;
+      const by =
+        s.witness !== undefined && s.witness.length > 0
+          ? s.witness.map((w) => `\`${w}\``).join(', ')
+          : s.unwitnessable !== undefined
+            ? `unwitnessable: ${s.unwitnessable}`
+            : `**not yet**: ${s.gap}`;
       return `| ${s.rfc} | ${s.section} | ${s.level} | ${cell(s.statement)} | ${cell(by)} |`;
     }),
   ];

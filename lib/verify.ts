@@ -78,7 +78,7 @@ function report(bundle: Record<string, unknown>, result: VerifyResult, certifica
   const keyId = isObject(bundle.signature) && typeof bundle.signature.keyId === 'string' ? bundle.signature.keyId : undefined;
   if (result.developmentKey) io.out(`note: signed with a self-signed development key (${keyId}): the signature attests integrity, not who signed\n`);
   if (result.certifiedProfiles.length > 0 && !result.derivabilityChecked) {
-    io.out('note: the certified profiles were not re-derived (no signed discovery document at major 2): they are the emitter\'s word\n');
+    io.out("note: the certified profiles were not re-derived (no signed discovery document at major 2): they are the emitter's word\n");
   }
 
   io.out(`${authenticityLine(result, keyId)}\n`);
@@ -86,15 +86,21 @@ function report(bundle: Record<string, unknown>, result: VerifyResult, certifica
   const t = certification.totals;
   const rows = t.executedPass + t.executedFail + t.skipped + t.inapplicable + t.blocked;
   const assertions = typeof bundle.assertionCount === 'number' ? `; assertionCount ${bundle.assertionCount}` : '';
-  io.out(`totals (counted from the rows): ${rows} row(s): ${t.executedPass} executed-pass, ${t.executedFail} executed-fail, ${t.skipped} skipped, ${t.inapplicable} inapplicable, ${t.blocked} blocked${assertions}\n`);
+  io.out(
+    `totals (counted from the rows): ${rows} row(s): ${t.executedPass} executed-pass, ${t.executedFail} executed-fail, ${t.skipped} skipped, ${t.inapplicable} inapplicable, ${t.blocked} blocked${assertions}\n`,
+  );
   if (certification.expected !== undefined) {
     io.out(`coverage: ${certification.expected - certification.missing.length} of the ${certification.expected} requirement ids of this harness version\n`);
   } else {
     io.out('coverage: not checked (the bundle is from another harness or harness version)\n');
   }
   const profiles = Array.isArray(bundle.claimedProfiles) ? bundle.claimedProfiles.filter(isObject) : [];
-  const claimed = profiles.map((p) => `${String(p.id)} (${String(p.evidenceTier)}, ${String(p.witnessCount)} witness(es), ${p.certified === true ? 'certified' : 'not certified'})`);
-  io.out(`profiles: ${claimed.length > 0 ? claimed.join(', ') : 'none claimed'}; certified: ${result.verdict === 'rejected' || result.certifiedProfiles.length === 0 ? 'none' : result.certifiedProfiles.join(', ')}\n`);
+  const claimed = profiles.map(
+    (p) => `${String(p.id)} (${String(p.evidenceTier)}, ${String(p.witnessCount)} witness(es), ${p.certified === true ? 'certified' : 'not certified'})`,
+  );
+  io.out(
+    `profiles: ${claimed.length > 0 ? claimed.join(', ') : 'none claimed'}; certified: ${result.verdict === 'rejected' || result.certifiedProfiles.length === 0 ? 'none' : result.certifiedProfiles.join(', ')}\n`,
+  );
 
   io.out(`${verdictLine(certification)}\n`);
 }
@@ -130,6 +136,7 @@ async function publishedKey(url: string, bundle: Record<string, unknown>): Promi
   const keyId = (bundle.signature as { keyId?: unknown } | undefined)?.keyId;
   const keys = Array.isArray(found.document.signingKeys) ? found.document.signingKeys : [];
   const entry = keys.find((k): k is { keyId: string; publicKey: string } => typeof k === 'object' && k !== null && (k as { keyId?: unknown }).keyId === keyId);
-  if (entry === undefined || typeof entry.publicKey !== 'string') return { ok: false, reason: `--discovery: the host publishes no signing key ${JSON.stringify(keyId)}` };
+  if (entry === undefined || typeof entry.publicKey !== 'string')
+    return { ok: false, reason: `--discovery: the host publishes no signing key ${JSON.stringify(keyId)}` };
   return { ok: true, key: entry.publicKey };
 }

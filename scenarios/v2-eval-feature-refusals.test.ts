@@ -26,7 +26,17 @@ import { need, type Checks } from '../lib/ledger/leg.ts';
 import { defineScenario, type FacetMember, type Leg } from '../lib/ledger/scenario.ts';
 import type { Target } from '../lib/ledger/target.ts';
 import { refusalNamesField } from './support/refusal.ts';
-import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT, sharedEvalRun, summaryTask, type ObservedEvalRun } from './support/eval-run.ts';
+import {
+  eventsOfType,
+  observeEvalRun,
+  payloadOf,
+  requireCompleted,
+  RUN_DEADLINE_MS,
+  SCRIPTED_AGENT,
+  sharedEvalRun,
+  summaryTask,
+  type ObservedEvalRun,
+} from './support/eval-run.ts';
 
 /** Trajectory-only tasks (kind "trajectory", expected.trajectory), no fixtures, one trial. */
 const TRAJECTORY_MATCHING = 'conformance-eval-trajectory-matching';
@@ -55,7 +65,14 @@ function advertises(target: Target, member: FacetMember): boolean {
  * the field were absent, so no run exists. `fields` are the names accepted for the feature; the
  * values the request sent never count as naming one.
  */
-async function checkRefused(check: Checks, target: Target, answer: CreateEvalRunResult, fixtureId: string, fields: readonly string[], what: string): Promise<void> {
+async function checkRefused(
+  check: Checks,
+  target: Target,
+  answer: CreateEvalRunResult,
+  fixtureId: string,
+  fields: readonly string[],
+  what: string,
+): Promise<void> {
   check.equal(answer.status, 400, `${what}: the create answers 400`);
   check.equal(readErrorCode(answer.json), 'validation_error', `${what}: the error code is validation_error`);
   check.ok(
@@ -78,8 +95,11 @@ function overMaxTrials(target: Target, maxTrials: number): Array<{ id: string; c
   for (const [id, doc] of target.fixtureDocs) {
     const count = (doc.suite.trials as { count?: unknown } | undefined)?.count;
     if (typeof count !== 'number' || count <= maxTrials || !target.fixtures.has(id)) continue;
-    const required = Object.entries(doc.requires ?? {}).filter(([, needed]) => needed).map(([member]) => member);
-    if (required.every((member) => !(FACET_MEMBERS as readonly string[]).includes(member) || advertises(target, member as FacetMember))) out.push({ id, count });
+    const required = Object.entries(doc.requires ?? {})
+      .filter(([, needed]) => needed)
+      .map(([member]) => member);
+    if (required.every((member) => !(FACET_MEMBERS as readonly string[]).includes(member) || advertises(target, member as FacetMember)))
+      out.push({ id, count });
   }
   return out.sort((a, b) => b.count - a.count || a.id.localeCompare(b.id));
 }
@@ -140,7 +160,9 @@ const hostLegs: Leg[] = [
       if (typeof maxTrials !== 'number') return check.inapplicable('the host advertises agents.evalSuite.trials without a numeric maxTrials');
       const probe = overMaxTrials(target, maxTrials)[0];
       if (probe === undefined) {
-        return check.inapplicable(`every fixture the host lists and can otherwise run needs at most its trials.maxTrials ${maxTrials} trials, so no count above it can be probed`);
+        return check.inapplicable(
+          `every fixture the host lists and can otherwise run needs at most its trials.maxTrials ${maxTrials} trials, so no count above it can be probed`,
+        );
       }
       const answer = await createEvalRun(target.client, { evalSuiteRef: probe.id, agentId: SCRIPTED_AGENT });
       await checkRefused(check, target, answer, probe.id, ['trials.count'], `${probe.id} (${probe.count} trials, maxTrials ${maxTrials})`);
@@ -178,7 +200,10 @@ const hostLegs: Leg[] = [
       // The fixture's calls are all to the live echo tool, and the scripted agent's contract fixes
       // which of them miss (its expected grade); each miss is answered by the live tool
       // (CONTRACT §4), which the effect counter counts (CONTRACT §5).
-      const misses = (run.fixture.expectedGrade as { tasks: Array<{ fixtureMissCount?: number }> }).tasks.reduce((n, task) => n + (task.fixtureMissCount ?? 0), 0);
+      const misses = (run.fixture.expectedGrade as { tasks: Array<{ fixtureMissCount?: number }> }).tasks.reduce(
+        (n, task) => n + (task.fixtureMissCount ?? 0),
+        0,
+      );
       need(check, misses > 0, `the ${ONMISS_LIVE} script misses at least once`, misses);
       const moved = (after['conformance.eval:echo'] ?? 0) - (before['conformance.eval:echo'] ?? 0);
       check.equal(moved, misses, 'the effect counter shows one live conformance.eval:echo call per miss');

@@ -27,7 +27,16 @@ import { need, type Checks } from '../lib/ledger/leg.ts';
 import { defineScenario, type Leg } from '../lib/ledger/scenario.ts';
 import type { Target } from '../lib/ledger/target.ts';
 import { RECORDED, unknownRunId } from './support/recorded.ts';
-import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, SCRIPTED_AGENT, sharedEvalRun, summaryTask, type ObservedEvalRun } from './support/eval-run.ts';
+import {
+  eventsOfType,
+  observeEvalRun,
+  payloadOf,
+  requireCompleted,
+  SCRIPTED_AGENT,
+  sharedEvalRun,
+  summaryTask,
+  type ObservedEvalRun,
+} from './support/eval-run.ts';
 import type { RunEventDoc } from '../lib/grader/index.ts';
 
 const SOURCE = 'conformance-eval-recorded-source';
@@ -51,8 +60,16 @@ async function checkRefusedLikeUnknown(check: Checks, target: Target, answer: Cr
   const unknown = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: unknownRunId(sourceId) } });
   check.equal(answer.status, 400, `${what} is refused with 400`);
   check.equal(readErrorCode(answer.json), 'validation_error', `${what}: the error code is validation_error`);
-  check.equal({ status: answer.status, code: readErrorCode(answer.json) }, { status: unknown.status, code: readErrorCode(unknown.json) }, `${what} is refused with the status and error code of an unknown id`);
-  check.ok(!answer.text.includes(sourceId) && !answer.text.includes(sourceId.slice(sourceId.lastIndexOf('/') + 1)), `${what}: the refusal does not echo the id`, answer.text);
+  check.equal(
+    { status: answer.status, code: readErrorCode(answer.json) },
+    { status: unknown.status, code: readErrorCode(unknown.json) },
+    `${what} is refused with the status and error code of an unknown id`,
+  );
+  check.ok(
+    !answer.text.includes(sourceId) && !answer.text.includes(sourceId.slice(sourceId.lastIndexOf('/') + 1)),
+    `${what}: the refusal does not echo the id`,
+    answer.text,
+  );
   check.equal(answer.runId, undefined, `${what}: no run is created`);
 }
 
@@ -83,7 +100,10 @@ const hostLegs: Leg[] = [
     needs: { facet: [] },
     async run(check, target) {
       const facet = target.facet ?? {};
-      check.ok(facet.recordedFixtures !== true || facet.fixtureMatching === true, 'agents.evalSuite.recordedFixtures comes with fixtureMatching: true', { recordedFixtures: facet.recordedFixtures, fixtureMatching: facet.fixtureMatching });
+      check.ok(facet.recordedFixtures !== true || facet.fixtureMatching === true, 'agents.evalSuite.recordedFixtures comes with fixtureMatching: true', {
+        recordedFixtures: facet.recordedFixtures,
+        fixtureMatching: facet.fixtureMatching,
+      });
     },
   },
   {
@@ -96,7 +116,11 @@ const hostLegs: Leg[] = [
       const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
       const cases: Array<[string, string, Record<string, unknown>]> = [
         ['empty-map', 'fixtureRuns with no keys', { mode: 'eval', evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: {} }],
-        ['task-with-on-miss-only', 'a named task whose suite fixtures carry onMiss and no toolResponses', { mode: 'eval', evalSuiteRef: ONMISS_ONLY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: source.runId } }],
+        [
+          'task-with-on-miss-only',
+          'a named task whose suite fixtures carry onMiss and no toolResponses',
+          { mode: 'eval', evalSuiteRef: ONMISS_ONLY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: source.runId } },
+        ],
       ];
       for (const [rule, what, body] of cases) {
         check.rule(rule);
@@ -166,11 +190,18 @@ const hostLegs: Leg[] = [
       const source = requireCompleted(check, await sharedEvalRun(target, REPEAT_SOURCE));
       const replay = requireCompleted(
         check,
-        await observeEvalRun(target, REPEAT_REPLAY, { fixtureRuns: { repeat: source.runId } }, target.client, { fixtureRunSources: { repeat: source.events as unknown as RunEventDoc[] } }),
+        await observeEvalRun(target, REPEAT_REPLAY, { fixtureRuns: { repeat: source.runId } }, target.client, {
+          fixtureRunSources: { repeat: source.events as unknown as RunEventDoc[] },
+        }),
       );
       // The source's own two incs answered n+1 then n+2 (identical args, different answers).
       const recorded = answersByTrial(source, 'repeat').get(0)?.slice(0, 2) ?? [];
-      need(check, recorded.length === 2 && JSON.stringify(recorded[0]) !== JSON.stringify(recorded[1]), 'the source recorded two different answers to its two identical incs', recorded);
+      need(
+        check,
+        recorded.length === 2 && JSON.stringify(recorded[0]) !== JSON.stringify(recorded[1]),
+        'the source recorded two different answers to its two identical incs',
+        recorded,
+      );
       const trials = answersByTrial(replay, 'repeat');
       const count = (replay.fixture.suite.trials as { count: number }).count;
       need(check, trials.size === count, `the replay scores ${count} trials`, [...trials.keys()]);
@@ -180,7 +211,11 @@ const hostLegs: Leg[] = [
       // in every trial and fails it closed.
       for (let i = 0; i < count; i++) {
         const echo = trials.get(i)?.[2] as { error?: unknown } | undefined;
-        check.ok(echo?.error !== undefined && echo.error !== null, `trial ${i}: the echo the source's delegate made is no derived entry, so it misses with a tool error`, echo);
+        check.ok(
+          echo?.error !== undefined && echo.error !== null,
+          `trial ${i}: the echo the source's delegate made is no derived entry, so it misses with a tool error`,
+          echo,
+        );
       }
       check.equal(task?.passed, false, 'the task fails closed');
       check.rule('repeated-calls-consumed-once');

@@ -27,7 +27,17 @@ import { need, TestBug, type Checks } from '../lib/ledger/leg.ts';
 import { defineScenario, type Leg } from '../lib/ledger/scenario.ts';
 import type { Target } from '../lib/ledger/target.ts';
 import { RECORDED, unknownRunId } from './support/recorded.ts';
-import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT, sharedEvalRun, summaryTask, type ObservedEvalRun } from './support/eval-run.ts';
+import {
+  eventsOfType,
+  observeEvalRun,
+  payloadOf,
+  requireCompleted,
+  RUN_DEADLINE_MS,
+  SCRIPTED_AGENT,
+  sharedEvalRun,
+  summaryTask,
+  type ObservedEvalRun,
+} from './support/eval-run.ts';
 import { vectorChecks } from './support/shape.ts';
 
 const SOURCE = 'conformance-eval-recorded-source';
@@ -77,7 +87,12 @@ const hostLegs: Leg[] = [
       const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
       const key = counterKey(REPLAY);
       const before = await counter(check, target, key);
-      const replay = requireCompleted(check, await observeEvalRun(target, REPLAY, { fixtureRuns: { record: source.runId } }, target.client, { fixtureRunSources: { record: source.events as unknown as RunEventDoc[] } }));
+      const replay = requireCompleted(
+        check,
+        await observeEvalRun(target, REPLAY, { fixtureRuns: { record: source.runId } }, target.client, {
+          fixtureRunSources: { record: source.events as unknown as RunEventDoc[] },
+        }),
+      );
       check.equal(payloadOf(eventsOfType(replay, 'eval.started')[0]).fixtureRuns, { record: source.runId }, 'eval.started.fixtureRuns echoes the accepted map');
       check.equal(outcomes(replay), outcomes(source), "each agent.tool-returned outcome equals the source run's");
       check.equal(summaryTask(replay.summary, 'record')?.fixtureMissCount, 0, 'fixtureMissCount is 0');
@@ -95,7 +110,12 @@ const hostLegs: Leg[] = [
       const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
       const key = counterKey(DRIFT);
       const before = await counter(check, target, key);
-      const drift = requireCompleted(check, await observeEvalRun(target, DRIFT, { fixtureRuns: { record: source.runId } }, target.client, { fixtureRunSources: { record: source.events as unknown as RunEventDoc[] } }));
+      const drift = requireCompleted(
+        check,
+        await observeEvalRun(target, DRIFT, { fixtureRuns: { record: source.runId } }, target.client, {
+          fixtureRunSources: { record: source.events as unknown as RunEventDoc[] },
+        }),
+      );
       const task = summaryTask(drift.summary, 'record');
       check.equal(task?.fixtureMissCount, 1, 'fixtureMissCount is 1');
       check.equal(task?.passed, false, 'the drifted task does not pass');
@@ -125,12 +145,20 @@ const hostLegs: Leg[] = [
         const answer = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: id } });
         check.equal(answer.status, 400, `the source ${id} is refused with 400`);
         check.equal(readErrorCode(answer.json), 'validation_error', 'the error code is validation_error');
-        check.ok(!answer.text.includes(id) && !answer.text.includes(id.slice(id.lastIndexOf('/') + 1)), 'the refusal does not echo the supplied id', answer.text);
+        check.ok(
+          !answer.text.includes(id) && !answer.text.includes(id.slice(id.lastIndexOf('/') + 1)),
+          'the refusal does not echo the supplied id',
+          answer.text,
+        );
         refusals.push(refusalOf(answer));
         texts.push(answer.text);
       }
       for (const refusal of refusals.slice(1)) check.equal(refusal, refusals[0], 'every unusable source gets the same status and the same error code');
-      check.saw(texts.every((text) => text === texts[0]) ? 'source refusals identical byte for byte' : 'source refusals with the same status and code, messages differing');
+      check.saw(
+        texts.every((text) => text === texts[0])
+          ? 'source refusals identical byte for byte'
+          : 'source refusals with the same status and code, messages differing',
+      );
     },
   },
   {
@@ -159,8 +187,16 @@ const hostLegs: Leg[] = [
     async run(check, target) {
       const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
       const cases: Array<[string, string, unknown]> = [
-        ['unknown-task-key', 'a key naming no task of the suite', { mode: 'eval', evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { 'no-such-task': source.runId } }],
-        ['task-with-own-fixtures', 'a named task whose suite fixtures carry toolResponses', { mode: 'eval', evalSuiteRef: SOURCE, agentId: SCRIPTED_AGENT, fixtureRuns: { record: source.runId } }],
+        [
+          'unknown-task-key',
+          'a key naming no task of the suite',
+          { mode: 'eval', evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { 'no-such-task': source.runId } },
+        ],
+        [
+          'task-with-own-fixtures',
+          'a named task whose suite fixtures carry toolResponses',
+          { mode: 'eval', evalSuiteRef: SOURCE, agentId: SCRIPTED_AGENT, fixtureRuns: { record: source.runId } },
+        ],
       ];
       // Only on a workflow the host lists (CONTRACT §1): posted to a workflow it does not serve,
       // the 400 would refuse the workflowId and prove nothing about fixtureRuns.

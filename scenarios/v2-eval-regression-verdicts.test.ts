@@ -45,7 +45,12 @@ async function verdictRun(check: Checks, target: Target, candidateId: string): P
     { trajectoryArgs: false },
   );
   const regression = candidate.summary.regression as Record<string, unknown> | undefined;
-  need(check, regression !== undefined && typeof regression === 'object', `the ${candidateId} summary carries a regression block`, candidate.summary.regression);
+  need(
+    check,
+    regression !== undefined && typeof regression === 'object',
+    `the ${candidateId} summary carries a regression block`,
+    candidate.summary.regression,
+  );
   return {
     baseline: baseline.grade.tasks.map((t) => ({ taskId: t.taskId, score: t.score })),
     candidate: candidate.grade.tasks.map((t) => ({ taskId: t.taskId, score: t.score })),
@@ -89,12 +94,16 @@ export default await defineScenario('v2-eval-regression-verdicts.test.ts', [
           // (0.05 when none is served), over the tasks paired by taskId.
           const expected = signTestVerdict(run.baseline, run.candidate, typeof alpha === 'number' ? alpha : 0.05);
           check.equal(verdict, expected.verdict, `${candidateId}: the sign-test verdict, recomputed over the paired tasks`);
-          if (expectation === 'inconclusive') check.ok(verdict !== 'improved', `${candidateId}: one rise and no fall is not improved under the sign test`, verdict);
+          if (expectation === 'inconclusive')
+            check.ok(verdict !== 'improved', `${candidateId}: one rise and no fall is not improved under the sign test`, verdict);
         } else {
           // Another method is the host's (RFC 0244 §F, UQ 5): it may be more or less powerful,
           // but it never claims a direction no paired task moved in.
           const never = directionNobodyMoved(run.baseline, run.candidate);
-          check.ok(!never.includes(String(verdict)), `${candidateId}: the ${String(method)} verdict claims no direction no paired task moved in`, { verdict, never });
+          check.ok(!never.includes(String(verdict)), `${candidateId}: the ${String(method)} verdict claims no direction no paired task moved in`, {
+            verdict,
+            never,
+          });
         }
       }
     },

@@ -25,7 +25,16 @@ import { randomBytes } from 'node:crypto';
 import { cancelRun, createEvalRun, getEvalSummary, getRun, readErrorCode, readRunEvents, seedEvalSuite, waitForSummary } from '../lib/client/index.ts';
 import { need, type Checks } from '../lib/ledger/leg.ts';
 import { defineScenario, type Leg } from '../lib/ledger/scenario.ts';
-import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT, sharedEvalRun, type ObservedEvalRun } from './support/eval-run.ts';
+import {
+  eventsOfType,
+  observeEvalRun,
+  payloadOf,
+  requireCompleted,
+  RUN_DEADLINE_MS,
+  SCRIPTED_AGENT,
+  sharedEvalRun,
+  type ObservedEvalRun,
+} from './support/eval-run.ts';
 
 const GOLDEN = 'conformance-eval-efficiency';
 const RUBRIC = 'conformance-eval-mode-rubric';
@@ -124,7 +133,11 @@ export default await defineScenario('v2-eval-run-surface.test.ts', [
       // RFC 0081 §C: in regression mode the summary carries `regression` — the score delta and the
       // baseline it is taken against.
       const regression = run.summary.regression as Record<string, unknown> | undefined;
-      check.ok(regression !== undefined && typeof regression === 'object', 'the summary of a run with a baseline carries a regression block', run.summary.regression);
+      check.ok(
+        regression !== undefined && typeof regression === 'object',
+        'the summary of a run with a baseline carries a regression block',
+        run.summary.regression,
+      );
       check.equal(regression?.baselineRunId, baseline.runId, 'regression.baselineRunId names the baseline run');
       check.ok(typeof regression?.scoreDelta === 'number', 'regression.scoreDelta is a number', regression?.scoreDelta);
     },
@@ -140,7 +153,9 @@ export default await defineScenario('v2-eval-run-surface.test.ts', [
       // The suite's fixture would answer the echo call {value: "fixture"}; the live echo tool
       // answers it with its own args, {value: "live"} (CONTRACT §5).
       check.rule('bypasses-fixtures');
-      const returned = eventsOfType(run, 'agent.tool-returned').map(payloadOf).filter((p) => p.agentId === SCRIPTED_AGENT);
+      const returned = eventsOfType(run, 'agent.tool-returned')
+        .map(payloadOf)
+        .filter((p) => p.agentId === SCRIPTED_AGENT);
       check.equal(returned.length, 1, 'the live-shadow run makes its one scripted echo call');
       for (const answer of returned) {
         if (!('outcome' in answer)) {
@@ -164,12 +179,16 @@ export default await defineScenario('v2-eval-run-surface.test.ts', [
       const foreign = await waitForSummary(tenantB, run.runId, RUN_DEADLINE_MS);
       const unknown = await waitForSummary(tenantB, unknownRunIdLike(run.runId), RUN_DEADLINE_MS);
       check.ok(foreign.result.status !== 200, "tenant B is not served tenant A's eval summary", { status: foreign.result.status });
-      check.ok(foreign.kind !== 'ok', "the answer to tenant B carries no summary", foreign.result.json);
+      check.ok(foreign.kind !== 'ok', 'the answer to tenant B carries no summary', foreign.result.json);
       // The refusal must not tell a foreign run from a missing one: the same status and error
       // code (the message may differ, CONTRACT §6).
       check.rule('refused-like-unknown');
       check.equal(foreign.result.status, unknown.result.status, "the status for tenant A's run is the status for an unknown run id");
-      check.equal(readErrorCode(foreign.result.json), readErrorCode(unknown.result.json), "the error code for tenant A's run is the code for an unknown run id");
+      check.equal(
+        readErrorCode(foreign.result.json),
+        readErrorCode(unknown.result.json),
+        "the error code for tenant A's run is the code for an unknown run id",
+      );
       check.saw(`a foreign or unknown run's summary is ${unknown.result.status} ${String(readErrorCode(unknown.result.json))}`);
     },
   },
@@ -182,7 +201,10 @@ export default await defineScenario('v2-eval-run-surface.test.ts', [
     async run(check, target) {
       let observedSomething = false;
       const created = await createEvalRun(target.client, { evalSuiteRef: TWELVE_TASKS, agentId: SCRIPTED_AGENT });
-      need(check, created.status === 201 && created.runId !== undefined, `POST /runs for ${TWELVE_TASKS} answers 201 with a runId`, { status: created.status, body: created.json });
+      need(check, created.status === 201 && created.runId !== undefined, `POST /runs for ${TWELVE_TASKS} answers 201 with a runId`, {
+        status: created.status,
+        body: created.json,
+      });
       const early = await getEvalSummary(target.client, created.runId);
       // A run never leaves a terminal status: if it is not terminal now, it was not when the
       // summary was asked for.
@@ -220,7 +242,8 @@ export default await defineScenario('v2-eval-run-surface.test.ts', [
     needs: { facet: [] },
     async run(check, target) {
       const advertised = target.facet?.maxTasksPerSuite;
-      if (typeof advertised !== 'number' || !Number.isSafeInteger(advertised) || advertised < 1) return check.inapplicable('the host advertises no maxTasksPerSuite');
+      if (typeof advertised !== 'number' || !Number.isSafeInteger(advertised) || advertised < 1)
+        return check.inapplicable('the host advertises no maxTasksPerSuite');
       const ceiling: number = advertised;
       if (ceiling > MAX_PROBED_CEILING) check.inapplicable(`the host's maxTasksPerSuite ${ceiling} is over the ${MAX_PROBED_CEILING} tasks this leg probes`);
       if (!target.seams) check.blocked('the host does not mount the conformance seams profile, so a suite of maxTasksPerSuite + 1 tasks cannot be seeded');
@@ -228,7 +251,10 @@ export default await defineScenario('v2-eval-run-surface.test.ts', [
       need(check, seeded.ok, `the seeding seam accepts a suite of ${ceiling + 1} tasks`, seeded.ok ? undefined : seeded.reason);
       const created = await createEvalRun(target.client, { evalSuiteRef: OVER_CEILING, agentId: SCRIPTED_AGENT });
       if (created.runId === undefined) {
-        check.ok(created.status >= 400 && created.status < 500, `a suite of ${ceiling + 1} tasks is refused at create with a 4xx`, { status: created.status, body: created.json });
+        check.ok(created.status >= 400 && created.status < 500, `a suite of ${ceiling + 1} tasks is refused at create with a 4xx`, {
+          status: created.status,
+          body: created.json,
+        });
         check.saw(`a suite over maxTasksPerSuite is refused ${created.status} ${String(readErrorCode(created.json))}`);
         return;
       }

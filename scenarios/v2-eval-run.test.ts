@@ -66,7 +66,11 @@ export default await defineScenario('v2-eval-run.test.ts', [
         const run = requireCompleted(check, await sharedEvalRun(target, id));
         check.rule('event-order');
         const sequences = run.events.map((event) => event.sequence);
-        check.ok(sequences.every((seq, i) => i === 0 || seq > sequences[i - 1]!), `${id}: sequence strictly increases through the log`, sequences);
+        check.ok(
+          sequences.every((seq, i) => i === 0 || seq > sequences[i - 1]!),
+          `${id}: sequence strictly increases through the log`,
+          sequences,
+        );
         const started = eventsOfType(run, 'eval.started');
         const scored = eventsOfType(run, 'eval.scored');
         const completed = eventsOfType(run, 'eval.completed');
@@ -79,8 +83,14 @@ export default await defineScenario('v2-eval-run.test.ts', [
         check.equal(payloadOf(started[0]).taskCount, suite.tasks.length, `${id}: eval.started.taskCount is the suite task count`);
         const first = scored[0]?.sequence ?? -1;
         const last = scored[scored.length - 1]?.sequence ?? -1;
-        check.ok((started[0]?.sequence ?? Infinity) < first, `${id}: eval.started precedes every eval.scored`, { started: started[0]?.sequence, firstScored: first });
-        check.ok(last < (completed[0]?.sequence ?? -1), `${id}: eval.completed follows every eval.scored`, { lastScored: last, completed: completed[0]?.sequence });
+        check.ok((started[0]?.sequence ?? Infinity) < first, `${id}: eval.started precedes every eval.scored`, {
+          started: started[0]?.sequence,
+          firstScored: first,
+        });
+        check.ok(last < (completed[0]?.sequence ?? -1), `${id}: eval.completed follows every eval.scored`, {
+          lastScored: last,
+          completed: completed[0]?.sequence,
+        });
         check.ok((completed[0]?.sequence ?? Infinity) < (runCompleted[0]?.sequence ?? -1), `${id}: eval.completed precedes run.completed`);
         check.equal(payloadOf(completed[0]).taskCount, suite.tasks.length, `${id}: eval.completed.taskCount is the suite task count`);
         // RFC 0081 §C: each eval.scored follows THAT task's agent.decided, not any earlier one.
@@ -142,7 +152,10 @@ export default await defineScenario('v2-eval-run.test.ts', [
     clause: 'RFC 0081 §B',
     needs: { absent: ['evalSuite'] },
     async run(check, target) {
-      const answer = await createEvalRun(target.client, { evalSuiteRef: 'https://conformance.openwop.dev/eval-suites/unadvertised-probe', agentId: 'conformance-eval-unadvertised-probe' });
+      const answer = await createEvalRun(target.client, {
+        evalSuiteRef: 'https://conformance.openwop.dev/eval-suites/unadvertised-probe',
+        agentId: 'conformance-eval-unadvertised-probe',
+      });
       if (answer.runId !== undefined) {
         // Clean up what the host should never have created, then fail below.
         await cancelRun(target.client, answer.runId);

@@ -82,8 +82,14 @@ function checkTask(check: Checks, run: Completed, taskId: string, members: Membe
   const served = summaryTask(run.summary, taskId);
   need(check, want, `the expectedGrade of ${run.fixture.id} has task ${taskId}`);
   for (const member of members) {
-    check.ok(agrees(graded?.[member], want[member]), `task ${taskId}: the ${member} the events show is what the scripted agent's contract produces`, { graded: graded?.[member], expected: want[member] });
-    check.ok(agrees(served?.[member], graded?.[member]), `task ${taskId}: the served ${member} equals the reference grade of the events`, { served: served?.[member], graded: graded?.[member] });
+    check.ok(agrees(graded?.[member], want[member]), `task ${taskId}: the ${member} the events show is what the scripted agent's contract produces`, {
+      graded: graded?.[member],
+      expected: want[member],
+    });
+    check.ok(agrees(served?.[member], graded?.[member]), `task ${taskId}: the served ${member} equals the reference grade of the events`, {
+      served: served?.[member],
+      graded: graded?.[member],
+    });
   }
 }
 
@@ -93,8 +99,14 @@ function checkTrialStats(check: Checks, run: Completed, members: Array<'k' | 'pa
   const graded = toSummaryView(run.grade).trialStats as Json | undefined;
   const served = isObject(run.summary.trialStats) ? run.summary.trialStats : undefined;
   for (const member of members) {
-    check.ok(agrees(graded?.[member], want?.[member]), `trialStats.${member} the events show is what the scripted agent's contract produces`, { graded: graded?.[member], expected: want?.[member] });
-    check.ok(agrees(served?.[member], graded?.[member]), `the served trialStats.${member} equals the reference grade of the events`, { served: served?.[member], graded: graded?.[member] });
+    check.ok(agrees(graded?.[member], want?.[member]), `trialStats.${member} the events show is what the scripted agent's contract produces`, {
+      graded: graded?.[member],
+      expected: want?.[member],
+    });
+    check.ok(agrees(served?.[member], graded?.[member]), `the served trialStats.${member} equals the reference grade of the events`, {
+      served: served?.[member],
+      graded: graded?.[member],
+    });
   }
   return served;
 }
@@ -141,7 +153,8 @@ export default await defineScenario('v2-eval-trajectory-modes.test.ts', [
   },
   {
     id: 'openwop.requirement.0244.modes-args-cells',
-    title: 'each mode grades the argsMatch of its calls: exact × ignore, in-order × exact, any-order × subset and subset × exact match, a failing subset does not',
+    title:
+      'each mode grades the argsMatch of its calls: exact × ignore, in-order × exact, any-order × subset and subset × exact match, a failing subset does not',
     clause: 'RFC 0244 §A',
     rules: {
       cells: 'RFC 0244 §A (call matching under argsMatch, inside every match mode)',
@@ -182,8 +195,16 @@ export default await defineScenario('v2-eval-trajectory-modes.test.ts', [
       const task = run.grade.tasks.find((t) => t.taskId === taskId);
       const first = task?.trialGrades.find((t) => t.trialIndex === 0)?.trajectory;
       const last = task?.trialGrades.find((t) => t.trialIndex === (task?.trialGrades.length ?? 0) - 1)?.trajectory;
-      check.ok(first !== undefined && last !== undefined && !agrees(first, last), 'the first and the last trial took different paths, so the block tells them apart', { first, last });
-      check.ok(agrees(summaryTask(run.summary, taskId)?.trajectory, last), `task ${taskId}: the served block is the last trial's`, summaryTask(run.summary, taskId)?.trajectory);
+      check.ok(
+        first !== undefined && last !== undefined && !agrees(first, last),
+        'the first and the last trial took different paths, so the block tells them apart',
+        { first, last },
+      );
+      check.ok(
+        agrees(summaryTask(run.summary, taskId)?.trajectory, last),
+        `task ${taskId}: the served block is the last trial's`,
+        summaryTask(run.summary, taskId)?.trajectory,
+      );
     },
   },
   {
@@ -207,7 +228,11 @@ export default await defineScenario('v2-eval-trajectory-modes.test.ts', [
         check.rule('all-explicit');
         const run = requireCompleted(check, await sharedEvalRun(target, TRIALS_ALL));
         for (const taskId of ['never', 'mostly', 'always-varied']) checkTask(check, run, taskId, ['passed', 'score']);
-        check.equal(summaryTask(run.summary, 'mostly')?.passed, false, 'task mostly: three passed trials of four fail under passRule all, though meanScore 0.75 ≥ passScore 0.5');
+        check.equal(
+          summaryTask(run.summary, 'mostly')?.passed,
+          false,
+          'task mostly: three passed trials of four fail under passRule all, though meanScore 0.75 ≥ passScore 0.5',
+        );
       }
     },
   },
@@ -266,7 +291,8 @@ export default await defineScenario('v2-eval-trajectory-modes.test.ts', [
       const ceiling = target.facet?.maxCostUsdPerSuite;
       if (typeof ceiling !== 'number') return check.inapplicable('the host advertises no agents.evalSuite.maxCostUsdPerSuite');
       const total = (target.fixtureDocs.get(COST_CEILING)?.expectedGrade as { totalCostUsd?: number } | undefined)?.totalCostUsd ?? 0;
-      if (!(total > ceiling)) return check.inapplicable(`the ${COST_CEILING} trials together cost ${total} USD, within the host's maxCostUsdPerSuite ${ceiling}`);
+      if (!(total > ceiling))
+        return check.inapplicable(`the ${COST_CEILING} trials together cost ${total} USD, within the host's maxCostUsdPerSuite ${ceiling}`);
       check.saw(`maxCostUsdPerSuite ${ceiling}`);
       const run = await sharedEvalRun(target, COST_CEILING);
       // RFC 0081 §D calls the ceiling optional and says no more of how a host enforces it: a host may
@@ -276,17 +302,27 @@ export default await defineScenario('v2-eval-trajectory-modes.test.ts', [
         check.equal(run.runId, undefined, 'a create refused over the ceiling starts no run');
         return;
       }
-      need(check, run.created.status === 201 && run.runId !== undefined, `POST /runs for ${COST_CEILING} answers 201 with a runId, or is refused 4xx`, { status: run.created.status, body: run.created.json });
+      need(check, run.created.status === 201 && run.runId !== undefined, `POST /runs for ${COST_CEILING} answers 201 with a runId, or is refused 4xx`, {
+        status: run.created.status,
+        body: run.created.json,
+      });
       need(check, run.eventsProblem === undefined, `the event log of the ${COST_CEILING} run is read in full`, run.eventsProblem);
       const last = run.events[run.events.length - 1];
       if (last?.type !== 'run.completed') {
         check.saw(`the run ends ${String(last?.type)} at the ceiling`);
-        check.ok(!eventsOfType(run, 'eval.completed').some((e) => payloadOf(e).passed === true), 'no eval.completed of a run stopped at the ceiling says the suite passed');
+        check.ok(
+          !eventsOfType(run, 'eval.completed').some((e) => payloadOf(e).passed === true),
+          'no eval.completed of a run stopped at the ceiling says the suite passed',
+        );
         return;
       }
       const done = requireCompleted(check, run, { trajectoryArgs: false });
       check.saw('the run completes and the suite does not pass');
-      check.equal(done.summary.passed, false, `the suite whose trials together cost ${total} USD, over the host's maxCostUsdPerSuite ${ceiling}, does not pass`);
+      check.equal(
+        done.summary.passed,
+        false,
+        `the suite whose trials together cost ${total} USD, over the host's maxCostUsdPerSuite ${ceiling}, does not pass`,
+      );
       check.equal(payloadOf(eventsOfType(run, 'eval.completed')[0]).passed, false, 'eval.completed says the suite did not pass');
     },
   },

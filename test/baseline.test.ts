@@ -54,11 +54,23 @@ describe('a bad expected-failures file', () => {
     ['a document without expectedFailures', () => baselineFile({}), /: not an expected-failures file: \/ must have required property 'expectedFailures'/],
     ['an array instead of an object', () => baselineFile([entry]), /: not an expected-failures file: \/ must be object/],
     ['an entry without a reason', () => baselineFile({ expectedFailures: [{ id: SHAPE }] }), /\/expectedFailures\/0 must have required property 'reason'/],
-    ['an empty reason', () => baselineFile({ expectedFailures: [{ id: SHAPE, reason: '' }] }), /\/expectedFailures\/0\/reason must NOT have fewer than 1 characters/],
+    [
+      'an empty reason',
+      () => baselineFile({ expectedFailures: [{ id: SHAPE, reason: '' }] }),
+      /\/expectedFailures\/0\/reason must NOT have fewer than 1 characters/,
+    ],
     ['a blank reason', () => baselineFile({ expectedFailures: [{ id: SHAPE, reason: '   ' }] }), /\/expectedFailures\/0\/reason must match pattern/],
-    ['an entry with a member of its own', () => baselineFile({ expectedFailures: [{ ...entry, until: '2027' }] }), /\/expectedFailures\/0 must NOT have additional properties \(until\)/],
+    [
+      'an entry with a member of its own',
+      () => baselineFile({ expectedFailures: [{ ...entry, until: '2027' }] }),
+      /\/expectedFailures\/0 must NOT have additional properties \(until\)/,
+    ],
     ['an id listed twice', () => baselineFile({ expectedFailures: [entry, entry] }), new RegExp(`${SHAPE.replace(/\./g, '\\.')} is listed twice`)],
-    ['an id the harness does not know', () => baselineFile({ expectedFailures: [{ id: 'openwop.requirement.0081.no-such-row', reason: 'r' }] }), /openwop\.requirement\.0081\.no-such-row is not a requirement id of this harness \(run --list names them\)/],
+    [
+      'an id the harness does not know',
+      () => baselineFile({ expectedFailures: [{ id: 'openwop.requirement.0081.no-such-row', reason: 'r' }] }),
+      /openwop\.requirement\.0081\.no-such-row is not a requirement id of this harness \(run --list names them\)/,
+    ],
   ];
   for (const [what, path, message] of cases) {
     it(`(${what}) is a usage error: one line naming the file and the problem, exit 2, no leg run`, async () => {
@@ -101,7 +113,21 @@ describe('an expected-failures file', () => {
     writeFileSync(join(dir, 'host.pem'), key.privateKeyPem);
     const [report, junit, bundle] = [join(dir, 'tolerated.json'), join(dir, 'tolerated.xml'), join(dir, 'tolerated.bundle.json')];
     // The summary rows fail on this host; the server-free suite-shape row passes, so the bundle has assertions.
-    const args = ['run', '--base-url', host.url, '--api-key', host.apiKey, '--tenant-b-api-key', host.tenantBApiKey, '--filter', '0081.su', '--report-json', report, '--junit', junit];
+    const args = [
+      'run',
+      '--base-url',
+      host.url,
+      '--api-key',
+      host.apiKey,
+      '--tenant-b-api-key',
+      host.tenantBApiKey,
+      '--filter',
+      '0081.su',
+      '--report-json',
+      report,
+      '--junit',
+      junit,
+    ];
     const signed = ['--certify', bundle, '--signing-key', join(dir, 'host.pem'), '--signing-key-id', 'baseline-key', '--host-build', 'commit:abc123'];
 
     const without = await cli(...args);
@@ -116,7 +142,10 @@ describe('an expected-failures file', () => {
     expect(out).toMatch(/^executed-fail openwop\.requirement\.0081\.summary-served: /m);
     expect(out).toMatch(/^expected-fail openwop\.requirement\.0081\.summary-served: listed in .*: summaries are switched off in this build$/m);
     expect(out).toMatch(new RegExp(`^baseline: ${failing.length} expected failure\\(s\\) tolerated, 0 stale`, 'm'));
-    const written = JSON.parse(readFileSync(report, 'utf8')) as { baseline: { expectedFailures: Array<{ id: string }> }; rows: Array<{ id: string; result: string }> };
+    const written = JSON.parse(readFileSync(report, 'utf8')) as {
+      baseline: { expectedFailures: Array<{ id: string }> };
+      rows: Array<{ id: string; result: string }>;
+    };
     expect(written.baseline.expectedFailures.map((e) => e.id)).toEqual(failing);
     expect(written.rows.find((row) => row.id === SERVED)?.result).toBe('executed-fail');
     expect(readFileSync(junit, 'utf8')).toMatch(/name="openwop\.requirement\.0081\.summary-served: [^"]*"[^>]*>\s*<failure type="executed-fail"/);

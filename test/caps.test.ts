@@ -35,7 +35,10 @@ describe('readCaps', () => {
 
   it('a bad cap stops run before it reaches the host: exit 2, one line naming the flag', async () => {
     let err = '';
-    const code = await main(['run', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--max-response-bytes', 'lots'], { out: () => {}, err: (s) => (err += s) });
+    const code = await main(['run', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--max-response-bytes', 'lots'], {
+      out: () => {},
+      err: (s) => (err += s),
+    });
     expect(code).toBe(2);
     expect(err).toContain('--max-response-bytes (or OPENWOP_MAX_RESPONSE_BYTES) must be a positive integer');
   });

@@ -25,7 +25,13 @@ afterEach(async () => {
 async function certifyReference(options: ReferenceHostOptions, requireBehavior = false): Promise<Map<string, LedgerRow>> {
   const host = await startReferenceHost({ log: () => {}, ...options });
   cleanups.push(() => host.close());
-  const outcome = await certifyTarget({ baseUrl: host.baseUrl, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey, requireBehavior, scenarios });
+  const outcome = await certifyTarget({
+    baseUrl: host.baseUrl,
+    apiKey: host.tenants.a.apiKey,
+    tenantBApiKey: host.tenants.b.apiKey,
+    requireBehavior,
+    scenarios,
+  });
   if (!outcome.ok) throw new Error(outcome.reason);
   return new Map(outcome.rows.map((row) => [row.id, row]));
 }
@@ -42,13 +48,19 @@ const EVAL_ROWS_ON = [
   'openwop.requirement.0252.live-shadow-refused',
 ];
 /** Rows out of reach by the reference host's own choices: modes it does not advertise, no diffRef. */
-const REFERENCE_CHOICES = ['openwop.requirement.0081.mode-adversarial-runs', 'openwop.requirement.0081.mode-live-shadow-runs', 'openwop.requirement.0081.regression-diff-ref'];
+const REFERENCE_CHOICES = [
+  'openwop.requirement.0081.mode-adversarial-runs',
+  'openwop.requirement.0081.mode-live-shadow-runs',
+  'openwop.requirement.0081.regression-diff-ref',
+];
 
 describe('the reference host', () => {
   it('passes every applicable row, with none blocked', async () => {
     const rows = await certifyReference({});
     const notPassed = [...rows.values()].filter((row) => row.result !== 'executed-pass');
-    expect(notPassed.map((row) => `${row.id}: ${row.detail}`).sort()).toEqual([...EVAL_ROWS_ON, ...REFERENCE_CHOICES].map((id) => `${id}: ${rows.get(id)?.detail}`).sort());
+    expect(notPassed.map((row) => `${row.id}: ${row.detail}`).sort()).toEqual(
+      [...EVAL_ROWS_ON, ...REFERENCE_CHOICES].map((id) => `${id}: ${rows.get(id)?.detail}`).sort(),
+    );
     for (const row of notPassed) expect(row.result).toBe('inapplicable');
     for (const row of rows.values()) if (row.result === 'executed-pass') expect(row.assertions).toBeGreaterThan(0);
   });
@@ -136,9 +148,37 @@ describe('API keys', () => {
     // Against the host itself (every row, and a bundle), and through the dropping proxy (transport
     // errors, whose rows are all blocked, so no bundle can be cut).
     const outputs: string[] = [];
-    for (const [name, base] of [['direct', host.baseUrl], ['dropping', proxy]] as const) {
-      const bundle = name === 'direct' ? ['--certify', join(dir, 'direct.bundle.json'), '--signing-key', join(dir, 'host.pem'), '--signing-key-id', 'canary-host', '--host-build', 'commit:0123456789abcdef'] : ['--filter', '0244.trials'];
-      const { out, err } = await cli('run', '--base-url', base, '--api-key', canaryA, '--tenant-b-api-key', canaryB, '--report-json', join(dir, `${name}.json`), '--junit', join(dir, `${name}.xml`), ...bundle);
+    for (const [name, base] of [
+      ['direct', host.baseUrl],
+      ['dropping', proxy],
+    ] as const) {
+      const bundle =
+        name === 'direct'
+          ? [
+              '--certify',
+              join(dir, 'direct.bundle.json'),
+              '--signing-key',
+              join(dir, 'host.pem'),
+              '--signing-key-id',
+              'canary-host',
+              '--host-build',
+              'commit:0123456789abcdef',
+            ]
+          : ['--filter', '0244.trials'];
+      const { out, err } = await cli(
+        'run',
+        '--base-url',
+        base,
+        '--api-key',
+        canaryA,
+        '--tenant-b-api-key',
+        canaryB,
+        '--report-json',
+        join(dir, `${name}.json`),
+        '--junit',
+        join(dir, `${name}.xml`),
+        ...bundle,
+      );
       outputs.push(out, err, readFileSync(join(dir, `${name}.json`), 'utf8'), readFileSync(join(dir, `${name}.xml`), 'utf8'));
     }
     outputs.push(readFileSync(join(dir, 'direct.bundle.json'), 'utf8'));
@@ -160,7 +200,23 @@ describe('verify on the command line', () => {
     const host = await startReferenceHost({ log: () => {}, signingKey: key.privateKeyPem, signingKeyId: 'verify-test-key' });
     cleanups.push(() => host.close());
     const bundlePath = join(dir, 'bundle.json');
-    const run = await cli('run', '--base-url', host.baseUrl, '--api-key', host.tenants.a.apiKey, '--tenant-b-api-key', host.tenants.b.apiKey, '--certify', bundlePath, '--signing-key', join(dir, 'host.pem'), '--signing-key-id', 'verify-test-key', '--host-build', 'commit:abc123');
+    const run = await cli(
+      'run',
+      '--base-url',
+      host.baseUrl,
+      '--api-key',
+      host.tenants.a.apiKey,
+      '--tenant-b-api-key',
+      host.tenants.b.apiKey,
+      '--certify',
+      bundlePath,
+      '--signing-key',
+      join(dir, 'host.pem'),
+      '--signing-key-id',
+      'verify-test-key',
+      '--host-build',
+      'commit:abc123',
+    );
     expect(run.code).toBe(0);
     expect((await cli('verify', bundlePath, '--host-key', join(dir, 'host.pub.pem'))).code).toBe(0);
     expect((await cli('verify', bundlePath, '--discovery', host.baseUrl)).code).toBe(0);

@@ -85,9 +85,21 @@ describe('--certify that could not sign', () => {
   const cases: Array<[string, string[], RegExp]> = [
     ['no --signing-key for a host at --base-url', [], /--certify against a host needs --signing-key and --signing-key-id/],
     ['no --host-build for a host at --base-url', signing, /--certify against a host needs --host-build \(or OPENWOP_HOST_BUILD\)/],
-    ['--signing-key without --signing-key-id', ['--signing-key', join(dir, 'host.pem'), '--host-build', 'commit:abc'], /--signing-key-id is required with --signing-key/],
-    ['a --signing-key file that is missing', ['--signing-key', join(dir, 'nope.pem'), '--signing-key-id', 'k', '--host-build', 'commit:abc'], /--signing-key: cannot read the signing key file .*nope\.pem/],
-    ['a --signing-key file that is not a key', ['--signing-key', join(dir, 'not-a-key.pem'), '--signing-key-id', 'k', '--host-build', 'commit:abc'], /--signing-key: .*not-a-key\.pem: /],
+    [
+      '--signing-key without --signing-key-id',
+      ['--signing-key', join(dir, 'host.pem'), '--host-build', 'commit:abc'],
+      /--signing-key-id is required with --signing-key/,
+    ],
+    [
+      'a --signing-key file that is missing',
+      ['--signing-key', join(dir, 'nope.pem'), '--signing-key-id', 'k', '--host-build', 'commit:abc'],
+      /--signing-key: cannot read the signing key file .*nope\.pem/,
+    ],
+    [
+      'a --signing-key file that is not a key',
+      ['--signing-key', join(dir, 'not-a-key.pem'), '--signing-key-id', 'k', '--host-build', 'commit:abc'],
+      /--signing-key: .*not-a-key\.pem: /,
+    ],
   ];
   for (const [what, flags, message] of cases) {
     it(`(${what}) exits 2 in one line before any request reaches the host`, async () => {
@@ -105,7 +117,18 @@ describe('--certify that could not sign', () => {
 
   it('with every flag it needs, goes on to the host (here one without discovery: exit 2 from discovery)', async () => {
     const host = await serve(notFound);
-    const { code, err } = await cli('run', '--base-url', host.url, '--api-key', 'edge-key-a', '--certify', join(dir, 'b.json'), ...signing, '--host-build', 'commit:abc');
+    const { code, err } = await cli(
+      'run',
+      '--base-url',
+      host.url,
+      '--api-key',
+      'edge-key-a',
+      '--certify',
+      join(dir, 'b.json'),
+      ...signing,
+      '--host-build',
+      'commit:abc',
+    );
     expect(code).toBe(2);
     expect(err).toMatch(/cannot certify .*: GET \/\.well-known\/openwop answered 404 not_found/);
     expect(host.requests()).toBeGreaterThan(0);
@@ -130,9 +153,17 @@ describe('output files', () => {
   });
 
   const cases: Array<[string, () => string[], RegExp]> = [
-    ['--junit under a file', () => ['--junit', join(dir, 'a-file', 'junit.xml')], /^openwop-eval-conformance: --junit .*a-file\/junit\.xml: cannot be written: a part of its folder path is a file$/],
+    [
+      '--junit under a file',
+      () => ['--junit', join(dir, 'a-file', 'junit.xml')],
+      /^openwop-eval-conformance: --junit .*a-file\/junit\.xml: cannot be written: a part of its folder path is a file$/,
+    ],
     ['--report-json onto a folder', () => ['--report-json', join(dir, 'a-folder')], /--report-json .*a-folder: is a folder, not a file$/],
-    ['--certify under a file', () => ['--certify', join(dir, 'a-file', 'b.json')], /--certify .*a-file\/b\.json: cannot be written: a part of its folder path is a file$/],
+    [
+      '--certify under a file',
+      () => ['--certify', join(dir, 'a-file', 'b.json')],
+      /--certify .*a-file\/b\.json: cannot be written: a part of its folder path is a file$/,
+    ],
   ];
   for (const [what, flags, message] of cases) {
     it(`refuses ${what} in one line, exit 2, before any leg runs`, async () => {
@@ -146,12 +177,14 @@ describe('output files', () => {
 });
 
 describe('a refused API key', () => {
-  it("is one line and exit 2, not a row per leg, and never prints the key", async () => {
+  it('is one line and exit 2, not a row per leg, and never prints the key', async () => {
     const host = await refusingHost((req) => req.headers.authorization !== undefined);
     const { code, out, err } = await cli('run', '--base-url', host.url, '--api-key', 'ow2k_CANARY_refused_key', '--filter', '0081.');
     expect(code).toBe(2);
     expect(out).toBe('');
-    expect(err.trimEnd()).toMatch(/^openwop-eval-conformance: cannot certify .*: the host refused tenant A's API key \(--api-key, OPENWOP_API_KEY\): GET \/runs\/\{runId\} answered 401 unauthenticated before any leg ran$/);
+    expect(err.trimEnd()).toMatch(
+      /^openwop-eval-conformance: cannot certify .*: the host refused tenant A's API key \(--api-key, OPENWOP_API_KEY\): GET \/runs\/\{runId\} answered 401 unauthenticated before any leg ran$/,
+    );
     expectOneLine(err);
     expect(err).not.toContain('CANARY');
   });
@@ -159,7 +192,17 @@ describe('a refused API key', () => {
   it("names tenant B's key when that is the one refused", async () => {
     const host = await startReferenceHost({ log: () => {} });
     cleanups.push(() => host.close());
-    const { code, err } = await cli('run', '--base-url', host.baseUrl, '--api-key', host.tenants.a.apiKey, '--tenant-b-api-key', 'ow2k_CANARY_wrong_b', '--filter', '0081.');
+    const { code, err } = await cli(
+      'run',
+      '--base-url',
+      host.baseUrl,
+      '--api-key',
+      host.tenants.a.apiKey,
+      '--tenant-b-api-key',
+      'ow2k_CANARY_wrong_b',
+      '--filter',
+      '0081.',
+    );
     expect(code).toBe(2);
     expect(err).toMatch(/the host refused tenant B's API key \(--tenant-b-api-key, OPENWOP_TEST_TENANT_B_API_KEY\)/);
     expect(err).not.toContain('CANARY');

@@ -22,7 +22,8 @@ const file = (name: string, text: string): string => {
 function costLog() {
   const doc = fixture('conformance-eval-cost');
   const log = new EventLog({ token: 'cli-cost', suiteId: doc.suite.suiteId, suiteVersion: doc.suite.version, modes: ['golden'], taskCount: 1, trialCount: 3 });
-  for (const i of [0, 1, 2]) log.trial('spend', i, { steps: [], usage: [{ inputTokens: 200, outputTokens: 40, costUsd: 0.004 }], decision: 'within budget', score: 1, passed: true });
+  for (const i of [0, 1, 2])
+    log.trial('spend', i, { steps: [], usage: [{ inputTokens: 200, outputTokens: 40, costUsd: 0.004 }], decision: 'within budget', score: 1, passed: true });
   return log.finish({ aggregateScore: 1, passed: false, passedCount: 1 });
 }
 
@@ -68,9 +69,26 @@ describe('grade', () => {
   const bad: Array<[string, () => string[], RegExp]> = [
     ['a missing suite file', () => ['--suite', join(dir, 'nope.json'), '--events', file('e1.json', '[]')], /nope\.json: cannot read the suite \(ENOENT\)/],
     ['a suite that is not JSON', () => ['--suite', file('s1.json', '{"suiteId": '), '--events', file('e2.json', '[]')], /s1\.json: the suite is not JSON/],
-    ['a document that is not a suite', () => ['--suite', file('s2.json', '{"suiteId": "x"}'), '--events', file('e3.json', '[]')], /s2\.json: not an AgentEvalSuite/],
-    ['an NDJSON line that is not JSON', () => ['--suite', file('s3.json', JSON.stringify(fixture('conformance-eval-cost').suite)), '--events', file('e4.ndjson', '{"type": "run.started"}\n{oops\n')], /e4\.ndjson:2: not a JSON event/],
-    ['an event that is not a run event', () => ['--suite', file('s4.json', JSON.stringify(fixture('conformance-eval-cost').suite)), '--events', file('e5.json', '[{"type": "eval.scored"}]')], /e5\.json: event 0 is not a v2 run event/],
+    [
+      'a document that is not a suite',
+      () => ['--suite', file('s2.json', '{"suiteId": "x"}'), '--events', file('e3.json', '[]')],
+      /s2\.json: not an AgentEvalSuite/,
+    ],
+    [
+      'an NDJSON line that is not JSON',
+      () => [
+        '--suite',
+        file('s3.json', JSON.stringify(fixture('conformance-eval-cost').suite)),
+        '--events',
+        file('e4.ndjson', '{"type": "run.started"}\n{oops\n'),
+      ],
+      /e4\.ndjson:2: not a JSON event/,
+    ],
+    [
+      'an event that is not a run event',
+      () => ['--suite', file('s4.json', JSON.stringify(fixture('conformance-eval-cost').suite)), '--events', file('e5.json', '[{"type": "eval.scored"}]')],
+      /e5\.json: event 0 is not a v2 run event/,
+    ],
   ];
   for (const [what, args, message] of bad) {
     it(`refuses ${what} with one line naming the file, no stack trace, exit 2`, async () => {

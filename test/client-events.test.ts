@@ -3,7 +3,26 @@
 
 import { describe, expect, it } from 'vitest';
 import { HarnessCapReached, readRunEvents, TransportError } from '../lib/client/index.ts';
-import { baseUrl, client, completedLog, event, every, fake, frame, isEventsRequest, isPollRequest, json, only, openSse, rejection, RUN_ID, RUN_PATH, seen, sequences, useFakeHost } from './support/fake-host.ts';
+import {
+  baseUrl,
+  client,
+  completedLog,
+  event,
+  every,
+  fake,
+  frame,
+  isEventsRequest,
+  isPollRequest,
+  json,
+  only,
+  openSse,
+  rejection,
+  RUN_ID,
+  RUN_PATH,
+  seen,
+  sequences,
+  useFakeHost,
+} from './support/fake-host.ts';
 
 useFakeHost();
 
@@ -173,7 +192,7 @@ describe('reading run events', () => {
     expect(seen.filter(isPollRequest)).toHaveLength(1);
   });
 
-  it('a stream larger than maxBytes stops at the cap: HarnessCapReached naming --max-response-bytes (blocked, not the host\'s fault)', async () => {
+  it("a stream larger than maxBytes stops at the cap: HarnessCapReached naming --max-response-bytes (blocked, not the host's fault)", async () => {
     fake.handler = (_req, res) => {
       openSse(res);
       let sequence = 0;

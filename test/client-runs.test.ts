@@ -2,15 +2,29 @@
 // (test/support/fake-host.ts): discovery and runs, the eval summary, the conformance seams.
 
 import { describe, expect, it } from 'vitest';
-import { cancelRun, createEvalRun, discover, eraseToolContent, evalSuiteFacet, getEvalSummary, getRun, projectId, readCounter, readEffects, SEAM_NOT_MOUNTED, seedEvalSuite, SUMMARY_MAX_ATTEMPTS, waitForSummary } from '../lib/client/index.ts';
+import {
+  cancelRun,
+  createEvalRun,
+  discover,
+  eraseToolContent,
+  evalSuiteFacet,
+  getEvalSummary,
+  getRun,
+  projectId,
+  readCounter,
+  readEffects,
+  SEAM_NOT_MOUNTED,
+  seedEvalSuite,
+  SUMMARY_MAX_ATTEMPTS,
+  waitForSummary,
+} from '../lib/client/index.ts';
 import { client, fake, json, only, RUN_ID, RUN_PATH, seen, useFakeHost } from './support/fake-host.ts';
 
 useFakeHost();
 
 describe('discovery and runs', () => {
   it('discovery is read without Authorization and carries its ETag', async () => {
-    fake.handler = (_req, res) =>
-      json(res, 200, { protocolVersions: ['2.0'], agents: { evalSuite: { modes: ['golden'] } } }, { etag: '"v1"' });
+    fake.handler = (_req, res) => json(res, 200, { protocolVersions: ['2.0'], agents: { evalSuite: { modes: ['golden'] } } }, { etag: '"v1"' });
     const found = await discover(client());
     expect(found).toMatchObject({ ok: true, status: 200, etag: '"v1"' });
     const entry = only(seen);
@@ -47,10 +61,7 @@ describe('discovery and runs', () => {
 
   it('createEvalRun leaves runId unset on a refusal', async () => {
     fake.handler = (_req, res) => json(res, 422, { error: 'capability_not_provided', message: 'no eval' });
-    const created = await createEvalRun(
-      client(),
-      { evalSuiteRef: 'x', agentId: 'y', fixtureRuns: { t: RUN_ID }, baselineRunId: RUN_ID },
-    );
+    const created = await createEvalRun(client(), { evalSuiteRef: 'x', agentId: 'y', fixtureRuns: { t: RUN_ID }, baselineRunId: RUN_ID });
     expect(created.status).toBe(422);
     expect(created.runId).toBeUndefined();
     expect(JSON.parse(only(seen).body)).toMatchObject({ fixtureRuns: { t: RUN_ID }, baselineRunId: RUN_ID });
@@ -66,11 +77,7 @@ describe('discovery and runs', () => {
     expect(await getRun(c, RUN_ID)).toMatchObject({ ok: true, run: { status: 'running' }, etag: '"s1"' });
     expect(await cancelRun(c, RUN_ID)).toMatchObject({ kind: 'accepted', status: 'cancelling' });
     expect(await cancelRun(c, RUN_ID)).toMatchObject({ kind: 'terminal' });
-    expect(seen.map((e) => `${e.method} ${e.url}`)).toEqual([
-      `GET ${RUN_PATH}`,
-      `POST ${RUN_PATH}/cancel`,
-      `POST ${RUN_PATH}/cancel`,
-    ]);
+    expect(seen.map((e) => `${e.method} ${e.url}`)).toEqual([`GET ${RUN_PATH}`, `POST ${RUN_PATH}/cancel`, `POST ${RUN_PATH}/cancel`]);
   });
 });
 

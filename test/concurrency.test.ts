@@ -32,8 +32,25 @@ interface Certified {
 async function certifyEmbedded(concurrency: number): Promise<Certified> {
   const dir = mkdtempSync(join(tmpdir(), `concurrency-${concurrency}-`));
   const files = { report: join(dir, 'report.json'), junit: join(dir, 'junit.xml'), bundle: join(dir, 'bundle.json') };
-  const run = await cli('run', '--concurrency', String(concurrency), '--progress', 'lines', '--report-json', files.report, '--junit', files.junit, '--certify', files.bundle);
-  const report = JSON.parse(readFileSync(files.report, 'utf8')) as { generatedAt: string; durationMs: number; target: Record<string, unknown>; rows: Array<{ durationMs: number }> };
+  const run = await cli(
+    'run',
+    '--concurrency',
+    String(concurrency),
+    '--progress',
+    'lines',
+    '--report-json',
+    files.report,
+    '--junit',
+    files.junit,
+    '--certify',
+    files.bundle,
+  );
+  const report = JSON.parse(readFileSync(files.report, 'utf8')) as {
+    generatedAt: string;
+    durationMs: number;
+    target: Record<string, unknown>;
+    rows: Array<{ durationMs: number }>;
+  };
   expect(report.generatedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
   expect(report.target.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   const bundle = JSON.parse(readFileSync(files.bundle, 'utf8')) as Certified['bundle'];
@@ -49,7 +66,10 @@ async function certifyEmbedded(concurrency: number): Promise<Certified> {
       target: { ...report.target, baseUrl: '<per run>' },
       rows: report.rows.map((row) => ({ ...row, durationMs: '<per run>' })),
     },
-    junit: readFileSync(files.junit, 'utf8').replace(/ time="[0-9.]+"/g, ' time="<per run>"').replace(/ timestamp="[^"]*"/g, ' timestamp="<per run>"').replace(/(<property name="target.baseUrl" value=")[^"]*"/g, '$1<per run>"'),
+    junit: readFileSync(files.junit, 'utf8')
+      .replace(/ time="[0-9.]+"/g, ' time="<per run>"')
+      .replace(/ timestamp="[^"]*"/g, ' timestamp="<per run>"')
+      .replace(/(<property name="target.baseUrl" value=")[^"]*"/g, '$1<per run>"'),
     bundle: { witnessSha256: bundle.witnessSha256, results: bundle.results },
   };
 }
@@ -88,7 +108,13 @@ describe('a certification of the embedded reference host at concurrency 1 and at
 });
 
 /** A host leg that counts the legs in flight while it runs; `finishAfter` turns of the event loop. */
-function probeLeg(slug: string, log: Array<{ id: string; inFlightAtStart: number; peakWhileRunning: number }>, state: { inFlight: number }, finishAfter: number, observes?: SharedHostState[]): HostLeg {
+function probeLeg(
+  slug: string,
+  log: Array<{ id: string; inFlightAtStart: number; peakWhileRunning: number }>,
+  state: { inFlight: number },
+  finishAfter: number,
+  observes?: SharedHostState[],
+): HostLeg {
   return {
     id: `openwop.requirement.0244.${slug}`,
     title: 'a probe leg',
@@ -128,7 +154,9 @@ function probeTarget(): Target {
 async function probeRun(concurrency: number, declared: boolean) {
   const log: Array<{ id: string; inFlightAtStart: number; peakWhileRunning: number }> = [];
   const state = { inFlight: 0 };
-  const legs = Array.from({ length: 12 }, (_, i) => probeLeg(`probe-${i}`, log, state, 24 - 2 * i, declared && (i === 3 || i === 8) ? ['counters'] : undefined));
+  const legs = Array.from({ length: 12 }, (_, i) =>
+    probeLeg(`probe-${i}`, log, state, 24 - 2 * i, declared && (i === 3 || i === 8) ? ['counters'] : undefined),
+  );
   const reported: string[] = [];
   const rows = await runLegs([{ file: 'probe.test.ts', legs }], probeTarget(), { concurrency, onRow: (row) => reported.push(row.id) });
   return { log, rows, reported, peak: Math.max(...log.map((entry) => entry.peakWhileRunning)) };
@@ -186,7 +214,11 @@ function readsOf(leg: Leg): SharedHostState[] {
 }
 
 function undeclared(legs: readonly Leg[]): string[] {
-  return legs.flatMap((leg) => readsOf(leg).filter((state) => leg.serverFree || !(leg.observes ?? []).includes(state)).map((state) => `${leg.id} reads ${state}`));
+  return legs.flatMap((leg) =>
+    readsOf(leg)
+      .filter((state) => leg.serverFree || !(leg.observes ?? []).includes(state))
+      .map((state) => `${leg.id} reads ${state}`),
+  );
 }
 
 describe('every leg that reads shared host state declares it', () => {

@@ -88,7 +88,21 @@ describe('against a host that never answers POST /runs', () => {
   it('a leg past --leg-deadline is blocked with the reason, and the legs after it still run', { timeout: 60_000 }, async () => {
     const host = await stallingHost();
     const dir = mkdtempSync(join(tmpdir(), 'owec-leg-deadline-'));
-    const run = await cli('run', '--base-url', host.baseUrl, '--api-key', host.apiKey, '--filter', '0081.', '--leg-deadline', '300', '--request-timeout', '60000', '--report-json', join(dir, 'r.json'));
+    const run = await cli(
+      'run',
+      '--base-url',
+      host.baseUrl,
+      '--api-key',
+      host.apiKey,
+      '--filter',
+      '0081.',
+      '--leg-deadline',
+      '300',
+      '--request-timeout',
+      '60000',
+      '--report-json',
+      join(dir, 'r.json'),
+    );
     expect(run.code).toBe(1);
     const rows = readRows(join(dir, 'r.json'));
     for (const id of SERVER_FREE) expect(rows.get(id)?.result, id).toBe('executed-pass');
@@ -108,7 +122,9 @@ describe('against a host that never answers POST /runs', () => {
     expect(host.cut()).toBe(host.held());
   });
 
-  it('--run-deadline blocks the leg in flight and every leg not reached, and still writes report, JUnit and a bundle that verifies', { timeout: 60_000 }, async () => {
+  it('--run-deadline blocks the leg in flight and every leg not reached, and still writes report, JUnit and a bundle that verifies', {
+    timeout: 60_000,
+  }, async () => {
     const host = await stallingHost();
     const dir = mkdtempSync(join(tmpdir(), 'owec-run-deadline-'));
     const key = generateDevKeyPair();
@@ -116,22 +132,52 @@ describe('against a host that never answers POST /runs', () => {
     writeFileSync(join(dir, 'host.pub.pem'), key.publicKeyPem);
     const run = await cli(
       // One leg at a time, so which leg was in flight and which were not reached is fixed.
-      'run', '--base-url', host.baseUrl, '--api-key', host.apiKey, '--filter', '0081.', '--concurrency', '1', '--run-deadline', '5000', '--request-timeout', '60000',
-      '--report-json', join(dir, 'r.json'), '--junit', join(dir, 'j.xml'),
-      '--certify', join(dir, 'b.json'), '--signing-key', join(dir, 'host.pem'), '--signing-key-id', 'deadline-host', '--host-build', 'commit:abc123',
+      'run',
+      '--base-url',
+      host.baseUrl,
+      '--api-key',
+      host.apiKey,
+      '--filter',
+      '0081.',
+      '--concurrency',
+      '1',
+      '--run-deadline',
+      '5000',
+      '--request-timeout',
+      '60000',
+      '--report-json',
+      join(dir, 'r.json'),
+      '--junit',
+      join(dir, 'j.xml'),
+      '--certify',
+      join(dir, 'b.json'),
+      '--signing-key',
+      join(dir, 'host.pem'),
+      '--signing-key-id',
+      'deadline-host',
+      '--host-build',
+      'commit:abc123',
     );
     expect(run.code).toBe(1);
     expect(run.err).toMatch(/interrupted \(the run deadline of 5000 ms passed \(--run-deadline\)\)/);
     const rows = readRows(join(dir, 'r.json'));
     for (const id of SERVER_FREE) expect(rows.get(id)?.result, id).toBe('executed-pass');
-    expect(rows.get(CREATING[0]!)).toMatchObject({ result: 'blocked', detail: 'interrupted: the run deadline of 5000 ms passed (--run-deadline), while this leg ran' });
+    expect(rows.get(CREATING[0]!)).toMatchObject({
+      result: 'blocked',
+      detail: 'interrupted: the run deadline of 5000 ms passed (--run-deadline), while this leg ran',
+    });
     for (const id of INTERRUPTED.slice(1)) {
-      expect(rows.get(id), id).toMatchObject({ result: 'blocked', detail: 'interrupted: the run deadline of 5000 ms passed (--run-deadline), before this leg ran' });
+      expect(rows.get(id), id).toMatchObject({
+        result: 'blocked',
+        detail: 'interrupted: the run deadline of 5000 ms passed (--run-deadline), before this leg ran',
+      });
     }
     // Every leg the filter keeps that got as far as its gate is interrupted, the CREATING ones among them.
     const interrupted = [...rows.values()].filter((row) => row.result === 'blocked' && row.detail?.startsWith('interrupted: '));
     expect(interrupted.length).toBeGreaterThanOrEqual(CREATING.length);
-    expect(readFileSync(join(dir, 'j.xml'), 'utf8').match(/<error type="blocked" message="interrupted: [^"]*">interrupted: /g)).toHaveLength(interrupted.length);
+    expect(readFileSync(join(dir, 'j.xml'), 'utf8').match(/<error type="blocked" message="interrupted: [^"]*">interrupted: /g)).toHaveLength(
+      interrupted.length,
+    );
     const verified = await cli('verify', join(dir, 'b.json'), '--host-key', join(dir, 'host.pub.pem'));
     // Authentic, but not certified: the host failed rows (verify exits 4 for that verdict).
     expect(verified.code, verified.out).toBe(4);
@@ -141,11 +187,29 @@ describe('against a host that never answers POST /runs', () => {
   it('--run-deadline at the default concurrency blocks every leg in flight and every leg not reached', { timeout: 60_000 }, async () => {
     const host = await stallingHost();
     const dir = mkdtempSync(join(tmpdir(), 'owec-run-deadline-concurrent-'));
-    const run = await cli('run', '--base-url', host.baseUrl, '--api-key', host.apiKey, '--filter', '0081.', '--run-deadline', '3000', '--request-timeout', '60000', '--report-json', join(dir, 'r.json'));
+    const run = await cli(
+      'run',
+      '--base-url',
+      host.baseUrl,
+      '--api-key',
+      host.apiKey,
+      '--filter',
+      '0081.',
+      '--run-deadline',
+      '3000',
+      '--request-timeout',
+      '60000',
+      '--report-json',
+      join(dir, 'r.json'),
+    );
     expect(run.code).toBe(1);
     const rows = readRows(join(dir, 'r.json'));
     for (const id of SERVER_FREE) expect(rows.get(id)?.result, id).toBe('executed-pass');
-    for (const id of INTERRUPTED) expect(rows.get(id), id).toMatchObject({ result: 'blocked', detail: expect.stringMatching(/^interrupted: the run deadline of 3000 ms passed \(--run-deadline\), (while|before) this leg ran$/) });
+    for (const id of INTERRUPTED)
+      expect(rows.get(id), id).toMatchObject({
+        result: 'blocked',
+        detail: expect.stringMatching(/^interrupted: the run deadline of 3000 ms passed \(--run-deadline\), (while|before) this leg ran$/),
+      });
     // Several legs were in flight when the deadline passed: they run concurrently.
     expect(INTERRUPTED.filter((id) => rows.get(id)?.detail?.endsWith('while this leg ran')).length).toBeGreaterThan(1);
   });
@@ -157,9 +221,30 @@ describe('against a host that never answers POST /runs', () => {
       const child = spawn(
         process.execPath,
         // One leg at a time, so which leg was in flight and which were not reached is fixed.
-        ['bin/openwop-eval-conformance.mjs', 'run', '--base-url', host.baseUrl, '--api-key', host.apiKey, '--filter', '0081.', '--concurrency', '1', '--request-timeout', '60000', '--report-json', join(dir, 'r.json'), '--junit', join(dir, 'j.xml')],
+        [
+          'bin/openwop-eval-conformance.mjs',
+          'run',
+          '--base-url',
+          host.baseUrl,
+          '--api-key',
+          host.apiKey,
+          '--filter',
+          '0081.',
+          '--concurrency',
+          '1',
+          '--request-timeout',
+          '60000',
+          '--report-json',
+          join(dir, 'r.json'),
+          '--junit',
+          join(dir, 'j.xml'),
+        ],
         // Without vitest's own variables: the child is a plain command-line run, not a worker.
-        { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(VITEST|NODE_OPTIONS$)/.test(name))) },
+        {
+          cwd: ROOT,
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(VITEST|NODE_OPTIONS$)/.test(name))),
+        },
       );
       let err = '';
       child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
@@ -177,7 +262,8 @@ describe('against a host that never answers POST /runs', () => {
       const rows = readRows(join(dir, 'r.json'));
       for (const id of SERVER_FREE) expect(rows.get(id)?.result, id).toBe('executed-pass');
       expect(rows.get(CREATING[0]!)).toMatchObject({ result: 'blocked', detail: `interrupted: ${signal} received, while this leg ran` });
-      for (const id of INTERRUPTED.slice(1)) expect(rows.get(id), id).toMatchObject({ result: 'blocked', detail: `interrupted: ${signal} received, before this leg ran` });
+      for (const id of INTERRUPTED.slice(1))
+        expect(rows.get(id), id).toMatchObject({ result: 'blocked', detail: `interrupted: ${signal} received, before this leg ran` });
       expect(readFileSync(join(dir, 'j.xml'), 'utf8')).toContain('interrupted: ');
     });
   }

@@ -4,7 +4,19 @@
 
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { buildBundle, canonicalJson, generateDevKeyPair, sha256Hex, signaturePayload, signBundle, SIGNED_MEMBERS, SUITE_NAME, totalsOf, verifyBundle, witnessDigest } from '../lib/evidence/index.ts';
+import {
+  buildBundle,
+  canonicalJson,
+  generateDevKeyPair,
+  sha256Hex,
+  signaturePayload,
+  signBundle,
+  SIGNED_MEMBERS,
+  SUITE_NAME,
+  totalsOf,
+  verifyBundle,
+  witnessDigest,
+} from '../lib/evidence/index.ts';
 import { DOCUMENT, HOST, input, ROWS, signed, WITH_KEY } from './support/bundles.ts';
 
 describe('buildBundle', () => {
@@ -25,7 +37,11 @@ describe('buildBundle', () => {
 
   it('lists every non-pass row in detail.nonPass with its reason', () => {
     const { detail } = buildBundle(input());
-    expect(detail?.nonPass.map((e) => e.id).sort()).toEqual(ROWS.filter((r) => r.result !== 'executed-pass').map((r) => r.id).sort());
+    expect(detail?.nonPass.map((e) => e.id).sort()).toEqual(
+      ROWS.filter((r) => r.result !== 'executed-pass')
+        .map((r) => r.id)
+        .sort(),
+    );
     for (const entry of detail!.nonPass) expect(entry.reason).toBe(ROWS.find((r) => r.id === entry.id)!.detail);
   });
 
@@ -117,7 +133,9 @@ describe('signBundle', () => {
   });
 
   it('refuses a key id other than the one the host record names', () => {
-    expect(() => signBundle(buildBundle(input()), HOST.privateKeyPem, 'someone-else')).toThrow(/host\.signingKeyId is acme-host-2026-1 but the key id is someone-else/);
+    expect(() => signBundle(buildBundle(input()), HOST.privateKeyPem, 'someone-else')).toThrow(
+      /host\.signingKeyId is acme-host-2026-1 but the key id is someone-else/,
+    );
   });
 
   it('names the key in the host record when the record did not', () => {

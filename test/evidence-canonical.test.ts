@@ -10,7 +10,7 @@ import { type Draft, ROWS } from './support/bundles.ts';
 
 describe('canonicalJson: RFC 8785 over I-JSON', () => {
   it('sorts member names by UTF-16 code units, so a surrogate pair sorts before U+FB00', () => {
-    const value = { 'ﬀ': 6, '😀': 5, 'é': 4, z: 3, A: 2, '\n': 1 };
+    const value = { ﬀ: 6, '😀': 5, é: 4, z: 3, A: 2, '\n': 1 };
     expect(canonicalJson(value)).toBe('{"\\n":1,"A":2,"z":3,"é":4,"😀":5,"ﬀ":6}');
   });
 
@@ -106,7 +106,11 @@ describe('sha256Hex', () => {
   it('is the hex SHA-256 of the UTF-8 bytes', () => {
     expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
     expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
-    expect(sha256Hex('é')).toBe(createHash('sha256').update(Buffer.from([0xc3, 0xa9])).digest('hex'));
+    expect(sha256Hex('é')).toBe(
+      createHash('sha256')
+        .update(Buffer.from([0xc3, 0xa9]))
+        .digest('hex'),
+    );
   });
 });
 
@@ -157,7 +161,9 @@ describe('witnessDigest', () => {
   });
 
   it('refuses a row that canonical JSON refuses', () => {
-    expect(() => witnessDigest([{ id: 'openwop.requirement.a', scenario: 's', result: 'executed-pass', assertions: NaN }])).toThrow(/^non-ijson: \$\[0\]\.assertions/);
+    expect(() => witnessDigest([{ id: 'openwop.requirement.a', scenario: 's', result: 'executed-pass', assertions: NaN }])).toThrow(
+      /^non-ijson: \$\[0\]\.assertions/,
+    );
   });
 });
 

@@ -124,7 +124,10 @@ describe('key files', () => {
     writeFileSync(join(dir, 'rsa.pem'), RSA_PEM);
     expect(readSigningKeyFile(join(dir, 'host.pem'))).toEqual({ ok: true, pem: pair.privateKeyPem });
     expect(readPublicKeyFile(join(dir, 'host.pub.pem'))).toEqual({ ok: true, pem: pair.publicKeyPem });
-    expect(readPublicKeyFile(join(dir, 'host.pem'))).toMatchObject({ ok: false, reason: expect.stringMatching(/holds a private key; give the host's public key/) });
+    expect(readPublicKeyFile(join(dir, 'host.pem'))).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/holds a private key; give the host's public key/),
+    });
     expect(readSigningKeyFile(join(dir, 'rsa.pem'))).toMatchObject({ ok: false, reason: expect.stringMatching(/not an Ed25519 key/) });
     expect(readSigningKeyFile(join(dir, 'host.pub.pem'))).toMatchObject({ ok: false });
     expect(readPublicKeyFile(join(dir, 'absent.pem'))).toMatchObject({ ok: false, reason: expect.stringMatching(/cannot read the public key file/) });

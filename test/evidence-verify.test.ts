@@ -10,7 +10,15 @@ describe('verifyBundle', () => {
   it('verifies a signed bundle with the host key, as a PEM or as the discovery raw key', () => {
     const bundle = signed();
     const byPem = verifyBundle(bundle, WITH_KEY);
-    expect(byPem).toEqual({ rejections: [], signatureVerified: true, verdict: 'verified', developmentKey: false, certifiedProfiles: [], derivabilityChecked: true, optedOut: [] });
+    expect(byPem).toEqual({
+      rejections: [],
+      signatureVerified: true,
+      verdict: 'verified',
+      developmentKey: false,
+      certifiedProfiles: [],
+      derivabilityChecked: true,
+      optedOut: [],
+    });
     expect(verifyExitCode(byPem)).toBe(0);
     const byRaw = verifyBundle(bundle, { hostPublicKeyRaw: DOCUMENT.signingKeys[0]!.publicKey });
     expect(byRaw.verdict).toBe('verified');
@@ -33,7 +41,15 @@ describe('verifyBundle', () => {
 
   it('is unverified, exit 5, without a host key', () => {
     const result = verifyBundle(signed());
-    expect(result).toEqual({ rejections: [], signatureVerified: false, verdict: 'unverified', developmentKey: false, certifiedProfiles: [], derivabilityChecked: true, optedOut: [] });
+    expect(result).toEqual({
+      rejections: [],
+      signatureVerified: false,
+      verdict: 'unverified',
+      developmentKey: false,
+      certifiedProfiles: [],
+      derivabilityChecked: true,
+      optedOut: [],
+    });
     expect(verifyExitCode(result)).toBe(5);
   });
 
@@ -167,24 +183,54 @@ describe('verifyBundle', () => {
     delete bundle.host.build;
     bundle.results.requirements.push({ ...bundle.results.requirements[0] });
     const found = new Set(kinds(verifyBundle(bundle, WITH_KEY)));
-    for (const kind of ['totals-mismatch', 'assertion-count', 'signature-over', 'build-missing', 'duplicate-requirement', 'witness-digest', 'signature-invalid', 'schema']) {
+    for (const kind of [
+      'totals-mismatch',
+      'assertion-count',
+      'signature-over',
+      'build-missing',
+      'duplicate-requirement',
+      'witness-digest',
+      'signature-invalid',
+      'schema',
+    ]) {
       expect(found, kind).toContain(kind);
     }
   });
 
   it('never throws on what the bundle holds', () => {
     const base = signed();
-    const paths = ['bundleVersion', 'suite', 'host', 'host.build', 'discovery', 'discovery.document', 'results', 'results.totals', 'results.requirements', 'witnessSha256', 'assertionCount', 'detail', 'signature', 'signature.sig', 'signature.over', 'claimedProfiles'];
+    const paths = [
+      'bundleVersion',
+      'suite',
+      'host',
+      'host.build',
+      'discovery',
+      'discovery.document',
+      'results',
+      'results.totals',
+      'results.requirements',
+      'witnessSha256',
+      'assertionCount',
+      'detail',
+      'signature',
+      'signature.sig',
+      'signature.over',
+      'claimedProfiles',
+    ];
     fc.assert(
-      fc.property(fc.constantFrom(...paths), fc.anything({ withBigInt: true, withNullPrototype: true, withMap: true, withSet: true, withDate: true, withSparseArray: true }), (path, junk) => {
-        const bundle: Draft = structuredClone(base);
-        const parts = path.split('.');
-        let at = bundle;
-        for (const part of parts.slice(0, -1)) at = at[part];
-        at[parts.at(-1)!] = junk;
-        const result = verifyBundle(bundle, WITH_KEY);
-        expect(['verified', 'rejected', 'unverified']).toContain(result.verdict);
-      }),
+      fc.property(
+        fc.constantFrom(...paths),
+        fc.anything({ withBigInt: true, withNullPrototype: true, withMap: true, withSet: true, withDate: true, withSparseArray: true }),
+        (path, junk) => {
+          const bundle: Draft = structuredClone(base);
+          const parts = path.split('.');
+          let at = bundle;
+          for (const part of parts.slice(0, -1)) at = at[part];
+          at[parts.at(-1)!] = junk;
+          const result = verifyBundle(bundle, WITH_KEY);
+          expect(['verified', 'rejected', 'unverified']).toContain(result.verdict);
+        },
+      ),
       { numRuns: 300 },
     );
     fc.assert(
@@ -287,11 +333,14 @@ describe('tamper evidence', () => {
 
   it('rejects a flipped row or total without a key too', () => {
     fc.assert(
-      fc.property(flips.filter((f) => f.target === 'row' || f.target === 'totals'), (flip) => {
-        const bundle: Draft = structuredClone(base);
-        const expected = applyFlip(bundle, flip);
-        expect(kinds(verifyBundle(bundle))).toContain(expected);
-      }),
+      fc.property(
+        flips.filter((f) => f.target === 'row' || f.target === 'totals'),
+        (flip) => {
+          const bundle: Draft = structuredClone(base);
+          const expected = applyFlip(bundle, flip);
+          expect(kinds(verifyBundle(bundle))).toContain(expected);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -38,7 +38,10 @@ describe('the size of source files', () => {
 
   it(`keeps every .ts and .mjs file at ${MAX_LINES} lines or fewer, generated files apart`, () => {
     expect(files.length, 'the walk found the sources').toBeGreaterThan(50);
-    const over = files.filter((file) => !(file in GENERATED)).map((file) => ({ file, lines: lineCount(file) })).filter(({ lines }) => lines > MAX_LINES);
+    const over = files
+      .filter((file) => !(file in GENERATED))
+      .map((file) => ({ file, lines: lineCount(file) }))
+      .filter(({ lines }) => lines > MAX_LINES);
     expect(
       over.map(({ file, lines }) => `${file}: ${lines} lines`),
       `split each file over ${MAX_LINES} lines by subject (one job per file)`,
@@ -47,6 +50,9 @@ describe('the size of source files', () => {
 
   it('lists only generated files that exist, each with the command that writes it', () => {
     const stale = Object.entries(GENERATED).filter(([file, generator]) => !existsSync(join(ROOT, file)) || !/\S/.test(generator));
-    expect(stale.map(([file]) => file), 'remove a listed file that is gone, and name the generator of each').toEqual([]);
+    expect(
+      stale.map(([file]) => file),
+      'remove a listed file that is gone, and name the generator of each',
+    ).toEqual([]);
   });
 });

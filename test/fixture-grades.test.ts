@@ -38,17 +38,16 @@ describe('eval-suite fixture corpus: expected grades', () => {
 
       it('its honest log runs each task trials.count times, in suite order, exactly as scripted', () => {
         const trials = loggedTrials(build());
-        const expectedOrder = doc.suite.tasks.flatMap((t) =>
-          Array.from({ length: trialCount(doc.suite) }, (_, i) => `${t.taskId}#${i}`),
-        );
+        const expectedOrder = doc.suite.tasks.flatMap((t) => Array.from({ length: trialCount(doc.suite) }, (_, i) => `${t.taskId}#${i}`));
         expect(trials.map((t) => `${t.taskId}#${t.trialIndex}`)).toEqual(expectedOrder);
         for (const trial of trials) {
           const task = doc.suite.tasks.find((t) => t.taskId === trial.taskId)!;
           const script = scriptFor(task.input, trial.trialIndex);
           const where = `${trial.taskId} trial ${trial.trialIndex}`;
-          expect(trial.calls.map(({ agentId, tool, inputs }) => ({ agentId, tool, inputs })), where).toEqual(
-            scriptedCalls(task, trial.trialIndex),
-          );
+          expect(
+            trial.calls.map(({ agentId, tool, inputs }) => ({ agentId, tool, inputs })),
+            where,
+          ).toEqual(scriptedCalls(task, trial.trialIndex));
           expect(trial.usage, where).toEqual(script.usage);
           expect(trial.decision, where).toEqual(script.output);
         }
@@ -60,12 +59,16 @@ describe('eval-suite fixture corpus: expected grades', () => {
           for (const [taskId, outcomes] of Object.entries(doc.expectedOutcomes ?? {})) {
             const ofTask = trials.filter((t) => t.taskId === taskId);
             expect(ofTask.length, `task ${taskId}`).toBe(trialCount(doc.suite));
-            for (const t of ofTask) expect(t.calls.map((c) => c.outcome), `${taskId} trial ${t.trialIndex}`).toEqual(outcomes);
+            for (const t of ofTask)
+              expect(
+                t.calls.map((c) => c.outcome),
+                `${taskId} trial ${t.trialIndex}`,
+              ).toEqual(outcomes);
           }
         });
       }
 
-      it("the reference grade of its honest log equals expectedGrade", () => {
+      it('the reference grade of its honest log equals expectedGrade', () => {
         const view = toSummaryView(gradeRun(doc.suite, build()));
         const diffs = differences(view, doc.expectedGrade);
         expect(diffs, `${doc.id}: reference grade vs expectedGrade`).toEqual([]);

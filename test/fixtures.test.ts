@@ -84,7 +84,8 @@ describe('eval-suite fixture corpus: data rules', () => {
           const entries = task.fixtures?.toolResponses ?? [];
           // Args that are compared could make a call miss; args under argsMatch "ignore" (the
           // default) constrain nothing, and only the §G refusal probe carries them.
-          for (const e of entries) expect(e.args === undefined || (e.argsMatch ?? 'ignore') === 'ignore', `${task.taskId}: args compared on ${e.tool} could miss`).toBe(true);
+          for (const e of entries)
+            expect(e.args === undefined || (e.argsMatch ?? 'ignore') === 'ignore', `${task.taskId}: args compared on ${e.tool} could miss`).toBe(true);
           for (let i = 0; i < trialCount(doc.suite); i++) {
             const calls = scriptedCalls(task, i);
             for (const tool of new Set(calls.map((c) => c.tool))) {

@@ -30,8 +30,16 @@ const costSuite = file('cost-suite.json', JSON.stringify(COST));
 
 /** A hand-written log of the cost fixture: three trials at 0.004 USD each. */
 function costLog(): RunEventDoc[] {
-  const log = new EventLog({ token: 'grade-cost', suiteId: COST.suite.suiteId, suiteVersion: COST.suite.version, modes: ['golden'], taskCount: 1, trialCount: 3 });
-  for (const i of [0, 1, 2]) log.trial('spend', i, { steps: [], usage: [{ inputTokens: 200, outputTokens: 40, costUsd: 0.004 }], decision: 'within budget', score: 1, passed: true });
+  const log = new EventLog({
+    token: 'grade-cost',
+    suiteId: COST.suite.suiteId,
+    suiteVersion: COST.suite.version,
+    modes: ['golden'],
+    taskCount: 1,
+    trialCount: 3,
+  });
+  for (const i of [0, 1, 2])
+    log.trial('spend', i, { steps: [], usage: [{ inputTokens: 200, outputTokens: 40, costUsd: 0.004 }], decision: 'within budget', score: 1, passed: true });
   return log.finish({ aggregateScore: 1, passed: false, passedCount: 1 }) as unknown as RunEventDoc[];
 }
 
@@ -56,8 +64,16 @@ describe('grade --events: every form a host serves, and which one was read', () 
   const forms: Array<[string, string, RegExp]> = [
     ['NDJSON', `${events.map((e) => JSON.stringify(e)).join('\n')}\n`, /as NDJSON, one event per line$/m],
     ['a JSON array', JSON.stringify(events, null, 2), /as a JSON array of events$/m],
-    ['a poll response', JSON.stringify({ runId: events[0]!.runId, events, lastSequence: events.length - 1, status: 'completed', isTerminal: true }), /as a poll response of GET \/runs\/\{runId\}\/events\/poll$/m],
-    ['an SSE transcript (comments, a batch frame, multi-line data, a state.snapshot frame)', transcript(events), /as an SSE transcript of GET \/runs\/\{runId\}\/events$/m],
+    [
+      'a poll response',
+      JSON.stringify({ runId: events[0]!.runId, events, lastSequence: events.length - 1, status: 'completed', isTerminal: true }),
+      /as a poll response of GET \/runs\/\{runId\}\/events\/poll$/m,
+    ],
+    [
+      'an SSE transcript (comments, a batch frame, multi-line data, a state.snapshot frame)',
+      transcript(events),
+      /as an SSE transcript of GET \/runs\/\{runId\}\/events$/m,
+    ],
   ];
   for (const [what, text, form] of forms) {
     it(`reads ${what}`, async () => {
@@ -71,11 +87,23 @@ describe('grade --events: every form a host serves, and which one was read', () 
 
   const bad: Array<[string, string, RegExp]> = [
     ['YAML', 'events:\n  - type: run.started\n', /not run events; expected NDJSON \(one event per line\), a JSON array of events, a poll response/],
-    ['a JSON object that is neither a poll response nor an event', '{"runId": "r", "items": []}', /neither a poll response \(no events array\) nor a run event \(no type\)/],
+    [
+      'a JSON object that is neither a poll response nor an event',
+      '{"runId": "r", "items": []}',
+      /neither a poll response \(no events array\) nor a run event \(no type\)/,
+    ],
     ['an empty file', '\n\n', /the events file is empty/],
     ['an SSE frame whose data is not JSON', 'event: run.started\ndata: {oops\n\n', /SSE frame 1: the data is not JSON/],
-    ['an SSE frame nested deeper than 512 levels', `event: run.started\ndata: ${'['.repeat(600)}${']'.repeat(600)}\n\n`, /SSE frame 1 nests JSON deeper than 512 levels/],
-    ['a poll response with no event', '{"events": [], "isTerminal": true, "lastSequence": -1}', /a poll response of GET \/runs\/\{runId\}\/events\/poll with no event in it/],
+    [
+      'an SSE frame nested deeper than 512 levels',
+      `event: run.started\ndata: ${'['.repeat(600)}${']'.repeat(600)}\n\n`,
+      /SSE frame 1 nests JSON deeper than 512 levels/,
+    ],
+    [
+      'a poll response with no event',
+      '{"events": [], "isTerminal": true, "lastSequence": -1}',
+      /a poll response of GET \/runs\/\{runId\}\/events\/poll with no event in it/,
+    ],
   ];
   for (const [what, text, message] of bad) {
     it(`refuses ${what} in one line, exit 2`, async () => {
@@ -111,13 +139,16 @@ describe('grade against the embedded reference host', () => {
     const upstream = new URL(host.baseUrl);
     tamper = createServer((req, res) => {
       if (!req.url?.endsWith('/eval-summary')) return forward(upstream, req, res);
-      fetch(`${host.baseUrl}${req.url}`, { headers: { authorization: String(req.headers.authorization), 'openwop-version': '2.0' } }).then(async (answer) => {
-        const summary = (await answer.json()) as { aggregateScore: number };
-        summary.aggregateScore = summary.aggregateScore > 0.5 ? summary.aggregateScore - 0.25 : summary.aggregateScore + 0.25;
-        const text = JSON.stringify(summary);
-        res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), 'openwop-version': '2.0' });
-        res.end(text);
-      }, () => res.destroy());
+      fetch(`${host.baseUrl}${req.url}`, { headers: { authorization: String(req.headers.authorization), 'openwop-version': '2.0' } }).then(
+        async (answer) => {
+          const summary = (await answer.json()) as { aggregateScore: number };
+          summary.aggregateScore = summary.aggregateScore > 0.5 ? summary.aggregateScore - 0.25 : summary.aggregateScore + 0.25;
+          const text = JSON.stringify(summary);
+          res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), 'openwop-version': '2.0' });
+          res.end(text);
+        },
+        () => res.destroy(),
+      );
     });
     await new Promise<void>((resolve) => tamper.listen(0, '127.0.0.1', resolve));
     tamperUrl = `http://127.0.0.1:${(tamper.address() as { port: number }).port}`;
@@ -157,7 +188,10 @@ describe('grade against the embedded reference host', () => {
   });
 
   it('--base-url reads the log by poll from a host that serves no debug stream, and by SSE through comments from one whose summary is not ready at once', async () => {
-    for (const [choice, via] of [[{ noDebugStream: true }, 'poll'], [{ sseComments: true, summaryNotReadyTimes: 2 }, 'sse']] as const) {
+    for (const [choice, via] of [
+      [{ noDebugStream: true }, 'poll'],
+      [{ sseComments: true, summaryNotReadyTimes: 2 }, 'sse'],
+    ] as const) {
       const proxy = await startWireProxy(host.baseUrl, choice);
       onTestFinished(() => proxy.close());
       const { code, out, err } = await cli('grade', '--suite', trialsSuite, '--base-url', proxy.baseUrl, '--api-key', KEY, '--run', runId);

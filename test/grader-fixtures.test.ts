@@ -51,7 +51,8 @@ function substitute(value: unknown, memory: Map<string, unknown>): unknown {
   if (Array.isArray(value)) return value.map((v) => substitute(v, memory));
   if (value !== null && typeof value === 'object') {
     const keys = Object.keys(value);
-    if (keys.length === 1 && keys[0] === '$memory') return memory.has(String((value as { $memory: unknown }).$memory)) ? memory.get(String((value as { $memory: unknown }).$memory)) : null;
+    if (keys.length === 1 && keys[0] === '$memory')
+      return memory.has(String((value as { $memory: unknown }).$memory)) ? memory.get(String((value as { $memory: unknown }).$memory)) : null;
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, memory)]));
   }
   return value;
@@ -67,7 +68,12 @@ function simulate(suite: EvalSuite, fixtureRuns?: Record<string, RecordedCall[]>
   let ids = 0;
   const count = suite.trials?.count ?? 1;
   emit('run.started', {});
-  const started: Record<string, unknown> = { suiteId: suite.suiteId, suiteVersion: suite.version, taskCount: suite.tasks.length, modes: suite.modes ?? ['golden'] };
+  const started: Record<string, unknown> = {
+    suiteId: suite.suiteId,
+    suiteVersion: suite.version,
+    taskCount: suite.tasks.length,
+    modes: suite.modes ?? ['golden'],
+  };
   if (count > 1) started.trialCount = count;
   if (fixtureRuns) started.fixtureRuns = Object.fromEntries(Object.keys(fixtureRuns).map((k) => [k, 'run-source']));
   emit('eval.started', started);
@@ -108,11 +114,22 @@ function simulate(suite: EvalSuite, fixtureRuns?: Record<string, RecordedCall[]>
             if (index >= 0) {
               consumed.add(index);
               const entry = entries![index]!;
-              emit('agent.tool-returned', entry.isError ? { agentId, toolName: step.tool, callId, status: 'error', error: entry.response } : { agentId, toolName: step.tool, callId, status: 'ok', outcome: entry.response });
+              emit(
+                'agent.tool-returned',
+                entry.isError
+                  ? { agentId, toolName: step.tool, callId, status: 'error', error: entry.response }
+                  : { agentId, toolName: step.tool, callId, status: 'ok', outcome: entry.response },
+              );
             } else if (onMiss === 'live') {
               emit('agent.tool-returned', { agentId, toolName: step.tool, callId, status: 'ok', outcome: {} }); // the live tool answers
             } else {
-              emit('agent.tool-returned', { agentId, toolName: step.tool, callId, status: 'error', error: { code: 'eval_fixture_miss', message: 'no fixture' } });
+              emit('agent.tool-returned', {
+                agentId,
+                toolName: step.tool,
+                callId,
+                status: 'error',
+                error: { code: 'eval_fixture_miss', message: 'no fixture' },
+              });
             }
           }
         }
@@ -196,13 +213,16 @@ describe('the reference grader reproduces every fixture expectedGrade from an ho
     expect(difference(toSummaryView(grade), doc.expectedGrade)).toBeUndefined();
   });
 
-  it.each(docs.filter((d) => d.expectedRegression).map((d) => [d.id, d] as const))('%s: the sign test against its baseline gives the expected regression facts', (_id, doc) => {
-    const want = doc.expectedRegression!;
-    const baseline = gradeFixture(byId.get(want.baselineFixtureId)!);
-    const candidate = gradeFixture(doc);
-    const verdict = signTestVerdict(baseline.tasks, candidate.tasks);
-    expect(verdict.pairedTaskCount).toBe(want.pairedTaskCount);
-    expect(verdict.verdict).toBe(want.verdict);
-    expect(withinTolerance(candidate.aggregateScore - baseline.aggregateScore, want.scoreDelta)).toBe(true);
-  });
+  it.each(docs.filter((d) => d.expectedRegression).map((d) => [d.id, d] as const))(
+    '%s: the sign test against its baseline gives the expected regression facts',
+    (_id, doc) => {
+      const want = doc.expectedRegression!;
+      const baseline = gradeFixture(byId.get(want.baselineFixtureId)!);
+      const candidate = gradeFixture(doc);
+      const verdict = signTestVerdict(baseline.tasks, candidate.tasks);
+      expect(verdict.pairedTaskCount).toBe(want.pairedTaskCount);
+      expect(verdict.verdict).toBe(want.verdict);
+      expect(withinTolerance(candidate.aggregateScore - baseline.aggregateScore, want.scoreDelta)).toBe(true);
+    },
+  );
 });

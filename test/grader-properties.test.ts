@@ -14,7 +14,10 @@ const MODES = ['exact', 'in-order', 'any-order', 'subset'] as const;
 const leaf = fc.constantFrom<unknown>(1, 2, 'x', null, [1], {});
 const inputs = fc.dictionary(fc.constantFrom('p', 'q', 'r'), fc.oneof(leaf, fc.dictionary(fc.constantFrom('s', 't'), leaf, { maxKeys: 2 })), { maxKeys: 3 });
 const observedCall: fc.Arbitrary<ObservedCall> = fc.record(
-  { toolName: fc.constantFrom(...TOOLS), inputs: fc.oneof({ weight: 5, arbitrary: inputs }, { weight: 1, arbitrary: fc.constantFrom<unknown>(null, [1], 'x', {}) }) },
+  {
+    toolName: fc.constantFrom(...TOOLS),
+    inputs: fc.oneof({ weight: 5, arbitrary: inputs }, { weight: 1, arbitrary: fc.constantFrom<unknown>(null, [1], 'x', {}) }),
+  },
   { requiredKeys: ['toolName'] },
 );
 const expectedCall: fc.Arbitrary<ExpectedCall> = fc.record(
@@ -151,8 +154,18 @@ describe('trajectory properties', () => {
   });
 
   it('matchedCount equals textbook Hopcroft–Karp on the expanded graph with many repeated calls', () => {
-    const few = fc.record({ tool: fc.constantFrom('t:a', 't:b'), args: fc.constantFrom<Record<string, unknown> | undefined>(undefined, { p: 1 }, { p: 2 }, { p: 1, q: { s: 'x' } }), argsMatch: fc.constantFrom('ignore' as const, 'exact' as const, 'subset' as const) }, { requiredKeys: ['tool'] });
-    const fewObserved = fc.record({ toolName: fc.constantFrom('t:a', 't:b', 't:c'), inputs: fc.constantFrom<unknown>({ p: 1 }, { p: 2 }, { p: 1, q: { s: 'x' } }, { p: 1, q: { s: 'x', t: 1 } }, {}, null) });
+    const few = fc.record(
+      {
+        tool: fc.constantFrom('t:a', 't:b'),
+        args: fc.constantFrom<Record<string, unknown> | undefined>(undefined, { p: 1 }, { p: 2 }, { p: 1, q: { s: 'x' } }),
+        argsMatch: fc.constantFrom('ignore' as const, 'exact' as const, 'subset' as const),
+      },
+      { requiredKeys: ['tool'] },
+    );
+    const fewObserved = fc.record({
+      toolName: fc.constantFrom('t:a', 't:b', 't:c'),
+      inputs: fc.constantFrom<unknown>({ p: 1 }, { p: 2 }, { p: 1, q: { s: 'x' } }, { p: 1, q: { s: 'x', t: 1 } }, {}, null),
+    });
     fc.assert(
       fc.property(fc.array(few, { maxLength: 80 }), fc.array(fewObserved, { maxLength: 80 }), (calls, observed) => {
         expect(grade('any-order', calls, observed).matchedCount).toBe(plainHopcroftKarp(calls, observed));
@@ -190,12 +203,20 @@ describe('JSON equality properties', () => {
   /** The same JSON value with every object's keys in reverse order. */
   const reorder = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(reorder);
-    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reorder(x)]));
+    if (v !== null && typeof v === 'object')
+      return Object.fromEntries(
+        Object.entries(v)
+          .reverse()
+          .map(([k, x]) => [k, reorder(x)]),
+      );
     return v;
   };
 
   it('deep equality ignores key order', () => {
-    fc.assert(fc.property(fc.jsonValue(), (v) => jsonDeepEqual(v, reorder(v)) && canonicalJson(v) === canonicalJson(reorder(v))), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => jsonDeepEqual(v, reorder(v)) && canonicalJson(v) === canonicalJson(reorder(v))),
+      { numRuns: 300 },
+    );
   });
 
   it('deep equality and the canonical text agree', () => {
@@ -207,7 +228,10 @@ describe('JSON equality properties', () => {
   });
 
   it('deep equality agrees with a JSON round trip', () => {
-    fc.assert(fc.property(fc.jsonValue(), (v) => jsonDeepEqual(v, JSON.parse(JSON.stringify(v)))), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => jsonDeepEqual(v, JSON.parse(JSON.stringify(v)))),
+      { numRuns: 300 },
+    );
   });
 });
 
@@ -215,7 +239,10 @@ describe('trial statistics properties', () => {
   const nck = fc.integer({ min: 1, max: 300 }).chain((n) => fc.tuple(fc.constant(n), fc.integer({ min: 0, max: n }), fc.integer({ min: 1, max: n })));
 
   it('pass^k never exceeds pass@k', () => {
-    fc.assert(fc.property(nck, ([n, c, k]) => passHatK(n, c, k) <= passAtK(n, c, k)), { numRuns: 500 });
+    fc.assert(
+      fc.property(nck, ([n, c, k]) => passHatK(n, c, k) <= passAtK(n, c, k)),
+      { numRuns: 500 },
+    );
   });
 
   it('pass@k and pass^k stay within [0, 1] and grow with c', () => {
@@ -238,11 +265,30 @@ describe('gradeRun robustness', () => {
     version: '1.0.0',
     trials: { count: 2 },
     tasks: [
-      { taskId: 'a', input: {}, expected: { kind: 'golden', match: { strategy: 'exact', value: 'ok' }, trajectory: { match: 'in-order', calls: [{ tool: 't:a' }] } } },
-      { taskId: 'b', input: {}, expected: { kind: 'rubric' }, fixtures: { onMiss: 'live', toolResponses: [{ tool: 't:a', args: { p: 1 }, argsMatch: 'subset' }, null] } },
+      {
+        taskId: 'a',
+        input: {},
+        expected: { kind: 'golden', match: { strategy: 'exact', value: 'ok' }, trajectory: { match: 'in-order', calls: [{ tool: 't:a' }] } },
+      },
+      {
+        taskId: 'b',
+        input: {},
+        expected: { kind: 'rubric' },
+        fixtures: { onMiss: 'live', toolResponses: [{ tool: 't:a', args: { p: 1 }, argsMatch: 'subset' }, null] },
+      },
     ],
   };
-  const types = ['agent.invocation-started', 'agent.invocation-completed', 'agent.tool-called', 'agent.tool-returned', 'agent.decided', 'provider.usage', 'eval.scored', 'eval.started', 'x.y'];
+  const types = [
+    'agent.invocation-started',
+    'agent.invocation-completed',
+    'agent.tool-called',
+    'agent.tool-returned',
+    'agent.decided',
+    'provider.usage',
+    'eval.scored',
+    'eval.started',
+    'x.y',
+  ];
   const payload = fc.record(
     {
       invocationId: fc.constantFrom('i1', 'i2', 'i3'),
@@ -262,7 +308,11 @@ describe('gradeRun robustness', () => {
     },
     { requiredKeys: [] },
   );
-  const event = fc.record({ type: fc.constantFrom(...types), sequence: fc.integer({ min: -5, max: 60 }), payload: fc.oneof(payload, fc.constant(null), fc.string()) });
+  const event = fc.record({
+    type: fc.constantFrom(...types),
+    sequence: fc.integer({ min: -5, max: 60 }),
+    payload: fc.oneof(payload, fc.constant(null), fc.string()),
+  });
 
   it('never throws on an arbitrary log, and keeps the suite order', () => {
     fc.assert(

@@ -11,7 +11,15 @@ import { gradeRun, toSummaryView, type EvalSuite, type RunEventDoc } from '../li
 
 interface ScriptedTrial {
   agentId?: string;
-  steps?: ({ tool: string; args?: unknown; miss?: boolean } | { delegate: string; steps: { tool: string; args?: unknown }[]; decision?: unknown; usage?: { inputTokens: number; outputTokens: number; costUsd?: number }[] })[];
+  steps?: (
+    | { tool: string; args?: unknown; miss?: boolean }
+    | {
+        delegate: string;
+        steps: { tool: string; args?: unknown }[];
+        decision?: unknown;
+        usage?: { inputTokens: number; outputTokens: number; costUsd?: number }[];
+      }
+  )[];
   usage?: { inputTokens: number; outputTokens: number; costUsd?: number }[];
   decision?: unknown;
 }
@@ -121,13 +129,21 @@ describe('CONTRACT §6 attribution: gradeRun', () => {
           match: { strategy: 'json-match', value: { ok: true } },
           trajectory: { match: 'exact', calls: [{ tool: A }, { tool: B }], includeDelegates: true },
         },
-        fixtures: { toolResponses: [{ tool: A, response: {} }, { tool: B, response: {} }] },
+        fixtures: {
+          toolResponses: [
+            { tool: A, response: {} },
+            { tool: B, response: {} },
+          ],
+        },
       },
     ],
   };
 
   const script = (over: Partial<ScriptedTrial> = {}): ScriptedTrial => ({
-    steps: [{ tool: A, args: { n: 1 } }, { delegate: HELPER, steps: [{ tool: F }], decision: 'not done', usage: [{ inputTokens: 5, outputTokens: 1, costUsd: 0.0005 }] }],
+    steps: [
+      { tool: A, args: { n: 1 } },
+      { delegate: HELPER, steps: [{ tool: F }], decision: 'not done', usage: [{ inputTokens: 5, outputTokens: 1, costUsd: 0.0005 }] },
+    ],
     usage: [{ inputTokens: 100, outputTokens: 20, costUsd: 0.001 }],
     decision: 'all done',
     ...over,
@@ -137,8 +153,15 @@ describe('CONTRACT §6 attribution: gradeRun', () => {
     const b = new LogBuilder().start();
     b.trial('own-calls', 0, script());
     b.trial('own-calls', 1, script({ decision: undefined })); // only the helper decides
-    b.trial('with-delegates', 0, { steps: [{ tool: A }, { delegate: HELPER, steps: [{ tool: B }] }], decision: { ok: true }, usage: [{ inputTokens: 10, outputTokens: 2 }] });
-    b.trial('with-delegates', 1, { steps: [{ tool: A }, { delegate: HELPER, steps: [{ tool: B, args: {} }] }, { tool: A, miss: true }], decision: '{"ok": true}' });
+    b.trial('with-delegates', 0, {
+      steps: [{ tool: A }, { delegate: HELPER, steps: [{ tool: B }] }],
+      decision: { ok: true },
+      usage: [{ inputTokens: 10, outputTokens: 2 }],
+    });
+    b.trial('with-delegates', 1, {
+      steps: [{ tool: A }, { delegate: HELPER, steps: [{ tool: B, args: {} }] }, { tool: A, miss: true }],
+      decision: '{"ok": true}',
+    });
     return b.finish();
   }
 
@@ -148,7 +171,14 @@ describe('CONTRACT §6 attribution: gradeRun', () => {
     const [own, del] = grade.tasks;
 
     // Delegate calls are outside the default trajectory: the helper's forbidden call does not count.
-    expect(own!.trialGrades[0]!.trajectory).toEqual({ mode: 'in-order', matched: true, expectedCount: 1, observedCount: 1, matchedCount: 1, forbiddenCount: 0 });
+    expect(own!.trialGrades[0]!.trajectory).toEqual({
+      mode: 'in-order',
+      matched: true,
+      expectedCount: 1,
+      observedCount: 1,
+      matchedCount: 1,
+      forbiddenCount: 0,
+    });
     // Only the target's own decision is its output: the helper's "not done" never counts.
     expect(own!.trialGrades.map((t) => t.score)).toEqual([1, 0]);
     expect(own).toMatchObject({ score: 0.5, passed: false, trials: { n: 2, passedCount: 1, meanScore: 0.5, passAtK: 0.5, passHatK: 0.5 } });
@@ -185,10 +215,21 @@ describe('CONTRACT §6 attribution: gradeRun', () => {
   });
 
   it('a task named in fixtureRuns fails closed on a miss even under onMiss live', () => {
-    const task = { taskId: 'replayed', input: {}, expected: { kind: 'golden' as const, match: { strategy: 'exact' as const, value: 'ok' } }, fixtures: { onMiss: 'live' as const } };
+    const task = {
+      taskId: 'replayed',
+      input: {},
+      expected: { kind: 'golden' as const, match: { strategy: 'exact' as const, value: 'ok' } },
+      fixtures: { onMiss: 'live' as const },
+    };
     const s: EvalSuite = { suiteId: 'core.test.evals.grader', version: '1.0.0', tasks: [task] };
     const run = (extra: Record<string, unknown>) =>
-      gradeRun(s, new LogBuilder().start('core.test.evals.grader', extra).trial('replayed', 0, { steps: [{ tool: A, miss: true }], decision: 'ok' }).finish()).tasks[0]!;
+      gradeRun(
+        s,
+        new LogBuilder()
+          .start('core.test.evals.grader', extra)
+          .trial('replayed', 0, { steps: [{ tool: A, miss: true }], decision: 'ok' })
+          .finish(),
+      ).tasks[0]!;
     expect(run({})).toMatchObject({ score: 1, passed: true, fixtureMissCount: 1 });
     expect(run({ fixtureRuns: { replayed: 'run-source' } })).toMatchObject({ score: 0, passed: false, fixtureMissCount: 1 });
   });
@@ -196,7 +237,10 @@ describe('CONTRACT §6 attribution: gradeRun', () => {
   it('fixtureMissCount is reported for a task named in fixtureRuns without a fixtures block', () => {
     const task = { taskId: 'replayed', input: {}, expected: { kind: 'golden' as const, match: { strategy: 'exact' as const, value: 'ok' } } };
     const s: EvalSuite = { suiteId: 'core.test.evals.grader', version: '1.0.0', tasks: [task] };
-    const events = new LogBuilder().start('core.test.evals.grader', { fixtureRuns: { replayed: 'run-source' } }).trial('replayed', 0, { decision: 'ok' }).finish();
+    const events = new LogBuilder()
+      .start('core.test.evals.grader', { fixtureRuns: { replayed: 'run-source' } })
+      .trial('replayed', 0, { decision: 'ok' })
+      .finish();
     expect(gradeRun(s, events).tasks[0]).toMatchObject({ passed: true, fixtureMissCount: 0 });
   });
 
@@ -210,7 +254,16 @@ describe('CONTRACT §6 attribution: gradeRun', () => {
     const s: EvalSuite = { suiteId: 'core.test.evals.grader', version: '1.0.0', tasks: [task] };
     // The entry serves the first call and is consumed; the second call (same args) misses and the
     // live tool answers it with status ok.
-    const events = new LogBuilder().start().trial('live', 0, { steps: [{ tool: A, args: { v: 1 } }, { tool: A, args: { v: 1 } }], decision: 'ok' }).finish();
+    const events = new LogBuilder()
+      .start()
+      .trial('live', 0, {
+        steps: [
+          { tool: A, args: { v: 1 } },
+          { tool: A, args: { v: 1 } },
+        ],
+        decision: 'ok',
+      })
+      .finish();
     expect(gradeRun(s, events).tasks[0]).toMatchObject({ score: 1, passed: true, fixtureMissCount: 1 });
   });
 
@@ -222,7 +275,10 @@ describe('CONTRACT §6 attribution: gradeRun', () => {
       fixtures: { toolResponses: [{ tool: A, args: { v: 1 }, argsMatch: 'exact' as const, response: {} }] },
     };
     const s: EvalSuite = { suiteId: 'core.test.evals.grader', version: '1.0.0', tasks: [task] };
-    const events = new LogBuilder().start().trial('served', 0, { steps: [{ tool: A, args: { v: 2 } }], decision: 'ok' }).finish();
+    const events = new LogBuilder()
+      .start()
+      .trial('served', 0, { steps: [{ tool: A, args: { v: 2 } }], decision: 'ok' })
+      .finish();
     expect(gradeRun(s, events).tasks[0]).toMatchObject({ score: 0, passed: false, fixtureMissCount: 1 });
     expect(gradeRun(s, events).tasks[0]!.trialGrades[0]!.failedClosed).toBe(true);
   });
@@ -235,7 +291,10 @@ describe('CONTRACT §6 attribution: gradeRun', () => {
       fixtures: { toolResponses: [{ tool: A, args: { v: 1 }, argsMatch: 'exact' as const, response: {} }] },
     };
     const s: EvalSuite = { suiteId: 'core.test.evals.grader', version: '1.0.0', modes: ['live-shadow'], tasks: [task] };
-    const events = new LogBuilder().start().trial('shadowed', 0, { steps: [{ tool: A, args: { v: 2 } }], decision: 'ok' }).finish();
+    const events = new LogBuilder()
+      .start()
+      .trial('shadowed', 0, { steps: [{ tool: A, args: { v: 2 } }], decision: 'ok' })
+      .finish();
     const graded = gradeRun(s, events).tasks[0]!;
     expect(graded).toMatchObject({ score: 1, passed: true });
     expect(graded.fixtureMissCount).toBeUndefined();
@@ -250,9 +309,16 @@ describe('CONTRACT §6 attribution: gradeRun', () => {
   });
 
   it('golden strategies compare the string form of a non-string decision', () => {
-    const mk = (strategy: 'exact' | 'contains' | 'json-match', value: unknown) => ({ taskId: 'g', input: {}, expected: { kind: 'golden' as const, match: { strategy, value } } });
+    const mk = (strategy: 'exact' | 'contains' | 'json-match', value: unknown) => ({
+      taskId: 'g',
+      input: {},
+      expected: { kind: 'golden' as const, match: { strategy, value } },
+    });
     const score = (strategy: 'exact' | 'contains' | 'json-match', value: unknown, decision: unknown) =>
-      gradeRun({ suiteId: 'core.test.evals.grader', version: '1.0.0', tasks: [mk(strategy, value)] }, new LogBuilder().start().trial('g', 0, { decision }).finish()).tasks[0]!.score;
+      gradeRun(
+        { suiteId: 'core.test.evals.grader', version: '1.0.0', tasks: [mk(strategy, value)] },
+        new LogBuilder().start().trial('g', 0, { decision }).finish(),
+      ).tasks[0]!.score;
     expect(score('exact', '{"a":1}', { a: 1 })).toBe(1);
     expect(score('exact', 'refund', 'refund approved')).toBe(0);
     expect(score('contains', '"a":1', { a: 1 })).toBe(1);
@@ -309,7 +375,17 @@ describe('CONTRACT §6 attribution: gradeRun', () => {
 
   it('toSummaryView keeps the EvalSummary members and omits absent ones', () => {
     const view = toSummaryView(gradeRun(suite, log()));
-    expect(Object.keys(view).sort()).toEqual(['aggregateScore', 'passed', 'passedCount', 'suiteId', 'suiteVersion', 'taskCount', 'tasks', 'totalCostUsd', 'trialStats']);
+    expect(Object.keys(view).sort()).toEqual([
+      'aggregateScore',
+      'passed',
+      'passedCount',
+      'suiteId',
+      'suiteVersion',
+      'taskCount',
+      'tasks',
+      'totalCostUsd',
+      'trialStats',
+    ]);
     expect(Object.keys(view.tasks[0]!).sort()).toEqual(['costUsd', 'efficiency', 'passed', 'score', 'taskId', 'trajectory', 'trials']);
     expect(view.tasks[1]!.fixtureMissCount).toBe(1);
     expect(JSON.stringify(view)).not.toMatch(/conformance\.eval|done/); // content-free

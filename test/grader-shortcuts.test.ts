@@ -32,7 +32,12 @@ const copy = (v: unknown): unknown => {
   if (v === undefined) return {};
   const reverse = (x: unknown): unknown => {
     if (Array.isArray(x)) return x.map(reverse);
-    if (x !== null && typeof x === 'object') return Object.fromEntries(Object.entries(x).reverse().map(([k, y]) => [k, reverse(y)]));
+    if (x !== null && typeof x === 'object')
+      return Object.fromEntries(
+        Object.entries(x)
+          .reverse()
+          .map(([k, y]) => [k, reverse(y)]),
+      );
     return x;
   };
   return reverse(JSON.parse(JSON.stringify(v)));
@@ -116,12 +121,18 @@ describe('gradeTrajectory routes agree with the full matching (CONTRACT §6)', (
   });
 
   it('counting agrees with the full matching on many repeated calls (large classes, ignore/exact mixed)', () => {
-    const call = fc.record({
-      tool: fc.constantFrom('t:a', 't:b'),
-      args: fc.constantFrom<Record<string, unknown> | undefined>(undefined, { p: 1 }, { p: 2 }, { p: 1, q: { s: 'x' } }, {}),
-      argsMatch: fc.constantFrom('ignore' as const, 'exact' as const),
-    }, { requiredKeys: ['tool'] });
-    const obs = fc.record({ toolName: fc.constantFrom('t:a', 't:b', 't:c'), inputs: fc.constantFrom<unknown>({ p: 1 }, { p: 2 }, { q: { s: 'x' }, p: 1 }, { p: 1.0 }, {}, null, undefined) });
+    const call = fc.record(
+      {
+        tool: fc.constantFrom('t:a', 't:b'),
+        args: fc.constantFrom<Record<string, unknown> | undefined>(undefined, { p: 1 }, { p: 2 }, { p: 1, q: { s: 'x' } }, {}),
+        argsMatch: fc.constantFrom('ignore' as const, 'exact' as const),
+      },
+      { requiredKeys: ['tool'] },
+    );
+    const obs = fc.record({
+      toolName: fc.constantFrom('t:a', 't:b', 't:c'),
+      inputs: fc.constantFrom<unknown>({ p: 1 }, { p: 2 }, { q: { s: 'x' }, p: 1 }, { p: 1.0 }, {}, null, undefined),
+    });
     let counted = 0;
     fc.assert(
       fc.property(fc.array(call, { maxLength: 60 }), fc.array(obs, { maxLength: 60 }), fc.constantFrom(...MODES), (calls, observed, match) => {
@@ -135,12 +146,18 @@ describe('gradeTrajectory routes agree with the full matching (CONTRACT §6)', (
   });
 
   it('the explicit small matching agrees with the class graph on many repeated calls, subset constraints included', () => {
-    const call = fc.record({
-      tool: fc.constantFrom('t:a', 't:b'),
-      args: fc.constantFrom<Record<string, unknown> | undefined>(undefined, { p: 1 }, { p: 2 }, { p: 1, q: { s: 'x' } }, { q: {} }, {}),
-      argsMatch: fc.constantFrom('ignore' as const, 'exact' as const, 'subset' as const),
-    }, { requiredKeys: ['tool'] });
-    const obs = fc.record({ toolName: fc.constantFrom('t:a', 't:b', 't:c'), inputs: fc.constantFrom<unknown>({ p: 1 }, { p: 2 }, { q: { s: 'x', t: 1 }, p: 1 }, { p: 1, q: {} }, {}, null, undefined) });
+    const call = fc.record(
+      {
+        tool: fc.constantFrom('t:a', 't:b'),
+        args: fc.constantFrom<Record<string, unknown> | undefined>(undefined, { p: 1 }, { p: 2 }, { p: 1, q: { s: 'x' } }, { q: {} }, {}),
+        argsMatch: fc.constantFrom('ignore' as const, 'exact' as const, 'subset' as const),
+      },
+      { requiredKeys: ['tool'] },
+    );
+    const obs = fc.record({
+      toolName: fc.constantFrom('t:a', 't:b', 't:c'),
+      inputs: fc.constantFrom<unknown>({ p: 1 }, { p: 2 }, { q: { s: 'x', t: 1 }, p: 1 }, { p: 1, q: {} }, {}, null, undefined),
+    });
     const routes = new Map<GradeRoute, number>();
     fc.assert(
       fc.property(fc.array(call, { maxLength: 70 }), fc.array(obs, { maxLength: 70 }), fc.constantFrom(...MODES), (calls, observed, match) => {
@@ -154,13 +171,18 @@ describe('gradeTrajectory routes agree with the full matching (CONTRACT §6)', (
   });
 
   it('a subset constraint with no leaf pair counts as no constraint; one with a leaf pair goes to the matching', () => {
-    const calls: ExpectedCall[] = [{ tool: 't:a', args: {}, argsMatch: 'subset' }, { tool: 't:a', args: { p: undefined }, argsMatch: 'subset' }];
+    const calls: ExpectedCall[] = [
+      { tool: 't:a', args: {}, argsMatch: 'subset' },
+      { tool: 't:a', args: { p: undefined }, argsMatch: 'subset' },
+    ];
     const observed: ObservedCall[] = [{ toolName: 't:a', inputs: { z: 1 } }, { toolName: 't:a' }];
     expect(gradeTrajectoryWithRoute({ match: 'any-order', calls: [calls[0]!, { tool: 't:b' }] }, [...observed].reverse())).toMatchObject({ route: 'counting' });
     const withPair: ExpectedCall[] = [{ tool: 't:a', args: { z: 1 }, argsMatch: 'subset' }, { tool: 't:b' }];
     const r = gradeTrajectoryWithRoute({ match: 'any-order', calls: withPair }, [{ toolName: 't:b' }, { toolName: 't:a', inputs: { z: 1, y: 2 } }]);
     expect(r).toMatchObject({ route: 'small-matching', grade: { matched: true, matchedCount: 2 } });
-    expect(gradeTrajectoryWithRoute({ match: 'any-order', calls: withPair }, [{ toolName: 't:b' }, { toolName: 't:a', inputs: { z: 1, y: 2 } }], 0)).toMatchObject({
+    expect(
+      gradeTrajectoryWithRoute({ match: 'any-order', calls: withPair }, [{ toolName: 't:b' }, { toolName: 't:a', inputs: { z: 1, y: 2 } }], 0),
+    ).toMatchObject({
       route: 'matching',
       grade: { matched: true, matchedCount: 2 },
     });
@@ -168,8 +190,14 @@ describe('gradeTrajectory routes agree with the full matching (CONTRACT §6)', (
   });
 
   it('a failed exact scan still reports the maximum matching, not the positional prefix', () => {
-    const calls: ExpectedCall[] = [{ tool: 't:a', args: { n: 1 }, argsMatch: 'exact' }, { tool: 't:a', args: { n: 2 }, argsMatch: 'exact' }];
-    const observed: ObservedCall[] = [{ toolName: 't:a', inputs: { n: 2 } }, { toolName: 't:a', inputs: { n: 1 } }];
+    const calls: ExpectedCall[] = [
+      { tool: 't:a', args: { n: 1 }, argsMatch: 'exact' },
+      { tool: 't:a', args: { n: 2 }, argsMatch: 'exact' },
+    ];
+    const observed: ObservedCall[] = [
+      { toolName: 't:a', inputs: { n: 2 } },
+      { toolName: 't:a', inputs: { n: 1 } },
+    ];
     expect(gradeTrajectoryWithRoute({ match: 'exact', calls }, observed)).toEqual({
       route: 'counting',
       grade: { mode: 'exact', matched: false, expectedCount: 2, observedCount: 2, matchedCount: 2, forbiddenCount: 0 },
@@ -183,13 +211,18 @@ describe('fast-json: sameJson is jsonDeepEqual, subsetJson is subsetMatches, and
     if (Array.isArray(v)) return v.map((x, i) => variant(x, seed + i));
     if (v === 0) return seed % 2 === 0 ? -0 : 0;
     if (v !== null && typeof v === 'object') {
-      const entries = Object.entries(v).reverse().map(([k, x], i): [string, unknown] => [k, variant(x, seed + i)]);
+      const entries = Object.entries(v)
+        .reverse()
+        .map(([k, x], i): [string, unknown] => [k, variant(x, seed + i)]);
       if (seed % 3 === 0) entries.push(['~absent', undefined]);
       return Object.fromEntries(entries);
     }
     return v;
   };
-  const value = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constantFrom<unknown>(undefined, Number.NaN, -0, [undefined], { a: undefined }, [1], { 0: 1 }, 1n, Infinity));
+  const value = fc.oneof(
+    fc.jsonValue({ maxDepth: 3 }),
+    fc.constantFrom<unknown>(undefined, Number.NaN, -0, [undefined], { a: undefined }, [1], { 0: 1 }, 1n, Infinity),
+  );
 
   it('equal values: sameJson, jsonDeepEqual and jsonHash all agree', () => {
     fc.assert(
@@ -204,7 +237,10 @@ describe('fast-json: sameJson is jsonDeepEqual, subsetJson is subsetMatches, and
   });
 
   it('arbitrary pairs: sameJson is jsonDeepEqual; equal implies the same hash', () => {
-    const small = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom<unknown>(undefined, Number.NaN, -0, 0, {}, [], { a: undefined }, { a: 1 }, { a: 1, b: undefined }, [1], { 0: 1 }, 1n, 'a'));
+    const small = fc.oneof(
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.constantFrom<unknown>(undefined, Number.NaN, -0, 0, {}, [], { a: undefined }, { a: 1 }, { a: 1, b: undefined }, [1], { 0: 1 }, 1n, 'a'),
+    );
     fc.assert(
       fc.property(small, small, (a, b) => {
         const same = sameJson(a, b);

@@ -35,7 +35,12 @@ type Vector = Record<string, any> & { description: string };
 type Scored = { taskId: string; score: number };
 
 /** Where one grader's answer differs from the vector's, as `<grader>: got X, expected Y`. */
-function differs(grader: 'lib' | 'host', got: unknown, expected: unknown, same: (a: unknown, b: unknown) => boolean = (a, b) => lib.jsonDeepEqual(a, b)): string[] {
+function differs(
+  grader: 'lib' | 'host',
+  got: unknown,
+  expected: unknown,
+  same: (a: unknown, b: unknown) => boolean = (a, b) => lib.jsonDeepEqual(a, b),
+): string[] {
   const show = (value: unknown) => (value instanceof Fraction ? value.toFraction() : JSON.stringify(value));
   return same(got, expected) ? [] : [`${grader}: got ${show(got)}, expected ${show(expected)}`];
 }
@@ -54,9 +59,20 @@ const RUNNERS: Record<string, (v: Vector) => string[]> = {
   ],
   trajectory: (v) => [
     ...differs('lib', lib.gradeTrajectory(v.trajectory, v.observed), v.grade),
-    ...differs('host', hostGradeTrajectory(v.trajectory as TrajectoryExpectation, v.observed.map((call: object) => ({ agentId: TARGET, ...call })), TARGET), v.grade),
+    ...differs(
+      'host',
+      hostGradeTrajectory(
+        v.trajectory as TrajectoryExpectation,
+        v.observed.map((call: object) => ({ agentId: TARGET, ...call })),
+        TARGET,
+      ),
+      v.grade,
+    ),
   ],
-  golden: (v) => [...differs('lib', lib.goldenScore(v.match, v.output, true), v.score, closeTo), ...differs('host', hostGoldenScore(v.match, v.output), v.score, exactly)],
+  golden: (v) => [
+    ...differs('lib', lib.goldenScore(v.match, v.output, true), v.score, closeTo),
+    ...differs('host', hostGoldenScore(v.match, v.output), v.score, exactly),
+  ],
   'pass-at-k': (v) => [
     ...differs('lib', lib.passAtK(v.n, v.c, v.k), v.passAtK, closeTo),
     ...differs('lib', lib.passHatK(v.n, v.c, v.k), v.passHatK, closeTo),
@@ -64,7 +80,8 @@ const RUNNERS: Record<string, (v: Vector) => string[]> = {
     ...differs('host', hostPassHatK(v.n, v.c, v.k), v.passHatK, exactly),
   ],
   'sign-test': (v) => {
-    if (v.pValue !== undefined) return [...differs('lib', lib.signTestPValue(v.up, v.down), v.pValue, closeTo), ...differs('host', hostSignTestPValue(v.up, v.down), v.pValue, exactly)];
+    if (v.pValue !== undefined)
+      return [...differs('lib', lib.signTestPValue(v.up, v.down), v.pValue, closeTo), ...differs('host', hostSignTestPValue(v.up, v.down), v.pValue, exactly)];
     const ours = lib.signTestVerdict(v.baseline, v.candidate, v.alpha);
     const pairs = hostPairByTaskId(v.candidate as Scored[], v.baseline as Scored[]);
     const up = pairs.filter((p) => p.candidate.score > p.baseline.score).length;
@@ -79,7 +96,9 @@ const RUNNERS: Record<string, (v: Vector) => string[]> = {
 
 function loadVectors(): Map<string, Vector[]> {
   const files = new Map<string, Vector[]>();
-  for (const name of readdirSync(VECTORS_DIR).filter((file) => file.endsWith('.json')).sort()) {
+  for (const name of readdirSync(VECTORS_DIR)
+    .filter((file) => file.endsWith('.json'))
+    .sort()) {
     const kind = name.replace(/\.json$/, '');
     if (RUNNERS[kind] === undefined) throw new Error(`Test bug: vectors/grading/${name} has no runner`);
     const vectors = JSON.parse(readFileSync(`${VECTORS_DIR}${name}`, 'utf8')) as Vector[];
@@ -119,8 +138,14 @@ describe('the grading vectors', () => {
     };
     for (const [kind, vectors] of VECTORS) {
       const problems = RUNNERS[kind]!(wrong[kind]!(vectors[0]!));
-      expect(problems.some((p) => p.startsWith('lib: ')), `${kind}: the harness's grader is caught`).toBe(true);
-      expect(problems.some((p) => p.startsWith('host: ')), `${kind}: the host's grader is caught`).toBe(true);
+      expect(
+        problems.some((p) => p.startsWith('lib: ')),
+        `${kind}: the harness's grader is caught`,
+      ).toBe(true);
+      expect(
+        problems.some((p) => p.startsWith('host: ')),
+        `${kind}: the host's grader is caught`,
+      ).toBe(true);
     }
   });
 });

@@ -69,7 +69,12 @@ describe('CONTRACT §6 Trial', () => {
   });
 
   it('a miss under onMiss live keeps the output score and is still counted', () => {
-    expect(gradeTrial(facts({ outputScore: 1, fixtureMissCount: 2, failClosedOnMiss: false }))).toMatchObject({ score: 1, passed: true, failedClosed: false, fixtureMissCount: 2 });
+    expect(gradeTrial(facts({ outputScore: 1, fixtureMissCount: 2, failClosedOnMiss: false }))).toMatchObject({
+      score: 1,
+      passed: true,
+      failedClosed: false,
+      fixtureMissCount: 2,
+    });
   });
 
   it('an unmatched trajectory keeps the output score but gates at 0', () => {

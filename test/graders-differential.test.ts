@@ -37,17 +37,26 @@ const step = fc.oneof(
 );
 const OUTPUTS = ['refund approved', 'denied', { answer: 1 }, '{ "answer" : 1 }'] as const;
 const usage = fc.array(
-  fc.record({ inputTokens: fc.integer({ min: 0, max: 200 }), outputTokens: fc.integer({ min: 0, max: 50 }), costUsd: fc.constantFrom(0.001, 0.0125, 0.25) }, { requiredKeys: ['inputTokens', 'outputTokens'] }),
+  fc.record(
+    { inputTokens: fc.integer({ min: 0, max: 200 }), outputTokens: fc.integer({ min: 0, max: 50 }), costUsd: fc.constantFrom(0.001, 0.0125, 0.25) },
+    { requiredKeys: ['inputTokens', 'outputTokens'] },
+  ),
   { maxLength: 2 },
 );
 const trialScript = fc.record({ steps: fc.array(step, { maxLength: 4 }), output: fc.constantFrom(...OUTPUTS), usage }, { requiredKeys: ['steps', 'output'] });
 const script = fc
-  .tuple(trialScript, fc.option(fc.record({ steps: fc.array(step, { maxLength: 3 }), output: fc.constantFrom(...OUTPUTS) }, { requiredKeys: [] }), { nil: undefined }))
+  .tuple(
+    trialScript,
+    fc.option(fc.record({ steps: fc.array(step, { maxLength: 3 }), output: fc.constantFrom(...OUTPUTS) }, { requiredKeys: [] }), { nil: undefined }),
+  )
   .map(([base, second]) => (second === undefined ? base : { ...base, byTrial: { '1': second } }));
 
 const argsConstraint = fc.oneof(
   fc.constant({}),
-  fc.record({ args: fc.oneof(counterArgs, fc.constantFrom({ op: 'inc' }, { key: 'a' }), echoArgs), argsMatch: fc.constantFrom('exact', 'subset', 'ignore') }, { requiredKeys: ['args'] }),
+  fc.record(
+    { args: fc.oneof(counterArgs, fc.constantFrom({ op: 'inc' }, { key: 'a' }), echoArgs), argsMatch: fc.constantFrom('exact', 'subset', 'ignore') },
+    { requiredKeys: ['args'] },
+  ),
 );
 const expectedCall = fc.tuple(fc.constantFrom(COUNTER, ECHO), argsConstraint).map(([tool, constraint]) => ({ tool, ...constraint }));
 const trajectory = fc.record(
@@ -60,7 +69,10 @@ const trajectory = fc.record(
   },
   { requiredKeys: ['match', 'calls'] },
 );
-const golden = fc.record({ strategy: fc.constantFrom('exact', 'contains', 'json-match'), value: fc.constantFrom<unknown>('refund approved', 'approved', { answer: 1 }) });
+const golden = fc.record({
+  strategy: fc.constantFrom('exact', 'contains', 'json-match'),
+  value: fc.constantFrom<unknown>('refund approved', 'approved', { answer: 1 }),
+});
 const expected = fc.oneof(
   fc.record({ kind: fc.constant('golden'), match: golden, trajectory }, { requiredKeys: ['kind', 'match'] }),
   trajectory.map((t) => ({ kind: 'trajectory', trajectory: t })),
@@ -68,7 +80,9 @@ const expected = fc.oneof(
 const fixtures = fc.record(
   {
     toolResponses: fc.array(
-      fc.tuple(expectedCall, fc.constantFrom<unknown>({ served: true }, { count: 7 }), fc.boolean()).map(([call, response, isError]) => ({ ...call, response, ...(isError ? { isError } : {}) })),
+      fc
+        .tuple(expectedCall, fc.constantFrom<unknown>({ served: true }, { count: 7 }), fc.boolean())
+        .map(([call, response, isError]) => ({ ...call, response, ...(isError ? { isError } : {}) })),
       { maxLength: 3 },
     ),
     onMiss: fc.constantFrom('fail', 'live'),
@@ -138,7 +152,8 @@ function leaves(value: unknown, path = '', out = new Map<string, unknown>()): Ma
 }
 
 /** The members of an EvalSummary that CONTRACT §6 grades; the rest (regression, …) is not compared. */
-const GRADED = /^(suiteId|suiteVersion|aggregateScore|passed|taskCount|passedCount|totalCostUsd|trialStats\.[a-zA-Z]+|tasks\.\d+\.(taskId|score|passed|costUsd|fixtureMissCount|(efficiency|trajectory|trials)\.[a-zA-Z]+))$/;
+const GRADED =
+  /^(suiteId|suiteVersion|aggregateScore|passed|taskCount|passedCount|totalCostUsd|trialStats\.[a-zA-Z]+|tasks\.\d+\.(taskId|score|passed|costUsd|fixtureMissCount|(efficiency|trajectory|trials)\.[a-zA-Z]+))$/;
 
 /** Where the served summary and the grade differ: `member: served X, gradeRun Y`, one per member. */
 function summaryDifferences(served: unknown, graded: unknown): string[] {
@@ -167,7 +182,9 @@ function coverage(grade: RunGrade): string {
       (t.trajectory?.forbiddenCount ?? 0) > 0 ? 'forbidden-called' : '',
       (t.trials?.n ?? 1) > 1 ? 'several-trials' : '',
     ]),
-  ].filter((x) => x !== '').join(' ');
+  ]
+    .filter((x) => x !== '')
+    .join(' ');
 }
 
 /** Seeds the suite, runs it, and returns the differences (or why the run could not be compared). */
@@ -228,9 +245,12 @@ describe('the two graders agree (CONTRACT §6)', () => {
   });
 
   it('names each differing member with both values', () => {
-    expect(summaryDifferences({ aggregateScore: 0.5, tasks: [{ trials: { passAtK: 1 } }], regression: { scoreDelta: 1 } }, { aggregateScore: 0.5 + 1e-12, tasks: [{ trials: { passAtK: 0.5 } }] })).toEqual([
-      'tasks.0.trials.passAtK: served 1, gradeRun 0.5',
-    ]);
+    expect(
+      summaryDifferences(
+        { aggregateScore: 0.5, tasks: [{ trials: { passAtK: 1 } }], regression: { scoreDelta: 1 } },
+        { aggregateScore: 0.5 + 1e-12, tasks: [{ trials: { passAtK: 0.5 } }] },
+      ),
+    ).toEqual(['tasks.0.trials.passAtK: served 1, gradeRun 0.5']);
     expect(summaryDifferences({ passed: true }, { passed: true, totalCostUsd: 0 })).toEqual(['totalCostUsd: served undefined, gradeRun 0']);
   });
 

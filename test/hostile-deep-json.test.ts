@@ -102,7 +102,9 @@ describe('a host whose run answers nest 100,000 levels deep', () => {
     const run = await cli('run', '--base-url', host.baseUrl, '--api-key', host.apiKey, '--filter', '0244.trajectory-graded');
     expectNoCrash(run.out + run.err);
     expect(run.code).toBe(1);
-    expect(run.out).toMatch(new RegExp(`^blocked +openwop\\.requirement\\.0244\\.trajectory-graded: transport-loss: .*deeper than ${MAX_JSON_DEPTH} levels`, 'm'));
+    expect(run.out).toMatch(
+      new RegExp(`^blocked +openwop\\.requirement\\.0244\\.trajectory-graded: transport-loss: .*deeper than ${MAX_JSON_DEPTH} levels`, 'm'),
+    );
     expect(run.out).not.toMatch(/^executed-fail/m);
   });
 });

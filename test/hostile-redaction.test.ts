@@ -37,9 +37,29 @@ describe('a host that echoes the Authorization header, the body and the query in
 
     const started = Date.now();
     const run = await cli(
-      'run', '--base-url', host.baseUrl, '--api-key', canaryA, '--tenant-b-api-key', canaryB,
-      '--report-json', join(dir, 'report.json'), '--junit', join(dir, 'junit.xml'), '--html', join(dir, 'report.html'), '--summary', join(dir, 'summary.md'),
-      '--certify', join(dir, 'bundle.json'), '--signing-key', join(dir, 'host.pem'), '--signing-key-id', 'echo-host', '--host-build', 'commit:0123456789abcdef',
+      'run',
+      '--base-url',
+      host.baseUrl,
+      '--api-key',
+      canaryA,
+      '--tenant-b-api-key',
+      canaryB,
+      '--report-json',
+      join(dir, 'report.json'),
+      '--junit',
+      join(dir, 'junit.xml'),
+      '--html',
+      join(dir, 'report.html'),
+      '--summary',
+      join(dir, 'summary.md'),
+      '--certify',
+      join(dir, 'bundle.json'),
+      '--signing-key',
+      join(dir, 'host.pem'),
+      '--signing-key-id',
+      'echo-host',
+      '--host-build',
+      'commit:0123456789abcdef',
     );
     const wallMs = Date.now() - started;
     // The host refuses every run, so rows fail; what matters is where their reasons go.
@@ -99,7 +119,10 @@ describe('the redaction rule', () => {
     const port = (probe.address() as { port: number }).port;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     const client = createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'k', timeoutMs: 5_000 });
-    const error = await client.request('GET', '/.well-known/openwop').then(() => undefined, (e: unknown) => e);
+    const error = await client.request('GET', '/.well-known/openwop').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     await client.close();
     expect(error).toBeInstanceOf(TransportError);
     expect((error as Error).message).toContain('GET /.well-known/openwop');

@@ -104,7 +104,10 @@ describe.each(HOSTILE_BEHAVIOURS.map((b) => [b.name, b] as [string, HostileBehav
     if (naming !== undefined) {
       for (const row of r.rows) {
         expect(row.result, row.detail).toBe('blocked');
-        expect(naming.some((text) => row.detail?.includes(text)), `${row.detail} names one of ${naming.join(', ')}`).toBe(true);
+        expect(
+          naming.some((text) => row.detail?.includes(text)),
+          `${row.detail} names one of ${naming.join(', ')}`,
+        ).toBe(true);
       }
     }
   });

@@ -87,7 +87,11 @@ describe('the kill matrix: coverage and the data file', () => {
   it('the data file pins rules only for known hosts, each a declared rule of the harness', () => {
     const rules = new Set(harnessRules(scenarios));
     expect(Object.keys(matrix.rules).sort()).toEqual(KNOWN_BAD_HOSTS.map((host) => host.name).sort());
-    for (const [name, pinned] of Object.entries(matrix.rules)) expect(pinned.filter((rule) => !rules.has(rule)), `${name}: unknown rules`).toEqual([]);
+    for (const [name, pinned] of Object.entries(matrix.rules))
+      expect(
+        pinned.filter((rule) => !rules.has(rule)),
+        `${name}: unknown rules`,
+      ).toEqual([]);
   });
 
   it('the coverage check names an id whose only pin is removed', () => {
@@ -107,13 +111,22 @@ describe('the kill matrix: coverage and the data file', () => {
     expect(Object.keys(matrix.schemaMutants).sort()).toEqual(SCHEMA_MUTANTS.map((mutant) => mutant.name).sort());
     for (const [name, pinned] of Object.entries(matrix.hosts)) {
       expect(pinned.length, `${name} pins no id`).toBeGreaterThan(0);
-      expect(pinned.filter((id) => !ids.has(id)), `${name}: unknown requirement ids`).toEqual([]);
-      expect(pinned.filter((id) => serverFreeIds.has(id)), `${name}: a host cannot fail a server-free leg`).toEqual([]);
+      expect(
+        pinned.filter((id) => !ids.has(id)),
+        `${name}: unknown requirement ids`,
+      ).toEqual([]);
+      expect(
+        pinned.filter((id) => serverFreeIds.has(id)),
+        `${name}: a host cannot fail a server-free leg`,
+      ).toEqual([]);
       expect(new Set(pinned).size, `${name}: an id pinned twice`).toBe(pinned.length);
     }
     for (const [name, pinned] of Object.entries(matrix.schemaMutants)) {
       expect(pinned.length, `${name} pins no id`).toBeGreaterThan(0);
-      expect(pinned.filter((id) => !serverFreeIds.has(id)), `${name}: a schema mutant runs only the server-free legs`).toEqual([]);
+      expect(
+        pinned.filter((id) => !serverFreeIds.has(id)),
+        `${name}: a schema mutant runs only the server-free legs`,
+      ).toEqual([]);
       expect(new Set(pinned).size, `${name}: an id pinned twice`).toBe(pinned.length);
     }
   });

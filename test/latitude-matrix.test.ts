@@ -24,7 +24,10 @@ function offences(rows: Map<string, LedgerRow>): string[] {
 
 /** Every choice the rows say they saw, and every reason a row did not apply. */
 function shown(rows: Map<string, LedgerRow>): string[] {
-  return [...rows.values()].flatMap((row) => [...((row.evidence?.latitude as string[] | undefined) ?? []), ...(row.result === 'inapplicable' ? [row.detail ?? ''] : [])]);
+  return [...rows.values()].flatMap((row) => [
+    ...((row.evidence?.latitude as string[] | undefined) ?? []),
+    ...(row.result === 'inapplicable' ? [row.detail ?? ''] : []),
+  ]);
 }
 
 describe('the latitude matrix: every honest variant certifies clean', () => {
@@ -34,8 +37,12 @@ describe('the latitude matrix: every honest variant certifies clean', () => {
         const run = await certifyConfiguration(variant.options, scenarios, { wire: variant.wire, requireBehavior });
         expect(run.trafficViolations, `${variant.name} sends what the schemas refuse`).toEqual([]);
         expect(offences(run.rows), variant.name).toEqual([]);
-        expect([...run.rows.values()].some((row) => row.result === 'executed-pass'), `${variant.name}: no row ran`).toBe(true);
-        if (variant.shows !== undefined) expect(shown(run.rows), `${variant.name}: no row shows the choice was met`).toContainEqual(expect.stringContaining(variant.shows));
+        expect(
+          [...run.rows.values()].some((row) => row.result === 'executed-pass'),
+          `${variant.name}: no row ran`,
+        ).toBe(true);
+        if (variant.shows !== undefined)
+          expect(shown(run.rows), `${variant.name}: no row shows the choice was met`).toContainEqual(expect.stringContaining(variant.shows));
       });
     }
   }

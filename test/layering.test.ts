@@ -22,7 +22,9 @@ function sources(dir: string): string[] {
 /** Every module specifier a file imports, statically (for its bindings or its effects) or through import(). */
 function specifiers(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'";]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)|(?:^|\n)\s*import\s+'([^']+)'/g)].map((m) => (m[1] ?? m[2] ?? m[3])!);
+  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'";]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)|(?:^|\n)\s*import\s+'([^']+)'/g)].map(
+    (m) => (m[1] ?? m[2] ?? m[3])!,
+  );
 }
 
 const files = sources(LIB);
@@ -30,12 +32,21 @@ const rel = (file: string) => relative(ROOT, file);
 
 /** Each import of `from` that resolves under the folder `folder` (relative to the root). */
 function importsUnder(from: readonly string[], folder: string): string[] {
-  return from.flatMap((file) => specifiers(file).filter((spec) => spec.startsWith('.') && rel(resolve(dirname(file), spec)).startsWith(folder)).map((spec) => `${rel(file)} imports ${spec}`));
+  return from.flatMap((file) =>
+    specifiers(file)
+      .filter((spec) => spec.startsWith('.') && rel(resolve(dirname(file), spec)).startsWith(folder))
+      .map((spec) => `${rel(file)} imports ${spec}`),
+  );
 }
 
 describe('the layering of lib/', () => {
   it('imports nothing from hosts/ below the command layer', () => {
-    expect(importsUnder(files.filter((file) => rel(file) !== 'lib/cli.ts'), 'hosts/')).toEqual([]);
+    expect(
+      importsUnder(
+        files.filter((file) => rel(file) !== 'lib/cli.ts'),
+        'hosts/',
+      ),
+    ).toEqual([]);
   });
 
   it('imports nothing from test/, and neither do the modules of hosts/', () => {
@@ -43,7 +54,15 @@ describe('the layering of lib/', () => {
   });
 
   it('has no import circle among its modules', () => {
-    const edges = new Map(files.map((file) => [file, specifiers(file).filter((spec) => spec.startsWith('.')).map((spec) => resolve(dirname(file), spec)).filter((target) => target.startsWith(LIB))]));
+    const edges = new Map(
+      files.map((file) => [
+        file,
+        specifiers(file)
+          .filter((spec) => spec.startsWith('.'))
+          .map((spec) => resolve(dirname(file), spec))
+          .filter((target) => target.startsWith(LIB)),
+      ]),
+    );
     const circles: string[] = [];
     const state = new Map<string, 'open' | 'done'>();
     const visit = (file: string, path: string[]): void => {

@@ -38,29 +38,47 @@ const FULL = { modes: ['golden'], trials: { maxTrials: 10 }, trajectory: true };
 
 describe('runLeg', () => {
   it('records executed-pass with its assertion count', async () => {
-    const row = await runLeg('probe.test.ts', leg(async (check) => void check.equal(1, 1, 'one is one')), target(FULL));
+    const row = await runLeg(
+      'probe.test.ts',
+      leg(async (check) => void check.equal(1, 1, 'one is one')),
+      target(FULL),
+    );
     expect(row).toEqual({ id: 'openwop.requirement.0244.probe', scenario: 'probe.test.ts', result: 'executed-pass', assertions: 1 });
   });
 
   it('records every failed assertion, naming the host, the clause and what was seen', async () => {
-    const row = await runLeg('probe.test.ts', leg(async (check) => {
-      check.close(0.41, 0.4, 'passHatK');
-      check.equal('a', 'b', 'the letter');
-    }), target(FULL));
+    const row = await runLeg(
+      'probe.test.ts',
+      leg(async (check) => {
+        check.close(0.41, 0.4, 'passHatK');
+        check.equal('a', 'b', 'the letter');
+      }),
+      target(FULL),
+    );
     expect(row.result).toBe('executed-fail');
-    expect(row.detail).toBe('[probe@1.0] RFC 0244 §B passHatK: expected 0.4 (within 1e-9 relative), got 0.41\n[probe@1.0] RFC 0244 §B the letter: expected "b", got "a"');
+    expect(row.detail).toBe(
+      '[probe@1.0] RFC 0244 §B passHatK: expected 0.4 (within 1e-9 relative), got 0.41\n[probe@1.0] RFC 0244 §B the letter: expected "b", got "a"',
+    );
   });
 
   it('reports a leg that asserted nothing as a harness defect, never a pass', async () => {
-    const row = await runLeg('probe.test.ts', leg(async () => {}), target(FULL));
+    const row = await runLeg(
+      'probe.test.ts',
+      leg(async () => {}),
+      target(FULL),
+    );
     expect(row).toMatchObject({ result: 'blocked', detail: 'Test bug: the leg ran and made no assertion' });
   });
 
   it('records transport loss as blocked, never executed-fail', async () => {
-    const row = await runLeg('probe.test.ts', leg(async (check) => {
-      check.ok(true, 'reached the host');
-      throw new TransportError('GET /runs: socket hang up', 'ECONNRESET');
-    }), target(FULL));
+    const row = await runLeg(
+      'probe.test.ts',
+      leg(async (check) => {
+        check.ok(true, 'reached the host');
+        throw new TransportError('GET /runs: socket hang up', 'ECONNRESET');
+      }),
+      target(FULL),
+    );
     expect(row).toMatchObject({ result: 'blocked', detail: 'transport-loss: GET /runs: socket hang up' });
   });
 
@@ -76,13 +94,21 @@ describe('runLeg', () => {
       ['a fixture id no file carries', () => fixture('no-such-fixture'), /^Test bug: no fixture no-such-fixture in /],
       ['a schema name with no file', () => validate('no-such-schema' as SchemaName, {}), /^Test bug: no no-such-schema\.schema\.json in /],
       ['a base URL that is not absolute', () => createClient({ baseUrl: 'host.example' }), /^Test bug: baseUrl is not an absolute URL/],
-      ['a request path without its leading slash', () => createClient({ baseUrl: 'http://127.0.0.1:9' }).request('GET', 'runs'), /^Test bug: request path must start with '\/'/],
+      [
+        'a request path without its leading slash',
+        () => createClient({ baseUrl: 'http://127.0.0.1:9' }).request('GET', 'runs'),
+        /^Test bug: request path must start with '\/'/,
+      ],
     ];
     for (const [what, mistake, detail] of mistakes) {
-      const row = await runLeg('probe.test.ts', leg(async (check) => {
-        check.ok(true, 'reached the host');
-        await mistake();
-      }), target(FULL));
+      const row = await runLeg(
+        'probe.test.ts',
+        leg(async (check) => {
+          check.ok(true, 'reached the host');
+          await mistake();
+        }),
+        target(FULL),
+      );
       expect(row.result, what).toBe('blocked');
       expect(row.detail, what).toMatch(detail);
     }
@@ -90,15 +116,21 @@ describe('runLeg', () => {
 
   it('refuses a scenario declaring a malformed or repeated requirement id with a TestBug', async () => {
     await expect(defineScenario('probe.test.ts', [leg(async () => {}, {}, 'openwop.requirement.0244.Probe')])).rejects.toThrow(TestBug);
-    await expect(defineScenario('probe.test.ts', [leg(async () => {}), leg(async () => {})])).rejects.toThrow(/^Test bug: probe\.test\.ts: requirement id openwop\.requirement\.0244\.probe is declared twice$/);
+    await expect(defineScenario('probe.test.ts', [leg(async () => {}), leg(async () => {})])).rejects.toThrow(
+      /^Test bug: probe\.test\.ts: requirement id openwop\.requirement\.0244\.probe is declared twice$/,
+    );
   });
 
   it('stops at a failed require and keeps what failed before it', async () => {
-    const row = await runLeg('probe.test.ts', leg(async (check) => {
-      check.equal(2, 3, 'two is three');
-      need(check, false, 'the run was created', { status: 500 });
-      check.ok(true, 'never reached');
-    }), target(FULL));
+    const row = await runLeg(
+      'probe.test.ts',
+      leg(async (check) => {
+        check.equal(2, 3, 'two is three');
+        need(check, false, 'the run was created', { status: 500 });
+        check.ok(true, 'never reached');
+      }),
+      target(FULL),
+    );
     expect(row.result).toBe('executed-fail');
     expect(row.assertions, 'the failed precondition fails the leg but is not an assertion').toBe(1);
     expect(row.detail).toMatch(/two is three[\s\S]*the run was created: does not hold; saw \{"status":500\}/);
@@ -106,12 +138,16 @@ describe('runLeg', () => {
 
   it('counts a precondition as a precondition, not an assertion, so a leg resting on preconditions alone is a Test bug', async () => {
     let counted: { assertions: number; preconditions: number } | undefined;
-    const row = await runLeg('probe.test.ts', leg(async (check) => {
-      need(check, true, 'the run was created');
-      need(check, 'run-1', 'the run has an id');
-      for (const expected of [] as number[]) check.equal(expected, expected, 'never reached: the data is empty');
-      counted = { assertions: check.assertions, preconditions: check.preconditions };
-    }), target(FULL));
+    const row = await runLeg(
+      'probe.test.ts',
+      leg(async (check) => {
+        need(check, true, 'the run was created');
+        need(check, 'run-1', 'the run has an id');
+        for (const expected of [] as number[]) check.equal(expected, expected, 'never reached: the data is empty');
+        counted = { assertions: check.assertions, preconditions: check.preconditions };
+      }),
+      target(FULL),
+    );
     expect(counted).toEqual({ assertions: 0, preconditions: 2 });
     expect(row).toMatchObject({ result: 'blocked', assertions: 0, detail: 'Test bug: the leg ran and made no assertion' });
   });
@@ -135,7 +171,11 @@ describe('gates', () => {
   });
 
   it('keeps "not advertised" inapplicable under --require-behavior: an optional facet is not a failure', async () => {
-    const row = await runLeg('probe.test.ts', leg(async (check) => void check.ok(true, 'x'), { facet: ['regressionVerdict'] }), target(FULL, { requireBehavior: true }));
+    const row = await runLeg(
+      'probe.test.ts',
+      leg(async (check) => void check.ok(true, 'x'), { facet: ['regressionVerdict'] }),
+      target(FULL, { requireBehavior: true }),
+    );
     expect(row).toEqual({
       id: 'openwop.requirement.0244.probe',
       scenario: 'probe.test.ts',
@@ -146,8 +186,15 @@ describe('gates', () => {
   });
 
   it('turns an unlisted fixture of an advertised facet into executed-fail under --require-behavior, with the reason', async () => {
-    const row = await runLeg('probe.test.ts', leg(async (check) => void check.ok(true, 'x'), { facet: [], fixtures: ['conformance-eval-cost'] }), target(FULL, { requireBehavior: true }));
-    expect(row).toMatchObject({ result: 'executed-fail', detail: 'required behaviour missing (--require-behavior): the host does not list the fixture conformance-eval-cost in discovery fixtures' });
+    const row = await runLeg(
+      'probe.test.ts',
+      leg(async (check) => void check.ok(true, 'x'), { facet: [], fixtures: ['conformance-eval-cost'] }),
+      target(FULL, { requireBehavior: true }),
+    );
+    expect(row).toMatchObject({
+      result: 'executed-fail',
+      detail: 'required behaviour missing (--require-behavior): the host does not list the fixture conformance-eval-cost in discovery fixtures',
+    });
   });
 
   it('makes a leg whose fixture the host cannot run inapplicable, under --require-behavior too', () => {

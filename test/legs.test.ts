@@ -47,7 +47,9 @@ describe('0244.fixtures-valid holds each fixture id to its file name on disk', (
     renameSync(join(corpus, 'conformance-eval-cost.json'), join(corpus, 'conformance-eval-costs.json'));
     const row = await withFixturesDir(corpus, () => runLeg(file, leg, undefined));
     expect(row.result).toBe('executed-fail');
-    expect(row.detail).toContain('fixture file conformance-eval-costs.json carries its file name as its id: expected "conformance-eval-costs", got "conformance-eval-cost"');
+    expect(row.detail).toContain(
+      'fixture file conformance-eval-costs.json carries its file name as its id: expected "conformance-eval-costs", got "conformance-eval-cost"',
+    );
   });
 });
 
@@ -77,7 +79,7 @@ describe('legs against a real reference-host run', () => {
     expect(row, row.detail).toMatchObject({ result: 'executed-pass' });
   });
 
-  it("0081.eval-run-events passes a host that scores a trial after its agent.decided but before its bracket closes", async () => {
+  it('0081.eval-run-events passes a host that scores a trial after its agent.decided but before its bracket closes', async () => {
     // RFC 0081 §C orders eval.scored after the trial's agent.decided; it does not ask the
     // bracket to close first. This host moves each eval.scored in front of the
     // agent.invocation-completed that closes its trial.
@@ -105,7 +107,11 @@ describe('legs against a real reference-host run', () => {
     const row = await runLeg(file, leg, target);
     expect(row, row.detail).toMatchObject({ result: 'executed-pass' });
     const types = (await sharedEvalRun(target, 'conformance-eval-trials')).events.map((event) => event.type);
-    expect(types.slice(types.indexOf('agent.decided'), types.indexOf('agent.decided') + 3), 'the premise: scored inside the bracket').toEqual(['agent.decided', 'eval.scored', 'agent.invocation-completed']);
+    expect(types.slice(types.indexOf('agent.decided'), types.indexOf('agent.decided') + 3), 'the premise: scored inside the bracket').toEqual([
+      'agent.decided',
+      'eval.scored',
+      'agent.invocation-completed',
+    ]);
   });
 
   it('0252.fields-refused posts a workflow run only to a host that lists the workflow', async () => {
@@ -115,10 +121,13 @@ describe('legs against a real reference-host run', () => {
       if (!listed) target.fixtures.delete('conformance-workflow-noop');
       const posted: unknown[] = [];
       const request = target.client.request.bind(target.client);
-      target.client = { ...target.client, request: (method, path, options) => {
-        if (method === 'POST' && path === '/runs') posted.push(options?.body);
-        return request(method, path, options);
-      } };
+      target.client = {
+        ...target.client,
+        request: (method, path, options) => {
+          if (method === 'POST' && path === '/runs') posted.push(options?.body);
+          return request(method, path, options);
+        },
+      };
       const row = await runLeg(file, leg, target);
       expect(row, row.detail).toMatchObject({ result: 'executed-pass' });
       const workflows = posted.filter((body) => (body as { workflowId?: unknown }).workflowId !== undefined);

@@ -14,7 +14,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packagePath } from '../lib/package-root.ts';
 
 /** What the build reads, and what the package's `files` list ships. */
-const SOURCES = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'bin', 'lib', 'scenarios', 'hosts', 'scripts', 'schemas', 'fixtures', 'requirements', 'vectors', 'docs', 'README.md', 'CONTRACT.md', 'LICENSE'];
+const SOURCES = [
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'bin',
+  'lib',
+  'scenarios',
+  'hosts',
+  'scripts',
+  'schemas',
+  'fixtures',
+  'requirements',
+  'vectors',
+  'docs',
+  'README.md',
+  'CONTRACT.md',
+  'LICENSE',
+];
 const STEP_MS = 300_000;
 
 const work = mkdtempSync(join(tmpdir(), 'owec-package-'));
@@ -95,10 +112,22 @@ describe('the installed package', () => {
   const installed = (...path: string[]) => join(install, 'node_modules', 'openwop-eval-conformance', ...path);
 
   it('ships the build, the data the command reads and the licence, and no tests, bench or CI', () => {
-    for (const path of ['dist/lib/cli.js', 'dist/lib/schemas/precompiled.cjs', 'schemas/v2/run-event.schema.json', 'fixtures/eval-suites', 'requirements/traceability.json', 'vectors/schemas', 'docs/wire.md', 'LICENSE', 'README.md', 'CONTRACT.md']) {
+    for (const path of [
+      'dist/lib/cli.js',
+      'dist/lib/schemas/precompiled.cjs',
+      'schemas/v2/run-event.schema.json',
+      'fixtures/eval-suites',
+      'requirements/traceability.json',
+      'vectors/schemas',
+      'docs/wire.md',
+      'LICENSE',
+      'README.md',
+      'CONTRACT.md',
+    ]) {
       expect(existsSync(installed(path)), path).toBe(true);
     }
-    for (const path of ['test', 'bench', '.ci', 'lib', 'scenarios', 'hosts', 'scripts', 'dist/lib/ledger/vitest.js']) expect(existsSync(installed(path)), path).toBe(false);
+    for (const path of ['test', 'bench', '.ci', 'lib', 'scenarios', 'hosts', 'scripts', 'dist/lib/ledger/vitest.js'])
+      expect(existsSync(installed(path)), path).toBe(false);
     expect(readFileSync(installed('LICENSE'), 'utf8')).toMatch(/^\s*Apache License\s+Version 2\.0, January 2004/);
   });
 
@@ -108,32 +137,36 @@ describe('the installed package', () => {
     expect(outcome).toMatchObject({ code: 0, out: `${version}\n` });
   });
 
-  it('certifies the reference host by URL with an HTML report: exit 0, a bundle that verifies as certified, and a filtered one as incomplete', async () => {
-    const { baseUrl, apiKey, apiKeyB } = await startHost();
-    const keys = generateKeyPairSync('ed25519');
-    writeFileSync(join(work, 'host.pem'), keys.privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
-    writeFileSync(join(work, 'host.pub.pem'), keys.publicKey.export({ type: 'spki', format: 'pem' }));
-    const signing = ['--signing-key', join(work, 'host.pem'), '--signing-key-id', 'package-test', '--host-build', 'commit:0123456789abcdef'];
-    const host = ['--base-url', baseUrl, '--api-key', apiKey, '--tenant-b-api-key', apiKeyB];
-    const bundle = join(work, 'bundle.json');
-    const html = join(work, 'reports', 'report.html');
-    const run = await runProcess(command, ['run', ...host, '--certify', bundle, ...signing, '--html', html], install);
-    expect(run.code, run.out.slice(-3000) + run.err.slice(-2000)).toBe(0);
-    expect(run.out).toMatch(/^totals: \d+ executed-pass, 0 executed-fail, 0 skipped, \d+ inapplicable, 0 blocked$/m);
-    const written = JSON.parse(readFileSync(bundle, 'utf8')) as { bundleVersion: unknown; signature: { keyId: unknown } };
-    expect(written).toMatchObject({ bundleVersion: '3', signature: { keyId: 'package-test' } });
-    expect(readFileSync(html, 'utf8')).toMatch(/<title>[^<]*certified/);
-    const verified = await runProcess(command, ['verify', bundle, '--host-key', join(work, 'host.pub.pem')], install);
-    expect(verified.code, verified.out).toBe(0);
-    expect(verified.out).toMatch(/^verdict: certified$/m);
+  it(
+    'certifies the reference host by URL with an HTML report: exit 0, a bundle that verifies as certified, and a filtered one as incomplete',
+    async () => {
+      const { baseUrl, apiKey, apiKeyB } = await startHost();
+      const keys = generateKeyPairSync('ed25519');
+      writeFileSync(join(work, 'host.pem'), keys.privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+      writeFileSync(join(work, 'host.pub.pem'), keys.publicKey.export({ type: 'spki', format: 'pem' }));
+      const signing = ['--signing-key', join(work, 'host.pem'), '--signing-key-id', 'package-test', '--host-build', 'commit:0123456789abcdef'];
+      const host = ['--base-url', baseUrl, '--api-key', apiKey, '--tenant-b-api-key', apiKeyB];
+      const bundle = join(work, 'bundle.json');
+      const html = join(work, 'reports', 'report.html');
+      const run = await runProcess(command, ['run', ...host, '--certify', bundle, ...signing, '--html', html], install);
+      expect(run.code, run.out.slice(-3000) + run.err.slice(-2000)).toBe(0);
+      expect(run.out).toMatch(/^totals: \d+ executed-pass, 0 executed-fail, 0 skipped, \d+ inapplicable, 0 blocked$/m);
+      const written = JSON.parse(readFileSync(bundle, 'utf8')) as { bundleVersion: unknown; signature: { keyId: unknown } };
+      expect(written).toMatchObject({ bundleVersion: '3', signature: { keyId: 'package-test' } });
+      expect(readFileSync(html, 'utf8')).toMatch(/<title>[^<]*certified/);
+      const verified = await runProcess(command, ['verify', bundle, '--host-key', join(work, 'host.pub.pem')], install);
+      expect(verified.code, verified.out).toBe(0);
+      expect(verified.out).toMatch(/^verdict: certified$/m);
 
-    const filtered = join(work, 'filtered.json');
-    const partial = await runProcess(command, ['run', ...host, '--filter', '0081.suite-shape', '--certify', filtered, ...signing], install);
-    expect(partial.code, partial.err.slice(-2000)).toBe(0);
-    const incomplete = await runProcess(command, ['verify', filtered, '--host-key', join(work, 'host.pub.pem')], install);
-    expect(incomplete.code, incomplete.out).toBe(4);
-    expect(incomplete.out).toMatch(/^verdict: incomplete: /m);
-  }, STEP_MS);
+      const filtered = join(work, 'filtered.json');
+      const partial = await runProcess(command, ['run', ...host, '--filter', '0081.suite-shape', '--certify', filtered, ...signing], install);
+      expect(partial.code, partial.err.slice(-2000)).toBe(0);
+      const incomplete = await runProcess(command, ['verify', filtered, '--host-key', join(work, 'host.pub.pem')], install);
+      expect(incomplete.code, incomplete.out).toBe(4);
+      expect(incomplete.out).toMatch(/^verdict: incomplete: /m);
+    },
+    STEP_MS,
+  );
 
   it('without better-sqlite3 built, `run` names what is missing in one line and exits 2', async () => {
     expect(existsSync(join(install, 'node_modules', 'better-sqlite3', 'build')), 'install scripts were disabled').toBe(false);

@@ -32,10 +32,21 @@ function broken(value: unknown): unknown[] {
 
 const GENERIC = [undefined, null, 0, 'text', [], {}, { unexpectedMember: true }];
 
-function corpus(refOf: (name: 'agent-eval-suite' | 'eval-suite-fixture' | 'run-event') => string, payloadRefByType: ReadonlyMap<string, string>): Array<[string, unknown]> {
+function corpus(
+  refOf: (name: 'agent-eval-suite' | 'eval-suite-fixture' | 'run-event') => string,
+  payloadRefByType: ReadonlyMap<string, string>,
+): Array<[string, unknown]> {
   const doc = fixture('conformance-eval-cost');
-  const log = new EventLog({ token: 'precompiled', suiteId: doc.suite.suiteId, suiteVersion: doc.suite.version, modes: ['golden'], taskCount: 1, trialCount: 3 });
-  for (const i of [0, 1, 2]) log.trial('spend', i, { steps: [], usage: [{ inputTokens: 200, outputTokens: 40, costUsd: 0.004 }], decision: 'within budget', score: 1, passed: true });
+  const log = new EventLog({
+    token: 'precompiled',
+    suiteId: doc.suite.suiteId,
+    suiteVersion: doc.suite.version,
+    modes: ['golden'],
+    taskCount: 1,
+    trialCount: 3,
+  });
+  for (const i of [0, 1, 2])
+    log.trial('spend', i, { steps: [], usage: [{ inputTokens: 200, outputTokens: 40, costUsd: 0.004 }], decision: 'within budget', score: 1, passed: true });
   const events = log.finish({ aggregateScore: 1, passed: false, passedCount: 1 });
   const values: Array<[string, unknown]> = [];
   for (const document of loadFixtures().values()) {

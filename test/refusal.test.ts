@@ -14,17 +14,35 @@ describe('refusalNamesField', () => {
     expect(refusalNamesField({ error: 'validation_error', message: 'refused', details: { modes: ['adversarial'] } }, 'modes')).toBe(true);
     expect(refusalNamesField({ error: 'validation_error', message: 'modes: adversarial is not advertised' }, 'modes')).toBe(true);
     expect(refusalNamesField({ error: 'validation_error', message: 'the suite sets /trials/count above 1' }, 'trials.count')).toBe(true);
-    expect(refusalNamesField({ error: 'validation_error', message: 'refused', details: { field: 'tasks[0].fixtures.toolResponses[1].args' } }, 'toolResponses.args')).toBe(true);
-    expect(refusalNamesField({ error: 'validation_error', message: 'tasks[0].fixtures.toolResponses[1].args: needs fixtureMatching' }, 'toolResponses.args')).toBe(true);
+    expect(
+      refusalNamesField({ error: 'validation_error', message: 'refused', details: { field: 'tasks[0].fixtures.toolResponses[1].args' } }, 'toolResponses.args'),
+    ).toBe(true);
+    expect(
+      refusalNamesField({ error: 'validation_error', message: 'tasks[0].fixtures.toolResponses[1].args: needs fixtureMatching' }, 'toolResponses.args'),
+    ).toBe(true);
     expect(refusalNamesField({ error: 'validation_error', message: 'refused at /tasks/0/fixtures/toolResponses/1/args' }, 'toolResponses.args')).toBe(true);
   });
 
   it('refuses another field, a word inside another name, and an echo of the request', () => {
     expect(refusalNamesField({ error: 'validation_error', message: 'agentId: no such agent', details: { field: 'agentId' } }, 'modes')).toBe(false);
-    expect(refusalNamesField({ error: 'validation_error', message: 'the suite uses unsupported trials', details: { suiteId: 'core.conformance.evals.trials' } }, 'trials.count')).toBe(false);
+    expect(
+      refusalNamesField(
+        { error: 'validation_error', message: 'the suite uses unsupported trials', details: { suiteId: 'core.conformance.evals.trials' } },
+        'trials.count',
+      ),
+    ).toBe(false);
     expect(refusalNamesField({ error: 'validation_error', message: `${REF} is refused`, details: { evalSuiteRef: REF } }, 'trials', [REF])).toBe(false);
     expect(refusalNamesField({ error: 'validation_error', message: 'the submodes member is unknown' }, 'modes')).toBe(false);
-    expect(refusalNamesField({ error: 'validation_error', message: 'tasks[0].fixtures.toolResponses[1].response is refused', details: { field: 'tasks[0].fixtures.toolResponses[1].response' } }, 'toolResponses.args')).toBe(false);
+    expect(
+      refusalNamesField(
+        {
+          error: 'validation_error',
+          message: 'tasks[0].fixtures.toolResponses[1].response is refused',
+          details: { field: 'tasks[0].fixtures.toolResponses[1].response' },
+        },
+        'toolResponses.args',
+      ),
+    ).toBe(false);
     expect(refusalNamesField(undefined, 'modes')).toBe(false);
   });
 });

@@ -54,7 +54,11 @@ async function checkPage(path: string, report: RunReport, verdict: string) {
   const { page } = seen;
   await expect.poll(() => page.locator('#verdict').isVisible()).toBe(true);
   expect(await page.locator('#verdict').textContent()).toMatch(new RegExp(`^Verdict: ${verdict}`));
-  for (const [result, member] of [['executed-pass', 'executedPass'], ['executed-fail', 'executedFail'], ['inapplicable', 'inapplicable']] as const) {
+  for (const [result, member] of [
+    ['executed-pass', 'executedPass'],
+    ['executed-fail', 'executedFail'],
+    ['inapplicable', 'inapplicable'],
+  ] as const) {
     const label = page.locator('label', { has: page.locator(`#filter-${result}`) });
     expect(await label.isVisible(), result).toBe(true);
     expect(await label.locator('.count').textContent(), result).toBe(String(report.totals[member]));
@@ -65,7 +69,15 @@ async function checkPage(path: string, report: RunReport, verdict: string) {
 
 describe('the HTML report in Chromium', () => {
   it('of the embedded reference host shows "certified", the totals, and hides the passed rows when asked', { timeout: 180_000 }, async () => {
-    const run = await cli('run', '--certify', join(dir, 'reference.bundle.json'), '--html', join(dir, 'reference.html'), '--report-json', join(dir, 'reference.json'));
+    const run = await cli(
+      'run',
+      '--certify',
+      join(dir, 'reference.bundle.json'),
+      '--html',
+      join(dir, 'reference.html'),
+      '--report-json',
+      join(dir, 'reference.json'),
+    );
     expect(run.code, run.err).toBe(0);
     const report = JSON.parse(readFileSync(join(dir, 'reference.json'), 'utf8')) as RunReport;
     expect(report.verdict.status).toBe('certified');
@@ -92,13 +104,36 @@ describe('the HTML report in Chromium', () => {
     expect(entry, `${KNOWN_BAD} is no known-bad host`).toBeDefined();
     const key = generateDevKeyPair();
     writeFileSync(join(dir, 'host.pem'), key.privateKeyPem);
-    const host = await startReferenceHost({ log: () => {}, ...entry!.options, port: 0, dbPath: ':memory:', signingKey: key.privateKeyPem, signingKeyId: 'known-bad-key' });
+    const host = await startReferenceHost({
+      log: () => {},
+      ...entry!.options,
+      port: 0,
+      dbPath: ':memory:',
+      signingKey: key.privateKeyPem,
+      signingKeyId: 'known-bad-key',
+    });
     let run: Awaited<ReturnType<typeof cli>>;
     try {
       run = await cli(
-        'run', '--base-url', host.baseUrl, '--api-key', host.tenants.a.apiKey, '--tenant-b-api-key', host.tenants.b.apiKey,
-        '--certify', join(dir, 'bad.bundle.json'), '--signing-key', join(dir, 'host.pem'), '--signing-key-id', 'known-bad-key', '--host-build', 'commit:0123456789abcdef',
-        '--html', join(dir, 'bad.html'), '--report-json', join(dir, 'bad.json'),
+        'run',
+        '--base-url',
+        host.baseUrl,
+        '--api-key',
+        host.tenants.a.apiKey,
+        '--tenant-b-api-key',
+        host.tenants.b.apiKey,
+        '--certify',
+        join(dir, 'bad.bundle.json'),
+        '--signing-key',
+        join(dir, 'host.pem'),
+        '--signing-key-id',
+        'known-bad-key',
+        '--host-build',
+        'commit:0123456789abcdef',
+        '--html',
+        join(dir, 'bad.html'),
+        '--report-json',
+        join(dir, 'bad.json'),
       );
     } finally {
       await host.close();
@@ -144,7 +179,19 @@ describe('the HTML report in Chromium', () => {
       verdict: { status: 'not-certified', reasons: [hostile] },
       totals: { executedPass: 0, executedFail: 1, skipped: 0, inapplicable: 0, blocked: 0 },
       durationMs: 5,
-      rows: [{ id: 'openwop.requirement.0244.x', scenario: 'x.test.ts', result: 'executed-fail', assertions: 1, detail: hostile, title: hostile, clause: 'RFC 0244 §B', evidence: { echo: hostile }, durationMs: 5 }],
+      rows: [
+        {
+          id: 'openwop.requirement.0244.x',
+          scenario: 'x.test.ts',
+          result: 'executed-fail',
+          assertions: 1,
+          detail: hostile,
+          title: hostile,
+          clause: 'RFC 0244 §B',
+          evidence: { echo: hostile },
+          durationMs: 5,
+        },
+      ],
     };
     writeFileSync(join(dir, 'hostile.html'), htmlReport(report));
     const { page, requests, consoleErrors } = await open(join(dir, 'hostile.html'));

@@ -38,14 +38,28 @@ function syntheticReport(rows: ReportRow[], extra: Partial<RunReport> = {}): Run
     generatedAt: '2026-01-01T00:00:00.000Z',
     target: { offline: false, requireBehavior: false, baseUrl: 'http://127.0.0.1:1234', implementation: '[host@1]', hostBuild: 'commit:abc' },
     verdict: { status: 'not-certified', reasons: ['1 row(s) are executed-fail (openwop.requirement.0244.x)'] },
-    totals: { executedPass: count('executed-pass'), executedFail: count('executed-fail'), skipped: count('skipped'), inapplicable: count('inapplicable'), blocked: count('blocked') },
+    totals: {
+      executedPass: count('executed-pass'),
+      executedFail: count('executed-fail'),
+      skipped: count('skipped'),
+      inapplicable: count('inapplicable'),
+      blocked: count('blocked'),
+    },
     durationMs: 1234,
     rows,
     ...extra,
   };
 }
 
-const passRow: ReportRow = { id: 'openwop.requirement.0081.suite-shape', scenario: 'a.test.ts', result: 'executed-pass', assertions: 3, title: 'the suite is well-formed', clause: 'RFC 0081 §A, §D', durationMs: 12 };
+const passRow: ReportRow = {
+  id: 'openwop.requirement.0081.suite-shape',
+  scenario: 'a.test.ts',
+  result: 'executed-pass',
+  assertions: 3,
+  title: 'the suite is well-formed',
+  clause: 'RFC 0081 §A, §D',
+  durationMs: 12,
+};
 const failRow: ReportRow = {
   id: 'openwop.requirement.0244.trial-stats-formula',
   scenario: 'b.test.ts',
@@ -57,7 +71,16 @@ const failRow: ReportRow = {
   clause: 'RFC 0244 §B',
   durationMs: 1500,
 };
-const skippedRow: ReportRow = { id: 'openwop.requirement.0252.live-shadow-refused', scenario: 'b.test.ts', result: 'skipped', assertions: 0, detail: 'not advertised', title: 't', clause: 'RFC 0252 §B', durationMs: 0 };
+const skippedRow: ReportRow = {
+  id: 'openwop.requirement.0252.live-shadow-refused',
+  scenario: 'b.test.ts',
+  result: 'skipped',
+  assertions: 0,
+  detail: 'not advertised',
+  title: 't',
+  clause: 'RFC 0252 §B',
+  durationMs: 0,
+};
 
 describe('the JSON report', () => {
   it('of a run --offline and of a partial certification validates against schemas/report.schema.json', { timeout: 120_000 }, async () => {
@@ -80,7 +103,11 @@ describe('the JSON report', () => {
     expect(verdict.reasons.join(' ')).toMatch(/a filtered or partial run never certifies/);
     // The bundle's rows are the ledger rows: no title, clause or duration ever enters them.
     const bundle = JSON.parse(readFileSync(join(dir, 'bundle.json'), 'utf8')) as { results: { requirements: Array<Record<string, unknown>> } };
-    for (const row of bundle.results.requirements) expect(Object.keys(row).filter((k) => ['title', 'clause', 'durationMs'].includes(k)), String(row.id)).toEqual([]);
+    for (const row of bundle.results.requirements)
+      expect(
+        Object.keys(row).filter((k) => ['title', 'clause', 'durationMs'].includes(k)),
+        String(row.id),
+      ).toEqual([]);
   });
 
   it('schema refuses a broken report: each defect on its own', () => {
@@ -213,7 +240,9 @@ describe('writing the reports', () => {
     writeFileSync(join(dir, 'a-file'), '');
     const run = await cli('run', '--offline', '--html', join(dir, 'a-file', 'r.html'), '--summary', join(dir, 's.md'));
     expect(run.code).toBe(2);
-    expect(run.err.trimEnd().split('\n')).toEqual([expect.stringMatching(/^openwop-eval-conformance: --html .*a-file.*r\.html: cannot be written: a part of its folder path is a file$/)]);
+    expect(run.err.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^openwop-eval-conformance: --html .*a-file.*r\.html: cannot be written: a part of its folder path is a file$/),
+    ]);
     expect(run.out).toBe('');
   });
 
@@ -242,7 +271,10 @@ describe('the leg clock', () => {
     const now = vi.spyOn(performance, 'now').mockImplementation(() => t);
     try {
       const leg = (id: string, takes: number) => ({
-        id, title: id, clause: 'RFC 0081 §A', serverFree: true as const,
+        id,
+        title: id,
+        clause: 'RFC 0081 §A',
+        serverFree: true as const,
         run: (check: { ok(c: boolean, rule: string): boolean }) => {
           t += takes;
           check.ok(true, 'r');
@@ -258,7 +290,11 @@ describe('the leg clock', () => {
         },
       });
       clock.finished('openwop.requirement.0081.never-started');
-      expect(Object.fromEntries(clock.durations())).toEqual({ 'openwop.requirement.0081.a': 500, 'openwop.requirement.0081.b': 10, 'openwop.requirement.0081.never-started': 0 });
+      expect(Object.fromEntries(clock.durations())).toEqual({
+        'openwop.requirement.0081.a': 500,
+        'openwop.requirement.0081.b': 10,
+        'openwop.requirement.0081.never-started': 0,
+      });
       expect(clock.elapsedMs()).toBe(540);
       expect(rows).toEqual(await runLegs(scenarios, undefined));
     } finally {

@@ -14,7 +14,10 @@ const scenarios = await loadScenarios();
 
 describe('the scenarios', () => {
   it('are exactly the files listed in lib/scenarios.ts', () => {
-    const onDisk = readdirSync(scenarioDir, { recursive: true, encoding: 'utf8' }).map((name) => name.split(sep).join('/')).filter((name) => name.endsWith('.test.ts')).sort();
+    const onDisk = readdirSync(scenarioDir, { recursive: true, encoding: 'utf8' })
+      .map((name) => name.split(sep).join('/'))
+      .filter((name) => name.endsWith('.test.ts'))
+      .sort();
     expect(onDisk, 'add each scenarios/**/*.test.ts to SCENARIO_FILES in lib/scenarios.ts (and remove stale entries)').toEqual([...SCENARIO_FILES].sort());
     expect(scenarios.map((s) => s.file)).toEqual([...SCENARIO_FILES]);
   });
@@ -32,7 +35,9 @@ describe('the scenarios', () => {
   });
 
   it('have titles that are present-tense facts, unique within a file', () => {
-    const bad = scenarios.flatMap((s) => s.legs.filter((leg) => /^(should|test that|tests?|checks?)\b/i.test(leg.title)).map((leg) => `${s.file}: ${leg.title}`));
+    const bad = scenarios.flatMap((s) =>
+      s.legs.filter((leg) => /^(should|test that|tests?|checks?)\b/i.test(leg.title)).map((leg) => `${s.file}: ${leg.title}`),
+    );
     expect(bad, 'write titles as facts: "a forbidden call makes the trajectory unmatched"').toEqual([]);
     for (const s of scenarios) expect(new Set(s.legs.map((leg) => leg.title)).size, `${s.file} repeats a title`).toBe(s.legs.length);
   });
@@ -40,7 +45,13 @@ describe('the scenarios', () => {
   it('need only fixtures that exist, and every fixture is needed by some leg', () => {
     const fixtures = loadFixtures();
     const needed = new Set(neededFixtures(scenarios));
-    expect([...needed].filter((id) => !fixtures.has(id)), 'a leg names a fixture that is not in fixtures/eval-suites').toEqual([]);
-    expect([...fixtures.keys()].filter((id) => !needed.has(id)), 'a fixture no leg runs is dead data: use it or remove it').toEqual([]);
+    expect(
+      [...needed].filter((id) => !fixtures.has(id)),
+      'a leg names a fixture that is not in fixtures/eval-suites',
+    ).toEqual([]);
+    expect(
+      [...fixtures.keys()].filter((id) => !needed.has(id)),
+      'a fixture no leg runs is dead data: use it or remove it',
+    ).toEqual([]);
   });
 });

@@ -69,7 +69,9 @@ function vectorData(where: string): Draft {
   return found.data;
 }
 
-const SUITE = vectorData('agent-eval-suite.json: agent-eval-suite: accepts a suite using every RFC 0244 addition, and variants of it: accepts a suite using every RFC 0244 addition');
+const SUITE = vectorData(
+  'agent-eval-suite.json: agent-eval-suite: accepts a suite using every RFC 0244 addition, and variants of it: accepts a suite using every RFC 0244 addition',
+);
 const EVENT = vectorData('run-event.json: run-event: accepts a closed envelope and its payload, and variants of it: accepts a closed envelope and its payload');
 
 // --- The vectors --------------------------------------------------------------------------------
@@ -95,8 +97,14 @@ describe('the vector files', () => {
   it('holds a positive and a negative vector for every schema in schemas/v2 but ids', () => {
     const all = loadSchemaVectors();
     for (const name of SCHEMA_NAMES.filter((n) => !['ids', 'eval-suite-fixture', 'scripted-agent-input', 'run-event-payloads'].includes(n))) {
-      expect(all.some((v) => v.schema === name && v.valid), `${name} accepted`).toBe(true);
-      expect(all.some((v) => v.schema === name && !v.valid), `${name} refused`).toBe(true);
+      expect(
+        all.some((v) => v.schema === name && v.valid),
+        `${name} accepted`,
+      ).toBe(true);
+      expect(
+        all.some((v) => v.schema === name && !v.valid),
+        `${name} refused`,
+      ).toBe(true);
     }
   });
 
@@ -162,12 +170,16 @@ describe('the vector files', () => {
 
   it('applies add, remove and replace, escaped keys and array items included, without touching the base', () => {
     const base = { a: { 'x/y': 1, 'm~n': 2 }, list: [1, 2], keep: true };
-    const patched = applyPatch(base, [
-      { op: 'remove', path: '/a/x~1y' },
-      { op: 'replace', path: '/a/m~0n', value: 3 },
-      { op: 'add', path: '/a/', value: 'empty key' },
-      { op: 'replace', path: '/list/1', value: 9 },
-    ], 'here');
+    const patched = applyPatch(
+      base,
+      [
+        { op: 'remove', path: '/a/x~1y' },
+        { op: 'replace', path: '/a/m~0n', value: 3 },
+        { op: 'add', path: '/a/', value: 'empty key' },
+        { op: 'replace', path: '/list/1', value: 9 },
+      ],
+      'here',
+    );
     expect(patched).toEqual({ a: { 'm~n': 3, '': 'empty key' }, list: [1, 9], keep: true });
     expect(base).toEqual({ a: { 'x/y': 1, 'm~n': 2 }, list: [1, 2], keep: true });
     expect(() => applyPatch(base, [{ op: 'add', path: '/list/2', value: 3 }], 'here')).toThrow('only replace is supported in an array');
@@ -183,9 +195,7 @@ describe('suite rules', () => {
   });
 
   it('reads an absent trials.count as 1', () => {
-    expect(checkSuiteRules(variant(SUITE, (d) => (d.trials = { k: 2 })))).toEqual([
-      'trials.k: 2 exceeds trials.count 1 (an absent count is 1)',
-    ]);
+    expect(checkSuiteRules(variant(SUITE, (d) => (d.trials = { k: 2 })))).toEqual(['trials.k: 2 exceeds trials.count 1 (an absent count is 1)']);
     expect(checkSuiteRules(variant(SUITE, (d) => (d.trials = { k: 1 })))).toEqual([]);
   });
 
@@ -247,7 +257,6 @@ describe('run-event', () => {
     expect(result).toEqual({ ok: false, errors: [`/payload ${EXTRA}: taskOutput`] });
     expectRefused(validateRunEvent(variant(EVENT, (d) => (d.payload.scoreLabel = 'Looks good to me'))), '/payload/scoreLabel must match pattern');
   });
-
 });
 
 // --- The schema set itself -------------------------------------------------------------------
@@ -297,10 +306,7 @@ describe('the schema set', () => {
         return;
       }
       const schema = node as Record<string, unknown>;
-      const closed =
-        schema.additionalProperties !== undefined && schema.additionalProperties !== true
-          ? true
-          : schema.unevaluatedProperties === false;
+      const closed = schema.additionalProperties !== undefined && schema.additionalProperties !== true ? true : schema.unevaluatedProperties === false;
       if (schema.properties !== undefined && !closed && !intentionallyOpen.has(where)) open.push(where);
       for (const key of ['properties', '$defs', 'patternProperties'] as const) {
         const members = schema[key];

@@ -36,12 +36,17 @@ describe('the traceability table', () => {
   it('covers every requirement id of the harness', () => {
     const named = new Set(statements.flatMap((s) => (s.witness ?? []).map((w) => w.split('/')[0])));
     const ids = scenarios.flatMap((s) => s.legs.map((leg) => shortId(leg.id)));
-    expect(ids.filter((id) => !named.has(id)), 'requirement ids no statement names').toEqual([]);
+    expect(
+      ids.filter((id) => !named.has(id)),
+      'requirement ids no statement names',
+    ).toEqual([]);
   });
 
   it('is in the README as scripts/traceability-readme.ts writes it', () => {
     const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
-    expect(markedSection(readme, TRACEABILITY_START, TRACEABILITY_END), 'README.md is stale: run npx tsx scripts/traceability-readme.ts').toBe(traceabilityMarkdown(statements));
+    expect(markedSection(readme, TRACEABILITY_START, TRACEABILITY_END), 'README.md is stale: run npx tsx scripts/traceability-readme.ts').toBe(
+      traceabilityMarkdown(statements),
+    );
   });
 
   it('run --list shows every id, its rules and the statements they witness', () => {

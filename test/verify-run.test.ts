@@ -25,8 +25,23 @@ let run: { code: number; out: string; err: string };
 beforeAll(async () => {
   host = await startReferenceHost({ log: () => {}, signingKey: key.privateKeyPem, signingKeyId: KEY_ID });
   run = await cli(
-    'run', '--base-url', host.baseUrl, '--api-key', host.tenants.a.apiKey, '--tenant-b-api-key', host.tenants.b.apiKey,
-    '--filter', 'memory', '--certify', bundlePath, '--signing-key', join(dir, 'host.pem'), '--signing-key-id', KEY_ID, '--host-build', 'commit:0123456789abcdef',
+    'run',
+    '--base-url',
+    host.baseUrl,
+    '--api-key',
+    host.tenants.a.apiKey,
+    '--tenant-b-api-key',
+    host.tenants.b.apiKey,
+    '--filter',
+    'memory',
+    '--certify',
+    bundlePath,
+    '--signing-key',
+    join(dir, 'host.pem'),
+    '--signing-key-id',
+    KEY_ID,
+    '--host-build',
+    'commit:0123456789abcdef',
   );
 });
 
@@ -40,11 +55,18 @@ describe('a filtered run --certify', () => {
     expect(run.code, run.err).toBe(0);
     const line = (out: string, prefix: string) => out.split('\n').find((l) => l.startsWith(prefix));
     const runVerdict = line(run.out, 'verdict: ');
-    expect(runVerdict).toMatch(new RegExp(`^verdict: incomplete: ${harness.requirementIds.length - 1} of the ${harness.requirementIds.length} requirement ids have no row .*a filtered or partial run never certifies$`));
+    expect(runVerdict).toMatch(
+      new RegExp(
+        `^verdict: incomplete: ${harness.requirementIds.length - 1} of the ${harness.requirementIds.length} requirement ids have no row .*a filtered or partial run never certifies$`,
+      ),
+    );
     expect(line(run.out, 'authenticity: ')).toBe(`authenticity: verified (the host signature of key ${KEY_ID} holds under the supplied key)`);
     expect(run.out).not.toMatch(/^verify: /m);
 
-    for (const keyArgs of [['--host-key', join(dir, 'host.pub.pem')], ['--discovery', host.baseUrl]]) {
+    for (const keyArgs of [
+      ['--host-key', join(dir, 'host.pub.pem')],
+      ['--discovery', host.baseUrl],
+    ]) {
       const verified = await cli('verify', bundlePath, ...keyArgs);
       expect(verified.code, verified.out + verified.err).toBe(4);
       expect(line(verified.out, 'verdict: ')).toBe(runVerdict);

@@ -80,8 +80,15 @@ describe('verify: exit codes', () => {
     const { code, out } = await withKey(file(signed()));
     expect(code).toBe(0);
     expect(out).toMatch(/^authenticity: verified /m);
-    expect(out).toMatch(new RegExp(`^totals \\(counted from the rows\\): ${harness.requirementIds.length} row\\(s\\): ${harness.requirementIds.length} executed-pass, 0 executed-fail, 0 skipped, 0 inapplicable, 0 blocked; assertionCount ${2 * harness.requirementIds.length}$`, 'm'));
-    expect(out).toMatch(new RegExp(`^coverage: ${harness.requirementIds.length} of the ${harness.requirementIds.length} requirement ids of this harness version$`, 'm'));
+    expect(out).toMatch(
+      new RegExp(
+        `^totals \\(counted from the rows\\): ${harness.requirementIds.length} row\\(s\\): ${harness.requirementIds.length} executed-pass, 0 executed-fail, 0 skipped, 0 inapplicable, 0 blocked; assertionCount ${2 * harness.requirementIds.length}$`,
+        'm',
+      ),
+    );
+    expect(out).toMatch(
+      new RegExp(`^coverage: ${harness.requirementIds.length} of the ${harness.requirementIds.length} requirement ids of this harness version$`, 'm'),
+    );
     expect(out).toMatch(/^verdict: certified$/m);
     expect(out).not.toMatch(/^rejected:/m);
   });
@@ -106,13 +113,20 @@ describe('verify: exit codes', () => {
     const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey;
     writeFileSync(join(dir, 'rsa.pem'), rsa.export({ type: 'pkcs8', format: 'pem' }));
     writeFileSync(join(dir, 'rsa1.pem'), rsa.export({ type: 'pkcs1', format: 'pem' }));
-    writeFileSync(join(dir, 'encrypted.pem'), generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'secret' }));
+    writeFileSync(
+      join(dir, 'encrypted.pem'),
+      generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'secret' }),
+    );
     for (const name of ['host.pem', 'rsa.pem', 'rsa1.pem', 'encrypted.pem']) {
       const priv = await verify(path, '--host-key', join(dir, name));
       expect(priv.code, name).toBe(2);
-      expect(priv.err).toMatch(new RegExp(`^openwop-eval-conformance: --host-key: \\S+${name.replace('.', '\\.')} holds a private key; give the host's public key`));
+      expect(priv.err).toMatch(
+        new RegExp(`^openwop-eval-conformance: --host-key: \\S+${name.replace('.', '\\.')} holds a private key; give the host's public key`),
+      );
       expect(priv.out).toBe('');
-      const body = readFileSync(join(dir, name), 'utf8').split('\n').filter((line) => line !== '' && !line.startsWith('-----'));
+      const body = readFileSync(join(dir, name), 'utf8')
+        .split('\n')
+        .filter((line) => line !== '' && !line.startsWith('-----'));
       for (const line of body) expect(priv.err).not.toContain(line.slice(0, 16));
     }
     // A missing key file is the auditor's mistake (2); no key at all is a bundle not checked (5).
@@ -149,13 +163,17 @@ describe('verify: exit codes', () => {
     expect(code).toBe(4);
     expect(out).toMatch(/^authenticity: verified /m);
     expect(out).toMatch(new RegExp(`^coverage: 1 of the ${harness.requirementIds.length} requirement ids`, 'm'));
-    expect(out).toMatch(new RegExp(`^verdict: incomplete: ${harness.requirementIds.length - 1} of the ${harness.requirementIds.length} requirement ids have no row`, 'm'));
+    expect(out).toMatch(
+      new RegExp(`^verdict: incomplete: ${harness.requirementIds.length - 1} of the ${harness.requirementIds.length} requirement ids have no row`, 'm'),
+    );
   });
 
   it('4: authentic but not certified — executed-fail rows', async () => {
-    const rows = rowsWith((r) => r.slice(0, 25).forEach((row) => {
-      Object.assign(row, { result: 'executed-fail', detail: 'RFC 0244 §B: wrong' });
-    }));
+    const rows = rowsWith((r) =>
+      r.slice(0, 25).forEach((row) => {
+        Object.assign(row, { result: 'executed-fail', detail: 'RFC 0244 §B: wrong' });
+      }),
+    );
     const { code, out } = await withKey(file(signed({ rows })));
     expect(code).toBe(4);
     expect(out).toMatch(/^authenticity: verified /m);
@@ -209,7 +227,9 @@ describe('verify: checks beyond the rows', () => {
     const unsigned = buildBundle(input({ host: { ...input().host, signingKeyId: devKeyId, selfSignedDevelopmentKey: true } }));
     const bundle = signBundle(unsigned, DEV.privateKeyPem, devKeyId);
     bundle.claimedProfiles = [{ id: 'openwop-discovery-core', evidenceTier: 'steward', witnessCount: 0, certified: false }];
-    expect(await rejectedFor(bundle, 'development-key-tier', 'dev.pub.pem')).toMatch(/claims "steward" evidence, but the bundle is signed with development key openwop-eval-conformance-dev-/);
+    expect(await rejectedFor(bundle, 'development-key-tier', 'dev.pub.pem')).toMatch(
+      /claims "steward" evidence, but the bundle is signed with development key openwop-eval-conformance-dev-/,
+    );
   });
 
   it('host.signingKeyId naming another key than the signature', async () => {
@@ -219,10 +239,16 @@ describe('verify: checks beyond the rows', () => {
   });
 
   it('host name, version or vendor differing from the signed discovery document', async () => {
-    for (const [member, value] of [['name', 'other-host'], ['version', '9.9.9'], ['vendor', 'Other']] as const) {
+    for (const [member, value] of [
+      ['name', 'other-host'],
+      ['version', '9.9.9'],
+      ['vendor', 'Other'],
+    ] as const) {
       const bundle = signed();
       bundle.host[member] = value;
-      expect(await rejectedFor(bundle, 'host-mismatch')).toMatch(new RegExp(`host\\.${member} is "${value}", but the signed discovery document states implementation\\.${member}`));
+      expect(await rejectedFor(bundle, 'host-mismatch')).toMatch(
+        new RegExp(`host\\.${member} is "${value}", but the signed discovery document states implementation\\.${member}`),
+      );
     }
     const noVendor = signed();
     delete noVendor.host.vendor;
@@ -243,7 +269,9 @@ describe('verify: checks beyond the rows', () => {
 
   it('a certified profile the signed discovery does not derive', async () => {
     const claimedProfiles: ClaimedProfile[] = [{ id: 'openwop-core-standard', evidenceTier: 'self', witnessCount: 14, certified: true }];
-    expect(await rejectedFor(signed({ claimedProfiles }), 'profile-not-derivable')).toMatch(/openwop-core-standard is marked certified, but the signed discovery document does not derive it/);
+    expect(await rejectedFor(signed({ claimedProfiles }), 'profile-not-derivable')).toMatch(
+      /openwop-core-standard is marked certified, but the signed discovery document does not derive it/,
+    );
   });
 
   it('a certified profile beside a blocked row', async () => {
@@ -270,7 +298,15 @@ describe('verify: checks beyond the rows', () => {
   });
 
   it('an opt-out of a family the signed discovery advertises', async () => {
-    const rows = [...fullRows(), { id: 'openwop.profile.family.agents', scenario: 'v2-eval-run.test.ts', result: 'skipped' as const, detail: 'operator opted the family out (OPENWOP_OPTED_OUT_PROFILES)' }];
+    const rows = [
+      ...fullRows(),
+      {
+        id: 'openwop.profile.family.agents',
+        scenario: 'v2-eval-run.test.ts',
+        result: 'skipped' as const,
+        detail: 'operator opted the family out (OPENWOP_OPTED_OUT_PROFILES)',
+      },
+    ];
     const out = await rejectedFor(signed({ rows }), 'opted-out-but-advertised');
     expect(out).toMatch(/family\.agents is recorded as an operator opt-out/);
   });
@@ -290,9 +326,38 @@ describe('claimedProfiles and the rules behind them', () => {
 
   it('a rung derives from five passing durability rows with consistent recovery evidence, and no higher', () => {
     const R = 'openwop.requirement.0158.';
-    const rows: LedgerRow[] = ['duplicate-delivery', 'poison-exhaustion'].map((s) => ({ id: R + s, scenario: 'd.test.ts', result: 'executed-pass', assertions: 1 }));
-    rows.push({ id: `${R}bound-is-derived`, scenario: 'd.test.ts', result: 'executed-pass', assertions: 1, evidence: { recoveryBounds: [{ class: 'leased', bound: 750, terms: [{ name: 'lease', ms: 720 }, { name: 'poll', ms: 30 }] }] } });
-    for (const s of ['kill-after-accept', 'kill-during-execution']) rows.push({ id: R + s, scenario: 'd.test.ts', result: 'executed-pass', assertions: 1, evidence: { recovery: { class: 'leased', boundMs: 750, observedMs: 400 } } });
+    const rows: LedgerRow[] = ['duplicate-delivery', 'poison-exhaustion'].map((s) => ({
+      id: R + s,
+      scenario: 'd.test.ts',
+      result: 'executed-pass',
+      assertions: 1,
+    }));
+    rows.push({
+      id: `${R}bound-is-derived`,
+      scenario: 'd.test.ts',
+      result: 'executed-pass',
+      assertions: 1,
+      evidence: {
+        recoveryBounds: [
+          {
+            class: 'leased',
+            bound: 750,
+            terms: [
+              { name: 'lease', ms: 720 },
+              { name: 'poll', ms: 30 },
+            ],
+          },
+        ],
+      },
+    });
+    for (const s of ['kill-after-accept', 'kill-during-execution'])
+      rows.push({
+        id: R + s,
+        scenario: 'd.test.ts',
+        result: 'executed-pass',
+        assertions: 1,
+        evidence: { recovery: { class: 'leased', boundMs: 750, observedMs: 400 } },
+      });
     expect(rungProblem('durable-single-instance', rows)).toBeUndefined();
     expect(rungProblem('durable-multi-instance', rows)).toMatch(/support only durable-single-instance/);
     expect(rungProblem('platinum', rows)).toMatch(/is not one of/);

@@ -88,7 +88,10 @@ export const HONEST_VARIANTS: HonestVariant[] = [
     shows: 'a fixture miss is the tool error tool_fixture_missing',
     options: events((emit) => (type, payload) => {
       const error = payload.error as { code?: unknown } | undefined;
-      emit(type, type === 'agent.tool-returned' && error?.code === 'eval_fixture_miss' ? { ...payload, error: { ...error, code: 'tool_fixture_missing' } } : payload);
+      emit(
+        type,
+        type === 'agent.tool-returned' && error?.code === 'eval_fixture_miss' ? { ...payload, error: { ...error, code: 'tool_fixture_missing' } } : payload,
+      );
     }),
   },
   {
@@ -98,7 +101,10 @@ export const HONEST_VARIANTS: HonestVariant[] = [
     shows: 'capability refusal 501 (RFC 0081 §B)',
     options: {
       evalSuite: false,
-      hostBehaviour: { evalCapabilityRefusal: () => new HttpError(501, 'capability_not_provided', 'this host does not provide agents.evalSuite', { capability: 'agents.evalSuite' }) },
+      hostBehaviour: {
+        evalCapabilityRefusal: () =>
+          new HttpError(501, 'capability_not_provided', 'this host does not provide agents.evalSuite', { capability: 'agents.evalSuite' }),
+      },
     },
   },
   {
@@ -109,7 +115,9 @@ export const HONEST_VARIANTS: HonestVariant[] = [
     options: {
       engineBehaviour: {
         scoreDelta: (_candidate, _baseline, pairs) =>
-          pairs.reduce((sum, pair) => sum.add(exactDecimal(pair.candidate.score)).sub(exactDecimal(pair.baseline.score)), new Fraction(0)).div(Math.max(1, pairs.length)),
+          pairs
+            .reduce((sum, pair) => sum.add(exactDecimal(pair.candidate.score)).sub(exactDecimal(pair.baseline.score)), new Fraction(0))
+            .div(Math.max(1, pairs.length)),
       },
     },
   },
@@ -128,7 +136,12 @@ export const HONEST_VARIANTS: HonestVariant[] = [
     options: events((emit) => (type, payload) => {
       if (type !== 'agent.tool-called') return emit(type, payload);
       const { inputs, ...rest } = payload;
-      emit(type, { ...rest, argsHash: `sha256:${Buffer.from(JSON.stringify(inputs ?? null)).toString('base64url').slice(0, 43)}` });
+      emit(type, {
+        ...rest,
+        argsHash: `sha256:${Buffer.from(JSON.stringify(inputs ?? null))
+          .toString('base64url')
+          .slice(0, 43)}`,
+      });
     }),
   },
   {
@@ -151,7 +164,9 @@ export const HONEST_VARIANTS: HonestVariant[] = [
     name: 'vendor-keys-on-eval-payloads',
     choice: 'every eval.* payload carries x- vendor keys with no suite content',
     clause: 'OpenWOP v2 event payloads (vendor keys are admitted and carried opaquely)',
-    options: events((emit) => (type, payload) => emit(type, type.startsWith('eval.') ? { ...payload, 'x-acme-shard': 7, 'x-acme-region': 'eu-west' } : payload)),
+    options: events(
+      (emit) => (type, payload) => emit(type, type.startsWith('eval.') ? { ...payload, 'x-acme-shard': 7, 'x-acme-region': 'eu-west' } : payload),
+    ),
   },
   {
     name: 'summary-not-ready-at-once',
@@ -185,7 +200,7 @@ export const HONEST_VARIANTS: HonestVariant[] = [
   {
     name: 'regression-method-paired-bootstrap',
     choice: 'the regression verdict is a paired-bootstrap call: any net rise is improved, any net fall regressed',
-    clause: 'RFC 0244 §F and UQ 5 (the method is the host\'s; only pairing, counts and identical runs are fixed)',
+    clause: "RFC 0244 §F and UQ 5 (the method is the host's; only pairing, counts and identical runs are fixed)",
     shows: 'regression method paired-bootstrap',
     options: {
       engineBehaviour: {

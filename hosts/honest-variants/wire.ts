@@ -50,7 +50,12 @@ export async function startWireProxy(upstream: string, choice: WireChoice): Prom
       }
     }
     if (choice.noDebugStream && req.method === 'GET' && /\/events$/.test(url.pathname) && (url.searchParams.get('streamMode') ?? '').includes('debug')) {
-      send(res, 400, { code: 'unsupported_stream_mode', message: 'this host streams the updates mode only', details: { supported: ['updates'] } }, version(undefined));
+      send(
+        res,
+        400,
+        { code: 'unsupported_stream_mode', message: 'this host streams the updates mode only', details: { supported: ['updates'] } },
+        version(undefined),
+      );
       req.resume();
       return;
     }

@@ -19,4 +19,3 @@ const KILL_MATRIX_FILE = fileURLToPath(new URL('./kill-matrix.json', import.meta
 export function readKillMatrix(): KillMatrix {
   return JSON.parse(readFileSync(KILL_MATRIX_FILE, 'utf8')) as KillMatrix;
 }
-

@@ -7,7 +7,8 @@ import type { KillMatrix } from './kill-matrix.ts';
 import { markedSection, withMarkedSection } from '../../lib/readme-sections.ts';
 import type { SchemaMutant } from './schema-mutants.ts';
 
-export const SECTION_START = '<!-- kill-matrix:start — generated from hosts/known-bad/kill-matrix.json by `npx tsx scripts/kill-matrix-readme.ts`; do not edit by hand -->';
+export const SECTION_START =
+  '<!-- kill-matrix:start — generated from hosts/known-bad/kill-matrix.json by `npx tsx scripts/kill-matrix-readme.ts`; do not edit by hand -->';
 export const SECTION_END = '<!-- kill-matrix:end -->';
 
 const PREFIX = 'openwop.requirement.';
@@ -25,7 +26,13 @@ function baseOf(host: KnownBadHost): string {
 }
 
 /** The generated part of the section: the counts and three tables. `legIds` in declaration order. */
-export function killMatrixMarkdown(matrix: KillMatrix, hosts: readonly KnownBadHost[], mutants: readonly SchemaMutant[], legIds: readonly string[], rules: readonly string[]): string {
+export function killMatrixMarkdown(
+  matrix: KillMatrix,
+  hosts: readonly KnownBadHost[],
+  mutants: readonly SchemaMutant[],
+  legIds: readonly string[],
+  rules: readonly string[],
+): string {
   const ruleKillers = new Map<string, string[]>(rules.map((rule) => [rule, []]));
   for (const [name, pinned] of Object.entries(matrix.rules)) for (const rule of pinned) ruleKillers.get(rule)?.push(name);
   const killers = new Map<string, string[]>(legIds.map((id) => [id, []]));
@@ -37,7 +44,10 @@ export function killMatrixMarkdown(matrix: KillMatrix, hosts: readonly KnownBadH
     '',
     '| known-bad host | defect | clause | honest base | fails exactly | breaks exactly the rules |',
     '|---|---|---|---|---|---|',
-    ...hosts.map((host) => `| \`${host.name}\` | ${cell(host.defect)} | ${cell(host.clause)} | ${baseOf(host)} | ${ids(matrix.hosts[host.name] ?? [])} | ${ids(matrix.rules[host.name] ?? [])} |`),
+    ...hosts.map(
+      (host) =>
+        `| \`${host.name}\` | ${cell(host.defect)} | ${cell(host.clause)} | ${baseOf(host)} | ${ids(matrix.hosts[host.name] ?? [])} | ${ids(matrix.rules[host.name] ?? [])} |`,
+    ),
     '',
     '| schema mutant (server-free legs) | defect | clause | fails exactly |',
     '|---|---|---|---|',

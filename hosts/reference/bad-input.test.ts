@@ -63,9 +63,10 @@ const ID_SEGMENT = fc.oneof(
   fc.constantFrom('tenant-a~2F0123456789abcdefXYZ', 'tenant-a~2', '~~~', '%7E2F', 'tenant-b~2Fx'),
 );
 
-const BASE_FIXTURE = JSON.parse(
-  readFileSync(new URL('../../fixtures/eval-suites/conformance-eval-trajectory.json', import.meta.url), 'utf8'),
-) as Record<string, unknown>;
+const BASE_FIXTURE = JSON.parse(readFileSync(new URL('../../fixtures/eval-suites/conformance-eval-trajectory.json', import.meta.url), 'utf8')) as Record<
+  string,
+  unknown
+>;
 
 /** Every container path of a JSON value (objects and arrays), root included. */
 function containerPaths(value: unknown, path: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {

@@ -176,8 +176,6 @@ describe('a host with seams switched off', () => {
 
 describe('a host asked to advertise an impossible facet', () => {
   it('refuses to start', async () => {
-    await expect(withHost({ evalSuite: { fixtureMatching: false }, onTrafficViolation: () => {} })).rejects.toThrow(
-      /capabilities/,
-    );
+    await expect(withHost({ evalSuite: { fixtureMatching: false }, onTrafficViolation: () => {} })).rejects.toThrow(/capabilities/);
   });
 });

@@ -76,9 +76,7 @@ export function buildDiscovery(input: DiscoveryInput): Record<string, unknown> {
     preferredVersion: PROTOCOL_VERSION,
     implementation: { ...input.implementation },
     eventLogSchemaVersion: 3,
-    signingKeys: [
-      { keyId: input.keyId, alg: 'ed25519', publicKey: rawPublicKey(input.publicKey), use: 'certification-bundle' },
-    ],
+    signingKeys: [{ keyId: input.keyId, alg: 'ed25519', publicKey: rawPublicKey(input.publicKey), use: 'certification-bundle' }],
     fixtures: input.fixtures,
   };
   if (input.seams) doc.conformance = { seamsProfile: SEAMS_PROFILE };

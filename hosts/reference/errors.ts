@@ -14,13 +14,7 @@ export class HttpError extends Error {
   readonly details: Record<string, unknown> | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(
-    status: number,
-    code: string,
-    message: string,
-    details?: Record<string, unknown>,
-    headers: Record<string, string> = {},
-  ) {
+  constructor(status: number, code: string, message: string, details?: Record<string, unknown>, headers: Record<string, string> = {}) {
     super(message);
     this.name = 'HttpError';
     this.status = status;
@@ -30,9 +24,7 @@ export class HttpError extends Error {
   }
 
   envelope(): ErrorEnvelope {
-    return this.details === undefined
-      ? { error: this.code, message: this.message }
-      : { error: this.code, message: this.message, details: this.details };
+    return this.details === undefined ? { error: this.code, message: this.message } : { error: this.code, message: this.message, details: this.details };
   }
 }
 

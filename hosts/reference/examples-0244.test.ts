@@ -32,7 +32,25 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { validate, validateRunEvent } from '../../lib/schemas/index.ts';
 import type { ReferenceHost } from './server.ts';
 import { call, createRun, evalBody, expectError, pollToEnd, hostForSuite, type EventDoc } from '../../test/support/reference-client.ts';
-import { REFUND, TRAJECTORY_BLOCK_MEMBERS, POSITIVE_ID, POSITIVE_DOC, REFUND_MISS_ID, REFUND_MISS_DOC, REFUND_LIVE_ID, REFUND_LIVE_DOC, withSuite, seed, effects, listedFixtures, near, trajectoryBlocks, type ReadRun, readEvalRun, ofType } from '../../test/support/rfc-examples.ts';
+import {
+  REFUND,
+  TRAJECTORY_BLOCK_MEMBERS,
+  POSITIVE_ID,
+  POSITIVE_DOC,
+  REFUND_MISS_ID,
+  REFUND_MISS_DOC,
+  REFUND_LIVE_ID,
+  REFUND_LIVE_DOC,
+  withSuite,
+  seed,
+  effects,
+  listedFixtures,
+  near,
+  trajectoryBlocks,
+  type ReadRun,
+  readEvalRun,
+  ofType,
+} from '../../test/support/rfc-examples.ts';
 
 // ---- RFC 0244 ------------------------------------------------------------------------------------
 
@@ -107,11 +125,7 @@ describe('RFC 0244', () => {
       const envelope = expectError(await seed(host, doc), 400, 'validation_error');
       expect(envelope.details).toMatchObject({ field: 'suite.tasks.0.expected.trajectory.match' });
       expect(await listedFixtures(host)).not.toContain('conformance-eval-example-superset');
-      const create = expectError(
-        await call(host, 'POST', '/runs', { body: evalBody('conformance-eval-example-superset') }),
-        400,
-        'validation_error',
-      );
+      const create = expectError(await call(host, 'POST', '/runs', { body: evalBody('conformance-eval-example-superset') }), 400, 'validation_error');
       expect(create.details).toMatchObject({ field: 'evalSuiteRef' });
     });
 
@@ -122,11 +136,7 @@ describe('RFC 0244', () => {
       const envelope = expectError(await seed(host, doc), 400, 'validation_error');
       expect((envelope.details as { errors: string[] }).errors).toEqual(['trials.k: 6 exceeds trials.count 5']);
       expect(await listedFixtures(host)).not.toContain('conformance-eval-example-k-over-count');
-      const create = expectError(
-        await call(host, 'POST', '/runs', { body: evalBody('conformance-eval-example-k-over-count') }),
-        400,
-        'validation_error',
-      );
+      const create = expectError(await call(host, 'POST', '/runs', { body: evalBody('conformance-eval-example-k-over-count') }), 400, 'validation_error');
       expect(create.details).toMatchObject({ field: 'evalSuiteRef' });
     });
 

@@ -27,7 +27,20 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { validate } from '../../lib/schemas/index.ts';
 import type { ReferenceHost } from './server.ts';
 import { call, createRun, evalBody, expectError, pollToEnd, hostForSuite, type Reply } from '../../test/support/reference-client.ts';
-import { NOOP, COUNTER, withSuite, canonicalFixture, seed, effects, counter, type ReadRun, readEvalRun, ofType, outcomes, expectNoId } from '../../test/support/rfc-examples.ts';
+import {
+  NOOP,
+  COUNTER,
+  withSuite,
+  canonicalFixture,
+  seed,
+  effects,
+  counter,
+  type ReadRun,
+  readEvalRun,
+  ofType,
+  outcomes,
+  expectNoId,
+} from '../../test/support/rfc-examples.ts';
 
 // ---- RFC 0252 ------------------------------------------------------------------------------------
 

@@ -89,8 +89,7 @@ describe('tenant isolation', () => {
   });
 
   it("A's run as tenant B's fixtureRuns source gets byte for byte the refusal of an unknown id", async () => {
-    const body = (runId: string): Record<string, unknown> =>
-      evalBody('conformance-eval-recorded-replay', { fixtureRuns: { record: runId } });
+    const body = (runId: string): Record<string, unknown> => evalBody('conformance-eval-recorded-replay', { fixtureRuns: { record: runId } });
     // The source is usable by its owner.
     const own = await call(host, 'POST', '/runs', { body: body(sourceA) });
     expect(own.status, own.text).toBe(201);
@@ -108,8 +107,7 @@ describe('tenant isolation', () => {
   });
 
   it("A's run as tenant B's baselineRunId gets byte for byte the refusal of an unknown id", async () => {
-    const body = (runId: string): Record<string, unknown> =>
-      evalBody('conformance-eval-regression-candidate', { baselineRunId: runId });
+    const body = (runId: string): Record<string, unknown> => evalBody('conformance-eval-regression-candidate', { baselineRunId: runId });
     // The baseline is usable by its owner.
     const own = await call(host, 'POST', '/runs', { body: body(baselineA) });
     expect(own.status, own.text).toBe(201);

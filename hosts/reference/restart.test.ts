@@ -53,8 +53,7 @@ describe('a restart on the same database file', () => {
     expect(countBefore).toEqual({ key: 'recorded-fixtures', count: 1 });
     const replay = await createRun(second, evalBody('conformance-eval-recorded-replay', { fixtureRuns: { record: source } }));
     const replayEvents = await pollToEnd(second, replay);
-    const outcomes = (log: EventDoc[]): unknown[] =>
-      log.filter((e) => e.type === 'agent.tool-returned').map((e) => e.payload.outcome);
+    const outcomes = (log: EventDoc[]): unknown[] => log.filter((e) => e.type === 'agent.tool-returned').map((e) => e.payload.outcome);
     expect(outcomes(replayEvents)).toEqual(outcomes(events));
     expect((await call(second, 'GET', runPath(replay, '/eval-summary'))).json).toMatchObject({
       passed: true,

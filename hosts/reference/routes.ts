@@ -12,14 +12,7 @@ import { negotiateVersion, parseTarget, readJsonBody, sendEmpty, sendJson } from
 import { projectId, unprojectId } from './ids.ts';
 import { isTerminal, NOOP_WORKFLOW_ID, type RunManager } from './runs.ts';
 import type { RunRecord, Store } from './store.ts';
-import {
-  parseLastEventId,
-  parsePollParams,
-  parseStreamMode,
-  serveEventStream,
-  servePoll,
-  type StreamContext,
-} from './streams.ts';
+import { parseLastEventId, parsePollParams, parseStreamMode, serveEventStream, servePoll, type StreamContext } from './streams.ts';
 import { FIXTURE_ID_PATTERN, type FixtureChecker, type FixtureDocument, type SuiteCatalogue } from './suites.ts';
 import type { TrafficGuard } from './traffic.ts';
 
@@ -117,8 +110,7 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
     sendJson(res, status, body, headers);
   };
 
-  const refusalError = (refusal: Refusal): HttpError =>
-    new HttpError(refusal.status, refusal.error, refusal.message, refusal.details);
+  const refusalError = (refusal: Refusal): HttpError => new HttpError(refusal.status, refusal.error, refusal.message, refusal.details);
 
   /**
    * A run the caller may read. Another tenant's run answers exactly what an unknown id answers:

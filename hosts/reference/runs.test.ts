@@ -45,22 +45,14 @@ describe('runs on an unpaced host', () => {
     it('names the missing or unknown member of a shape error', async () => {
       const missing = expectError(await call(host, 'POST', '/runs', { body: {} }), 400, 'validation_error');
       expect(missing.details).toMatchObject({ field: 'workflowId' });
-      const unknown = expectError(
-        await call(host, 'POST', '/runs', { body: evalBody('conformance-eval-trajectory', { junk: 1 }) }),
-        400,
-        'validation_error',
-      );
+      const unknown = expectError(await call(host, 'POST', '/runs', { body: evalBody('conformance-eval-trajectory', { junk: 1 }) }), 400, 'validation_error');
       expect(unknown.details).toMatchObject({ field: 'junk' });
     });
 
     it('refuses fixtureRuns and baselineRunId without mode "eval"', async () => {
       const source = await createRun(host, NOOP);
       for (const member of [{ fixtureRuns: { record: source } }, { baselineRunId: source }]) {
-        const envelope = expectError(
-          await call(host, 'POST', '/runs', { body: { ...NOOP, ...member } }),
-          400,
-          'validation_error',
-        );
+        const envelope = expectError(await call(host, 'POST', '/runs', { body: { ...NOOP, ...member } }), 400, 'validation_error');
         expect(envelope.details).toMatchObject({ field: Object.keys(member)[0] });
       }
     });

@@ -3,14 +3,7 @@
 // through the two port objects built here (EvalCreatePort, EvalRunIO).
 
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import {
-  executeEvalRun,
-  OwnTrafficInvalid,
-  planEvalRun,
-  REFERENCE_BEHAVIOUR,
-  type EngineBehaviour,
-  type EvalPlan,
-} from './eval/index.ts';
+import { executeEvalRun, OwnTrafficInvalid, planEvalRun, REFERENCE_BEHAVIOUR, type EngineBehaviour, type EvalPlan } from './eval/index.ts';
 import type { EvalCreatePort, EvalFacets, EvalRunIO, PriorRunView, RecordedToolCall, Refusal } from './eval/port.ts';
 import { HttpError } from './errors.ts';
 import { REFERENCE_HOST_BEHAVIOUR, type HostBehaviour } from './host-behaviour.ts';
@@ -232,12 +225,9 @@ export class RunManager {
     const copies = this.#store.derivedCopies(source.runId);
     const held = new Set(copies.map((c) => c.taskId));
     if (source.plan === null || source.derivedTasks.some((taskId) => !held.has(taskId))) {
-      throw new HttpError(
-        409,
-        'run_state_conflict',
-        'the recorded fixtures this eval run was derived from are gone, so it cannot be replayed',
-        { runStatus: source.status },
-      );
+      throw new HttpError(409, 'run_state_conflict', 'the recorded fixtures this eval run was derived from are gone, so it cannot be replayed', {
+        runStatus: source.status,
+      });
     }
     const run = this.#newRecord(tenant, 'eval', source.body, {
       plan: source.plan,
@@ -291,9 +281,7 @@ export class RunManager {
       }
       const plan = {
         ...(run.plan as Record<string, unknown>),
-        derivedFixtures: Object.fromEntries(
-          copies.map((c) => [c.taskId, { sourceRunId: c.sourceRunId, entries: c.entries }]),
-        ),
+        derivedFixtures: Object.fromEntries(copies.map((c) => [c.taskId, { sourceRunId: c.sourceRunId, entries: c.entries }])),
       } as unknown as EvalPlan;
       await nextTurn();
       const summary = await executeEvalRun(plan, this.#io(live), this.#behaviour);
@@ -308,10 +296,7 @@ export class RunManager {
    * Emits `run.started` now (so the 201 says `running`), then executes in the background and
    * ends with exactly one terminal event, unless cancel already wrote it or the host is closing.
    */
-  #start(
-    run: RunRecord,
-    body: (live: LiveRun) => Promise<{ outputs: Record<string, unknown>; summary?: Record<string, unknown> }>,
-  ): void {
+  #start(run: RunRecord, body: (live: LiveRun) => Promise<{ outputs: Record<string, unknown>; summary?: Record<string, unknown> }>): void {
     const live: LiveRun = {
       runId: run.runId,
       tenant: run.tenant,
@@ -325,9 +310,7 @@ export class RunManager {
     this.#live.set(run.runId, live);
     this.#store.setRunStatus(run.runId, 'running', new Date().toISOString());
     const started: Record<string, unknown> =
-      run.mode === 'eval'
-        ? { mode: 'eval', agentId: run.body.agentId, evalSuiteRef: run.body.evalSuiteRef }
-        : { workflowId: run.workflowId };
+      run.mode === 'eval' ? { mode: 'eval', agentId: run.body.agentId, evalSuiteRef: run.body.evalSuiteRef } : { workflowId: run.workflowId };
     this.#append(run.runId, 'run.started', started);
 
     live.done = (async () => {

@@ -12,10 +12,7 @@ const COUNTER = 'conformance.eval:counter';
 const KEY = 'recorded-fixtures';
 
 function fixture(id: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(new URL(`../../fixtures/eval-suites/${id}.json`, import.meta.url), 'utf8')) as Record<
-    string,
-    unknown
-  >;
+  return JSON.parse(readFileSync(new URL(`../../fixtures/eval-suites/${id}.json`, import.meta.url), 'utf8')) as Record<string, unknown>;
 }
 
 async function counter(host: ReferenceHost, key: string, apiKey?: string): Promise<number> {
@@ -38,11 +35,7 @@ describe('seams', () => {
   it('requires an API key on every seam', async () => {
     expectError(await call(host, 'GET', '/conformance/seams/counter?key=a', { key: null }), 401, 'unauthenticated');
     expectError(await call(host, 'GET', '/conformance/seams/effects', { key: null }), 401, 'unauthenticated');
-    expectError(
-      await call(host, 'PUT', '/conformance/seams/eval-suites/conformance-eval-x', { key: null, body: {} }),
-      401,
-      'unauthenticated',
-    );
+    expectError(await call(host, 'PUT', '/conformance/seams/eval-suites/conformance-eval-x', { key: null, body: {} }), 401, 'unauthenticated');
   });
 
   it('counts live counter calls per tenant and reads the counter without moving it', async () => {

@@ -12,14 +12,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { packagePath } from '../../lib/package-root.ts';
 import { checkSuiteRules } from '../../lib/schemas/index.ts';
-import {
-  buildDiscovery,
-  IMPLEMENTATION_NAME,
-  rawPublicKey,
-  resolveFacets,
-  type EvalFacetOverrides,
-  type Implementation,
-} from './discovery.ts';
+import { buildDiscovery, IMPLEMENTATION_NAME, rawPublicKey, resolveFacets, type EvalFacetOverrides, type Implementation } from './discovery.ts';
 import { REFERENCE_BEHAVIOUR, type EngineBehaviour } from './eval/index.ts';
 import { REFERENCE_HOST_BEHAVIOUR, type HostBehaviour } from './host-behaviour.ts';
 import type { EvalFacets } from './eval/port.ts';
@@ -119,12 +112,7 @@ function resolveTenants(option: ReferenceHostOptions['tenants']): { a: TenantCre
 }
 
 function resolveSigningKey(option: KeyObject | string | undefined): KeyObject {
-  const key =
-    option === undefined
-      ? generateKeyPairSync('ed25519').privateKey
-      : typeof option === 'string'
-        ? createPrivateKey(option)
-        : option;
+  const key = option === undefined ? generateKeyPairSync('ed25519').privateKey : typeof option === 'string' ? createPrivateKey(option) : option;
   if (key.type !== 'private' || key.asymmetricKeyType !== 'ed25519') {
     throw new Error('signingKey must be an Ed25519 private key');
   }
@@ -137,9 +125,7 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
   const tenants = resolveTenants(options.tenants);
   const signingKey = resolveSigningKey(options.signingKey);
   const publicKey = createPublicKey(signingKey);
-  const keyId =
-    options.signingKeyId ??
-    `reference-host-${createHash('sha256').update(rawPublicKey(publicKey)).digest('hex').slice(0, 16)}`;
+  const keyId = options.signingKeyId ?? `reference-host-${createHash('sha256').update(rawPublicKey(publicKey)).digest('hex').slice(0, 16)}`;
   const facets: EvalFacets | undefined = resolveFacets(options.evalSuite);
   const seams = options.seams ?? true;
   const paceMs = options.paceMs ?? 0;

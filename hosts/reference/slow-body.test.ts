@@ -13,7 +13,14 @@ import { hostForSuite } from '../../test/support/reference-client.ts';
 const ANSWER_BOUND_MS = 20_000;
 
 /** Writes `head` and `body`, then waits (bounded) until the host closes the connection. */
-function shortBody(host: ReferenceHost, method: string, path: string, declared: number, body: string, extraHeaders = ''): Promise<{ text: string; closed: boolean }> {
+function shortBody(
+  host: ReferenceHost,
+  method: string,
+  path: string,
+  declared: number,
+  body: string,
+  extraHeaders = '',
+): Promise<{ text: string; closed: boolean }> {
   return new Promise((resolve) => {
     const socket = connect(host.port, '127.0.0.1');
     let text = '';
@@ -38,7 +45,10 @@ describe('a body shorter than its Content-Length', () => {
   let host: ReferenceHost;
   hostForSuite({ bodyTimeoutMs: 200 }, (started) => (host = started));
 
-  for (const [method, path] of [['POST', '/runs'], ['PUT', '/conformance/seams/eval-suites/conformance-eval-trajectory']] as const) {
+  for (const [method, path] of [
+    ['POST', '/runs'],
+    ['PUT', '/conformance/seams/eval-suites/conformance-eval-trajectory'],
+  ] as const) {
     it(`is answered 408 request_timeout and the connection closed (${method} ${path})`, { timeout: 30_000 }, async () => {
       const { text, closed } = await shortBody(host, method, path, 100, '{"mode":');
       expect(closed, `no close within ${ANSWER_BOUND_MS} ms; read so far: ${text}`).toBe(true);

@@ -195,26 +195,25 @@ export class Store {
 
   insertRun(run: RunRecord): void {
     this.#sql(
-        `INSERT INTO runs (run_id, tenant, mode, workflow_id, status, body, plan, derived_tasks, summary,
+      `INSERT INTO runs (run_id, tenant, mode, workflow_id, status, body, plan, derived_tasks, summary,
            error, forked_from, created_at, updated_at, tool_content_erased)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        run.runId,
-        run.tenant,
-        run.mode,
-        run.workflowId,
-        run.status,
-        JSON.stringify(run.body),
-        run.plan === null ? null : JSON.stringify(run.plan),
-        JSON.stringify(run.derivedTasks),
-        run.summary === null ? null : JSON.stringify(run.summary),
-        run.error === null ? null : JSON.stringify(run.error),
-        run.forkedFrom,
-        run.createdAt,
-        run.updatedAt,
-        run.toolContentErased ? 1 : 0,
-      );
+    ).run(
+      run.runId,
+      run.tenant,
+      run.mode,
+      run.workflowId,
+      run.status,
+      JSON.stringify(run.body),
+      run.plan === null ? null : JSON.stringify(run.plan),
+      JSON.stringify(run.derivedTasks),
+      run.summary === null ? null : JSON.stringify(run.summary),
+      run.error === null ? null : JSON.stringify(run.error),
+      run.forkedFrom,
+      run.createdAt,
+      run.updatedAt,
+      run.toolContentErased ? 1 : 0,
+    );
   }
 
   getRun(runId: string): RunRecord | undefined {
@@ -224,8 +223,7 @@ export class Store {
 
   /** Runs a crash or a close left unfinished. */
   unfinishedRuns(): RunRecord[] {
-    const rows = this.#sql(`SELECT * FROM runs WHERE status IN ('pending', 'running') ORDER BY created_at`)
-      .all() as RunRow[];
+    const rows = this.#sql(`SELECT * FROM runs WHERE status IN ('pending', 'running') ORDER BY created_at`).all() as RunRow[];
     return rows.map(toRunRecord);
   }
 
@@ -233,47 +231,34 @@ export class Store {
     this.#sql('UPDATE runs SET status = ?, updated_at = ? WHERE run_id = ?').run(status, at, runId);
   }
 
-  finishRun(
-    runId: string,
-    status: RunStatus,
-    at: string,
-    result: { summary?: Record<string, unknown>; error?: RunErrorInfo },
-  ): void {
-    this.#sql('UPDATE runs SET status = ?, updated_at = ?, summary = ?, error = ? WHERE run_id = ?')
-      .run(status, at, jsonOrNull(result.summary), jsonOrNull(result.error), runId);
+  finishRun(runId: string, status: RunStatus, at: string, result: { summary?: Record<string, unknown>; error?: RunErrorInfo }): void {
+    this.#sql('UPDATE runs SET status = ?, updated_at = ?, summary = ?, error = ? WHERE run_id = ?').run(
+      status,
+      at,
+      jsonOrNull(result.summary),
+      jsonOrNull(result.error),
+      runId,
+    );
   }
 
   // ---- events -----------------------------------------------------------------------------
 
   appendEvent(doc: RunEventDoc): void {
     this.#sql(
-        `INSERT INTO events (run_id, sequence, event_id, type, payload, timestamp, schema_version, causation_id)
+      `INSERT INTO events (run_id, sequence, event_id, type, payload, timestamp, schema_version, causation_id)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        doc.runId,
-        doc.sequence,
-        doc.eventId,
-        doc.type,
-        JSON.stringify(doc.payload),
-        doc.timestamp,
-        doc.schemaVersion,
-        doc.causationId ?? null,
-      );
+    ).run(doc.runId, doc.sequence, doc.eventId, doc.type, JSON.stringify(doc.payload), doc.timestamp, doc.schemaVersion, doc.causationId ?? null);
   }
 
   /** Events with `sequence > afterSequence`, in sequence order. */
   listEvents(runId: string, afterSequence = -1): RunEventDoc[] {
-    const rows = this.#sql('SELECT * FROM events WHERE run_id = ? AND sequence > ? ORDER BY sequence')
-      .all(runId, afterSequence) as EventRow[];
+    const rows = this.#sql('SELECT * FROM events WHERE run_id = ? AND sequence > ? ORDER BY sequence').all(runId, afterSequence) as EventRow[];
     return rows.map(toEventDoc);
   }
 
   /** The highest sequence in the run's log, or -1 when it is empty. */
   lastSequence(runId: string): number {
-    const row = this.#sql('SELECT MAX(sequence) AS last FROM events WHERE run_id = ?').get(runId) as
-      | { last: number | null }
-      | undefined;
+    const row = this.#sql('SELECT MAX(sequence) AS last FROM events WHERE run_id = ?').get(runId) as { last: number | null } | undefined;
     return row?.last ?? -1;
   }
 
@@ -281,25 +266,23 @@ export class Store {
 
   insertToolCall(runId: string, call: RecordedToolCall): void {
     this.#sql(
-        `INSERT INTO tool_calls (run_id, sequence, agent_id, depth, tool_name, inputs, outcome, error, status)
+      `INSERT INTO tool_calls (run_id, sequence, agent_id, depth, tool_name, inputs, outcome, error, status)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        runId,
-        call.sequence,
-        call.agentId,
-        call.depth,
-        call.toolName,
-        JSON.stringify(call.inputs ?? null),
-        jsonOrNull(call.outcome),
-        jsonOrNull(call.error),
-        call.status,
-      );
+    ).run(
+      runId,
+      call.sequence,
+      call.agentId,
+      call.depth,
+      call.toolName,
+      JSON.stringify(call.inputs ?? null),
+      jsonOrNull(call.outcome),
+      jsonOrNull(call.error),
+      call.status,
+    );
   }
 
   listToolCalls(runId: string): RecordedToolCall[] {
-    const rows = this.#sql('SELECT * FROM tool_calls WHERE run_id = ? ORDER BY sequence')
-      .all(runId) as ToolCallRow[];
+    const rows = this.#sql('SELECT * FROM tool_calls WHERE run_id = ? ORDER BY sequence').all(runId) as ToolCallRow[];
     return rows.map((row) => {
       const call: RecordedToolCall = {
         sequence: row.sequence,
@@ -316,17 +299,18 @@ export class Store {
   }
 
   insertDerivedCopies(evalRunId: string, copies: DerivedCopy[]): void {
-    const insert = this.#sql(
-      'INSERT INTO derived_fixtures (eval_run_id, task_id, source_run_id, entries) VALUES (?, ?, ?, ?)',
-    );
+    const insert = this.#sql('INSERT INTO derived_fixtures (eval_run_id, task_id, source_run_id, entries) VALUES (?, ?, ?, ?)');
     this.#db.transaction(() => {
       for (const copy of copies) insert.run(evalRunId, copy.taskId, copy.sourceRunId, JSON.stringify(copy.entries));
     })();
   }
 
   derivedCopies(evalRunId: string): DerivedCopy[] {
-    const rows = this.#sql('SELECT task_id, source_run_id, entries FROM derived_fixtures WHERE eval_run_id = ? ORDER BY task_id')
-      .all(evalRunId) as { task_id: string; source_run_id: string; entries: string }[];
+    const rows = this.#sql('SELECT task_id, source_run_id, entries FROM derived_fixtures WHERE eval_run_id = ? ORDER BY task_id').all(evalRunId) as {
+      task_id: string;
+      source_run_id: string;
+      entries: string;
+    }[];
     return rows.map((r) => ({ taskId: r.task_id, sourceRunId: r.source_run_id, entries: JSON.parse(r.entries) as unknown }));
   }
 
@@ -340,10 +324,10 @@ export class Store {
       this.#sql('DELETE FROM tool_calls WHERE run_id = ?').run(runId);
       this.#sql('DELETE FROM derived_fixtures WHERE source_run_id = ?').run(runId);
       this.#sql('UPDATE runs SET tool_content_erased = 1, updated_at = ? WHERE run_id = ?').run(at, runId);
-      const rows = this.#sql(
-          `SELECT sequence, payload FROM events WHERE run_id = ? AND type IN ('agent.tool-called', 'agent.tool-returned')`,
-        )
-        .all(runId) as { sequence: number; payload: string }[];
+      const rows = this.#sql(`SELECT sequence, payload FROM events WHERE run_id = ? AND type IN ('agent.tool-called', 'agent.tool-returned')`).all(runId) as {
+        sequence: number;
+        payload: string;
+      }[];
       const update = this.#sql('UPDATE events SET payload = ? WHERE run_id = ? AND sequence = ?');
       for (const row of rows) {
         const payload = JSON.parse(row.payload) as Record<string, unknown>;
@@ -360,28 +344,23 @@ export class Store {
   bumpCounter(tenant: string, key: string, by: number): number {
     if (by !== 0) {
       this.#sql(
-          `INSERT INTO counters (tenant, key, count) VALUES (?, ?, ?)
+        `INSERT INTO counters (tenant, key, count) VALUES (?, ?, ?)
            ON CONFLICT (tenant, key) DO UPDATE SET count = count + excluded.count`,
-        )
-        .run(tenant, key, by);
+      ).run(tenant, key, by);
     }
-    const row = this.#sql('SELECT count FROM counters WHERE tenant = ? AND key = ?').get(tenant, key) as
-      | { count: number }
-      | undefined;
+    const row = this.#sql('SELECT count FROM counters WHERE tenant = ? AND key = ?').get(tenant, key) as { count: number } | undefined;
     return row?.count ?? 0;
   }
 
   countEffect(tenant: string, toolName: string): void {
     this.#sql(
-        `INSERT INTO effects (tenant, tool_name, count) VALUES (?, ?, 1)
+      `INSERT INTO effects (tenant, tool_name, count) VALUES (?, ?, 1)
          ON CONFLICT (tenant, tool_name) DO UPDATE SET count = count + 1`,
-      )
-      .run(tenant, toolName);
+    ).run(tenant, toolName);
   }
 
   effects(tenant: string): Record<string, number> {
-    const rows = this.#sql('SELECT tool_name, count FROM effects WHERE tenant = ? ORDER BY tool_name')
-      .all(tenant) as { tool_name: string; count: number }[];
+    const rows = this.#sql('SELECT tool_name, count FROM effects WHERE tenant = ? ORDER BY tool_name').all(tenant) as { tool_name: string; count: number }[];
     const out: Record<string, number> = {};
     for (const r of rows) out[r.tool_name] = r.count;
     return out;
@@ -391,10 +370,9 @@ export class Store {
 
   upsertSuite(fixtureId: string, document: unknown, at: string): void {
     this.#sql(
-        `INSERT INTO seeded_suites (fixture_id, document, seeded_at) VALUES (?, ?, ?)
+      `INSERT INTO seeded_suites (fixture_id, document, seeded_at) VALUES (?, ?, ?)
          ON CONFLICT (fixture_id) DO UPDATE SET document = excluded.document, seeded_at = excluded.seeded_at`,
-      )
-      .run(fixtureId, JSON.stringify(document), at);
+    ).run(fixtureId, JSON.stringify(document), at);
   }
 
   seededSuites(): { fixtureId: string; document: unknown }[] {

@@ -40,7 +40,7 @@ export function inStreamMode(mode: StreamMode, type: string): boolean {
 /** `Last-Event-ID`: the sequence to resume after; absent means from the start. */
 export function parseLastEventId(header: string | string[] | undefined): number {
   if (header === undefined) return -1;
-  const value = Array.isArray(header) ? header[0] ?? '' : header;
+  const value = Array.isArray(header) ? (header[0] ?? '') : header;
   if (!NON_NEGATIVE_INT.test(value.trim())) {
     throw validationError('Last-Event-ID must be a non-negative integer sequence', { field: 'Last-Event-ID' });
   }
@@ -88,13 +88,7 @@ function frame(doc: RunEventDoc): string {
  * the terminal event. The replay and the subscription happen in one synchronous block, so no
  * event falls between them.
  */
-export function serveEventStream(
-  ctx: StreamContext,
-  run: RunRecord,
-  mode: StreamMode,
-  after: number,
-  res: ServerResponse,
-): void {
+export function serveEventStream(ctx: StreamContext, run: RunRecord, mode: StreamMode, after: number, res: ServerResponse): void {
   let lastWritten = after;
   let ended = false;
   let unsubscribe = (): void => {};
@@ -162,12 +156,7 @@ export function serveEventStream(
  * Serves `GET /runs/{id}/events/poll`: every event after the cursor; when there is none yet and
  * the run has not ended, waits up to `timeout` seconds for one.
  */
-export async function servePoll(
-  ctx: StreamContext,
-  run: RunRecord,
-  params: PollParams,
-  res: ServerResponse,
-): Promise<Record<string, unknown> | undefined> {
+export async function servePoll(ctx: StreamContext, run: RunRecord, params: PollParams, res: ServerResponse): Promise<Record<string, unknown> | undefined> {
   let events = ctx.runs.events(run.runId, params.afterSequence);
   const latest = (): RunRecord => ctx.runs.ownedRun(run.tenant, run.runId) ?? run;
   if (events.length === 0 && !isTerminal(latest().status)) {

@@ -107,11 +107,7 @@ class Log {
     }
     if (seq < this.last) this.problem(`sequence ${seq} arrived after ${this.last}`);
     else if (seq > this.last + 1) {
-      this.problem(
-        this.last < 0
-          ? `sequence gap: the log starts at ${seq}, not 0`
-          : `sequence gap: ${this.last} is followed by ${seq}`,
-      );
+      this.problem(this.last < 0 ? `sequence gap: the log starts at ${seq}, not 0` : `sequence gap: ${this.last} is followed by ${seq}`);
     }
     this.seen.add(seq);
     this.events.push(event);
@@ -143,11 +139,7 @@ type Attempt =
   | { kind: 'cap'; error: HarnessCapReached };
 
 /** Reads a run's events until a terminal event, the deadline, or a limit. */
-export async function readRunEvents(
-  client: Client,
-  runId: string,
-  options: ReadEventsOptions,
-): Promise<ReadEventsResult> {
+export async function readRunEvents(client: Client, runId: string, options: ReadEventsOptions): Promise<ReadEventsResult> {
   const maxEvents = options.maxEvents ?? client.limits?.maxEvents ?? READ_EVENTS_DEFAULTS.maxEvents;
   const maxBytes = options.maxBytes ?? client.limits?.maxBodyBytes ?? READ_EVENTS_DEFAULTS.maxBytes;
   const bytesCap = (): HarnessCapReached =>
@@ -184,8 +176,7 @@ export async function readRunEvents(
     const defects = log.defects();
     return { ok: false, reason: defects ? `${reason}; ${defects}` : reason, events: log.events, via };
   };
-  const deadlineReason = (): string =>
-    `no terminal event within ${options.deadlineMs} ms (via ${via}, last sequence ${log.last})`;
+  const deadlineReason = (): string => `no terminal event within ${options.deadlineMs} ms (via ${via}, last sequence ${log.last})`;
   /** Counts one loss; throws once the budget is spent; otherwise waits a short backoff. */
   const lose = async (why: string): Promise<void> => {
     losses++;
@@ -208,8 +199,7 @@ export async function readRunEvents(
     const contentType = stream.headers['content-type'] ?? '';
     if (stream.status !== 200 || !contentType.toLowerCase().startsWith('text/event-stream')) {
       stream.close();
-      const what =
-        stream.status !== 200 ? `answered ${stream.status}` : `answered 200 with content-type ${JSON.stringify(contentType)}`;
+      const what = stream.status !== 200 ? `answered ${stream.status}` : `answered 200 with content-type ${JSON.stringify(contentType)}`;
       return { kind: 'unavailable', why: `GET ${base}?streamMode=debug ${what}` };
     }
 
@@ -365,4 +355,3 @@ export async function readRunEvents(
     clearTimeout(timer);
   }
 }
-

@@ -120,7 +120,10 @@ export function createClient(options: ClientOptions): Client {
   const baseUrl = normaliseBaseUrl(options.baseUrl, options.apiKey);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxEvents = options.maxEvents ?? DEFAULT_MAX_EVENTS;
-  for (const [name, value] of [['maxBodyBytes', maxBodyBytes], ['maxEvents', maxEvents]] as const) {
+  for (const [name, value] of [
+    ['maxBodyBytes', maxBodyBytes],
+    ['maxEvents', maxEvents],
+  ] as const) {
     if (!Number.isSafeInteger(value) || value <= 0) throw new TestBug(`${name} must be a positive integer, got ${String(value)}`);
   }
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
@@ -147,11 +150,7 @@ export function createClient(options: ClientOptions): Client {
     return secrets;
   }
 
-  function buildHeaders(
-    auth: AuthChoice | undefined,
-    callerHeaders: HeaderMap | undefined,
-    accept: string,
-  ): Record<string, string> {
+  function buildHeaders(auth: AuthChoice | undefined, callerHeaders: HeaderMap | undefined, accept: string): Record<string, string> {
     const out: Record<string, string> = {};
     const suppressed = new Set<string>();
     for (const [name, value] of Object.entries(callerHeaders ?? {})) {
@@ -167,8 +166,7 @@ export function createClient(options: ClientOptions): Client {
     addDefault('user-agent', userAgent);
     addDefault('accept', accept);
     // A caller's own Authorization wins unchanged; the default key never overwrites it.
-    const key =
-      auth === 'none' ? undefined : auth && typeof auth === 'object' ? auth.apiKey : defaultKey;
+    const key = auth === 'none' ? undefined : auth && typeof auth === 'object' ? auth.apiKey : defaultKey;
     if (key !== undefined && key !== '') addDefault('authorization', `Bearer ${key}`);
     return out;
   }
@@ -209,9 +207,7 @@ export function createClient(options: ClientOptions): Client {
     // Headers must arrive within the client's bound; after that, only silence ends the stream.
     const timeout = AbortSignal.timeout(timeoutMs);
     const controller = new AbortController();
-    const headerSignal = AbortSignal.any(
-      opts.signal ? [timeout, controller.signal, opts.signal] : [timeout, controller.signal],
-    );
+    const headerSignal = AbortSignal.any(opts.signal ? [timeout, controller.signal, opts.signal] : [timeout, controller.signal]);
     const signal = opts.signal ? AbortSignal.any([controller.signal, opts.signal]) : controller.signal;
     let res: Dispatcher.ResponseData;
     const onHeaderAbort = (): void => controller.abort(headerSignal.reason);

@@ -18,9 +18,7 @@ export interface CallOptions {
 // ---------------------------------------------------------------------------------------------
 // Discovery
 
-export type DiscoveryResult =
-  | { ok: true; document: JsonObject; etag?: string; status: number }
-  | { ok: false; reason: string; result?: HttpResult };
+export type DiscoveryResult = { ok: true; document: JsonObject; etag?: string; status: number } | { ok: false; reason: string; result?: HttpResult };
 
 /** `GET /.well-known/openwop`, unauthenticated, with `OpenWOP-Version: 2.0`. */
 export async function discover(client: Client): Promise<DiscoveryResult> {
@@ -32,9 +30,7 @@ export async function discover(client: Client): Promise<DiscoveryResult> {
     return { ok: false, reason: 'GET /.well-known/openwop answered 200 without a JSON object', result };
   }
   const etag = result.headers.etag;
-  return etag === undefined
-    ? { ok: true, document: result.json, status: result.status }
-    : { ok: true, document: result.json, etag, status: result.status };
+  return etag === undefined ? { ok: true, document: result.json, status: result.status } : { ok: true, document: result.json, etag, status: result.status };
 }
 
 /**
@@ -85,9 +81,7 @@ export async function createEvalRun(
   return result;
 }
 
-export type GetRunResult =
-  | { ok: true; run: JsonObject; etag?: string; result: HttpResult }
-  | { ok: false; reason: string; result: HttpResult };
+export type GetRunResult = { ok: true; run: JsonObject; etag?: string; result: HttpResult } | { ok: false; reason: string; result: HttpResult };
 
 /** `GET /runs/{runId}`: the run snapshot (docs/wire.md §5.4). */
 export async function getRun(client: Client, runId: string, options: CallOptions = {}): Promise<GetRunResult> {
@@ -105,11 +99,7 @@ export type CancelRunResult =
   | { kind: 'other'; reason: string; result: HttpResult };
 
 /** `POST /runs/{runId}/cancel`: 200 `{runId, status}`, or 409 `run_terminal` for a finished run. */
-export async function cancelRun(
-  client: Client,
-  runId: string,
-  options: CallOptions & { reason?: string } = {},
-): Promise<CancelRunResult> {
+export async function cancelRun(client: Client, runId: string, options: CallOptions & { reason?: string } = {}): Promise<CancelRunResult> {
   const path = `/runs/${projectId(runId)}/cancel`;
   const body = options.reason === undefined ? {} : { reason: options.reason };
   const result = await client.request('POST', path, { body, auth: options.auth });
@@ -132,11 +122,7 @@ export type EvalSummaryResult =
   | { kind: 'other'; result: HttpResult };
 
 /** `GET /runs/{runId}/eval-summary`, telling 200, 409 and 404 apart. */
-export async function getEvalSummary(
-  client: Client,
-  runId: string,
-  options: CallOptions = {},
-): Promise<EvalSummaryResult> {
+export async function getEvalSummary(client: Client, runId: string, options: CallOptions = {}): Promise<EvalSummaryResult> {
   const result = await client.request('GET', `/runs/${projectId(runId)}/eval-summary`, { auth: options.auth });
   if (result.status === 200 && isJsonObject(result.json)) return { kind: 'ok', summary: result.json, result };
   if (result.status === 409) {
@@ -157,12 +143,7 @@ export const SUMMARY_MAX_ATTEMPTS = 60;
  * 1 s), until `deadlineMs` has passed or `SUMMARY_MAX_ATTEMPTS` were made. Returns the last answer:
  * still `running` when the run never finished in time.
  */
-export async function waitForSummary(
-  client: Client,
-  runId: string,
-  deadlineMs: number,
-  options: CallOptions = {},
-): Promise<EvalSummaryResult> {
+export async function waitForSummary(client: Client, runId: string, deadlineMs: number, options: CallOptions = {}): Promise<EvalSummaryResult> {
   const deadline = Date.now() + deadlineMs;
   let delay = 50;
   for (let attempt = 1; ; attempt++) {

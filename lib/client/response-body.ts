@@ -27,7 +27,10 @@ const DEEP = Symbol('too deep');
 export function parseBody(text: string, what: string): unknown | undefined {
   const json = looksLikeJson(text) && jsonTextDeepAndBalanced(text) ? DEEP : parseJson(text);
   if (json === DEEP || jsonValueTooDeep(json)) {
-    throw new ResponseTooDeep(`${what}: the response nests JSON deeper than ${MAX_JSON_DEPTH} levels, which this harness does not read (RFC 8259 §9)`, MAX_JSON_DEPTH);
+    throw new ResponseTooDeep(
+      `${what}: the response nests JSON deeper than ${MAX_JSON_DEPTH} levels, which this harness does not read (RFC 8259 §9)`,
+      MAX_JSON_DEPTH,
+    );
   }
   return json;
 }
@@ -60,16 +63,14 @@ export function discard(body: Discardable): void {
   body.destroy();
 }
 
-export async function readCapped(
-  body: AsyncIterable<unknown> & Discardable,
-  cap: number,
-  contentLength: string | undefined,
-  what: string,
-): Promise<string> {
+export async function readCapped(body: AsyncIterable<unknown> & Discardable, cap: number, contentLength: string | undefined, what: string): Promise<string> {
   const declared = contentLength === undefined ? NaN : Number(contentLength);
   if (Number.isFinite(declared) && declared > cap) {
     discard(body);
-    throw new ResponseTooLarge(`${what}: the response declares ${declared} bytes, above the harness cap of ${cap} bytes per response, ${CAP_NAMES.maxBodyBytes}; nothing was read and the connection was dropped`, cap);
+    throw new ResponseTooLarge(
+      `${what}: the response declares ${declared} bytes, above the harness cap of ${cap} bytes per response, ${CAP_NAMES.maxBodyBytes}; nothing was read and the connection was dropped`,
+      cap,
+    );
   }
   const parts: Buffer[] = [];
   let total = 0;
@@ -78,7 +79,10 @@ export async function readCapped(
     total += buf.length;
     if (total > cap) {
       discard(body);
-      throw new ResponseTooLarge(`${what}: the response body exceeds the harness cap of ${cap} bytes per response, ${CAP_NAMES.maxBodyBytes}; reading stopped and the connection was dropped`, cap);
+      throw new ResponseTooLarge(
+        `${what}: the response body exceeds the harness cap of ${cap} bytes per response, ${CAP_NAMES.maxBodyBytes}; reading stopped and the connection was dropped`,
+        cap,
+      );
     }
     parts.push(buf);
   }

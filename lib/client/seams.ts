@@ -25,11 +25,7 @@ function isCount(value: unknown): value is number {
 }
 
 /** `GET /conformance/seams/counter?key=K` → the counter's value, without moving it. */
-export async function readCounter(
-  client: Client,
-  key: string,
-  options: SeamOptions = {},
-): Promise<SeamResult<{ count: number; result: HttpResult }>> {
+export async function readCounter(client: Client, key: string, options: SeamOptions = {}): Promise<SeamResult<{ count: number; result: HttpResult }>> {
   const what = 'GET /conformance/seams/counter';
   const result = await client.request('GET', '/conformance/seams/counter', { query: { key }, auth: options.auth });
   if (result.status !== 200) return refused(what, result);
@@ -41,10 +37,7 @@ export async function readCounter(
 }
 
 /** `GET /conformance/seams/effects` → live tool calls let through, by tool name. */
-export async function readEffects(
-  client: Client,
-  options: SeamOptions = {},
-): Promise<SeamResult<{ effects: Record<string, number>; result: HttpResult }>> {
+export async function readEffects(client: Client, options: SeamOptions = {}): Promise<SeamResult<{ effects: Record<string, number>; result: HttpResult }>> {
   const what = 'GET /conformance/seams/effects';
   const result = await client.request('GET', '/conformance/seams/effects', { auth: options.auth });
   if (result.status !== 200) return refused(what, result);
@@ -69,11 +62,7 @@ export async function seedEvalSuite(
 }
 
 /** `POST /conformance/seams/runs/{runId}/erase-tool-content` → 204. */
-export async function eraseToolContent(
-  client: Client,
-  runId: string,
-  options: SeamOptions = {},
-): Promise<SeamResult<{ result: HttpResult }>> {
+export async function eraseToolContent(client: Client, runId: string, options: SeamOptions = {}): Promise<SeamResult<{ result: HttpResult }>> {
   const path = `/conformance/seams/runs/${projectId(runId)}/erase-tool-content`;
   const result = await client.request('POST', path, { auth: options.auth });
   if (result.status !== 204) return refused(`POST ${path}`, result);

@@ -67,7 +67,9 @@ export function certificationOf(bundle: Json, rows: readonly LedgerRow[], reject
     );
   }
   if (missing.length > 0) {
-    reasons.push(`${missing.length} of the ${harness.requirementIds.length} requirement ids have no row (${list(missing)}); a filtered or partial run never certifies`);
+    reasons.push(
+      `${missing.length} of the ${harness.requirementIds.length} requirement ids have no row (${list(missing)}); a filtered or partial run never certifies`,
+    );
   }
   if (unknown.length > 0) reasons.push(`${unknown.length} row(s) carry an id this harness version never produces (${list(unknown)})`);
   if (failed.length > 0) reasons.push(`${failed.length} row(s) are executed-fail (${list(failed)})`);

@@ -4,13 +4,7 @@
 import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  developmentKeyId,
-  ed25519PrivateKey,
-  ed25519PublicKey,
-  publicKeyPemFromRaw,
-  rawPublicKeyB64url,
-} from './ed25519.ts';
+import { developmentKeyId, ed25519PrivateKey, ed25519PublicKey, publicKeyPemFromRaw, rawPublicKeyB64url } from './ed25519.ts';
 import { findDuplicateMember } from './jcs.ts';
 import { JsonTooDeep, parseJsonBounded } from '../json-depth.ts';
 import type { NotABundle } from './verify.ts';
@@ -128,14 +122,17 @@ function isPrivateKeyPem(pem: string): boolean {
 export function readPublicKeyFile(path: string): KeyFile {
   // Any private key — Ed25519 or not, encrypted or not — is refused before it is parsed as
   // anything else, and nothing of it is echoed.
-  const read = readKeyFile(path, (pem) => {
-    if (isPrivateKeyPem(pem)) throw new PrivateKeyGiven();
-    return ed25519PublicKey(pem);
-  }, 'public key');
+  const read = readKeyFile(
+    path,
+    (pem) => {
+      if (isPrivateKeyPem(pem)) throw new PrivateKeyGiven();
+      return ed25519PublicKey(pem);
+    },
+    'public key',
+  );
   if (!read.ok) return read;
   return { ok: true, pem: publicKeyPemFromRaw(rawPublicKeyB64url(read.pem)) };
 }
-
 
 export type BundleFile = { ok: true; bundle: Record<string, unknown>; text: string } | NotABundle;
 

@@ -4,13 +4,7 @@
 /** What happened to one requirement id (docs/wire.md §10). */
 export type Disposition = 'executed-pass' | 'executed-fail' | 'skipped' | 'inapplicable' | 'blocked';
 
-export const DISPOSITIONS: readonly Disposition[] = [
-  'executed-pass',
-  'executed-fail',
-  'skipped',
-  'inapplicable',
-  'blocked',
-];
+export const DISPOSITIONS: readonly Disposition[] = ['executed-pass', 'executed-fail', 'skipped', 'inapplicable', 'blocked'];
 
 /** Every disposition except `executed-pass`; each needs a reason. */
 export type NonPassDisposition = Exclude<Disposition, 'executed-pass'>;
@@ -106,12 +100,7 @@ export interface UnsignedBundle {
 
 /** The four members the signature covers, in this order (docs/wire.md §12.1, a const array). */
 export type SignedMembers = ['witnessSha256', 'host.build', 'suite.version', 'discovery.sha256'];
-export const SIGNED_MEMBERS: Readonly<SignedMembers> = Object.freeze([
-  'witnessSha256',
-  'host.build',
-  'suite.version',
-  'discovery.sha256',
-] as SignedMembers);
+export const SIGNED_MEMBERS: Readonly<SignedMembers> = Object.freeze(['witnessSha256', 'host.build', 'suite.version', 'discovery.sha256'] as SignedMembers);
 
 export interface BundleSignature {
   alg: 'ed25519';

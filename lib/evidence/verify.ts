@@ -118,7 +118,15 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
 
   if (!isObject(bundle)) {
     reject('not-v3', `a bundle is a JSON object, got ${Array.isArray(bundle) ? 'an array' : bundle === null ? 'null' : typeof bundle}`);
-    return { rejections, signatureVerified: false, verdict: 'rejected', developmentKey: false, certifiedProfiles: [], derivabilityChecked: false, optedOut: [] };
+    return {
+      rejections,
+      signatureVerified: false,
+      verdict: 'rejected',
+      developmentKey: false,
+      certifiedProfiles: [],
+      derivabilityChecked: false,
+      optedOut: [],
+    };
   }
   if (bundle.bundleVersion !== '3') {
     reject('not-v3', `bundleVersion is ${show(bundle.bundleVersion)}, not "3"; v1 and v2 bundles are never upgraded to v3`);
@@ -139,7 +147,10 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
   for (const row of rows) {
     if (row.result === 'executed-pass') {
       if (!(typeof row.assertions === 'number' && row.assertions > 0)) {
-        reject('vacuous-pass', `requirement ${row.id} is executed-pass with ${row.assertions === undefined ? 'no assertion count' : `${String(row.assertions)} assertions`}`);
+        reject(
+          'vacuous-pass',
+          `requirement ${row.id} is executed-pass with ${row.assertions === undefined ? 'no assertion count' : `${String(row.assertions)} assertions`}`,
+        );
       }
     } else if (DISPOSITIONS.includes(row.result) && (typeof row.detail !== 'string' || row.detail.trim() === '')) {
       reject('reason-missing', `requirement ${row.id} is ${row.result} without a reason in its detail`);
@@ -198,7 +209,10 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
       if (row === undefined) {
         reject('detail-mismatch', `detail.nonPass lists ${show(entry.id)}, which is no non-pass row`);
       } else if (entry.result !== row.result || entry.reason !== row.detail) {
-        reject('detail-mismatch', `detail.nonPass entry ${row.id} says ${show(entry.result)} / ${show(entry.reason)}, but its row says ${show(row.result)} / ${show(row.detail)}`);
+        reject(
+          'detail-mismatch',
+          `detail.nonPass entry ${row.id} says ${show(entry.result)} / ${show(entry.reason)}, but its row says ${show(row.result)} / ${show(row.detail)}`,
+        );
       }
     }
   }
@@ -253,7 +267,10 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
       } else {
         const failed = hostKeys.filter((key) => !verifyText(payload.text, sig, key)).length;
         if (failed > 0) {
-          reject('signature-invalid', `the host signature (keyId ${keyId ?? 'absent'}) does not verify with the supplied host key${hostKeys.length > 1 ? ` (${failed} of ${hostKeys.length} keys)` : ''}`);
+          reject(
+            'signature-invalid',
+            `the host signature (keyId ${keyId ?? 'absent'}) does not verify with the supplied host key${hostKeys.length > 1 ? ` (${failed} of ${hostKeys.length} keys)` : ''}`,
+          );
         } else {
           signatureVerified = true;
         }
@@ -276,8 +293,7 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
       } else {
         const payload = payloadOf(bundle);
         const sig = verifier.sig;
-        const holds =
-          payload.ok && typeof sig === 'string' && verifierKeys.every((key) => verifyText(payload.text, sig, key));
+        const holds = payload.ok && typeof sig === 'string' && verifierKeys.every((key) => verifyText(payload.text, sig, key));
         if (!holds) reject('verifier-signature-invalid', 'the verifier signature does not verify with the supplied verifier key');
       }
     }
@@ -292,12 +308,15 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
   if (developmentKey) {
     for (const profile of profiles) {
       if (profile.evidenceTier !== 'self') {
-        reject('development-key-tier', `profile ${show(profile.id)} claims ${show(profile.evidenceTier)} evidence, but the bundle is signed with development key ${keyId}, which attests integrity only`);
+        reject(
+          'development-key-tier',
+          `profile ${show(profile.id)} claims ${show(profile.evidenceTier)} evidence, but the bundle is signed with development key ${keyId}, which attests integrity only`,
+        );
       }
     }
   }
 
-  const derived = derive(bundle, rows, profiles, documentSigned ? discovery.document as Json : undefined, reject);
+  const derived = derive(bundle, rows, profiles, documentSigned ? (discovery.document as Json) : undefined, reject);
   const verdict = rejections.length > 0 ? 'rejected' : signatureVerified ? 'verified' : 'unverified';
   return { rejections, signatureVerified, verdict, developmentKey, ...derived };
 }
@@ -334,19 +353,29 @@ function derive(
   const certified: string[] = [];
   for (const [i, profile] of profiles.entries()) {
     if (profile.certified !== true) continue;
-    if (relaxed.has(ids[i]!)) reject('relaxed-profile-certified', `profile ${ids[i]} is marked certified while a relaxation on one of its families is declared (${obligations.join(', ')})`);
+    if (relaxed.has(ids[i]!))
+      reject(
+        'relaxed-profile-certified',
+        `profile ${ids[i]} is marked certified while a relaxation on one of its families is declared (${obligations.join(', ')})`,
+      );
     else certified.push(ids[i]!);
   }
   // An empty profile is not certifiable (docs/wire.md §11 "Empty profiles").
   for (const profile of profiles) {
     const witnesses = profile.witnessCount;
     if (profile.certified === true && !(typeof witnesses === 'number' && witnesses >= 1)) {
-      reject('profile-unwitnessed', `profile ${show(profile.id)} is marked certified with witnessCount ${show(witnesses)}; a profile nothing witnessed certifies nothing`);
+      reject(
+        'profile-unwitnessed',
+        `profile ${show(profile.id)} is marked certified with witnessCount ${show(witnesses)}; a profile nothing witnessed certifies nothing`,
+      );
     }
   }
   const blocked = rows.filter((row) => row.result === 'blocked').length;
   if (blocked > 0 && certified.length > 0) {
-    reject('blocked-certified', `${blocked} row(s) are blocked, yet ${certified.join(', ')} ${certified.length === 1 ? 'is' : 'are'} marked certified; a bundle with a blocked row certifies nothing`);
+    reject(
+      'blocked-certified',
+      `${blocked} row(s) are blocked, yet ${certified.join(', ')} ${certified.length === 1 ? 'is' : 'are'} marked certified; a bundle with a blocked row certifies nothing`,
+    );
   }
 
   const rung = rungProblem(isObject(bundle.durability) ? bundle.durability.rung : undefined, rows);
@@ -358,7 +387,10 @@ function derive(
     derivabilityChecked = true;
     for (const name of optedOut) {
       if (advertises(document, name, targetMajor)) {
-        reject('opted-out-but-advertised', `${name} is recorded as an operator opt-out, but the signed discovery document advertises it; a host never both advertises and opts out`);
+        reject(
+          'opted-out-but-advertised',
+          `${name} is recorded as an operator opt-out, but the signed discovery document advertises it; a host never both advertises and opts out`,
+        );
       }
     }
     for (const id of certified) {

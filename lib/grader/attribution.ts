@@ -69,7 +69,10 @@ export interface ScoredTrial {
  * trials, each with its attributed top-level brackets, and reports in `anomalies` what it cannot
  * attribute.
  */
-export function attribute(events: readonly RunEventDoc[], anomalies: string[]): { scored: ScoredTrial[]; fixtureRuns: Set<string>; scoredInsideBracket: number } {
+export function attribute(
+  events: readonly RunEventDoc[],
+  anomalies: string[],
+): { scored: ScoredTrial[]; fixtureRuns: Set<string>; scoredInsideBracket: number } {
   const indexed: { event: RunEventDoc; sequence: number; index: number }[] = [];
   (Array.isArray(events) ? events : []).forEach((event, index) => {
     const sequence = event !== null && typeof event === 'object' ? finiteNumber((event as { sequence?: unknown }).sequence) : undefined;
@@ -133,7 +136,9 @@ export function attribute(events: readonly RunEventDoc[], anomalies: string[]): 
           }
         }
         if (at === -1) {
-          anomalies.push(`agent.invocation-completed at sequence ${sequence} closes no open bracket${invocationId ? ` (invocationId ${invocationId})` : ''}; it was ignored`);
+          anomalies.push(
+            `agent.invocation-completed at sequence ${sequence} closes no open bracket${invocationId ? ` (invocationId ${invocationId})` : ''}; it was ignored`,
+          );
           break;
         }
         for (let i = stack.length - 1; i > at; i--) {
@@ -150,7 +155,14 @@ export function attribute(events: readonly RunEventDoc[], anomalies: string[]): 
           anomalies.push(`agent.tool-called at sequence ${sequence} has no toolName; it was ignored`);
           break;
         }
-        top.toolCalls.push({ agentId: str(p.agentId) ?? innermost?.agentId, toolName, inputs: p.inputs, callId: str(p.callId), wireMiss: false, redacted: !('inputs' in p) });
+        top.toolCalls.push({
+          agentId: str(p.agentId) ?? innermost?.agentId,
+          toolName,
+          inputs: p.inputs,
+          callId: str(p.callId),
+          wireMiss: false,
+          redacted: !('inputs' in p),
+        });
         break;
       }
       case 'agent.tool-returned': {
@@ -206,7 +218,9 @@ export function attribute(events: readonly RunEventDoc[], anomalies: string[]): 
           break;
         }
         if (typeof trialIndex !== 'number' || !Number.isSafeInteger(trialIndex) || trialIndex < 0) {
-          anomalies.push(`eval.scored at sequence ${sequence} (task ${taskId}) has an invalid trialIndex ${canonicalJson(rawIndex)}; it and its brackets were ignored`);
+          anomalies.push(
+            `eval.scored at sequence ${sequence} (task ${taskId}) has an invalid trialIndex ${canonicalJson(rawIndex)}; it and its brackets were ignored`,
+          );
           pending = [];
           judgeCosts = [];
           break;
@@ -214,7 +228,9 @@ export function attribute(events: readonly RunEventDoc[], anomalies: string[]): 
         if (pending.length === 0) {
           anomalies.push(`eval.scored at sequence ${sequence} (task ${taskId}, trial ${trialIndex}) has no agent invocation bracket before it`);
         } else if (pending.length > 1) {
-          anomalies.push(`eval.scored at sequence ${sequence} (task ${taskId}, trial ${trialIndex}) is attributed ${pending.length} top-level brackets; one was expected`);
+          anomalies.push(
+            `eval.scored at sequence ${sequence} (task ${taskId}, trial ${trialIndex}) is attributed ${pending.length} top-level brackets; one was expected`,
+          );
         }
         scored.push({
           taskId,

@@ -99,7 +99,7 @@ function scaleByPowerOfTwo(x: number, e: number): number {
 export function toNumber(num: bigint, den: bigint): number {
   if (den === 0n) return Number.NaN;
   if (num === 0n) return 0;
-  const negative = (num < 0n) !== (den < 0n);
+  const negative = num < 0n !== den < 0n;
   const n = abs(num);
   const d = abs(den);
   const shift = bitLength(d) - bitLength(n) + 66;

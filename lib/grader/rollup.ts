@@ -3,17 +3,7 @@
 // Means and sums are taken exactly over the decimal values of the numbers (rational.ts) and
 // converted to a double once, so threshold decisions do not depend on float evaluation order.
 
-import {
-  type Rational,
-  add,
-  divideByInteger,
-  exactMean,
-  fromNumber,
-  greaterOrEqual,
-  ratToNumber,
-  sum,
-  ZERO,
-} from './rational.ts';
+import { type Rational, add, divideByInteger, exactMean, fromNumber, greaterOrEqual, ratToNumber, sum, ZERO } from './rational.ts';
 import { passAtK, passHatK, scoreStderr } from './stats.ts';
 import type {
   Efficiency,

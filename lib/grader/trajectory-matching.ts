@@ -17,10 +17,7 @@ import { canonicalJson, leafPairs, requiredLeafPairs } from './json.ts';
 import { maximumMatchingSize } from './matching.ts';
 import type { ExpectedCall, ObservedCall, TrajectoryGrade, TrajectorySpec } from './types.ts';
 
-type Constraint =
-  | { kind: 'any' }
-  | { kind: 'exact'; canonical: string }
-  | { kind: 'subset'; pairs: string[] };
+type Constraint = { kind: 'any' } | { kind: 'exact'; canonical: string } | { kind: 'subset'; pairs: string[] };
 
 function constraintOf(call: ExpectedCall): Constraint {
   const mode = call.argsMatch ?? 'ignore';
@@ -219,8 +216,7 @@ export function gradeTrajectoryByMatching(spec: TrajectorySpec, observed: readon
   const obs = [...observed];
   const g = buildGraph(calls, obs);
   const observedClassCount = g.observedSizes.length;
-  const matches = (i: number, j: number): boolean =>
-    g.edgeSet.has(g.expectedClassOf[i]! * observedClassCount + g.observedClassOf[j]!);
+  const matches = (i: number, j: number): boolean => g.edgeSet.has(g.expectedClassOf[i]! * observedClassCount + g.observedClassOf[j]!);
 
   const matchedCount = maximumMatchingSize({
     leftSizes: g.expectedSizes,

@@ -68,7 +68,10 @@ function isEmptyObject(value: unknown): boolean {
  * size ≤ min(O_t, Σ_k min(e_k, o_k) + a). Pairing min(e_k, o_k) per value first, then the a
  * unconstrained ones with any of the O_t − Σ_k min(e_k, o_k) observed calls left, reaches it.
  */
-export function countingGrade(calls: readonly ExpectedCall[], observed: readonly ObservedCall[]): { matchedCount: number; everyObservedFits: boolean } | undefined {
+export function countingGrade(
+  calls: readonly ExpectedCall[],
+  observed: readonly ObservedCall[],
+): { matchedCount: number; everyObservedFits: boolean } | undefined {
   const E = calls.length;
   // Tools, by first appearance among the expected calls.
   const toolIds = new Map<string, number>();
@@ -126,7 +129,8 @@ export function countingGrade(calls: readonly ExpectedCall[], observed: readonly
         groupExpected.push(1);
         groupObserved.push(0);
       }
-    } else if (isEmptyObject(c.args)) anyOf[t]! += 1; // `subset` with no leaf pair: no constraint
+    } else if (isEmptyObject(c.args))
+      anyOf[t]! += 1; // `subset` with no leaf pair: no constraint
     else return undefined;
   }
 
@@ -168,7 +172,11 @@ export function countingGrade(calls: readonly ExpectedCall[], observed: readonly
  * augmentations, so when every one has been tried no augmenting path is left, and by Berge's
  * theorem the matching is maximum.
  */
-export function smallMatchingGrade(calls: readonly ExpectedCall[], observed: readonly ObservedCall[], budget: number): { matchedCount: number; everyObservedFits: boolean } | undefined {
+export function smallMatchingGrade(
+  calls: readonly ExpectedCall[],
+  observed: readonly ObservedCall[],
+  budget: number,
+): { matchedCount: number; everyObservedFits: boolean } | undefined {
   const E = calls.length;
   const O = observed.length;
   const byTool = new Map<string, number[]>();

@@ -14,13 +14,7 @@ import { countingGrade, expectedSubsequence, fits, observedSubsequence, smallMat
 import type { ExpectedCall, ObservedCall, TrajectoryGrade, TrajectorySpec } from './types.ts';
 
 /** Which route decided a grade (for the shortcut tests; never part of the grade). */
-export type GradeRoute =
-  | 'positional'
-  | 'expected-subsequence'
-  | 'observed-subsequence'
-  | 'counting'
-  | 'small-matching'
-  | 'matching';
+export type GradeRoute = 'positional' | 'expected-subsequence' | 'observed-subsequence' | 'counting' | 'small-matching' | 'matching';
 
 /** Candidate pairs up to which the explicit graph is cheaper than the class graph. */
 export const SMALL_MATCHING_PAIRS = 20_000;

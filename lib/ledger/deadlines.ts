@@ -127,22 +127,23 @@ export function withDeadlines(scenarios: Scenario[], legDeadlineMs: number, inte
   };
   return scenarios.map((scenario) => ({
     ...scenario,
-    legs: scenario.legs.map((leg): Leg =>
-      leg.serverFree
-        ? { ...leg, run: (check: Checks) => bound(() => leg.run(check), false) }
-        : {
-            ...leg,
-            run: (check: Checks, target: Target) =>
-              bound(
-                (cut) =>
-                  leg.run(check, {
-                    ...target,
-                    client: cutOnAbort(target.client, cut),
-                    tenantB: target.tenantB && cutOnAbort(target.tenantB, cut),
-                  }),
-                true,
-              ),
-          },
+    legs: scenario.legs.map(
+      (leg): Leg =>
+        leg.serverFree
+          ? { ...leg, run: (check: Checks) => bound(() => leg.run(check), false) }
+          : {
+              ...leg,
+              run: (check: Checks, target: Target) =>
+                bound(
+                  (cut) =>
+                    leg.run(check, {
+                      ...target,
+                      client: cutOnAbort(target.client, cut),
+                      tenantB: target.tenantB && cutOnAbort(target.tenantB, cut),
+                    }),
+                  true,
+                ),
+            },
     ),
   }));
 }

@@ -61,7 +61,12 @@ export function decideGate(needs: Needs, target: Target): GateDecision {
     }
   }
   if (needs.modeAbsent !== undefined && facet !== undefined && Array.isArray(facet.modes) && facet.modes.includes(needs.modeAbsent)) {
-    return { run: false, kind: 'inapplicable', reason: `the host advertises every mode, ${needs.modeAbsent} included, so no mode is left to probe`, strictFails: false };
+    return {
+      run: false,
+      kind: 'inapplicable',
+      reason: `the host advertises every mode, ${needs.modeAbsent} included, so no mode is left to probe`,
+      strictFails: false,
+    };
   }
   for (const mode of needs.modes ?? []) {
     if (facet === undefined || !Array.isArray(facet.modes) || !facet.modes.includes(mode)) {
@@ -79,7 +84,12 @@ export function decideGate(needs: Needs, target: Target): GateDecision {
   if (needs.someFixtures !== undefined) {
     const fitting = fittingFixtures(target, needs.someFixtures);
     if (fitting.length === 0) {
-      return { run: false, kind: 'inapplicable', reason: `the host can run none of the fixtures ${needs.someFixtures.join(', ')} (${fixtureMisfit(target, needs.someFixtures[0]!)})`, strictFails: false };
+      return {
+        run: false,
+        kind: 'inapplicable',
+        reason: `the host can run none of the fixtures ${needs.someFixtures.join(', ')} (${fixtureMisfit(target, needs.someFixtures[0]!)})`,
+        strictFails: false,
+      };
     }
     const unlisted = fitting.find((fixture) => !target.fixtures.has(fixture));
     if (unlisted !== undefined) {
@@ -87,7 +97,12 @@ export function decideGate(needs: Needs, target: Target): GateDecision {
     }
   }
   if (needs.seams && !target.seams) {
-    return { run: false, kind: 'blocked', reason: `the host does not mount the conformance seams profile (${SEAMS_PROFILE}), so the effect is not observable`, strictFails: true };
+    return {
+      run: false,
+      kind: 'blocked',
+      reason: `the host does not mount the conformance seams profile (${SEAMS_PROFILE}), so the effect is not observable`,
+      strictFails: true,
+    };
   }
   if (needs.tenantB && target.tenantB === undefined) {
     return { run: false, kind: 'blocked', reason: 'no tenant-B key was given (--tenant-b-api-key or OPENWOP_TEST_TENANT_B_API_KEY)', strictFails: false };
@@ -106,7 +121,8 @@ export function fixtureMisfit(target: Target, fixtureId: string): string | undef
   if (doc === undefined) return undefined;
   const facet = target.facet ?? {};
   for (const [member, needed] of Object.entries(doc.requires ?? {})) {
-    if (needed && isFacetMember(member) && !facetHas(facet, member)) return `the fixture ${fixtureId} uses agents.evalSuite.${member}, which the host does not advertise`;
+    if (needed && isFacetMember(member) && !facetHas(facet, member))
+      return `the fixture ${fixtureId} uses agents.evalSuite.${member}, which the host does not advertise`;
   }
   const count = (doc.suite.trials as { count?: unknown } | undefined)?.count;
   const maxTrials = (facet.trials as { maxTrials?: unknown } | undefined)?.maxTrials;

@@ -13,9 +13,7 @@ import type { Disposition } from '../evidence/types.ts';
 import { TestBug } from '../test-bug.ts';
 
 /** What a gate decides before a leg runs. */
-export type GateDecision =
-  | { run: true }
-  | { run: false; kind: 'inapplicable' | 'skipped' | 'blocked'; reason: string; strictFails: boolean };
+export type GateDecision = { run: true } | { run: false; kind: 'inapplicable' | 'skipped' | 'blocked'; reason: string; strictFails: boolean };
 
 /** Thrown by `require` when a leg cannot go on. */
 export class LegAbort extends Error {}
@@ -71,7 +69,7 @@ export interface Checks {
 
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
-  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   return text.length > 300 ? `${text.slice(0, 297)}...` : text;
 }
 

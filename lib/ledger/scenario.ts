@@ -62,7 +62,9 @@ export interface Scenario {
 
 /** The eval-suite fixtures the host legs of `scenarios` need, each once. */
 export function neededFixtures(scenarios: readonly Scenario[]): string[] {
-  return [...new Set(scenarios.flatMap((s) => s.legs.flatMap((leg) => (leg.serverFree ? [] : [...(leg.needs.fixtures ?? []), ...(leg.needs.someFixtures ?? [])]))))];
+  return [
+    ...new Set(scenarios.flatMap((s) => s.legs.flatMap((leg) => (leg.serverFree ? [] : [...(leg.needs.fixtures ?? []), ...(leg.needs.someFixtures ?? [])])))),
+  ];
 }
 
 /** The rule names a leg declares, the first being its default. */
@@ -81,7 +83,8 @@ export async function defineScenario(file: string, legs: Leg[]): Promise<Scenari
     if (!REQUIREMENT_ID.test(leg.id)) throw new TestBug(`${file}: "${leg.id}" is not a requirement id`);
     if (seen.has(leg.id)) throw new TestBug(`${file}: requirement id ${leg.id} is declared twice`);
     const bad = ruleNames(leg).filter((name) => !RULE_NAME.test(name));
-    if (bad.length > 0 || ruleNames(leg).length === 0) throw new TestBug(`${file}: ${leg.id} declares no rule or a rule name that is not kebab-case: ${bad.join(', ')}`);
+    if (bad.length > 0 || ruleNames(leg).length === 0)
+      throw new TestBug(`${file}: ${leg.id} declares no rule or a rule name that is not kebab-case: ${bad.join(', ')}`);
     seen.add(leg.id);
   }
   const scenario = { file, legs };
@@ -102,4 +105,3 @@ export function setScenarioRegistrar(next: Registrar | undefined): void {
 }
 
 export { decideGate, fittingFixtures, fixtureMisfit } from './gates.ts';
-

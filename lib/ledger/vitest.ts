@@ -77,7 +77,14 @@ async function connect(scenario: Scenario, onClose: (close: () => Promise<void>)
   // The memory caps of the environment (README "Memory caps"), as `run` reads them.
   const caps = readCaps({}, process.env);
   if (!caps.ok) throw new TestBug(caps.problem);
-  const opened = await openTarget({ baseUrl, apiKey, tenantBApiKey, requireBehavior, maxEvents: caps.caps.maxEvents, maxResponseBytes: caps.caps.maxResponseBytes });
+  const opened = await openTarget({
+    baseUrl,
+    apiKey,
+    tenantBApiKey,
+    requireBehavior,
+    maxEvents: caps.caps.maxEvents,
+    maxResponseBytes: caps.caps.maxResponseBytes,
+  });
   if (!opened.ok) throw new Error(`blocked: discovery of ${baseUrl} failed: ${opened.reason}`);
   await seedMissingFixtures(opened.target, neededFixtures([scenario]));
   return opened.target;

@@ -37,10 +37,11 @@ export class LegClock {
     };
     return scenarios.map((scenario) => ({
       ...scenario,
-      legs: scenario.legs.map((leg): Leg =>
-        leg.serverFree
-          ? { ...leg, run: (check: Checks) => timed(leg.id, () => leg.run(check)) }
-          : { ...leg, run: (check: Checks, target: Target) => timed(leg.id, () => leg.run(check, target)) as Promise<void> },
+      legs: scenario.legs.map(
+        (leg): Leg =>
+          leg.serverFree
+            ? { ...leg, run: (check: Checks) => timed(leg.id, () => leg.run(check)) }
+            : { ...leg, run: (check: Checks, target: Target) => timed(leg.id, () => leg.run(check, target)) as Promise<void> },
       ),
     }));
   }

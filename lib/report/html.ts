@@ -12,7 +12,6 @@ import { createHash } from 'node:crypto';
 import type { Disposition } from '../evidence/types.ts';
 import { displayUrl, escapeMarkup as e, evidenceExcerpt, groupedRows, TOTALS_OF, verdictLabel, type ReportRow, type RunReport } from './model.ts';
 
-
 const PAGE_CSS = `
 :root { --pass: #1a7f37; --fail: #cf222e; --blocked: #9a3412; --skipped: #6e7781; --inapplicable: #0969da; --line: #d0d7de; }
 * { box-sizing: border-box; }

@@ -60,7 +60,9 @@ export function writeReports(outputs: ReportOutputs, unredacted: RunReport, reda
     try {
       (append ? appendFileSync : writeFileSync)(path, redactor.text(render()));
     } catch (error) {
-      io.err(redactor.text(`openwop-eval-conformance: cannot write the ${what} to ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})\n`));
+      io.err(
+        redactor.text(`openwop-eval-conformance: cannot write the ${what} to ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})\n`),
+      );
       written = false;
     }
   }

@@ -23,7 +23,9 @@ export function cell(text: string): string {
 export function markdownSummary(report: RunReport): string {
   const label = verdictLabel(report.verdict);
   const { target, totals } = report;
-  const where = target.offline ? 'server-free legs only (--offline)' : `${target.implementation ?? 'a host'} at ${displayUrl(target.baseUrl) ?? 'an unknown URL'}`;
+  const where = target.offline
+    ? 'server-free legs only (--offline)'
+    : `${target.implementation ?? 'a host'} at ${displayUrl(target.baseUrl) ?? 'an unknown URL'}`;
   const lines = [
     `## OpenWOP eval conformance: ${label}`,
     '',
@@ -41,7 +43,9 @@ export function markdownSummary(report: RunReport): string {
   lines.push(`### Rows that did not pass (${nonPass.length})`, '', '| Requirement | Clause | Disposition | Reason |', '|---|---|---|---|');
   for (const row of nonPass.slice(0, MAX_ROWS)) {
     const title = row.title === undefined ? '' : `<br>${cell(row.title)}`;
-    lines.push(`| \`${row.id.replace(/`/g, '')}\`${title} | ${cell(row.clause ?? '')} | ${row.result} | ${cell(clip(row.detail ?? 'no reason given', MAX_REASON))} |`);
+    lines.push(
+      `| \`${row.id.replace(/`/g, '')}\`${title} | ${cell(row.clause ?? '')} | ${row.result} | ${cell(clip(row.detail ?? 'no reason given', MAX_REASON))} |`,
+    );
   }
   if (nonPass.length > MAX_ROWS) lines.push('', `…and ${nonPass.length - MAX_ROWS} more; the HTML or JSON report has every row.`);
   return `${lines.join('\n')}\n\n`;

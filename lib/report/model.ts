@@ -40,7 +40,14 @@ export interface RunReport {
 }
 
 /** The report of a run: its rows with their legs' titles, clauses and durations, and `verdict`. */
-export function runReport(harnessVersion: string, rows: readonly LedgerRow[], scenarios: readonly Scenario[], clock: LegClock, target: RunReport['target'], verdict: ReportVerdict): RunReport {
+export function runReport(
+  harnessVersion: string,
+  rows: readonly LedgerRow[],
+  scenarios: readonly Scenario[],
+  clock: LegClock,
+  target: RunReport['target'],
+  verdict: ReportVerdict,
+): RunReport {
   return {
     harnessVersion,
     generatedAt: new Date().toISOString(),
@@ -58,7 +65,11 @@ export function legInfo(scenarios: readonly Scenario[]): Map<string, { title: st
 }
 
 /** The rows with their legs' titles, clauses and durations beside them. */
-export function reportRows(rows: readonly LedgerRow[], info: ReadonlyMap<string, { title: string; clause: string }>, durations: ReadonlyMap<string, number>): ReportRow[] {
+export function reportRows(
+  rows: readonly LedgerRow[],
+  info: ReadonlyMap<string, { title: string; clause: string }>,
+  durations: ReadonlyMap<string, number>,
+): ReportRow[] {
   return rows.map((row) => ({ ...row, ...info.get(row.id), durationMs: durations.get(row.id) ?? 0 }));
 }
 
@@ -124,9 +135,7 @@ const UNPRINTABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffe\uffff]/
 
 /** `text` with its markup characters escaped and its unprintable characters replaced, for XML and HTML alike. */
 export function escapeMarkup(text: string): string {
-  return text
-    .replace(UNPRINTABLE, '\ufffd')
-    .replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
+  return text.replace(UNPRINTABLE, '\ufffd').replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
 }
 
 /** A base URL as reports show it: without any user or password it may carry. */

@@ -210,7 +210,9 @@ export function loadSchemas(source: boolean): { ajv: Ajv2020; idByName: Map<stri
 
   const idByName = new Map<string, string>();
   let payloads: AnySchemaObject | undefined;
-  for (const file of readdirSync(SCHEMA_DIR).filter((f) => f.endsWith(SCHEMA_SUFFIX)).sort()) {
+  for (const file of readdirSync(SCHEMA_DIR)
+    .filter((f) => f.endsWith(SCHEMA_SUFFIX))
+    .sort()) {
     const schema = readSchema(file);
     mutation?.(file, schema);
     const id = typeof schema.$id === 'string' ? schema.$id : SCHEMA_ID_BASE + file;
@@ -269,8 +271,7 @@ function formatError(e: ErrorObject): string {
 /** Ajv says only "must NOT be valid"; our `not`s forbid members, so name them. */
 function describeNot(schema: unknown): string | undefined {
   if (!isRecord(schema)) return undefined;
-  const names = (s: unknown): string[] =>
-    isRecord(s) && Array.isArray(s.required) ? s.required.map((n) => `'${String(n)}'`) : [];
+  const names = (s: unknown): string[] => (isRecord(s) && Array.isArray(s.required) ? s.required.map((n) => `'${String(n)}'`) : []);
   const together = names(schema);
   if (together.length === 1) return `must NOT have property ${together[0]}`;
   if (together.length > 1) return `must NOT have properties ${together.join(' and ')} together`;

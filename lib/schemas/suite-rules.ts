@@ -41,9 +41,7 @@ function checkTrials(trials: unknown): string[] {
   const count = countAbsent ? 1 : trials.count;
   if (!Number.isInteger(count)) return [];
   if ((k as number) <= (count as number)) return [];
-  return [
-    `trials.k: ${String(k)} exceeds trials.count ${String(count)}${countAbsent ? ' (an absent count is 1)' : ''}`,
-  ];
+  return [`trials.k: ${String(k)} exceeds trials.count ${String(count)}${countAbsent ? ' (an absent count is 1)' : ''}`];
 }
 
 /** RFC 0244 §A: for kind "trajectory", match and rubric MUST be absent. */

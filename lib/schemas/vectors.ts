@@ -53,7 +53,9 @@ let cache: SchemaVector[] | undefined;
 export function loadSchemaVectors(dir = VECTORS_DIR): SchemaVector[] {
   if (dir === VECTORS_DIR && cache) return cache;
   const vectors: SchemaVector[] = [];
-  for (const name of readdirSync(dir).filter((file) => file.endsWith('.json')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((file) => file.endsWith('.json'))
+    .sort()) {
     let groups: unknown;
     try {
       groups = JSON.parse(readFileSync(`${dir}${name}`, 'utf8'));
@@ -91,7 +93,7 @@ function readGroups(file: string, groups: unknown): SchemaVector[] {
       if (!isRecord(test) || typeof test.description !== 'string' || typeof test.valid !== 'boolean') {
         throw new TestBug(`${at} test ${t}: a test needs a string description and a boolean valid`);
       }
-      if (('data' in test) === ('patch' in test)) throw new TestBug(`${where}: give exactly one of data and patch`);
+      if ('data' in test === 'patch' in test) throw new TestBug(`${where}: give exactly one of data and patch`);
       if ('patch' in test && base === undefined) throw new TestBug(`${where}: a patch needs the group's base`);
       const errors = stringsOf(test.errors, `${where}: errors`);
       const legs = stringsOf(test.legs, `${where}: legs`);
@@ -122,14 +124,18 @@ export function applyPatch(base: unknown, patch: unknown, where: string): unknow
       continue;
     }
     if (!op.path.startsWith('/')) throw new TestBug(`${where}: path "${op.path}" is not a JSON Pointer`);
-    const tokens = op.path.slice(1).split('/').map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
+    const tokens = op.path
+      .slice(1)
+      .split('/')
+      .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
     const last = tokens.pop() as string;
     let parent: unknown = doc;
     for (const token of tokens) {
       parent = isRecord(parent) || Array.isArray(parent) ? (parent as Record<string, unknown>)[token] : undefined;
     }
     const container = parent as Record<string, unknown>;
-    const present = (isRecord(parent) && Object.hasOwn(parent, last)) || (Array.isArray(parent) && /^(0|[1-9][0-9]*)$/.test(last) && Number(last) < parent.length);
+    const present =
+      (isRecord(parent) && Object.hasOwn(parent, last)) || (Array.isArray(parent) && /^(0|[1-9][0-9]*)$/.test(last) && Number(last) < parent.length);
     if (!isRecord(parent) && !Array.isArray(parent)) throw new TestBug(`${where}: path "${op.path}" has no parent in the base`);
     if (op.op !== 'add' && !present) throw new TestBug(`${where}: path "${op.path}" is not in the base`);
     if (Array.isArray(parent) && op.op !== 'replace') throw new TestBug(`${where}: path "${op.path}": only replace is supported in an array`);

@@ -7,7 +7,23 @@ import type { FixtureDocument } from '../../lib/fixtures.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
 
 /** Keys no eval payload or summary may carry (the official suite's EVAL_CONTENT_FORBIDDEN). */
-export const CONTENT_KEYS = ['taskOutput', 'output', 'rubric', 'completion', 'prompt', 'body', 'secret', 'credentials', 'token', 'apiKey', 'tools', 'calls', 'args', 'inputs', 'explanation'];
+export const CONTENT_KEYS = [
+  'taskOutput',
+  'output',
+  'rubric',
+  'completion',
+  'prompt',
+  'body',
+  'secret',
+  'credentials',
+  'token',
+  'apiKey',
+  'tools',
+  'calls',
+  'args',
+  'inputs',
+  'explanation',
+];
 
 /** Every string of the suite that is content (length ≥ 4, so ids like "a" do not trip it). */
 export function suiteContentStrings(doc: FixtureDocument): string[] {
@@ -37,9 +53,10 @@ export function suiteContentStrings(doc: FixtureDocument): string[] {
 }
 
 function forbiddenKeys(value: unknown, path = '$', out: string[] = []): string[] {
-  if (Array.isArray(value)) value.forEach((item, i) => {
-    forbiddenKeys(item, `${path}[${i}]`, out);
-  });
+  if (Array.isArray(value))
+    value.forEach((item, i) => {
+      forbiddenKeys(item, `${path}[${i}]`, out);
+    });
   else if (value !== null && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
       if (CONTENT_KEYS.includes(k)) out.push(`${path}.${k}`);
@@ -50,7 +67,20 @@ function forbiddenKeys(value: unknown, path = '$', out: string[] = []): string[]
 }
 
 /** Members whose string values are ids, versions or closed enums: never content. */
-const ID_OR_ENUM_KEYS = new Set(['suiteId', 'suiteVersion', 'taskId', 'runId', 'baselineRunId', 'modes', 'mode', 'scoreLabel', 'evaluatorType', 'verdict', 'method', 'fixtureRuns']);
+const ID_OR_ENUM_KEYS = new Set([
+  'suiteId',
+  'suiteVersion',
+  'taskId',
+  'runId',
+  'baselineRunId',
+  'modes',
+  'mode',
+  'scoreLabel',
+  'evaluatorType',
+  'verdict',
+  'method',
+  'fixtureRuns',
+]);
 
 /** Every string value served, but those under an id or enum member. */
 function servedStrings(value: unknown, out: string[] = []): string[] {

@@ -76,12 +76,22 @@ export function sharedEvalRun(target: Target, fixtureId: string): Promise<Observ
  * inapplicable when the host redacts the tool inputs those grades need (RFC 0244 UQ 6). From
  * here the host has claimed the capability: missing evidence is a failure.
  */
-export function requireCompleted(check: Checks, run: ObservedEvalRun, reads: { trajectoryArgs: boolean } = { trajectoryArgs: true }): Required<Pick<ObservedEvalRun, 'runId' | 'summary' | 'grade'>> & ObservedEvalRun {
-  check.require(run.created.status === 201 && run.runId !== undefined, `POST /runs for ${run.fixture.id} answers 201 with a runId`, { status: run.created.status, body: run.created.json });
+export function requireCompleted(
+  check: Checks,
+  run: ObservedEvalRun,
+  reads: { trajectoryArgs: boolean } = { trajectoryArgs: true },
+): Required<Pick<ObservedEvalRun, 'runId' | 'summary' | 'grade'>> & ObservedEvalRun {
+  check.require(run.created.status === 201 && run.runId !== undefined, `POST /runs for ${run.fixture.id} answers 201 with a runId`, {
+    status: run.created.status,
+    body: run.created.json,
+  });
   check.require(run.eventsProblem === undefined, `the event log of the ${run.fixture.id} run is read in full`, run.eventsProblem);
   const last = run.events[run.events.length - 1];
   check.require(last?.type === 'run.completed', `the ${run.fixture.id} run ends with run.completed`, last?.type);
-  check.require(run.summary !== undefined, `GET /runs/{id}/eval-summary for the ${run.fixture.id} run answers 200`, { status: run.summaryAnswer?.status, body: run.summaryAnswer?.json });
+  check.require(run.summary !== undefined, `GET /runs/{id}/eval-summary for the ${run.fixture.id} run answers 200`, {
+    status: run.summaryAnswer?.status,
+    body: run.summaryAnswer?.json,
+  });
   check.require(run.grade !== undefined, 'the reference grade was recomputed');
   const grade = run.grade;
   if (run.eventsVia !== undefined) check.saw(`events read ${run.eventsVia === 'sse' ? 'over SSE (debug)' : 'by polling'}`);
@@ -108,5 +118,7 @@ export function payloadOf(event: RunEvent | undefined): Record<string, unknown> 
 /** The host's summary entry for a task. */
 export function summaryTask(summary: Record<string, unknown>, taskId: string): Record<string, unknown> | undefined {
   const tasks = Array.isArray(summary.tasks) ? summary.tasks : [];
-  return tasks.find((task): task is Record<string, unknown> => typeof task === 'object' && task !== null && (task as Record<string, unknown>).taskId === taskId);
+  return tasks.find(
+    (task): task is Record<string, unknown> => typeof task === 'object' && task !== null && (task as Record<string, unknown>).taskId === taskId,
+  );
 }

@@ -31,15 +31,31 @@ export interface ServedFact {
 export const SERVED_FACTS = {
   summaryIdentity: { member: 'summary suiteId, suiteVersion, taskCount, task ids', clause: 'RFC 0081 §C', id: `${ID}0081.summary-served` },
   summaryVerdict: { member: 'summary aggregateScore, passed, passedCount', clause: 'RFC 0081 §C, RFC 0244 §B', id: `${ID}0081.summary-served` },
-  summaryOutput: { member: 'run.completed outputs carry the served summary', clause: 'RFC 0081 §C ("set as the eval run\'s output")', id: `${ID}0081.summary-served` },
-  totalCost: { member: 'summary totalCostUsd, task costUsd, eval.scored costUsd', clause: 'RFC 0081 §C, RFC 0244 §B (cost counts every trial)', id: `${ID}0244.cost-every-trial` },
+  summaryOutput: {
+    member: 'run.completed outputs carry the served summary',
+    clause: 'RFC 0081 §C ("set as the eval run\'s output")',
+    id: `${ID}0081.summary-served`,
+  },
+  totalCost: {
+    member: 'summary totalCostUsd, task costUsd, eval.scored costUsd',
+    clause: 'RFC 0081 §C, RFC 0244 §B (cost counts every trial)',
+    id: `${ID}0244.cost-every-trial`,
+  },
   taskOutcome: { member: 'task score and passed, eval.scored score and passed', clause: 'RFC 0081 §C', id: `${ID}0081.summary-served` },
   failedClosed: { member: 'score and passed of a task or trial that failed closed', clause: 'RFC 0244 §D', id: `${ID}0244.fixture-miss-fails` },
-  unmatched: { member: 'score and passed of a task or trial whose trajectory did not match', clause: 'RFC 0244 §A (gating score, RFC 0246)', id: `${ID}0244.trajectory-graded` },
+  unmatched: {
+    member: 'score and passed of a task or trial whose trajectory did not match',
+    clause: 'RFC 0244 §A (gating score, RFC 0246)',
+    id: `${ID}0244.trajectory-graded`,
+  },
   trialOutcome: { member: 'score and passed of a task with trials', clause: 'RFC 0244 §B (task-level fields, RFC 0246)', id: `${ID}0244.trial-stats-formula` },
-  trajectory: { member: 'task trajectory block (the last trial\'s)', clause: 'RFC 0244 §A', id: `${ID}0244.trajectory-graded` },
+  trajectory: { member: "task trajectory block (the last trial's)", clause: 'RFC 0244 §A', id: `${ID}0244.trajectory-graded` },
   trials: { member: 'task trials n, passedCount, meanScore, passAtK, passHatK', clause: 'RFC 0244 §B', id: `${ID}0244.trial-stats-formula` },
-  trialStats: { member: 'summary trialStats k, passAtK, passHatK, scoreStderr (omitted under two tasks)', clause: 'RFC 0244 §B', id: `${ID}0244.trial-stats-formula` },
+  trialStats: {
+    member: 'summary trialStats k, passAtK, passHatK, scoreStderr (omitted under two tasks)',
+    clause: 'RFC 0244 §B',
+    id: `${ID}0244.trial-stats-formula`,
+  },
   efficiency: { member: 'task efficiency (mean over trials, inside the brackets)', clause: 'RFC 0244 §C', id: `${ID}0244.efficiency-counted` },
   missFail: { member: 'task fixtureMissCount under onMiss "fail" or fixtureRuns', clause: 'RFC 0244 §D', id: `${ID}0244.fixture-miss-fails` },
   missLive: { member: 'task fixtureMissCount under onMiss "live"', clause: 'RFC 0244 §D', id: `${ID}0244.onmiss-live-reported` },
@@ -47,8 +63,16 @@ export const SERVED_FACTS = {
   trialCount: { member: 'eval.started trialCount; eval.scored (taskId, trialIndex) pairs', clause: 'RFC 0244 §B', id: `${ID}0244.trials-per-task` },
   scoredOnce: { member: 'one eval.scored per task (trials = 1)', clause: 'RFC 0081 §C', id: `${ID}0081.eval-run-events` },
   fixtureRunsEcho: { member: 'eval.started fixtureRuns', clause: 'RFC 0252 §E', id: `${ID}0252.source-replayed` },
-  regression: { member: 'eval.started baselineRunId, summary regression presence, eval.completed regressionVsBaseline', clause: 'RFC 0081 §C, RFC 0244 §F', id: `${ID}0244.regression-paired` },
-  completed: { member: 'eval.completed aggregateScore, passed, taskCount, passedCount; before run.completed', clause: 'RFC 0081 §C', id: `${ID}0081.eval-run-events` },
+  regression: {
+    member: 'eval.started baselineRunId, summary regression presence, eval.completed regressionVsBaseline',
+    clause: 'RFC 0081 §C, RFC 0244 §F',
+    id: `${ID}0244.regression-paired`,
+  },
+  completed: {
+    member: 'eval.completed aggregateScore, passed, taskCount, passedCount; before run.completed',
+    clause: 'RFC 0081 §C',
+    id: `${ID}0081.eval-run-events`,
+  },
   shape: { member: 'every eval.* payload and the summary validate', clause: 'RFC 0081 §C, RFC 0244 §E', id: `${ID}0244.served-shape` },
   contentFree: { member: 'no eval.* payload or summary carries suite content', clause: 'RFC 0244 §H', id: `${ID}0244.served-content-free` },
 } as const satisfies Record<string, ServedFact>;
@@ -111,7 +135,8 @@ export function compareServedFacts(target: Target, run: ServedRun): void {
   // cannot know it; over it, the suite verdict is judged by 0244.cost-ceiling-every-trial instead.
   const ceiling = target.facet?.maxCostUsdPerSuite;
   const overHostCeiling = typeof ceiling === 'number' && grade.totalCostUsd > ceiling;
-  const costs = (value: unknown, withJudge: number, judgePart: number): boolean => within(value, withJudge) || (judgePart > 0 && within(value, withJudge - judgePart));
+  const costs = (value: unknown, withJudge: number, judgePart: number): boolean =>
+    within(value, withJudge) || (judgePart > 0 && within(value, withJudge - judgePart));
 
   // --- The summary: identity and verdict ---
   {
@@ -131,7 +156,11 @@ export function compareServedFacts(target: Target, run: ServedRun): void {
   }
   {
     const { check, clause } = fact('totalCost');
-    check.ok(costs(summary.totalCostUsd, grade.totalCostUsd, judge), `${clause} summary.totalCostUsd is the cost of every trial (${grade.totalCostUsd}${judge > 0 ? `, or ${grade.totalCostUsd - judge} without the judge` : ''})`, summary.totalCostUsd);
+    check.ok(
+      costs(summary.totalCostUsd, grade.totalCostUsd, judge),
+      `${clause} summary.totalCostUsd is the cost of every trial (${grade.totalCostUsd}${judge > 0 ? `, or ${grade.totalCostUsd - judge} without the judge` : ''})`,
+      summary.totalCostUsd,
+    );
   }
 
   // --- Each task ---
@@ -155,13 +184,15 @@ export function compareServedFacts(target: Target, run: ServedRun): void {
         t.check.ok(isObject(served.trials), `${t.clause} ${where}: the summary entry carries trials`, served.trials);
         t.check.equal(servedTrials.n, task.trials?.n, `${t.clause} ${where}: trials.n`);
         t.check.equal(servedTrials.passedCount, task.trials?.passedCount, `${t.clause} ${where}: trials.passedCount`);
-        for (const key of ['meanScore', 'passAtK', 'passHatK'] as const) t.check.close(servedTrials[key], task.trials?.[key] ?? Number.NaN, `${t.clause} ${where}: trials.${key}`);
+        for (const key of ['meanScore', 'passAtK', 'passHatK'] as const)
+          t.check.close(servedTrials[key], task.trials?.[key] ?? Number.NaN, `${t.clause} ${where}: trials.${key}`);
       }
     }
     if (served.efficiency !== undefined) {
       const t = fact('efficiency');
       const eff = isObject(served.efficiency) ? served.efficiency : {};
-      for (const key of ['toolCallCount', 'modelCallCount', 'inputTokens', 'outputTokens'] as const) t.check.close(eff[key], task.efficiency[key], `${t.clause} ${where}: efficiency.${key} is the mean over trials of the counts inside the brackets`);
+      for (const key of ['toolCallCount', 'modelCallCount', 'inputTokens', 'outputTokens'] as const)
+        t.check.close(eff[key], task.efficiency[key], `${t.clause} ${where}: efficiency.${key} is the mean over trials of the counts inside the brackets`);
     }
     if (served.costUsd !== undefined) {
       const t = fact('totalCost');
@@ -174,7 +205,8 @@ export function compareServedFacts(target: Target, run: ServedRun): void {
     if (fixtured && !(redacted && live)) {
       const t = fact(live ? 'missLive' : 'missFail');
       const misses = task.fixtureMissCount ?? 0;
-      if (misses > 0 || served.fixtureMissCount !== undefined) t.check.equal(served.fixtureMissCount, misses, `${t.clause} ${where}: fixtureMissCount counts every miss over its trials`);
+      if (misses > 0 || served.fixtureMissCount !== undefined)
+        t.check.equal(served.fixtureMissCount, misses, `${t.clause} ${where}: fixtureMissCount counts every miss over its trials`);
     }
   }
 
@@ -214,8 +246,16 @@ export function compareServedFacts(target: Target, run: ServedRun): void {
   }
   {
     const { check, clause } = fact('regression');
-    check.equal(startedPayload.baselineRunId, run.request.baselineRunId, `${clause} eval.started.baselineRunId names the baseline, and only when one was given`);
-    check.equal(isObject(summary.regression), run.request.baselineRunId !== undefined, `${clause} the summary carries a regression block exactly when a baseline was given`);
+    check.equal(
+      startedPayload.baselineRunId,
+      run.request.baselineRunId,
+      `${clause} eval.started.baselineRunId names the baseline, and only when one was given`,
+    );
+    check.equal(
+      isObject(summary.regression),
+      run.request.baselineRunId !== undefined,
+      `${clause} the summary carries a regression block exactly when a baseline was given`,
+    );
   }
 
   // --- eval.scored: one per (task, trial), each against the trial's grade ---
@@ -238,7 +278,11 @@ export function compareServedFacts(target: Target, run: ServedRun): void {
       }
       if (payload.costUsd !== undefined) {
         const t = fact('totalCost');
-        t.check.ok(costs(payload.costUsd, trial.costUsd, trial.judgeCostUsd ?? 0), `${t.clause} ${where}: costUsd is the trial's cost (${trial.costUsd})`, payload.costUsd);
+        t.check.ok(
+          costs(payload.costUsd, trial.costUsd, trial.judgeCostUsd ?? 0),
+          `${t.clause} ${where}: costUsd is the trial's cost (${trial.costUsd})`,
+          payload.costUsd,
+        );
       }
     }
   }
@@ -256,7 +300,10 @@ export function compareServedFacts(target: Target, run: ServedRun): void {
       check.equal(completedPayload.passedCount, grade.passedCount, `${clause} eval.completed.passedCount against the reference grade`);
     }
     const runCompleted = run.events.find((e) => e.type === 'run.completed');
-    check.ok((completed[0]?.sequence ?? Infinity) < (runCompleted?.sequence ?? -1), `${clause} eval.completed comes before run.completed`, { evalCompleted: completed[0]?.sequence, runCompleted: runCompleted?.sequence });
+    check.ok((completed[0]?.sequence ?? Infinity) < (runCompleted?.sequence ?? -1), `${clause} eval.completed comes before run.completed`, {
+      evalCompleted: completed[0]?.sequence,
+      runCompleted: runCompleted?.sequence,
+    });
     const outputs = payloadOf(runCompleted).outputs;
     const t = fact('summaryOutput');
     const carried = jsonDeepEqual(outputs, summary) || (isObject(outputs) && Object.values(outputs).some((value) => jsonDeepEqual(value, summary)));
@@ -265,7 +312,12 @@ export function compareServedFacts(target: Target, run: ServedRun): void {
   if (run.request.baselineRunId !== undefined) {
     const { check, clause } = fact('regression');
     const delta = isObject(summary.regression) ? summary.regression.scoreDelta : undefined;
-    if (completedPayload.regressionVsBaseline !== undefined) check.close(completedPayload.regressionVsBaseline, typeof delta === 'number' ? delta : Number.NaN, `${clause} eval.completed.regressionVsBaseline is the summary's scoreDelta`);
+    if (completedPayload.regressionVsBaseline !== undefined)
+      check.close(
+        completedPayload.regressionVsBaseline,
+        typeof delta === 'number' ? delta : Number.NaN,
+        `${clause} eval.completed.regressionVsBaseline is the summary's scoreDelta`,
+      );
   }
 
   // --- Shape and content of everything served ---
@@ -280,7 +332,12 @@ export function compareServedFacts(target: Target, run: ServedRun): void {
   }
   {
     const { check, clause } = fact('contentFree');
-    assertContentFree(check, run.events.filter((e) => e.type.startsWith('eval.')).map((e) => e.payload), fixture, `${clause} the eval.* payloads`);
+    assertContentFree(
+      check,
+      run.events.filter((e) => e.type.startsWith('eval.')).map((e) => e.payload),
+      fixture,
+      `${clause} the eval.* payloads`,
+    );
     assertContentFree(check, summary, fixture, `${clause} the summary`);
   }
 }

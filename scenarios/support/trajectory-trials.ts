@@ -42,13 +42,21 @@ export function checkTaskOutcomes(check: Checks, run: Completed): void {
 }
 
 /** The reference grade (what the events show) against what the contract says the script does. */
-export function checkAgainstExpected(check: Checks, run: Completed, members: Array<'trajectory' | 'passed' | 'score' | 'fixtureMissCount' | 'efficiency'>): void {
+export function checkAgainstExpected(
+  check: Checks,
+  run: Completed,
+  members: Array<'trajectory' | 'passed' | 'score' | 'fixtureMissCount' | 'efficiency'>,
+): void {
   const expected = run.fixture.expectedGrade as { tasks: Array<Record<string, unknown>> };
   const view = toSummaryView(run.grade);
   for (const task of view.tasks) {
     const want = expected.tasks.find((t) => t.taskId === task.taskId);
     for (const member of members) {
-      check.equal((task as unknown as Record<string, unknown>)[member], want?.[member], `task ${task.taskId}: the ${member} the events show is what the scripted agent's contract produces`);
+      check.equal(
+        (task as unknown as Record<string, unknown>)[member],
+        want?.[member],
+        `task ${task.taskId}: the ${member} the events show is what the scripted agent's contract produces`,
+      );
     }
   }
 }

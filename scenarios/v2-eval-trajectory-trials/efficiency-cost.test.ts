@@ -42,7 +42,11 @@ const legs: Leg[] = [
       checkAgainstExpected(check, run, ['passed']);
       for (const task of run.grade.tasks) {
         check.ok(task.efficiency.toolCallCount >= 10, `task ${task.taskId}: the probe makes many calls`, task.efficiency.toolCallCount);
-        check.equal(summaryTask(run.summary, task.taskId)?.passed, task.passed, `task ${task.taskId}: passed against the reference grade, whatever its call count`);
+        check.equal(
+          summaryTask(run.summary, task.taskId)?.passed,
+          task.passed,
+          `task ${task.taskId}: passed against the reference grade, whatever its call count`,
+        );
       }
       check.equal(run.summary.passed, run.grade.passed, 'the suite passes as the reference grade says');
     },

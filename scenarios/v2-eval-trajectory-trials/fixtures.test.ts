@@ -18,7 +18,16 @@
 import { readCounter, readEffects } from '../../lib/client/index.ts';
 import { loadFixtureFiles, loadFixtures } from '../../lib/fixtures.ts';
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
-import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, SCRIPTED_AGENT, sharedEvalRun, summaryTask, type ObservedEvalRun } from '../support/eval-run.ts';
+import {
+  eventsOfType,
+  observeEvalRun,
+  payloadOf,
+  requireCompleted,
+  SCRIPTED_AGENT,
+  sharedEvalRun,
+  summaryTask,
+  type ObservedEvalRun,
+} from '../support/eval-run.ts';
 import { accepts } from '../support/shape.ts';
 import { checkAgainstExpected, checkTaskOutcomes, MISS, ONMISS_LIVE, SELECTION } from '../support/trajectory-trials.ts';
 
@@ -53,11 +62,15 @@ const hostLegs: Leg[] = [
       check.equal(missed?.fixtureMissCount, 1, 'the missed task reports fixtureMissCount 1');
       check.equal(missed?.passed, false, 'the missed task does not pass');
       check.equal(missed?.score, 0, 'the missed task scores 0');
-      const scored = eventsOfType(run, 'eval.scored').map((e) => payloadOf(e)).find((p) => p.taskId === 'missed');
+      const scored = eventsOfType(run, 'eval.scored')
+        .map((e) => payloadOf(e))
+        .find((p) => p.taskId === 'missed');
       check.equal(scored?.score, 0, 'eval.scored for the missed task carries score 0');
       check.equal(scored?.passed, false, 'eval.scored for the missed task carries passed false');
       // RFC 0244 §D: "return a tool error" — any code; the reference host says eval_fixture_miss.
-      const errors = eventsOfType(run, 'agent.tool-returned').map((e) => payloadOf(e)).filter((p) => p.error !== undefined && p.error !== null);
+      const errors = eventsOfType(run, 'agent.tool-returned')
+        .map((e) => payloadOf(e))
+        .filter((p) => p.error !== undefined && p.error !== null);
       check.equal(errors.length, 1, 'the agent got one tool error, for the missed call');
       for (const error of errors) check.saw(`a fixture miss is the tool error ${String((error.error as { code?: unknown }).code)}`);
       check.equal(summaryTask(run.summary, 'served')?.passed, true, 'the served task passes');
@@ -82,7 +95,11 @@ const hostLegs: Leg[] = [
       if (!after.ok) return check.blocked(`the counter seam stopped answering: ${after.reason}`);
       if (!effectsAfter.ok) return check.blocked(`the effect counter seam stopped answering: ${effectsAfter.reason}`);
       check.equal(after.count, before.count, `the live counter ${probe} does not move`);
-      check.equal(effectsAfter.effects['conformance.eval:counter'] ?? 0, effectsBefore.effects['conformance.eval:counter'] ?? 0, 'the effect counter shows no live conformance.eval:counter call');
+      check.equal(
+        effectsAfter.effects['conformance.eval:counter'] ?? 0,
+        effectsBefore.effects['conformance.eval:counter'] ?? 0,
+        'the effect counter shows no live conformance.eval:counter call',
+      );
     },
   },
   {
@@ -127,24 +144,40 @@ const hostLegs: Leg[] = [
       // contract produces (the fixture's expected grade).
       const redacted = (run.grade.redactedCallCount ?? 0) > 0;
       const expected = (run.fixture.expectedGrade as { tasks: Array<{ taskId: string; fixtureMissCount?: number }> }).tasks;
-      if (redacted) check.saw('tool inputs redacted: live misses checked against the fixture\'s expected grade');
+      if (redacted) check.saw("tool inputs redacted: live misses checked against the fixture's expected grade");
       else checkAgainstExpected(check, run, ['fixtureMissCount', 'passed']);
       for (const task of run.grade.tasks) {
         const served = summaryTask(run.summary, task.taskId);
         const misses = redacted ? expected.find((t) => t.taskId === task.taskId)?.fixtureMissCount : task.fixtureMissCount;
         check.equal(served?.fixtureMissCount, misses, `task ${task.taskId}: fixtureMissCount against the misses in the log`);
-        check.ok(typeof served?.fixtureMissCount === 'number' && served.fixtureMissCount > 0, `task ${task.taskId}: fixtureMissCount > 0 shows the eval was not fully fixtured`, served?.fixtureMissCount);
+        check.ok(
+          typeof served?.fixtureMissCount === 'number' && served.fixtureMissCount > 0,
+          `task ${task.taskId}: fixtureMissCount > 0 shows the eval was not fully fixtured`,
+          served?.fixtureMissCount,
+        );
         check.equal(served?.passed, task.passed, `task ${task.taskId}: a live miss is not a fail-closed trial`);
       }
       // The live echo tool answers {value} with its args (CONTRACT §5), which no fixture entry of
       // this suite serves: the answer to each missed call shows the live tool was reached.
       check.rule('miss-reaches-live-tool');
-      const entries = run.fixture.suite.tasks.flatMap((t) => ((t.fixtures as { toolResponses?: Array<{ args?: unknown }> } | undefined)?.toolResponses ?? []).map((e) => JSON.stringify(e.args)));
-      const called = eventsOfType(run, 'agent.tool-called').map(payloadOf).filter((p) => p.agentId === SCRIPTED_AGENT && 'inputs' in p && !entries.includes(JSON.stringify(p.inputs)));
-      const returned = new Map(eventsOfType(run, 'agent.tool-returned').map(payloadOf).map((p) => [p.callId, p]));
+      const entries = run.fixture.suite.tasks.flatMap((t) =>
+        ((t.fixtures as { toolResponses?: Array<{ args?: unknown }> } | undefined)?.toolResponses ?? []).map((e) => JSON.stringify(e.args)),
+      );
+      const called = eventsOfType(run, 'agent.tool-called')
+        .map(payloadOf)
+        .filter((p) => p.agentId === SCRIPTED_AGENT && 'inputs' in p && !entries.includes(JSON.stringify(p.inputs)));
+      const returned = new Map(
+        eventsOfType(run, 'agent.tool-returned')
+          .map(payloadOf)
+          .map((p) => [p.callId, p]),
+      );
       check.ok(called.length > 0 || redacted, 'the run makes a call no fixture entry serves', called.length);
       for (const call of called) {
-        check.equal(returned.get(call.callId)?.outcome, call.inputs, `the missed ${String(call.toolName)} call is answered by the live echo tool, with its own args`);
+        check.equal(
+          returned.get(call.callId)?.outcome,
+          call.inputs,
+          `the missed ${String(call.toolName)} call is answered by the live echo tool, with its own args`,
+        );
       }
     },
   },

@@ -21,7 +21,11 @@ function pairedScores(baseline: Array<{ taskId: string; score: number }>, candid
 }
 
 /** The readings of scoreDelta RFC 0244 §F leaves open: the aggregate difference, the paired mean change. */
-function scoreDeltaReadings(baseline: Array<{ taskId: string; score: number }>, candidate: Array<{ taskId: string; score: number }>, aggregateDelta: number): number[] {
+function scoreDeltaReadings(
+  baseline: Array<{ taskId: string; score: number }>,
+  candidate: Array<{ taskId: string; score: number }>,
+  aggregateDelta: number,
+): number[] {
   const pairs = pairedScores(baseline, candidate);
   const paired = pairs.reduce((sum, [b, c]) => sum + (c - b), 0) / Math.max(1, pairs.length);
   return [aggregateDelta, paired];
@@ -56,7 +60,11 @@ const legs: Leg[] = [
       // aggregates or as the mean change over the paired tasks (CONTRACT §6).
       check.rule('score-delta');
       const deltas = scoreDeltaReadings(baseTasks, candTasks, candidate.grade.aggregateScore - baseline.grade.aggregateScore);
-      check.ok(deltas.some((delta) => within(regression.scoreDelta, delta)), 'scoreDelta is the aggregate difference or the mean change over the paired tasks', { served: regression.scoreDelta, accepted: deltas });
+      check.ok(
+        deltas.some((delta) => within(regression.scoreDelta, delta)),
+        'scoreDelta is the aggregate difference or the mean change over the paired tasks',
+        { served: regression.scoreDelta, accepted: deltas },
+      );
       check.saw(within(regression.scoreDelta, deltas[0]!) ? 'scoreDelta as the aggregate difference' : 'scoreDelta as the mean change over the paired tasks');
       check.saw(`regression method ${String(regression.method)}`);
       check.rule('verdict');
@@ -64,8 +72,18 @@ const legs: Leg[] = [
       // The verdict is recomputable only under the sign test; any method must say `unchanged`
       // (or `inconclusive`) when no paired task moved, and never claim the direction nobody moved in.
       if (regression.method === 'sign-test') check.equal(regression.verdict, expected.verdict, 'the sign-test verdict, recomputed over tasks paired by taskId');
-      else if (expected.verdict === 'unchanged') check.ok(regression.verdict === 'unchanged' || regression.verdict === 'inconclusive', 'no paired task moved, so the verdict is neither improved nor regressed', regression.verdict);
-      else check.ok(regression.verdict !== directionNobodyMoved(baseTasks, candTasks), 'the verdict does not claim a direction no paired task moved in', regression.verdict);
+      else if (expected.verdict === 'unchanged')
+        check.ok(
+          regression.verdict === 'unchanged' || regression.verdict === 'inconclusive',
+          'no paired task moved, so the verdict is neither improved nor regressed',
+          regression.verdict,
+        );
+      else
+        check.ok(
+          regression.verdict !== directionNobodyMoved(baseTasks, candTasks),
+          'the verdict does not claim a direction no paired task moved in',
+          regression.verdict,
+        );
     },
   },
   {
@@ -80,7 +98,11 @@ const legs: Leg[] = [
       need(check, regression, 'the summary carries a regression block');
       check.equal(regression.pairedTaskCount, baseline.grade.tasks.length, 'every task is paired');
       check.close(regression.scoreDelta, 0, 'scoreDelta is 0');
-      check.ok(regression.verdict !== 'improved' && regression.verdict !== 'regressed', 'identical runs are neither improved nor regressed', regression.verdict);
+      check.ok(
+        regression.verdict !== 'improved' && regression.verdict !== 'regressed',
+        'identical runs are neither improved nor regressed',
+        regression.verdict,
+      );
     },
   },
 ];

@@ -48,7 +48,12 @@ const hostLegs: Leg[] = [
     async run(check, target) {
       for (const id of fittingFixtures(target, SERVED)) {
         const run = requireCompleted(check, await sharedEvalRun(target, id), { trajectoryArgs: false });
-        assertContentFree(check, run.events.filter((e) => e.type.startsWith('eval.')).map((e) => e.payload), run.fixture, `${id}: the eval.* payloads`);
+        assertContentFree(
+          check,
+          run.events.filter((e) => e.type.startsWith('eval.')).map((e) => e.payload),
+          run.fixture,
+          `${id}: the eval.* payloads`,
+        );
         assertContentFree(check, run.summary, run.fixture, `${id}: the summary`);
       }
     },

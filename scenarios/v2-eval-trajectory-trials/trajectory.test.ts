@@ -42,9 +42,14 @@ const legs: Leg[] = [
           const served = summaryTask(run.summary, task.taskId);
           if (task.trajectory && !task.trajectory.matched) check.equal(served?.passed, false, `task ${task.taskId}: an unmatched trajectory never passes`);
           const spec = run.fixture.suite.tasks.find((t) => t.taskId === task.taskId) as unknown as { expected: { kind: string }; input: unknown };
-          if (spec.expected.kind === 'trajectory') check.ok(served?.score === 0 || served?.score === 1, `task ${task.taskId}: a trajectory-only task scores 1 or 0`, served?.score);
+          if (spec.expected.kind === 'trajectory')
+            check.ok(served?.score === 0 || served?.score === 1, `task ${task.taskId}: a trajectory-only task scores 1 or 0`, served?.score);
           for (const trial of task.trialGrades) {
-            check.equal(trial.efficiency.toolCallCount, scriptedCallCount(spec.input, trial.trialIndex), `task ${task.taskId}: the log carries one agent.tool-called per scripted call`);
+            check.equal(
+              trial.efficiency.toolCallCount,
+              scriptedCallCount(spec.input, trial.trialIndex),
+              `task ${task.taskId}: the log carries one agent.tool-called per scripted call`,
+            );
           }
         }
       }

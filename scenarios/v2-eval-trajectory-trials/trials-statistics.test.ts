@@ -32,7 +32,11 @@ const legs: Leg[] = [
         const indices = scored.filter((p) => p.taskId === task.taskId).map((p) => p.trialIndex);
         // Numerically: a text sort puts trialIndex 10 before 2 and fails an honest 11-trial run.
         const sorted = [...indices].sort((a, b) => Number(a) - Number(b));
-        check.equal(sorted, Array.from({ length: count }, (_, i) => i), `task ${task.taskId}: trialIndex is 0..${count - 1}, once each`);
+        check.equal(
+          sorted,
+          Array.from({ length: count }, (_, i) => i),
+          `task ${task.taskId}: trialIndex is 0..${count - 1}, once each`,
+        );
       }
       check.equal(run.grade.anomalies, [], 'every trial is attributed to exactly one invocation bracket');
     },
@@ -89,7 +93,11 @@ const legs: Leg[] = [
       const run = requireCompleted(check, await sharedEvalRun(target, MEMORY));
       for (const task of run.grade.tasks) {
         for (const trial of task.trialGrades) {
-          check.equal(trial.trajectory?.matched, true, `task ${task.taskId} trial ${trial.trialIndex}: the agent read the seeded memory, not a prior trial's write`);
+          check.equal(
+            trial.trajectory?.matched,
+            true,
+            `task ${task.taskId} trial ${trial.trialIndex}: the agent read the seeded memory, not a prior trial's write`,
+          );
         }
       }
       checkTaskOutcomes(check, run);
@@ -105,7 +113,11 @@ const legs: Leg[] = [
       checkAgainstExpected(check, run, ['passed', 'score']);
       for (const task of run.grade.tasks) {
         const served = summaryTask(run.summary, task.taskId);
-        check.close((served?.trials as Record<string, unknown> | undefined)?.meanScore, task.trials?.meanScore ?? NaN, `task ${task.taskId}: meanScore stays the output score`);
+        check.close(
+          (served?.trials as Record<string, unknown> | undefined)?.meanScore,
+          task.trials?.meanScore ?? NaN,
+          `task ${task.taskId}: meanScore stays the output score`,
+        );
         check.equal(served?.passed, task.passed, `task ${task.taskId}: passed reads the gating score`);
       }
       check.equal(run.summary.passed, run.grade.passed, 'the suite verdict reads the gating aggregate');

@@ -33,11 +33,38 @@ export const OTHER = hostKey();
 
 export const ROWS: LedgerRow[] = [
   { id: 'openwop.requirement.0244.trajectory-graded', scenario: 'v2-eval-trajectory-trials/trajectory.test.ts', result: 'executed-pass', assertions: 3 },
-  { id: 'openwop.requirement.0081.eval-summary-served', scenario: 'v2-eval-run.test.ts', result: 'executed-pass', assertions: 1, evidence: { attempt: 'first', observed: 'recovered' } },
-  { id: 'openwop.requirement.0244.pass-hat-k', scenario: 'v2-eval-trajectory-trials/trials-statistics.test.ts', result: 'executed-fail', assertions: 2, detail: '0244 §B passHatK: expected 0.4, got 0.41' },
-  { id: 'openwop.requirement.0252.fixture-from-run', scenario: 'v2-eval-recorded-fixtures.test.ts', result: 'skipped', detail: 'operator opted the family out (OPENWOP_OPTED_OUT_PROFILES)' },
-  { id: 'openwop.requirement.0244.regression-verdict', scenario: 'v2-eval-regression.test.ts', result: 'inapplicable', detail: 'host does not advertise agents.evalSuite.regressionVerdict' },
-  { id: 'openwop.requirement.0244.no-live-call-on-miss', scenario: 'v2-eval-fixture-matching.test.ts', result: 'blocked', detail: 'the effect-counter seam answered 404' },
+  {
+    id: 'openwop.requirement.0081.eval-summary-served',
+    scenario: 'v2-eval-run.test.ts',
+    result: 'executed-pass',
+    assertions: 1,
+    evidence: { attempt: 'first', observed: 'recovered' },
+  },
+  {
+    id: 'openwop.requirement.0244.pass-hat-k',
+    scenario: 'v2-eval-trajectory-trials/trials-statistics.test.ts',
+    result: 'executed-fail',
+    assertions: 2,
+    detail: '0244 §B passHatK: expected 0.4, got 0.41',
+  },
+  {
+    id: 'openwop.requirement.0252.fixture-from-run',
+    scenario: 'v2-eval-recorded-fixtures.test.ts',
+    result: 'skipped',
+    detail: 'operator opted the family out (OPENWOP_OPTED_OUT_PROFILES)',
+  },
+  {
+    id: 'openwop.requirement.0244.regression-verdict',
+    scenario: 'v2-eval-regression.test.ts',
+    result: 'inapplicable',
+    detail: 'host does not advertise agents.evalSuite.regressionVerdict',
+  },
+  {
+    id: 'openwop.requirement.0244.no-live-call-on-miss',
+    scenario: 'v2-eval-fixture-matching.test.ts',
+    result: 'blocked',
+    detail: 'the effect-counter seam answered 404',
+  },
 ];
 
 export const DOCUMENT = {
@@ -51,7 +78,13 @@ export function input(overrides: Partial<BuildBundleInput> = {}): BuildBundleInp
   return {
     generatedAt: '2026-11-30T12:00:00Z',
     suite: { version: '0.1.0', targetMajor: 2, specArtifactsVersion: '2.45.3' },
-    host: { name: 'acme-host', version: '1.4.0', vendor: 'Acme', build: { kind: 'commit', id: '2ad73d41be367ce0a9036a98295420c511cedf71' }, signingKeyId: HOST.keyId },
+    host: {
+      name: 'acme-host',
+      version: '1.4.0',
+      vendor: 'Acme',
+      build: { kind: 'commit', id: '2ad73d41be367ce0a9036a98295420c511cedf71' },
+      signingKeyId: HOST.keyId,
+    },
     discovery: { url: 'https://acme.example/.well-known/openwop', document: structuredClone(DOCUMENT) },
     claimedProfiles: [{ id: 'openwop-agent-eval', evidenceTier: 'self', witnessCount: 2, certified: false }],
     rows: structuredClone(ROWS),

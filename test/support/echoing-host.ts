@@ -43,27 +43,24 @@ export async function startEchoingHost(options: ReferenceHostOptions): Promise<E
         res.end(envelope(400, `refused: ${echo}`, echo));
         return;
       }
-      const forward = httpRequest(
-        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
-        (answer) => {
-          const status = answer.statusCode ?? 502;
-          if (status < 400) {
-            res.writeHead(status, answer.headers);
-            answer.pipe(res);
-            return;
+      const forward = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+        const status = answer.statusCode ?? 502;
+        if (status < 400) {
+          res.writeHead(status, answer.headers);
+          answer.pipe(res);
+          return;
+        }
+        void readBody(answer).then((upstreamBody) => {
+          let message = upstreamBody.toString('utf8');
+          try {
+            message = String((JSON.parse(message) as { message?: unknown }).message ?? message);
+          } catch {
+            // not JSON: quoted as it came
           }
-          void readBody(answer).then((upstreamBody) => {
-            let message = upstreamBody.toString('utf8');
-            try {
-              message = String((JSON.parse(message) as { message?: unknown }).message ?? message);
-            } catch {
-              // not JSON: quoted as it came
-            }
-            res.writeHead(status, { 'content-type': 'application/json', 'openwop-version': '2.0' });
-            res.end(envelope(status, `${message} (${echo})`, echo));
-          });
-        },
-      );
+          res.writeHead(status, { 'content-type': 'application/json', 'openwop-version': '2.0' });
+          res.end(envelope(status, `${message} (${echo})`, echo));
+        });
+      });
       forward.on('error', () => res.destroy());
       forward.end(body);
     })().catch(() => res.destroy());

@@ -125,10 +125,7 @@ export function goldenTask(taskId: string, input: Record<string, unknown>, value
 }
 
 /** Plans `suite` on a FakePort, failing the test on a refusal. */
-export function planFor(
-  suite: Suite,
-  options: { facets?: EvalFacets; body?: Record<string, unknown>; port?: FakePort } = {},
-): EvalPlan {
+export function planFor(suite: Suite, options: { facets?: EvalFacets; body?: Record<string, unknown>; port?: FakePort } = {}): EvalPlan {
   const port = options.port ?? new FakePort(options.facets ?? FULL_FACETS);
   port.suites.set('unit-suite', suite);
   const result = planEvalRun({ mode: 'eval', evalSuiteRef: 'unit-suite', agentId: SCRIPTED, ...options.body }, port);

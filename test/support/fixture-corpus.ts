@@ -211,9 +211,7 @@ export function loggedTrials(events: readonly LogEvent[]): LoggedTrial[] {
 /** Differences between two JSON values; numbers within 1e-9 · max(1, |expected|). */
 export function differences(actual: unknown, expected: unknown, path = ''): string[] {
   if (typeof expected === 'number' && typeof actual === 'number') {
-    return Math.abs(actual - expected) <= 1e-9 * Math.max(1, Math.abs(expected))
-      ? []
-      : [`${path || '/'}: expected ${expected}, got ${actual}`];
+    return Math.abs(actual - expected) <= 1e-9 * Math.max(1, Math.abs(expected)) ? [] : [`${path || '/'}: expected ${expected}, got ${actual}`];
   }
   if (Array.isArray(expected) && Array.isArray(actual)) {
     if (expected.length !== actual.length) return [`${path || '/'}: expected ${expected.length} items, got ${actual.length}`];
@@ -227,9 +225,7 @@ export function differences(actual: unknown, expected: unknown, path = ''): stri
       return differences(actual[k], expected[k], `${path}/${k}`);
     });
   }
-  return JSON.stringify(actual) === JSON.stringify(expected)
-    ? []
-    : [`${path || '/'}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
+  return JSON.stringify(actual) === JSON.stringify(expected) ? [] : [`${path || '/'}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

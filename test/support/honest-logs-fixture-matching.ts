@@ -90,7 +90,13 @@ export const FIXTURE_MATCHING_LOGS: Record<string, () => LogEvent[]> = {
 
   'conformance-eval-fixture-args-probe': () => {
     const log = open(fixture('conformance-eval-fixture-args-probe'), 'fixture-args-probe');
-    log.trial('args-served', 0, { steps: [call(ECHO, { value: 'args-probe' }, { value: 'from-fixture' })], usage: [usage(20, 4)], decision: 'served', score: 1, passed: true });
+    log.trial('args-served', 0, {
+      steps: [call(ECHO, { value: 'args-probe' }, { value: 'from-fixture' })],
+      usage: [usage(20, 4)],
+      decision: 'served',
+      score: 1,
+      passed: true,
+    });
     return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
   },
 
@@ -104,7 +110,13 @@ export const FIXTURE_MATCHING_LOGS: Record<string, () => LogEvent[]> = {
     // The isError entry is served as the tool error (CONTRACT §4); the live counter never moves.
     const log = open(fixture('conformance-eval-fixture-is-error'), 'fixture-is-error');
     log.trial('tool-error', 0, {
-      steps: [{ tool: COUNTER, inputs: { op: 'inc', key: 'fixture-is-error' }, error: { code: 'counter_unavailable', message: 'the counter is down for maintenance' } }],
+      steps: [
+        {
+          tool: COUNTER,
+          inputs: { op: 'inc', key: 'fixture-is-error' },
+          error: { code: 'counter_unavailable', message: 'the counter is down for maintenance' },
+        },
+      ],
       usage: [usage(30, 6)],
       decision: 'handled',
       score: 1,
@@ -168,12 +180,10 @@ export const FIXTURE_MATCHING_LOGS: Record<string, () => LogEvent[]> = {
 
   'conformance-eval-fixture-selection': () => {
     const log = open(fixture('conformance-eval-fixture-selection'), 'fixture-selection');
-    const read = (count: number): CallSpec =>
-      call(COUNTER, { op: 'read', key: 'fixture-selection' }, { key: 'fixture-selection', count });
+    const read = (count: number): CallSpec => call(COUNTER, { op: 'read', key: 'fixture-selection' }, { key: 'fixture-selection', count });
     for (const i of [0, 1]) {
       log.trial('walk', i, { steps: [read(101), read(102), read(103)], usage: [usage(50, 10, 0.0005)], decision: 'walked', score: 1, passed: true });
     }
     return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
   },
-
 };

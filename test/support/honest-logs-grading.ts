@@ -83,7 +83,13 @@ export const GRADING_LOGS: Record<string, () => LogEvent[]> = {
 
   'conformance-eval-trajectory-matching': () => {
     const log = open(fixture('conformance-eval-trajectory-matching'), 'trajectory-matching');
-    log.trial('matching-not-greedy', 0, { steps: [echo('first'), echo('second')], usage: [usage(40, 8, 0.0004)], decision: 'echoed twice', score: 1, passed: true });
+    log.trial('matching-not-greedy', 0, {
+      steps: [echo('first'), echo('second')],
+      usage: [usage(40, 8, 0.0004)],
+      decision: 'echoed twice',
+      score: 1,
+      passed: true,
+    });
     log.trial('nested-args-subset', 0, {
       steps: [echo({ customer: { id: 'c-42', tier: 'gold' }, channel: 'chat' })],
       usage: [usage(30, 6, 0.0003)],
@@ -261,7 +267,13 @@ export const GRADING_LOGS: Record<string, () => LogEvent[]> = {
     }
     for (const i of [0, 1, 2, 3]) {
       const right = i !== 3;
-      log.trial('mostly', i, { steps: [echo('mostly')], usage: [usage(50, 10, 0.0005)], decision: right ? 'right' : 'wrong', score: right ? 1 : 0, passed: right });
+      log.trial('mostly', i, {
+        steps: [echo('mostly')],
+        usage: [usage(50, 10, 0.0005)],
+        decision: right ? 'right' : 'wrong',
+        score: right ? 1 : 0,
+        passed: right,
+      });
     }
     const varied: Array<{ steps: StepSpec[]; usage: UsageSpec[] }> = [
       { steps: [echo('v')], usage: [usage(60, 12, 0.0006)] },

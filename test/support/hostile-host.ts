@@ -59,11 +59,13 @@ export function endpointOf(method: string | undefined, path: string): Endpoint {
 const GiB = 1024 * 1024 * 1024;
 
 /** Never answers: the harness's request timeout (or leg deadline) must end it. */
-const hang = (...endpoints: Endpoint[]) => (endpoint: Endpoint, req: IncomingMessage): boolean => {
-  if (!endpoints.includes(endpoint)) return false;
-  req.resume();
-  return true;
-};
+const hang =
+  (...endpoints: Endpoint[]) =>
+  (endpoint: Endpoint, req: IncomingMessage): boolean => {
+    if (!endpoints.includes(endpoint)) return false;
+    req.resume();
+    return true;
+  };
 
 function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), 'openwop-version': '2.0', ...headers });
@@ -288,16 +290,20 @@ export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
       req.resume();
       openSse(res);
       const N = 1_000_000;
-      pump(res, (i) => {
-        if (i > N) return undefined;
-        // 256 frames a write keeps the host's own loop cheap.
-        let text = '';
-        for (let j = 0; j < 256 && i * 256 + j <= N; j++) {
-          const s = i * 256 + j;
-          text += frame({ sequence: s, type: s === N ? 'run.completed' : 'agent.decided' });
-        }
-        return text === '' ? undefined : text;
-      }, Math.ceil((N + 1) / 256));
+      pump(
+        res,
+        (i) => {
+          if (i > N) return undefined;
+          // 256 frames a write keeps the host's own loop cheap.
+          let text = '';
+          for (let j = 0; j < 256 && i * 256 + j <= N; j++) {
+            const s = i * 256 + j;
+            text += frame({ sequence: s, type: s === N ? 'run.completed' : 'agent.decided' });
+          }
+          return text === '' ? undefined : text;
+        },
+        Math.ceil((N + 1) / 256),
+      );
       return true;
     },
   },
@@ -342,7 +348,9 @@ export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
       const echo = echoOf(req, ctx);
       if (endpoint === 'create') {
         req.resume();
-        sendText(res, 400, JSON.stringify({ error: 'validation_error', message: `bad credentials: ${echo}`, details: { authorization: echo } }), { 'x-echo': echo.replace(/[^\x20-\x7e]/g, '') });
+        sendText(res, 400, JSON.stringify({ error: 'validation_error', message: `bad credentials: ${echo}`, details: { authorization: echo } }), {
+          'x-echo': echo.replace(/[^\x20-\x7e]/g, ''),
+        });
         return true;
       }
       return false;
@@ -389,34 +397,38 @@ export async function startHostileHost(upstream: string, behaviour: HostileBehav
     req.on('error', () => {});
     const path = new URL(req.url ?? '/', 'http://hostile.invalid').pathname;
     if (behaviour.respond(endpointOf(req.method, path), req, res, ctx)) return;
-    const forward = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (answer) => {
-      const headers = { ...answer.headers };
-      if (behaviour.name === 'echoed-secrets') headers['x-echo'] = echoOf(req, ctx).replace(/[^\x20-\x7e]/g, '');
-      const rewrite = behaviour.rewrite;
-      if (rewrite && String(answer.headers['content-type'] ?? '').startsWith('application/json')) {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        answer.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size <= 1024 * 1024) chunks.push(chunk);
-        });
-        answer.on('end', () => {
-          let text = Buffer.concat(chunks).toString('utf8');
-          try {
-            const json = JSON.parse(text) as unknown;
-            if (json !== null && typeof json === 'object' && !Array.isArray(json)) text = JSON.stringify(rewrite(endpointOf(req.method, path), json as Record<string, unknown>, req, ctx));
-          } catch {
-            // not JSON after all: passed on as it came
-          }
-          delete headers['transfer-encoding'];
-          res.writeHead(answer.statusCode ?? 502, { ...headers, 'content-length': String(Buffer.byteLength(text)) });
-          res.end(text);
-        });
-        return;
-      }
-      res.writeHead(answer.statusCode ?? 502, headers);
-      answer.pipe(res);
-    });
+    const forward = httpRequest(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
+      (answer) => {
+        const headers = { ...answer.headers };
+        if (behaviour.name === 'echoed-secrets') headers['x-echo'] = echoOf(req, ctx).replace(/[^\x20-\x7e]/g, '');
+        const rewrite = behaviour.rewrite;
+        if (rewrite && String(answer.headers['content-type'] ?? '').startsWith('application/json')) {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          answer.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size <= 1024 * 1024) chunks.push(chunk);
+          });
+          answer.on('end', () => {
+            let text = Buffer.concat(chunks).toString('utf8');
+            try {
+              const json = JSON.parse(text) as unknown;
+              if (json !== null && typeof json === 'object' && !Array.isArray(json))
+                text = JSON.stringify(rewrite(endpointOf(req.method, path), json as Record<string, unknown>, req, ctx));
+            } catch {
+              // not JSON after all: passed on as it came
+            }
+            delete headers['transfer-encoding'];
+            res.writeHead(answer.statusCode ?? 502, { ...headers, 'content-length': String(Buffer.byteLength(text)) });
+            res.end(text);
+          });
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, headers);
+        answer.pipe(res);
+      },
+    );
     forward.on('error', () => {
       if (!res.headersSent) res.writeHead(502);
       res.end();

@@ -61,9 +61,23 @@ export async function runHarnessAgainst(upstream: Upstream, behaviour: HostileBe
   const files = { rss: join(dir, 'maxrss'), report: join(dir, 'report.json'), junit: join(dir, 'junit.xml') };
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, OPENWOP_MAXRSS_FILE: files.rss };
   const args = [
-    '--import', './test/support/maxrss.mjs', 'bin/openwop-eval-conformance.mjs', 'run',
-    '--base-url', hostile.baseUrl, '--api-key', HOSTILE_SECRETS.a, '--tenant-b-api-key', HOSTILE_SECRETS.b,
-    '--filter', HOSTILE_FILTER, '--report-json', files.report, '--junit', files.junit, ...flags,
+    '--import',
+    './test/support/maxrss.mjs',
+    'bin/openwop-eval-conformance.mjs',
+    'run',
+    '--base-url',
+    hostile.baseUrl,
+    '--api-key',
+    HOSTILE_SECRETS.a,
+    '--tenant-b-api-key',
+    HOSTILE_SECRETS.b,
+    '--filter',
+    HOSTILE_FILTER,
+    '--report-json',
+    files.report,
+    '--junit',
+    files.junit,
+    ...flags,
   ];
   const started = performance.now();
   try {

@@ -36,10 +36,22 @@ export interface CertifyChoices {
 /** Every leg of `scenarios` against the reference host started with `options`. */
 export async function certifyConfiguration(options: ReferenceHostOptions, scenarios: Scenario[], choices: CertifyChoices = {}): Promise<HostRun> {
   const violations: string[] = [];
-  const host = await startReferenceHost({ log: () => {}, onTrafficViolation: (violation) => violations.push(violation.message), ...options, port: 0, dbPath: ':memory:' });
+  const host = await startReferenceHost({
+    log: () => {},
+    onTrafficViolation: (violation) => violations.push(violation.message),
+    ...options,
+    port: 0,
+    dbPath: ':memory:',
+  });
   const proxy = choices.wire === undefined ? undefined : await startWireProxy(host.baseUrl, choices.wire);
   try {
-    const outcome = await certifyTarget({ baseUrl: proxy?.baseUrl ?? host.baseUrl, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey, requireBehavior: choices.requireBehavior ?? false, scenarios });
+    const outcome = await certifyTarget({
+      baseUrl: proxy?.baseUrl ?? host.baseUrl,
+      apiKey: host.tenants.a.apiKey,
+      tenantBApiKey: host.tenants.b.apiKey,
+      requireBehavior: choices.requireBehavior ?? false,
+      scenarios,
+    });
     if (!outcome.ok) throw new TestBug(`discovery of the host failed: ${outcome.reason}`);
     const { rows } = outcome;
     return { rows: new Map(rows.map((row) => [row.id, row])), trafficViolations: violations };
@@ -61,7 +73,12 @@ export async function serverFreeRows(scenarios: Scenario[], mutate?: SchemaMutat
  * row whose disposition differs from the honest base's; a pinned rule no failed check broke, or
  * a broken rule not pinned.
  */
-export function matrixOffences(rows: Map<string, LedgerRow>, reference: Map<string, LedgerRow>, pinned: readonly string[], pinnedRules?: readonly string[]): string[] {
+export function matrixOffences(
+  rows: Map<string, LedgerRow>,
+  reference: Map<string, LedgerRow>,
+  pinned: readonly string[],
+  pinnedRules?: readonly string[],
+): string[] {
   const out: string[] = [];
   // Schema mutants pin ids only (their server-free legs have one rule each).
   if (pinnedRules !== undefined) {
@@ -72,7 +89,8 @@ export function matrixOffences(rows: Map<string, LedgerRow>, reference: Map<stri
   for (const id of pinned) {
     const row = rows.get(id);
     if (row?.result !== 'executed-fail') out.push(`${id}: pinned, but ${row?.result ?? 'no row'}${row?.detail ? ` (${row.detail})` : ''}`);
-    if (reference.get(id)?.result !== 'executed-pass') out.push(`${id}: pinned, but ${reference.get(id)?.result} on the honest base, so the defect is not what fails it`);
+    if (reference.get(id)?.result !== 'executed-pass')
+      out.push(`${id}: pinned, but ${reference.get(id)?.result} on the honest base, so the defect is not what fails it`);
   }
   for (const [id, row] of rows) {
     if (pinned.includes(id)) continue;

@@ -165,8 +165,7 @@ export async function readSse(
       text += piece;
       parser.feed(piece);
       const stop =
-        (options.stopAfter !== undefined && frames.length >= options.stopAfter) ||
-        (options.untilText !== undefined && text.includes(options.untilText));
+        (options.stopAfter !== undefined && frames.length >= options.stopAfter) || (options.untilText !== undefined && text.includes(options.untilText));
       if (stop) {
         res.body.destroy();
         break;

@@ -101,9 +101,7 @@ export const POSITIVE_DOC = {
  */
 export const REFUND_MISS_ID = 'conformance-eval-example-refund-miss';
 const REFUND_FIXTURES = {
-  toolResponses: [
-    { tool: REFUND, args: { amountMinor: 4200 }, argsMatch: 'exact', response: { refunded: 4200 } },
-  ],
+  toolResponses: [{ tool: REFUND, args: { amountMinor: 4200 }, argsMatch: 'exact', response: { refunded: 4200 } }],
   onMiss: 'fail',
 };
 export const REFUND_MISS_DOC = {
@@ -241,9 +239,10 @@ export function near(actual: unknown, expected: number): void {
 
 /** Every trajectory block anywhere in a served document, with the path it sits at. */
 export function trajectoryBlocks(value: unknown, path = '$', out: { path: string; block: Record<string, unknown> }[] = []) {
-  if (Array.isArray(value)) value.forEach((item, i) => {
-    trajectoryBlocks(item, `${path}[${i}]`, out);
-  });
+  if (Array.isArray(value))
+    value.forEach((item, i) => {
+      trajectoryBlocks(item, `${path}[${i}]`, out);
+    });
   else if (typeof value === 'object' && value !== null) {
     for (const [key, member] of Object.entries(value)) {
       if (key === 'trajectory' && typeof member === 'object' && member !== null && !Array.isArray(member)) {

@@ -22,7 +22,11 @@ export interface KnownBadHost {
 export const REF = REFERENCE_BEHAVIOUR;
 
 /** The reference host (or `base`) with one engine behaviour swapped. */
-export function engine(behaviour: Partial<EngineBehaviour>, base: ReferenceHostOptions = {}, more: ReferenceHostOptions = {}): Pick<KnownBadHost, 'base' | 'options'> {
+export function engine(
+  behaviour: Partial<EngineBehaviour>,
+  base: ReferenceHostOptions = {},
+  more: ReferenceHostOptions = {},
+): Pick<KnownBadHost, 'base' | 'options'> {
   return { base, options: { ...base, ...more, engineBehaviour: behaviour } };
 }
 

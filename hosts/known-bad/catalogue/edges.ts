@@ -16,7 +16,16 @@ export const EDGES: KnownBadHost[] = [
     defect: 'a suite using onMiss on a host without fixtureMatching is run instead of refused (fixture args still are)',
     clause: 'RFC 0244 §G',
     ...engine(
-      { featureRefusal: (suite, facets) => REF.featureRefusal({ ...suite, tasks: suite.tasks.map((task) => (task.fixtures === undefined ? task : { ...task, fixtures: { ...task.fixtures, onMiss: undefined } })) }, facets) },
+      {
+        featureRefusal: (suite, facets) =>
+          REF.featureRefusal(
+            {
+              ...suite,
+              tasks: suite.tasks.map((task) => (task.fixtures === undefined ? task : { ...task, fixtures: { ...task.fixtures, onMiss: undefined } })),
+            },
+            facets,
+          ),
+      },
       { evalSuite: { fixtureMatching: false, recordedFixtures: false } },
     ),
   },
@@ -28,7 +37,14 @@ export const EDGES: KnownBadHost[] = [
       {
         featureRefusal: (suite, facets) =>
           REF.featureRefusal(
-            { ...suite, tasks: suite.tasks.map((task) => (task.fixtures?.toolResponses === undefined ? task : { ...task, fixtures: { ...task.fixtures, toolResponses: task.fixtures.toolResponses.map(({ args: _args, ...entry }) => entry) } })) },
+            {
+              ...suite,
+              tasks: suite.tasks.map((task) =>
+                task.fixtures?.toolResponses === undefined
+                  ? task
+                  : { ...task, fixtures: { ...task.fixtures, toolResponses: task.fixtures.toolResponses.map(({ args: _args, ...entry }) => entry) } },
+              ),
+            },
             facets,
           ),
       },
@@ -39,11 +55,17 @@ export const EDGES: KnownBadHost[] = [
     name: 'max-trials-not-enforced',
     defect: "a suite whose trials.count is above the host's maxTrials is run instead of refused",
     clause: 'RFC 0244 §G',
-    ...engine({ featureRefusal: (suite, facets) => REF.featureRefusal(suite, facets.trials === undefined ? facets : { ...facets, trials: { maxTrials: Number.MAX_SAFE_INTEGER } }) }, { evalSuite: { trials: { maxTrials: 2 } } }),
+    ...engine(
+      {
+        featureRefusal: (suite, facets) =>
+          REF.featureRefusal(suite, facets.trials === undefined ? facets : { ...facets, trials: { maxTrials: Number.MAX_SAFE_INTEGER } }),
+      },
+      { evalSuite: { trials: { maxTrials: 2 } } },
+    ),
   },
   {
     name: 'fixture-error-served-as-outcome',
-    defect: "an isError fixture entry reaches the agent as a successful outcome (its response), not as a tool error",
+    defect: 'an isError fixture entry reaches the agent as a successful outcome (its response), not as a tool error',
     clause: 'RFC 0081 §A, CONTRACT §4',
     ...engine({
       outgoingEvents: rewriting('agent.tool-returned', (payload) => {
@@ -81,7 +103,10 @@ export const EDGES: KnownBadHost[] = [
     name: 'empty-fixture-runs-dropped',
     defect: 'an eval create with fixtureRuns {} is run as if fixtureRuns were absent, not refused',
     clause: 'RFC 0252 §B',
-    ...server({ evalBody: (body) => (JSON.stringify(body.fixtureRuns) === '{}' ? Object.fromEntries(Object.entries(body).filter(([key]) => key !== 'fixtureRuns')) : body) }),
+    ...server({
+      evalBody: (body) =>
+        JSON.stringify(body.fixtureRuns) === '{}' ? Object.fromEntries(Object.entries(body).filter(([key]) => key !== 'fixtureRuns')) : body,
+    }),
   },
   {
     name: 'on-miss-only-task-named',
@@ -119,7 +144,10 @@ export const EDGES: KnownBadHost[] = [
     clause: 'RFC 0252 §D',
     ...engine({
       sourceCalls: (run, agentId) =>
-        REF.sourceCalls(run === undefined || run.toolCalls === 'erased' ? run : { ...run, toolCalls: run.toolCalls.map((call) => ({ ...call, agentId, depth: 0 })) }, agentId),
+        REF.sourceCalls(
+          run === undefined || run.toolCalls === 'erased' ? run : { ...run, toolCalls: run.toolCalls.map((call) => ({ ...call, agentId, depth: 0 })) },
+          agentId,
+        ),
     }),
   },
 ];

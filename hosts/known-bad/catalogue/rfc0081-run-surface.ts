@@ -67,7 +67,9 @@ export const RUN_SURFACE: KnownBadHost[] = [
     clause: 'RFC 0081 §B',
     ...server({
       summaryRefusal: (run, terminal) =>
-        run.mode !== 'eval' ? new HttpError(409, 'run_state_conflict', 'the run has no summary yet', { runStatus: run.status }) : REFERENCE_HOST_BEHAVIOUR.summaryRefusal(run, terminal),
+        run.mode !== 'eval'
+          ? new HttpError(409, 'run_state_conflict', 'the run has no summary yet', { runStatus: run.status })
+          : REFERENCE_HOST_BEHAVIOUR.summaryRefusal(run, terminal),
     }),
   },
   {

@@ -46,7 +46,9 @@ export const FIXTURES_AND_COST: KnownBadHost[] = [
     name: 'live-miss-answered-without-tool',
     defect: 'a miss under onMiss "live" is answered with a canned empty outcome; the live tool is never called',
     clause: 'RFC 0244 §D (onMiss "live"), CONTRACT §4',
-    ...engine({ answerMiss: (onMiss, callLive) => (onMiss === 'live' ? { status: 'ok', outcome: {}, miss: true, failedClosed: false } : REF.answerMiss(onMiss, callLive)) }),
+    ...engine({
+      answerMiss: (onMiss, callLive) => (onMiss === 'live' ? { status: 'ok', outcome: {}, miss: true, failedClosed: false } : REF.answerMiss(onMiss, callLive)),
+    }),
   },
 
   // --- Efficiency and cost (RFC 0244 §B, §C) ---
@@ -58,7 +60,7 @@ export const FIXTURES_AND_COST: KnownBadHost[] = [
   },
   {
     name: 'efficiency-skips-delegate-calls',
-    defect: "toolCallCount leaves out the calls a delegate makes inside the bracket",
+    defect: 'toolCallCount leaves out the calls a delegate makes inside the bracket',
     clause: 'RFC 0244 §C',
     ...engine({
       trialEfficiency: (record, targetAgentId) => ({

@@ -34,13 +34,19 @@ export const MODES_AND_TRIALS: KnownBadHost[] = [
     name: 'forbidden-ignored-in-exact-and-subset',
     defect: 'a forbidden call unmatches only in-order and any-order trajectories, not exact or subset ones',
     clause: 'RFC 0244 §A',
-    ...engine({ trajectoryMatched: (mode, modeMatched, forbiddenCount) => (mode === 'exact' || mode === 'subset' ? modeMatched : REF.trajectoryMatched(mode, modeMatched, forbiddenCount)) }),
+    ...engine({
+      trajectoryMatched: (mode, modeMatched, forbiddenCount) =>
+        mode === 'exact' || mode === 'subset' ? modeMatched : REF.trajectoryMatched(mode, modeMatched, forbiddenCount),
+    }),
   },
   {
     name: 'exact-mode-compares-args-exactly',
     defect: 'under `exact` mode every call with args compares them exactly, whatever its argsMatch',
     clause: 'RFC 0244 §A',
-    ...engine({ exactMode: (expected, observed, matches) => REF.exactMode(expected, observed, (wanted, call) => matches(wanted, call) && (wanted.args === undefined || jsonEqual(call.inputs, wanted.args))) }),
+    ...engine({
+      exactMode: (expected, observed, matches) =>
+        REF.exactMode(expected, observed, (wanted, call) => matches(wanted, call) && (wanted.args === undefined || jsonEqual(call.inputs, wanted.args))),
+    }),
   },
   {
     name: 'args-subset-keys-only',
@@ -81,10 +87,24 @@ export const MODES_AND_TRIALS: KnownBadHost[] = [
         if (suite.trials === undefined || suite.trials.k !== undefined) return summary;
         const tasks = (summary.tasks as Array<Record<string, unknown>>).map((task) => {
           const trials = task.trials as { n: number; passedCount: number } | undefined;
-          return trials === undefined ? task : { ...task, trials: { ...trials, passAtK: passAtK(trials.n, trials.passedCount, 1).valueOf(), passHatK: passHatK(trials.n, trials.passedCount, 1).valueOf() } };
+          return trials === undefined
+            ? task
+            : {
+                ...task,
+                trials: {
+                  ...trials,
+                  passAtK: passAtK(trials.n, trials.passedCount, 1).valueOf(),
+                  passHatK: passHatK(trials.n, trials.passedCount, 1).valueOf(),
+                },
+              };
         });
-        const means = (member: 'passAtK' | 'passHatK') => tasks.reduce((sum, task) => sum + Number((task.trials as Record<string, number>)[member]), 0) / tasks.length;
-        return { ...summary, tasks, trialStats: { ...(summary.trialStats as Record<string, unknown>), k: 1, passAtK: means('passAtK'), passHatK: means('passHatK') } };
+        const means = (member: 'passAtK' | 'passHatK') =>
+          tasks.reduce((sum, task) => sum + Number((task.trials as Record<string, number>)[member]), 0) / tasks.length;
+        return {
+          ...summary,
+          tasks,
+          trialStats: { ...(summary.trialStats as Record<string, unknown>), k: 1, passAtK: means('passAtK'), passHatK: means('passHatK') },
+        };
       },
     }),
   },
@@ -94,7 +114,9 @@ export const MODES_AND_TRIALS: KnownBadHost[] = [
     clause: 'RFC 0244 §B',
     ...engine({
       outgoingSummary: (summary, suite) =>
-        suite.trials === undefined || summary.trialStats === undefined ? summary : { ...summary, trialStats: { ...(summary.trialStats as Record<string, unknown>), k: suite.trials.count ?? 1 } },
+        suite.trials === undefined || summary.trialStats === undefined
+          ? summary
+          : { ...summary, trialStats: { ...(summary.trialStats as Record<string, unknown>), k: suite.trials.count ?? 1 } },
     }),
   },
   {

@@ -25,7 +25,7 @@ export const REGRESSION: KnownBadHost[] = [
   },
   {
     name: 'paired-count-counts-every-task',
-    defect: "regression.pairedTaskCount counts every candidate task, the unpaired ones too",
+    defect: 'regression.pairedTaskCount counts every candidate task, the unpaired ones too',
     clause: 'RFC 0244 §F',
     ...engine({
       outgoingSummary: (summary) => {

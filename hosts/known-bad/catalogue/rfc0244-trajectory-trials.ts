@@ -71,7 +71,9 @@ export const TRAJECTORY_AND_TRIALS: KnownBadHost[] = [
     clause: 'RFC 0244 §A',
     ...engine({
       argsSubset: (args, inputs) =>
-        isPlainObject(args) && isPlainObject(inputs) && Object.entries(args).every(([key, value]) => Object.hasOwn(inputs, key) && jsonEqual(inputs[key], value)),
+        isPlainObject(args) &&
+        isPlainObject(inputs) &&
+        Object.entries(args).every(([key, value]) => Object.hasOwn(inputs, key) && jsonEqual(inputs[key], value)),
     }),
   },
 

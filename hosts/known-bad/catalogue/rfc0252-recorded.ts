@@ -18,7 +18,7 @@ export const RECORDED_FIXTURES: KnownBadHost[] = [
   },
   {
     name: 'fixture-runs-merged-with-own-fixtures',
-    defect: "fixtureRuns naming a task whose suite fixtures carry toolResponses is accepted, the two sources merged",
+    defect: 'fixtureRuns naming a task whose suite fixtures carry toolResponses is accepted, the two sources merged',
     clause: 'RFC 0252 §B',
     ...engine({ ownFixturesRefusal: () => undefined }),
   },

@@ -27,7 +27,11 @@ export const WIRE: KnownBadHost[] = [
     name: 'score-label-prose',
     defect: 'eval.scored carries a prose scoreLabel (validateTraffic off: the schema refuses it)',
     clause: 'RFC 0244 §E',
-    ...engine({ outgoingEvents: rewriting('eval.scored', (p) => ({ ...p, scoreLabel: p.passed ? 'Looks good to me' : 'Needs another look' })) }, {}, { validateTraffic: 'off' }),
+    ...engine(
+      { outgoingEvents: rewriting('eval.scored', (p) => ({ ...p, scoreLabel: p.passed ? 'Looks good to me' : 'Needs another look' })) },
+      {},
+      { validateTraffic: 'off' },
+    ),
   },
   {
     name: 'vendor-key-content',
@@ -66,7 +70,9 @@ export const WIRE: KnownBadHost[] = [
     clause: 'RFC 0244 §B',
     ...engine({
       outgoingSummary: (summary) =>
-        summary.trialStats !== undefined && (summary.tasks as unknown[]).length < 2 ? { ...summary, trialStats: { ...(summary.trialStats as object), scoreStderr: 0 } } : summary,
+        summary.trialStats !== undefined && (summary.tasks as unknown[]).length < 2
+          ? { ...summary, trialStats: { ...(summary.trialStats as object), scoreStderr: 0 } }
+          : summary,
     }),
   },
   {
@@ -79,7 +85,11 @@ export const WIRE: KnownBadHost[] = [
     name: 'started-task-count-off-by-one',
     defect: 'eval.started counts one task more than the suite has, on suites of two tasks or more',
     clause: 'RFC 0081 §C',
-    ...engine({ outgoingEvents: rewriting('eval.started', (payload) => (Number(payload.taskCount) >= 2 ? { ...payload, taskCount: Number(payload.taskCount) + 1 } : payload)) }),
+    ...engine({
+      outgoingEvents: rewriting('eval.started', (payload) =>
+        Number(payload.taskCount) >= 2 ? { ...payload, taskCount: Number(payload.taskCount) + 1 } : payload,
+      ),
+    }),
   },
   {
     name: 'outputs-without-summary',
@@ -146,7 +156,12 @@ export const WIRE: KnownBadHost[] = [
     clause: 'RFC 0081 §D (CONTRACT §2: naming modes)',
     ...engine({
       modeRefusal: (suite, facets) =>
-        REF.modeRefusal(suite, facets) && { status: 400, error: 'validation_error', message: 'agentId: this agent cannot run the suite', details: { field: 'agentId' } },
+        REF.modeRefusal(suite, facets) && {
+          status: 400,
+          error: 'validation_error',
+          message: 'agentId: this agent cannot run the suite',
+          details: { field: 'agentId' },
+        },
     }),
   },
   {

@@ -106,11 +106,7 @@ function runToolStep(state: TrialState, step: ToolStep, agentId: string, depth: 
     toolName: step.tool,
     callId,
     status: answer.status,
-    ...(answer.status === 'ok'
-      ? answer.outcome === undefined
-        ? {}
-        : { outcome: cloneJson(answer.outcome) }
-      : { error: cloneJson(answer.error!) }),
+    ...(answer.status === 'ok' ? (answer.outcome === undefined ? {} : { outcome: cloneJson(answer.outcome) }) : { error: cloneJson(answer.error!) }),
   });
 }
 
@@ -142,8 +138,7 @@ function runDelegate(state: TrialState, step: DelegateStep, depth: number): void
  */
 export type MemoryScope = (seed: ReadonlyArray<{ key: string; value: unknown }>) => () => Map<string, unknown>;
 
-export const freshMemoryPerTrial: MemoryScope = (seed) => () =>
-  new Map(seed.map((entry) => [entry.key, cloneJson(entry.value)] as const));
+export const freshMemoryPerTrial: MemoryScope = (seed) => () => new Map(seed.map((entry) => [entry.key, cloneJson(entry.value)] as const));
 
 /**
  * Runs one trial: the target agent's bracket with its steps, one provider.usage per usage entry,

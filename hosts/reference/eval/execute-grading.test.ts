@@ -67,10 +67,7 @@ describe('trials, thresholds and cost', () => {
 
 describe('regression against a baseline', () => {
   const BASE = 'tenant-a/baseline-run-000000001';
-  const suite = suiteOf([
-    goldenTask('a', { steps: [echo(1)], output: 'done' }),
-    goldenTask('b', { steps: [], output: 'no' }),
-  ]);
+  const suite = suiteOf([goldenTask('a', { steps: [echo(1)], output: 'done' }), goldenTask('b', { steps: [], output: 'no' })]);
 
   function planWithBaseline(summary: Record<string, unknown>, facets = FULL_FACETS): EvalPlan {
     const port = new FakePort(facets);

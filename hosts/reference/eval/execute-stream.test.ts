@@ -9,7 +9,14 @@ import { executeEvalRun } from './execute.ts';
 describe('the event stream', () => {
   it('one task, one trial: eval.started, the bracket, eval.scored, eval.completed and nothing else', async () => {
     const suite = suiteOf([
-      goldenTask('a', { steps: [echo(1)], output: 'done', usage: [{ inputTokens: 10, outputTokens: 5, costUsd: 0.001 }, { inputTokens: 1, outputTokens: 2 }] }),
+      goldenTask('a', {
+        steps: [echo(1)],
+        output: 'done',
+        usage: [
+          { inputTokens: 10, outputTokens: 5, costUsd: 0.001 },
+          { inputTokens: 1, outputTokens: 2 },
+        ],
+      }),
     ]);
     const { io, summary } = await run(planFor(suite));
 
@@ -54,7 +61,15 @@ describe('the event stream', () => {
     const { io } = await run(planFor(suiteOf([goldenTask('a', { steps: [echo(1), counter('inc', 'rec')], output: 'done' })])));
     expect(io.recorded).toEqual([
       { sequence: 2, agentId: SCRIPTED, depth: 0, toolName: 'conformance.eval:echo', inputs: { value: 1 }, status: 'ok', outcome: { value: 1 } },
-      { sequence: 4, agentId: SCRIPTED, depth: 0, toolName: 'conformance.eval:counter', inputs: { op: 'inc', key: 'rec' }, status: 'ok', outcome: { key: 'rec', count: 1 } },
+      {
+        sequence: 4,
+        agentId: SCRIPTED,
+        depth: 0,
+        toolName: 'conformance.eval:counter',
+        inputs: { op: 'inc', key: 'rec' },
+        status: 'ok',
+        outcome: { key: 'rec', count: 1 },
+      },
     ]);
     expect(io.events[2]!.type).toBe('agent.tool-called');
     expect(io.events[4]!.type).toBe('agent.tool-called');
@@ -147,7 +162,10 @@ describe('the scripted agent', () => {
           steps: [echo('own'), { delegate: HELPER, steps: [echo('delegated'), { delegate: 'core.conformance.agents.deeper', steps: [echo('deep')] }] }],
           output: 'done',
         },
-        expected: { kind: 'trajectory', trajectory: { match: 'exact', calls: [{ tool: 'conformance.eval:echo', args: { value: 'own' }, argsMatch: 'exact' }] } },
+        expected: {
+          kind: 'trajectory',
+          trajectory: { match: 'exact', calls: [{ tool: 'conformance.eval:echo', args: { value: 'own' }, argsMatch: 'exact' }] },
+        },
       },
       {
         taskId: 'widened',
@@ -159,7 +177,10 @@ describe('the scripted agent', () => {
       },
     ]);
     const { io, summary } = await run(planFor(suite));
-    const firstTrial = io.events.slice(0, io.events.findIndex((e) => e.type === 'eval.scored'));
+    const firstTrial = io.events.slice(
+      0,
+      io.events.findIndex((e) => e.type === 'eval.scored'),
+    );
     expect(firstTrial.map((e) => `${e.type}:${String(e.payload.agentId ?? '')}`)).toEqual([
       'eval.started:',
       `agent.invocation-started:${SCRIPTED}`,

@@ -142,11 +142,7 @@ async function runEval(plan: EvalPlan, io: EvalRunIO, behaviour: EngineBehaviour
  * engine stops at the next step or trial and resolves to `{}` (the server ignores it then).
  * `behaviour` is where a known-bad host swaps one decision (behaviour.ts); the default is the reference.
  */
-export async function executeEvalRun(
-  plan: EvalPlan,
-  io: EvalRunIO,
-  behaviour: EngineBehaviour = REFERENCE_BEHAVIOUR,
-): Promise<Record<string, unknown>> {
+export async function executeEvalRun(plan: EvalPlan, io: EvalRunIO, behaviour: EngineBehaviour = REFERENCE_BEHAVIOUR): Promise<Record<string, unknown>> {
   try {
     return await runEval(plan, io, behaviour);
   } catch (error) {

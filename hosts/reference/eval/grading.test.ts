@@ -63,10 +63,15 @@ describe('trajectory grading (CONTRACT §6)', () => {
       return best(0, new Set());
     };
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 5 }), fc.array(fc.boolean(), { minLength: 25, maxLength: 25 }), (left, right, bits) => {
-        const edge = (l: number, r: number) => bits[l * 5 + r] === true;
-        expect(maximumMatchingSize(left, right, edge)).toBe(bruteForce(left, right, edge));
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 5 }),
+        fc.integer({ min: 0, max: 5 }),
+        fc.array(fc.boolean(), { minLength: 25, maxLength: 25 }),
+        (left, right, bits) => {
+          const edge = (l: number, r: number) => bits[l * 5 + r] === true;
+          expect(maximumMatchingSize(left, right, edge)).toBe(bruteForce(left, right, edge));
+        },
+      ),
     );
   });
 });
@@ -83,7 +88,6 @@ describe('exact statistics', () => {
     expect(standardError([new Fraction(1)])).toBeUndefined();
     expect(standardError([new Fraction(0), new Fraction(1)])).toBeCloseTo(0.5, 15);
   });
-
 });
 
 describe('output scores', () => {
@@ -93,7 +97,15 @@ describe('output scores', () => {
   });
 
   it('rubric: weight of contained criteria over total weight; all-zero weights score 0', () => {
-    expect(rubricScore([{ criterion: 'x', weight: 0.25 }, { criterion: 'y', weight: 0.25 }], 'x').valueOf()).toBe(0.5);
+    expect(
+      rubricScore(
+        [
+          { criterion: 'x', weight: 0.25 },
+          { criterion: 'y', weight: 0.25 },
+        ],
+        'x',
+      ).valueOf(),
+    ).toBe(0.5);
     expect(rubricScore([{ criterion: 'x', weight: 0 }], 'x').valueOf()).toBe(0);
   });
 });

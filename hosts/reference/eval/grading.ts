@@ -133,7 +133,8 @@ export const REFERENCE_GRADING_RULES: Readonly<GradingRules> = Object.freeze({
   ...REFERENCE_TRAJECTORY_RULES,
   trialScore: failClosedScore,
   trialGatingScore: gatingScoreOf,
-  taskPassed: (rule: PassRule, n: number, passedCount: number, ruleScore: Fraction, passScore: Fraction) => taskPassed(rule, n, passedCount, ruleScore, passScore),
+  taskPassed: (rule: PassRule, n: number, passedCount: number, ruleScore: Fraction, passScore: Fraction) =>
+    taskPassed(rule, n, passedCount, ruleScore, passScore),
   passRuleScore: (task: { gatingScore: Fraction }) => task.gatingScore,
   passAtK,
   passHatK,
@@ -172,8 +173,7 @@ export function gradeTrial(
   rules: GradingRules = REFERENCE_GRADING_RULES,
 ): TrialGrade {
   const { expected } = task;
-  const trajectory =
-    expected.trajectory === undefined ? undefined : gradeTrajectory(expected.trajectory, record.calls, targetAgentId, rules);
+  const trajectory = expected.trajectory === undefined ? undefined : gradeTrajectory(expected.trajectory, record.calls, targetAgentId, rules);
   const trajectoryMatched = trajectory === undefined || trajectory.matched;
   const score = rules.trialScore(task, record, trajectoryMatched);
   const gatingScore = rules.trialGatingScore(score, trajectoryMatched, record.failedClosed);
@@ -258,8 +258,7 @@ export function gradeTask(
     outputTokens: meanOf(trials.map((trial) => trial.efficiency.outputTokens)),
   };
   const passed =
-    rules.taskPassed(settings.passRule, n, passedCount, rules.passRuleScore({ score, gatingScore }), passScore) &&
-    rules.efficiencyAllowsPass(efficiency);
+    rules.taskPassed(settings.passRule, n, passedCount, rules.passRuleScore({ score, gatingScore }), passScore) && rules.efficiencyAllowsPass(efficiency);
   const costUsd = rules.taskCostUsd(trials.map((trial) => trial.record.costUsd));
   const atK = rules.passAtK(n, passedCount, settings.k);
   const hatK = rules.passHatK(n, passedCount, settings.k);
@@ -277,7 +276,10 @@ export function gradeTask(
   }
   entry.efficiency = efficiency;
   if (fixtures !== undefined) {
-    const misses = rules.reportedMissCount(trials.map((trial) => trial.record.missCount), fixtures.onMiss);
+    const misses = rules.reportedMissCount(
+      trials.map((trial) => trial.record.missCount),
+      fixtures.onMiss,
+    );
     if (misses !== undefined) entry.fixtureMissCount = misses;
   }
 
@@ -312,8 +314,7 @@ export function gradeSuite(
   const gatingScore = mean(tasks.map((task) => task.gatingScore));
   const totalCostUsd = tasks.reduce((sum, task) => sum.add(task.costUsd), ZERO);
   const withinCost = (ceiling: number | undefined, cost: Fraction = totalCostUsd): boolean => ceiling === undefined || cost.lte(exactDecimal(ceiling));
-  const passed =
-    gatingScore.gte(passScore) && withinCost(maxCostUsd) && withinCost(maxCostUsdPerSuite, rules.suiteCeilingCost(totalCostUsd, settings.count));
+  const passed = gatingScore.gte(passScore) && withinCost(maxCostUsd) && withinCost(maxCostUsdPerSuite, rules.suiteCeilingCost(totalCostUsd, settings.count));
 
   let trialStats: Record<string, unknown> | undefined;
   if (settings.declared) {

@@ -36,9 +36,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 export function leafPaths(args: unknown): Array<{ path: string[]; value: unknown }> {
   if (!isPlainObject(args)) return [{ path: [], value: args }];
   const below = (value: unknown, path: string[]): Array<{ path: string[]; value: unknown }> =>
-    isPlainObject(value) && Object.keys(value).length > 0
-      ? Object.entries(value).flatMap(([key, child]) => below(child, [...path, key]))
-      : [{ path, value }];
+    isPlainObject(value) && Object.keys(value).length > 0 ? Object.entries(value).flatMap(([key, child]) => below(child, [...path, key])) : [{ path, value }];
   return Object.entries(args).flatMap(([key, child]) => below(child, [key]));
 }
 

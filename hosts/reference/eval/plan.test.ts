@@ -76,9 +76,7 @@ describe('create-time refusals, in order', () => {
   });
 
   it('kind "trajectory" without the trajectory facet is refused naming the task field', () => {
-    const suite = suiteOf([
-      { taskId: 'a', input: plainScript, expected: { kind: 'trajectory', trajectory: { match: 'subset', calls: [] } } },
-    ]);
+    const suite = suiteOf([{ taskId: 'a', input: plainScript, expected: { kind: 'trajectory', trajectory: { match: 'subset', calls: [] } } }]);
     expectFieldRefusal(attempt(suite, {}, { ...FULL_FACETS, trajectory: false }), 'tasks[0].expected.trajectory');
   });
 
@@ -112,10 +110,7 @@ describe('create-time refusals, in order', () => {
         ],
       },
     };
-    expectFieldRefusal(
-      attempt(suiteOf([task]), {}, { ...FULL_FACETS, fixtureMatching: undefined }),
-      'tasks[0].fixtures.toolResponses[1].args',
-    );
+    expectFieldRefusal(attempt(suiteOf([task]), {}, { ...FULL_FACETS, fixtureMatching: undefined }), 'tasks[0].fixtures.toolResponses[1].args');
   });
 
   it('k above count is refused naming trials.k (an absent count is 1)', () => {
@@ -215,7 +210,7 @@ describe('fixtureRuns refusals (RFC 0252 §B)', () => {
 describe('an unusable source run is refused uniformly (RFC 0252 §C)', () => {
   const suite = suiteOf([goldenTask('record', plainScript)]);
   const cases: Array<[string, (port: FakePort) => void]> = [
-    ['unknown, or another tenant\'s (the port answers undefined for both)', () => {}],
+    ["unknown, or another tenant's (the port answers undefined for both)", () => {}],
     ['not terminal', (port) => port.runs.set(SOURCE, priorRun(SOURCE, [call(3)], { terminal: false }))],
     ['a workflow run with no recorded call', (port) => port.runs.set(SOURCE, priorRun(SOURCE, [], { mode: 'workflow' }))],
     ['calls of another agent only', (port) => port.runs.set(SOURCE, priorRun(SOURCE, [call(3, { agentId: HELPER })]))],
@@ -224,10 +219,7 @@ describe('an unusable source run is refused uniformly (RFC 0252 §C)', () => {
     [
       'a failed call (no fixtureErrors)',
       (port) =>
-        port.runs.set(
-          SOURCE,
-          priorRun(SOURCE, [call(3), call(5, { status: 'error', outcome: undefined, error: { code: 'boom', message: 'failed' } })]),
-        ),
+        port.runs.set(SOURCE, priorRun(SOURCE, [call(3), call(5, { status: 'error', outcome: undefined, error: { code: 'boom', message: 'failed' } })])),
     ],
     ['a call that never ran (rate_limited)', (port) => port.runs.set(SOURCE, priorRun(SOURCE, [call(3, { status: 'rate_limited', outcome: undefined })]))],
   ];
@@ -258,9 +250,7 @@ describe('an unusable source run is refused uniformly (RFC 0252 §C)', () => {
     const port = new FakePort();
     port.runs.set(SOURCE, priorRun(SOURCE, [call(3)]));
     const two = suiteOf([goldenTask('record', plainScript), goldenTask('other', plainScript)]);
-    expect(refusalOf(attempt(two, { fixtureRuns: { record: SOURCE, other: OTHER } }, FULL_FACETS, port))).toEqual(
-      unusableSourceRefusal(),
-    );
+    expect(refusalOf(attempt(two, { fixtureRuns: { record: SOURCE, other: OTHER } }, FULL_FACETS, port))).toEqual(unusableSourceRefusal());
   });
 });
 
@@ -269,7 +259,7 @@ describe('baselineRunId', () => {
   const BASE = 'tenant-a/baseline-run-000000001';
   const summary = { suiteId: 'core.conformance.evals.unit', suiteVersion: '1.0.0', aggregateScore: 1, passed: true, taskCount: 1, passedCount: 1, tasks: [] };
   const cases: Array<[string, (port: FakePort) => void]> = [
-    ['unknown or another tenant\'s', () => {}],
+    ["unknown or another tenant's", () => {}],
     ['not terminal', (port) => port.runs.set(BASE, priorRun(BASE, [], { terminal: false, summary }))],
     ['a workflow run', (port) => port.runs.set(BASE, priorRun(BASE, [], { mode: 'workflow' }))],
     ['an eval run without a summary', (port) => port.runs.set(BASE, priorRun(BASE, []))],

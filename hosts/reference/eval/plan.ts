@@ -200,7 +200,10 @@ function unrepresentableUsage(suite: Suite): Refusal | undefined {
         tokens += usage.inputTokens + usage.outputTokens;
         cost += usage.costUsd ?? 0;
         if (!(tokens <= MAX_USAGE_TOTAL) || !(cost <= MAX_USAGE_TOTAL)) {
-          return fieldRefusal(`tasks[${i}].input.usage`, `the usage summed over every trial passes ${MAX_USAGE_TOTAL} (tokens or USD), which no summary number carries exactly`);
+          return fieldRefusal(
+            `tasks[${i}].input.usage`,
+            `the usage summed over every trial passes ${MAX_USAGE_TOTAL} (tokens or USD), which no summary number carries exactly`,
+          );
         }
       }
     }

@@ -61,9 +61,7 @@ export interface EvalCreatePort {
 }
 
 /** The outcome of one live tool call. */
-export type ToolResult =
-  | { ok: true; outcome: unknown }
-  | { ok: false; error: { code: string; message: string; details?: Record<string, unknown> } };
+export type ToolResult = { ok: true; outcome: unknown } | { ok: false; error: { code: string; message: string; details?: Record<string, unknown> } };
 
 /** Provided by the server while an eval run executes. */
 export interface EvalRunIO {

@@ -52,9 +52,7 @@ export function deriveFixtureEntries(calls: readonly RecordedToolCall[]): ToolRe
       response: null,
     };
     if (callFailed(call)) {
-      entry.response = cloneJson(
-        call.error ?? { code: call.status, message: `the recorded call ended with status ${call.status}` },
-      );
+      entry.response = cloneJson(call.error ?? { code: call.status, message: `the recorded call ended with status ${call.status}` });
       entry.isError = true;
     } else {
       entry.response = cloneJson(call.outcome ?? null);

@@ -39,9 +39,7 @@ export interface RegressionRules {
 export function scoredTasks(summary: Record<string, unknown>): ScoredTask[] {
   const tasks = Array.isArray(summary.tasks) ? summary.tasks : [];
   return tasks.flatMap((task: unknown) =>
-    isPlainObject(task) && typeof task.taskId === 'string' && typeof task.score === 'number'
-      ? [{ taskId: task.taskId, score: task.score }]
-      : [],
+    isPlainObject(task) && typeof task.taskId === 'string' && typeof task.score === 'number' ? [{ taskId: task.taskId, score: task.score }] : [],
   );
 }
 

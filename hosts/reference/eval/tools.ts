@@ -26,12 +26,7 @@ export interface ToolAnswer {
  * Picks the fixture entry that answers a call, given which entries are consumed; undefined for a
  * miss. The reference rule is `firstUnconsumedMatch`; a known-bad host swaps in another.
  */
-export type FixtureSelector = (
-  entries: readonly ToolResponse[],
-  consumed: ReadonlySet<number>,
-  toolName: string,
-  inputs: unknown,
-) => number | undefined;
+export type FixtureSelector = (entries: readonly ToolResponse[], consumed: ReadonlySet<number>, toolName: string, inputs: unknown) => number | undefined;
 
 export function entryMatches(entry: ToolResponse, toolName: string, inputs: unknown): boolean {
   return entry.tool === toolName && argsSatisfied(entry.args, entry.argsMatch, inputs);
@@ -115,9 +110,7 @@ export function fixtureErrorOf(response: unknown): ToolError {
 }
 
 function fromLiveResult(result: ToolResult, miss: boolean): ToolAnswer {
-  return result.ok
-    ? { status: 'ok', outcome: result.outcome, miss, failedClosed: false }
-    : { status: 'error', error: result.error, miss, failedClosed: false };
+  return result.ok ? { status: 'ok', outcome: result.outcome, miss, failedClosed: false } : { status: 'error', error: result.error, miss, failedClosed: false };
 }
 
 /** The answer to a call no fixture entry serves, given the task's onMiss and the live tool. */
@@ -125,9 +118,7 @@ export type MissHandler = (onMiss: 'fail' | 'live', callLive: () => ToolResult) 
 
 /** RFC 0244 §D: only `onMiss: "live"` reaches the live tool; otherwise the trial fails closed. */
 export const missByOnMiss: MissHandler = (onMiss, callLive) =>
-  onMiss === 'live'
-    ? fromLiveResult(callLive(), true)
-    : { status: 'error', error: fixtureMissError(), miss: true, failedClosed: true };
+  onMiss === 'live' ? fromLiveResult(callLive(), true) : { status: 'error', error: fixtureMissError(), miss: true, failedClosed: true };
 
 /**
  * Answers one call. Without fixtures (an unfixtured task, or any task under `live-shadow`) the

@@ -61,11 +61,7 @@ export function callMatches(expected: ExpectedCall, observed: ObservedCall, subs
  * between unmatched and matched edges and ends at a free right vertex; flipping it grows the
  * matching by one. O(V·E), ample for trajectories.
  */
-export function maximumMatchingSize(
-  leftCount: number,
-  rightCount: number,
-  edge: (left: number, right: number) => boolean,
-): number {
+export function maximumMatchingSize(leftCount: number, rightCount: number, edge: (left: number, right: number) => boolean): number {
   const neighbours: number[][] = [];
   for (let left = 0; left < leftCount; left++) {
     const row: number[] = [];
@@ -119,8 +115,7 @@ export const inOrderModeMatches: ModeCheck = (expected, observed, matches) => {
 };
 
 /** `subset`: every observed call matches some expected call (repeats allowed; empty matches). */
-export const subsetModeMatches: ModeCheck = (expected, observed, matches) =>
-  observed.every((call) => expected.some((wanted) => matches(wanted, call)));
+export const subsetModeMatches: ModeCheck = (expected, observed, matches) => observed.every((call) => expected.some((wanted) => matches(wanted, call)));
 
 /** `forbiddenCount` counts calls, not distinct tools. */
 export function forbiddenCalls(observed: ObservedCall[], forbidden: readonly string[]): number {
