@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,6 +9,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One fork per core: vitest's default leaves a core idle, and on a 2-core machine that halves
+    // the suite's speed (the kill matrix is split in two files to use both).
+    maxWorkers: availableParallelism(),
     // fast-check: failure reports with seed and path; OPENWOP_FC_SEED replays one. The vitest
     // bridge and the embedded host for scenario files.
     setupFiles: ['test/support/fast-check-setup.ts', 'test/support/vitest-setup.ts'],

@@ -1,6 +1,7 @@
 // The kill matrix: every check of the harness can fail.
 //
-// 1. Each known-bad host (hosts/known-bad/catalogue.ts) is started and certified in-process as
+// 1. Each known-bad host (hosts/known-bad/catalogue.ts, in two shards: this file and
+//    test/kill-matrix-second-shard.test.ts) is started and certified in-process as
 //    test/certify.test.ts certifies the reference host. Exactly its pinned ids
 //    (hosts/known-bad/kill-matrix.json) are `executed-fail`, each of them `executed-pass` on the
 //    reference host with the entry's honest base; every other row has the disposition it has
@@ -17,14 +18,13 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { LedgerRow } from '../lib/evidence/types.ts';
 import { loadScenarios } from '../lib/scenarios.ts';
 import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
 import { readKillMatrix, type KillMatrix } from '../hosts/known-bad/kill-matrix.ts';
-import { certifyConfiguration, harnessRules, matrixOffences, serverFreeRows, unkilledIds, unkilledRules } from './support/matrix-harness.ts';
+import { harnessRules, matrixOffences, serverFreeRows, unkilledIds, unkilledRules } from './support/matrix-harness.ts';
+import { describeKnownBadHosts, SHARDS, shardOf } from './support/kill-matrix-hosts.ts';
 import { currentSection, killMatrixMarkdown } from '../hosts/known-bad/readme-section.ts';
 import { SCHEMA_MUTANTS } from '../hosts/known-bad/schema-mutants.ts';
-import type { ReferenceHostOptions } from '../hosts/reference/server.ts';
 
 const scenarios = await loadScenarios();
 const legs = scenarios.flatMap((scenario) => scenario.legs);
@@ -32,27 +32,13 @@ const legIds = legs.map((leg) => leg.id);
 const serverFreeIds = new Set(legs.filter((leg) => leg.serverFree).map((leg) => leg.id));
 const matrix = readKillMatrix();
 
-const baseRuns = new Map<string, Promise<Map<string, LedgerRow>>>();
-/** The reference host's rows with `base`, computed once per distinct base. */
-function referenceRows(base: ReferenceHostOptions): Promise<Map<string, LedgerRow>> {
-  const key = JSON.stringify(base);
-  let rows = baseRuns.get(key);
-  if (rows === undefined) {
-    rows = certifyConfiguration(base, scenarios).then((run) => run.rows);
-    baseRuns.set(key, rows);
-  }
-  return rows;
-}
+// The known-bad hosts in two shards, this file's and test/kill-matrix-second-shard.test.ts's, so
+// vitest certifies them on two workers.
+await describeKnownBadHosts(0);
 
-describe('the kill matrix: known-bad hosts', () => {
-  for (const host of KNOWN_BAD_HOSTS) {
-    it(`${host.name} fails exactly its pinned ids: ${host.defect}`, async () => {
-      const reference = await referenceRows(host.base);
-      const run = await certifyConfiguration(host.options, scenarios);
-      expect(run.trafficViolations, `${host.name} sends what its schemas refuse; run it with validateTraffic 'off' and say so in its defect`).toEqual([]);
-      expect(matrixOffences(run.rows, reference, matrix.hosts[host.name] ?? [], matrix.rules[host.name] ?? []), host.name).toEqual([]);
-    });
-  }
+it('the two shards hold every known-bad host once', () => {
+  const names = Array.from({ length: SHARDS }, (_, index) => shardOf(index).map((host) => host.name)).flat();
+  expect(names.sort()).toEqual(KNOWN_BAD_HOSTS.map((host) => host.name).sort());
 });
 
 describe('the kill matrix: schema mutants of the server-free legs', () => {
