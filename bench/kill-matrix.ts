@@ -38,7 +38,11 @@ export async function benchKillMatrix(): Promise<BenchResult[]> {
   if (offending.length > 0) throw new Error(`the kill matrix does not hold for ${offending.join(', ')}: run npx vitest run test/kill-matrix.test.ts`);
 
   const t0 = performance.now();
-  const vitest = spawnSync('npx', ['vitest', 'run', 'test/kill-matrix.test.ts', 'test/kill-matrix-second-shard.test.ts'], { cwd: ROOT, encoding: 'utf8', timeout: TARGET_S * 1000 });
+  const vitest = spawnSync('npx', ['vitest', 'run', 'test/kill-matrix.test.ts', 'test/kill-matrix-second-shard.test.ts'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: TARGET_S * 1000,
+  });
   const underVitest = (performance.now() - t0) / 1000;
   if (vitest.status !== 0) throw new Error(`npx vitest run test/kill-matrix.test.ts exited ${vitest.status}: ${vitest.stdout.slice(-500)}`);
 
