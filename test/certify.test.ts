@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cli } from './support/cli.ts';
+import { cli, hostFlags } from './support/cli.ts';
 import { forward } from './support/forward.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
@@ -202,12 +202,7 @@ describe('verify on the command line', () => {
     const bundlePath = join(dir, 'bundle.json');
     const run = await cli(
       'run',
-      '--base-url',
-      host.baseUrl,
-      '--api-key',
-      host.tenants.a.apiKey,
-      '--tenant-b-api-key',
-      host.tenants.b.apiKey,
+      ...hostFlags(host),
       '--certify',
       bundlePath,
       '--signing-key',

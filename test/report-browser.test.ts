@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli } from './support/cli.ts';
+import { cli, hostFlags } from './support/cli.ts';
 import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
@@ -116,12 +116,7 @@ describe('the HTML report in Chromium', () => {
     try {
       run = await cli(
         'run',
-        '--base-url',
-        host.baseUrl,
-        '--api-key',
-        host.tenants.a.apiKey,
-        '--tenant-b-api-key',
-        host.tenants.b.apiKey,
+        ...hostFlags(host),
         '--certify',
         join(dir, 'bad.bundle.json'),
         '--signing-key',

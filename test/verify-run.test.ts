@@ -10,7 +10,7 @@ import { startReferenceHost } from '../hosts/reference/server.ts';
 import { claimedProfilesFromDiscovery } from '../lib/evidence/derivation.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
 import { thisHarness } from '../lib/verify.ts';
-import { cli } from './support/cli.ts';
+import { cli, hostFlags } from './support/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'owec-verify-run-'));
 const KEY_ID = 'verify-run-key';
@@ -26,12 +26,7 @@ beforeAll(async () => {
   host = await startReferenceHost({ log: () => {}, signingKey: key.privateKeyPem, signingKeyId: KEY_ID });
   run = await cli(
     'run',
-    '--base-url',
-    host.baseUrl,
-    '--api-key',
-    host.tenants.a.apiKey,
-    '--tenant-b-api-key',
-    host.tenants.b.apiKey,
+    ...hostFlags(host),
     '--filter',
     'memory',
     '--certify',

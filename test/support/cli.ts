@@ -8,3 +8,8 @@ export async function cli(...argv: string[]): Promise<{ code: number; out: strin
   const code = await main(argv, { out: (s) => (out += s), err: (s) => (err += s) });
   return { code, out, err };
 }
+
+/** The flags that point `run` at a started host with both tenants' keys. */
+export function hostFlags(host: { baseUrl: string; tenants: { a: { apiKey: string }; b: { apiKey: string } } }): string[] {
+  return ['--base-url', host.baseUrl, '--api-key', host.tenants.a.apiKey, '--tenant-b-api-key', host.tenants.b.apiKey];
+}
