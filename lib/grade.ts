@@ -25,10 +25,9 @@ import { compareSummary, type MemberComparison } from './grade-compare.ts';
 import { FORM_NAMES, readEventsText } from './grade-events.ts';
 import { gradeRun, type EvalSuite, type RunEventDoc } from './grader/index.ts';
 import { JsonTooDeep, parseJsonBounded } from './json-depth.ts';
+import { cannotStart, type Io } from './io.ts';
 import { Redactor } from './redact.ts';
 import { checkSuite, validateRunEvent } from './schemas/index.ts';
-
-type Io = { out: (s: string) => void; err: (s: string) => void };
 
 export interface GradeOptions {
   suite: string;
@@ -42,11 +41,6 @@ export interface GradeOptions {
 const EVENTS_DEADLINE_MS = 30_000;
 /** How long a summary answering 409 after the run's terminal event is asked again. */
 const SUMMARY_DEADLINE_MS = 10_000;
-
-function fail(io: Io, message: string): 2 {
-  io.err(`openwop-eval-conformance: ${message}\n`);
-  return 2;
-}
 
 /** Reads a JSON file; the error names the file and the problem in one line. */
 function readJsonFile(path: string, what: string): { ok: true; value: unknown } | { ok: false; message: string } {
@@ -87,14 +81,14 @@ function invalidEvent(events: unknown[], where: string): string | undefined {
 export async function gradeCommand(options: GradeOptions, rawIo: Io): Promise<number> {
   const apiKey = options.apiKey ?? process.env.OPENWOP_API_KEY;
   const io = new Redactor([apiKey]).io(rawIo);
-  if (options.events !== undefined && options.baseUrl !== undefined) return fail(io, 'give --events or --base-url, not both');
-  if (options.events === undefined && options.baseUrl === undefined) return fail(io, 'give --events FILE, or --base-url URL --run ID');
+  if (options.events !== undefined && options.baseUrl !== undefined) return cannotStart(io, 'give --events or --base-url, not both');
+  if (options.events === undefined && options.baseUrl === undefined) return cannotStart(io, 'give --events FILE, or --base-url URL --run ID');
   const suite = readSuite(options.suite);
-  if (!suite.ok) return fail(io, suite.message);
+  if (!suite.ok) return cannotStart(io, suite.message);
   if (options.events !== undefined) return gradeFile(suite.suite, options.events, io);
-  if (options.run === undefined || options.run === '') return fail(io, '--run ID is required with --base-url');
-  if (!apiKey) return fail(io, '--api-key (or OPENWOP_API_KEY) is required with --base-url');
-  if (!isHttpUrl(options.baseUrl!)) return fail(io, `--base-url must be an absolute http(s) URL, got "${options.baseUrl}"`);
+  if (options.run === undefined || options.run === '') return cannotStart(io, '--run ID is required with --base-url');
+  if (!apiKey) return cannotStart(io, '--api-key (or OPENWOP_API_KEY) is required with --base-url');
+  if (!isHttpUrl(options.baseUrl!)) return cannotStart(io, `--base-url must be an absolute http(s) URL, got "${options.baseUrl}"`);
   const client = createClient({ baseUrl: options.baseUrl!, apiKey });
   try {
     return await gradeServed(suite.suite, client, options.run, io);
@@ -102,7 +96,7 @@ export async function gradeCommand(options: GradeOptions, rawIo: Io): Promise<nu
     // A harness bug: one line, through the redactor, never a stack trace that could carry what a
     // host sent.
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    return fail(io, `the harness failed (a harness bug, not the host's fault): ${message.split('\n')[0]}`);
+    return cannotStart(io, `the harness failed (a harness bug, not the host's fault): ${message.split('\n')[0]}`);
   }
 }
 
@@ -119,13 +113,13 @@ function gradeFile(suite: EvalSuite, path: string, io: Io): number {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    return fail(io, `${path}: cannot read the events (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    return cannotStart(io, `${path}: cannot read the events (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
   const read = readEventsText(text, path);
-  if (!read.ok) return fail(io, read.message);
-  if (read.events.length === 0) return fail(io, `${path}: ${FORM_NAMES[read.form]} with no event in it`);
+  if (!read.ok) return cannotStart(io, read.message);
+  if (read.events.length === 0) return cannotStart(io, `${path}: ${FORM_NAMES[read.form]} with no event in it`);
   const invalid = invalidEvent(read.events, path);
-  if (invalid !== undefined) return fail(io, invalid);
+  if (invalid !== undefined) return cannotStart(io, invalid);
   io.err(`read ${read.events.length} event(s) from ${path} as ${FORM_NAMES[read.form]}\n`);
   io.out(`${JSON.stringify(gradeRun(suite, read.events as RunEventDoc[]), null, 2)}\n`);
   return 0;
@@ -136,22 +130,22 @@ async function gradeServed(suite: EvalSuite, client: Client, runId: string, io: 
   let answer: EvalSummaryResult;
   try {
     const read = await readRunEvents(client, runId, { deadlineMs: EVENTS_DEADLINE_MS });
-    if (!read.ok) return fail(io, `cannot read the events of run ${runId}: ${read.reason}`);
+    if (!read.ok) return cannotStart(io, `cannot read the events of run ${runId}: ${read.reason}`);
     events = read.events;
     // A host may answer 409 for a moment after the terminal event (CONTRACT §6); the legs wait too.
     answer = await waitForSummary(client, runId, SUMMARY_DEADLINE_MS);
     io.err(`read ${events.length} event(s) of run ${runId} (via ${read.via})\n`);
   } catch (error) {
     if (error instanceof TransportError || error instanceof HarnessCapReached || error instanceof ResponseTooDeep) {
-      return fail(io, `cannot read run ${runId}: ${error.message}`);
+      return cannotStart(io, `cannot read run ${runId}: ${error.message}`);
     }
     throw error;
   }
   const path = `/runs/${runId}/eval-summary`;
-  if (answer.kind === 'running') return fail(io, `GET ${path} answered 409: the run is not terminal${answer.status ? ` (${answer.status})` : ''}`);
-  if (answer.kind !== 'ok') return fail(io, `GET ${path} answered ${describeAnswer(answer.result)}`);
+  if (answer.kind === 'running') return cannotStart(io, `GET ${path} answered 409: the run is not terminal${answer.status ? ` (${answer.status})` : ''}`);
+  if (answer.kind !== 'ok') return cannotStart(io, `GET ${path} answered ${describeAnswer(answer.result)}`);
   const invalid = invalidEvent(events, `the events of run ${runId}`);
-  if (invalid !== undefined) return fail(io, invalid);
+  if (invalid !== undefined) return cannotStart(io, invalid);
   const grade = gradeRun(suite, events as unknown as RunEventDoc[]);
   const members = compareSummary(grade, answer.summary);
   report(members, runId, events.length, grade.redactedCallCount ?? 0, io);

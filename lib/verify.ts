@@ -14,7 +14,7 @@ import { readBundleFile, readPublicKeyFile } from './evidence/keys.ts';
 import type { LedgerRow } from './evidence/types.ts';
 import { verifyBundle, verifyExitCode, type VerifyOptions, type VerifyResult } from './evidence/verify.ts';
 import { loadScenarios } from './scenarios.ts';
-import type { Io } from './io.ts';
+import { cannotStart, type Io } from './io.ts';
 
 const PACKAGE = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { name: string; version: string };
 
@@ -24,13 +24,8 @@ export async function thisHarness(): Promise<HarnessIdentity> {
   return { name: PACKAGE.name, version: PACKAGE.version, requirementIds: scenarios.flatMap((s) => s.legs.map((leg) => leg.id)) };
 }
 
-function inputProblem(io: Io, message: string): 2 {
-  io.err(`openwop-eval-conformance: ${message}\n`);
-  return 2;
-}
-
 export async function verifyCommand(path: string, options: { hostKey?: string; discovery?: string }, io: Io): Promise<number> {
-  if (options.hostKey && options.discovery) return inputProblem(io, 'give --host-key or --discovery, not both');
+  if (options.hostKey && options.discovery) return cannotStart(io, 'give --host-key or --discovery, not both');
   const file = readBundleFile(path);
   if (!file.ok) {
     io.err(`openwop-eval-conformance: not a bundle: ${file.reason}\n`);
@@ -39,24 +34,24 @@ export async function verifyCommand(path: string, options: { hostKey?: string; d
   const keys: VerifyOptions = {};
   if (options.hostKey) {
     const key = readPublicKeyFile(options.hostKey);
-    if (!key.ok) return inputProblem(io, `--host-key: ${key.reason}`);
+    if (!key.ok) return cannotStart(io, `--host-key: ${key.reason}`);
     keys.hostPublicKeyPem = key.pem;
   } else if (options.discovery) {
     const raw = await publishedKey(options.discovery, file.bundle);
-    if (!raw.ok) return inputProblem(io, raw.reason);
+    if (!raw.ok) return cannotStart(io, raw.reason);
     keys.hostPublicKeyRaw = raw.key;
   }
   let result: VerifyResult;
   try {
     result = verifyBundle(file.bundle, keys);
   } catch (error) {
-    return inputProblem(io, `the host key cannot be used: ${(error as Error).message}`);
+    return cannotStart(io, `the host key cannot be used: ${(error as Error).message}`);
   }
   let harness: HarnessIdentity;
   try {
     harness = await thisHarness();
   } catch (error) {
-    return inputProblem(io, `Test bug: this harness cannot list its own requirement ids: ${(error as Error).message}`);
+    return cannotStart(io, `Test bug: this harness cannot list its own requirement ids: ${(error as Error).message}`);
   }
   const rows = rowsOf(file.bundle);
   const certification = certificationOf(file.bundle, rows, result.verdict === 'rejected', harness);

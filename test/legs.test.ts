@@ -14,6 +14,7 @@ import type { Leg } from '../lib/ledger/scenario.ts';
 import { openTarget, type Target } from '../lib/ledger/target.ts';
 import { loadScenarios } from '../lib/scenarios.ts';
 import { TestBug } from '../lib/test-bug.ts';
+import { HONEST_VARIANTS } from '../hosts/honest-variants/catalogue.ts';
 import { startReferenceHost, type ReferenceHost, type ReferenceHostOptions } from '../hosts/reference/server.ts';
 import { observeEvalRun, sharedEvalRun, type ObservedEvalRun } from '../scenarios/support/eval-run.ts';
 
@@ -83,26 +84,10 @@ describe('legs against a real reference-host run', () => {
     // RFC 0081 §C orders eval.scored after the trial's agent.decided; it does not ask the
     // bracket to close first. This host moves each eval.scored in front of the
     // agent.invocation-completed that closes its trial.
-    const target = await start({
-      engineBehaviour: {
-        outgoingEvents: (emit) => {
-          let depth = 0;
-          let held: Record<string, unknown> | undefined;
-          return (type, payload) => {
-            if (type === 'agent.invocation-started') depth += 1;
-            if (type === 'agent.invocation-completed' && --depth === 0) {
-              held = payload;
-              return;
-            }
-            emit(type, payload);
-            if (type === 'eval.scored' && held !== undefined) {
-              emit('agent.invocation-completed', held);
-              held = undefined;
-            }
-          };
-        },
-      },
-    });
+    // The honest variant that makes this choice (hosts/honest-variants/catalogue.ts).
+    const variant = HONEST_VARIANTS.find((candidate) => candidate.name === 'scored-before-bracket-closes');
+    if (variant === undefined) throw new TestBug('the honest variant scored-before-bracket-closes is gone');
+    const target = await start(variant.options);
     const { file, leg } = legOf('0081.eval-run-events');
     const row = await runLeg(file, leg, target);
     expect(row, row.detail).toMatchObject({ result: 'executed-pass' });

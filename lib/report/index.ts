@@ -6,17 +6,12 @@
 
 import { appendFileSync, writeFileSync } from 'node:fs';
 import type { LedgerRow, Totals } from '../evidence/types.ts';
-import { Redactor } from '../redact.ts';
+import type { Redactor } from '../redact.ts';
 import { htmlReport } from './html.ts';
 import { markdownSummary } from './markdown.ts';
 import { clip, displayUrl, escapeMarkup, verdictLabel, type ReportRow, type RunReport } from './model.ts';
 
 export { totalsOf } from '../evidence/witness.ts';
-
-/** `text` with each secret taken out, under the one rule of lib/redact.ts. */
-export function redact(text: string, secrets: readonly (string | undefined)[]): string {
-  return new Redactor(secrets).text(text);
-}
 
 export function formatRow(row: LedgerRow): string {
   const head = `${row.result.padEnd(13)} ${row.id}`;

@@ -363,12 +363,6 @@ export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
   },
 ];
 
-export function hostileBehaviour(name: string): HostileBehaviour {
-  const found = HOSTILE_BEHAVIOURS.find((b) => b.name === name);
-  if (!found) throw new Error(`no hostile behaviour ${name}`);
-  return found;
-}
-
 export interface HostileHost {
   baseUrl: string;
   /** Requests the other origin (the redirect target) received. */
