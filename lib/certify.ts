@@ -37,14 +37,19 @@ export interface CertifyRequest extends TargetOptions, Pick<RunLegsOptions, 'fil
    * refusals the legs themselves must grade.
    */
   checkKeys?: boolean;
+  /** Told the discovery document before any other request; a reason refuses the run. */
+  beforeLegs?: (discovery: Record<string, unknown>) => string | undefined;
 }
 
-export type CertifyOutcome = { ok: true; target: Target; rows: LedgerRow[] } | { ok: false; reason: string };
+/** `refused`: `beforeLegs` refused the run, and `reason` is its whole line. */
+export type CertifyOutcome = { ok: true; target: Target; rows: LedgerRow[] } | { ok: false; reason: string; refused?: boolean };
 
 /** Certifies the host at `request.baseUrl`; a host whose discovery cannot be read gives a reason. */
 export async function certifyTarget(request: CertifyRequest): Promise<CertifyOutcome> {
   const opened = await openTarget(request);
   if (!opened.ok) return opened;
+  const refusal = request.beforeLegs?.(opened.target.discovery);
+  if (refusal !== undefined) return { ok: false, reason: refusal, refused: true };
   if (request.checkKeys) {
     const refused =
       (await keyRefusal(opened.target.client, "tenant A's API key (--api-key, OPENWOP_API_KEY)")) ??

@@ -17,9 +17,13 @@ Exit codes:
           1 a row failed or is blocked, or an expected failure passed (a stale entry);
           2 the run could not start (bad flags or files, discovery unreachable, the API key
           refused), a report could not be written, or the harness failed
-  verify  0 authentic and certified; 1 rejected; 2 an input problem (flags, a key file missing,
-          unreadable or private, --discovery unreachable); 3 not a bundle; 4 not certified or
-          incomplete; 5 certified on its face but not independently verified (no host key)
+  run     4 with --certify: the bundle is written but certifies nothing (no eval profile is
+          claimed, or every claimed one is denied) and no row failed
+  verify  0 authentic, and some eval profile certified; 1 rejected (an upstream rule or this
+          harness's check); 2 an input problem (flags, a key file missing, unreadable or private,
+          --discovery unreachable or not publishing the key); 3 not a bundle; 4 nothing
+          certified; 5 certified on its face but not independently verified (no host key);
+          6 another suite's bundle: the eval verdict does not apply
   grade   0 graded, or with --base-url every served member equals the recomputed one; 1 a served
           member differs; 2 a usage, file or transport problem
   host    runs until interrupted; 2 when it cannot start`;
@@ -132,8 +136,9 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     .command('verify')
     .description('verify a certification bundle v3: every rejection, its signature, its totals and whether it certifies the host')
     .argument('<bundle>', 'the bundle file')
-    .option('--host-key <pem>', "the host's Ed25519 public key (PEM file)")
-    .option('--discovery <url>', "read the host's signingKeys from its discovery document")
+    .option('--host-key <key>', "the host's Ed25519 public key: a PEM file, or the raw base64url key as discovery signingKeys publish it")
+    .option('--discovery <url-or-file>', "the key signature.keyId names in a discovery document: a live host's URL or a saved file (retired keys included)")
+    .option('--bundle-discovery', "the key from the bundle's own embedded discovery document (self-attested: integrity, not who signed)")
     .action(async (bundle: string, options) => {
       exitCode = await verifyCommand(bundle, options, io);
     });

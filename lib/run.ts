@@ -9,11 +9,13 @@ import { PACKAGE_ROOT } from './package-root.ts';
 import { applyBaseline, formatBaseline, readBaseline, type Baseline, type BaselineOutcome } from './baseline.ts';
 import type { Bundle, LedgerRow, UnsignedBundle } from './evidence/types.ts';
 import { buildBundle, signBundle } from './evidence/bundle.ts';
-import { loadOrCreateDevKey, publicKeyPemFromPrivate, readSigningKeyFile } from './evidence/keys.ts';
+import { claimedProfilesFromDiscovery } from './evidence/derivation.ts';
+import { evalClaimedProfiles, profileVerdicts } from './evidence/profiles.ts';
+import { loadOrCreateDevKey, publicKeyPemFromPrivate, rawPublicKeyB64url, readSigningKeyFile } from './evidence/keys.ts';
 import { cannotStart, prepareOutputs, usage, type Io } from './io.ts';
 import { verifyBundle } from './evidence/verify.ts';
 import { certificationOf, type Certification, type HarnessIdentity } from './evidence/certification.ts';
-import { authenticityLine, thisHarness, verdictLine } from './verify.ts';
+import { authenticityLine, thisHarness, upstreamLine, verdictLine } from './verify.ts';
 import { readCaps } from './ledger/caps.ts';
 import { readDeadlines, withDeadlines } from './ledger/deadlines.ts';
 import { readConcurrency } from './ledger/schedule.ts';
@@ -227,6 +229,18 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       concurrency: workers.concurrency,
       bound: (legs) => clock.wrap(withDeadlines(legs, deadlines.legDeadlineMs, { signal: stopper.signal, reason: () => interruptedBy ?? 'interrupted' })),
       checkKeys: true,
+      // Before any request but discovery (README "Exit codes"): a bundle whose key the host does
+      // not publish cannot be verified by an auditor against the host's own discovery.
+      beforeLegs:
+        options.certify && baseUrl !== undefined && signer !== undefined
+          ? (discovery) => {
+              const problem = signingKeyProblem(discovery, signer!);
+              if (problem === undefined) return undefined;
+              if (settings.requireBehavior) return `${problem}; under --require-behavior the run does not start`;
+              io.err(`openwop-eval-conformance: warning: ${problem}\n`);
+              return undefined;
+            }
+          : undefined,
       onSeeded: (seeded) => io.err(`seeded through the seam: ${seeded.join(', ')}\n`),
       onRow: (row) => {
         clock.finished(row.id);
@@ -234,7 +248,7 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       },
     });
     progress.end();
-    if (!outcome.ok) return cannotStart(io, `cannot certify ${url}: ${outcome.reason}`);
+    if (!outcome.ok) return cannotStart(io, outcome.refused ? outcome.reason : `cannot certify ${url}: ${outcome.reason}`);
     const { target, rows: rawRows } = outcome;
     // Redacted once, before anything is printed, written, digested or signed.
     const rows = redactor.value(rawRows);
@@ -246,7 +260,8 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       const written = writeBundle(await thisHarness(), options.certify, rows, target, signer, settings.hostBuild, io, redactor, (certification) => {
         verdict = verdictOf(certification);
       });
-      if (written !== 0) code = written;
+      // A failed row (1) says more than a certificate of nothing (4).
+      if (written === 4 ? code === 0 : written !== 0) code = written;
     }
     const hostBuild = settings.hostBuild ?? (embedded !== undefined ? `commit:${gitCommit()}` : undefined);
     const about = {
@@ -371,6 +386,10 @@ function writeBundle(
   // echoed into it; its digest is taken over what is published (docs/wire.md §12.1).
   const discovery = redactor.value(target.discovery);
   const implementation = (discovery.implementation ?? {}) as Record<string, string>;
+  // The upstream profiles as the host's discovery derives them, then the eval profiles with the
+  // verdict of the rows (README "Eval profiles"), which `verify` recomputes from the bundle.
+  const verdicts = profileVerdicts(harness.profiles, discovery, rows);
+  const claimedProfiles = [...claimedProfilesFromDiscovery(discovery, 2), ...evalClaimedProfiles(verdicts)];
   // Only the embedded host goes without --host-build: its build is this checkout.
   const build = hostBuild ? parseBuild(hostBuild) : { kind: 'commit' as const, id: gitCommit() };
   let unsigned: UnsignedBundle;
@@ -387,6 +406,7 @@ function writeBundle(
         selfSignedDevelopmentKey,
       },
       discovery: { url: redactor.text(`${target.baseUrl}/.well-known/openwop`), document: discovery },
+      claimedProfiles,
       rows,
     });
   } catch (error) {
@@ -414,8 +434,28 @@ function writeBundle(
   // The two statements `verify` makes, in its words (README "Verifying a bundle").
   for (const rejection of verdict.rejections) io.out(`rejected: ${rejection.kind}: ${rejection.detail}\n`);
   io.out(`${authenticityLine(verdict, keyId)}\n`);
+  io.out(`${upstreamLine(verdict)}\n`);
   const certification = certificationOf(bundle as unknown as Record<string, unknown>, rows, verdict.verdict === 'rejected', harness);
   judged(certification);
   io.out(`${verdictLine(certification)}\n`);
-  return verdict.verdict === 'verified' ? 0 : 1;
+  if (verdict.verdict !== 'verified' || certification.status === 'rejected') return 1;
+  // A certificate of nothing is not a green CI step (README "Exit codes").
+  return certification.status === 'nothing-certified' ? 4 : 0;
+}
+
+/**
+ * Why the host's discovery cannot vouch for the signing key, or undefined when it can: the key id
+ * is not among its `signingKeys`, or the key published under it is not the public half of the
+ * signing key (README "Exit codes").
+ */
+export function signingKeyProblem(discovery: Record<string, unknown>, signer: Pick<Signer, 'privateKeyPem' | 'keyId'>): string | undefined {
+  const keys = Array.isArray(discovery.signingKeys) ? discovery.signingKeys : [];
+  const entry = keys.find((k): k is Record<string, unknown> => typeof k === 'object' && k !== null && (k as { keyId?: unknown }).keyId === signer.keyId);
+  if (entry === undefined) {
+    return `the host's discovery signingKeys publish no key ${JSON.stringify(signer.keyId)} (--signing-key-id), so no auditor can verify the bundle against the host`;
+  }
+  if (entry.publicKey !== rawPublicKeyB64url(signer.privateKeyPem)) {
+    return `the key the host publishes as ${JSON.stringify(signer.keyId)} is not the public half of --signing-key, so the bundle would not verify against the host's discovery`;
+  }
+  return undefined;
 }

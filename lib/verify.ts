@@ -1,45 +1,72 @@
-// The `verify` command, an auditor's tool (README "Verifying a bundle", "Exit codes"). It makes two
-// separate statements about a bundle and prints both:
-// - authenticity: every rejection the bundle earns, and whether the host signature holds under
-//   the host's key — given as a public key PEM file, or read from the host's discovery
-//   `signingKeys`;
-// - the verdict: certified, not certified or incomplete, and why, judged against the requirement
-//   ids of this harness version (lib/scenarios.ts), with the totals.
+// The `verify` command, an auditor's tool (README "Verifying a bundle", "Exit codes"). It makes
+// its statements about a bundle apart and prints each:
+// - authenticity: every rejection the bundle earns, each labelled as an upstream rule or a check
+//   only this harness makes, and whether the host signature holds under the host's key — a
+//   public key (PEM file or raw base64url), or the key `signature.keyId` names in a discovery
+//   document: a saved file, a live host, or the bundle's own embedded one (self-attested);
+// - the upstream verdict: the official bundle-v3 rules alone, and the profiles they certify;
+// - the eval verdict: which eval profiles (requirements/profiles.json) the bundle certifies, for
+//   a bundle this harness version cut; for any other it does not apply.
 
 import { readFileSync } from 'node:fs';
 import { packagePath } from './package-root.ts';
 import { createClient, discover, type DiscoveryResult } from './client/index.ts';
 import { certificationOf, type Certification, type HarnessIdentity } from './evidence/certification.ts';
+import { decodeCanonicalBase64url } from './evidence/ed25519.ts';
 import { readBundleFile, readPublicKeyFile } from './evidence/keys.ts';
-import type { LedgerRow } from './evidence/types.ts';
+import { readProfileTable } from './evidence/profiles.ts';
+import { HARNESS_KINDS, type LedgerRow } from './evidence/types.ts';
 import { verifyBundle, verifyExitCode, type VerifyOptions, type VerifyResult } from './evidence/verify.ts';
 import { loadScenarios } from './scenarios.ts';
 import { cannotStart, type Io } from './io.ts';
 
 const PACKAGE = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { name: string; version: string };
 
-/** This harness: its name and version as its bundles carry them, and every id it produces. */
+/** This harness: its name and version as its bundles carry them, every id it produces, its profiles. */
 export async function thisHarness(): Promise<HarnessIdentity> {
   const scenarios = await loadScenarios();
-  return { name: PACKAGE.name, version: PACKAGE.version, requirementIds: scenarios.flatMap((s) => s.legs.map((leg) => leg.id)) };
+  return {
+    name: PACKAGE.name,
+    version: PACKAGE.version,
+    requirementIds: scenarios.flatMap((s) => s.legs.map((leg) => leg.id)),
+    profiles: readProfileTable(),
+  };
 }
 
-export async function verifyCommand(path: string, options: { hostKey?: string; discovery?: string }, io: Io): Promise<number> {
-  if (options.hostKey && options.discovery) return cannotStart(io, 'give --host-key or --discovery, not both');
+export interface VerifyCommandOptions {
+  hostKey?: string;
+  discovery?: string;
+  bundleDiscovery?: boolean;
+}
+
+const RAW_KEY = /^[A-Za-z0-9_-]{43}$/;
+
+export async function verifyCommand(path: string, options: VerifyCommandOptions, io: Io): Promise<number> {
+  const sources = [options.hostKey, options.discovery, options.bundleDiscovery ? true : undefined].filter((s) => s !== undefined);
+  if (sources.length > 1) return cannotStart(io, 'give one of --host-key, --discovery and --bundle-discovery, not several');
   const file = readBundleFile(path);
   if (!file.ok) {
     io.err(`openwop-eval-conformance: not a bundle: ${file.reason}\n`);
     return 3;
   }
   const keys: VerifyOptions = {};
-  if (options.hostKey) {
+  let keySource: string | undefined;
+  if (options.hostKey && RAW_KEY.test(options.hostKey)) {
+    if (decodeCanonicalBase64url(options.hostKey, 32) === undefined) return cannotStart(io, '--host-key: not 32 bytes of canonical base64url');
+    keys.hostPublicKeyRaw = options.hostKey;
+    keySource = 'the raw key given with --host-key';
+  } else if (options.hostKey) {
     const key = readPublicKeyFile(options.hostKey);
     if (!key.ok) return cannotStart(io, `--host-key: ${key.reason}`);
     keys.hostPublicKeyPem = key.pem;
-  } else if (options.discovery) {
-    const raw = await publishedKey(options.discovery, file.bundle);
-    if (!raw.ok) return cannotStart(io, raw.reason);
-    keys.hostPublicKeyRaw = raw.key;
+    keySource = `the PEM file ${options.hostKey}`;
+  } else if (options.discovery || options.bundleDiscovery) {
+    const document = options.bundleDiscovery ? embeddedDiscovery(file.bundle) : await discoveryDocument(options.discovery!);
+    if (!document.ok) return cannotStart(io, document.reason);
+    const found = publishedKey(document.document, file.bundle);
+    if (!found.ok) return cannotStart(io, `${document.where}: ${found.reason}`);
+    keys.hostPublicKeyRaw = found.key;
+    keySource = `${document.where}, signingKeys ${found.keyId}${found.retiredAt !== undefined ? ` (retired at ${found.retiredAt}; a retired key still verifies what it signed)` : ''}`;
   }
   let result: VerifyResult;
   try {
@@ -51,11 +78,11 @@ export async function verifyCommand(path: string, options: { hostKey?: string; d
   try {
     harness = await thisHarness();
   } catch (error) {
-    return cannotStart(io, `Test bug: this harness cannot list its own requirement ids: ${(error as Error).message}`);
+    return cannotStart(io, `Test bug: this harness cannot list its own requirement ids or profiles: ${(error as Error).message}`);
   }
   const rows = rowsOf(file.bundle);
   const certification = certificationOf(file.bundle, rows, result.verdict === 'rejected', harness);
-  report(file.bundle, result, certification, io);
+  report(file.bundle, result, certification, keySource, options.bundleDiscovery === true, io);
   return verifyExitCode(result, certification);
 }
 
@@ -68,15 +95,31 @@ function rowsOf(bundle: Record<string, unknown>): LedgerRow[] {
   return requirements.filter((row): row is LedgerRow => isObject(row) && typeof row.id === 'string');
 }
 
-function report(bundle: Record<string, unknown>, result: VerifyResult, certification: Certification, io: Io): void {
-  for (const rejection of result.rejections) io.out(`rejected: ${rejection.kind}: ${rejection.detail}\n`);
+function report(
+  bundle: Record<string, unknown>,
+  result: VerifyResult,
+  certification: Certification,
+  keySource: string | undefined,
+  selfAttested: boolean,
+  io: Io,
+): void {
+  for (const rejection of result.rejections) {
+    const whose = HARNESS_KINDS.includes(rejection.kind) ? "this harness's check" : 'upstream rule';
+    io.out(`rejected (${whose}): ${rejection.kind}: ${rejection.detail}\n`);
+  }
+  for (const mismatch of certification.mismatches) io.out(`rejected (this harness's check): eval-profile-mismatch: ${mismatch}\n`);
   const keyId = isObject(bundle.signature) && typeof bundle.signature.keyId === 'string' ? bundle.signature.keyId : undefined;
   if (result.developmentKey) io.out(`note: signed with a self-signed development key (${keyId}): the signature attests integrity, not who signed\n`);
   if (result.certifiedProfiles.length > 0 && !result.derivabilityChecked) {
     io.out("note: the certified profiles were not re-derived (no signed discovery document at major 2): they are the emitter's word\n");
   }
+  if (keySource !== undefined) io.out(`key: from ${keySource}\n`);
+  if (selfAttested) {
+    io.out("note: the key is self-attested: it was read from the bundle's own embedded discovery, so the signature proves integrity, not who signed\n");
+  }
 
   io.out(`${authenticityLine(result, keyId)}\n`);
+  io.out(`${upstreamLine(result)}\n`);
 
   const t = certification.totals;
   const rows = t.executedPass + t.executedFail + t.skipped + t.inapplicable + t.blocked;
@@ -84,20 +127,25 @@ function report(bundle: Record<string, unknown>, result: VerifyResult, certifica
   io.out(
     `totals (counted from the rows): ${rows} row(s): ${t.executedPass} executed-pass, ${t.executedFail} executed-fail, ${t.skipped} skipped, ${t.inapplicable} inapplicable, ${t.blocked} blocked${assertions}\n`,
   );
-  if (certification.expected !== undefined) {
-    io.out(`coverage: ${certification.expected - certification.missing.length} of the ${certification.expected} requirement ids of this harness version\n`);
-  } else {
-    io.out('coverage: not checked (the bundle is from another harness or harness version)\n');
+  if (certification.sameHarness) {
+    const expected = rows - certification.unknown.length + certification.missing.length;
+    io.out(
+      `coverage (this harness's completeness check): ${expected - certification.missing.length} of the ${expected} requirement ids of this harness version\n`,
+    );
   }
-  const profiles = Array.isArray(bundle.claimedProfiles) ? bundle.claimedProfiles.filter(isObject) : [];
-  const claimed = profiles.map(
-    (p) => `${String(p.id)} (${String(p.evidenceTier)}, ${String(p.witnessCount)} witness(es), ${p.certified === true ? 'certified' : 'not certified'})`,
-  );
-  io.out(
-    `profiles: ${claimed.length > 0 ? claimed.join(', ') : 'none claimed'}; certified: ${result.verdict === 'rejected' || result.certifiedProfiles.length === 0 ? 'none' : result.certifiedProfiles.join(', ')}\n`,
-  );
-
   io.out(`${verdictLine(certification)}\n`);
+}
+
+/** The upstream verdict: the official bundle-v3 rules alone (README "Verifying a bundle"). */
+export function upstreamLine(result: VerifyResult): string {
+  const { upstream } = result;
+  const rejected = upstream.rejections.length > 0 ? `rejected by ${upstream.rejections.length} upstream rule(s); ` : '';
+  const certified = upstream.certifiedProfiles.length > 0 ? `certifies ${upstream.certifiedProfiles.join(', ')}` : 'certifies no profile';
+  const undecidable =
+    upstream.undecidable.length > 0
+      ? `; undecidable here: ${upstream.undecidable.join(', ')} (marked certified, but not in this harness's copy of the upstream profile table)`
+      : '';
+  return `upstream verdict (official bundle-v3 rules): ${rejected}${certified}${undecidable}`;
 }
 
 /** The authenticity statement, as `verify` and `run --certify` print it. */
@@ -111,16 +159,33 @@ export function authenticityLine(result: VerifyResult, keyId: string | undefined
   return `authenticity: ${authenticity}`;
 }
 
-/** The verdict with every reason, as `verify` and `run --certify` print it. */
-export function verdictLine(certification: Pick<Certification, 'status' | 'reasons'>): string {
-  const label = certification.status === 'not-certified' ? 'not certified' : certification.status;
-  return `verdict: ${label}${certification.reasons.length > 0 ? `: ${certification.reasons.join('; ')}` : ''}`;
+/** The eval verdict, in the words every output uses (README "Eval profiles"). */
+export function verdictLine(certification: Pick<Certification, 'text'>): string {
+  return `eval verdict: ${certification.text}`;
 }
 
-/** The raw key that `signature.keyId` names in the discovery document at `url`. */
-async function publishedKey(url: string, bundle: Record<string, unknown>): Promise<{ ok: true; key: string } | { ok: false; reason: string }> {
-  const parsed = /^(https?:\/\/[^/]+)(\/.*)?$/.exec(url);
-  if (!parsed) return { ok: false, reason: `--discovery: not an http(s) URL: ${url}` };
+type DocumentRead = { ok: true; document: Record<string, unknown>; where: string } | { ok: false; reason: string };
+
+/** The bundle's own embedded discovery document: what it says of its keys is its own word. */
+function embeddedDiscovery(bundle: Record<string, unknown>): DocumentRead {
+  const document = isObject(bundle.discovery) ? bundle.discovery.document : undefined;
+  if (!isObject(document)) return { ok: false, reason: '--bundle-discovery: the bundle embeds no discovery document' };
+  return { ok: true, document, where: "the bundle's embedded discovery document (self-attested)" };
+}
+
+/** A discovery document from a live host (an http(s) URL) or a saved file. */
+async function discoveryDocument(source: string): Promise<DocumentRead> {
+  const parsed = /^(https?:\/\/[^/]+)(\/.*)?$/.exec(source);
+  if (parsed === null) {
+    let value: unknown;
+    try {
+      value = JSON.parse(readFileSync(source, 'utf8'));
+    } catch (error) {
+      return { ok: false, reason: `--discovery: ${source} is neither an http(s) URL nor a readable JSON file: ${(error as Error).message}` };
+    }
+    if (!isObject(value)) return { ok: false, reason: `--discovery: ${source} does not hold a discovery document (a JSON object)` };
+    return { ok: true, document: value, where: `the saved discovery document ${source}` };
+  }
   let found: DiscoveryResult;
   try {
     found = await discover(createClient({ baseUrl: parsed[1]! }));
@@ -128,10 +193,25 @@ async function publishedKey(url: string, bundle: Record<string, unknown>): Promi
     return { ok: false, reason: `--discovery: ${(error as Error).message}` };
   }
   if (!found.ok) return { ok: false, reason: `--discovery: ${found.reason}` };
-  const keyId = (bundle.signature as { keyId?: unknown } | undefined)?.keyId;
-  const keys = Array.isArray(found.document.signingKeys) ? found.document.signingKeys : [];
-  const entry = keys.find((k): k is { keyId: string; publicKey: string } => typeof k === 'object' && k !== null && (k as { keyId?: unknown }).keyId === keyId);
-  if (entry === undefined || typeof entry.publicKey !== 'string')
-    return { ok: false, reason: `--discovery: the host publishes no signing key ${JSON.stringify(keyId)}` };
-  return { ok: true, key: entry.publicKey };
+  return { ok: true, document: found.document, where: `the discovery document of ${parsed[1]}` };
+}
+
+/**
+ * The raw key `signature.keyId` names in `document`'s `signingKeys`, as hosts publish it: 43
+ * characters of base64url. A retired key (`retiredAt`) stays listed so that what it signed can
+ * still be verified, and it is used, with its retirement said.
+ */
+export function publishedKey(
+  document: Record<string, unknown>,
+  bundle: Record<string, unknown>,
+): { ok: true; key: string; keyId: string; retiredAt?: string } | { ok: false; reason: string } {
+  const keyId = isObject(bundle.signature) ? bundle.signature.keyId : undefined;
+  if (typeof keyId !== 'string') return { ok: false, reason: 'the bundle names no signature.keyId' };
+  const keys = Array.isArray(document.signingKeys) ? document.signingKeys.filter(isObject) : [];
+  const entry = keys.find((k) => k.keyId === keyId);
+  if (entry === undefined) return { ok: false, reason: `the host publishes no signing key ${JSON.stringify(keyId)}` };
+  if (typeof entry.publicKey !== 'string' || decodeCanonicalBase64url(entry.publicKey, 32) === undefined) {
+    return { ok: false, reason: `signing key ${keyId} is not 32 bytes of canonical base64url` };
+  }
+  return { ok: true, key: entry.publicKey, keyId, ...(typeof entry.retiredAt === 'string' ? { retiredAt: entry.retiredAt } : {}) };
 }

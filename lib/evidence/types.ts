@@ -68,6 +68,7 @@ export interface BundleHost {
   build: HostBuild;
   signingKeyId?: string;
   relaxations?: Relaxation[];
+  deployment?: (typeof DEPLOYMENTS)[number];
 }
 
 export interface BundleDiscovery {
@@ -114,8 +115,8 @@ export interface Bundle extends UnsignedBundle {
 }
 
 /** Every rejection kind `verifyBundle` can name. From `not-v3` to `opted-out-but-advertised`:
- *  docs/wire.md §12.5, the derivation kinds as the OpenWOP verifier names them; from
- *  `discovery-digest` on: this harness's own (verify.ts, README "Verifying a bundle"). */
+ *  docs/wire.md §12.5, the derivation kinds as the OpenWOP verifier names them; `discovery-digest`
+ *  and `schema` are upstream rules too; `HARNESS_KINDS` are this harness's own. */
 export const REJECTION_KINDS = [
   'not-v3',
   'duplicate-requirement',
@@ -145,6 +146,7 @@ export const REJECTION_KINDS = [
   'signing-key-mismatch',
   'host-mismatch',
   'profile-unwitnessed',
+  'eval-profile-mismatch',
 ] as const;
 
 export type RejectionKind = (typeof REJECTION_KINDS)[number];
@@ -152,4 +154,23 @@ export type RejectionKind = (typeof REJECTION_KINDS)[number];
 export interface Rejection {
   kind: RejectionKind;
   detail: string;
+  /** The one profile a rejection denies, as the upstream verifier scopes it; absent: bundle-wide. */
+  profile?: string;
 }
+
+/**
+ * The kinds only this harness checks (README "Verifying a bundle"): the upstream bundle-v3
+ * verifier has no such rule, so they never enter the upstream verdict. Every other kind is an
+ * upstream rule, named as the upstream verifier names it (`schema`: its separate schema step).
+ */
+export const HARNESS_KINDS: readonly RejectionKind[] = [
+  'detail-mismatch',
+  'development-key-tier',
+  'signing-key-mismatch',
+  'host-mismatch',
+  'profile-unwitnessed',
+  'eval-profile-mismatch',
+];
+
+/** `host.deployment` (RFC 0216 §E.14): a closed enum; absent, the bundle measures the served host. */
+export const DEPLOYMENTS = ['colocated-companion'] as const;

@@ -14,6 +14,11 @@
 // - `signing-key-mismatch`, `development-key-tier`, `host-mismatch`, `profile-unwitnessed`:
 //   README "Verifying a bundle".
 //
+// Two verdicts come out, apart: `upstream`, the official bundle-v3 rules alone (every kind but
+// `HARNESS_KINDS`), with the profiles they certify as the upstream verifier scopes its rejections
+// (a rejection naming a profile removes that profile; any other removes every one); and `verdict`,
+// which also counts this harness's own checks.
+//
 // The derivation kinds (`profile-not-derivable`, `blocked-certified`, `relaxed-profile-certified`,
 // `rung-not-derivable`, `opted-out-but-advertised`) re-derive what the bundle claims outside its
 // signature; the rules are derivation.ts and README "Profiles and derivation". Whether the bundle
@@ -24,10 +29,10 @@ import { canonicalJson, sha256Hex } from './jcs.ts';
 import { ed25519PublicKey, ed25519PublicKeyFromRaw, isDevelopmentKeyId, SIG_PATTERN, verifyText, decodeCanonicalBase64url } from './ed25519.ts';
 import { signaturePayload } from './bundle.ts';
 import { shapeProblems } from './shape.ts';
-import { DISPOSITIONS, SIGNED_MEMBERS, type LedgerRow, type Rejection, type RejectionKind, type Totals } from './types.ts';
+import { DISPOSITIONS, HARNESS_KINDS, SIGNED_MEMBERS, type LedgerRow, type Rejection, type RejectionKind, type Totals } from './types.ts';
 import { totalsOf, witnessDigest } from './witness.ts';
 import type { Certification } from './certification.ts';
-import { advertises, optedOutFromRows, profileDerivable, profilesRelaxedBy, rungProblem } from './derivation.ts';
+import { advertises, optedOutFromRows, profileDerivable, profilesRelaxedBy, rungProblem, V2_PROFILES } from './derivation.ts';
 
 export interface VerifyOptions {
   /** The host's Ed25519 public key as a PEM (SPKI). */
@@ -56,6 +61,17 @@ export interface VerifyResult {
   derivabilityChecked: boolean;
   /** The opt-outs the signed rows record (docs/wire.md §12.5). */
   optedOut: string[];
+  /** The verdict of the official bundle-v3 rules alone (README "Verifying a bundle"). */
+  upstream: UpstreamVerdict;
+}
+
+export interface UpstreamVerdict {
+  /** The rejections of the upstream rules; this harness's own are in `rejections` only. */
+  rejections: Rejection[];
+  /** The profiles the upstream rules certify: marked certified, decidable here, not removed by a rejection. */
+  certifiedProfiles: string[];
+  /** Profiles marked certified that this harness's copy of the upstream profile table does not hold: it cannot decide them. */
+  undecidable: string[];
 }
 
 /** What a caller gets when a file is not a bundle at all (keys.ts `readBundleFile`). */
@@ -112,8 +128,8 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
   const hostKeys = keysFrom(opts.hostPublicKeyPem, opts.hostPublicKeyRaw);
   const verifierKeys = keysFrom(opts.verifierPublicKeyPem, opts.verifierPublicKeyRaw);
   const rejections: Rejection[] = [];
-  const reject = (kind: RejectionKind, detail: string): void => {
-    rejections.push({ kind, detail });
+  const reject = (kind: RejectionKind, detail: string, profile?: string): void => {
+    rejections.push(profile === undefined ? { kind, detail } : { kind, detail, profile });
   };
 
   if (!isObject(bundle)) {
@@ -126,6 +142,7 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
       certifiedProfiles: [],
       derivabilityChecked: false,
       optedOut: [],
+      upstream: { rejections: [...rejections], certifiedProfiles: [], undecidable: [] },
     };
   }
   if (bundle.bundleVersion !== '3') {
@@ -175,7 +192,7 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
   const host = isObject(bundle.host) ? bundle.host : {};
   const relaxations = Array.isArray(host.relaxations) ? host.relaxations : undefined;
   try {
-    const recomputed = witnessDigest(rows, relaxations);
+    const recomputed = witnessDigest(rows, relaxations, host.deployment);
     if (bundle.witnessSha256 !== recomputed) {
       reject('witness-digest', `witnessSha256 is ${show(bundle.witnessSha256)}, but the rows digest to ${recomputed}`);
     }
@@ -318,7 +335,26 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
 
   const derived = derive(bundle, rows, profiles, documentSigned ? (discovery.document as Json) : undefined, reject);
   const verdict = rejections.length > 0 ? 'rejected' : signatureVerified ? 'verified' : 'unverified';
-  return { rejections, signatureVerified, verdict, developmentKey, ...derived };
+  return {
+    rejections,
+    signatureVerified,
+    verdict,
+    developmentKey,
+    ...derived,
+    upstream: upstreamVerdict(rejections, derived.certifiedProfiles, derived.undecidable),
+  };
+}
+
+/** The upstream verdict: the official rules' rejections, scoped as the upstream verifier scopes them. */
+function upstreamVerdict(all: readonly Rejection[], certified: readonly string[], undecidable: readonly string[]): UpstreamVerdict {
+  const rejections = all.filter((r) => !HARNESS_KINDS.includes(r.kind));
+  const bundleWide = rejections.some((r) => r.profile === undefined);
+  const scoped = new Set(rejections.map((r) => r.profile));
+  return {
+    rejections,
+    certifiedProfiles: bundleWide ? [] : certified.filter((id) => !scoped.has(id) && !undecidable.includes(id)),
+    undecidable: [...undecidable],
+  };
 }
 
 /**
@@ -330,8 +366,8 @@ function derive(
   rows: LedgerRow[],
   profiles: Json[],
   document: Json | undefined,
-  reject: (kind: RejectionKind, detail: string) => void,
-): Pick<VerifyResult, 'certifiedProfiles' | 'derivabilityChecked' | 'optedOut'> {
+  reject: (kind: RejectionKind, detail: string, profile?: string) => void,
+): Pick<VerifyResult, 'certifiedProfiles' | 'derivabilityChecked' | 'optedOut'> & { undecidable: string[] } {
   const host = isObject(bundle.host) ? bundle.host : {};
   const targetMajor = isObject(bundle.suite) ? bundle.suite.targetMajor : undefined;
   const ids = profiles.map((p) => (typeof p.id === 'string' ? p.id : show(p.id)));
@@ -341,7 +377,10 @@ function derive(
     const implementation = isObject(document.implementation) ? document.implementation : {};
     for (const member of ['name', 'version', 'vendor'] as const) {
       const stated = implementation[member];
-      if (typeof stated === 'string' ? host[member] !== stated : member === 'vendor' && host.vendor !== undefined) {
+      // A build suffix on host.version (`0.1.0+side-rev-…`, SemVer §10) names a build of the
+      // version discovery states, so it is no mismatch.
+      const same = (value: unknown): boolean => value === stated || (member === 'version' && typeof value === 'string' && value.startsWith(`${stated}+`));
+      if (typeof stated === 'string' ? !same(host[member]) : member === 'vendor' && host.vendor !== undefined) {
         reject('host-mismatch', `host.${member} is ${show(host[member])}, but the signed discovery document states implementation.${member} ${show(stated)}`);
       }
     }
@@ -357,6 +396,7 @@ function derive(
       reject(
         'relaxed-profile-certified',
         `profile ${ids[i]} is marked certified while a relaxation on one of its families is declared (${obligations.join(', ')})`,
+        ids[i],
       );
     else certified.push(ids[i]!);
   }
@@ -367,6 +407,7 @@ function derive(
       reject(
         'profile-unwitnessed',
         `profile ${show(profile.id)} is marked certified with witnessCount ${show(witnesses)}; a profile nothing witnessed certifies nothing`,
+        typeof profile.id === 'string' ? profile.id : undefined,
       );
     }
   }
@@ -382,6 +423,10 @@ function derive(
   if (rung !== undefined) reject('rung-not-derivable', rung);
 
   const optedOut = optedOutFromRows(rows);
+  // A profile the table here does not hold is undecidable here, never "not derivable": the
+  // upstream registry holds many more profiles than this harness encodes (derivation.ts).
+  const decidable = new Set(V2_PROFILES.map((p) => p.id));
+  const undecidable = certified.filter((id) => targetMajor !== 2 || !decidable.has(id));
   let derivabilityChecked = false;
   if (document !== undefined && targetMajor === 2) {
     derivabilityChecked = true;
@@ -394,12 +439,13 @@ function derive(
       }
     }
     for (const id of certified) {
+      if (undecidable.includes(id)) continue;
       if (profileDerivable(document, id, targetMajor) !== true) {
-        reject('profile-not-derivable', `profile ${id} is marked certified, but the signed discovery document does not derive it at major 2`);
+        reject('profile-not-derivable', `profile ${id} is marked certified, but the signed discovery document does not derive it at major 2`, id);
       }
     }
   }
-  return { certifiedProfiles: certified, derivabilityChecked, optedOut };
+  return { certifiedProfiles: certified, derivabilityChecked, optedOut, undecidable };
 }
 
 function canonicalOrUndefined(value: unknown): string | undefined {
@@ -428,16 +474,19 @@ function payloadOf(bundle: Json): { ok: true; text: string } | { ok: false; reas
 }
 
 /**
- * The `verify` exit code (README "Exit codes"): 3 not a bundle; 1 rejected; 4 no rejection but
- * `certification` (when given) is not certified; 5 no rejection but not independently verified
+ * The `verify` exit code (README "Exit codes"): 3 not a bundle; 1 rejected (by an upstream rule or
+ * a check of this harness's); 6 no rejection, and the eval verdict does not apply (another suite's
+ * bundle); 4 no rejection but nothing certified; 5 no rejection but not independently verified
  * (no host key, or certified profiles that could not be re-derived from a signed discovery
  * document); 0 otherwise. Code 2, a problem with the inputs (flags, key files, --discovery), is
  * the command's own (lib/verify.ts).
  */
-export function verifyExitCode(result: VerifyResult | NotABundle, certification?: Pick<Certification, 'status'>): 0 | 1 | 3 | 4 | 5 {
+export function verifyExitCode(result: VerifyResult | NotABundle, certification?: Pick<Certification, 'status'>): 0 | 1 | 3 | 4 | 5 | 6 {
   if ('ok' in result) return 3;
   if (result.verdict === 'rejected') return 1;
-  if (certification !== undefined && certification.status !== 'certified') return 4;
+  if (certification?.status === 'does-not-apply') return 6;
+  if (certification?.status === 'rejected') return 1;
+  if (certification?.status === 'nothing-certified') return 4;
   if (result.verdict === 'unverified') return 5;
   if (result.certifiedProfiles.length > 0 && !result.derivabilityChecked) return 5;
   return 0;

@@ -30,13 +30,15 @@ export function sortedProjectedRows(rows: readonly LedgerRow[]): LedgerRow[] {
 
 /**
  * `witnessSha256` (§12.3): hex SHA-256 of the canonical JSON of the sorted, projected rows, or of
- * `{rows, relaxations}` when the host declared relaxations. Throws `non-ijson:` when a row holds
- * something canonical JSON refuses.
+ * `{rows, relaxations?, deployment?}` when the host declared relaxations (non-empty) or a
+ * `host.deployment` (RFC 0216 §E.14: it enters the preimage only when present, so every bundle
+ * without it digests as before). Throws `non-ijson:` when a row holds something canonical JSON refuses.
  */
-export function witnessDigest(rows: readonly LedgerRow[], relaxations?: readonly unknown[]): string {
+export function witnessDigest(rows: readonly LedgerRow[], relaxations?: readonly unknown[], deployment?: unknown): string {
   const projected = sortedProjectedRows(rows);
-  const preimage = relaxations !== undefined && relaxations.length > 0 ? { rows: projected, relaxations } : projected;
-  return sha256Hex(canonicalJson(preimage));
+  const relaxed = relaxations !== undefined && relaxations.length > 0;
+  if (!relaxed && deployment === undefined) return sha256Hex(canonicalJson(projected));
+  return sha256Hex(canonicalJson({ rows: projected, ...(relaxed ? { relaxations } : {}), ...(deployment !== undefined ? { deployment } : {}) }));
 }
 
 /** How many rows hold each disposition. A row with an unknown result counts nowhere. */

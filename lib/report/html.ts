@@ -23,8 +23,8 @@ h3 { font-size: 14px; margin: 14px 0 6px; color: #57606a; }
 .verdict { border-radius: 6px; padding: 12px 16px; color: #fff; font-size: 18px; font-weight: 600; }
 .verdict ul { margin: 6px 0 0; padding-left: 20px; font-size: 13px; font-weight: 400; }
 .verdict-certified { background: var(--pass); }
-.verdict-not-certified, .verdict-no-bundle { background: var(--fail); }
-.verdict-incomplete { background: var(--blocked); }
+.verdict-nothing-certified, .verdict-rejected, .verdict-no-bundle { background: var(--fail); }
+.verdict-partly-certified { background: var(--blocked); }
 dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 12px 0; }
 dl.meta dt { color: #57606a; } dl.meta dd { margin: 0; overflow-wrap: anywhere; }
 .totals { display: flex; flex-wrap: wrap; gap: 8px; margin: 12px 0; }
@@ -112,7 +112,9 @@ function metaHtml(report: RunReport): string {
 /** The whole page, as one string with no reference to anything outside it. */
 export function htmlReport(report: RunReport): string {
   const label = verdictLabel(report.verdict);
-  const reasons = report.verdict.reasons.length > 0 ? `<ul>${report.verdict.reasons.map((r) => `<li>${e(r)}</li>`).join('')}</ul>` : '';
+  // Every denial of every profile, where the banner's text names only the first of each.
+  const denials = report.verdict.profiles.flatMap((p) => p.denials.map((d) => `${p.id}: ${d.id}: ${d.reason}`));
+  const reasons = denials.length > 0 ? `<ul>${denials.map((r) => `<li>${e(r)}</li>`).join('')}</ul>` : '';
   const groups = groupedRows(report.rows).map(({ rfc, sections }) => {
     const parts = sections.map(({ section, rows }) => `<section><h3>${e(rfc)} ${e(section)}</h3>\n${tableHtml(rows)}</section>`);
     return `<section><h2>${e(rfc === 'other' ? 'Other clauses' : rfc)}</h2>\n${parts.join('\n')}</section>`;

@@ -27,12 +27,14 @@ export function markdownSummary(report: RunReport): string {
     ? 'server-free legs only (--offline)'
     : `${target.implementation ?? 'a host'} at ${displayUrl(target.baseUrl) ?? 'an unknown URL'}`;
   const lines = [
-    `## OpenWOP eval conformance: ${label}`,
+    `## OpenWOP eval conformance: ${cell(label)}`,
     '',
     `${cell(where)}; harness ${cell(report.harnessVersion)}${target.hostBuild ? `; host build ${cell(target.hostBuild)}` : ''}; ${report.rows.length} requirement ids in ${(report.durationMs / 1000).toFixed(1)} s.`,
     '',
-    ...report.verdict.reasons.map((reason) => `- ${cell(reason)}`),
-    ...(report.verdict.reasons.length > 0 ? [''] : []),
+    ...report.verdict.profiles.map(
+      (p) => `- ${cell(p.id)}: ${p.certified ? `certified, ${p.witnessCount} witness(es)` : cell(p.denials.map((d) => `${d.id}: ${d.reason}`).join('; '))}`,
+    ),
+    ...(report.verdict.profiles.length > 0 ? [''] : []),
     `| ${TOTALS_OF.map(([result]) => result).join(' | ')} |`,
     `|${TOTALS_OF.map(() => '---:').join('|')}|`,
     `| ${TOTALS_OF.map(([, member]) => totals[member]).join(' | ')} |`,

@@ -5,17 +5,19 @@
 // (docs/wire.md §12.1) and must be the same from one run to the next.
 
 import type { Certification } from '../evidence/certification.ts';
+import type { ProfileVerdict } from '../evidence/profiles.ts';
 import type { Disposition, LedgerRow, Totals } from '../evidence/types.ts';
 import type { Scenario } from '../ledger/scenario.ts';
 import { totalsOf } from '../evidence/witness.ts';
 import type { LegClock } from './clock.ts';
 import type { BaselineOutcome } from '../baseline.ts';
 
-/** The verdict of `verify` on the run's bundle (lib/evidence/certification.ts), or `no-bundle`. */
+/** The eval verdict of the run's bundle (lib/evidence/certification.ts), or `no-bundle`. */
 export interface ReportVerdict {
-  status: Certification['status'] | 'no-bundle';
-  /** Why it is not `certified`, one sentence each; empty when it is. */
-  reasons: string[];
+  status: Exclude<Certification['status'], 'does-not-apply'> | 'no-bundle';
+  /** The verdict in the words every output uses (README "Eval profiles"). */
+  text: string;
+  profiles: ProfileVerdict[];
 }
 
 /** One row of a report: a ledger row and what is known of its leg. */
@@ -73,20 +75,21 @@ export function reportRows(
   return rows.map((row) => ({ ...row, ...info.get(row.id), durationMs: durations.get(row.id) ?? 0 }));
 }
 
-/** How a verdict reads to a person: `certified`, `not certified`, `incomplete`, `not certified: no bundle`. */
+/** How a verdict reads to a person: the same words as `verify` prints after `eval verdict: `. */
 export function verdictLabel(verdict: ReportVerdict): string {
-  if (verdict.status === 'no-bundle') return 'not certified: no bundle';
-  return verdict.status === 'not-certified' ? 'not certified' : verdict.status;
+  return verdict.text;
 }
 
 /** The verdict of a run that cut no bundle; `why` says why none was cut. */
 export function noBundle(why: string): ReportVerdict {
-  return { status: 'no-bundle', reasons: [why] };
+  return { status: 'no-bundle', text: `no verdict: ${why}`, profiles: [] };
 }
 
-/** The verdict of a bundle as `verify` states it (lib/evidence/certification.ts). */
+/** The eval verdict of a bundle as `verify` states it (lib/evidence/certification.ts). */
 export function verdictOf(certification: Certification): ReportVerdict {
-  return { status: certification.status, reasons: [...certification.reasons] };
+  // A bundle this run cut is always this harness's, so "does not apply" cannot arise here.
+  const status = certification.status === 'does-not-apply' ? 'rejected' : certification.status;
+  return { status, text: certification.text, profiles: certification.profiles.map((p) => ({ ...p, denials: p.denials.map((d) => ({ ...d })) })) };
 }
 
 /** The dispositions in the order the reports show them, with the totals member of each. */
