@@ -13,7 +13,8 @@ import { buildBundle, signBundle, type BuildBundleInput } from '../lib/evidence/
 import { certificationOf } from '../lib/evidence/certification.ts';
 import { claimedProfilesFromDiscovery, derivableV2Profiles, rungProblem } from '../lib/evidence/derivation.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
-import type { Bundle, ClaimedProfile, LedgerRow } from '../lib/evidence/types.ts';
+import { evalClaimedProfiles, isEvalProfile, profileVerdicts } from '../lib/evidence/profiles.ts';
+import { HARNESS_KINDS, UPSTREAM_SUITE_NAME, type Bundle, type ClaimedProfile, type LedgerRow, type RejectionKind } from '../lib/evidence/index.ts';
 import { thisHarness } from '../lib/verify.ts';
 
 const harness = await thisHarness();
@@ -29,16 +30,29 @@ const DOCUMENT = {
   preferredVersion: '2.0',
   implementation: { name: 'acme-host', version: '1.4.0', vendor: 'Acme' },
   conformance: { seamsProfile: 'openwop-conformance-seams-v2' },
-  agents: { evalSuite: { modes: ['trajectory'] } },
+  agents: {
+    evalSuite: {
+      modes: ['golden', 'rubric', 'regression'],
+      trajectory: true,
+      trials: { maxTrials: 10 },
+      fixtureMatching: true,
+      regressionVerdict: true,
+      recordedFixtures: true,
+    },
+  },
 };
+
+/** The eval profiles DOCUMENT claims, all certified on full rows. */
+const ALL_PROFILES = harness.profiles.profiles.map((p) => p.id).join(', ');
 
 /** One passing row for every requirement id of this harness version. */
 function fullRows(): LedgerRow[] {
   return harness.requirementIds.map((id) => ({ id, scenario: 'v2-eval-run.test.ts', result: 'executed-pass', assertions: 2 }));
 }
 
+/** A bundle input as `run` builds it: the upstream profiles (or `overrides.claimedProfiles`), then the eval profiles of the rows. */
 function input(overrides: Partial<BuildBundleInput> = {}, document: Record<string, unknown> = DOCUMENT): BuildBundleInput {
-  return {
+  const base: BuildBundleInput = {
     generatedAt: '2026-12-01T10:00:00Z',
     suite: { name: harness.name, version: harness.version, targetMajor: 2, specArtifactsVersion: harness.version },
     host: { name: 'acme-host', version: '1.4.0', vendor: 'Acme', build: { kind: 'commit', id: '0123456789abcdef' }, signingKeyId: HOST.keyId },
@@ -46,6 +60,13 @@ function input(overrides: Partial<BuildBundleInput> = {}, document: Record<strin
     rows: fullRows(),
     ...overrides,
   };
+  const upstream = overrides.claimedProfiles ?? claimedProfilesFromDiscovery(document, 2);
+  return { ...base, claimedProfiles: [...upstream, ...evalClaimedProfiles(profileVerdicts(harness.profiles, document, base.rows))] };
+}
+
+/** `bundle`'s claimedProfiles with `upstream` in place of its upstream entries. */
+function withUpstream(bundle: Bundle, upstream: ClaimedProfile[]): ClaimedProfile[] {
+  return [...upstream, ...bundle.claimedProfiles.filter((p) => isEvalProfile(harness.profiles, p.id))];
 }
 
 function signed(overrides: Partial<BuildBundleInput> = {}, document?: Record<string, unknown>): Bundle {
@@ -87,10 +108,14 @@ describe('verify: exit codes', () => {
       ),
     );
     expect(out).toMatch(
-      new RegExp(`^coverage: ${harness.requirementIds.length} of the ${harness.requirementIds.length} requirement ids of this harness version$`, 'm'),
+      new RegExp(
+        `^coverage \\(this harness's completeness check\\): ${harness.requirementIds.length} of the ${harness.requirementIds.length} requirement ids of this harness version$`,
+        'm',
+      ),
     );
-    expect(out).toMatch(/^verdict: certified$/m);
-    expect(out).not.toMatch(/^rejected:/m);
+    expect(out).toContain(`\neval verdict: certified: ${ALL_PROFILES}\n`);
+    expect(out).toMatch(/^upstream verdict \(official bundle-v3 rules\): certifies no profile; undecidable here: openwop-eval-suite-core, /m);
+    expect(out).not.toMatch(/^rejected/m);
   });
 
   it('1: rejected, every rejection listed, and the verdict is not certified', async () => {
@@ -98,9 +123,10 @@ describe('verify: exit codes', () => {
     bundle.results.totals.executedPass += 1;
     const { code, out } = await withKey(file(bundle));
     expect(code).toBe(1);
-    expect(out).toMatch(/^rejected: totals-mismatch: /m);
+    expect(out).toMatch(/^rejected \(upstream rule\): totals-mismatch: /m);
     expect(out).toMatch(/^authenticity: rejected \(1 rejection above\)$/m);
-    expect(out).toMatch(/^verdict: not certified: the bundle is rejected/m);
+    expect(out).toMatch(/^upstream verdict \(official bundle-v3 rules\): rejected by 1 upstream rule\(s\); certifies no profile/m);
+    expect(out).toMatch(/^eval verdict: nothing certified: the bundle is rejected/m);
   });
 
   it('2: a problem with the inputs — a missing, private, or non-Ed25519 key file, or both key sources', async () => {
@@ -138,7 +164,7 @@ describe('verify: exit codes', () => {
     expect((await verify(path, '--host-key', join(dir, 'garbage.pem'))).code).toBe(2);
     const both = await verify(path, '--host-key', join(dir, 'host.pub.pem'), '--discovery', 'http://127.0.0.1:9');
     expect(both.code).toBe(2);
-    expect(both.err).toMatch(/give --host-key or --discovery, not both/);
+    expect(both.err).toMatch(/give one of --host-key, --discovery and --bundle-discovery, not several/);
     for (const result of [missing, both]) expect(result.err.trim().split('\n')).toHaveLength(1);
     expect((await verify(path, '--bogus')).code).toBe(2);
     const unreachable = await verify(path, '--discovery', 'http://127.0.0.1:9');
@@ -157,55 +183,67 @@ describe('verify: exit codes', () => {
     expect((await verify(file('{}'))).err).toMatch(/no bundleVersion/);
   });
 
-  it('4: authentic but incomplete — a filtered run of one row out of all is verified and never certified', async () => {
+  it('4: nothing certified — a filtered run of one row out of all is verified, and every profile is denied by an id with no row', async () => {
     const rows = fullRows().slice(0, 1);
     const { code, out } = await withKey(file(signed({ rows })));
     expect(code).toBe(4);
     expect(out).toMatch(/^authenticity: verified /m);
-    expect(out).toMatch(new RegExp(`^coverage: 1 of the ${harness.requirementIds.length} requirement ids`, 'm'));
+    expect(out).toMatch(new RegExp(`^coverage \\(this harness's completeness check\\): 1 of the ${harness.requirementIds.length} requirement ids`, 'm'));
     expect(out).toMatch(
-      new RegExp(`^verdict: incomplete: ${harness.requirementIds.length - 1} of the ${harness.requirementIds.length} requirement ids have no row`, 'm'),
+      /^eval verdict: nothing certified; not certified: openwop-eval-suite-core \(openwop\.requirement\.0081\.eval-run-events: no row: a filtered or partial run certifies nothing it did not run and \d+ more\), openwop-eval-trajectory \(/m,
     );
   });
 
-  it('4: authentic but not certified — executed-fail rows', async () => {
-    const rows = rowsWith((r) =>
-      r.slice(0, 25).forEach((row) => {
-        Object.assign(row, { result: 'executed-fail', detail: 'RFC 0244 §B: wrong' });
-      }),
-    );
+  it('4: nothing certified — every row executed-fail', async () => {
+    const rows = rowsWith((r) => r.forEach((row) => Object.assign(row, { result: 'executed-fail', detail: 'RFC 0244 §B: wrong' })));
     const { code, out } = await withKey(file(signed({ rows })));
     expect(code).toBe(4);
     expect(out).toMatch(/^authenticity: verified /m);
-    expect(out).toMatch(/ 25 executed-fail, /);
-    expect(out).toMatch(/^verdict: not certified: 25 row\(s\) are executed-fail/m);
+    expect(out).toMatch(
+      /^eval verdict: nothing certified; not certified: openwop-eval-suite-core \(openwop\.requirement\.0081\.eval-run-events: executed-fail and /m,
+    );
   });
 
-  it('4: authentic but not certified — a blocked row', async () => {
+  it('0: partly certified — one failing trajectory row denies that profile alone, by name', async () => {
+    const failing = 'openwop.requirement.0244.modes-each-rule';
+    const rows = rowsWith((r) => Object.assign(r.find((row) => row.id === failing)!, { result: 'executed-fail', detail: 'RFC 0244 §A: wrong' }));
+    const { code, out } = await withKey(file(signed({ rows })));
+    expect(code).toBe(0);
+    const others = ALL_PROFILES.replace('openwop-eval-trajectory, ', '');
+    expect(out).toContain(`\neval verdict: certified: ${others}; not certified: openwop-eval-trajectory (${failing}: executed-fail)\n`);
+  });
+
+  it('4: nothing certified — a blocked row denies every profile (RFC 0168 §E.1)', async () => {
     const rows = rowsWith((r) => Object.assign(r[3]!, { result: 'blocked', assertions: 0, detail: 'transport-loss: the connection dropped' }));
     const { code, out } = await withKey(file(signed({ rows })));
     expect(code).toBe(4);
-    expect(out).toMatch(/^verdict: not certified: 1 row\(s\) are blocked \(/m);
+    expect(out).toMatch(/^eval verdict: nothing certified; not certified: openwop-eval-suite-core \(\S+: blocked/m);
   });
 
-  it('4: a bundle from another harness version is not judged complete: it says so and does not certify', async () => {
+  it('6: a bundle from another harness version: the eval verdict does not apply', async () => {
     const bundle = signed({ suite: { name: harness.name, version: '0.0.1-other', targetMajor: 2, specArtifactsVersion: '0.0.1' } });
     const { code, out } = await withKey(file(bundle));
-    expect(code).toBe(4);
-    expect(out).toMatch(/^coverage: not checked \(the bundle is from another harness or harness version\)$/m);
-    expect(out).toMatch(/^verdict: not certified: the bundle was cut by openwop-eval-conformance 0\.0\.1-other, and this is openwop-eval-conformance /m);
+    expect(code).toBe(6);
+    expect(out).not.toMatch(/^coverage/m);
+    expect(out).toMatch(/^eval verdict: does not apply: the bundle was cut by another version of this harness \(openwop-eval-conformance 0\.0\.1-other\)/m);
   });
 
   it('5: coherent and certified on its face, but no host key was given', async () => {
     const { code, out } = await verify(file(signed()));
     expect(code).toBe(5);
     expect(out).toMatch(/^authenticity: unverified \(no host key given/m);
-    expect(out).toMatch(/^verdict: certified$/m);
+    expect(out).toContain(`\neval verdict: certified: ${ALL_PROFILES}\n`);
   });
 
-  it('5: a certified profile with no discovery document to re-derive it from', async () => {
+  it("5: another suite's certified profile with no discovery document to re-derive it from", async () => {
     const claimedProfiles: ClaimedProfile[] = [{ id: 'openwop-discovery-core', evidenceTier: 'self', witnessCount: 3, certified: true }];
-    const bundle = signed({ claimedProfiles }) as Bundle & { discovery: { document?: unknown } };
+    const bundle = signed({
+      claimedProfiles,
+      suite: { name: UPSTREAM_SUITE_NAME, version: '2.41.0', targetMajor: 2, specArtifactsVersion: '2.41.0' },
+    }) as Bundle & {
+      discovery: { document?: unknown };
+    };
+    bundle.claimedProfiles = claimedProfiles;
     delete bundle.discovery.document;
     const { code, out } = await withKey(file(bundle));
     expect(code).toBe(5);
@@ -214,11 +252,11 @@ describe('verify: exit codes', () => {
 });
 
 describe('verify: checks beyond the rows', () => {
-  async function rejectedFor(bundle: unknown, kind: string, keyFile = 'host.pub.pem'): Promise<string> {
+  async function rejectedFor(bundle: unknown, kind: RejectionKind, keyFile = 'host.pub.pem'): Promise<string> {
     const { code, out } = await verify(file(bundle), '--host-key', join(dir, keyFile));
     expect(code, out).toBe(1);
-    const kinds = [...out.matchAll(/^rejected: ([a-z-]+):/gm)].map((m) => m[1]);
-    expect(kinds).toEqual([kind]);
+    const kinds = [...out.matchAll(/^rejected \((upstream rule|this harness's check)\): ([a-z-]+):/gm)].map((m) => [m[1], m[2]]);
+    expect(kinds).toEqual([[HARNESS_KINDS.includes(kind) ? "this harness's check" : 'upstream rule', kind]]);
     return out;
   }
 
@@ -226,7 +264,7 @@ describe('verify: checks beyond the rows', () => {
     const devKeyId = DEV.keyId;
     const unsigned = buildBundle(input({ host: { ...input().host, signingKeyId: devKeyId, selfSignedDevelopmentKey: true } }));
     const bundle = signBundle(unsigned, DEV.privateKeyPem, devKeyId);
-    bundle.claimedProfiles = [{ id: 'openwop-discovery-core', evidenceTier: 'steward', witnessCount: 0, certified: false }];
+    bundle.claimedProfiles = withUpstream(bundle, [{ id: 'openwop-discovery-core', evidenceTier: 'steward', witnessCount: 0, certified: false }]);
     expect(await rejectedFor(bundle, 'development-key-tier', 'dev.pub.pem')).toMatch(
       /claims "steward" evidence, but the bundle is signed with development key openwop-eval-conformance-dev-/,
     );
@@ -242,6 +280,7 @@ describe('verify: checks beyond the rows', () => {
     for (const [member, value] of [
       ['name', 'other-host'],
       ['version', '9.9.9'],
+      ['version', '1.4.0-rc.1'],
       ['vendor', 'Other'],
     ] as const) {
       const bundle = signed();
@@ -255,6 +294,25 @@ describe('verify: checks beyond the rows', () => {
     await rejectedFor(noVendor, 'host-mismatch');
   });
 
+  it('a build suffix on host.version beside discovery implementation.version is no mismatch', async () => {
+    const { code, out } = await withKey(file(signed({ host: { ...input().host, version: '1.4.0+side-rev-abc123' } })));
+    expect(code, out).toBe(0);
+  });
+
+  it("eval profiles listed otherwise than the rows give, or missing: this harness's eval-profile-mismatch", async () => {
+    const bundle = signed();
+    const trials = bundle.claimedProfiles.find((p) => p.id === 'openwop-eval-trials')!;
+    trials.witnessCount += 1;
+    const { code, out } = await withKey(file(bundle));
+    expect(code).toBe(1);
+    expect(out).toMatch(
+      /^rejected \(this harness's check\): eval-profile-mismatch: openwop-eval-trials is listed certified true with witnessCount \d+, but the rows give/m,
+    );
+    expect(out).toMatch(/^eval verdict: nothing certified: the bundle claims eval profiles other than its rows and discovery give$/m);
+    bundle.claimedProfiles = bundle.claimedProfiles.filter((p) => p !== trials);
+    expect((await withKey(file(bundle))).out).toMatch(/eval-profile-mismatch: openwop-eval-trials is claimed by the signed discovery document but not listed/);
+  });
+
   it('a certified profile with no witness', async () => {
     const claimedProfiles: ClaimedProfile[] = [{ id: 'openwop-discovery-core', evidenceTier: 'self', witnessCount: 0, certified: true }];
     expect(await rejectedFor(signed({ claimedProfiles }), 'profile-unwitnessed')).toMatch(/witnessCount 0; a profile nothing witnessed certifies nothing/);
@@ -264,7 +322,7 @@ describe('verify: checks beyond the rows', () => {
     const claimedProfiles: ClaimedProfile[] = [{ id: 'openwop-discovery-core', evidenceTier: 'self', witnessCount: 3, certified: true }];
     const { code, out } = await withKey(file(signed({ claimedProfiles })));
     expect(code).toBe(0);
-    expect(out).toMatch(/; certified: openwop-discovery-core$/m);
+    expect(out).toMatch(/^upstream verdict \(official bundle-v3 rules\): certifies openwop-discovery-core; undecidable here: openwop-eval-suite-core, /m);
   });
 
   it('a certified profile the signed discovery does not derive', async () => {
@@ -279,7 +337,7 @@ describe('verify: checks beyond the rows', () => {
     const claimedProfiles: ClaimedProfile[] = [{ id: 'openwop-discovery-core', evidenceTier: 'self', witnessCount: 3, certified: true }];
     // buildBundle refuses this, so the claim is planted after signing (claimedProfiles is unsigned).
     const bundle = signed({ rows });
-    bundle.claimedProfiles = claimedProfiles;
+    bundle.claimedProfiles = withUpstream(bundle, claimedProfiles);
     expect(await rejectedFor(bundle, 'blocked-certified')).toMatch(/1 row\(s\) are blocked, yet openwop-discovery-core is marked certified/);
   });
 
@@ -315,7 +373,7 @@ describe('verify: checks beyond the rows', () => {
 describe('claimedProfiles and the rules behind them', () => {
   it('are derived from discovery, none certified, at major 2 only', () => {
     expect(derivableV2Profiles(DOCUMENT)).toEqual(['openwop-discovery-core', 'openwop-conformance-seams-v2']);
-    expect(buildBundle(input()).claimedProfiles).toEqual([
+    expect(buildBundle({ ...input(), claimedProfiles: undefined }).claimedProfiles).toEqual([
       { id: 'openwop-discovery-core', evidenceTier: 'self', witnessCount: 0, certified: false },
       { id: 'openwop-conformance-seams-v2', evidenceTier: 'self', witnessCount: 0, certified: false },
     ]);
@@ -365,18 +423,17 @@ describe('claimedProfiles and the rules behind them', () => {
     expect(rungProblem('durable-single-instance', rows)).toMatch(/outside the 750 ms bound/);
   });
 
-  it('the verdict lists every reason, and a rejected bundle is never certified', () => {
+  it('the eval verdict: a rejected bundle, an unknown row or no discovery document certifies nothing', () => {
     const rows = rowsWith((r) => {
       r.pop();
-      Object.assign(r[0]!, { result: 'executed-fail', detail: 'x' });
     });
-    const suite = { name: harness.name, version: harness.version };
-    const verdict = certificationOf({ suite }, rows, false, harness);
-    expect(verdict.status).toBe('incomplete');
-    expect(verdict.reasons).toHaveLength(2);
-    expect(certificationOf({ suite }, fullRows(), true, harness).status).toBe('not-certified');
-    expect(certificationOf({ suite }, fullRows(), false, harness).status).toBe('certified');
+    const bundle = { suite: { name: harness.name, version: harness.version }, discovery: { document: DOCUMENT } };
+    const partial = certificationOf(bundle, rows, false, harness);
+    expect(partial.missing).toEqual([harness.requirementIds.at(-1)]);
+    expect(partial.status).not.toBe('certified');
+    expect(certificationOf(bundle, fullRows(), true, harness).status).toBe('rejected');
     const extra = [...fullRows(), { id: 'openwop.requirement.9999.invented', scenario: 'x.test.ts', result: 'executed-pass' as const, assertions: 1 }];
-    expect(certificationOf({ suite }, extra, false, harness)).toMatchObject({ status: 'not-certified', unknown: ['openwop.requirement.9999.invented'] });
+    expect(certificationOf(bundle, extra, false, harness)).toMatchObject({ status: 'rejected', unknown: ['openwop.requirement.9999.invented'] });
+    expect(certificationOf({ suite: bundle.suite, discovery: {} }, fullRows(), false, harness).status).toBe('rejected');
   });
 });

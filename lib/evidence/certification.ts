@@ -78,7 +78,16 @@ export function certificationOf(bundle: Json, rows: readonly LedgerRow[], reject
     };
   }
   const discovery = isObject(bundle.discovery) ? bundle.discovery : {};
-  const document = isObject(discovery.document) ? discovery.document : {};
+  const document = discovery.document;
+  if (!isObject(document)) {
+    // Every bundle this harness cuts embeds it: without it no claim can be recomputed.
+    return {
+      ...base,
+      status: 'rejected',
+      profiles: [],
+      text: 'nothing certified: the bundle embeds no discovery document, so its eval profiles cannot be recomputed',
+    };
+  }
   const profiles = profileVerdicts(harness.profiles, document, rows);
   const mismatches = claimMismatches(bundle, profiles, harness.profiles);
   if (mismatches.length > 0) {

@@ -8,6 +8,16 @@ import { developmentKeyId, ed25519PrivateKey, ed25519PublicKey, publicKeyPemFrom
 import { findDuplicateMember } from './jcs.ts';
 import { JsonTooDeep, parseJsonBounded } from '../json-depth.ts';
 import type { NotABundle } from './verify.ts';
+import type { ProfileTable } from './profiles.ts';
+import { packagePath } from '../package-root.ts';
+
+/** requirements/profiles.json: the eval profiles of this harness version (README "Eval profiles"). */
+export const PROFILES_FILE = packagePath('requirements/profiles.json');
+
+/** The profile table of this harness version; test/profiles.test.ts holds the file to its schema. */
+export function readProfileTable(): ProfileTable {
+  return JSON.parse(readFileSync(PROFILES_FILE, 'utf8')) as ProfileTable;
+}
 
 export {
   DEV_KEY_ID_PREFIX,

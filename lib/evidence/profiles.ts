@@ -2,10 +2,8 @@
 // profile is claimed when the discovery document advertises its `claimedBy` member, and certified
 // only when every id it requires there is `executed-pass`. Anything else denies it, with the id
 // and the reason. The rules use nothing but the signed discovery document and the signed rows, so
-// an auditor recomputes every verdict from the bundle alone. Pure but for `readProfileTable`.
+// an auditor recomputes every verdict from the bundle alone. Pure: keys.ts reads the table.
 
-import { readFileSync } from 'node:fs';
-import { packagePath } from '../package-root.ts';
 import type { ClaimedProfile, EvidenceTier, LedgerRow } from './types.ts';
 
 export interface ProfileRequirement {
@@ -27,13 +25,6 @@ export interface EvalProfile {
 export interface ProfileTable {
   profiles: EvalProfile[];
   outsideEveryProfile: { id: string; why: string }[];
-}
-
-export const PROFILES_FILE = packagePath('requirements/profiles.json');
-
-/** The profile table of this harness version. */
-export function readProfileTable(): ProfileTable {
-  return JSON.parse(readFileSync(PROFILES_FILE, 'utf8')) as ProfileTable;
 }
 
 type Json = Record<string, unknown>;

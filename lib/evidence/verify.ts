@@ -476,7 +476,8 @@ function payloadOf(bundle: Json): { ok: true; text: string } | { ok: false; reas
 /**
  * The `verify` exit code (README "Exit codes"): 3 not a bundle; 1 rejected (by an upstream rule or
  * a check of this harness's); 6 no rejection, and the eval verdict does not apply (another suite's
- * bundle); 4 no rejection but nothing certified; 5 no rejection but not independently verified
+ * bundle), or 5 when it is not independently verified either; 4 no rejection but nothing
+ * certified; 5 no rejection but not independently verified
  * (no host key, or certified profiles that could not be re-derived from a signed discovery
  * document); 0 otherwise. Code 2, a problem with the inputs (flags, key files, --discovery), is
  * the command's own (lib/verify.ts).
@@ -484,10 +485,9 @@ function payloadOf(bundle: Json): { ok: true; text: string } | { ok: false; reas
 export function verifyExitCode(result: VerifyResult | NotABundle, certification?: Pick<Certification, 'status'>): 0 | 1 | 3 | 4 | 5 | 6 {
   if ('ok' in result) return 3;
   if (result.verdict === 'rejected') return 1;
-  if (certification?.status === 'does-not-apply') return 6;
+  const unchecked = result.verdict === 'unverified' || (result.certifiedProfiles.length > 0 && !result.derivabilityChecked);
   if (certification?.status === 'rejected') return 1;
+  if (certification?.status === 'does-not-apply') return unchecked ? 5 : 6;
   if (certification?.status === 'nothing-certified') return 4;
-  if (result.verdict === 'unverified') return 5;
-  if (result.certifiedProfiles.length > 0 && !result.derivabilityChecked) return 5;
-  return 0;
+  return unchecked ? 5 : 0;
 }
