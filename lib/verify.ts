@@ -63,7 +63,7 @@ export async function verifyCommand(path: string, options: VerifyCommandOptions,
     const document = options.bundleDiscovery ? embeddedDiscovery(file.bundle) : await discoveryDocument(options.discovery!);
     if (!document.ok) return cannotStart(io, document.reason);
     const found = publishedKey(document.document, file.bundle);
-    if (!found.ok) return cannotStart(io, `${document.where}: ${found.reason}`);
+    if (!found.ok) return cannotStart(io, `${options.bundleDiscovery ? '--bundle-discovery' : '--discovery'}: ${found.reason}`);
     keys.hostPublicKeyRaw = found.key;
     keySource = `${document.where}, signingKeys ${found.keyId}${found.retiredAt !== undefined ? ` (retired at ${found.retiredAt}; a retired key still verifies what it signed)` : ''}`;
   }

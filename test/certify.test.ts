@@ -218,7 +218,7 @@ describe('verify on the command line', () => {
     const unverified = await cli('verify', bundlePath);
     expect(unverified.code).toBe(5);
     expect(unverified.out).toMatch(/^authenticity: unverified /m);
-    expect(unverified.out).toMatch(/^verdict: certified$/m);
+    expect(unverified.out).toMatch(/^eval verdict: certified: openwop-eval-suite-core, /m);
 
     const bundle = JSON.parse(readFileSync(bundlePath, 'utf8'));
     bundle.results.totals.executedPass += 1;
@@ -226,8 +226,8 @@ describe('verify on the command line', () => {
     writeFileSync(join(dir, 'tampered.json'), JSON.stringify(bundle));
     const tampered = await cli('verify', join(dir, 'tampered.json'), '--host-key', join(dir, 'host.pub.pem'));
     expect(tampered.code).toBe(1);
-    expect(tampered.out).toMatch(/^rejected: totals-mismatch: /m);
-    expect(tampered.out).toMatch(/^rejected: witness-digest: /m);
+    expect(tampered.out).toMatch(/^rejected \(upstream rule\): totals-mismatch: /m);
+    expect(tampered.out).toMatch(/^rejected \(upstream rule\): witness-digest: /m);
 
     writeFileSync(join(dir, 'garbage.json'), '{"bundleVersion": ');
     expect((await cli('verify', join(dir, 'garbage.json'))).code).toBe(3);

@@ -130,7 +130,9 @@ describe('flags', () => {
     const { code, out } = await cli('--help');
     expect(code).toBe(0);
     expect(out).toMatch(/Exit codes:/);
-    expect(out).toMatch(/verify\s+0 authentic and certified; 1 rejected; 2 an input problem/);
-    expect(out).toMatch(/3 not a bundle; 4 not certified or\s+incomplete; 5 certified on its face/);
+    expect(out).toMatch(/run\s+4 with --certify: the bundle is written but certifies nothing/);
+    expect(out).toMatch(/verify\s+0 authentic, and some eval profile certified; 1 rejected/);
+    expect(out).toMatch(/3 not a bundle; 4 nothing\s+certified; 5 certified on its face/);
+    expect(out).toMatch(/6 another suite's bundle: the eval verdict does not apply/);
   });
 });

@@ -18,6 +18,7 @@ describe('verifyBundle', () => {
       certifiedProfiles: [],
       derivabilityChecked: true,
       optedOut: [],
+      upstream: { rejections: [], certifiedProfiles: [], undecidable: [] },
     });
     expect(verifyExitCode(byPem)).toBe(0);
     const byRaw = verifyBundle(bundle, { hostPublicKeyRaw: DOCUMENT.signingKeys[0]!.publicKey });
@@ -49,6 +50,7 @@ describe('verifyBundle', () => {
       certifiedProfiles: [],
       derivabilityChecked: true,
       optedOut: [],
+      upstream: { rejections: [], certifiedProfiles: [], undecidable: [] },
     });
     expect(verifyExitCode(result)).toBe(5);
   });

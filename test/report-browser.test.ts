@@ -81,7 +81,7 @@ describe('the HTML report in Chromium', () => {
     expect(run.code, run.err).toBe(0);
     const report = JSON.parse(readFileSync(join(dir, 'reference.json'), 'utf8')) as RunReport;
     expect(report.verdict.status).toBe('certified');
-    const { page, requests, consoleErrors } = await checkPage(join(dir, 'reference.html'), report, 'certified$');
+    const { page, requests, consoleErrors } = await checkPage(join(dir, 'reference.html'), report, 'certified: openwop-eval-suite-core, ');
 
     const passed = page.locator('tr[data-result="executed-pass"]');
     const others = page.locator('tr[data-result]:not([data-result="executed-pass"])');
@@ -135,12 +135,12 @@ describe('the HTML report in Chromium', () => {
     }
     expect(run.code, run.err).toBe(1);
     const report = JSON.parse(readFileSync(join(dir, 'bad.json'), 'utf8')) as RunReport;
-    expect(report.verdict.status).toBe('not-certified');
+    expect(['partly-certified', 'nothing-certified']).toContain(report.verdict.status);
     expect(report.totals.executedFail).toBeGreaterThan(0);
     const html = readFileSync(join(dir, 'bad.html'), 'utf8');
     expect(html, 'the API key').not.toContain(host.tenants.a.apiKey);
-    const { page, requests, consoleErrors } = await checkPage(join(dir, 'bad.html'), report, 'not certified');
-    expect(await page.locator('#verdict').textContent()).toMatch(/row\(s\) are executed-fail/);
+    const { page, requests, consoleErrors } = await checkPage(join(dir, 'bad.html'), report, '(certified|nothing certified)');
+    expect(await page.locator('#verdict').textContent()).toMatch(/not certified: openwop-eval-\S+ \(openwop\.requirement\.\S+: executed-fail/);
 
     const failing = report.rows.filter((row) => row.result === 'executed-fail');
     for (const row of failing) {
@@ -171,7 +171,11 @@ describe('the HTML report in Chromium', () => {
       harnessVersion: '0.1.0',
       generatedAt: '2026-01-01T00:00:00.000Z',
       target: { offline: false, requireBehavior: false, baseUrl: 'http://127.0.0.1:9', implementation: hostile },
-      verdict: { status: 'not-certified', reasons: [hostile] },
+      verdict: {
+        status: 'nothing-certified',
+        text: `nothing certified; not certified: openwop-eval-trials (x: blocked: ${hostile})`,
+        profiles: [{ id: 'openwop-eval-trials', certified: false, witnessCount: 0, denials: [{ id: 'x', reason: `blocked: ${hostile}` }] }],
+      },
       totals: { executedPass: 0, executedFail: 1, skipped: 0, inapplicable: 0, blocked: 0 },
       durationMs: 5,
       rows: [

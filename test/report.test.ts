@@ -37,7 +37,14 @@ function syntheticReport(rows: ReportRow[], extra: Partial<RunReport> = {}): Run
     harnessVersion: '0.1.0',
     generatedAt: '2026-01-01T00:00:00.000Z',
     target: { offline: false, requireBehavior: false, baseUrl: 'http://127.0.0.1:1234', implementation: '[host@1]', hostBuild: 'commit:abc' },
-    verdict: { status: 'not-certified', reasons: ['1 row(s) are executed-fail (openwop.requirement.0244.x)'] },
+    verdict: {
+      status: 'partly-certified',
+      text: 'certified: openwop-eval-suite-core; not certified: openwop-eval-trials (openwop.requirement.0244.x: executed-fail)',
+      profiles: [
+        { id: 'openwop-eval-suite-core', certified: true, witnessCount: 3, denials: [] },
+        { id: 'openwop-eval-trials', certified: false, witnessCount: 0, denials: [{ id: 'openwop.requirement.0244.x', reason: 'executed-fail' }] },
+      ],
+    },
     totals: {
       executedPass: count('executed-pass'),
       executedFail: count('executed-fail'),
@@ -88,7 +95,8 @@ describe('the JSON report', () => {
     const offline = await cli('run', '--offline', '--report-json', join(dir, 'offline.json'));
     expect(offline.code, offline.err).toBe(0);
     const partial = await cli('run', '--filter', '0244.trials', '--certify', join(dir, 'bundle.json'), '--report-json', join(dir, 'partial.json'));
-    expect(partial.code, partial.err).toBe(0);
+    // A filtered run certifies nothing (exit 4).
+    expect(partial.code, partial.err).toBe(4);
     for (const name of ['offline.json', 'partial.json']) {
       const report = readJson(join(dir, name));
       expect(schemaErrors(report), name).toEqual([]);
@@ -97,10 +105,13 @@ describe('the JSON report', () => {
       for (const row of report.rows) expect(row.title, row.id).toEqual(expect.any(String));
     }
     expect(readJson(join(dir, 'offline.json')).verdict.status).toBe('no-bundle');
-    // A filtered run never certifies: `verify` calls it incomplete, and so does the report.
+    // A filtered run never certifies: `verify` says so in these words, and so does the report.
     const verdict = readJson(join(dir, 'partial.json')).verdict;
-    expect(verdict.status).toBe('incomplete');
-    expect(verdict.reasons.join(' ')).toMatch(/a filtered or partial run never certifies/);
+    expect(verdict.status).toBe('nothing-certified');
+    expect(verdict.text).toMatch(
+      /^nothing certified; not certified: openwop-eval-suite-core \(\S+: no row: a filtered or partial run certifies nothing it did not run/,
+    );
+    expect(partial.out).toContain(`\neval verdict: ${verdict.text}\n`);
     // The bundle's rows are the ledger rows: no title, clause or duration ever enters them.
     const bundle = JSON.parse(readFileSync(join(dir, 'bundle.json'), 'utf8')) as { results: { requirements: Array<Record<string, unknown>> } };
     for (const row of bundle.results.requirements)
@@ -120,9 +131,11 @@ describe('the JSON report', () => {
       ['a failed row without a reason', (r) => delete r.rows[1].detail],
       ['a pass without assertions', (r) => (r.rows[0].assertions = 0)],
       ['an unknown disposition', (r) => (r.rows[2].result = 'passed')],
-      ['certified with reasons', (r) => (r.verdict.status = 'certified')],
-      ['not certified without a reason', (r) => (r.verdict.reasons = [])],
-      ['an unknown verdict', (r) => (r.verdict = { status: 'approved', reasons: ['x'] })],
+      ['certified in words that deny', (r) => (r.verdict.status = 'certified')],
+      ['a denied profile without a denial', (r) => (r.verdict.profiles[1].denials = [])],
+      ['a certified profile with a denial', (r) => (r.verdict.profiles[0].denials = [{ id: 'x', reason: 'y' }])],
+      ['nothing certified in words that certify', (r) => (r.verdict.status = 'nothing-certified')],
+      ['an unknown verdict', (r) => (r.verdict = { status: 'approved', text: 'x', profiles: [] })],
       ['a member the schema does not know', (r) => (r.apiKey = 'x')],
       ['a host build of no kind', (r) => (r.target.hostBuild = 'abc')],
     ];
@@ -169,7 +182,10 @@ describe('the JUnit file', () => {
 describe('the Markdown summary', () => {
   it('states the verdict and totals, and lists each row that did not pass with its reason as one escaped table line', () => {
     const md = markdownSummary(syntheticReport([passRow, failRow, skippedRow]));
-    expect(md).toMatch(/^## OpenWOP eval conformance: not certified$/m);
+    expect(md).toMatch(
+      /^## OpenWOP eval conformance: certified: openwop-eval-suite-core; not certified: openwop-eval-trials \\\(openwop\.requirement\.0244\.x: executed-fail\\\)$/m,
+    );
+    expect(md).toContain('- openwop-eval-trials: openwop.requirement.0244.x: executed-fail');
     expect(md).toContain('| 1 | 0 | 1 | 0 | 1 |');
     const lines = md.split('\n').filter((line) => line.startsWith('| `openwop.requirement.'));
     expect(lines).toHaveLength(2);
@@ -183,8 +199,8 @@ describe('the Markdown summary', () => {
   });
 
   it('says every row passed when none failed, and names a run with no bundle', () => {
-    const md = markdownSummary(syntheticReport([passRow], { verdict: { status: 'no-bundle', reasons: ['no --certify was given'] } }));
-    expect(md).toMatch(/^## OpenWOP eval conformance: not certified: no bundle$/m);
+    const md = markdownSummary(syntheticReport([passRow], { verdict: { status: 'no-bundle', text: 'no verdict: no --certify was given', profiles: [] } }));
+    expect(md).toMatch(/^## OpenWOP eval conformance: no verdict: no --certify was given$/m);
     expect(md).toContain('Every row passed.');
     expect(md).not.toContain('did not pass');
   });
@@ -199,7 +215,7 @@ describe('the HTML report', () => {
     expect(html).not.toMatch(/@import|url\(/);
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;');
     expect(html).toMatch(/content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-[A-Za-z0-9+/]+=*'"/);
-    expect(html).toContain('Verdict: not certified');
+    expect(html).toContain('Verdict: certified: openwop-eval-suite-core; not certified: openwop-eval-trials');
     expect(html.match(/<tr data-result=/g)).toHaveLength(3);
   });
 
@@ -222,7 +238,11 @@ describe('writing the reports', () => {
     const secret = 'sk-"SECRET"<&>|key_0123';
     const leaky = syntheticReport([{ ...failRow, detail: `you sent Bearer ${secret}`, title: `t ${secret}`, evidence: { [secret]: secret } }], {
       target: { offline: false, requireBehavior: false, baseUrl: `http://user:${encodeURIComponent(secret)}@127.0.0.1:1`, implementation: secret },
-      verdict: { status: 'not-certified', reasons: [`because ${secret}`] },
+      verdict: {
+        status: 'nothing-certified',
+        text: `nothing certified; not certified: openwop-eval-trials (x: blocked: because ${secret})`,
+        profiles: [{ id: 'openwop-eval-trials', certified: false, witnessCount: 0, denials: [{ id: 'x', reason: `blocked: because ${secret}` }] }],
+      },
     });
     const paths = { reportJson: join(dir, 'r.json'), junit: join(dir, 'j.xml'), html: join(dir, 'r.html'), summary: join(dir, 's.md') };
     const errors: string[] = [];
@@ -259,7 +279,7 @@ describe('writing the reports', () => {
       else process.env.GITHUB_STEP_SUMMARY = before;
     }
     const text = readFileSync(file, 'utf8');
-    expect(text.startsWith('an earlier step\n## OpenWOP eval conformance: not certified: no bundle\n')).toBe(true);
+    expect(text).toMatch(/^an earlier step\n## OpenWOP eval conformance: no verdict: --offline runs no host leg, so it cuts no bundle\n/);
     expect(text).toContain('Every row passed.');
   });
 });

@@ -1,6 +1,7 @@
 // `run --certify` and `verify` on the same bundle (README "Verifying a bundle"): a filtered run of
-// the reference host is cut, signed, and never certified; `run` prints the very verdict line
-// `verify` prints; and the bundle claims the profiles the host's discovery derives, not none.
+// the reference host is cut, signed, and certifies nothing (exit 4); `run` prints the very verdict
+// line `verify` prints; and the bundle claims the upstream profiles the host's discovery derives,
+// then the eval profiles, each denied by an id the filter left out.
 
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceHost } from '../hosts/reference/server.ts';
 import { claimedProfilesFromDiscovery } from '../lib/evidence/derivation.ts';
+import { isEvalProfile } from '../lib/evidence/profiles.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
 import { thisHarness } from '../lib/verify.ts';
 import { cli, hostFlags } from './support/cli.ts';
@@ -45,16 +47,15 @@ afterAll(async () => {
 });
 
 describe('a filtered run --certify', () => {
-  it('is signed and verified, and run prints the verdict verify prints: incomplete', async () => {
-    const harness = await thisHarness();
-    expect(run.code, run.err).toBe(0);
+  it('is signed and verified, and run prints the verdict verify prints: nothing certified, exit 4', async () => {
+    expect(run.code, run.err).toBe(4);
     const line = (out: string, prefix: string) => out.split('\n').find((l) => l.startsWith(prefix));
-    const runVerdict = line(run.out, 'verdict: ');
+    const runVerdict = line(run.out, 'eval verdict: ');
     expect(runVerdict).toMatch(
-      new RegExp(
-        `^verdict: incomplete: ${harness.requirementIds.length - 1} of the ${harness.requirementIds.length} requirement ids have no row .*a filtered or partial run never certifies$`,
-      ),
+      /^eval verdict: nothing certified; not certified: openwop-eval-suite-core \(openwop\.requirement\.0081\.eval-run-events: no row: a filtered or partial run certifies nothing it did not run and \d+ more\), /,
     );
+    // The one row the filter kept witnesses trials, which the other rows still deny.
+    expect(runVerdict).toMatch(/openwop-eval-trials \(openwop\.requirement\.0244\.trials-per-task: no row/);
     expect(line(run.out, 'authenticity: ')).toBe(`authenticity: verified (the host signature of key ${KEY_ID} holds under the supplied key)`);
     expect(run.out).not.toMatch(/^verify: /m);
 
@@ -64,16 +65,23 @@ describe('a filtered run --certify', () => {
     ]) {
       const verified = await cli('verify', bundlePath, ...keyArgs);
       expect(verified.code, verified.out + verified.err).toBe(4);
-      expect(line(verified.out, 'verdict: ')).toBe(runVerdict);
+      expect(line(verified.out, 'eval verdict: ')).toBe(runVerdict);
       expect(line(verified.out, 'authenticity: ')).toBe(line(run.out, 'authenticity: '));
     }
   });
 
-  it('claims the profiles the host discovery derives', () => {
+  it('claims the upstream profiles the host discovery derives, then the eval profiles, none certified', async () => {
+    const harness = await thisHarness();
     const bundle = JSON.parse(readFileSync(bundlePath, 'utf8'));
-    expect(bundle.claimedProfiles).toEqual(claimedProfilesFromDiscovery(bundle.discovery.document, 2));
-    expect(bundle.claimedProfiles.map((p: { id: string }) => p.id)).toContain('openwop-discovery-core');
+    const upstream = claimedProfilesFromDiscovery(bundle.discovery.document, 2);
+    expect(bundle.claimedProfiles.slice(0, upstream.length)).toEqual(upstream);
+    expect(upstream.map((p) => p.id)).toContain('openwop-discovery-core');
+    const evalProfiles = bundle.claimedProfiles.slice(upstream.length);
+    expect(evalProfiles.map((p: { id: string }) => p.id)).toEqual(harness.profiles.profiles.map((p) => p.id));
+    expect(evalProfiles.every((p: { id: string }) => isEvalProfile(harness.profiles, p.id))).toBe(true);
     expect(bundle.claimedProfiles.every((p: { certified: boolean }) => p.certified === false)).toBe(true);
+    // memory-isolated, the one row kept, witnesses trials once.
+    expect(evalProfiles.find((p: { id: string }) => p.id === 'openwop-eval-trials').witnessCount).toBe(1);
   });
 
   it('verify --discovery of a host that does not publish the signing key: an input problem, exit 2', async () => {
@@ -92,7 +100,7 @@ describe('a filtered run --certify', () => {
     writeFileSync(join(dir, 'tampered.json'), JSON.stringify(bundle));
     const { code, out } = await cli('verify', join(dir, 'tampered.json'), '--host-key', join(dir, 'host.pub.pem'));
     expect(code).toBe(1);
-    expect(out).toMatch(/^rejected: totals-mismatch: results\.totals\.executedPass is \d+, but \d+ row\(s\) are executed-pass$/m);
-    expect(out).toMatch(/^verdict: not certified: the bundle is rejected, and a rejected bundle certifies nothing; /m);
+    expect(out).toMatch(/^rejected \(upstream rule\): totals-mismatch: results\.totals\.executedPass is \d+, but \d+ row\(s\) are executed-pass$/m);
+    expect(out).toMatch(/^eval verdict: nothing certified: the bundle is rejected, and a rejected bundle certifies nothing$/m);
   });
 });

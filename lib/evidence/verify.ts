@@ -335,14 +335,8 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
 
   const derived = derive(bundle, rows, profiles, documentSigned ? (discovery.document as Json) : undefined, reject);
   const verdict = rejections.length > 0 ? 'rejected' : signatureVerified ? 'verified' : 'unverified';
-  return {
-    rejections,
-    signatureVerified,
-    verdict,
-    developmentKey,
-    ...derived,
-    upstream: upstreamVerdict(rejections, derived.certifiedProfiles, derived.undecidable),
-  };
+  const { undecidable, ...rest } = derived;
+  return { rejections, signatureVerified, verdict, developmentKey, ...rest, upstream: upstreamVerdict(rejections, rest.certifiedProfiles, undecidable) };
 }
 
 /** The upstream verdict: the official rules' rejections, scoped as the upstream verifier scopes them. */
