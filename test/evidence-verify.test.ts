@@ -132,7 +132,7 @@ describe('verifyBundle', () => {
       ['witness-digest', (b) => (b.witnessSha256 = sha256Hex('other'))],
       ['assertion-count', (b) => (b.assertionCount += 1)],
       ['detail-missing', (b) => delete b.detail],
-      ['detail-missing', (b) => b.detail.nonPass.pop()],
+      ['detail-mismatch', (b) => b.detail.nonPass.pop()],
       ['detail-mismatch', (b) => (b.detail.nonPass[0].reason = 'a different story')],
       ['detail-mismatch', (b) => b.detail.nonPass.push({ id: 'openwop.requirement.ghost', result: 'blocked', reason: 'never ran' })],
       ['build-missing', (b) => delete b.host.build],

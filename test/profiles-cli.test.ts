@@ -92,7 +92,9 @@ describe('verify reads the host key from each discovery form', () => {
     writeFileSync(saved, JSON.stringify(document));
     const { code, out } = await cli('verify', bundlePath, '--discovery', saved);
     expect(code, out).toBe(4);
-    expect(out).toContain(`key: from the saved discovery document ${saved}, signingKeys ${KEY_ID} (retired at 2026-11-30T00:00:00Z; a retired key still verifies what it signed)`);
+    expect(out).toContain(
+      `key: from the saved discovery document ${saved}, signingKeys ${KEY_ID} (retired at 2026-11-30T00:00:00Z; a retired key still verifies what it signed)`,
+    );
     expect(out).toMatch(/^authenticity: verified /m);
     // The wrong key under the right id is a rejection, not a pass.
     document.signingKeys[1]!.publicKey = rawPublicKeyB64url(OTHER.publicKeyPem);
@@ -151,11 +153,38 @@ describe('the signing key, checked before the run', () => {
   });
 
   const certifyAgainst = (key: string, keyId: string, ...more: string[]) =>
-    cli('run', '--base-url', fakeUrl, '--api-key', 'k', '--certify', join(dir, 'fake.json'), '--signing-key', join(dir, key), '--signing-key-id', keyId, '--host-build', 'commit:abc', '--filter', 'summary-served', ...more);
+    cli(
+      'run',
+      '--base-url',
+      fakeUrl,
+      '--api-key',
+      'k',
+      '--certify',
+      join(dir, 'fake.json'),
+      '--signing-key',
+      join(dir, key),
+      '--signing-key-id',
+      keyId,
+      '--host-build',
+      'commit:abc',
+      '--filter',
+      'summary-served',
+      ...more,
+    );
 
   for (const [what, key, keyId, message] of [
-    ['a key id the host does not publish', 'host.pem', 'unpublished-key', /the host's discovery signingKeys publish no key "unpublished-key" \(--signing-key-id\)/],
-    ['a published key that is not the public half of --signing-key', 'other.pem', KEY_ID, /the key the host publishes as "profiles-cli-key" is not the public half of --signing-key/],
+    [
+      'a key id the host does not publish',
+      'host.pem',
+      'unpublished-key',
+      /the host's discovery signingKeys publish no key "unpublished-key" \(--signing-key-id\)/,
+    ],
+    [
+      'a published key that is not the public half of --signing-key',
+      'other.pem',
+      KEY_ID,
+      /the key the host publishes as "profiles-cli-key" is not the public half of --signing-key/,
+    ],
   ] as const) {
     it(`${what}: a one-line warning, and under --require-behavior exit 2 after discovery alone`, async () => {
       seen.length = 0;

@@ -26,7 +26,9 @@ function everything(): Record<string, unknown> {
   return {
     protocolVersions: ['2.0'],
     preferredVersion: '2.0',
-    agents: { evalSuite: { modes: [...MODES], trajectory: true, trials: { maxTrials: 10 }, fixtureMatching: true, regressionVerdict: true, recordedFixtures: true } },
+    agents: {
+      evalSuite: { modes: [...MODES], trajectory: true, trials: { maxTrials: 10 }, fixtureMatching: true, regressionVerdict: true, recordedFixtures: true },
+    },
   };
 }
 
@@ -118,7 +120,10 @@ describe('the verdict over every profile × every id it requires', () => {
     const document = documentFor(entry);
     expect(requiredIds(profile, document).map((r) => r.id)).toContain(entry.id);
     const before = profileVerdicts(table, document, passingRows());
-    expect(before.every((v) => v.certified), verdictText(before)).toBe(true);
+    expect(
+      before.every((v) => v.certified),
+      verdictText(before),
+    ).toBe(true);
     expect(before.find((v) => v.id === profile.id)?.witnessCount).toBe(requiredIds(profile, document).length);
     for (const [result, reason] of DENYING) {
       const rows = passingRows().flatMap((row) =>
@@ -146,9 +151,15 @@ describe('the verdict over every profile × every id it requires', () => {
     const document = everything();
     for (const id of [...table.outsideEveryProfile.map((o) => o.id), legs.find((leg) => leg.serverFree)!.id]) {
       const rows = passingRows().map((row) => (row.id === id ? { ...row, result: 'executed-fail' as const, detail: 'x' } : row));
-      expect(profileVerdicts(table, document, rows).every((v) => v.certified), id).toBe(true);
+      expect(
+        profileVerdicts(table, document, rows).every((v) => v.certified),
+        id,
+      ).toBe(true);
       const blocked = passingRows().map((row) => (row.id === id ? { ...row, result: 'blocked' as const, detail: 'x' } : row));
-      expect(profileVerdicts(table, document, blocked).some((v) => v.certified), id).toBe(false);
+      expect(
+        profileVerdicts(table, document, blocked).some((v) => v.certified),
+        id,
+      ).toBe(false);
     }
   });
 });
@@ -161,12 +172,18 @@ describe('the verdict in words', () => {
   });
 
   it('names the certified profiles, then each denied one with its first id and reason', () => {
-    const rows = passingRows().map((row) =>
-      row.id.endsWith('.trajectory-graded') ? { ...row, result: 'executed-fail' as const, detail: 'x' } : row,
-    );
+    const rows = passingRows().map((row) => (row.id.endsWith('.trajectory-graded') ? { ...row, result: 'executed-fail' as const, detail: 'x' } : row));
     const text = verdictText(profileVerdicts(table, { agents: { evalSuite: { trajectory: true, modes: ['golden'] } } }, rows));
     expect(text).toBe('certified: openwop-eval-suite-core; not certified: openwop-eval-trajectory (openwop.requirement.0244.trajectory-graded: executed-fail)');
-    const none = verdictText(profileVerdicts(table, { agents: { evalSuite: { trajectory: true } } }, rows.map((r) => ({ ...r, result: 'executed-fail' as const, detail: 'x' }))));
-    expect(none).toMatch(/^nothing certified; not certified: openwop-eval-suite-core \(openwop\.requirement\.\S+: executed-fail and \d+ more\), openwop-eval-trajectory \(/);
+    const none = verdictText(
+      profileVerdicts(
+        table,
+        { agents: { evalSuite: { trajectory: true } } },
+        rows.map((r) => ({ ...r, result: 'executed-fail' as const, detail: 'x' })),
+      ),
+    );
+    expect(none).toMatch(
+      /^nothing certified; not certified: openwop-eval-suite-core \(openwop\.requirement\.\S+: executed-fail and \d+ more\), openwop-eval-trajectory \(/,
+    );
   });
 });
