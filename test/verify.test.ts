@@ -195,7 +195,9 @@ describe('verify: exit codes', () => {
   });
 
   it('4: nothing certified — every row executed-fail', async () => {
-    const rows = rowsWith((r) => r.forEach((row) => Object.assign(row, { result: 'executed-fail', detail: 'RFC 0244 §B: wrong' })));
+    const rows = rowsWith((r) => {
+      for (const row of r) Object.assign(row, { result: 'executed-fail', detail: 'RFC 0244 §B: wrong' });
+    });
     const { code, out } = await withKey(file(signed({ rows })));
     expect(code).toBe(4);
     expect(out).toMatch(/^authenticity: verified /m);
