@@ -1,10 +1,14 @@
 // The known-bad host half of the kill matrix, in shards: test/kill-matrix.test.ts and
 // test/kill-matrix-second-shard.test.ts each certify one shard, so vitest runs the two on two
 // workers. The hosts are dealt in turn; each file certifies once every honest base its hosts use.
+// Beside its rows, each host's eval verdict is held to the profiles (requirements/profiles.json):
+// it certifies every profile it claims except those that need a pinned id.
 
 import { describe, it } from 'vitest';
 import { KNOWN_BAD_HOSTS, type KnownBadHost } from '../../hosts/known-bad/catalogue.ts';
 import { readKillMatrix } from '../../hosts/known-bad/kill-matrix.ts';
+import { readProfileTable } from '../../lib/evidence/keys.ts';
+import { profileVerdicts, requiredIds, verdictText } from '../../lib/evidence/profiles.ts';
 import type { ReferenceHostOptions } from '../../hosts/reference/server.ts';
 import type { LedgerRow } from '../../lib/evidence/types.ts';
 import { loadScenarios } from '../../lib/scenarios.ts';
@@ -21,6 +25,7 @@ export function shardOf(index: number): KnownBadHost[] {
 export async function describeKnownBadHosts(index: number): Promise<void> {
   const scenarios = await loadScenarios();
   const matrix = readKillMatrix();
+  const profiles = readProfileTable();
   const baseRuns = new Map<string, Promise<Map<string, LedgerRow>>>();
   /** The reference host's rows with `base`, computed once per distinct base. */
   const referenceRows = (base: ReferenceHostOptions): Promise<Map<string, LedgerRow>> => {
@@ -42,7 +47,18 @@ export async function describeKnownBadHosts(index: number): Promise<void> {
         const reference = await referenceRows(host.base);
         const run = await certifyConfiguration(host.options, scenarios);
         expect(run.trafficViolations, `${host.name} sends what its schemas refuse; run it with validateTraffic 'off' and say so in its defect`).toEqual([]);
-        expect(matrixOffences(run.rows, reference, matrix.hosts[host.name] ?? [], matrix.rules[host.name] ?? []), host.name).toEqual([]);
+        const pinned = matrix.hosts[host.name] ?? [];
+        expect(matrixOffences(run.rows, reference, pinned, matrix.rules[host.name] ?? []), host.name).toEqual([]);
+        // The certificate: the base's verdict under the host's claims, less every profile that
+        // needs a pinned id, and each of those names one.
+        const verdicts = profileVerdicts(profiles, run.discovery, [...run.rows.values()]);
+        const base = profileVerdicts(profiles, run.discovery, [...reference.values()]);
+        for (const verdict of verdicts) {
+          const touched = pinned.filter((id) => requiredIds(profiles.profiles.find((p) => p.id === verdict.id)!, run.discovery).some((r) => r.id === id));
+          const expected = base.find((b) => b.id === verdict.id)!.certified && touched.length === 0;
+          expect(verdict.certified, `${host.name}: ${verdict.id} (${verdictText(verdicts)})`).toBe(expected);
+          for (const id of touched) expect(verdict.denials.map((d) => d.id), `${host.name}: ${verdict.id} names ${id}`).toContain(id);
+        }
       });
     }
   });

@@ -24,6 +24,8 @@ export function brokenRules(row: LedgerRow | undefined): string[] {
 export interface HostRun {
   rows: Map<string, LedgerRow>;
   trafficViolations: readonly string[];
+  /** The discovery document the host served: what it claims (README "Eval profiles"). */
+  discovery: Record<string, unknown>;
 }
 
 export interface CertifyChoices {
@@ -54,7 +56,7 @@ export async function certifyConfiguration(options: ReferenceHostOptions, scenar
     });
     if (!outcome.ok) throw new TestBug(`discovery of the host failed: ${outcome.reason}`);
     const { rows } = outcome;
-    return { rows: new Map(rows.map((row) => [row.id, row])), trafficViolations: violations };
+    return { rows: new Map(rows.map((row) => [row.id, row])), trafficViolations: violations, discovery: outcome.target.discovery };
   } finally {
     await proxy?.close();
     await host.close();
