@@ -23,3 +23,7 @@ export function withMarkedSection(readme: string, startMarker: string, endMarker
   if (start === -1 || end === -1 || end < start) throw new Error(`the README has no markers ${startMarker} … ${endMarker}`);
   return `${readme.slice(0, start + startMarker.length)}\n${section}\n${readme.slice(end)}`;
 }
+
+export const PROFILES_START =
+  '<!-- profiles:start — generated from requirements/profiles.json by `npx tsx scripts/profiles-readme.ts`; do not edit by hand -->';
+export const PROFILES_END = '<!-- profiles:end -->';

@@ -8,7 +8,16 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { PROFILES_FILE, readProfileTable } from '../lib/evidence/keys.ts';
-import { advertisesClaim, profileVerdicts, requiredIds, verdictText, type EvalProfile, type ProfileRequirement } from '../lib/evidence/profiles.ts';
+import {
+  advertisesClaim,
+  profilesMarkdown,
+  profileVerdicts,
+  requiredIds,
+  verdictText,
+  type EvalProfile,
+  type ProfileRequirement,
+} from '../lib/evidence/profiles.ts';
+import { markedSection, PROFILES_END, PROFILES_START } from '../lib/readme-sections.ts';
 import type { Disposition, LedgerRow } from '../lib/evidence/types.ts';
 import type { HostLeg } from '../lib/ledger/scenario.ts';
 import { loadScenarios } from '../lib/scenarios.ts';
@@ -88,6 +97,11 @@ describe('requirements/profiles.json', () => {
       }
     }
     expect(problems, 'an id a claimant of its profile could never run; add the missing `when` to requirements/profiles.json').toEqual([]);
+  });
+
+  it("is what README.md's eval-profile table says", () => {
+    const readme = readFileSync(packagePath('README.md'), 'utf8');
+    expect(markedSection(readme, PROFILES_START, PROFILES_END), 'README.md is stale: run npx tsx scripts/profiles-readme.ts').toBe(profilesMarkdown(table));
   });
 
   it('reads a claim as the gates read the facet: trials is a record, the other members true, a mode listed', () => {

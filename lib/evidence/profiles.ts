@@ -147,3 +147,24 @@ export function evalClaimedProfiles(verdicts: readonly ProfileVerdict[], evidenc
 export function isEvalProfile(table: ProfileTable, id: unknown): boolean {
   return table.profiles.some((profile) => profile.id === id);
 }
+
+/** README "Eval profiles": the table of what each profile needs, written from the data. */
+export function profilesMarkdown(table: ProfileTable): string {
+  const short = (id: string): string => `\`${id.replace(/^openwop\.requirement\./, '')}\``;
+  const condition = (entry: ProfileRequirement): string => {
+    if (entry.when?.advertised !== undefined) return `when \`${entry.when.advertised}\` is advertised`;
+    if (entry.when?.notAdvertised !== undefined) return `when \`${entry.when.notAdvertised}\` is not advertised`;
+    return '';
+  };
+  const lines = ['| profile | claimed when discovery advertises | requires `executed-pass` of (`openwop.requirement.` omitted) |', '|---|---|---|'];
+  for (const profile of table.profiles) {
+    const always = profile.requires.filter((e) => e.when === undefined && e.optional === undefined).map((e) => short(e.id));
+    const conditional = profile.requires.filter((e) => e.when !== undefined).map((e) => `${short(e.id)} ${condition(e)}`);
+    const optional = profile.requires.filter((e) => e.optional !== undefined).map((e) => `${short(e.id)} unless inapplicable (${e.optional})`);
+    const entails = profile.entails?.length ? ` (entails ${profile.entails.map((c) => `\`${c}\``).join(', ')})` : '';
+    lines.push(`| \`${profile.id}\`: ${profile.title} | \`${profile.claimedBy}\`${entails} | ${[...always, ...conditional, ...optional].join('; ')} |`);
+  }
+  lines.push('', 'In no profile:', '');
+  for (const outside of table.outsideEveryProfile) lines.push(`- ${short(outside.id)}: ${outside.why}.`);
+  return lines.join('\n');
+}

@@ -57,7 +57,11 @@ export async function describeKnownBadHosts(index: number): Promise<void> {
           const touched = pinned.filter((id) => requiredIds(profiles.profiles.find((p) => p.id === verdict.id)!, run.discovery).some((r) => r.id === id));
           const expected = base.find((b) => b.id === verdict.id)!.certified && touched.length === 0;
           expect(verdict.certified, `${host.name}: ${verdict.id} (${verdictText(verdicts)})`).toBe(expected);
-          for (const id of touched) expect(verdict.denials.map((d) => d.id), `${host.name}: ${verdict.id} names ${id}`).toContain(id);
+          for (const id of touched)
+            expect(
+              verdict.denials.map((d) => d.id),
+              `${host.name}: ${verdict.id} names ${id}`,
+            ).toContain(id);
         }
       });
     }
