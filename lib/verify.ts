@@ -14,7 +14,7 @@ import { createClient, discover, type DiscoveryResult } from './client/index.ts'
 import { certificationOf, type Certification, type HarnessIdentity } from './evidence/certification.ts';
 import { decodeCanonicalBase64url } from './evidence/ed25519.ts';
 import { readBundleFile, readProfileTable, readPublicKeyFile } from './evidence/keys.ts';
-import { HARNESS_KINDS, type LedgerRow } from './evidence/types.ts';
+import { isHarnessRejection, type LedgerRow } from './evidence/types.ts';
 import { verifyBundle, verifyExitCode, type VerifyOptions, type VerifyResult } from './evidence/verify.ts';
 import { loadScenarios } from './scenarios.ts';
 import { cannotStart, type Io } from './io.ts';
@@ -103,7 +103,7 @@ function report(
   io: Io,
 ): void {
   for (const rejection of result.rejections) {
-    const whose = HARNESS_KINDS.includes(rejection.kind) ? "this harness's check" : 'upstream rule';
+    const whose = isHarnessRejection(rejection) ? "this harness's check" : 'upstream rule';
     io.out(`rejected (${whose}): ${rejection.kind}: ${rejection.detail}\n`);
   }
   for (const mismatch of certification.mismatches) io.out(`rejected (this harness's check): eval-profile-mismatch: ${mismatch}\n`);

@@ -161,7 +161,13 @@ describe('the JUnit file', () => {
     expect(xml.match(/<testcase [^>]* time="\d+\.\d{3}"/g)).toHaveLength(3);
     expect(xml).toMatch(/<testsuite name="b\.test\.ts" [^>]*time="1\.500"/);
     expect(xml).toMatch(/<testsuites [^>]*time="1\.234"/);
-    for (const property of ['harness.version" value="0.1.0"', 'target.baseUrl" value="http://127.0.0.1:1234"', 'target.hostBuild" value="commit:abc"']) {
+    for (const property of [
+      'harness.version" value="0.1.0"',
+      'target.baseUrl" value="http://127.0.0.1:1234"',
+      'target.hostBuild" value="commit:abc"',
+      // The eval verdict in verify's words.
+      'verdict" value="certified: openwop-eval-suite-core; not certified: openwop-eval-trials (openwop.requirement.0244.x: executed-fail)"',
+    ]) {
       expect(xml).toContain(`<property name="${property}/>`);
     }
     // Escaped markup and no character XML 1.0 refuses.

@@ -296,6 +296,15 @@ describe('verify: checks beyond the rows', () => {
     await rejectedFor(noVendor, 'host-mismatch');
   });
 
+  it("discovery.protocolVersions differing from the signed document: this harness's check, not the upstream rule of that kind", async () => {
+    const bundle = signed();
+    bundle.discovery.protocolVersions = ['1.1', '2.0'];
+    const { code, out } = await withKey(file(bundle));
+    expect(code).toBe(1);
+    expect(out).toMatch(/^rejected \(this harness's check\): discovery-digest: discovery\.protocolVersions differs from the embedded document$/m);
+    expect(out).toMatch(/^upstream verdict \(official bundle-v3 rules\): certifies no profile; undecidable here: /m);
+  });
+
   it('a build suffix on host.version beside discovery implementation.version is no mismatch', async () => {
     const { code, out } = await withKey(file(signed({ host: { ...input().host, version: '1.4.0+side-rev-abc123' } })));
     expect(code, out).toBe(0);

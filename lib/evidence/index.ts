@@ -8,6 +8,19 @@ export { buildBundle, signBundle, signaturePayload, signaturePreimage, type Buil
 export { verifyBundle, verifyExitCode, type VerifyOptions, type VerifyResult, type NotABundle } from './verify.ts';
 export { shapeProblems, SUITE_NAME, UPSTREAM_SUITE_NAME } from './shape.ts';
 export {
+  advertisesClaim,
+  evalClaimedProfiles,
+  isEvalProfile,
+  profileVerdicts,
+  requiredIds,
+  verdictText,
+  type Denial,
+  type EvalProfile,
+  type ProfileTable,
+  type ProfileVerdict,
+} from './profiles.ts';
+export { certificationOf, type Certification, type CertificationStatus, type HarnessIdentity } from './certification.ts';
+export {
   DEV_KEY_ID_PREFIX,
   isDevelopmentKeyId,
   rawPublicKeyB64url,
@@ -20,6 +33,8 @@ export {
   loadOrCreateDevKey,
   readBundleFile,
   readSigningKeyFile,
+  readProfileTable,
+  PROFILES_FILE,
   readPublicKeyFile,
   DEV_KEY_FILE,
   DEV_PUBLIC_KEY_FILE,

@@ -156,6 +156,13 @@ export interface Rejection {
   detail: string;
   /** The one profile a rejection denies, as the upstream verifier scopes it; absent: bundle-wide. */
   profile?: string;
+  /** A check of this harness's own under an upstream kind (the upstream verifier has no such rule). */
+  own?: true;
+}
+
+/** Whether `rejection` is a check only this harness makes (README "Verifying a bundle"). */
+export function isHarnessRejection(rejection: Rejection): boolean {
+  return rejection.own === true || HARNESS_KINDS.includes(rejection.kind);
 }
 
 /**

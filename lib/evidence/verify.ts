@@ -30,7 +30,7 @@ import { canonicalJson, sha256Hex } from './jcs.ts';
 import { ed25519PublicKey, ed25519PublicKeyFromRaw, isDevelopmentKeyId, SIG_PATTERN, verifyText, decodeCanonicalBase64url } from './ed25519.ts';
 import { signaturePayload } from './bundle.ts';
 import { shapeProblems } from './shape.ts';
-import { DISPOSITIONS, HARNESS_KINDS, SIGNED_MEMBERS, type LedgerRow, type Rejection, type RejectionKind, type Totals } from './types.ts';
+import { DISPOSITIONS, isHarnessRejection, SIGNED_MEMBERS, type LedgerRow, type Rejection, type RejectionKind, type Totals } from './types.ts';
 import { totalsOf, witnessDigest } from './witness.ts';
 import type { Certification } from './certification.ts';
 import { advertises, optedOutFromRows, profileDerivable, profilesRelaxedBy, rungProblem, V2_PROFILES } from './derivation.ts';
@@ -131,6 +131,9 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
   const rejections: Rejection[] = [];
   const reject = (kind: RejectionKind, detail: string, profile?: string): void => {
     rejections.push(profile === undefined ? { kind, detail } : { kind, detail, profile });
+  };
+  const rejectOwn = (kind: RejectionKind, detail: string): void => {
+    rejections.push({ kind, detail, own: true });
   };
 
   if (!isObject(bundle)) {
@@ -256,10 +259,10 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
       reject('discovery-digest', `the embedded discovery document cannot be digested: ${describe(error)}`);
     }
     if (canonicalOrUndefined(discovery.protocolVersions) !== canonicalOrUndefined(document.protocolVersions)) {
-      reject('discovery-digest', 'discovery.protocolVersions differs from the embedded document');
+      rejectOwn('discovery-digest', 'discovery.protocolVersions differs from the embedded document');
     }
     if (discovery.preferredVersion !== document.preferredVersion) {
-      reject('discovery-digest', 'discovery.preferredVersion differs from the embedded document');
+      rejectOwn('discovery-digest', 'discovery.preferredVersion differs from the embedded document');
     }
   }
 
@@ -341,7 +344,7 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
 
 /** The upstream verdict: the official rules' rejections, scoped as the upstream verifier scopes them. */
 function upstreamVerdict(all: readonly Rejection[], certified: readonly string[], undecidable: readonly string[]): UpstreamVerdict {
-  const rejections = all.filter((r) => !HARNESS_KINDS.includes(r.kind));
+  const rejections = all.filter((r) => !isHarnessRejection(r));
   const bundleWide = rejections.some((r) => r.profile === undefined);
   const scoped = new Set(rejections.map((r) => r.profile));
   return {
