@@ -15,8 +15,8 @@ function isObject(value: unknown): value is Json {
 /**
  * The OpenWOP major-2 profiles as predicates over the discovery root: every listed family present
  * as a record (a JSON object), every listed metadata key present (README "Profiles and
- * derivation", which names where the table was read and when). Unknown profile ids derive from
- * nothing, so they are never derivable.
+ * derivation", which names where the table was read and when). The upstream registry holds many
+ * more; an id outside this table is undecidable here, and verify.ts says so instead of refusing it.
  */
 export const V2_PROFILES: readonly { id: string; families: readonly string[]; metadata: readonly string[] }[] = [
   { id: 'openwop-discovery-core', families: [], metadata: ['protocolVersions', 'preferredVersion'] },
