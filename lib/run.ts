@@ -15,7 +15,7 @@ import { loadOrCreateDevKey, publicKeyPemFromPrivate, rawPublicKeyB64url, readSi
 import { cannotStart, prepareOutputs, usage, type Io } from './io.ts';
 import { verifyBundle } from './evidence/verify.ts';
 import { certificationOf, type Certification, type HarnessIdentity } from './evidence/certification.ts';
-import { authenticityLine, thisHarness, upstreamLine, verdictLine } from './verify.ts';
+import { authenticityLine, rejectionLines, thisHarness, upstreamLine, verdictLine } from './verify.ts';
 import { readCaps } from './ledger/caps.ts';
 import { readDeadlines, withDeadlines } from './ledger/deadlines.ts';
 import { readConcurrency } from './ledger/schedule.ts';
@@ -432,10 +432,11 @@ function writeBundle(
   const verdict = verifyBundle(bundle, { hostPublicKeyPem: publicKeyPemFromPrivate(privateKeyPem) });
   io.out(`bundle written to ${out}\n`);
   // The two statements `verify` makes, in its words (README "Verifying a bundle").
-  for (const rejection of verdict.rejections) io.out(`rejected: ${rejection.kind}: ${rejection.detail}\n`);
+  for (const line of rejectionLines(verdict.rejections)) io.out(`${line}\n`);
   io.out(`${authenticityLine(verdict, keyId)}\n`);
   io.out(`${upstreamLine(verdict)}\n`);
   const certification = certificationOf(bundle as unknown as Record<string, unknown>, rows, verdict.verdict === 'rejected', harness);
+  for (const mismatch of certification.mismatches) io.out(`rejected (this harness's check): eval-profile-mismatch: ${mismatch}\n`);
   judged(certification);
   io.out(`${verdictLine(certification)}\n`);
   if (verdict.verdict !== 'verified' || certification.status === 'rejected') return 1;
@@ -448,7 +449,7 @@ function writeBundle(
  * is not among its `signingKeys`, or the key published under it is not the public half of the
  * signing key (README "Exit codes").
  */
-export function signingKeyProblem(discovery: Record<string, unknown>, signer: Pick<Signer, 'privateKeyPem' | 'keyId'>): string | undefined {
+function signingKeyProblem(discovery: Record<string, unknown>, signer: Pick<Signer, 'privateKeyPem' | 'keyId'>): string | undefined {
   const keys = Array.isArray(discovery.signingKeys) ? discovery.signingKeys : [];
   const entry = keys.find((k): k is Record<string, unknown> => typeof k === 'object' && k !== null && (k as { keyId?: unknown }).keyId === signer.keyId);
   if (entry === undefined) {

@@ -14,7 +14,7 @@ import { createClient, discover, type DiscoveryResult } from './client/index.ts'
 import { certificationOf, type Certification, type HarnessIdentity } from './evidence/certification.ts';
 import { decodeCanonicalBase64url } from './evidence/ed25519.ts';
 import { readBundleFile, readProfileTable, readPublicKeyFile } from './evidence/keys.ts';
-import { isHarnessRejection, type LedgerRow } from './evidence/types.ts';
+import { isHarnessRejection, type LedgerRow, type Rejection } from './evidence/types.ts';
 import { verifyBundle, verifyExitCode, type VerifyOptions, type VerifyResult } from './evidence/verify.ts';
 import { loadScenarios } from './scenarios.ts';
 import { cannotStart, type Io } from './io.ts';
@@ -102,10 +102,7 @@ function report(
   selfAttested: boolean,
   io: Io,
 ): void {
-  for (const rejection of result.rejections) {
-    const whose = isHarnessRejection(rejection) ? "this harness's check" : 'upstream rule';
-    io.out(`rejected (${whose}): ${rejection.kind}: ${rejection.detail}\n`);
-  }
+  for (const line of rejectionLines(result.rejections)) io.out(`${line}\n`);
   for (const mismatch of certification.mismatches) io.out(`rejected (this harness's check): eval-profile-mismatch: ${mismatch}\n`);
   const keyId = isObject(bundle.signature) && typeof bundle.signature.keyId === 'string' ? bundle.signature.keyId : undefined;
   if (result.developmentKey) io.out(`note: signed with a self-signed development key (${keyId}): the signature attests integrity, not who signed\n`);
@@ -133,6 +130,11 @@ function report(
     );
   }
   io.out(`${verdictLine(certification)}\n`);
+}
+
+/** Each rejection, labelled as an upstream rule or a check of this harness's, as `verify` and `run --certify` print them. */
+export function rejectionLines(rejections: readonly Rejection[]): string[] {
+  return rejections.map((r) => `rejected (${isHarnessRejection(r) ? "this harness's check" : 'upstream rule'}): ${r.kind}: ${r.detail}`);
 }
 
 /** The upstream verdict: the official bundle-v3 rules alone (README "Verifying a bundle"). */
