@@ -11,7 +11,7 @@ import type { Bundle, LedgerRow, UnsignedBundle } from './evidence/types.ts';
 import { buildBundle, signBundle } from './evidence/bundle.ts';
 import { claimedProfilesFromDiscovery } from './evidence/derivation.ts';
 import { evalClaimedProfiles, profileVerdicts } from './evidence/profiles.ts';
-import { loadOrCreateDevKey, publicKeyPemFromPrivate, rawPublicKeyB64url, readSigningKeyFile } from './evidence/keys.ts';
+import { loadOrCreateDevKey, publicKeyPemFromPrivate, readSigningKeyFile, signingKeyProblem } from './evidence/keys.ts';
 import { cannotStart, prepareOutputs, usage, type Io } from './io.ts';
 import { verifyBundle } from './evidence/verify.ts';
 import { certificationOf, type Certification, type HarnessIdentity } from './evidence/certification.ts';
@@ -442,21 +442,4 @@ function writeBundle(
   if (verdict.verdict !== 'verified' || certification.status === 'rejected') return 1;
   // A certificate of nothing is not a green CI step (README "Exit codes").
   return certification.status === 'nothing-certified' ? 4 : 0;
-}
-
-/**
- * Why the host's discovery cannot vouch for the signing key, or undefined when it can: the key id
- * is not among its `signingKeys`, or the key published under it is not the public half of the
- * signing key (README "Exit codes").
- */
-function signingKeyProblem(discovery: Record<string, unknown>, signer: Pick<Signer, 'privateKeyPem' | 'keyId'>): string | undefined {
-  const keys = Array.isArray(discovery.signingKeys) ? discovery.signingKeys : [];
-  const entry = keys.find((k): k is Record<string, unknown> => typeof k === 'object' && k !== null && (k as { keyId?: unknown }).keyId === signer.keyId);
-  if (entry === undefined) {
-    return `the host's discovery signingKeys publish no key ${JSON.stringify(signer.keyId)} (--signing-key-id), so no auditor can verify the bundle against the host`;
-  }
-  if (entry.publicKey !== rawPublicKeyB64url(signer.privateKeyPem)) {
-    return `the key the host publishes as ${JSON.stringify(signer.keyId)} is not the public half of --signing-key, so the bundle would not verify against the host's discovery`;
-  }
-  return undefined;
 }

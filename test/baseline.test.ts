@@ -107,7 +107,7 @@ describe('an expected-failures file', () => {
     expect(out).toMatch(/^not applied +openwop\.requirement\.0081\.summary-served: listed in .*, but the row is not run$/m);
   });
 
-  it('tolerates a listed executed-fail (exit 0) while the rows, the JUnit file and the bundle record the failure', async () => {
+  it('tolerates a listed executed-fail (exit 0; 4 with --certify, as a filtered run certifies nothing) while the rows, the JUnit file and the bundle record the failure', async () => {
     const host = await hostFailingSummaries();
     const key = generateDevKeyPair();
     writeFileSync(join(dir, 'host.pem'), key.privateKeyPem);
@@ -137,8 +137,12 @@ describe('an expected-failures file', () => {
     expect(without.out).toMatch(new RegExp(`^executed-pass +${SHAPE.replace(/\./g, '\\.')} `, 'm'));
     const file = baselineFile({ expectedFailures: failing.map((id) => ({ id, reason: 'summaries are switched off in this build' })) });
 
+    const tolerated = await cli(...args, '--expected-failures', file);
+    expect(tolerated.code).toBe(0);
+    // With --certify the filtered run certifies nothing (exit 4): the baseline excuses rows, never a certificate.
     const { code, out } = await cli(...args, ...signed, '--expected-failures', file);
-    expect(code).toBe(0);
+    expect(code).toBe(4);
+    expect(out).toMatch(/^eval verdict: nothing certified; not certified: openwop-eval-suite-core \(/m);
     expect(out).toMatch(/^executed-fail openwop\.requirement\.0081\.summary-served: /m);
     expect(out).toMatch(/^expected-fail openwop\.requirement\.0081\.summary-served: listed in .*: summaries are switched off in this build$/m);
     expect(out).toMatch(new RegExp(`^baseline: ${failing.length} expected failure\\(s\\) tolerated, 0 stale`, 'm'));

@@ -178,3 +178,20 @@ export function readBundleFile(path: string): BundleFile {
   }
   return { ok: true, bundle: value as Record<string, unknown>, text };
 }
+
+/**
+ * Why the host's discovery cannot vouch for the signing key, or undefined when it can: the key id
+ * is not among its `signingKeys`, or the key published under it is not the public half of the
+ * signing key (README "Exit codes"). `run --certify --base-url` asks before any leg.
+ */
+export function signingKeyProblem(discovery: Record<string, unknown>, signer: { privateKeyPem: string; keyId: string }): string | undefined {
+  const keys = Array.isArray(discovery.signingKeys) ? discovery.signingKeys : [];
+  const entry = keys.find((k): k is Record<string, unknown> => typeof k === 'object' && k !== null && (k as { keyId?: unknown }).keyId === signer.keyId);
+  if (entry === undefined) {
+    return `the host's discovery signingKeys publish no key ${JSON.stringify(signer.keyId)} (--signing-key-id), so no auditor can verify the bundle against the host`;
+  }
+  if (entry.publicKey !== rawPublicKeyB64url(signer.privateKeyPem)) {
+    return `the key the host publishes as ${JSON.stringify(signer.keyId)} is not the public half of --signing-key, so the bundle would not verify against the host's discovery`;
+  }
+  return undefined;
+}

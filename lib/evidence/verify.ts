@@ -22,7 +22,7 @@
 //
 // The derivation kinds (`profile-not-derivable`, `blocked-certified`, `relaxed-profile-certified`,
 // `rung-not-derivable`, `opted-out-but-advertised`) re-derive what the bundle claims outside its
-// signature; the rules are derivation.ts and README "Profiles and derivation". Whether the bundle
+// signature (claims.ts); the rules are derivation.ts and README "Profiles and derivation". Whether the bundle
 // certifies the host is not this file's question: certification.ts answers it.
 
 import type { KeyObject } from 'node:crypto';
@@ -33,7 +33,7 @@ import { shapeProblems } from './shape.ts';
 import { DISPOSITIONS, isHarnessRejection, SIGNED_MEMBERS, type LedgerRow, type Rejection, type RejectionKind, type Totals } from './types.ts';
 import { totalsOf, witnessDigest } from './witness.ts';
 import type { Certification } from './certification.ts';
-import { advertises, optedOutFromRows, profileDerivable, profilesRelaxedBy, rungProblem, V2_PROFILES } from './derivation.ts';
+import { deriveClaims, show } from './claims.ts';
 
 export interface VerifyOptions {
   /** The host's Ed25519 public key as a PEM (SPKI). */
@@ -85,17 +85,6 @@ type Json = Record<string, unknown>;
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A value for a rejection detail: its JSON when it has one, `absent` for undefined. */
-function show(value: unknown): string {
-  if (value === undefined) return 'absent';
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    // A BigInt, a cycle, an object without a prototype: name the type, never throw.
-    return typeof value === 'bigint' ? `${value}n` : `a non-JSON ${typeof value}`;
-  }
 }
 
 function describe(error: unknown): string {
@@ -336,7 +325,7 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
     }
   }
 
-  const derived = derive(bundle, rows, profiles, documentSigned ? (discovery.document as Json) : undefined, reject);
+  const derived = deriveClaims(bundle, rows, profiles, documentSigned ? (discovery.document as Json) : undefined, reject);
   const verdict = rejections.length > 0 ? 'rejected' : signatureVerified ? 'verified' : 'unverified';
   const { undecidable, ...rest } = derived;
   return { rejections, signatureVerified, verdict, developmentKey, ...rest, upstream: upstreamVerdict(rejections, rest.certifiedProfiles, undecidable) };
@@ -352,97 +341,6 @@ function upstreamVerdict(all: readonly Rejection[], certified: readonly string[]
     certifiedProfiles: bundleWide ? [] : certified.filter((id) => !scoped.has(id) && !undecidable.includes(id)),
     undecidable: [...undecidable],
   };
-}
-
-/**
- * The derivation rejections of docs/wire.md §12.5, and the profiles that certify. `document` is the
- * embedded discovery document when it hashes to the signed `discovery.sha256`, else undefined.
- */
-function derive(
-  bundle: Json,
-  rows: LedgerRow[],
-  profiles: Json[],
-  document: Json | undefined,
-  reject: (kind: RejectionKind, detail: string, profile?: string) => void,
-): Pick<VerifyResult, 'certifiedProfiles' | 'derivabilityChecked' | 'optedOut'> & { undecidable: string[] } {
-  const host = isObject(bundle.host) ? bundle.host : {};
-  const targetMajor = isObject(bundle.suite) ? bundle.suite.targetMajor : undefined;
-  const ids = profiles.map((p) => (typeof p.id === 'string' ? p.id : show(p.id)));
-
-  // The host the bundle names is the host the signed discovery describes.
-  if (document !== undefined) {
-    const implementation = isObject(document.implementation) ? document.implementation : {};
-    for (const member of ['name', 'version', 'vendor'] as const) {
-      const stated = implementation[member];
-      // A build suffix on host.version (`0.1.0+side-rev-…`, SemVer §10) names a build of the
-      // version discovery states, so it is no mismatch.
-      const same = (value: unknown): boolean => value === stated || (member === 'version' && typeof value === 'string' && value.startsWith(`${stated}+`));
-      if (typeof stated === 'string' ? !same(host[member]) : member === 'vendor' && host.vendor !== undefined) {
-        reject('host-mismatch', `host.${member} is ${show(host[member])}, but the signed discovery document states implementation.${member} ${show(stated)}`);
-      }
-    }
-  }
-
-  // A relaxed profile does not certify, and neither does anything in a bundle with a blocked row.
-  const obligations = Array.isArray(host.relaxations) ? host.relaxations.filter(isObject).map((r) => String(r.obligation)) : [];
-  const relaxed = profilesRelaxedBy(obligations, ids);
-  const certified: string[] = [];
-  for (const [i, profile] of profiles.entries()) {
-    if (profile.certified !== true) continue;
-    if (relaxed.has(ids[i]!))
-      reject(
-        'relaxed-profile-certified',
-        `profile ${ids[i]} is marked certified while a relaxation on one of its families is declared (${obligations.join(', ')})`,
-        ids[i],
-      );
-    else certified.push(ids[i]!);
-  }
-  // An empty profile is not certifiable (docs/wire.md §11 "Empty profiles").
-  for (const profile of profiles) {
-    const witnesses = profile.witnessCount;
-    if (profile.certified === true && !(typeof witnesses === 'number' && witnesses >= 1)) {
-      reject(
-        'profile-unwitnessed',
-        `profile ${show(profile.id)} is marked certified with witnessCount ${show(witnesses)}; a profile nothing witnessed certifies nothing`,
-        typeof profile.id === 'string' ? profile.id : undefined,
-      );
-    }
-  }
-  const blocked = rows.filter((row) => row.result === 'blocked').length;
-  if (blocked > 0 && certified.length > 0) {
-    reject(
-      'blocked-certified',
-      `${blocked} row(s) are blocked, yet ${certified.join(', ')} ${certified.length === 1 ? 'is' : 'are'} marked certified; a bundle with a blocked row certifies nothing`,
-    );
-  }
-
-  const rung = rungProblem(isObject(bundle.durability) ? bundle.durability.rung : undefined, rows);
-  if (rung !== undefined) reject('rung-not-derivable', rung);
-
-  const optedOut = optedOutFromRows(rows);
-  // A profile the table here does not hold is undecidable here, never "not derivable": the
-  // upstream registry holds many more profiles than this harness encodes (derivation.ts).
-  const decidable = new Set(V2_PROFILES.map((p) => p.id));
-  const undecidable = certified.filter((id) => targetMajor !== 2 || !decidable.has(id));
-  let derivabilityChecked = false;
-  if (document !== undefined && targetMajor === 2) {
-    derivabilityChecked = true;
-    for (const name of optedOut) {
-      if (advertises(document, name, targetMajor)) {
-        reject(
-          'opted-out-but-advertised',
-          `${name} is recorded as an operator opt-out, but the signed discovery document advertises it; a host never both advertises and opts out`,
-        );
-      }
-    }
-    for (const id of certified) {
-      if (undecidable.includes(id)) continue;
-      if (profileDerivable(document, id, targetMajor) !== true) {
-        reject('profile-not-derivable', `profile ${id} is marked certified, but the signed discovery document does not derive it at major 2`, id);
-      }
-    }
-  }
-  return { certifiedProfiles: certified, derivabilityChecked, optedOut, undecidable };
 }
 
 function canonicalOrUndefined(value: unknown): string | undefined {
