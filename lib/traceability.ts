@@ -2,12 +2,12 @@
 // RFC 0081, RFC 0244 and RFC 0252, with the rules that witness it, or why nothing can, or the
 // gap where a witnessable statement is not witnessed yet. Rules are named `<rfc>.<slug>/<rule>`:
 // a host leg's declared rules (lib/ledger/scenario.ts) and the served-fact rules charged to its
-// id (scenarios/support/served-facts.ts), and their `generated-*` twins; a server-free leg is named by its id alone.
+// id (scenarios/support/served-facts.ts); a server-free leg is named by its id alone.
 
 import { readFileSync } from 'node:fs';
 import { packagePath } from './package-root.ts';
 import { ruleNames, type Scenario } from './ledger/scenario.ts';
-import { generatedRule, SERVED_FACTS, servedRule, type FactName } from '../scenarios/support/served-facts.ts';
+import { SERVED_FACTS, servedRule, type FactName } from '../scenarios/support/served-facts.ts';
 
 export const ID_PREFIX = 'openwop.requirement.';
 
@@ -44,10 +44,7 @@ export function ruleCatalogue(scenarios: readonly Scenario[]): Map<string, strin
     if (leg.serverFree) continue;
     for (const rule of ruleNames(leg)) out.set(qualifiedRule(leg.id, rule), leg.rules?.[rule] ?? leg.clause);
     for (const name of Object.keys(SERVED_FACTS) as FactName[]) {
-      if (SERVED_FACTS[name].id !== leg.id) continue;
-      out.set(qualifiedRule(leg.id, servedRule(name)), `${SERVED_FACTS[name].clause} (${SERVED_FACTS[name].member})`);
-      // The same fact, on a suite the generated-suites leg generated (scenarios/v2-eval-generated-suites.test.ts).
-      out.set(qualifiedRule(leg.id, generatedRule(name)), `${SERVED_FACTS[name].clause} (${SERVED_FACTS[name].member}, on a generated suite)`);
+      if (SERVED_FACTS[name].id === leg.id) out.set(qualifiedRule(leg.id, servedRule(name)), `${SERVED_FACTS[name].clause} (${SERVED_FACTS[name].member})`);
     }
   }
   return out;

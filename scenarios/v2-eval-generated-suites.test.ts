@@ -6,7 +6,7 @@
 //   1. 0244.generated-suites   --generated N suites (scenarios/support/generated-suites.ts), seeded
 //                              through the seam, each created, read to completion in every form the
 //                              host offers and summarised; every served fact of every run agrees with
-//                              the reference grade (charged, under a `generated-<fact>` rule, to the id
+//                              the reference grade (charged, under its `served-<fact>` rule, to the id
 //                              of the clause it breaks, scenarios/support/served-facts.ts), and a
 //                              regression pair is paired by taskId. A failing suite is shrunk to a
 //                              minimal one that still fails; `run` writes it as `<report>.repro.json`,
@@ -27,7 +27,7 @@ import { certificationSeed } from '../lib/certification-seed.ts';
 import { checkSuite, validate } from '../lib/schemas/index.ts';
 import { observeEvalRun, type ObservedEvalRun } from './support/eval-run.ts';
 import { boundsOf, generateCase, Rand, shrinkCase, type GeneratedCase, type Suite } from './support/generated-suites.ts';
-import { generatedRule } from './support/served-facts.ts';
+import { servedRule } from './support/served-facts.ts';
 
 const ID = 'openwop.requirement.0244.generated-suites';
 const REGRESSION_PAIRED = 'openwop.requirement.0244.regression-paired';
@@ -82,7 +82,7 @@ interface CaseOutcome {
  */
 async function runCase(target: Target, c: GeneratedCase, idOf: (role: 'suite' | 'baseline') => string, findings: Findings): Promise<CaseOutcome> {
   const problems: string[] = [];
-  const how = { findings, rule: generatedRule };
+  const how = { findings };
   const observe = async (suite: Suite, role: 'suite' | 'baseline', extras = {}): Promise<ObservedEvalRun | undefined> => {
     const doc = documentOf(suite, idOf(role));
     const seeded = await seedEvalSuite(target.client, doc);
@@ -115,7 +115,7 @@ async function runCase(target: Target, c: GeneratedCase, idOf: (role: 'suite' | 
  * reordered, one is missing and one is its own. Under `sign-test` the verdict is recomputed.
  */
 function comparePairing(check: Checks, run: ObservedEvalRun, baseline: ObservedEvalRun): void {
-  check.rule(generatedRule('regression'));
+  check.rule(servedRule('regression'));
   const clause = `[the ${run.fixture.id} run ${run.runId}] RFC 0244 §F`;
   const regression = run.summary?.regression as Record<string, unknown> | undefined;
   if (regression === undefined || typeof regression !== 'object') return; // served-facts charges its absence

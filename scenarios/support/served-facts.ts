@@ -95,19 +95,9 @@ export function servedRule(name: FactName): string {
   return `served-${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 }
 
-/**
- * The rule a generated suite's checks of a served fact witness, under the same id:
- * `generated-<fact>` (scenarios/v2-eval-generated-suites.test.ts), so the kill matrix tells a
- * defect only a generated suite reaches from one a catalogue fixture shows.
- */
-export function generatedRule(name: FactName): string {
-  return servedRule(name).replace(/^served-/, 'generated-');
-}
-
-/** Where compareServedFacts charges what it finds, when not to the target's findings under `served-*`. */
+/** Where compareServedFacts charges what it finds, when not to the target's own findings (a generated suite judged apart first). */
 export interface CompareOptions {
   findings?: Findings;
-  rule?: (name: FactName) => string;
 }
 
 export interface ServedRun {
@@ -143,12 +133,11 @@ function payloadOf(event: RunEvent | undefined): Json {
 export function compareServedFacts(target: Target, run: ServedRun, options: CompareOptions = {}): void {
   const findings = options.findings ?? target.findings;
   if (findings === undefined) return;
-  const ruleOf = options.rule ?? servedRule;
   // Every message names the run and the clause: `[host] [the F run R] RFC 0244 §B …`.
   const fact = (name: FactName): { check: Checks; clause: string } => {
     const { clause, id } = SERVED_FACTS[name];
     const check = findings.checksFor(id, target.label);
-    check.rule(ruleOf(name));
+    check.rule(servedRule(name));
     return { check, clause: `[the ${run.fixture.id} run ${run.runId}] ${clause}` };
   };
   const { grade, summary, fixture } = run;
