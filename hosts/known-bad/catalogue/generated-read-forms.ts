@@ -45,7 +45,7 @@ export const GENERATED_AND_READ_FORMS: KnownBadHost[] = [
   {
     name: 'resume-replays-last-event',
     defect: 'an SSE stream resumed with Last-Event-ID replays that event before the ones after it',
-    clause: 'docs/wire.md §5.2',
+    clause: 'RFC 0081 §C, docs/wire.md §5.2',
     ...server({ resumeAfter: (lastEventId) => lastEventId - 1 }),
   },
 ];
