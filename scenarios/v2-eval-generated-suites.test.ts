@@ -8,7 +8,9 @@
 //                              host offers and summarised; every served fact of every run agrees with
 //                              the reference grade (charged, under its `served-<fact>` rule, to the id
 //                              of the clause it breaks, scenarios/support/served-facts.ts), and a
-//                              regression pair is paired by taskId. A failing suite is shrunk to a
+//                              regression pair is paired by taskId; and every trial makes exactly its
+//                              script's calls, memory and fixture answers included (support/scripted-calls.ts),
+//                              which the host's own log cannot vouch for. A failing suite is shrunk to a
 //                              minimal one that still fails; `run` writes it as `<report>.repro.json`,
 //                              and `run --suite FILE` certifies with exactly that suite.
 // Gate: agents.evalSuite with the golden mode, and the conformance seams (the suites are seeded
@@ -25,7 +27,8 @@ import type { Target } from '../lib/ledger/target.ts';
 import { TestBug } from '../lib/test-bug.ts';
 import { certificationSeed } from '../lib/certification-seed.ts';
 import { checkSuite, validate } from '../lib/schemas/index.ts';
-import { observeEvalRun, type ObservedEvalRun } from './support/eval-run.ts';
+import { observeEvalRun, SCRIPTED_AGENT, type ObservedEvalRun } from './support/eval-run.ts';
+import { scriptedCallDifferences } from './support/scripted-calls.ts';
 import { boundsOf, generateCase, Rand, shrinkCase, type GeneratedCase, type Suite } from './support/generated-suites.ts';
 import { servedRule } from './support/served-facts.ts';
 
@@ -74,6 +77,12 @@ function documentOf(suite: Suite, id: string): FixtureDocument {
 interface CaseOutcome {
   failures: string[];
   broken: Set<string>;
+  /** Run-level problems: a suite within what the host advertises not run to its summary. */
+  problems: string[];
+  /** Where the host's calls part from the scripts (CONTRACT §3, §4). */
+  scripted: string[];
+  /** Served facts that disagree with the reference grade (charged to their own ids too). */
+  facts: string[];
 }
 
 /**
@@ -82,6 +91,7 @@ interface CaseOutcome {
  */
 async function runCase(target: Target, c: GeneratedCase, idOf: (role: 'suite' | 'baseline') => string, findings: Findings): Promise<CaseOutcome> {
   const problems: string[] = [];
+  const scripted: string[] = [];
   const how = { findings };
   const observe = async (suite: Suite, role: 'suite' | 'baseline', extras = {}): Promise<ObservedEvalRun | undefined> => {
     const doc = documentOf(suite, idOf(role));
@@ -96,18 +106,21 @@ async function runCase(target: Target, c: GeneratedCase, idOf: (role: 'suite' | 
     else if (run.eventsProblem !== undefined) problems.push(`the event log of the ${suite.suiteId} run ${run.runId}: ${run.eventsProblem}`);
     else if (last?.type !== 'run.completed') problems.push(`the ${suite.suiteId} run ${run.runId} ends with ${String(last?.type)}, not run.completed`);
     else if (run.summary === undefined) problems.push(`GET /runs/${run.runId}/eval-summary answered ${String(run.summaryAnswer?.status)}, not 200`);
+    // Under live-shadow the fixtures are not used (RFC 0081 §D), so the script alone decides nothing of their answers.
+    if (last?.type === 'run.completed' && !suite.modes.includes('live-shadow'))
+      scripted.push(...scriptedCallDifferences(suite, run.events, SCRIPTED_AGENT).map((d) => `[the ${doc.id} run ${run.runId}] ${d}`));
     return run;
   };
   let baselineRun: ObservedEvalRun | undefined;
   if (c.baseline !== undefined) {
     baselineRun = await observe(c.baseline, 'baseline');
-    if (baselineRun?.summary === undefined) return outcomeOf(findings, problems);
+    if (baselineRun?.summary === undefined) return outcomeOf(findings, problems, scripted);
   }
   const run = await observe(c.suite, 'suite', baselineRun?.runId === undefined ? {} : { baselineRunId: baselineRun.runId });
   if (baselineRun?.grade !== undefined && run?.grade !== undefined && run.summary !== undefined) {
     comparePairing(findings.checksFor(REGRESSION_PAIRED, target.label), run, baselineRun);
   }
-  return outcomeOf(findings, problems);
+  return outcomeOf(findings, problems, scripted);
 }
 
 /**
@@ -129,14 +142,14 @@ function comparePairing(check: Checks, run: ObservedEvalRun, baseline: ObservedE
   }
 }
 
-function outcomeOf(findings: Findings, problems: string[]): CaseOutcome {
-  const broken = new Set<string>(problems.length > 0 ? ['run'] : []);
-  const failures = [...problems];
+function outcomeOf(findings: Findings, problems: string[], scripted: string[]): CaseOutcome {
+  const broken = new Set<string>([...(problems.length > 0 ? ['run'] : []), ...(scripted.length > 0 ? ['scripted'] : [])]);
+  const facts: string[] = [];
   for (const [id, found] of findings.summary()) {
-    failures.push(...found.failures);
+    facts.push(...found.failures);
     for (const rule of found.failedRules) broken.add(`${id}/${rule}`);
   }
-  return { failures, broken };
+  return { failures: [...problems, ...scripted, ...facts], broken, problems, scripted, facts };
 }
 
 export default await defineScenario('v2-eval-generated-suites.test.ts', [
@@ -147,6 +160,8 @@ export default await defineScenario('v2-eval-generated-suites.test.ts', [
     rules: {
       'within-advertised': 'RFC 0081 §B–§D, RFC 0244 §G (a suite using only what the host advertises is run to its summary)',
       'reference-grade': 'RFC 0081 §C, RFC 0244 §A–§F (every served fact of a generated suite agrees with the reference grade)',
+      'scripted-calls':
+        "CONTRACT §3, §4; RFC 0244 §B, §D (each trial makes its script's calls, from its own memorySeed and fixtures: null for a key nobody wrote)",
     },
     needs: { facet: [], modes: ['golden'], seams: true },
     async run(check, target) {
@@ -179,16 +194,17 @@ export default await defineScenario('v2-eval-generated-suites.test.ts', [
         }),
       );
       check.rule('within-advertised');
-      for (const [i, outcome] of outcomes.entries()) {
-        const runProblems = outcome.broken.has('run') ? outcome.failures.filter((f) => !f.startsWith('[')) : [];
-        check.equal(runProblems, [], `${where}, suite ${i} (${cases[i]!.suite.suiteId}): created, read to completion and summarised`);
-      }
+      for (const [i, outcome] of outcomes.entries())
+        check.equal(outcome.problems, [], `${where}, suite ${i} (${cases[i]!.suite.suiteId}): created, read to completion and summarised`);
+      check.rule('scripted-calls');
+      for (const [i, outcome] of outcomes.entries())
+        check.equal(outcome.scripted, [], `${where}, suite ${i}: every trial makes its script's calls, answered as its fixtures say`);
       check.rule('reference-grade');
       const failing = outcomes.findIndex((o) => o.failures.length > 0);
       check.equal(
-        outcomes.map((o) => o.failures.length),
+        outcomes.map((o) => o.facts.length),
         outcomes.map(() => 0),
-        `${where}: every generated suite agrees with the reference grade (failures per suite)`,
+        `${where}: every generated suite agrees with the reference grade (served facts that differ, per suite)`,
       );
       if (failing < 0 || target.generated === undefined) return;
       // Shrunk to a minimal suite that still breaks one of the rules the original broke.
@@ -207,6 +223,8 @@ export default await defineScenario('v2-eval-generated-suites.test.ts', [
         plan.replay ? 0 : SHRINK_BUDGET,
       );
       target.generated.reproducer = { suite: minimal.suite, ...(minimal.baseline ? { baseline: minimal.baseline } : {}), failures: last.failures };
+      // The reproducer is reported under the rule the original case broke first.
+      check.rule(original.problems.length > 0 ? 'within-advertised' : original.scripted.length > 0 ? 'scripted-calls' : 'reference-grade');
       check.ok(
         false,
         `${where}, suite ${failing}: shrunk in ${attempts} runs (${Date.now() - started} ms) to a reproducer of ${minimal.suite.tasks.length} task(s), which run writes as <report>.repro.json; it fails with`,

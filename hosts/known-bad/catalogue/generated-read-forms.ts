@@ -2,10 +2,24 @@
 // docs/wire.md §5.2, §5.3): defects no catalogue fixture reaches — a generated suite must, so
 // these two certify with the generated leg on — and a log that differs in one read form only.
 
+import type { MemoryScope } from '../../reference/eval/agent.ts';
 import { type KnownBadHost, REF, engine, server } from './build.ts';
 
 /** Suites the matrix generates for the entries only a generated suite catches (with its fixed seed). */
 const GENERATED = 6;
+
+/**
+ * One memory for every trial, task and run, the task's memorySeed written over it at each trial's
+ * start: a seeded key reads right, so the catalogue's memory fixture passes; a key nobody of this
+ * trial wrote reads whatever an earlier trial or task left.
+ */
+function sharedMemoryReseeded(): MemoryScope {
+  const store = new Map<string, unknown>();
+  return (seed) => () => {
+    for (const entry of seed) store.set(entry.key, structuredClone(entry.value));
+    return store;
+  };
+}
 
 export const GENERATED_AND_READ_FORMS: KnownBadHost[] = [
   {
@@ -25,6 +39,13 @@ export const GENERATED_AND_READ_FORMS: KnownBadHost[] = [
       featureRefusal: (suite, facets) =>
         REF.featureRefusal(suite, facets.trials === undefined ? facets : { ...facets, trials: { maxTrials: facets.trials.maxTrials - 1 } }),
     }),
+    generatedSuites: GENERATED,
+  },
+  {
+    name: 'memory-shared-reseeded',
+    defect: "the agent's memory is one store for every trial, task and run, the memorySeed re-applied over it: an unseeded key reads what another trial wrote",
+    clause: 'RFC 0244 §B, CONTRACT §3',
+    ...engine({ memoryPerTrial: sharedMemoryReseeded() }),
     generatedSuites: GENERATED,
   },
   {
