@@ -36,8 +36,9 @@ const ID = 'openwop.requirement.0244.generated-suites';
 const REGRESSION_PAIRED = 'openwop.requirement.0244.regression-paired';
 /** Generated runs in flight at once: the host legs run beside them. */
 const IN_FLIGHT = 4;
-/** Candidate runs a shrink may spend before it keeps what it has. */
+/** Candidate runs, and wall time, a shrink may spend before it keeps what it has (well inside the leg deadline). */
 const SHRINK_BUDGET = 80;
+const SHRINK_DEADLINE_MS = 60_000;
 
 /** Why a suite the generator made is not one the contract admits: a harness defect. */
 function generatorDefect(c: GeneratedCase): string | undefined {
@@ -214,7 +215,7 @@ export default await defineScenario('v2-eval-generated-suites.test.ts', [
       const { minimal, attempts } = await shrinkCase(
         cases[failing]!,
         async (candidate) => {
-          if (generatorDefect(candidate) !== undefined) return false;
+          if (generatorDefect(candidate) !== undefined || Date.now() - started > SHRINK_DEADLINE_MS) return false;
           const result = await runCase(target, candidate, idOf(failing), new Findings());
           const still = [...result.broken].some((pair) => original.broken.has(pair));
           if (still) last = result;
