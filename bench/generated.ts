@@ -3,6 +3,7 @@
 // beside the generated leg, so a few suites add little wall time), and how long shrinking a
 // failing suite takes on a host only a generated suite catches (known-bad forbidden-count-per-tool).
 
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,8 @@ import { DEFAULT_GENERATED_SUITES } from '../lib/ledger/target.ts';
 import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
 import { startReferenceHost, type ReferenceHostOptions } from '../hosts/reference/server.ts';
 import type { BenchResult } from './grader.ts';
+
+const BIN = new URL('../bin/openwop-eval-conformance.mjs', import.meta.url).pathname;
 
 const SEED = '6d6174726978000000000000000000ff';
 const RUNS = 3;
@@ -55,8 +58,19 @@ async function certifyOnce(
   }
 }
 
+/** `run` as `npm start` runs it (the built command, embedded host, fresh seed), spawn to exit, in s. */
+function wholeRun(generated: number): number {
+  const t0 = performance.now();
+  const run = spawnSync(process.execPath, [BIN, 'run', '--progress', 'none', '--generated', String(generated)], { encoding: 'utf8', timeout: 120_000 });
+  if (run.status !== 0) throw new Error(`run --generated ${generated} exited ${run.status}: ${run.stderr.slice(-300)}`);
+  return (performance.now() - t0) / 1000;
+}
+
 export async function benchGenerated(): Promise<BenchResult[]> {
   const load = loadavg()[0]!.toFixed(1);
+  // Interleaved, so a load spike on a shared machine falls on both settings alike.
+  const pairs = Array.from({ length: 7 }, () => [wholeRun(0), wholeRun(DEFAULT_GENERATED_SUITES)] as const);
+  const whole = { none: median(pairs.map(([none]) => none)), atDefault: median(pairs.map(([, at]) => at)) };
   await certifyOnce({}, ['--generated', '0']); // warm-up: module loading and schema compilation
   const byN: Array<[number, number]> = [];
   for (const n of [0, 3, DEFAULT_GENERATED_SUITES, 12, 24]) {
@@ -82,6 +96,12 @@ export async function benchGenerated(): Promise<BenchResult[]> {
     attempts = shrunk[1]!;
   }
   return [
+    {
+      name: `\`run\` as \`npm start\` runs it (built command, embedded host), spawn to exit, median of 7 interleaved pairs, at --generated 0 and at the default ${DEFAULT_GENERATED_SUITES}; load average ${load} on a shared machine`,
+      figure: `N=0: ${whole.none.toFixed(2)} s; N=${DEFAULT_GENERATED_SUITES}: ${whole.atDefault.toFixed(2)} s`,
+      target: 'the generated leg at its default adds at most 0.5 s',
+      ok: whole.atDefault - whole.none <= 0.5,
+    },
     {
       name: `one certification of the embedded reference host in-process (every run read by SSE, poll and resumed), median of ${RUNS}, by --generated N; load average ${load} on a shared machine`,
       figure: byN.map(([n, ms]) => `N=${n}: ${(ms / 1000).toFixed(2)} s`).join('; '),
