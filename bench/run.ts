@@ -16,6 +16,7 @@ import { benchKillMatrix } from './kill-matrix.ts';
 import { benchLatitudeMatrix } from './latitude-matrix.ts';
 import { benchSchemaStartup } from './startup.ts';
 import { benchFirstRequest, benchLatencyProxy, benchWholeProcess } from './waiting.ts';
+import { benchGenerated } from './generated.ts';
 
 const args = process.argv.slice(2);
 const write = args.includes('--write');
@@ -34,6 +35,7 @@ for (const [section, bench] of [
   ['Waiting: process start to first request', benchFirstRequest],
   ['Waiting: npm start and the CPU split', benchWholeProcess],
   ['Hostile hosts', benchHostile],
+  ['Generated suites', benchGenerated],
 ] as const) {
   if (wanted.length > 0 && !wanted.some((word) => section.toLowerCase().includes(word))) continue;
   process.stderr.write(`bench: ${section}…\n`);

@@ -121,6 +121,13 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
         .default('auto'),
     )
     .option('--concurrency <n>', 'host legs in flight at most, 1 to 64; a leg reading shared host state always runs alone; default 8 (env OPENWOP_MAX_WORKERS)')
+    .option(
+      '--seed <hex>',
+      "the certification's seed, 16 to 64 lower-case hex digits: every generated value derives from it, so a run replays; default a fresh one, printed",
+    )
+    .option('--generated <n>', 'eval suites the generated-suites leg generates within what the host advertises, 0 to 500; default 6')
+    .option('--suite <file>', 'the generated-suites leg certifies with exactly this AgentEvalSuite (a *.repro.json it wrote) instead of generating')
+    .option('--baseline-suite <file>', "with --suite: the reproducer's baseline suite (a *.repro.baseline.json)")
     .option('--reference-host-config <json>', 'embedded host only: JSON options for the reference host (e.g. {"evalSuite":false})')
     .action(async (options) => {
       if (options.list) {

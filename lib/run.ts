@@ -28,6 +28,8 @@ import { formatRow, formatTotals, totalsOf, writeReports } from './report/index.
 import { noBundle, runReport, verdictOf, type RunReport } from './report/model.ts';
 import { loadScenarios } from './scenarios.ts';
 import type { Scenario } from './ledger/scenario.ts';
+import { freshSeed } from './certification-seed.ts';
+import { readGeneratedPlan, writeReproducer } from './generated-plan.ts';
 
 export interface RunOptions {
   offline?: boolean;
@@ -53,6 +55,10 @@ export interface RunOptions {
   expectedFailures?: string;
   progress?: ProgressMode;
   concurrency?: string;
+  seed?: string;
+  generated?: string;
+  suite?: string;
+  baselineSuite?: string;
 }
 
 /** `--progress`: `auto` redraws one line on a terminal and prints nothing on a pipe. */
@@ -159,6 +165,10 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
   }
   const workers = readConcurrency(options.concurrency, env);
   if (!workers.ok) return usage(io, workers.problem);
+  const plan = readGeneratedPlan(options);
+  if (!plan.ok) return usage(io, plan.problem);
+  // One seed per certification (lib/certification-seed.ts), printed so the run can be replayed.
+  const seed = options.seed ?? freshSeed();
 
   // Interruption (lib/ledger/deadlines.ts): SIGINT, SIGTERM or the run deadline stop the legs;
   // what was not reached is blocked, and every output is still written.
@@ -227,6 +237,9 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       scenarios,
       filter: options.filter,
       concurrency: workers.concurrency,
+      seed,
+      generated: plan.count,
+      replaySuite: plan.replay,
       bound: (legs) => clock.wrap(withDeadlines(legs, deadlines.legDeadlineMs, { signal: stopper.signal, reason: () => interruptedBy ?? 'interrupted' })),
       checkKeys: true,
       // Before any request but discovery (README "Exit codes"): a bundle whose key the host does
@@ -250,6 +263,8 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
     progress.end();
     if (!outcome.ok) return cannotStart(io, outcome.refused ? outcome.reason : `cannot certify ${url}: ${outcome.reason}`);
     const { target, rows: rawRows } = outcome;
+    io.err(`certification seed ${seed} (run --seed ${seed} replays the generated suites)\n`);
+    if (target.generated?.reproducer !== undefined && !writeReproducer(target.generated.reproducer, options, io, redactor)) return 2;
     // Redacted once, before anything is printed, written, digested or signed.
     const rows = redactor.value(rawRows);
     let { code, baseline } = finish(rows, io, redactor, ready.baseline);
@@ -257,7 +272,7 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
     if (options.certify && signer !== undefined) {
       verdict = noBundle('no bundle was written (see the run output)');
       // The baseline is not applied here: the bundle records what happened.
-      const written = writeBundle(await thisHarness(), options.certify, rows, target, signer, settings.hostBuild, io, redactor, (certification) => {
+      const written = writeBundle(await thisHarness(), options.certify, rows, target, signer, settings.hostBuild, seed, io, redactor, (certification) => {
         verdict = verdictOf(certification);
       });
       // A failed row (1) says more than a certificate of nothing (4).
@@ -270,6 +285,7 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       baseUrl: url,
       implementation: target.label,
       ...(hostBuild ? { hostBuild } : {}),
+      seed,
     };
     if (!report(options, { ...runReport(PACKAGE.version, rows, scenarios, clock, about, verdict), ...baseline }, redactor, io)) code = 2;
     if (interruptedBy !== undefined) {
@@ -377,6 +393,7 @@ function writeBundle(
   target: Target,
   signer: Signer,
   hostBuild: string | undefined,
+  seed: string,
   io: Io,
   redactor: Redactor,
   judged: (certification: Certification) => void,
@@ -396,7 +413,7 @@ function writeBundle(
   try {
     unsigned = buildBundle({
       generatedAt: new Date().toISOString(),
-      suite: { name: PACKAGE.name, version: PACKAGE.version, targetMajor: 2, specArtifactsVersion: PACKAGE.version },
+      suite: { name: PACKAGE.name, version: PACKAGE.version, targetMajor: 2, specArtifactsVersion: PACKAGE.version, seed },
       host: {
         name: implementation.name ?? 'unknown',
         version: implementation.version ?? 'unknown',

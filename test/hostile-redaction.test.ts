@@ -68,7 +68,8 @@ describe('a host that echoes the Authorization header, the body and the query in
     expect(run.out).toContain('[redacted]');
 
     const files = readdirSync(dir).filter((name) => !name.endsWith('.pem'));
-    expect(files.sort()).toEqual(['bundle.json', 'junit.xml', 'report.html', 'report.json', 'summary.md']);
+    // The generated suites fail too (every run refused), so their shrunk reproducer is beside the report.
+    expect(files.sort()).toEqual(['bundle.json', 'junit.xml', 'report.html', 'report.json', 'report.json.repro.json', 'summary.md']);
     const outputs: Record<string, string> = { stdout: run.out, stderr: run.err };
     for (const name of files) outputs[name] = readFileSync(join(dir, name), 'utf8');
     const secrets = [canaryA, canaryB, ...pemSecrets(key.privateKeyPem).filter((s) => s.length >= 16)];

@@ -38,6 +38,10 @@ export interface HostBehaviour {
   evalBody(body: Record<string, unknown>): Record<string, unknown>;
   /** The discovery document as served, built from what the host implements (RFC 0031: truthful). */
   discovery(document: Record<string, unknown>): Record<string, unknown>;
+  /** The sequence an SSE stream resumes after, given the `Last-Event-ID` it was sent (docs/wire.md §5.2). */
+  resumeAfter(lastEventId: number): number;
+  /** The poll response as served, from the one the store gives (docs/wire.md §5.3: the same events as the stream). */
+  polledEvents(body: Record<string, unknown>): Record<string, unknown>;
 }
 
 export const REFERENCE_HOST_BEHAVIOUR: Readonly<HostBehaviour> = Object.freeze({
@@ -57,4 +61,6 @@ export const REFERENCE_HOST_BEHAVIOUR: Readonly<HostBehaviour> = Object.freeze({
   servedSummary: (summary: Record<string, unknown>) => summary,
   evalBody: (body: Record<string, unknown>) => body,
   discovery: (document: Record<string, unknown>) => document,
+  resumeAfter: (lastEventId: number) => lastEventId,
+  polledEvents: (body: Record<string, unknown>) => body,
 });

@@ -226,9 +226,9 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
 
   const streamEvents: Handler = (ctx) => {
     const mode = parseStreamMode(ctx.query.get('streamMode'));
-    const after = parseLastEventId(ctx.req.headers['last-event-id']);
+    const lastEventId = parseLastEventId(ctx.req.headers['last-event-id']);
     const run = ownedRun(ctx);
-    serveEventStream(streams, run, mode, after, ctx.res);
+    serveEventStream(streams, run, mode, lastEventId < 0 ? lastEventId : behaviour.resumeAfter(lastEventId), ctx.res);
   };
 
   const pollEvents: Handler = async (ctx) => {
@@ -236,7 +236,7 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
     const run = ownedRun(ctx);
     const body = await servePoll(streams, run, params, ctx.res);
     if (body === undefined || ctx.res.destroyed) return;
-    sendChecked(ctx.res, 200, 'poll-response', 'a poll response', body);
+    sendChecked(ctx.res, 200, 'poll-response', 'a poll response', behaviour.polledEvents(body));
   };
 
   const getEvalSummary: Handler = (ctx) => {

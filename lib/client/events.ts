@@ -59,6 +59,12 @@ export interface ReadEventsOptions {
   /** `auto` (default): SSE, then poll when SSE is not served. */
   transport?: 'auto' | 'sse' | 'poll';
   auth?: AuthChoice;
+  /**
+   * Read only the events after this sequence: the first SSE request carries it as
+   * `Last-Event-ID`, the first poll as `afterSequence`, and the log expects `afterSequence + 1`
+   * next. Absent: the whole log, from sequence 0.
+   */
+  afterSequence?: number;
 }
 
 export const READ_EVENTS_DEFAULTS = {
@@ -163,6 +169,7 @@ export async function readRunEvents(client: Client, runId: string, options: Read
   const signal = deadlineCtl.signal;
 
   const log = new Log(maxEvents);
+  if (options.afterSequence !== undefined && isSequence(options.afterSequence)) log.last = options.afterSequence;
   let bytes = 0;
   let losses = 0;
   let via: 'sse' | 'poll' = transport === 'poll' ? 'poll' : 'sse';

@@ -34,7 +34,7 @@ import { sortedProjectedRows, totalsOf, witnessDigest } from './witness.ts';
 export interface BuildBundleInput {
   /** RFC 3339 date-time; the caller reads the clock. */
   generatedAt: string;
-  suite: { name?: string; version: string; targetMajor: 1 | 2; specArtifactsVersion: string; stampSha256?: string };
+  suite: { name?: string; version: string; targetMajor: 1 | 2; specArtifactsVersion: string; stampSha256?: string; seed?: string };
   host: {
     name: string;
     version: string;
@@ -122,6 +122,7 @@ export function buildBundle(input: BuildBundleInput): UnsignedBundle {
     specArtifactsVersion: input.suite.specArtifactsVersion,
   };
   if (input.suite.stampSha256 !== undefined) suite.stampSha256 = input.suite.stampSha256;
+  if (input.suite.seed !== undefined) suite.seed = input.suite.seed;
 
   const relaxations = host.relaxations ?? [];
   const bundleHost: UnsignedBundle['host'] = {

@@ -59,6 +59,8 @@ export interface BundleSuite {
   targetMajor: 1 | 2;
   specArtifactsVersion: string;
   stampSha256?: string;
+  /** The certification's seed (lib/certification-seed.ts): `run --seed` with it replays every generated value. */
+  seed?: string;
 }
 
 export interface BundleHost {

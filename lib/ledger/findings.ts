@@ -8,6 +8,8 @@ import { createChecks, type Checks } from './leg.ts';
 
 export class Findings {
   readonly #byId = new Map<string, Checks>();
+  /** Checks of other Findings adopted whole (a generated suite's, once it has run). */
+  readonly #adopted: Findings[] = [];
 
   /** The checks charged to `id`; every message starts with `prefix` (the host). */
   checksFor(id: string, prefix: string): Checks {
@@ -19,9 +21,32 @@ export class Findings {
     return checks;
   }
 
+  /** Counts `other`'s checks as these: a leg judges a run apart first, then charges what it found. */
+  adopt(other: Findings): void {
+    this.#adopted.push(other);
+  }
+
   /** Assertions made and failures found, per id. */
   summary(): Map<string, { assertions: number; failures: readonly string[]; failedRules: readonly string[] }> {
-    return new Map([...this.#byId].map(([id, checks]) => [id, { assertions: checks.assertions, failures: checks.failures, failedRules: checks.failedRules }]));
+    const out = new Map(
+      [...this.#byId].map(([id, checks]) => [id, { assertions: checks.assertions, failures: checks.failures, failedRules: checks.failedRules }]),
+    );
+    for (const other of this.#adopted) {
+      for (const [id, found] of other.summary()) {
+        const mine = out.get(id);
+        out.set(
+          id,
+          mine === undefined
+            ? found
+            : {
+                assertions: mine.assertions + found.assertions,
+                failures: [...mine.failures, ...found.failures],
+                failedRules: [...new Set([...mine.failedRules, ...found.failedRules])],
+              },
+        );
+      }
+    }
+    return out;
   }
 }
 

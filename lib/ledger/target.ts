@@ -2,8 +2,21 @@
 // the fixtures it lists, whether it mounts the seams, and clients for one or two tenants.
 
 import { createClient, discover, evalSuiteFacet, SEAMS_PROFILE, seedEvalSuite, TransportError, type Client, type DiscoveryResult } from '../client/index.ts';
+import { certificationSeed, type CertificationSeed } from '../certification-seed.ts';
 import { loadFixtures, type FixtureDocument } from '../fixtures.ts';
 import { Findings } from './findings.ts';
+
+/**
+ * The generated-suites leg's plan (scenarios/v2-eval-generated-suites.test.ts): how many suites
+ * to generate, or the one suite `run --suite` replays instead; the leg leaves the shrunk
+ * reproducer of a failing suite in `reproducer` for the `run` command to write.
+ */
+export interface GeneratedPlan {
+  count: number;
+  /** `run --suite FILE` (and `--baseline-suite FILE`): exactly this suite, nothing generated. */
+  replay?: { suite: Record<string, unknown>; baseline?: Record<string, unknown> };
+  reproducer?: { suite: Record<string, unknown>; baseline?: Record<string, unknown>; failures: string[] };
+}
 
 export interface TargetOptions {
   baseUrl: string;
@@ -15,7 +28,15 @@ export interface TargetOptions {
   /** Memory caps (README "Memory caps"); the client's defaults when absent. */
   maxEvents?: number;
   maxResponseBytes?: number;
+  /** The certification's seed (lib/certification-seed.ts); a fresh one when absent. */
+  seed?: string;
+  /** Suites the generated-suites leg generates; its default when absent. */
+  generated?: number;
+  replaySuite?: GeneratedPlan['replay'];
 }
+
+/** Suites generated per certification when `--generated` is not given (bench/RESULTS.md, "Generated suites"). */
+export const DEFAULT_GENERATED_SUITES = 6;
 
 export interface Target {
   /** `[name@version]`, the prefix of every failure message. */
@@ -35,6 +56,9 @@ export interface Target {
   memo<T>(key: string, make: () => Promise<T>): Promise<T>;
   /** Checks made on any observed run, charged to the id of the clause each witnesses. */
   findings?: Findings;
+  /** Every value the harness generates for this host derives from it. */
+  seed?: CertificationSeed;
+  generated?: GeneratedPlan;
 }
 
 export type OpenTargetResult = { ok: true; target: Target } | { ok: false; reason: string };
@@ -74,6 +98,8 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     requireBehavior: options.requireBehavior,
     fixtureDocs: loadFixtures(),
     findings: new Findings(),
+    seed: certificationSeed(options.seed),
+    generated: { count: options.generated ?? DEFAULT_GENERATED_SUITES, ...(options.replaySuite ? { replay: options.replaySuite } : {}) },
     memo<T>(key: string, make: () => Promise<T>): Promise<T> {
       let pending = memos.get(key) as Promise<T> | undefined;
       if (pending === undefined) {

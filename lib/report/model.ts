@@ -31,7 +31,7 @@ export interface ReportRow extends LedgerRow {
 export interface RunReport {
   harnessVersion: string;
   generatedAt: string;
-  target: { baseUrl?: string; implementation?: string; hostBuild?: string; offline: boolean; requireBehavior: boolean };
+  target: { baseUrl?: string; implementation?: string; hostBuild?: string; seed?: string; offline: boolean; requireBehavior: boolean };
   verdict: ReportVerdict;
   totals: Totals;
   /** The run's wall time, from its start (discovery and seeding included) to its last row. */

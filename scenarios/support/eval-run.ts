@@ -10,7 +10,7 @@ import { fixture, type FixtureDocument } from '../../lib/fixtures.ts';
 import { gradeRun, type EvalSuite, type GradeOptions, type RunEventDoc, type RunGrade } from '../../lib/grader/index.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
-import { compareServedFacts, suiteMatchesArgs } from './served-facts.ts';
+import { compareServedFacts, suiteMatchesArgs, type CompareOptions } from './served-facts.ts';
 
 /** Every fixture's tasks target this agent (CONTRACT §3). */
 export const SCRIPTED_AGENT = 'core.conformance.agents.scripted';
@@ -36,17 +36,57 @@ export interface ObservedEvalRun {
   summary?: Record<string, unknown>;
   /** The reference grade of the run, recomputed from `events`. */
   grade?: RunGrade;
+  /** The same log read in the other forms the host offers (docs/wire.md §5.2, §5.3). */
+  otherForms?: ReadForm[];
+}
+
+/** One more read of a run's log: by polling, or over SSE resumed with `Last-Event-ID`. */
+export interface ReadForm {
+  form: 'poll' | 'resumed';
+  /** For `resumed`: the `Last-Event-ID` sent, the sequence the read resumes after. */
+  after?: number;
+  ok: boolean;
+  problem?: string;
+  events: RunEvent[];
+}
+
+/**
+ * Reads a completed run's log again in every other form the host offers: when the primary read
+ * was SSE, by polling from the start and over SSE resumed after the middle event; a host that
+ * streams no debug log offers polling alone, which the primary read already was. Concurrent, so
+ * the forms cost one round trip's wait, not three.
+ */
+async function readOtherForms(client: Client, runId: string, primary: { via?: 'sse' | 'poll'; events: RunEvent[] }): Promise<ReadForm[]> {
+  if (primary.via !== 'sse' || primary.events.length === 0) return [];
+  const middle = primary.events[Math.floor((primary.events.length - 1) / 2)]!.sequence;
+  const read = async (form: ReadForm['form'], after?: number): Promise<ReadForm> => {
+    const result = await readRunEvents(client, runId, {
+      deadlineMs: RUN_DEADLINE_MS,
+      transport: form === 'poll' ? 'poll' : 'sse',
+      ...(after === undefined ? {} : { afterSequence: after }),
+    });
+    return { form, ...(after === undefined ? {} : { after }), ok: result.ok, ...(result.ok ? {} : { problem: result.reason }), events: result.events };
+  };
+  return Promise.all([read('poll'), read('resumed', middle)]);
+}
+
+/** How observeEvalRun judges the run, when not as every catalogue leg does. */
+export interface ObserveOptions extends CompareOptions {
+  /** Read the log in every other form the host offers and compare (default true). */
+  everyForm?: boolean;
 }
 
 export async function observeEvalRun(
   target: Target,
-  fixtureId: string,
+  fixtureId: string | FixtureDocument,
   extras: EvalRunRequestExtras = {},
   client: Client = target.client,
   grading: GradeOptions = {},
+  how: ObserveOptions = {},
 ): Promise<ObservedEvalRun> {
-  const doc = fixture(fixtureId);
-  const created = await createEvalRun(client, { evalSuiteRef: fixtureId, agentId: SCRIPTED_AGENT, ...extras });
+  // A generated suite is a document the leg seeded itself; a catalogue fixture is read by its id.
+  const doc = typeof fixtureId === 'string' ? fixture(fixtureId) : fixtureId;
+  const created = await createEvalRun(client, { evalSuiteRef: doc.id, agentId: SCRIPTED_AGENT, ...extras });
   const observed: ObservedEvalRun = { fixture: doc, created, runId: created.runId, events: [] };
   if (created.status !== 201 || created.runId === undefined) return observed;
   const read = await readRunEvents(client, created.runId, { deadlineMs: RUN_DEADLINE_MS });
@@ -54,13 +94,22 @@ export async function observeEvalRun(
   observed.eventsVia = read.via;
   if (!read.ok) observed.eventsProblem = read.reason;
   else if (!read.terminal) observed.eventsProblem = 'the event log ended without a terminal event';
-  const answer = await waitForSummary(client, created.runId, RUN_DEADLINE_MS);
+  const complete = observed.eventsProblem === undefined && how.everyForm !== false;
+  const [answer, otherForms] = await Promise.all([
+    waitForSummary(client, created.runId, RUN_DEADLINE_MS),
+    complete ? readOtherForms(client, created.runId, read) : Promise.resolve([]),
+  ]);
+  if (otherForms.length > 0) observed.otherForms = otherForms;
   observed.summaryAnswer = answer.result;
   if (answer.kind === 'ok') observed.summary = answer.summary;
   observed.grade = gradeRun(doc.suite as unknown as EvalSuite, read.events as unknown as RunEventDoc[], grading);
   const last = read.events[read.events.length - 1];
   if (observed.eventsProblem === undefined && last?.type === 'run.completed' && observed.summary !== undefined) {
-    compareServedFacts(target, { fixture: doc, runId: created.runId, events: read.events, summary: observed.summary, grade: observed.grade, request: extras });
+    compareServedFacts(
+      target,
+      { fixture: doc, runId: created.runId, events: read.events, summary: observed.summary, grade: observed.grade, request: extras, otherForms },
+      how,
+    );
   }
   return observed;
 }

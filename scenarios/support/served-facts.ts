@@ -13,6 +13,7 @@ import type { RunEvent } from '../../lib/client/index.ts';
 import type { FixtureDocument } from '../../lib/fixtures.ts';
 import { jsonDeepEqual } from '../../lib/grader/json.ts';
 import type { RunGrade, TrialGrade } from '../../lib/grader/index.ts';
+import type { Findings } from '../../lib/ledger/findings.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import { validate, validateEventPayload } from '../../lib/schemas/index.ts';
@@ -75,6 +76,16 @@ export const SERVED_FACTS = {
   },
   shape: { member: 'every eval.* payload and the summary validate', clause: 'RFC 0081 §C, RFC 0244 §E', id: `${ID}0244.served-shape` },
   contentFree: { member: 'no eval.* payload or summary carries suite content', clause: 'RFC 0244 §H', id: `${ID}0244.served-content-free` },
+  pollForm: {
+    member: 'the event log read by polling equals the SSE log, event for event',
+    clause: 'RFC 0081 §C, docs/wire.md §5.3 (one log, whichever form reads it)',
+    id: `${ID}0081.eval-run-events`,
+  },
+  resumedForm: {
+    member: 'the SSE log resumed with Last-Event-ID is the rest of the log, event for event',
+    clause: 'RFC 0081 §C, docs/wire.md §5.2 (Last-Event-ID resumes after that sequence)',
+    id: `${ID}0081.eval-run-events`,
+  },
 } as const satisfies Record<string, ServedFact>;
 
 export type FactName = keyof typeof SERVED_FACTS;
@@ -82,6 +93,11 @@ export type FactName = keyof typeof SERVED_FACTS;
 /** The rule a served fact's checks witness, under the id it is charged to: `served-<fact>`. */
 export function servedRule(name: FactName): string {
   return `served-${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+/** Where compareServedFacts charges what it finds, when not to the target's own findings (a generated suite judged apart first). */
+export interface CompareOptions {
+  findings?: Findings;
 }
 
 export interface ServedRun {
@@ -92,6 +108,8 @@ export interface ServedRun {
   grade: RunGrade;
   /** What the create asked for, which eval.started echoes. */
   request: { fixtureRuns?: Record<string, string>; baselineRunId?: string };
+  /** The log read in the host's other forms (scenarios/support/eval-run.ts). */
+  otherForms?: ReadonlyArray<{ form: 'poll' | 'resumed'; after?: number; ok: boolean; problem?: string; events: RunEvent[] }>;
 }
 
 type Json = Record<string, unknown>;
@@ -112,8 +130,8 @@ function payloadOf(event: RunEvent | undefined): Json {
  * Compares every fact the host served about `run` and charges each to its id in the target's
  * findings. Needs a completed run; the legs assert completion themselves.
  */
-export function compareServedFacts(target: Target, run: ServedRun): void {
-  const findings = target.findings;
+export function compareServedFacts(target: Target, run: ServedRun, options: CompareOptions = {}): void {
+  const findings = options.findings ?? target.findings;
   if (findings === undefined) return;
   // Every message names the run and the clause: `[host] [the F run R] RFC 0244 §B …`.
   const fact = (name: FactName): { check: Checks; clause: string } => {
@@ -320,6 +338,20 @@ export function compareServedFacts(target: Target, run: ServedRun): void {
       );
   }
 
+  // --- Every read form: one log, event for event ---
+  for (const other of run.otherForms ?? []) {
+    const { check, clause } = fact(other.form === 'poll' ? 'pollForm' : 'resumedForm');
+    const how = other.form === 'poll' ? 'read by polling' : `read over SSE resumed with Last-Event-ID: ${other.after}`;
+    check.ok(other.ok, `${clause} the log ${how} is read in full, without a duplicate, a gap or a step backwards`, other.problem);
+    const wanted = other.form === 'poll' ? run.events : run.events.filter((e) => e.sequence > (other.after ?? -1));
+    const firstDifference = wanted.findIndex((event, i) => !jsonDeepEqual(event, other.events[i]));
+    check.equal(
+      firstDifference < 0 && other.events.length === wanted.length ? 'identical' : describeDifference(wanted, other.events, firstDifference),
+      'identical',
+      `${clause} the log ${how} is the SSE log${other.form === 'resumed' ? ' after that sequence' : ''}, event for event`,
+    );
+  }
+
   // --- Shape and content of everything served ---
   {
     const { check, clause } = fact('shape');
@@ -340,6 +372,16 @@ export function compareServedFacts(target: Target, run: ServedRun): void {
     );
     assertContentFree(check, summary, fixture, `${clause} the summary`);
   }
+}
+
+/** The first place two logs part, in words. */
+function describeDifference(wanted: readonly RunEvent[], got: readonly RunEvent[], first: number): string {
+  if (first < 0) return `${got.length} events where the SSE log has ${wanted.length}: extra from sequence ${String(got[wanted.length]?.sequence)}`;
+  const at = (e: RunEvent | undefined) => (e === undefined ? 'nothing' : `${e.type} at sequence ${e.sequence}`);
+  const a = wanted[first];
+  const b = got[first];
+  const same = a !== undefined && b !== undefined && a.sequence === b.sequence && a.type === b.type;
+  return `event ${first}: ${same ? `${at(b)} differs from the SSE log's: ${JSON.stringify(b).slice(0, 300)}` : `${at(b)} where the SSE log has ${at(a)}`}`;
 }
 
 /** Which clause decides a task's or trial's score and passed. */

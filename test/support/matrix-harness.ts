@@ -33,7 +33,12 @@ export interface CertifyChoices {
   wire?: WireChoice;
   /** Certify as `--require-behavior` does. */
   requireBehavior?: boolean;
+  /** Suites the generated-suites leg generates (default 0: the catalogue legs alone). */
+  generated?: number;
 }
+
+/** The matrices certify with one fixed seed, so a generated suite is the same from run to run. */
+export const MATRIX_SEED = '6d6174726978000000000000000000ff';
 
 /** Every leg of `scenarios` against the reference host started with `options`. */
 export async function certifyConfiguration(options: ReferenceHostOptions, scenarios: Scenario[], choices: CertifyChoices = {}): Promise<HostRun> {
@@ -53,6 +58,8 @@ export async function certifyConfiguration(options: ReferenceHostOptions, scenar
       tenantBApiKey: host.tenants.b.apiKey,
       requireBehavior: choices.requireBehavior ?? false,
       scenarios,
+      seed: MATRIX_SEED,
+      generated: choices.generated ?? 0,
     });
     if (!outcome.ok) throw new TestBug(`discovery of the host failed: ${outcome.reason}`);
     const { rows } = outcome;

@@ -17,6 +17,11 @@ export interface KnownBadHost {
   base: ReferenceHostOptions;
   /** `base` plus the defect. */
   options: ReferenceHostOptions;
+  /**
+   * Suites the generated-suites leg generates when the matrix certifies this entry and its base
+   * (with the matrix's fixed seed); absent, 0: the catalogue legs alone.
+   */
+  generatedSuites?: number;
 }
 
 export const REF = REFERENCE_BEHAVIOUR;
