@@ -26,6 +26,7 @@ const IMPORTS: Record<string, () => Promise<ScenarioModule>> = {
   'v2-eval-regression-verdicts.test.ts': () => import('../scenarios/v2-eval-regression-verdicts.test.ts'),
   'v2-eval-feature-refusals.test.ts': () => import('../scenarios/v2-eval-feature-refusals.test.ts'),
   'v2-eval-recorded-edges.test.ts': () => import('../scenarios/v2-eval-recorded-edges.test.ts'),
+  'v2-eval-advertised-limits.test.ts': () => import('../scenarios/v2-eval-advertised-limits.test.ts'),
 };
 
 /** The scenario files, as paths under scenarios/. */

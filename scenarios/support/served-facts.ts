@@ -17,6 +17,7 @@ import type { Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import { validate, validateEventPayload } from '../../lib/schemas/index.ts';
 import { assertContentFree } from './content.ts';
+import { CLASS_FACTS, compareClassFacts } from './served-facts-classes.ts';
 
 const ID = 'openwop.requirement.';
 
@@ -75,6 +76,7 @@ export const SERVED_FACTS = {
   },
   shape: { member: 'every eval.* payload and the summary validate', clause: 'RFC 0081 §C, RFC 0244 §E', id: `${ID}0244.served-shape` },
   contentFree: { member: 'no eval.* payload or summary carries suite content', clause: 'RFC 0244 §H', id: `${ID}0244.served-content-free` },
+  ...CLASS_FACTS,
 } as const satisfies Record<string, ServedFact>;
 
 export type FactName = keyof typeof SERVED_FACTS;
@@ -340,6 +342,7 @@ export function compareServedFacts(target: Target, run: ServedRun): void {
     );
     assertContentFree(check, summary, fixture, `${clause} the summary`);
   }
+  compareClassFacts(fact, { fixture, events: run.events, summary, grade, fixturedTaskIds: grade.tasks.filter((t) => t.fixtureMissCount !== undefined).map((t) => t.taskId) });
 }
 
 /** Which clause decides a task's or trial's score and passed. */
