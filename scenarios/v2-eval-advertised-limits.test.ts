@@ -64,7 +64,7 @@ function overCostCeilingFixture(costUsd: number): { id: string } & Record<string
 export default await defineScenario('v2-eval-advertised-limits.test.ts', [
   {
     id: 'openwop.requirement.0081.cost-ceiling-held',
-    title: "a suite costing more than the advertised maxCostUsdPerSuite never passes, whatever the ceiling",
+    title: 'a suite costing more than the advertised maxCostUsdPerSuite never passes, whatever the ceiling',
     clause: 'RFC 0081 §D (maxCostUsdPerSuite), RFC 0244 §B (it counts every trial), CONTRACT §6',
     needs: { facet: [] },
     async run(check, target) {

@@ -175,7 +175,11 @@ const hostLegs: Leg[] = [
       const foreign = requireCompleted(check, await observeEvalRun(target, SOURCE, {}, tenantB));
       const own = requireCompleted(check, await sharedEvalRun(target, SOURCE));
       const unknown = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: unknownRunId(own.runId) } });
-      const otherUnknown = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: unknownRunId(own.runId) } });
+      const otherUnknown = await createEvalRun(target.client, {
+        evalSuiteRef: REPLAY,
+        agentId: SCRIPTED_AGENT,
+        fixtureRuns: { record: unknownRunId(own.runId) },
+      });
       const other = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: foreign.runId } });
       check.equal(other.status, 400, "tenant B's run as a source is refused with 400");
       check.equal(refusalOf(other), refusalOf(unknown), "tenant B's run is refused with the status and error code of an unknown id");

@@ -24,7 +24,17 @@
 // advertised maxTasksPerSuite and the seams (the over-ceiling suite is seeded at the host's size).
 
 import { randomBytes } from 'node:crypto';
-import { cancelRun, createEvalRun, HarnessCapReached, getEvalSummary, getRun, readErrorCode, readRunEvents, seedEvalSuite, waitForSummary } from '../lib/client/index.ts';
+import {
+  cancelRun,
+  createEvalRun,
+  HarnessCapReached,
+  getEvalSummary,
+  getRun,
+  readErrorCode,
+  readRunEvents,
+  seedEvalSuite,
+  waitForSummary,
+} from '../lib/client/index.ts';
 import { need, type Checks } from '../lib/ledger/leg.ts';
 import { defineScenario, type Leg } from '../lib/ledger/scenario.ts';
 import {
@@ -215,7 +225,7 @@ export default await defineScenario('v2-eval-run-surface.test.ts', [
     rules: {
       'running-conflict': 'RFC 0081 §B (the summary of a terminal eval run), CONTRACT §6',
       'not-eval-not-found': 'RFC 0081 §B',
-      'early-summary-final': 'RFC 0081 §B, §C (the summary is the terminal run\'s; a summary served early is that one or none)',
+      'early-summary-final': "RFC 0081 §B, §C (the summary is the terminal run's; a summary served early is that one or none)",
     },
     needs: { facet: [], fixtures: [TWELVE_TASKS] },
     async run(check, target) {
@@ -245,6 +255,8 @@ export default await defineScenario('v2-eval-run-surface.test.ts', [
         if (!(error instanceof HarnessCapReached)) throw error;
       });
       const midRun = await getEvalSummary(target.client, created.runId);
+      // The terminal summary is the one served once the log has ended.
+      await readRunEvents(target.client, created.runId, { deadlineMs: RUN_DEADLINE_MS });
       const settled = await waitForSummary(target.client, created.runId, RUN_DEADLINE_MS);
       // Whenever a summary is served, whatever the race, it is the run's one summary: a 200 before
       // the end that differs from the terminal one served a partial summary (RFC 0081 §B, §C).

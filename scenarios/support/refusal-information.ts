@@ -13,9 +13,13 @@ function isObject(value: unknown): value is Json {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** A string's words and the runs between them: "no run x-1" is `no`, ` `, `run`, ` `, `x`, `-`, `1`. */
+/**
+ * A string's words and what separates them: "no run t/x-1 (request 7)" is `no`, ` `, `run`, ` `,
+ * `t/x-1`, ` `, `(`, `request`, ` `, `7`, `)`. An id stays one word however many `-`, `_` or `/`
+ * its random part happens to hold, so two unknown ids' refusals keep one word count.
+ */
 function tokens(text: string): string[] {
-  return text.split(/([A-Za-z0-9]+)/).filter((token) => token.length > 0);
+  return text.split(/(\s+|[(),;:"'[\]{}])/).filter((token) => token.length > 0);
 }
 
 function commonPrefix(a: string, b: string): number {
@@ -38,7 +42,9 @@ function differences(a: unknown, b: unknown, foreign: unknown, path: string, out
       const tf = tokens(foreign);
       const fixed = ta.map((token, i) => token === tb[i]);
       if (tf.length !== ta.length || fixed.some((isFixed, i) => isFixed && tf[i] !== ta[i]))
-        out.push(`${path}: ${JSON.stringify(foreign)} where an unknown id gets ${JSON.stringify(a)} (noise masked: the words differing from ${JSON.stringify(b)})`);
+        out.push(
+          `${path}: ${JSON.stringify(foreign)} where an unknown id gets ${JSON.stringify(a)} (noise masked: the words differing from ${JSON.stringify(b)})`,
+        );
       return;
     }
     // The noise changes the word count: only the common head and tail are information.

@@ -78,8 +78,8 @@ const MIN_CONTENT_SLUG = 4;
 const MIN_CUT_SLUG = 8;
 
 /**
- * Which served strings carry content: a served slug containing a content slug, or a long served
- * slug that is a piece of one (a label cut from an answer). Content is the suite's (its tasks'
+ * Which served strings carry content: a served slug holding a content slug as whole words, or a
+ * long served slug that opens a piece of one at a word (a label cut from an answer at 64 characters). Content is the suite's (its tasks'
  * inputs, expectations and fixtures) and every answer the agent gave in the log.
  */
 export function contentInStrings(served: unknown, fixture: FixtureDocument, events: readonly RunEvent[]): string[] {
@@ -93,8 +93,9 @@ export function contentInStrings(served: unknown, fixture: FixtureDocument, even
   servedStrings(served, '$', strings);
   const out: string[] = [];
   for (const { path, text } of strings) {
-    const s = slug(text);
-    const hit = content.find((c) => s.includes(c) || (s.length >= MIN_CUT_SLUG && c.includes(s)));
+    // Whole words only: "another" does not hold the content "other".
+    const s = `-${slug(text)}-`;
+    const hit = content.find((c) => s.includes(`-${c}-`) || (s.length - 2 >= MIN_CUT_SLUG && `-${c}-`.includes(s.slice(0, -1))));
     if (hit !== undefined) out.push(`${path} ${JSON.stringify(text)} (content ${JSON.stringify(hit)})`);
   }
   return out;
@@ -164,7 +165,8 @@ export function compareClassFacts(fact: (name: ClassFactName) => { check: Checks
     const served = new Map((Array.isArray(summary.tasks) ? summary.tasks.filter(isObject) : []).map((t) => [t.taskId, t]));
     for (const taskId of run.fixturedTaskIds) {
       const entry = served.get(taskId);
-      if (entry !== undefined) check.ok(entry.fixtureMissCount !== undefined, `${clause} task ${taskId}: a fixtured task's entry carries fixtureMissCount`, entry);
+      if (entry !== undefined)
+        check.ok(entry.fixtureMissCount !== undefined, `${clause} task ${taskId}: a fixtured task's entry carries fixtureMissCount`, entry);
     }
   }
 }

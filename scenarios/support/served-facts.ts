@@ -342,7 +342,13 @@ export function compareServedFacts(target: Target, run: ServedRun): void {
     );
     assertContentFree(check, summary, fixture, `${clause} the summary`);
   }
-  compareClassFacts(fact, { fixture, events: run.events, summary, grade, fixturedTaskIds: grade.tasks.filter((t) => t.fixtureMissCount !== undefined).map((t) => t.taskId) });
+  compareClassFacts(fact, {
+    fixture,
+    events: run.events,
+    summary,
+    grade,
+    fixturedTaskIds: grade.tasks.filter((t) => t.fixtureMissCount !== undefined).map((t) => t.taskId),
+  });
 }
 
 /** Which clause decides a task's or trial's score and passed. */
