@@ -71,7 +71,7 @@ function differences(a: unknown, b: unknown, foreign: unknown, path: string, out
       out.push(`${path}: ${JSON.stringify(foreign)} where an unknown id gets an array of ${a.length}`);
       return;
     }
-    a.forEach((item, i) => differences(item, b[i], foreign[i], `${path}[${i}]`, out));
+    for (const [i, item] of a.entries()) differences(item, b[i], foreign[i], `${path}[${i}]`, out);
     return;
   }
   // Scalars (and shapes the two unknowns disagree on): equal is information, different is noise.

@@ -68,7 +68,7 @@ const ECHOED_IDS = new Set(['suiteId', 'suiteVersion', 'taskId', 'runId', 'basel
 
 function servedStrings(value: unknown, path: string, out: Array<{ path: string; text: string }>): void {
   if (typeof value === 'string') out.push({ path, text: value });
-  else if (Array.isArray(value)) value.forEach((item, i) => servedStrings(item, `${path}[${i}]`, out));
+  else if (Array.isArray(value)) for (const [i, item] of value.entries()) servedStrings(item, `${path}[${i}]`, out);
   else if (isObject(value)) for (const [k, v] of Object.entries(value)) if (!ECHOED_IDS.has(k)) servedStrings(v, `${path}.${k}`, out);
 }
 
