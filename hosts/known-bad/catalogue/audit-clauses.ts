@@ -1,0 +1,110 @@
+// Known-bad hosts of the clauses the RFC audit found half-checked or omitted (issue 18 item 5):
+// the golden strategies, the absent-argsMatch default, argument matching before redaction, suite
+// args echoed in a miss's error. Each entry one named defect.
+
+import Fraction from 'fraction.js';
+import { REFERENCE_BEHAVIOUR, type EngineBehaviour } from '../../reference/eval/index.ts';
+import { argsSatisfied, jsonEqual, stringForm, subsetMatches } from '../../reference/eval/json.ts';
+import type { ReferenceHostOptions } from '../../reference/server.ts';
+import { type KnownBadHost, REF, engine } from './build.ts';
+
+type Emit = ReturnType<EngineBehaviour['outgoingEvents']>;
+type TrialScore = EngineBehaviour['trialScore'];
+
+/** The golden score with one strategy read another way; every other score as the reference's. */
+function goldenRead(strategy: 'exact' | 'contains' | 'json-match', hit: (output: unknown, value: unknown) => boolean): TrialScore {
+  return (task, record, matched) => {
+    const match = task.expected.kind === 'golden' ? task.expected.match : undefined;
+    if (record.failedClosed || match?.strategy !== strategy) return REF.trialScore(task, record, matched);
+    return hit(record.output, match.value) ? new Fraction(1) : new Fraction(0);
+  };
+}
+
+/** Every member of `value` is in `output`, recursively: containment, not equality. */
+function contains(output: unknown, value: unknown): boolean {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    if (output === null || typeof output !== 'object' || Array.isArray(output)) return false;
+    return Object.entries(value).every(([key, member]) => contains((output as Record<string, unknown>)[key], member));
+  }
+  return jsonEqual(output, value);
+}
+
+/** agent.tool-called carries argsHash in place of inputs (the honest tool-inputs-redacted choice). */
+const redactInputs =
+  (emit: Emit): Emit =>
+  (type, payload) => {
+    if (type !== 'agent.tool-called') return emit(type, payload);
+    const { inputs, ...rest } = payload;
+    emit(type, {
+      ...rest,
+      argsHash: `sha256:${Buffer.from(JSON.stringify(inputs ?? null))
+        .toString('base64url')
+        .slice(0, 43)}`,
+    });
+  };
+
+const REDACTED: ReferenceHostOptions = { engineBehaviour: { outgoingEvents: redactInputs } };
+
+export const AUDIT_CLAUSES: KnownBadHost[] = [
+  {
+    name: 'golden-exact-ignores-case',
+    defect: 'a golden exact match compares the answer and the value case-insensitively',
+    clause: 'RFC 0081 §D',
+    ...engine({ trialScore: goldenRead('exact', (output, value) => stringForm(output).toLowerCase() === stringForm(value).toLowerCase()) }),
+  },
+  {
+    name: 'golden-contains-as-exact',
+    defect: 'a golden contains match passes only an answer equal to the value',
+    clause: 'RFC 0081 §D',
+    ...engine({ trialScore: goldenRead('contains', (output, value) => stringForm(output) === stringForm(value)) }),
+  },
+  {
+    name: 'golden-json-match-as-containment',
+    defect: "a golden json-match passes an answer holding the value's members, extra members and all",
+    clause: 'RFC 0081 §D',
+    ...engine({ trialScore: goldenRead('json-match', contains) }),
+  },
+  {
+    name: 'fixture-args-absent-as-exact',
+    defect: 'a toolResponses entry with args and no argsMatch serves only a call with exactly those args',
+    clause: 'RFC 0244 §D',
+    ...engine({
+      selectFixture: (entries, consumed, toolName, inputs) => {
+        const index = entries.findIndex(
+          (entry, i) => !consumed.has(i) && entry.tool === toolName && argsSatisfied(entry.args, entry.argsMatch ?? 'exact', inputs),
+        );
+        return index === -1 ? undefined : index;
+      },
+    }),
+  },
+  {
+    name: 'expected-args-absent-as-exact',
+    defect: 'an expected call with args and no argsMatch matches, under exact mode, only a call with exactly those args',
+    clause: 'RFC 0244 §A',
+    ...engine({
+      exactMode: (expected, observed) =>
+        REF.exactMode(
+          expected,
+          observed,
+          (call, seen) => call.tool === seen.toolName && argsSatisfied(call.args, call.argsMatch ?? 'exact', seen.inputs, subsetMatches),
+        ),
+    }),
+  },
+  {
+    name: 'args-matched-after-redaction',
+    defect: 'a host that redacts agent.tool-called inputs matches trajectory args against the redacted call, so args never match',
+    clause: 'RFC 0244 UQ 6',
+    base: REDACTED,
+    options: {
+      engineBehaviour: {
+        outgoingEvents: redactInputs,
+        observedTrajectory: (calls, target, includeDelegates) =>
+          REFERENCE_BEHAVIOUR.observedTrajectory(
+            calls.map((call) => ({ ...call, inputs: undefined })),
+            target,
+            includeDelegates,
+          ),
+      },
+    },
+  },
+];
