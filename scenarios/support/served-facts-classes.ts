@@ -6,6 +6,8 @@
 //   - eval.started before the first task event, not only before eval.scored (RFC 0081 §C);
 //   - one invocationId per bracket: each trial its own child invocation (RFC 0244 §B);
 //   - the outcome of every bracket whose agent decided (RFC 0081 §B, CONTRACT §3);
+//   - no suite args in a tool error's text that the run's own calls and answers did not carry
+//     (RFC 0244 §H: suite args are never echoed onto the wire);
 //   - fixtureMissCount on every fixtured task, a miss or none (CONTRACT §4).
 // compareServedFacts (./served-facts.ts) calls compareClassFacts with its own `fact`, so every
 // message names the run and the clause, and each check is charged to its id as `served-<fact>`.
@@ -35,6 +37,11 @@ export const CLASS_FACTS = {
     member: 'agent.invocation-completed outcome of a bracket whose agent decided',
     clause: 'RFC 0081 §B (each task a child invocation), CONTRACT §3 (the scripted agent completes)',
     id: `${ID}0081.eval-run-events`,
+  },
+  argsNotEchoed: {
+    member: "a tool error's text and details (a fixture miss's above all): no suite args the run's own calls and answers did not carry",
+    clause: 'RFC 0244 §H ("Suite args are suite content … never echoed onto the wire")',
+    id: `${ID}0244.served-content-free`,
   },
   missCountPresent: { member: 'fixtureMissCount present on every fixtured task', clause: 'CONTRACT §4, RFC 0244 §D', id: `${ID}0244.fixture-miss-fails` },
 } as const;
@@ -101,6 +108,34 @@ export function contentInStrings(served: unknown, fixture: FixtureDocument, even
   return out;
 }
 
+function stringLeaves(value: unknown, out: Set<string>): Set<string> {
+  if (typeof value === 'string') out.add(value);
+  else if (Array.isArray(value)) for (const item of value) stringLeaves(item, out);
+  else if (isObject(value)) for (const item of Object.values(value)) stringLeaves(item, out);
+  return out;
+}
+
+/**
+ * The suite's args strings (expected calls' and fixture entries', RFC 0244 §H) that nothing the
+ * run itself carried — no call's inputs, no answer — so a tool error quoting one quotes the suite.
+ */
+export function unsentSuiteArgs(fixture: FixtureDocument, events: readonly RunEvent[]): string[] {
+  const args = new Set<string>();
+  for (const task of fixture.suite.tasks) {
+    const expected = (task.expected as Json | undefined)?.trajectory as { calls?: Array<{ args?: unknown }> } | undefined;
+    for (const call of expected?.calls ?? []) stringLeaves(call.args, args);
+    const entries = (task.fixtures as { toolResponses?: Array<{ args?: unknown }> } | undefined)?.toolResponses ?? [];
+    for (const entry of entries) stringLeaves(entry.args, args);
+  }
+  const carried = new Set<string>();
+  for (const event of events) {
+    const p = payloadOf(event);
+    if (event.type === 'agent.tool-called') stringLeaves(p.inputs, carried);
+    if (event.type === 'agent.tool-returned') stringLeaves(p.outcome, carried);
+  }
+  return [...args].filter((text) => text.length >= MIN_CONTENT_SLUG && ![...carried].some((c) => c.includes(text)));
+}
+
 /** Types of the events of the trials themselves: eval.started must come before the first of them. */
 function isTaskEvent(type: string): boolean {
   return type.startsWith('agent.') || type.startsWith('provider.') || type === 'eval.scored';
@@ -158,6 +193,15 @@ export function compareClassFacts(fact: (name: ClassFactName) => { check: Checks
         if (!bracket!.decided) continue;
         check.equal(p.outcome, 'completed', `${clause} the bracket ${String(p.invocationId)} whose agent decided closes with outcome "completed"`);
       }
+    }
+  }
+  {
+    const { check, clause } = fact('argsNotEchoed');
+    const unsent = unsentSuiteArgs(fixture, events);
+    for (const event of events.filter((e) => e.type === 'agent.tool-returned' && payloadOf(e).error !== undefined)) {
+      const text = JSON.stringify(payloadOf(event).error);
+      const quoted = unsent.filter((arg) => text.includes(arg));
+      check.ok(quoted.length === 0, `${clause} the tool error at sequence ${event.sequence} quotes no suite args`, quoted);
     }
   }
   {

@@ -45,6 +45,26 @@ const redactInputs =
 
 const REDACTED: ReferenceHostOptions = { engineBehaviour: { outgoingEvents: redactInputs } };
 
+/**
+ * A miss's error message that lists the args of the entries no call matched. The engine runs a
+ * trial without yielding, so the entries of the miss just selected are the ones its error reports.
+ */
+function missQuotingArgs(): Partial<EngineBehaviour> {
+  let entriesOfMiss: unknown[] = [];
+  return {
+    selectFixture: (entries, consumed, toolName, inputs) => {
+      const index = REF.selectFixture(entries, consumed, toolName, inputs);
+      if (index === undefined) entriesOfMiss = entries.map((entry) => entry.args).filter((args) => args !== undefined);
+      return index;
+    },
+    outgoingEvents: (emit) => (type, payload) => {
+      const error = payload.error as { code?: unknown; message?: unknown } | undefined;
+      if (type !== 'agent.tool-returned' || error?.code !== 'eval_fixture_miss') return emit(type, payload);
+      emit(type, { ...payload, error: { ...error, message: `no fixture entry matches; the entries expect ${JSON.stringify(entriesOfMiss)}` } });
+    },
+  };
+}
+
 export const AUDIT_CLAUSES: KnownBadHost[] = [
   {
     name: 'golden-exact-ignores-case',
@@ -91,9 +111,30 @@ export const AUDIT_CLAUSES: KnownBadHost[] = [
     }),
   },
   {
+    name: 'miss-error-quotes-fixture-args',
+    defect: "a fixture miss's tool error message quotes the args of the suite's unmatched entries",
+    clause: 'RFC 0244 §H',
+    ...engine(missQuotingArgs()),
+  },
+  {
+    name: 'args-refusal-quotes-args',
+    defect: "the refusal of fixture args on a host without fixtureMatching quotes the entries' args in its message",
+    clause: 'RFC 0244 §H',
+    ...engine(
+      {
+        featureRefusal: (suite, facets) => {
+          const refusal = REF.featureRefusal(suite, facets);
+          const args = suite.tasks.flatMap((task) => (task.fixtures?.toolResponses ?? []).map((entry) => entry.args).filter((a) => a !== undefined));
+          return refusal === undefined || args.length === 0 ? refusal : { ...refusal, message: `${refusal.message} (args ${JSON.stringify(args)})` };
+        },
+      },
+      { evalSuite: { fixtureMatching: false, recordedFixtures: false } },
+    ),
+  },
+  {
     name: 'args-matched-after-redaction',
     defect: 'a host that redacts agent.tool-called inputs matches trajectory args against the redacted call, so args never match',
-    clause: 'RFC 0244 UQ 6',
+    clause: 'RFC 0244 §A (UQ 6, resolved)',
     base: REDACTED,
     options: {
       engineBehaviour: {
