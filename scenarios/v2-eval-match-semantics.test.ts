@@ -11,11 +11,14 @@
 //      member of the output admitted)
 //   2. 0244.args-match-absent-ignore  an entry of toolResponses, and an expected call, with args
 //      and no argsMatch match any arguments (the default is ignore)
-//   3. 0244.args-matched-before-redaction  a host that redacts agent.tool-called inputs still
+//   3. 0244.trajectory-edges-seeded  two trials each of: a forbidden tool called twice
+//      (forbiddenCount 2), an any-order tie a greedy matcher loses, delegate calls interleaved with
+//      the agent's own under includeDelegates, a read of a key the seed lacks after a trial wrote it
+//   4. 0244.args-matched-before-redaction  a host that redacts agent.tool-called inputs still
 //      grades arguments on the executed call: its served grade of conformance-eval-trajectory is
 //      the fixture's expected grade (on a host that does not redact, the same comparison)
-// Gate: agents.evalSuite and the seams for 1–2 (and fixtureMatching / trajectory for the parts of
-// 2); trajectory and the conformance-eval-trajectory fixture for 3.
+// Gate: agents.evalSuite and the seams for 1–3 (fixtureMatching / trajectory for the parts of 2,
+// trajectory and two trials for 3); trajectory and the conformance-eval-trajectory fixture for 4.
 
 import type { FixtureDocument } from '../lib/fixtures.ts';
 import type { Checks } from '../lib/ledger/leg.ts';
@@ -36,6 +39,8 @@ interface ProbeTask {
   /** Fixtures and trajectory, when the probe needs them. */
   fixtures?: Json;
   steps?: Json[];
+  /** The trajectory block the contract fixes for it (its last trial's), when it expects one. */
+  trajectory?: Json;
   /** The score and passed the contract fixes for it, with its fixtureMissCount when fixtured. */
   score: 0 | 1;
   passed: boolean;
@@ -45,12 +50,13 @@ interface ProbeTask {
 const ZERO_EFFICIENCY = { toolCallCount: 0, modelCallCount: 0, inputTokens: 0, outputTokens: 0 };
 
 /** A seeded fixture document of one-step tasks, its expectedGrade written from each task's known score. */
-function probeSuite(id: string, suiteId: string, modes: string[], tasks: ProbeTask[]): FixtureDocument {
+function probeSuite(id: string, suiteId: string, modes: string[], tasks: ProbeTask[], trials?: Json): FixtureDocument {
   const suite = {
     suiteId,
     version: '1.0.0',
     targetAgentId: SCRIPTED_AGENT,
     modes,
+    ...(trials === undefined ? {} : { trials }),
     tasks: tasks.map((t) => ({
       taskId: t.taskId,
       input: { steps: t.steps ?? [], output: t.output },
@@ -78,6 +84,7 @@ function probeSuite(id: string, suiteId: string, modes: string[], tasks: ProbeTa
         passed: t.passed,
         costUsd: 0,
         efficiency: { ...ZERO_EFFICIENCY, toolCallCount: (t.steps ?? []).length },
+        ...(t.trajectory === undefined ? {} : { trajectory: t.trajectory }),
         ...(t.fixtures === undefined ? {} : { fixtureMissCount: 0 }),
       })),
     },
@@ -178,6 +185,81 @@ const EXPECTED_CALL_TASK: ProbeTask = {
   why: 'the expected call has args and no argsMatch, so it matches any arguments (the trajectory matches)',
 };
 
+const COUNTER = 'conformance.eval:counter';
+const HELPER = 'core.conformance.agents.scripted-helper';
+const block = (mode: string, matched: boolean, expectedCount: number, observedCount: number, matchedCount: number, forbiddenCount = 0): Json => ({
+  mode,
+  matched,
+  expectedCount,
+  observedCount,
+  matchedCount,
+  forbiddenCount,
+});
+const exactly = (value: unknown): Json => ({ tool: ECHO, args: { value }, argsMatch: 'exact' });
+
+/** The trajectory edges one fixed fixture reaches only once or never, each task run twice. */
+const EDGE_TASKS: ProbeTask[] = [
+  {
+    taskId: 'forbidden-twice',
+    rule: 'forbidden-twice',
+    steps: [{ tool: ECHO, args: { value: 'first' } }, ...[1, 2].map(() => ({ tool: COUNTER, args: { op: 'read', key: 'edge-forbidden-read' } }))],
+    output: 'done',
+    expected: { ...golden('exact', 'done'), trajectory: { match: 'any-order', calls: [{ tool: ECHO }], forbidden: [COUNTER] } },
+    trajectory: block('any-order', false, 1, 3, 1, 2),
+    score: 1,
+    passed: false,
+    why: 'forbiddenCount counts the two calls to the one forbidden tool (CONTRACT §6: calls, not tools)',
+  },
+  {
+    taskId: 'matching-tie',
+    rule: 'matching-tie',
+    steps: [
+      { tool: ECHO, args: { value: 'b' } },
+      { tool: ECHO, args: { value: 'c' } },
+    ],
+    output: 'done',
+    expected: { ...golden('exact', 'done'), trajectory: { match: 'any-order', calls: [{ tool: ECHO }, exactly('b')] } },
+    trajectory: block('any-order', true, 2, 2, 2),
+    score: 1,
+    passed: true,
+    why: 'a maximum matching pairs the args-free call with the second observed call; a greedy pass takes the first and leaves one unmatched',
+  },
+  {
+    taskId: 'delegates-interleaved',
+    rule: 'delegates-interleaved',
+    steps: [
+      { tool: ECHO, args: { value: 'own-1' } },
+      { delegate: HELPER, steps: [{ tool: ECHO, args: { value: 'helper' } }] },
+      { tool: ECHO, args: { value: 'own-2' } },
+    ],
+    output: 'done',
+    expected: {
+      ...golden('exact', 'done'),
+      trajectory: { match: 'exact', includeDelegates: true, calls: [exactly('own-1'), exactly('helper'), exactly('own-2')] },
+    },
+    trajectory: block('exact', true, 3, 3, 3),
+    score: 1,
+    passed: true,
+    why: "with includeDelegates the delegate's call is observed in log order, between the agent's own",
+  },
+  {
+    taskId: 'memory-unseeded-key',
+    rule: 'memory-unseeded-key',
+    steps: [
+      { tool: ECHO, args: { value: { $memory: 'seeded' } } },
+      { tool: ECHO, args: { value: { $memory: 'unseeded' } } },
+      { memoryWrite: { key: 'unseeded', value: 'written by the previous trial' } },
+    ],
+    output: 'done',
+    fixtures: { memorySeed: [{ key: 'seeded', value: 'from the seed' }], toolResponses: [1, 2].map(() => ({ tool: ECHO, response: { value: 'fixture' } })) },
+    expected: { ...golden('exact', 'done'), trajectory: { match: 'exact', calls: [exactly('from the seed'), exactly(null)] } },
+    trajectory: block('exact', true, 2, 2, 2),
+    score: 1,
+    passed: true,
+    why: 'every trial starts from exactly the seed: a key the seed lacks reads null, whatever an earlier trial wrote',
+  },
+];
+
 /** Each probe task's served score and passed against what the contract fixes. */
 function checkProbes(check: Checks, run: ObservedEvalRun, tasks: ProbeTask[]): void {
   const done = requireCompleted(check, run, { trajectoryArgs: false });
@@ -187,7 +269,8 @@ function checkProbes(check: Checks, run: ObservedEvalRun, tasks: ProbeTask[]): v
     check.equal(served?.score, task.score, `task ${task.taskId}: score ${task.score}, ${task.why}`);
     check.equal(served?.passed, task.passed, `task ${task.taskId}: passed ${task.passed}`);
     if (task.fixtures !== undefined) check.equal(served?.fixtureMissCount, 0, `task ${task.taskId}: no miss, ${task.why}`);
-    if (isTrajectory(task)) check.equal((served?.trajectory as Json | undefined)?.matched, true, `task ${task.taskId}: trajectory.matched, ${task.why}`);
+    if (task.trajectory !== undefined) check.equal(served?.trajectory, task.trajectory, `task ${task.taskId}: the trajectory block, ${task.why}`);
+    else if (isTrajectory(task)) check.equal((served?.trajectory as Json | undefined)?.matched, true, `task ${task.taskId}: trajectory.matched, ${task.why}`);
   }
 }
 
@@ -225,6 +308,25 @@ export default await defineScenario('v2-eval-match-semantics.test.ts', [
       if (tasks.length === 0) return check.inapplicable('the host advertises neither agents.evalSuite.fixtureMatching nor agents.evalSuite.trajectory');
       const doc = probeSuite('conformance-eval-args-default', 'core.conformance.evals.args-default', ['golden'], tasks);
       checkProbes(check, await observeSeededRun(check, target, doc), tasks);
+    },
+  },
+  {
+    id: 'openwop.requirement.0244.trajectory-edges-seeded',
+    title: 'forbidden calls counted per call, a maximum matching through a tie, delegates in log order, an unseeded key read afresh each trial',
+    clause: 'RFC 0244 §A, §B',
+    rules: {
+      'forbidden-twice': 'RFC 0244 §A (forbidden; CONTRACT §6: forbiddenCount counts calls)',
+      'matching-tie': 'RFC 0244 §A (matchedCount: a maximum one-to-one matching)',
+      'delegates-interleaved': 'RFC 0244 §A (includeDelegates: every call in the bracket, in log order)',
+      'memory-unseeded-key': 'RFC 0244 §B (each trial starts from the same memorySeed; no memory across trials)',
+    },
+    needs: { facet: ['trajectory', 'trials'], modes: ['golden'] },
+    async run(check, target) {
+      const maxTrials = (target.facet?.trials as { maxTrials?: unknown } | undefined)?.maxTrials;
+      if (typeof maxTrials !== 'number' || maxTrials < 2)
+        return check.inapplicable('the host runs fewer than 2 trials per task (agents.evalSuite.trials.maxTrials)');
+      const doc = probeSuite('conformance-eval-trajectory-edges', 'core.conformance.evals.trajectory-edges', ['golden'], EDGE_TASKS, { count: 2 });
+      checkProbes(check, await observeSeededRun(check, target, doc), EDGE_TASKS);
     },
   },
   {

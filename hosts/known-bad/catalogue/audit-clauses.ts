@@ -132,6 +132,37 @@ export const AUDIT_CLAUSES: KnownBadHost[] = [
     ),
   },
   {
+    name: 'forbidden-counted-per-tool',
+    defect: 'forbiddenCount counts the distinct forbidden tools called, not the calls',
+    clause: 'RFC 0244 §A',
+    ...engine({ forbiddenCount: (observed, forbidden) => new Set(observed.map((call) => call.toolName).filter((name) => forbidden.includes(name))).size }),
+  },
+  {
+    name: 'delegate-calls-after-own',
+    defect: "with includeDelegates the observed trajectory lists the agent's own calls first, then its delegates'",
+    clause: 'RFC 0244 §A',
+    ...engine({
+      observedTrajectory: (calls, target, includeDelegates) =>
+        includeDelegates === true
+          ? [...calls.filter((call) => call.agentId === target), ...calls.filter((call) => call.agentId !== target)]
+          : REF.observedTrajectory(calls, target, includeDelegates),
+    }),
+  },
+  {
+    name: 'memory-seed-reapplied-over-shared-store',
+    defect: "each trial re-applies the seed over one store shared by the task's trials, so a key the seed lacks keeps an earlier trial's write",
+    clause: 'RFC 0244 §B',
+    ...engine({
+      memoryPerTrial: (seed) => {
+        const shared = new Map<string, unknown>();
+        return () => {
+          for (const entry of seed) shared.set(entry.key, structuredClone(entry.value));
+          return shared;
+        };
+      },
+    }),
+  },
+  {
     name: 'args-matched-after-redaction',
     defect: 'a host that redacts agent.tool-called inputs matches trajectory args against the redacted call, so args never match',
     clause: 'RFC 0244 §A (UQ 6, resolved)',
