@@ -27,6 +27,8 @@ const IMPORTS: Record<string, () => Promise<ScenarioModule>> = {
   'v2-eval-feature-refusals.test.ts': () => import('../scenarios/v2-eval-feature-refusals.test.ts'),
   'v2-eval-recorded-edges.test.ts': () => import('../scenarios/v2-eval-recorded-edges.test.ts'),
   'v2-eval-generated-suites.test.ts': () => import('../scenarios/v2-eval-generated-suites.test.ts'),
+  'v2-eval-advertised-limits.test.ts': () => import('../scenarios/v2-eval-advertised-limits.test.ts'),
+  'v2-eval-match-semantics.test.ts': () => import('../scenarios/v2-eval-match-semantics.test.ts'),
 };
 
 /** The scenario files, as paths under scenarios/. */

@@ -8,8 +8,8 @@
 //                                                 without `fixtureMatching` (one rule each)
 //   3. 0244.trials-over-max-refused              `trials.count` above the host's `maxTrials`
 // (`trials.count` > 1 without `trials` is 0244.unadvertised-feature-refused.)
-// Each refusal is 400 validation_error, names the field (scenarios/support/refusal.ts) and creates
-// no run. Legs 1–2 run only on a host that advertises agents.evalSuite WITHOUT the member; leg 3
+// Each refusal is 400 validation_error, names the field (scenarios/support/refusal.ts), quotes
+// none of the suite's args (RFC 0244 §H) and creates no run. Legs 1–2 run only on a host that advertises agents.evalSuite WITHOUT the member; leg 3
 // only where some fixture the host lists runs more trials than its maxTrials. On a host
 // advertising everything with a generous maxTrials they are inapplicable, as RFC 0244 §G makes
 // every facet optional.
@@ -26,6 +26,7 @@ import { need, type Checks } from '../lib/ledger/leg.ts';
 import { defineScenario, type FacetMember, type Leg } from '../lib/ledger/scenario.ts';
 import type { Target } from '../lib/ledger/target.ts';
 import { refusalNamesField } from './support/refusal.ts';
+import { unsentSuiteArgs } from './support/served-facts-classes.ts';
 import {
   eventsOfType,
   observeEvalRun,
@@ -81,6 +82,10 @@ async function checkRefused(
     answer.json,
   );
   check.equal(answer.runId, undefined, `${what}: no run is created and nothing is graded`);
+  // RFC 0244 §H: suite args are suite content, never echoed onto the wire — a refusal included.
+  const doc = target.fixtureDocs.get(fixtureId);
+  const quoted = doc === undefined ? [] : unsentSuiteArgs(doc, []).filter((arg) => answer.text.includes(arg));
+  check.ok(quoted.length === 0, `${what}: the refusal quotes none of the suite's args (RFC 0244 §H)`, quoted);
   // A run the host should have refused is read to its end, so its live tool calls do not move
   // the effect counter under a later leg that reads it (CONTRACT §5); its outcome is nobody's.
   if (answer.runId !== undefined) await readRunEvents(target.client, answer.runId, { deadlineMs: RUN_DEADLINE_MS }).catch(() => undefined);

@@ -12,7 +12,9 @@
 //   4. 0252.source-refused      an unknown id, another tenant's namespace and (where the host lists
 //                               conformance-workflow-noop) a run that never invoked the agent get
 //                               one uniform 400 (status and code) that never echoes the id.
-//   5. 0252.source-uniform      tenant B's run is refused with the status and code of an unknown id.
+//   5. 0252.source-uniform      tenant B's run is refused with the status and code of an unknown id,
+//                               and a body that says nothing more once the noise between two
+//                               unknown ids' refusals is masked.
 //   6. 0252.fields-refused      a key naming no task, a task with its own fixtures, and (where the
 //                               host lists conformance-workflow-noop) a workflow run are refused
 //                               with 400 each.
@@ -38,6 +40,7 @@ import {
   summaryTask,
   type ObservedEvalRun,
 } from './support/eval-run.ts';
+import { informationBeyondUnknown } from './support/refusal-information.ts';
 import { vectorChecks } from './support/shape.ts';
 
 const SOURCE = 'conformance-eval-recorded-source';
@@ -165,17 +168,27 @@ const hostLegs: Leg[] = [
     id: 'openwop.requirement.0252.source-uniform',
     title: "another tenant's completed run is refused with the status and error code of an unknown id",
     clause: 'RFC 0252 §C, Security',
+    rules: { main: 'RFC 0252 §C, Security', 'refusal-tells-nothing': 'RFC 0252 §C, Security (the refusal tells a foreign run from no run in no way)' },
     needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY], tenantB: true },
     async run(check, target) {
       const tenantB = target.tenantB!;
       const foreign = requireCompleted(check, await observeEvalRun(target, SOURCE, {}, tenantB));
       const own = requireCompleted(check, await sharedEvalRun(target, SOURCE));
       const unknown = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: unknownRunId(own.runId) } });
+      const otherUnknown = await createEvalRun(target.client, {
+        evalSuiteRef: REPLAY,
+        agentId: SCRIPTED_AGENT,
+        fixtureRuns: { record: unknownRunId(own.runId) },
+      });
       const other = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: foreign.runId } });
       check.equal(other.status, 400, "tenant B's run as a source is refused with 400");
       check.equal(refusalOf(other), refusalOf(unknown), "tenant B's run is refused with the status and error code of an unknown id");
       check.ok(!other.text.includes(foreign.runId), 'the refusal does not echo the id', other.text);
       check.equal(other.runId, undefined, 'no run is created');
+      // Nor by what its body says, once the noise between two unknown ids' refusals is masked.
+      check.rule('refusal-tells-nothing');
+      const told = informationBeyondUnknown(unknown.json ?? unknown.text, otherUnknown.json ?? otherUnknown.text, other.json ?? other.text);
+      check.ok(told.length === 0, "the refusal of tenant B's run carries no information the refusal of an unknown id does not", told);
     },
   },
   {

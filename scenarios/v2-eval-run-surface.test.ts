@@ -11,9 +11,11 @@
 //      the mode; a regression run carries the regression block; a live-shadow run's tool calls are
 //      answered by the live tools, never the suite's fixtures
 //   2. 0081.summary-tenant-scoped    tenant B asking for tenant A's summary is refused exactly like
-//      an unknown run id (same status, same code), never served
-//   3. 0081.summary-not-before-terminal  409 while the eval run is seen running; 404 for a run
-//      that is not an eval run (the conformance-workflow-noop workflow, CONTRACT §1)
+//      an unknown run id (same status, same code, and a body that says nothing more once the noise
+//      between two unknown ids' refusals is masked), never served
+//   3. 0081.summary-not-before-terminal  409 while the eval run is seen running; any summary
+//      served before the end (asked right after the create and again mid-stream) is the terminal
+//      one; 404 for a run that is not an eval run (the conformance-workflow-noop workflow, CONTRACT §1)
 //   4. 0081.task-ceiling-held        a suite over the advertised maxTasksPerSuite is refused at
 //      create, or never run past the ceiling
 //   5. 0081.latency-threshold-read   a suite declaring thresholds.maxP95LatencyMs is accepted, and a
@@ -22,7 +24,17 @@
 // advertised maxTasksPerSuite and the seams (the over-ceiling suite is seeded at the host's size).
 
 import { randomBytes } from 'node:crypto';
-import { cancelRun, createEvalRun, getEvalSummary, getRun, readErrorCode, readRunEvents, seedEvalSuite, waitForSummary } from '../lib/client/index.ts';
+import {
+  cancelRun,
+  createEvalRun,
+  HarnessCapReached,
+  getEvalSummary,
+  getRun,
+  readErrorCode,
+  readRunEvents,
+  seedEvalSuite,
+  waitForSummary,
+} from '../lib/client/index.ts';
 import { need, type Checks } from '../lib/ledger/leg.ts';
 import { defineScenario, type Leg } from '../lib/ledger/scenario.ts';
 import {
@@ -35,6 +47,7 @@ import {
   sharedEvalRun,
   type ObservedEvalRun,
 } from './support/eval-run.ts';
+import { informationBeyondUnknown } from './support/refusal-information.ts';
 
 const GOLDEN = 'conformance-eval-efficiency';
 const RUBRIC = 'conformance-eval-mode-rubric';
@@ -49,6 +62,8 @@ const TWELVE_TASKS = 'conformance-eval-verdict-baseline';
 const NOOP_WORKFLOW = 'conformance-workflow-noop';
 /** The id the over-ceiling suite is seeded under (CONTRACT §5 seam). */
 const OVER_CEILING = 'conformance-eval-over-task-ceiling';
+/** How far the summary leg reads a run's stream before asking for its summary mid-run: run.started, eval.started, the first bracket's start. */
+const MID_RUN_EVENTS = 3;
 /** The largest ceiling probed: a suite of more tasks than this is not worth a conformance run. */
 const MAX_PROBED_CEILING = 1000;
 
@@ -170,7 +185,11 @@ export default await defineScenario('v2-eval-run-surface.test.ts', [
     id: 'openwop.requirement.0081.summary-tenant-scoped',
     title: "another tenant asking for an eval run's summary is refused exactly as for an unknown run id",
     clause: 'RFC 0081 §F (cross-tenant: the run owner triple)',
-    rules: { 'not-served': 'RFC 0081 §F (cross-tenant)', 'refused-like-unknown': 'RFC 0081 §F (cross-tenant), RFC 0252 §C' },
+    rules: {
+      'not-served': 'RFC 0081 §F (cross-tenant)',
+      'refused-like-unknown': 'RFC 0081 §F (cross-tenant), RFC 0252 §C',
+      'refusal-tells-nothing': 'RFC 0081 §F (cross-tenant: a foreign run is indistinguishable from a missing one)',
+    },
     needs: { facet: [], fixtures: [GOLDEN], tenantB: true },
     async run(check, target) {
       const run = requireCompleted(check, await sharedEvalRun(target, GOLDEN), { trajectoryArgs: false });
@@ -178,6 +197,7 @@ export default await defineScenario('v2-eval-run-surface.test.ts', [
       // A 409 is "not ready yet", retried (CONTRACT §6): the answers compared are the settled ones.
       const foreign = await waitForSummary(tenantB, run.runId, RUN_DEADLINE_MS);
       const unknown = await waitForSummary(tenantB, unknownRunIdLike(run.runId), RUN_DEADLINE_MS);
+      const otherUnknown = await waitForSummary(tenantB, unknownRunIdLike(run.runId), RUN_DEADLINE_MS);
       check.ok(foreign.result.status !== 200, "tenant B is not served tenant A's eval summary", { status: foreign.result.status });
       check.ok(foreign.kind !== 'ok', 'the answer to tenant B carries no summary', foreign.result.json);
       // The refusal must not tell a foreign run from a missing one: the same status and error
@@ -190,13 +210,23 @@ export default await defineScenario('v2-eval-run-surface.test.ts', [
         "the error code for tenant A's run is the code for an unknown run id",
       );
       check.saw(`a foreign or unknown run's summary is ${unknown.result.status} ${String(readErrorCode(unknown.result.json))}`);
+      // Nor by what its body says: the noise two unknown ids' refusals differ by is masked, and
+      // the rest must be the foreign refusal's too (message included).
+      check.rule('refusal-tells-nothing');
+      const bodyOf = (answer: typeof unknown) => answer.result.json ?? answer.result.text;
+      const told = informationBeyondUnknown(bodyOf(unknown), bodyOf(otherUnknown), bodyOf(foreign));
+      check.ok(told.length === 0, "the refusal for tenant A's run carries no information the refusal of an unknown run id does not", told);
     },
   },
   {
     id: 'openwop.requirement.0081.summary-not-before-terminal',
     title: 'the eval summary is 409 while its run is running, and 404 for a run that is not an eval run',
     clause: 'RFC 0081 §B',
-    rules: { 'running-conflict': 'RFC 0081 §B (the summary of a terminal eval run), CONTRACT §6', 'not-eval-not-found': 'RFC 0081 §B' },
+    rules: {
+      'running-conflict': 'RFC 0081 §B (the summary of a terminal eval run), CONTRACT §6',
+      'not-eval-not-found': 'RFC 0081 §B',
+      'early-summary-final': "RFC 0081 §B, §C (the summary is the terminal run's; a summary served early is that one or none)",
+    },
     needs: { facet: [], fixtures: [TWELVE_TASKS] },
     async run(check, target) {
       let observedSomething = false;
@@ -217,7 +247,33 @@ export default await defineScenario('v2-eval-run-surface.test.ts', [
       } else {
         check.saw('the eval run had ended before its summary was first asked for: 409 while running not observed');
       }
-      await waitForSummary(target.client, created.runId, RUN_DEADLINE_MS);
+      // Asked again once the stream has shown the run's first trial open and before reading on:
+      // the harness stops reading there on purpose, so the question is put mid-run whenever the
+      // host streams as it runs.
+      await readRunEvents(target.client, created.runId, { deadlineMs: RUN_DEADLINE_MS, maxEvents: MID_RUN_EVENTS }).catch((error: unknown) => {
+        // Stopping at the cap is the point here, not a harness limit reached.
+        if (!(error instanceof HarnessCapReached)) throw error;
+      });
+      const midRun = await getEvalSummary(target.client, created.runId);
+      // The terminal summary is the one served once the log has ended.
+      await readRunEvents(target.client, created.runId, { deadlineMs: RUN_DEADLINE_MS });
+      const settled = await waitForSummary(target.client, created.runId, RUN_DEADLINE_MS);
+      // Whenever a summary is served, whatever the race, it is the run's one summary: a 200 before
+      // the end that differs from the terminal one served a partial summary (RFC 0081 §B, §C).
+      check.rule('early-summary-final');
+      need(check, settled.kind === 'ok', 'the eval summary is served once the run has ended', { status: settled.result.status, body: settled.result.json });
+      const answers = [
+        { when: 'right after the create', answer: early },
+        { when: `after the first ${MID_RUN_EVENTS} events`, answer: midRun },
+      ];
+      let compared = 0;
+      for (const { when, answer } of answers) {
+        if (answer.result.status !== 200) continue;
+        compared++;
+        check.equal(answer.result.json, settled.summary, `the summary served ${when} is the summary the ended run serves`);
+      }
+      if (compared === 0) check.saw('no summary served before the run had ended');
+      else observedSomething = true;
 
       check.rule('not-eval-not-found');
       if (target.fixtures.has(NOOP_WORKFLOW)) {

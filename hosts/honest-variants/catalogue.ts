@@ -13,6 +13,7 @@ import { exactDecimal } from '../reference/eval/json.ts';
 import { HttpError } from '../reference/errors.ts';
 import type { ReferenceHostOptions } from '../reference/server.ts';
 import type { WireChoice } from './wire.ts';
+import { CLASS_VARIANTS } from './classes.ts';
 
 export interface HonestVariant {
   /** kebab-case, unique. */
@@ -209,4 +210,5 @@ export const HONEST_VARIANTS: HonestVariant[] = [
       },
     },
   },
+  ...CLASS_VARIANTS,
 ];

@@ -22,6 +22,8 @@ import { RUN_SURFACE } from './catalogue/rfc0081-run-surface.ts';
 import { REGRESSION_VERDICTS } from './catalogue/rfc0244-verdicts.ts';
 import { EDGES } from './catalogue/edges.ts';
 import { GENERATED_AND_READ_FORMS } from './catalogue/generated-read-forms.ts';
+import { CLASSES } from './catalogue/classes.ts';
+import { AUDIT_CLAUSES } from './catalogue/audit-clauses.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -36,4 +38,6 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...REGRESSION_VERDICTS,
   ...EDGES,
   ...GENERATED_AND_READ_FORMS,
+  ...CLASSES,
+  ...AUDIT_CLAUSES,
 ];

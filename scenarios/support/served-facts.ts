@@ -18,6 +18,7 @@ import type { Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import { validate, validateEventPayload } from '../../lib/schemas/index.ts';
 import { assertContentFree } from './content.ts';
+import { CLASS_FACTS, compareClassFacts } from './served-facts-classes.ts';
 
 const ID = 'openwop.requirement.';
 
@@ -86,6 +87,7 @@ export const SERVED_FACTS = {
     clause: 'RFC 0081 §C, docs/wire.md §5.2 (Last-Event-ID resumes after that sequence)',
     id: `${ID}0081.eval-run-events`,
   },
+  ...CLASS_FACTS,
 } as const satisfies Record<string, ServedFact>;
 
 export type FactName = keyof typeof SERVED_FACTS;
@@ -372,6 +374,13 @@ export function compareServedFacts(target: Target, run: ServedRun, options: Comp
     );
     assertContentFree(check, summary, fixture, `${clause} the summary`);
   }
+  compareClassFacts(fact, {
+    fixture,
+    events: run.events,
+    summary,
+    grade,
+    fixturedTaskIds: grade.tasks.filter((t) => t.fixtureMissCount !== undefined).map((t) => t.taskId),
+  });
 }
 
 /** The first place two logs part, in words. */

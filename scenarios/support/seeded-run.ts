@@ -1,0 +1,39 @@
+// An eval run of a suite the leg writes itself and seeds through the seams (CONTRACT §5, `PUT
+// /conformance/seams/eval-suites/{id}`): a clause no fixed fixture reaches is probed by a suite
+// made for it. The run is read and graded like any other (./eval-run.ts), and every served fact is
+// compared with the reference grade (./served-facts.ts), so a seeded run fails the ids its facts
+// break wherever a leg seeded it.
+
+import { createEvalRun, readRunEvents, seedEvalSuite, waitForSummary } from '../../lib/client/index.ts';
+import type { FixtureDocument } from '../../lib/fixtures.ts';
+import { gradeRun, type EvalSuite, type RunEventDoc } from '../../lib/grader/index.ts';
+import { need, type Checks } from '../../lib/ledger/leg.ts';
+import type { Target } from '../../lib/ledger/target.ts';
+import { RUN_DEADLINE_MS, SCRIPTED_AGENT, type ObservedEvalRun } from './eval-run.ts';
+import { compareServedFacts } from './served-facts.ts';
+
+/**
+ * Seeds `doc`, runs it and reads it to its summary; blocked without the seams, failed when the
+ * seam refuses the document. The result is what requireCompleted (./eval-run.ts) judges.
+ */
+export async function observeSeededRun(check: Checks, target: Target, doc: FixtureDocument): Promise<ObservedEvalRun> {
+  if (!target.seams) check.blocked(`the host does not mount the conformance seams profile, so the ${doc.id} suite cannot be seeded`);
+  const seeded = await seedEvalSuite(target.client, doc);
+  need(check, seeded.ok, `the seeding seam accepts the ${doc.id} suite`, seeded.ok ? undefined : seeded.reason);
+  const created = await createEvalRun(target.client, { evalSuiteRef: doc.id, agentId: SCRIPTED_AGENT });
+  const observed: ObservedEvalRun = { fixture: doc, created, runId: created.runId, events: [] };
+  if (created.status !== 201 || created.runId === undefined) return observed;
+  const read = await readRunEvents(target.client, created.runId, { deadlineMs: RUN_DEADLINE_MS });
+  observed.events = read.events;
+  observed.eventsVia = read.via;
+  if (!read.ok) observed.eventsProblem = read.reason;
+  else if (!read.terminal) observed.eventsProblem = 'the event log ended without a terminal event';
+  const answer = await waitForSummary(target.client, created.runId, RUN_DEADLINE_MS);
+  observed.summaryAnswer = answer.result;
+  if (answer.kind === 'ok') observed.summary = answer.summary;
+  observed.grade = gradeRun(doc.suite as unknown as EvalSuite, read.events as unknown as RunEventDoc[]);
+  const last = read.events[read.events.length - 1];
+  if (observed.eventsProblem === undefined && last?.type === 'run.completed' && observed.summary !== undefined)
+    compareServedFacts(target, { fixture: doc, runId: created.runId, events: read.events, summary: observed.summary, grade: observed.grade, request: {} });
+  return observed;
+}
