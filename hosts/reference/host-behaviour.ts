@@ -38,6 +38,8 @@ export interface HostBehaviour {
   evalBody(body: Record<string, unknown>): Record<string, unknown>;
   /** The discovery document as served, built from what the host implements (RFC 0031: truthful). */
   discovery(document: Record<string, unknown>): Record<string, unknown>;
+  /** A run's live calls as `GET /conformance/seams/runs/{runId}/effects` serves them, from those the store counted (CONTRACT §5). */
+  servedRunEffects(effects: Record<string, number>): Record<string, number>;
 }
 
 export const REFERENCE_HOST_BEHAVIOUR: Readonly<HostBehaviour> = Object.freeze({
@@ -57,4 +59,5 @@ export const REFERENCE_HOST_BEHAVIOUR: Readonly<HostBehaviour> = Object.freeze({
   servedSummary: (summary: Record<string, unknown>) => summary,
   evalBody: (body: Record<string, unknown>) => body,
   discovery: (document: Record<string, unknown>) => document,
+  servedRunEffects: (effects: Record<string, number>) => effects,
 });

@@ -1,7 +1,17 @@
 // The host under test, as the legs see it: its discovery document, its `agents.evalSuite` facet,
 // the fixtures it lists, whether it mounts the seams, and clients for one or two tenants.
 
-import { createClient, discover, evalSuiteFacet, SEAMS_PROFILE, seedEvalSuite, TransportError, type Client, type DiscoveryResult } from '../client/index.ts';
+import {
+  createClient,
+  discover,
+  evalSuiteFacet,
+  offersRunEffects,
+  SEAMS_PROFILE,
+  seedEvalSuite,
+  TransportError,
+  type Client,
+  type DiscoveryResult,
+} from '../client/index.ts';
 import { loadFixtures, type FixtureDocument } from '../fixtures.ts';
 import { Findings } from './findings.ts';
 
@@ -28,6 +38,11 @@ export interface Target {
   /** Fixture ids the host lists (plus those the harness seeded through the seam). */
   fixtures: Set<string>;
   seams: boolean;
+  /**
+   * The host reads the effect counter per run (`conformance.evalSeamsProfile`, CONTRACT §5), so
+   * a leg that observes effects reads its own run's and never runs alone. Absent: it does not.
+   */
+  runEffects?: boolean;
   requireBehavior: boolean;
   /** The fixture documents of this harness, by id. */
   fixtureDocs: Map<string, FixtureDocument>;
@@ -71,6 +86,7 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     facet: evalSuiteFacet(document),
     fixtures: new Set(listed),
     seams: conformance.seamsProfile === SEAMS_PROFILE,
+    runEffects: offersRunEffects(conformance),
     requireBehavior: options.requireBehavior,
     fixtureDocs: loadFixtures(),
     findings: new Findings(),

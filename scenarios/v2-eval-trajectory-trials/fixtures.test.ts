@@ -15,7 +15,6 @@
 // in discovery `fixtures`, and asserts against the reference grade recomputed from the host's own
 // event log.
 
-import { readCounter, readEffects } from '../../lib/client/index.ts';
 import { loadFixtureFiles, loadFixtures } from '../../lib/fixtures.ts';
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
 import {
@@ -28,6 +27,7 @@ import {
   summaryTask,
   type ObservedEvalRun,
 } from '../support/eval-run.ts';
+import { observeLiveEffects } from '../support/effects.ts';
 import { accepts } from '../support/shape.ts';
 import { checkAgainstExpected, checkTaskOutcomes, MISS, ONMISS_LIVE, SELECTION } from '../support/trajectory-trials.ts';
 
@@ -84,22 +84,14 @@ const hostLegs: Leg[] = [
     observes: ['counters', 'effects'],
     async run(check, target) {
       const probe = 'fixture-miss-probe';
-      const before = await readCounter(target.client, probe);
-      const effectsBefore = await readEffects(target.client);
-      if (!before.ok) return check.blocked(`the counter seam did not answer: ${before.reason}`);
-      if (!effectsBefore.ok) return check.blocked(`the effect counter seam did not answer: ${effectsBefore.reason}`);
-      const run = requireCompleted(check, await observeEvalRun(target, MISS));
+      const { run, effects, counters } = await observeLiveEffects(check, target, {
+        own: () => observeEvalRun(target, MISS),
+        shared: () => sharedEvalRun(target, MISS),
+        counterKeys: [probe],
+      });
       check.equal(summaryTask(run.summary, 'missed')?.fixtureMissCount, 1, 'the probe run misses once');
-      const after = await readCounter(target.client, probe);
-      const effectsAfter = await readEffects(target.client);
-      if (!after.ok) return check.blocked(`the counter seam stopped answering: ${after.reason}`);
-      if (!effectsAfter.ok) return check.blocked(`the effect counter seam stopped answering: ${effectsAfter.reason}`);
-      check.equal(after.count, before.count, `the live counter ${probe} does not move`);
-      check.equal(
-        effectsAfter.effects['conformance.eval:counter'] ?? 0,
-        effectsBefore.effects['conformance.eval:counter'] ?? 0,
-        'the effect counter shows no live conformance.eval:counter call',
-      );
+      if (counters !== undefined) check.equal(counters.get(probe), 0, `the live counter ${probe} does not move`);
+      check.equal(effects['conformance.eval:counter'] ?? 0, 0, "the run's effects show no live conformance.eval:counter call");
     },
   },
   {
