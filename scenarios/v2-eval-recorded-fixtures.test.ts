@@ -25,6 +25,7 @@ import { fixture } from '../lib/fixtures.ts';
 import type { RunEventDoc } from '../lib/grader/index.ts';
 import { need, TestBug, type Checks } from '../lib/ledger/leg.ts';
 import { defineScenario, type Leg } from '../lib/ledger/scenario.ts';
+import type { Target } from '../lib/ledger/target.ts';
 import { observeLiveEffects } from './support/effects.ts';
 import { RECORDED, unknownRunId } from './support/recorded.ts';
 import {
@@ -46,9 +47,11 @@ const DRIFT = 'conformance-eval-recorded-drift';
 /** A built-in workflow run that never invokes an agent, where the host lists it (CONTRACT §5). */
 const NOOP_WORKFLOW = 'conformance-workflow-noop';
 
-/** The counter key the first `inc` of a fixture's `record` task moves. */
-function counterKey(fixtureId: string): string {
-  const steps = (fixture(fixtureId).suite.tasks[0]!.input as { steps: Array<{ tool?: string; args?: { op?: string; key?: string } }> }).steps;
+/** The counter key the first `inc` of a fixture's `record` task moves, as the host holds the fixture. */
+function counterKey(target: Target, fixtureId: string): string {
+  const steps = (
+    (target.fixtureDocs.get(fixtureId) ?? fixture(fixtureId)).suite.tasks[0]!.input as { steps: Array<{ tool?: string; args?: { op?: string; key?: string } }> }
+  ).steps;
   const inc = steps.find((step) => step.tool === 'conformance.eval:counter' && step.args?.op === 'inc');
   if (inc?.args?.key === undefined) throw new TestBug(`${fixtureId} has no counter inc step`);
   return inc.args.key;
@@ -94,7 +97,7 @@ const hostLegs: Leg[] = [
     observes: ['counters', 'effects'],
     async run(check, target) {
       const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
-      const key = counterKey(REPLAY);
+      const key = counterKey(target, REPLAY);
       const {
         run: replay,
         effects,
@@ -121,7 +124,7 @@ const hostLegs: Leg[] = [
     observes: ['counters', 'effects'],
     async run(check, target) {
       const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
-      const key = counterKey(DRIFT);
+      const key = counterKey(target, DRIFT);
       const {
         run: drift,
         effects,

@@ -12,7 +12,8 @@ import {
   type Client,
   type DiscoveryResult,
 } from '../client/index.ts';
-import { loadFixtures, type FixtureDocument } from '../fixtures.ts';
+import { certificationSeed, type CertificationSeed } from '../certification-seed.ts';
+import { loadFixtures, withCounterNonce, type FixtureDocument } from '../fixtures.ts';
 import { Findings } from './findings.ts';
 
 export interface TargetOptions {
@@ -25,6 +26,8 @@ export interface TargetOptions {
   /** Memory caps (README "Memory caps"); the client's defaults when absent. */
   maxEvents?: number;
   maxResponseBytes?: number;
+  /** The certification's seed (lib/certification-seed.ts); a fresh one when absent. */
+  seed?: CertificationSeed;
 }
 
 export interface Target {
@@ -44,8 +47,13 @@ export interface Target {
    */
   runEffects?: boolean;
   requireBehavior: boolean;
-  /** The fixture documents of this harness, by id. */
+  /**
+   * The fixture documents of this harness, by id: a fixture the harness seeded is the copy it
+   * seeded, its counter keys carrying the certification's nonce (lib/fixtures.ts withCounterNonce).
+   */
   fixtureDocs: Map<string, FixtureDocument>;
+  /** Every value the harness generates for this certification derives from it (openTarget sets it). */
+  seed?: CertificationSeed;
   /** Work shared between legs (one eval run read by several legs), done once per target. */
   memo<T>(key: string, make: () => Promise<T>): Promise<T>;
   /** Checks made on any observed run, charged to the id of the clause each witnesses. */
@@ -88,7 +96,8 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     seams: conformance.seamsProfile === SEAMS_PROFILE,
     runEffects: offersRunEffects(conformance),
     requireBehavior: options.requireBehavior,
-    fixtureDocs: loadFixtures(),
+    fixtureDocs: new Map(loadFixtures()),
+    seed: options.seed ?? certificationSeed(),
     findings: new Findings(),
     memo<T>(key: string, make: () => Promise<T>): Promise<T> {
       let pending = memos.get(key) as Promise<T> | undefined;
@@ -104,16 +113,22 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
 
 /**
  * Seeds, through the seam, the fixtures the legs need and the host does not list. Only fixtures
- * whose facets the host advertises are offered; a refused seed leaves the fixture unlisted.
+ * whose facets the host advertises are offered; a refused seed leaves the fixture unlisted. A
+ * seeded fixture's counter keys carry a nonce of this certification (CONTRACT §5), and the legs
+ * judge its runs against that copy; a fixture the host lists is run as the host holds it.
  */
 export async function seedMissingFixtures(target: Target, needed: Iterable<string>): Promise<string[]> {
   const seeded: string[] = [];
   if (!target.seams) return seeded;
+  target.seed ??= certificationSeed();
+  const nonce = target.seed.hex('counter-keys', 6);
   for (const id of new Set(needed)) {
     const doc = target.fixtureDocs.get(id);
     if (target.fixtures.has(id) || doc === undefined || target.facet === undefined) continue;
-    const result = await seedEvalSuite(target.client, doc);
+    const copy = withCounterNonce(doc, nonce);
+    const result = await seedEvalSuite(target.client, copy);
     if (result.ok) {
+      target.fixtureDocs.set(id, copy);
       target.fixtures.add(id);
       seeded.push(id);
     }

@@ -45,7 +45,8 @@ export async function observeEvalRun(
   client: Client = target.client,
   grading: GradeOptions = {},
 ): Promise<ObservedEvalRun> {
-  const doc = fixture(fixtureId);
+  // The copy the harness seeded, where it seeded one (its counter keys are the certification's).
+  const doc = target.fixtureDocs.get(fixtureId) ?? fixture(fixtureId);
   const created = await createEvalRun(client, { evalSuiteRef: fixtureId, agentId: SCRIPTED_AGENT, ...extras });
   const observed: ObservedEvalRun = { fixture: doc, created, runId: created.runId, events: [] };
   if (created.status !== 201 || created.runId === undefined) return observed;

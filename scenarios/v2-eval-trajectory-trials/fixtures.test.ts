@@ -15,7 +15,8 @@
 // in discovery `fixtures`, and asserts against the reference grade recomputed from the host's own
 // event log.
 
-import { loadFixtureFiles, loadFixtures } from '../../lib/fixtures.ts';
+import { loadFixtureFiles, loadFixtures, type FixtureDocument } from '../../lib/fixtures.ts';
+import { TestBug } from '../../lib/ledger/leg.ts';
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
 import {
   eventsOfType,
@@ -46,6 +47,14 @@ function trialOutcomes(run: ObservedEvalRun, taskId: string): Array<{ trialIndex
         .filter((e) => e.sequence > after && e.sequence < event.sequence && e.type === 'agent.tool-returned' && payloadOf(e).agentId === SCRIPTED_AGENT)
         .map((e) => payloadOf(e).outcome ?? { error: payloadOf(e).error }),
     }));
+}
+
+/** The counter key the `missed` task's call names in `doc` (the MISS fixture as the host holds it). */
+function missedCounterKey(doc: FixtureDocument | undefined): string {
+  const steps = doc?.suite.tasks.find((task) => task.taskId === 'missed')?.input as { steps?: Array<{ args?: { key?: unknown } }> } | undefined;
+  const key = steps?.steps?.[0]?.args?.key;
+  if (typeof key !== 'string') throw new TestBug(`${MISS} has no counter call in its missed task`);
+  return key;
 }
 
 const hostLegs: Leg[] = [
@@ -83,7 +92,8 @@ const hostLegs: Leg[] = [
     needs: { facet: ['fixtureMatching'], fixtures: [MISS], seams: true },
     observes: ['counters', 'effects'],
     async run(check, target) {
-      const probe = 'fixture-miss-probe';
+      // The key the missed call names, as the host holds the fixture (a seeded copy carries a nonce).
+      const probe = missedCounterKey(target.fixtureDocs.get(MISS));
       const { run, effects, counters } = await observeLiveEffects(check, target, {
         own: () => observeEvalRun(target, MISS),
         shared: () => sharedEvalRun(target, MISS),
