@@ -11,9 +11,10 @@
 //   after it arrived, as bench/waiting.ts attributes them):
 //     * leg chain: 1 (discovery) + the most requests of one leg, what a harness running every leg
 //       concurrently would wait through;
-//     * scheduling floor: 1 + the requests of every leg that reads shared host state (each runs
-//       alone, CONTRACT §5) + for each stretch of legs between two such legs, the most requests
-//       of one leg in it: what this scheduler must wait through however many legs it lets run.
+//     * scheduling floor: 1 + the requests of every leg that runs alone (one that reads shared
+//       host state, on a host without the per-run reading of CONTRACT §5; none on the reference
+//       host) + for each stretch of legs between two such legs, the most requests of one leg in
+//       it: what this scheduler must wait through however many legs it lets run.
 //   Both count every request of a leg as depending on the one before, so they are upper bounds of
 //   the true dependency chain;
 // - the issue's ratio wall ÷ (L × leg chain), with the target ≤ 1.5 at L = 100 ms, and
@@ -26,6 +27,7 @@
 //
 // The machine is shared by several people's runs at once: every row carries the load average.
 
+import { offersRunEffects } from '../lib/client/seams.ts';
 import { loadScenarios } from '../lib/scenarios.ts';
 import { DEFAULT_CONCURRENCY } from '../lib/ledger/schedule.ts';
 import type { BenchResult } from './grader.ts';
@@ -114,11 +116,17 @@ function chainsOf(perLeg: Map<string, number>, alone: ReadonlySet<string>): Chai
 
 export async function benchConcurrentLegs(): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
-  const alone = new Set(
-    (await loadScenarios()).flatMap((s) => s.legs.filter((leg) => !leg.serverFree && (leg.observes ?? []).length > 0).map((leg) => leg.id)),
-  );
   const repeats = 3;
   const host = await spawnHostChild();
+  // A leg that observes shared host state runs alone only on a host without the per-run reading
+  // (CONTRACT §5 "Observing one run"); the reference host offers it, so there none does.
+  const discovery = (await (await fetch(`${host.baseUrl}/.well-known/openwop`, { headers: { 'openwop-version': '2.0' } })).json()) as {
+    conformance?: Record<string, unknown>;
+  };
+  const perRun = offersRunEffects(discovery.conformance ?? {});
+  const alone = new Set(
+    perRun ? [] : (await loadScenarios()).flatMap((s) => s.legs.filter((leg) => !leg.serverFree && (leg.observes ?? []).length > 0).map((leg) => leg.id)),
+  );
   /** Median wall at L = 0 per concurrency: the part of the wall that is not waiting on latency. */
   const idle = new Map<number, number>();
   try {
@@ -136,7 +144,11 @@ export async function benchConcurrentLegs(): Promise<BenchResult[]> {
           `timing chain ${one.timing}`,
           chains === undefined
             ? 'chains not derivable (the concurrency-1 run overlapped)'
-            : `leg chain ${chains.leg} (1 discovery + the longest leg, ${chains.longest.replace('openwop.requirement.', '')}); scheduling floor ${chains.floor} (1 + the legs run alone, ${chains.alone.join(', ')}, + the longest leg of each stretch between them)`,
+            : `leg chain ${chains.leg} (1 discovery + the longest leg, ${chains.longest.replace('openwop.requirement.', '')}); scheduling floor ${chains.floor} (${
+                chains.alone.length === 0
+                  ? 'no leg runs alone: the host reads effects per run'
+                  : `1 + the legs run alone, ${chains.alone.join(', ')}, + the longest leg of each stretch between them`
+              })`,
         ];
         const name = `concurrency ${concurrency}${concurrency === DEFAULT_CONCURRENCY ? ' (the default)' : ''}, L = ${latency} ms; ${load()}`;
         if (latency === 0 || chains === undefined) {

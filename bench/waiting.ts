@@ -330,8 +330,8 @@ export async function benchFirstRequest(): Promise<BenchResult[]> {
     {
       name: `spawn of \`node bin/openwop-eval-conformance.mjs run --base-url <recorder>\` to its first request; ${load()}`,
       figure: describe(harness),
-      target: '≤ 250 ms wall',
-      ok: mid <= 250,
+      target: '≤ 200 ms wall',
+      ok: mid <= 200,
     },
     {
       name: 'the same command run from its TypeScript sources through tsx (`node --import tsx`, lib/cli.ts), as bin/ runs it without a current build',

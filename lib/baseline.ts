@@ -6,8 +6,9 @@
 // changes the exit code and what is printed, never the rows: the bundle records what happened.
 
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { packagePath } from './package-root.ts';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { LedgerRow, Disposition } from './evidence/types.ts';
 import { JsonTooDeep, parseJsonBounded } from './json-depth.ts';
 
@@ -37,7 +38,11 @@ export interface BaselineOutcome {
 let validate: ReturnType<Ajv2020['compile']> | undefined;
 
 function schemaCheck(value: unknown): string | undefined {
-  validate ??= new Ajv2020({ strict: true, allErrors: true }).compile(JSON.parse(readFileSync(BASELINE_SCHEMA_FILE, 'utf8')) as object);
+  if (validate === undefined) {
+    // Ajv is required only when a baseline is read: a run without one never pays for loading it.
+    const { Ajv2020: Compiler } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+    validate = new Compiler({ strict: true, allErrors: true }).compile(JSON.parse(readFileSync(BASELINE_SCHEMA_FILE, 'utf8')) as object);
+  }
   if (validate(value)) return undefined;
   const first = validate.errors![0]!;
   const where = first.instancePath === '' ? '/' : first.instancePath;

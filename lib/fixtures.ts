@@ -77,3 +77,38 @@ export async function withFixturesDir<T>(other: string, fn: () => Promise<T>): P
     cache = undefined;
   }
 }
+
+const COUNTER_TOOL = 'conformance.eval:counter';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The fixture with every key of the live counter (CONTRACT §5) suffixed by `nonce`, so a
+ * certification that seeds it counts on keys of its own: no other certification on the host,
+ * and nothing the host held before, moves them. Counter keys are those of the `args` of calls
+ * to `conformance.eval:counter` (script steps, fixture entries, expected trajectories); each is
+ * rewritten wherever a counter argument (`{op, key}`) or answer (`{key, count}`) carries it, and
+ * nowhere else (a memory key `{key, value}` is left alone).
+ */
+export function withCounterNonce(doc: FixtureDocument, nonce: string): FixtureDocument {
+  const keys = new Set<string>();
+  const collect = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(collect);
+    else if (isRecord(value)) {
+      if (value.tool === COUNTER_TOOL && isRecord(value.args) && typeof value.args.key === 'string') keys.add(value.args.key);
+      Object.values(value).forEach(collect);
+    }
+  };
+  collect(doc);
+  const rewrite = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rewrite);
+    if (!isRecord(value)) return value;
+    const out: Record<string, unknown> = {};
+    const counterShaped = ('op' in value || 'count' in value) && typeof value.key === 'string' && keys.has(value.key);
+    for (const [name, member] of Object.entries(value)) out[name] = counterShaped && name === 'key' ? `${member as string}-${nonce}` : rewrite(member);
+    return out;
+  };
+  return rewrite(doc) as FixtureDocument;
+}

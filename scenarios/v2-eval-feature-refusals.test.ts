@@ -21,10 +21,11 @@
 // unchanged and only RECOMMENDS failing closed (a SHOULD), and attaches fixtureMissCount only to
 // onMiss "fail" and "live"; no fixture of this harness misses under an absent onMiss (CONTRACT §6).
 
-import { createEvalRun, readEffects, readErrorCode, readRunEvents, type CreateEvalRunResult } from '../lib/client/index.ts';
+import { createEvalRun, readErrorCode, readRunEvents, type CreateEvalRunResult } from '../lib/client/index.ts';
 import { need, type Checks } from '../lib/ledger/leg.ts';
 import { defineScenario, type FacetMember, type Leg } from '../lib/ledger/scenario.ts';
 import type { Target } from '../lib/ledger/target.ts';
+import { observeLiveEffects } from './support/effects.ts';
 import { refusalNamesField } from './support/refusal.ts';
 import { unsentSuiteArgs } from './support/served-facts-classes.ts';
 import {
@@ -120,12 +121,6 @@ function returnedTo(run: ObservedEvalRun, taskId: string): Array<Record<string, 
     .filter((payload) => payload.agentId === SCRIPTED_AGENT);
 }
 
-async function effects(check: Checks, target: Target): Promise<Record<string, number>> {
-  const read = await readEffects(target.client);
-  if (!read.ok) return check.blocked(`the effect counter seam did not answer: ${read.reason}`);
-  return read.effects;
-}
-
 const hostLegs: Leg[] = [
   {
     id: 'openwop.requirement.0244.trajectory-unadvertised-refused',
@@ -199,9 +194,10 @@ const hostLegs: Leg[] = [
     needs: { facet: ['fixtureMatching'], fixtures: [ONMISS_LIVE], seams: true },
     observes: ['effects'],
     async run(check, target) {
-      const before = await effects(check, target);
-      const run = requireCompleted(check, await observeEvalRun(target, ONMISS_LIVE));
-      const after = await effects(check, target);
+      const { run, effects } = await observeLiveEffects(check, target, {
+        own: () => observeEvalRun(target, ONMISS_LIVE),
+        shared: () => sharedEvalRun(target, ONMISS_LIVE),
+      });
       // The fixture's calls are all to the live echo tool, and the scripted agent's contract fixes
       // which of them miss (its expected grade); each miss is answered by the live tool
       // (CONTRACT §4), which the effect counter counts (CONTRACT §5).
@@ -210,8 +206,7 @@ const hostLegs: Leg[] = [
         0,
       );
       need(check, misses > 0, `the ${ONMISS_LIVE} script misses at least once`, misses);
-      const moved = (after['conformance.eval:echo'] ?? 0) - (before['conformance.eval:echo'] ?? 0);
-      check.equal(moved, misses, 'the effect counter shows one live conformance.eval:echo call per miss');
+      check.equal(effects['conformance.eval:echo'] ?? 0, misses, "the run's effects show one live conformance.eval:echo call per miss");
     },
   },
   {

@@ -22,12 +22,13 @@
 // and on the three conformance-eval-recorded-* fixtures (and so on what they use).
 
 import { randomBytes } from 'node:crypto';
-import { createEvalRun, readCounter, readErrorCode, readRunEvents, type HttpResult } from '../lib/client/index.ts';
+import { createEvalRun, readErrorCode, readRunEvents, type HttpResult } from '../lib/client/index.ts';
 import { fixture } from '../lib/fixtures.ts';
 import type { RunEventDoc } from '../lib/grader/index.ts';
 import { need, TestBug, type Checks } from '../lib/ledger/leg.ts';
 import { defineScenario, type Leg } from '../lib/ledger/scenario.ts';
 import type { Target } from '../lib/ledger/target.ts';
+import { observeLiveEffects } from './support/effects.ts';
 import { RECORDED, unknownRunId } from './support/recorded.ts';
 import {
   eventsOfType,
@@ -49,9 +50,11 @@ const DRIFT = 'conformance-eval-recorded-drift';
 /** A built-in workflow run that never invokes an agent, where the host lists it (CONTRACT §5). */
 const NOOP_WORKFLOW = 'conformance-workflow-noop';
 
-/** The counter key the first `inc` of a fixture's `record` task moves. */
-function counterKey(fixtureId: string): string {
-  const steps = (fixture(fixtureId).suite.tasks[0]!.input as { steps: Array<{ tool?: string; args?: { op?: string; key?: string } }> }).steps;
+/** The counter key the first `inc` of a fixture's `record` task moves, as the host holds the fixture. */
+function counterKey(target: Target, fixtureId: string): string {
+  const steps = (
+    (target.fixtureDocs.get(fixtureId) ?? fixture(fixtureId)).suite.tasks[0]!.input as { steps: Array<{ tool?: string; args?: { op?: string; key?: string } }> }
+  ).steps;
   const inc = steps.find((step) => step.tool === 'conformance.eval:counter' && step.args?.op === 'inc');
   if (inc?.args?.key === undefined) throw new TestBug(`${fixtureId} has no counter inc step`);
   return inc.args.key;
@@ -73,10 +76,19 @@ function refusalOf(answer: HttpResult): { status: number; code: string | undefin
   return { status: answer.status, code: readErrorCode(answer.json) };
 }
 
-async function counter(check: Checks, target: Target, key: string): Promise<number> {
-  const read = await readCounter(target.client, key);
-  if (!read.ok) return check.blocked(`the counter seam did not answer: ${read.reason}`);
-  return read.count;
+/**
+ * The run moved no live counter: on a host with only the first seams the counter `key` reads the
+ * same before and after it; on one that reads effects per run, the run let no live
+ * `conformance.eval:counter` call through, the only way a counter moves (CONTRACT §5).
+ */
+function noLiveCounterCall(check: Checks, key: string, effects: Record<string, number>, counters: Map<string, number> | undefined): void {
+  if (counters !== undefined) check.equal(counters.get(key), 0, `the live counter ${key} reads the same before and after the run`);
+  else
+    check.equal(
+      effects['conformance.eval:counter'] ?? 0,
+      0,
+      `the run's effects show no live conformance.eval:counter call, so the counter ${key} did not move`,
+    );
 }
 
 const hostLegs: Leg[] = [
@@ -85,22 +97,26 @@ const hostLegs: Leg[] = [
     title: "a replay with fixtureRuns is served the source run's recorded answers: outcomes equal, no miss, the counter unmoved, the map echoed",
     clause: 'RFC 0252 §D, §E',
     needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY], seams: true },
-    observes: ['counters'],
+    observes: ['counters', 'effects'],
     async run(check, target) {
       const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
-      const key = counterKey(REPLAY);
-      const before = await counter(check, target, key);
-      const replay = requireCompleted(
-        check,
-        await observeEvalRun(target, REPLAY, { fixtureRuns: { record: source.runId } }, target.client, {
-          fixtureRunSources: { record: source.events as unknown as RunEventDoc[] },
-        }),
-      );
+      const key = counterKey(target, REPLAY);
+      const {
+        run: replay,
+        effects,
+        counters,
+      } = await observeLiveEffects(check, target, {
+        own: () =>
+          observeEvalRun(target, REPLAY, { fixtureRuns: { record: source.runId } }, target.client, {
+            fixtureRunSources: { record: source.events as unknown as RunEventDoc[] },
+          }),
+        counterKeys: [key],
+      });
       check.equal(payloadOf(eventsOfType(replay, 'eval.started')[0]).fixtureRuns, { record: source.runId }, 'eval.started.fixtureRuns echoes the accepted map');
       check.equal(outcomes(replay), outcomes(source), "each agent.tool-returned outcome equals the source run's");
       check.equal(summaryTask(replay.summary, 'record')?.fixtureMissCount, 0, 'fixtureMissCount is 0');
       check.equal(summaryTask(replay.summary, 'record')?.passed, replay.grade.tasks[0]?.passed, 'the replayed task is graded as the reference grades it');
-      check.equal(await counter(check, target, key), before, `the live counter ${key} reads the same before and after the replay`);
+      noLiveCounterCall(check, key, effects, counters);
     },
   },
   {
@@ -108,23 +124,27 @@ const hostLegs: Leg[] = [
     title: 'a drifted call against recorded fixtures misses and fails closed, and no live tool runs',
     clause: 'RFC 0252 §D',
     needs: { facet: RECORDED, fixtures: [SOURCE, DRIFT], seams: true },
-    observes: ['counters'],
+    observes: ['counters', 'effects'],
     async run(check, target) {
       const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
-      const key = counterKey(DRIFT);
-      const before = await counter(check, target, key);
-      const drift = requireCompleted(
-        check,
-        await observeEvalRun(target, DRIFT, { fixtureRuns: { record: source.runId } }, target.client, {
-          fixtureRunSources: { record: source.events as unknown as RunEventDoc[] },
-        }),
-      );
+      const key = counterKey(target, DRIFT);
+      const {
+        run: drift,
+        effects,
+        counters,
+      } = await observeLiveEffects(check, target, {
+        own: () =>
+          observeEvalRun(target, DRIFT, { fixtureRuns: { record: source.runId } }, target.client, {
+            fixtureRunSources: { record: source.events as unknown as RunEventDoc[] },
+          }),
+        counterKeys: [key],
+      });
       const task = summaryTask(drift.summary, 'record');
       check.equal(task?.fixtureMissCount, 1, 'fixtureMissCount is 1');
       check.equal(task?.passed, false, 'the drifted task does not pass');
       check.equal(task?.score, 0, 'the drifted task scores 0');
       check.equal(drift.grade.tasks[0]?.trialGrades[0]?.failedClosed, true, 'the log shows the trial failed closed');
-      check.equal(await counter(check, target, key), before, `the live counter ${key} does not move`);
+      noLiveCounterCall(check, key, effects, counters);
     },
   },
   {

@@ -13,6 +13,10 @@ import {
   projectId,
   readCounter,
   readEffects,
+  readRunEffects,
+  offersRunEffects,
+  EVAL_SEAMS_PROFILE,
+  SEAMS_PROFILE,
   SEAM_NOT_MOUNTED,
   seedEvalSuite,
   SUMMARY_MAX_ATTEMPTS,
@@ -133,6 +137,7 @@ describe('conformance seams', () => {
       await readEffects(c),
       await seedEvalSuite(c, { id: 'conformance-eval-golden' }),
       await eraseToolContent(c, RUN_ID),
+      await readRunEffects(c, RUN_ID),
     ]) {
       expect(answer).toMatchObject({ ok: false, reason: SEAM_NOT_MOUNTED });
     }
@@ -158,6 +163,26 @@ describe('conformance seams', () => {
       `POST /conformance/seams/runs/${projectId(RUN_ID)}/erase-tool-content`,
     ]);
     expect(JSON.parse(seen[2]?.body ?? '')).toEqual(fixture);
+  });
+
+  it("the per-run effect reading asks for the run's projected id and holds the answer to that run", async () => {
+    fake.handler = (_req, res) => json(res, 200, { runId: RUN_ID, effects: { 'conformance.eval:echo': 1 } });
+    expect(await readRunEffects(client(), RUN_ID)).toMatchObject({ ok: true, effects: { 'conformance.eval:echo': 1 } });
+    expect(seen.map((e) => `${e.method} ${e.url}`)).toEqual([`GET /conformance/seams/runs/${projectId(RUN_ID)}/effects`]);
+    fake.handler = (_req, res) => json(res, 200, { runId: `${RUN_ID}x`, effects: {} });
+    expect(await readRunEffects(client(), RUN_ID)).toMatchObject({ ok: false, reason: expect.stringContaining('runId') });
+    fake.handler = (_req, res) => json(res, 200, { runId: RUN_ID, effects: { 'conformance.eval:echo': -1 } });
+    expect(await readRunEffects(client(), RUN_ID)).toMatchObject({ ok: false, reason: expect.stringContaining('integer') });
+  });
+
+  it('the per-run reading is offered by evalSeamsProfile 2 or later beside the seams profile, never by either alone', () => {
+    const seams = { seamsProfile: SEAMS_PROFILE };
+    expect(offersRunEffects({ ...seams, evalSeamsProfile: EVAL_SEAMS_PROFILE })).toBe(true);
+    expect(offersRunEffects({ ...seams, evalSeamsProfile: 'openwop-eval-conformance-seams-3' })).toBe(true);
+    expect(offersRunEffects({ ...seams, evalSeamsProfile: 'openwop-eval-conformance-seams-1' })).toBe(false);
+    expect(offersRunEffects({ ...seams, evalSeamsProfile: 2 })).toBe(false);
+    expect(offersRunEffects(seams)).toBe(false);
+    expect(offersRunEffects({ evalSeamsProfile: EVAL_SEAMS_PROFILE })).toBe(false);
   });
 
   it('a counter seam answer without an integer count is a reason', async () => {

@@ -1,6 +1,7 @@
 // Concurrent legs (lib/ledger/schedule.ts): a certification at concurrency 1 and at 8 gives the
 // same rows, the same JSON report and JUnit file and the same bundle witness digest; a leg that
-// reads shared host state (CONTRACT §5) never overlaps another leg; every leg that reads those
+// reads shared host state (CONTRACT §5) never overlaps another leg on a host with only the first
+// seams, and runs beside the others on one that reads effects per run; every leg that reads those
 // seams says so; --concurrency and OPENWOP_MAX_WORKERS are read like the other flags.
 
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -138,8 +139,9 @@ function probeLeg(
   };
 }
 
-function probeTarget(): Target {
+function probeTarget(runEffects = false): Target {
   return {
+    runEffects,
     label: '[probe@1.0]',
     baseUrl: 'http://127.0.0.1:9',
     client: undefined as never,
@@ -154,14 +156,14 @@ function probeTarget(): Target {
 }
 
 /** Twelve legs, the later ones finishing first; legs 3 and 8 read shared state when `declared`. */
-async function probeRun(concurrency: number, declared: boolean) {
+async function probeRun(concurrency: number, declared: boolean, runEffects = false) {
   const log: Array<{ id: string; inFlightAtStart: number; peakWhileRunning: number }> = [];
   const state = { inFlight: 0 };
   const legs = Array.from({ length: 12 }, (_, i) =>
     probeLeg(`probe-${i}`, log, state, 24 - 2 * i, declared && (i === 3 || i === 8) ? ['counters'] : undefined),
   );
   const reported: string[] = [];
-  const rows = await runLegs([{ file: 'probe.test.ts', legs }], probeTarget(), { concurrency, onRow: (row) => reported.push(row.id) });
+  const rows = await runLegs([{ file: 'probe.test.ts', legs }], probeTarget(runEffects), { concurrency, onRow: (row) => reported.push(row.id) });
   return { log, rows, reported, peak: Math.max(...log.map((entry) => entry.peakWhileRunning)) };
 }
 
@@ -174,6 +176,13 @@ describe('the scheduler', () => {
     expect(log.map((entry) => entry.id)).toEqual(Array.from({ length: 12 }, (_, i) => `probe-${i}`));
     expect(rows.map((row) => row.id)).toEqual(Array.from({ length: 12 }, (_, i) => `openwop.requirement.0244.probe-${i}`));
     expect(reported).toEqual(rows.map((row) => row.id));
+    for (const row of rows) expect(row.result).toBe('executed-pass');
+  });
+
+  it('on a host that reads effects per run, runs no leg alone', async () => {
+    const { log, rows, peak } = await probeRun(4, true, true);
+    expect(log.filter((entry) => (entry.id === 'probe-3' || entry.id === 'probe-8') && entry.peakWhileRunning > 1)).not.toEqual([]);
+    expect(peak).toBe(4);
     for (const row of rows) expect(row.result).toBe('executed-pass');
   });
 
@@ -207,12 +216,15 @@ describe('the scheduler', () => {
   });
 });
 
-/** The shared host state a leg's code reads through the seams of CONTRACT §5. */
+/**
+ * The shared host state a leg's code reads through the seams of CONTRACT §5, directly or through
+ * scenarios/support/effects.ts (the effects always, the keyed counters it is given).
+ */
 function readsOf(leg: Leg): SharedHostState[] {
   const source = leg.run.toString();
   const reads: SharedHostState[] = [];
-  if (/\b(readCounter|counter)\(/.test(source)) reads.push('counters');
-  if (/\b(readEffects|effects)\(/.test(source)) reads.push('effects');
+  if (/\b(readCounter|counter)\(|\bcounterKeys:/.test(source)) reads.push('counters');
+  if (/\b(readEffects|effects|observeLiveEffects)\(/.test(source)) reads.push('effects');
   return reads;
 }
 

@@ -12,6 +12,7 @@ import { REFERENCE_BEHAVIOUR, type EngineBehaviour } from '../reference/eval/ind
 import { exactDecimal } from '../reference/eval/json.ts';
 import { HttpError } from '../reference/errors.ts';
 import type { ReferenceHostOptions } from '../reference/server.ts';
+import { SEAM_VARIANTS } from './seams.ts';
 import type { WireChoice } from './wire.ts';
 import { CLASS_VARIANTS } from './classes.ts';
 
@@ -211,4 +212,5 @@ export const HONEST_VARIANTS: HonestVariant[] = [
     },
   },
   ...CLASS_VARIANTS,
+  ...SEAM_VARIANTS,
 ];

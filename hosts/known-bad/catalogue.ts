@@ -24,6 +24,7 @@ import { EDGES } from './catalogue/edges.ts';
 import { GENERATED_AND_READ_FORMS } from './catalogue/generated-read-forms.ts';
 import { CLASSES } from './catalogue/classes.ts';
 import { AUDIT_CLAUSES } from './catalogue/audit-clauses.ts';
+import { SEAMS } from './catalogue/seams.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -40,4 +41,5 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...GENERATED_AND_READ_FORMS,
   ...CLASSES,
   ...AUDIT_CLAUSES,
+  ...SEAMS,
 ];

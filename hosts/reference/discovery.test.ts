@@ -26,7 +26,7 @@ describe('a host with the full facet and seams', () => {
     expect(doc.preferredVersion).toBe('2.0');
     expect(doc.eventLogSchemaVersion).toBe(3);
     expect(doc.implementation.name).toBe('openwop-eval-conformance-reference-host');
-    expect(doc.conformance).toEqual({ seamsProfile: 'openwop-conformance-seams-v2' });
+    expect(doc.conformance).toEqual({ seamsProfile: 'openwop-conformance-seams-v2', evalSeamsProfile: 'openwop-eval-conformance-seams-2' });
     expect(doc.agents).toEqual({
       status: 'experimental',
       since: '2.0',
@@ -171,6 +171,24 @@ describe('a host with seams switched off', () => {
     expectError(await call(host, 'GET', '/conformance/seams/effects'), 404, 'not_found');
     expectError(await call(host, 'PUT', '/conformance/seams/eval-suites/conformance-eval-x', { body: {} }), 404, 'not_found');
     expectError(await call(host, 'POST', '/conformance/seams/runs/tenant-a~2F0123456789abcdef/erase-tool-content'), 404, 'not_found');
+    expectError(await call(host, 'GET', '/conformance/seams/runs/tenant-a~2F0123456789abcdef/effects'), 404, 'not_found');
+  });
+});
+
+describe('a host with only the first seams', () => {
+  let host: ReferenceHost;
+  beforeAll(async () => {
+    host = await withHost({ runEffects: false });
+  });
+  afterAll(async () => {
+    await host.close();
+  });
+
+  it('advertises the seams profile without evalSeamsProfile and answers 404 on the per-run effect reading', async () => {
+    const doc = (await call(host, 'GET', '/.well-known/openwop', { key: null })).json as Record<string, any>;
+    expect(doc.conformance).toEqual({ seamsProfile: 'openwop-conformance-seams-v2' });
+    expect((await call(host, 'GET', '/conformance/seams/effects')).status).toBe(200);
+    expectError(await call(host, 'GET', '/conformance/seams/runs/tenant-a~2F0123456789abcdef/effects'), 404, 'not_found');
   });
 });
 

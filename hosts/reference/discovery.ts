@@ -2,7 +2,7 @@
 // host advertises.
 
 import { createHash, type KeyObject } from 'node:crypto';
-import { SEAMS_PROFILE } from '../../lib/client/seams.ts';
+import { EVAL_SEAMS_PROFILE, SEAMS_PROFILE } from '../../lib/client/seams.ts';
 import type { EvalFacets } from './eval/port.ts';
 
 export const PROTOCOL_VERSION = '2.0';
@@ -49,6 +49,8 @@ export interface DiscoveryInput {
   implementation: Implementation;
   facets: EvalFacets | undefined;
   seams: boolean;
+  /** The per-run effect reading is mounted too (CONTRACT §5). */
+  runEffects: boolean;
   fixtures: string[];
   publicKey: KeyObject;
   keyId: string;
@@ -79,7 +81,7 @@ export function buildDiscovery(input: DiscoveryInput): Record<string, unknown> {
     signingKeys: [{ keyId: input.keyId, alg: 'ed25519', publicKey: rawPublicKey(input.publicKey), use: 'certification-bundle' }],
     fixtures: input.fixtures,
   };
-  if (input.seams) doc.conformance = { seamsProfile: SEAMS_PROFILE };
+  if (input.seams) doc.conformance = input.runEffects ? { seamsProfile: SEAMS_PROFILE, evalSeamsProfile: EVAL_SEAMS_PROFILE } : { seamsProfile: SEAMS_PROFILE };
   doc.agents = agents;
   return doc;
 }

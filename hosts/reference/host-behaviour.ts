@@ -42,6 +42,8 @@ export interface HostBehaviour {
   resumeAfter(lastEventId: number): number;
   /** The poll response as served, from the one the store gives (docs/wire.md §5.3: the same events as the stream). */
   polledEvents(body: Record<string, unknown>): Record<string, unknown>;
+  /** A run's live calls as `GET /conformance/seams/runs/{runId}/effects` serves them, from those the store counted (CONTRACT §5). */
+  servedRunEffects(effects: Record<string, number>): Record<string, number>;
 }
 
 export const REFERENCE_HOST_BEHAVIOUR: Readonly<HostBehaviour> = Object.freeze({
@@ -63,4 +65,5 @@ export const REFERENCE_HOST_BEHAVIOUR: Readonly<HostBehaviour> = Object.freeze({
   discovery: (document: Record<string, unknown>) => document,
   resumeAfter: (lastEventId: number) => lastEventId,
   polledEvents: (body: Record<string, unknown>) => body,
+  servedRunEffects: (effects: Record<string, number>) => effects,
 });

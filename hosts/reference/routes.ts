@@ -24,6 +24,8 @@ export interface HostContext {
   tenants: Array<{ tenantId: string; apiKey: string }>;
   facets: EvalFacets | undefined;
   seams: boolean;
+  /** The per-run effect reading of CONTRACT §5 is mounted (with the seams). */
+  runEffects: boolean;
   store: Store;
   runs: RunManager;
   catalogue: SuiteCatalogue;
@@ -67,7 +69,7 @@ function digest(text: string): Buffer {
 
 /** The request listener of a host: routing, auth, the handlers, and the one error path. */
 export function createRequestListener(host: HostContext): (req: IncomingMessage, res: ServerResponse) => void {
-  const { facets, seams, store, runs, catalogue, guard, streams, discoveryDocument, checkFixture, behaviour, log } = host;
+  const { facets, seams, runEffects, store, runs, catalogue, guard, streams, discoveryDocument, checkFixture, behaviour, log } = host;
 
   const keyDigests = host.tenants.map((t) => ({ tenantId: t.tenantId, digest: digest(t.apiKey) }));
   const authenticate = (req: IncomingMessage): string => {
@@ -282,6 +284,12 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
     sendJson(res, 200, { effects: store.effects(tenant) });
   };
 
+  // Only the caller's own run: another tenant's id reads like an unknown one (404).
+  const seamRunEffects: Handler = (ctx) => {
+    const run = ownedRun(ctx);
+    sendJson(ctx.res, 200, { runId: run.runId, effects: behaviour.servedRunEffects(store.runEffects(run.runId)) });
+  };
+
   const seamSeedSuite: Handler = async ({ req, res, params }) => {
     const fixtureId = params.fixtureId as string;
     if (!FIXTURE_ID_PATTERN.test(fixtureId) || fixtureId.length > 128) {
@@ -323,6 +331,7 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
       { pattern: ['conformance', 'seams', 'eval-suites', ':fixtureId'], methods: { PUT: seamSeedSuite } },
       { pattern: ['conformance', 'seams', 'runs', ':runId', 'erase-tool-content'], methods: { POST: seamErase } },
     );
+    if (runEffects) routes.push({ pattern: ['conformance', 'seams', 'runs', ':runId', 'effects'], methods: { GET: seamRunEffects } });
   }
 
   const match = (segments: string[]): { route: Route; params: RouteParams } | undefined => {

@@ -352,7 +352,7 @@ export class RunManager {
           if (callId !== undefined) live.toolCallEvents.set(callId, doc.eventId);
         }
       },
-      callLiveTool: (toolName, inputs) => callLiveTool(this.#store, live.tenant, toolName, inputs),
+      callLiveTool: (toolName, inputs) => callLiveTool(this.#store, live.tenant, live.runId, toolName, inputs),
       recordToolCall: (call) => {
         if (halted()) return;
         if (live.lastToolCalledSequence === undefined) {

@@ -1,5 +1,5 @@
-// The reference host's conformance seams and live tools over real HTTP: the counter and effect
-// counter, seeding an eval suite, and erasing a source run's tool content (after which a replay
+// The reference host's conformance seams and live tools over real HTTP: the counter, the effect
+// counter (global and per run), seeding an eval suite, and erasing a source run's tool content (after which a replay
 // of an eval derived from it is refused, never re-derived and never run live).
 // Covers: CONTRACT.md §5; RFC 0252 §C, §D, §E and Security.
 
@@ -48,6 +48,23 @@ describe('seams', () => {
     expect(await effects(host)).toEqual({ [COUNTER]: 2 });
     expect(await counter(host, KEY, host.tenants.b.apiKey)).toBe(0);
     expect(await effects(host, host.tenants.b.apiKey)).toEqual({});
+  });
+
+  it("reads one run's live calls: its own only, after it ended, and never another tenant's run", async () => {
+    const first = await createRun(host, evalBody('conformance-eval-recorded-source'));
+    const second = await createRun(host, evalBody('conformance-eval-onmiss-live'));
+    await pollToEnd(host, first);
+    await pollToEnd(host, second);
+    const reply = await call(host, 'GET', `/conformance/seams/runs/${encodeURIComponent(first)}/effects`);
+    expect(reply.status).toBe(200);
+    expect(reply.json).toEqual({ runId: first, effects: { [COUNTER]: 2 } });
+    const other = await call(host, 'GET', `/conformance/seams/runs/${encodeURIComponent(second)}/effects`);
+    expect(other.json).toEqual({ runId: second, effects: { 'conformance.eval:echo': 1 } });
+    const foreign = await call(host, 'GET', `/conformance/seams/runs/${encodeURIComponent(first)}/effects`, { key: host.tenants.b.apiKey });
+    const unknown = await call(host, 'GET', `/conformance/seams/runs/${encodeURIComponent(`${first}x`)}/effects`, { key: host.tenants.b.apiKey });
+    expectError(foreign, 404, 'not_found');
+    expect(foreign.text).toBe(unknown.text);
+    expectError(await call(host, 'GET', `/conformance/seams/runs/${encodeURIComponent(first)}/effects`, { key: null }), 401, 'unauthenticated');
   });
 
   it('refuses a counter read without a key', async () => {

@@ -45,6 +45,12 @@ export interface ReferenceHostOptions {
   evalSuite?: EvalFacetOverrides | false;
   /** Mounts `/conformance/seams/…` and advertises the seams profile. Default true. */
   seams?: boolean;
+  /**
+   * With the seams, also mounts the per-run effect reading `GET /conformance/seams/runs/{runId}/effects`
+   * and advertises it (`conformance.evalSeamsProfile`, CONTRACT §5). Default true; false is a
+   * host with only the first seams.
+   */
+  runEffects?: boolean;
   /** Where the canonical eval-suite fixtures are read from. Default: the repo's fixtures/eval-suites. */
   fixturesDir?: string;
   /** `strict` (default) checks every document the host sends against schemas/v2. */
@@ -128,6 +134,7 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
   const keyId = options.signingKeyId ?? `reference-host-${createHash('sha256').update(rawPublicKey(publicKey)).digest('hex').slice(0, 16)}`;
   const facets: EvalFacets | undefined = resolveFacets(options.evalSuite);
   const seams = options.seams ?? true;
+  const runEffects = seams && (options.runEffects ?? true);
   const paceMs = options.paceMs ?? 0;
   if (!Number.isFinite(paceMs) || paceMs < 0) throw new Error('paceMs must be a non-negative number');
   const keepAliveMs = options.keepAliveMs ?? KEEP_ALIVE_MS;
@@ -165,7 +172,9 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
     const discoveryDocument = (): Record<string, unknown> =>
       // CONTRACT §1: the seeded conformance-workflow-noop is listed beside the eval suites, so a
       // leg that posts a workflow run knows it is served.
-      hostBehaviour.discovery(buildDiscovery({ implementation, facets, seams, fixtures: [...catalogue.listedIds(), NOOP_WORKFLOW_ID], publicKey, keyId }));
+      hostBehaviour.discovery(
+        buildDiscovery({ implementation, facets, seams, runEffects, fixtures: [...catalogue.listedIds(), NOOP_WORKFLOW_ID], publicKey, keyId }),
+      );
     // A host whose own advertisement fails the schema is misconfigured: refuse to start.
     guard.outgoing('capabilities', 'its discovery document', discoveryDocument());
 
@@ -176,6 +185,7 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
       tenants: [tenants.a, tenants.b],
       facets,
       seams,
+      runEffects,
       store,
       runs,
       catalogue,

@@ -154,6 +154,12 @@ CREATE TABLE IF NOT EXISTS effects (
   count INTEGER NOT NULL,
   PRIMARY KEY (tenant, tool_name)
 );
+CREATE TABLE IF NOT EXISTS run_effects (
+  run_id TEXT NOT NULL,
+  tool_name TEXT NOT NULL,
+  count INTEGER NOT NULL,
+  PRIMARY KEY (run_id, tool_name)
+);
 CREATE TABLE IF NOT EXISTS seeded_suites (
   fixture_id TEXT PRIMARY KEY,
   document TEXT NOT NULL,
@@ -352,11 +358,24 @@ export class Store {
     return row?.count ?? 0;
   }
 
-  countEffect(tenant: string, toolName: string): void {
+  /** Counts one live call for the tenant (the global reading) and for the run it was made for (CONTRACT §5). */
+  countEffect(tenant: string, runId: string, toolName: string): void {
     this.#sql(
       `INSERT INTO effects (tenant, tool_name, count) VALUES (?, ?, 1)
          ON CONFLICT (tenant, tool_name) DO UPDATE SET count = count + 1`,
     ).run(tenant, toolName);
+    this.#sql(
+      `INSERT INTO run_effects (run_id, tool_name, count) VALUES (?, ?, 1)
+         ON CONFLICT (run_id, tool_name) DO UPDATE SET count = count + 1`,
+    ).run(runId, toolName);
+  }
+
+  /** The live calls made for one run, by tool name. */
+  runEffects(runId: string): Record<string, number> {
+    const rows = this.#sql('SELECT tool_name, count FROM run_effects WHERE run_id = ? ORDER BY tool_name').all(runId) as { tool_name: string; count: number }[];
+    const out: Record<string, number> = {};
+    for (const r of rows) out[r.tool_name] = r.count;
+    return out;
   }
 
   effects(tenant: string): Record<string, number> {

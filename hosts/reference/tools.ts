@@ -39,12 +39,13 @@ function echo(inputs: unknown): ToolResult {
 }
 
 /**
- * Calls one live tool for a tenant. Every call is counted by tool name before it runs, whether
- * or not the tool exists or accepts the arguments: the effect counter answers "did anything
- * reach the live tool path", which is what a fail-closed fixture miss must leave unmoved.
+ * Calls one live tool for a tenant, on behalf of one run. Every call is counted by tool name
+ * before it runs, whether or not the tool exists or accepts the arguments, for the tenant and for
+ * the run: the effect counter answers "did anything reach the live tool path", which is what a
+ * fail-closed fixture miss must leave unmoved.
  */
-export function callLiveTool(store: Store, tenant: string, toolName: string, inputs: unknown): ToolResult {
-  store.countEffect(tenant, toolName);
+export function callLiveTool(store: Store, tenant: string, runId: string, toolName: string, inputs: unknown): ToolResult {
+  store.countEffect(tenant, runId, toolName);
   switch (toolName) {
     case COUNTER_TOOL:
       return counter(store, tenant, inputs);

@@ -19,10 +19,28 @@
 //
 // The errors are in transport-errors.ts, the capped reading of a body in response-body.ts.
 
-import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { Agent as AgentClass, Dispatcher } from 'undici';
 import { TestBug } from '../test-bug.ts';
 import { discard, flattenHeaders, parseBody, readCapped } from './response-body.ts';
 import { scrubSecrets, toTransportError } from './transport-errors.ts';
+
+// undici's entry module loads every API it has (fetch, WebSocket, caches, mocks) when required:
+// about a third of the harness's start-up (bench/RESULTS.md "Start and CPU"). The client needs an
+// Agent and `request` only, so it requires those two modules of the undici version package.json
+// pins exactly, and gives `request` the origin and path the entry's wrapper would have parsed.
+const requireUndici = createRequire(import.meta.url);
+const Agent = requireUndici('undici/lib/dispatcher/agent.js') as typeof AgentClass;
+const apiRequest = requireUndici('undici/lib/api/api-request.js') as (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+
+function undiciRequest(
+  url: string,
+  options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'> & { dispatcher: Dispatcher },
+): Promise<Dispatcher.ResponseData> {
+  const { dispatcher, ...rest } = options;
+  const parsed = new URL(url);
+  return apiRequest.call(dispatcher, { ...rest, origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` });
+}
 
 export const OPENWOP_VERSION = '2.0';
 export const DEFAULT_TIMEOUT_MS = 10_000;

@@ -7,6 +7,19 @@ import { projectId } from './ids.ts';
 import { describeAnswer, isJsonObject } from './util.ts';
 
 export const SEAMS_PROFILE = 'openwop-conformance-seams-v2';
+/**
+ * `conformance.evalSeamsProfile`: the version of this harness's own seams (CONTRACT §5). Version 2
+ * adds the per-run effect reading; a host without the member offers only the first seams.
+ */
+export const EVAL_SEAMS_PROFILE = 'openwop-eval-conformance-seams-2';
+const EVAL_SEAMS_VERSION = /^openwop-eval-conformance-seams-([1-9][0-9]{0,5})$/;
+
+/** Whether a discovery `conformance` record offers the per-run effect reading (version 2 or later). */
+export function offersRunEffects(conformance: Record<string, unknown>): boolean {
+  if (conformance.seamsProfile !== SEAMS_PROFILE || typeof conformance.evalSeamsProfile !== 'string') return false;
+  const version = EVAL_SEAMS_VERSION.exec(conformance.evalSeamsProfile);
+  return version !== null && Number(version[1]) >= 2;
+}
 export const SEAM_NOT_MOUNTED = 'seam not mounted';
 
 export type SeamResult<T> = ({ ok: true } & T) | { ok: false; reason: string; result: HttpResult };
@@ -45,6 +58,27 @@ export async function readEffects(client: Client, options: SeamOptions = {}): Pr
   const effects = isJsonObject(json) ? json.effects : undefined;
   if (!isJsonObject(effects) || !Object.values(effects).every(isCount)) {
     return { ok: false, reason: `${what} answered 200 without {effects: {<toolName>: <integer ≥0>}}`, result };
+  }
+  return { ok: true, effects: effects as Record<string, number>, result };
+}
+
+/**
+ * `GET /conformance/seams/runs/{runId}/effects` → the live tool calls the host let through for
+ * that one run, by tool name (`{runId, effects}`).
+ */
+export async function readRunEffects(
+  client: Client,
+  runId: string,
+  options: SeamOptions = {},
+): Promise<SeamResult<{ effects: Record<string, number>; result: HttpResult }>> {
+  const path = `/conformance/seams/runs/${projectId(runId)}/effects`;
+  const what = `GET ${path}`;
+  const result = await client.request('GET', path, { auth: options.auth });
+  if (result.status !== 200) return refused(what, result);
+  const json = result.json;
+  const effects = isJsonObject(json) ? json.effects : undefined;
+  if (!isJsonObject(json) || json.runId !== runId || !isJsonObject(effects) || !Object.values(effects).every(isCount)) {
+    return { ok: false, reason: `${what} answered 200 without {runId: ${JSON.stringify(runId)}, effects: {<toolName>: <integer ≥0>}}`, result };
   }
   return { ok: true, effects: effects as Record<string, number>, result };
 }

@@ -54,10 +54,12 @@ export async function runLegs(scenarios: Scenario[], target: Target | undefined,
 
 /**
  * A leg that compares host state global to the host before and after its own run (CONTRACT §5)
- * runs with no other leg in flight; one its gate keeps from running sends nothing, so it need not.
+ * runs with no other leg in flight, on a host with only the first seams. On a host that reads
+ * effects per run it reads its own run's instead, so it runs beside the others; one its gate
+ * keeps from running sends nothing, so it need not run alone either.
  */
 function runsAlone(leg: Leg, target: Target | undefined): boolean {
-  if (leg.serverFree || target === undefined || (leg.observes ?? []).length === 0) return false;
+  if (leg.serverFree || target === undefined || target.runEffects === true || (leg.observes ?? []).length === 0) return false;
   return decideGate(leg.needs, target).run;
 }
 

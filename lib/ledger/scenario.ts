@@ -44,9 +44,11 @@ export interface HostLeg extends LegBase {
   serverFree?: false;
   needs: Needs;
   /**
-   * The shared host state the leg reads before and after a run of its own and compares. Any
-   * other leg's run may move it, so the runner runs such a leg with no other leg in flight
-   * (lib/ledger/schedule.ts).
+   * The shared host state the leg reads before and after a run of its own and compares, on a
+   * host with only the first seams. Any other leg's run may move it, so there the runner runs
+   * such a leg with no other leg in flight (lib/ledger/schedule.ts); on a host that reads
+   * effects per run the leg reads its own run's (scenarios/support/effects.ts) and runs beside
+   * the others.
    */
   observes?: readonly SharedHostState[];
   run(check: Checks, target: Target): Promise<void>;

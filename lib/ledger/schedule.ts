@@ -2,8 +2,9 @@
 // things: work they share through `target.memo` (one eval run judged by several legs), which is
 // a promise any of them may start and all of them await, and the host state global to the host
 // that some legs read before and after their own run (the effect counter and the keyed counters
-// of CONTRACT §5). A leg that reads such state runs with no other leg in flight: any other leg's
-// run could move the counter between its two reads.
+// of CONTRACT §5), on a host with only the first seams. There a leg that reads such state runs
+// with no other leg in flight: any other leg's run could move the counter between its two reads.
+// A host that reads effects per run (CONTRACT §5) needs no such leg: each reads its own run's.
 //
 // Legs start in declaration order, at most N in flight; a leg that runs alone waits until every
 // leg declared before it has ended, and no leg declared after it starts until it ends. So it sees

@@ -1,9 +1,19 @@
 // The host under test, as the legs see it: its discovery document, its `agents.evalSuite` facet,
 // the fixtures it lists, whether it mounts the seams, and clients for one or two tenants.
 
-import { createClient, discover, evalSuiteFacet, SEAMS_PROFILE, seedEvalSuite, TransportError, type Client, type DiscoveryResult } from '../client/index.ts';
+import {
+  createClient,
+  discover,
+  evalSuiteFacet,
+  offersRunEffects,
+  SEAMS_PROFILE,
+  seedEvalSuite,
+  TransportError,
+  type Client,
+  type DiscoveryResult,
+} from '../client/index.ts';
 import { certificationSeed, type CertificationSeed } from '../certification-seed.ts';
-import { loadFixtures, type FixtureDocument } from '../fixtures.ts';
+import { loadFixtures, withCounterNonce, type FixtureDocument } from '../fixtures.ts';
 import { Findings } from './findings.ts';
 
 /**
@@ -49,8 +59,16 @@ export interface Target {
   /** Fixture ids the host lists (plus those the harness seeded through the seam). */
   fixtures: Set<string>;
   seams: boolean;
+  /**
+   * The host reads the effect counter per run (`conformance.evalSeamsProfile`, CONTRACT §5), so
+   * a leg that observes effects reads its own run's and never runs alone. Absent: it does not.
+   */
+  runEffects?: boolean;
   requireBehavior: boolean;
-  /** The fixture documents of this harness, by id. */
+  /**
+   * The fixture documents of this harness, by id: a fixture the harness seeded is the copy it
+   * seeded, its counter keys carrying the certification's nonce (lib/fixtures.ts withCounterNonce).
+   */
   fixtureDocs: Map<string, FixtureDocument>;
   /** Work shared between legs (one eval run read by several legs), done once per target. */
   memo<T>(key: string, make: () => Promise<T>): Promise<T>;
@@ -95,8 +113,9 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     facet: evalSuiteFacet(document),
     fixtures: new Set(listed),
     seams: conformance.seamsProfile === SEAMS_PROFILE,
+    runEffects: offersRunEffects(conformance),
     requireBehavior: options.requireBehavior,
-    fixtureDocs: loadFixtures(),
+    fixtureDocs: new Map(loadFixtures()),
     findings: new Findings(),
     seed: certificationSeed(options.seed),
     generated: { count: options.generated ?? DEFAULT_GENERATED_SUITES, ...(options.replaySuite ? { replay: options.replaySuite } : {}) },
@@ -114,16 +133,22 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
 
 /**
  * Seeds, through the seam, the fixtures the legs need and the host does not list. Only fixtures
- * whose facets the host advertises are offered; a refused seed leaves the fixture unlisted.
+ * whose facets the host advertises are offered; a refused seed leaves the fixture unlisted. A
+ * seeded fixture's counter keys carry a nonce of this certification (CONTRACT §5), and the legs
+ * judge its runs against that copy; a fixture the host lists is run as the host holds it.
  */
 export async function seedMissingFixtures(target: Target, needed: Iterable<string>): Promise<string[]> {
   const seeded: string[] = [];
   if (!target.seams) return seeded;
+  target.seed ??= certificationSeed();
+  const nonce = target.seed.hex('counter-keys', 6);
   for (const id of new Set(needed)) {
     const doc = target.fixtureDocs.get(id);
     if (target.fixtures.has(id) || doc === undefined || target.facet === undefined) continue;
-    const result = await seedEvalSuite(target.client, doc);
+    const copy = withCounterNonce(doc, nonce);
+    const result = await seedEvalSuite(target.client, copy);
     if (result.ok) {
+      target.fixtureDocs.set(id, copy);
       target.fixtures.add(id);
       seeded.push(id);
     }

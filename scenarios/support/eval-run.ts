@@ -84,8 +84,9 @@ export async function observeEvalRun(
   grading: GradeOptions = {},
   how: ObserveOptions = {},
 ): Promise<ObservedEvalRun> {
-  // A generated suite is a document the leg seeded itself; a catalogue fixture is read by its id.
-  const doc = typeof fixtureId === 'string' ? fixture(fixtureId) : fixtureId;
+  // A generated suite is a document the leg seeded itself; a catalogue fixture is read by its id,
+  // from the copy the harness seeded where it seeded one (its counter keys are the certification's).
+  const doc = typeof fixtureId === 'string' ? (target.fixtureDocs.get(fixtureId) ?? fixture(fixtureId)) : fixtureId;
   const created = await createEvalRun(client, { evalSuiteRef: doc.id, agentId: SCRIPTED_AGENT, ...extras });
   const observed: ObservedEvalRun = { fixture: doc, created, runId: created.runId, events: [] };
   if (created.status !== 201 || created.runId === undefined) return observed;

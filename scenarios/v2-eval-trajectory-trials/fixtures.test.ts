@@ -15,8 +15,8 @@
 // in discovery `fixtures`, and asserts against the reference grade recomputed from the host's own
 // event log.
 
-import { readCounter, readEffects } from '../../lib/client/index.ts';
-import { loadFixtureFiles, loadFixtures } from '../../lib/fixtures.ts';
+import { loadFixtureFiles, loadFixtures, type FixtureDocument } from '../../lib/fixtures.ts';
+import { TestBug } from '../../lib/ledger/leg.ts';
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
 import {
   eventsOfType,
@@ -28,6 +28,7 @@ import {
   summaryTask,
   type ObservedEvalRun,
 } from '../support/eval-run.ts';
+import { observeLiveEffects } from '../support/effects.ts';
 import { accepts } from '../support/shape.ts';
 import { checkAgainstExpected, checkTaskOutcomes, MISS, ONMISS_LIVE, SELECTION } from '../support/trajectory-trials.ts';
 
@@ -46,6 +47,14 @@ function trialOutcomes(run: ObservedEvalRun, taskId: string): Array<{ trialIndex
         .filter((e) => e.sequence > after && e.sequence < event.sequence && e.type === 'agent.tool-returned' && payloadOf(e).agentId === SCRIPTED_AGENT)
         .map((e) => payloadOf(e).outcome ?? { error: payloadOf(e).error }),
     }));
+}
+
+/** The counter key the `missed` task's call names in `doc` (the MISS fixture as the host holds it). */
+function missedCounterKey(doc: FixtureDocument | undefined): string {
+  const steps = doc?.suite.tasks.find((task) => task.taskId === 'missed')?.input as { steps?: Array<{ args?: { key?: unknown } }> } | undefined;
+  const key = steps?.steps?.[0]?.args?.key;
+  if (typeof key !== 'string') throw new TestBug(`${MISS} has no counter call in its missed task`);
+  return key;
 }
 
 const hostLegs: Leg[] = [
@@ -83,23 +92,16 @@ const hostLegs: Leg[] = [
     needs: { facet: ['fixtureMatching'], fixtures: [MISS], seams: true },
     observes: ['counters', 'effects'],
     async run(check, target) {
-      const probe = 'fixture-miss-probe';
-      const before = await readCounter(target.client, probe);
-      const effectsBefore = await readEffects(target.client);
-      if (!before.ok) return check.blocked(`the counter seam did not answer: ${before.reason}`);
-      if (!effectsBefore.ok) return check.blocked(`the effect counter seam did not answer: ${effectsBefore.reason}`);
-      const run = requireCompleted(check, await observeEvalRun(target, MISS));
+      // The key the missed call names, as the host holds the fixture (a seeded copy carries a nonce).
+      const probe = missedCounterKey(target.fixtureDocs.get(MISS));
+      const { run, effects, counters } = await observeLiveEffects(check, target, {
+        own: () => observeEvalRun(target, MISS),
+        shared: () => sharedEvalRun(target, MISS),
+        counterKeys: [probe],
+      });
       check.equal(summaryTask(run.summary, 'missed')?.fixtureMissCount, 1, 'the probe run misses once');
-      const after = await readCounter(target.client, probe);
-      const effectsAfter = await readEffects(target.client);
-      if (!after.ok) return check.blocked(`the counter seam stopped answering: ${after.reason}`);
-      if (!effectsAfter.ok) return check.blocked(`the effect counter seam stopped answering: ${effectsAfter.reason}`);
-      check.equal(after.count, before.count, `the live counter ${probe} does not move`);
-      check.equal(
-        effectsAfter.effects['conformance.eval:counter'] ?? 0,
-        effectsBefore.effects['conformance.eval:counter'] ?? 0,
-        'the effect counter shows no live conformance.eval:counter call',
-      );
+      if (counters !== undefined) check.equal(counters.get(probe), 0, `the live counter ${probe} does not move`);
+      check.equal(effects['conformance.eval:counter'] ?? 0, 0, "the run's effects show no live conformance.eval:counter call");
     },
   },
   {
