@@ -37,6 +37,7 @@ import {
   summaryTask,
   type ObservedEvalRun,
 } from './support/eval-run.ts';
+import { OUTCOME_UNSERVED, trialAnswers } from './support/answers.ts';
 
 /** Trajectory-only tasks (kind "trajectory", expected.trajectory), no fixtures, one trial. */
 const TRAJECTORY_MATCHING = 'conformance-eval-trajectory-matching';
@@ -219,8 +220,9 @@ const hostLegs: Leg[] = [
       if (!Array.isArray(modes) || !modes.includes('live-shadow')) return check.inapplicable('the host does not advertise the live-shadow mode');
       const run = requireCompleted(check, await sharedEvalRun(target, LIVE_SHADOW));
       for (const [taskId, expected] of Object.entries(run.fixture.expectedOutcomes ?? {})) {
-        const outcomes = returnedTo(run, taskId).map((payload) => payload.outcome ?? { error: payload.error });
-        check.equal(outcomes, expected, `task ${taskId}: the live echo tool answers each call with its own args, not the fixture entry`);
+        const answers = trialAnswers(run.events, taskId);
+        if (!answers.known) return check.inapplicable(OUTCOME_UNSERVED);
+        check.equal(answers.byTrial.get(0), expected, `task ${taskId}: the live echo tool answers each call with its own args, not the fixture entry`);
       }
       check.ok(Object.keys(run.fixture.expectedOutcomes ?? {}).length > 0, 'the fixture states the outcomes it expects');
     },

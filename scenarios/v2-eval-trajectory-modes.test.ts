@@ -286,7 +286,7 @@ export default await defineScenario('v2-eval-trajectory-modes.test.ts', [
     id: 'openwop.requirement.0244.cost-ceiling-every-trial',
     title: "the host's maxCostUsdPerSuite counts every trial: a suite over it only across its trials does not pass",
     clause: 'RFC 0244 §B (Cost: "the host\'s maxCostUsdPerSuite MUST count every trial"), RFC 0081 §D',
-    needs: { facet: ['trials'], fixtures: [COST_CEILING] },
+    needs: { facet: ['trials'], fixtures: [COST_CEILING], probes: ['maxCostUsdPerSuite'] },
     async run(check, target) {
       const ceiling = target.facet?.maxCostUsdPerSuite;
       if (typeof ceiling !== 'number') return check.inapplicable('the host advertises no agents.evalSuite.maxCostUsdPerSuite');

@@ -1,9 +1,10 @@
 // Whether a refusal names a field. CONTRACT §2 (and RFC 0244 §G, "naming the field") wants the
 // `400 validation_error` to name the field it refuses. The error envelope
 // (schemas/v2/error-envelope.schema.json) is `{error, message, details?}`, and `details` is open,
-// so a host can name a field in three places, and each is accepted:
+// so a host can name a field in four places, and each is accepted:
 //   - a `details` string that is a path to it: `modes`, `trials.count`, `suite.trials.count`,
 //     the JSON pointer `/trials/count`, or a path to an item of it (`/modes/1`);
+//   - a `details` array that is such a path, item by item (`"loc": ["trials", "count"]`);
 //   - a `details` key that is such a path (`{"modes": ["adversarial"]}`);
 //   - the field, whole, in `message` (`"modes: …"`), once every value the request itself sent
 //     (the evalSuiteRef, the agentId) is taken out, so an echo of the request never counts.
@@ -29,7 +30,13 @@ function pathNames(path: string, field: string): boolean {
 
 function detailsName(value: unknown, field: string, echoed: readonly string[]): boolean {
   if (typeof value === 'string') return !echoed.includes(value) && pathNames(value, field);
-  if (Array.isArray(value)) return value.some((item) => detailsName(item, field, echoed));
+  if (Array.isArray(value)) {
+    // A path array (`loc: ["body", "trials", "count"]`, `path: ["modes", 1]`) names the field
+    // as a whole; its items are tried one by one too.
+    const isPath = value.length > 0 && value.every((item) => (typeof item === 'string' && item.length > 0) || Number.isInteger(item));
+    if (isPath && pathNames(value.map(String).join('.'), field)) return true;
+    return value.some((item) => detailsName(item, field, echoed));
+  }
   if (value !== null && typeof value === 'object') {
     return Object.entries(value).some(([key, item]) => pathNames(key, field) || detailsName(item, field, echoed));
   }

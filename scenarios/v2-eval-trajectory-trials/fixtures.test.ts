@@ -18,35 +18,10 @@
 import { readCounter, readEffects } from '../../lib/client/index.ts';
 import { loadFixtureFiles, loadFixtures } from '../../lib/fixtures.ts';
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
-import {
-  eventsOfType,
-  observeEvalRun,
-  payloadOf,
-  requireCompleted,
-  SCRIPTED_AGENT,
-  sharedEvalRun,
-  summaryTask,
-  type ObservedEvalRun,
-} from '../support/eval-run.ts';
+import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, SCRIPTED_AGENT, sharedEvalRun, summaryTask } from '../support/eval-run.ts';
+import { OUTCOME_UNSERVED, trialAnswers } from '../support/answers.ts';
 import { accepts } from '../support/shape.ts';
 import { checkAgainstExpected, checkTaskOutcomes, MISS, ONMISS_LIVE, SELECTION } from '../support/trajectory-trials.ts';
-
-/**
- * Outcomes of the target agent's tool calls in each trial of a task, in call order. A trial's
- * events are those between the previous eval.scored and its own (CONTRACT §6 attribution).
- */
-function trialOutcomes(run: ObservedEvalRun, taskId: string): Array<{ trialIndex: number; outcomes: unknown[] }> {
-  const scored = eventsOfType(run, 'eval.scored');
-  return scored
-    .map((event, i) => ({ event, after: i === 0 ? -1 : scored[i - 1]!.sequence }))
-    .filter(({ event }) => payloadOf(event).taskId === taskId)
-    .map(({ event, after }) => ({
-      trialIndex: Number(payloadOf(event).trialIndex ?? 0),
-      outcomes: run.events
-        .filter((e) => e.sequence > after && e.sequence < event.sequence && e.type === 'agent.tool-returned' && payloadOf(e).agentId === SCRIPTED_AGENT)
-        .map((e) => payloadOf(e).outcome ?? { error: payloadOf(e).error }),
-    }));
-}
 
 const hostLegs: Leg[] = [
   {
@@ -110,8 +85,9 @@ const hostLegs: Leg[] = [
     async run(check, target) {
       const run = requireCompleted(check, await sharedEvalRun(target, SELECTION));
       for (const [taskId, expected] of Object.entries(run.fixture.expectedOutcomes ?? {})) {
-        const first = trialOutcomes(run, taskId).find((t) => t.trialIndex === 0);
-        check.equal(first?.outcomes, expected, `task ${taskId} trial 0: the outcomes walk the entries in list order`);
+        const answers = trialAnswers(run.events, taskId);
+        if (!answers.known) return check.inapplicable(OUTCOME_UNSERVED);
+        check.equal(answers.byTrial.get(0), expected, `task ${taskId} trial 0: the outcomes walk the entries in list order`);
       }
       check.ok(Object.keys(run.fixture.expectedOutcomes ?? {}).length > 0, 'the fixture states the outcomes it expects');
     },
@@ -125,9 +101,11 @@ const hostLegs: Leg[] = [
       const run = requireCompleted(check, await sharedEvalRun(target, SELECTION));
       const count = (run.fixture.suite.trials as { count: number }).count;
       for (const [taskId, expected] of Object.entries(run.fixture.expectedOutcomes ?? {})) {
-        const trials = trialOutcomes(run, taskId).filter((t) => t.trialIndex > 0);
+        const answers = trialAnswers(run.events, taskId);
+        if (!answers.known) return check.inapplicable(OUTCOME_UNSERVED);
+        const trials = [...answers.byTrial].filter(([trialIndex]) => trialIndex > 0);
         check.equal(trials.length, count - 1, `task ${taskId}: every later trial is observed`);
-        for (const trial of trials) check.equal(trial.outcomes, expected, `task ${taskId} trial ${trial.trialIndex}: served afresh from the first entry`);
+        for (const [trialIndex, outcomes] of trials) check.equal(outcomes, expected, `task ${taskId} trial ${trialIndex}: served afresh from the first entry`);
       }
     },
   },
