@@ -25,7 +25,7 @@ import { createEvalRun, readEffects, readErrorCode, readRunEvents, type CreateEv
 import { need, type Checks } from '../lib/ledger/leg.ts';
 import { defineScenario, type FacetMember, type Leg } from '../lib/ledger/scenario.ts';
 import type { Target } from '../lib/ledger/target.ts';
-import { refusalNamesField } from './support/refusal.ts';
+import { refusalNaming } from './support/refusal.ts';
 import {
   eventsOfType,
   observeEvalRun,
@@ -76,11 +76,9 @@ async function checkRefused(
 ): Promise<void> {
   check.equal(answer.status, 400, `${what}: the create answers 400`);
   check.equal(readErrorCode(answer.json), 'validation_error', `${what}: the error code is validation_error`);
-  check.ok(
-    fields.some((field) => refusalNamesField(answer.json, field, [fixtureId, SCRIPTED_AGENT])),
-    `${what}: the refusal names the field (${fields.join(' or ')})`,
-    answer.json,
-  );
+  const naming = fields.map((field) => refusalNaming(answer.json, field, [fixtureId, SCRIPTED_AGENT])).find((found) => found !== undefined);
+  check.ok(naming !== undefined, `${what}: the refusal names the field (${fields.join(' or ')})`, answer.json);
+  if (naming !== undefined) check.saw(`a §G refusal naming its field in ${naming} (RFC 0244 §G)`);
   check.equal(answer.runId, undefined, `${what}: no run is created and nothing is graded`);
   // A run the host should have refused is read to its end, so its live tool calls do not move
   // the effect counter under a later leg that reads it (CONTRACT §5); its outcome is nobody's.
@@ -181,7 +179,9 @@ const hostLegs: Leg[] = [
       const returned = returnedTo(run, task.taskId);
       check.equal(returned.length, 1, 'the task makes its one scripted call');
       for (const payload of returned) {
-        check.equal(payload.status, 'error', 'the call returns with status error');
+        // `status` is optional on agent.tool-returned: absent, the error object says the call failed.
+        if (payload.status !== undefined) check.equal(payload.status, 'error', 'the call returns with status error');
+        else check.saw('agent.tool-returned without the optional status');
         check.equal(payload.error, entry.response, "the tool error is the entry's response");
         check.equal(payload.outcome, undefined, 'the call carries no outcome');
       }

@@ -12,6 +12,7 @@ import { REFERENCE_BEHAVIOUR, type EngineBehaviour } from '../reference/eval/ind
 import { exactDecimal } from '../reference/eval/json.ts';
 import { HttpError } from '../reference/errors.ts';
 import type { ReferenceHostOptions } from '../reference/server.ts';
+import { LIMIT_AND_OPTIONAL_VARIANTS } from './limits-optional.ts';
 import type { WireChoice } from './wire.ts';
 
 export interface HonestVariant {
@@ -58,7 +59,7 @@ const scoredInsideBracket = events((emit) => {
   };
 });
 
-export const HONEST_VARIANTS: HonestVariant[] = [
+const BASE_VARIANTS: HonestVariant[] = [
   {
     name: 'scored-before-bracket-closes',
     choice: "each trial's eval.scored comes after its agent.decided but before its agent.invocation-completed",
@@ -210,3 +211,6 @@ export const HONEST_VARIANTS: HonestVariant[] = [
     },
   },
 ];
+
+/** Every hand-written honest variant. */
+export const HONEST_VARIANTS: HonestVariant[] = [...BASE_VARIANTS, ...LIMIT_AND_OPTIONAL_VARIANTS];

@@ -77,7 +77,7 @@ export interface ScoredTrial {
 export function attribute(
   events: readonly RunEventDoc[],
   anomalies: string[],
-): { scored: ScoredTrial[]; fixtureRuns: Set<string>; scoredInsideBracket: number } {
+): { scored: ScoredTrial[]; fixtureRuns: Set<string>; scoredInsideBracket: number; scoredInBatch: number } {
   const indexed: { event: RunEventDoc; sequence: number; index: number }[] = [];
   (Array.isArray(events) ? events : []).forEach((event, index) => {
     const sequence = event !== null && typeof event === 'object' ? finiteNumber((event as { sequence?: unknown }).sequence) : undefined;
@@ -101,6 +101,7 @@ export function attribute(
   let pending: Bracket[] = [];
   let judgeCosts: number[] = [];
   let scoredInsideBracket = 0;
+  let scoredInBatch = 0;
   const scored: ScoredTrial[] = [];
 
   // Brackets taken by a batch of eval.scored (see batchOf), by the batch member's log position.
@@ -249,6 +250,7 @@ export function attribute(
             // As many eval.scored in a row as closed brackets wait: each trial takes its own, the
             // brackets in the order they opened, the trials by task (first named) then trialIndex.
             for (const [i, member] of members.entries()) assigned.set(member, pending[i]!);
+            scoredInBatch += members.length;
             const own = assigned.get(position)!;
             assigned.delete(position);
             scored.push({ taskId, trialIndex, sequence, recordedScore: finiteNumber(p.score), brackets: [own], judgeCosts });
@@ -286,7 +288,7 @@ export function attribute(
   if (pending.length > 0) {
     anomalies.push(`${pending.length} top-level bracket(s) closed after the last eval.scored and are attributed to no task`);
   }
-  return { scored, fixtureRuns, scoredInsideBracket };
+  return { scored, fixtureRuns, scoredInsideBracket, scoredInBatch };
 }
 
 /**

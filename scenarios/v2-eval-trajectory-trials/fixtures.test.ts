@@ -151,11 +151,14 @@ const hostLegs: Leg[] = [
       );
       check.ok(called.length > 0 || redacted, 'the run makes a call no fixture entry serves', called.length);
       for (const call of called) {
-        check.equal(
-          returned.get(call.callId)?.outcome,
-          call.inputs,
-          `the missed ${String(call.toolName)} call is answered by the live echo tool, with its own args`,
-        );
+        const answer = returned.get(call.callId);
+        // Without the optional outcome the answer is not on the wire; the effect counter
+        // (0244.onmiss-live-effect) still shows the live tool was reached.
+        if (answer !== undefined && !('outcome' in answer) && !('error' in answer)) {
+          check.saw('agent.tool-returned without the optional outcome');
+          continue;
+        }
+        check.equal(answer?.outcome, call.inputs, `the missed ${String(call.toolName)} call is answered by the live echo tool, with its own args`);
       }
     },
   },
