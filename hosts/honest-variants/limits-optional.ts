@@ -30,7 +30,7 @@ function pathArray(field: string): Array<string | number> {
  * 1 when absent), then sends them in trialIndex order: every bracket of the task closes before
  * the first of its trials is scored.
  */
-const scoredInBatches = rewriteEvents((emit) => {
+export const scoredInBatches = rewriteEvents((emit) => {
   let trialCount = 1;
   let held: Array<Record<string, unknown>> = [];
   return (type, payload) => {

@@ -21,6 +21,7 @@ import { MODES_AND_TRIALS } from './catalogue/rfc0244-modes-trials.ts';
 import { RUN_SURFACE } from './catalogue/rfc0081-run-surface.ts';
 import { REGRESSION_VERDICTS } from './catalogue/rfc0244-verdicts.ts';
 import { EDGES } from './catalogue/edges.ts';
+import { LATITUDE } from './catalogue/latitude.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -34,4 +35,5 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...RUN_SURFACE,
   ...REGRESSION_VERDICTS,
   ...EDGES,
+  ...LATITUDE,
 ];
