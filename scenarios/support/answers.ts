@@ -29,7 +29,8 @@ export function trialAnswers(events: readonly RunEvent[], taskId?: string): Tria
         if (!('outcome' in payload) && !('error' in payload)) known = false;
         return payload.outcome ?? { error: payload.error };
       });
-    byTrial.set(trial.trialIndex, [...(byTrial.get(trial.trialIndex) ?? []), ...answers]);
+    // A trialIndex served twice is 0244.trials-per-task's defect; here the first trial keeps it.
+    if (!byTrial.has(trial.trialIndex)) byTrial.set(trial.trialIndex, answers);
   }
   return { byTrial, known };
 }

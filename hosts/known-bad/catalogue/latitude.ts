@@ -1,35 +1,20 @@
-// Known-bad hosts of the readings issue 19 widened (CONTRACT §6): each is an honest variant of
-// hosts/honest-variants/limits-optional.ts with one named defect, so the wider reading still
-// fails the host that breaks the clause under it.
+// Known-bad hosts of the readings issue 19 widened (CONTRACT §6): each takes one honest choice of
+// hosts/honest-variants/limits-optional.ts and adds one named defect, so the wider reading still
+// fails the host that breaks the clause under it. The honest choice is part of the entry's engine
+// behaviour, so the base is the reference host (or its facet): the rows of the honest choice are
+// the reference host's (test/latitude-matrix.test.ts), and the defect alone moves the pinned ones.
 
-import { LIMIT_AND_OPTIONAL_VARIANTS } from '../../honest-variants/limits-optional.ts';
 import { REFERENCE_BEHAVIOUR } from '../../reference/eval/index.ts';
 import { REFERENCE_PLAN_RULES } from '../../reference/eval/plan.ts';
 import { signTestVerdict } from '../../reference/eval/regression.ts';
-import type { ReferenceHostOptions } from '../../reference/server.ts';
-import type { KnownBadHost } from './build.ts';
-
-function honest(name: string): ReferenceHostOptions {
-  const variant = LIMIT_AND_OPTIONAL_VARIANTS.find((v) => v.name === name);
-  if (variant === undefined) throw new Error(`Test bug: no honest variant ${name}`);
-  return variant.options;
-}
-
-/** `base` with its engine behaviours and `behaviour` on top. */
-function on(base: ReferenceHostOptions, behaviour: ReferenceHostOptions['engineBehaviour']): Pick<KnownBadHost, 'base' | 'options'> {
-  return { base, options: { ...base, engineBehaviour: { ...base.engineBehaviour, ...behaviour } } };
-}
-
-const BATCHED = honest('scored-in-batches-after-trials');
-const PATH_ARRAY = honest('field-named-by-path-array');
-const UNSERVED_ALPHA = honest('sign-test-alpha-unserved');
+import { engine, type KnownBadHost } from './build.ts';
 
 export const LATITUDE: KnownBadHost[] = [
   {
     name: 'batched-scored-trials-mislabelled',
-    defect: "a task's eval.scored come in a batch after its brackets, each naming another trial's trialIndex (n−1−i)",
+    defect: "a task's eval.scored come in a batch after its brackets (honest), each naming another trial's trialIndex (n−1−i)",
     clause: "RFC 0244 §B (eval.scored carries its trial's trialIndex)",
-    ...on(BATCHED, {
+    ...engine({
       outgoingEvents: (emit) => {
         let trialCount = 1;
         let held: Array<Record<string, unknown>> = [];
@@ -48,20 +33,26 @@ export const LATITUDE: KnownBadHost[] = [
   },
   {
     name: 'path-array-names-another-field',
-    defect: 'the §G refusal names agentId, not the refused field, in its details.errors[].loc path array',
+    defect: 'without trials, the §G refusal names agentId, not the refused field, in its details.errors[].loc path array',
     clause: 'RFC 0244 §G (naming the field)',
-    ...on(PATH_ARRAY, {
-      featureRefusal: (suite, facets) => {
-        const refusal = REFERENCE_PLAN_RULES.featureRefusal(suite, facets);
-        return refusal && { ...refusal, message: 'the suite uses a feature this host does not advertise', details: { errors: [{ loc: ['body', 'agentId'] }] } };
+    ...engine(
+      {
+        featureRefusal: (suite, facets) => {
+          const refusal = REFERENCE_PLAN_RULES.featureRefusal(suite, facets);
+          return (
+            refusal && { ...refusal, message: 'the suite uses a feature this host does not advertise', details: { errors: [{ loc: ['body', 'agentId'] }] } }
+          );
+        },
       },
-    }),
+      { evalSuite: { trials: false } },
+    ),
   },
   {
     name: 'unserved-alpha-verdict-reversed',
-    defect: 'with alpha not served, the sign-test verdict names the direction opposite to the paired tasks',
+    defect: 'with alpha not served (honest), the sign-test verdict names the direction opposite to the paired tasks',
     clause: 'RFC 0244 §F',
-    ...on(UNSERVED_ALPHA, {
+    ...engine({
+      regressionMethod: { method: 'sign-test' },
       regressionVerdict: (up, down) => {
         const verdict = signTestVerdict(up, down, 0.2);
         return verdict === 'improved' ? 'regressed' : verdict === 'regressed' ? 'improved' : verdict;
