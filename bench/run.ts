@@ -13,7 +13,7 @@ import { benchGrader, type BenchResult } from './grader.ts';
 import { benchHost } from './host.ts';
 import { benchHostile } from './hostile.ts';
 import { benchKillMatrix } from './kill-matrix.ts';
-import { benchLatitudeMatrix } from './latitude-matrix.ts';
+import { benchGeneratedVariants, benchLatitudeMatrix } from './latitude-matrix.ts';
 import { benchSchemaStartup } from './startup.ts';
 import { benchFirstRequest, benchLatencyProxy, benchWholeProcess } from './waiting.ts';
 import { benchGenerated } from './generated.ts';
@@ -29,6 +29,7 @@ for (const [section, bench] of [
   ['Certification', benchCertify],
   ['Kill matrix', benchKillMatrix],
   ['Latitude matrix', benchLatitudeMatrix],
+  ['Latitude matrix: generated variants', benchGeneratedVariants],
   ['Start-up: schemas compiled or precompiled', benchSchemaStartup],
   ['Waiting: latency proxy', benchLatencyProxy],
   ['Waiting: concurrent legs', benchConcurrentLegs],

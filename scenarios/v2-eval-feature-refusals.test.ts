@@ -26,7 +26,7 @@ import { need, type Checks } from '../lib/ledger/leg.ts';
 import { defineScenario, type FacetMember, type Leg } from '../lib/ledger/scenario.ts';
 import type { Target } from '../lib/ledger/target.ts';
 import { observeLiveEffects } from './support/effects.ts';
-import { refusalNamesField } from './support/refusal.ts';
+import { refusalNaming } from './support/refusal.ts';
 import { unsentSuiteArgs } from './support/served-facts-classes.ts';
 import {
   eventsOfType,
@@ -39,6 +39,7 @@ import {
   summaryTask,
   type ObservedEvalRun,
 } from './support/eval-run.ts';
+import { OUTCOME_UNSERVED, trialAnswers } from './support/answers.ts';
 
 /** Trajectory-only tasks (kind "trajectory", expected.trajectory), no fixtures, one trial. */
 const TRAJECTORY_MATCHING = 'conformance-eval-trajectory-matching';
@@ -77,11 +78,9 @@ async function checkRefused(
 ): Promise<void> {
   check.equal(answer.status, 400, `${what}: the create answers 400`);
   check.equal(readErrorCode(answer.json), 'validation_error', `${what}: the error code is validation_error`);
-  check.ok(
-    fields.some((field) => refusalNamesField(answer.json, field, [fixtureId, SCRIPTED_AGENT])),
-    `${what}: the refusal names the field (${fields.join(' or ')})`,
-    answer.json,
-  );
+  const naming = fields.map((field) => refusalNaming(answer.json, field, [fixtureId, SCRIPTED_AGENT])).find((found) => found !== undefined);
+  check.ok(naming !== undefined, `${what}: the refusal names the field (${fields.join(' or ')})`, answer.json);
+  if (naming !== undefined) check.saw(`a §G refusal naming its field in ${naming} (RFC 0244 §G)`);
   check.equal(answer.runId, undefined, `${what}: no run is created and nothing is graded`);
   // RFC 0244 §H: suite args are suite content, never echoed onto the wire — a refusal included.
   const doc = target.fixtureDocs.get(fixtureId);
@@ -180,7 +179,9 @@ const hostLegs: Leg[] = [
       const returned = returnedTo(run, task.taskId);
       check.equal(returned.length, 1, 'the task makes its one scripted call');
       for (const payload of returned) {
-        check.equal(payload.status, 'error', 'the call returns with status error');
+        // `status` is optional on agent.tool-returned: absent, the error object says the call failed.
+        if (payload.status !== undefined) check.equal(payload.status, 'error', 'the call returns with status error');
+        else check.saw('agent.tool-returned without the optional status');
         check.equal(payload.error, entry.response, "the tool error is the entry's response");
         check.equal(payload.outcome, undefined, 'the call carries no outcome');
       }
@@ -219,8 +220,9 @@ const hostLegs: Leg[] = [
       if (!Array.isArray(modes) || !modes.includes('live-shadow')) return check.inapplicable('the host does not advertise the live-shadow mode');
       const run = requireCompleted(check, await sharedEvalRun(target, LIVE_SHADOW));
       for (const [taskId, expected] of Object.entries(run.fixture.expectedOutcomes ?? {})) {
-        const outcomes = returnedTo(run, taskId).map((payload) => payload.outcome ?? { error: payload.error });
-        check.equal(outcomes, expected, `task ${taskId}: the live echo tool answers each call with its own args, not the fixture entry`);
+        const answers = trialAnswers(run.events, taskId);
+        if (!answers.known) return check.inapplicable(OUTCOME_UNSERVED);
+        check.equal(answers.byTrial.get(0), expected, `task ${taskId}: the live echo tool answers each call with its own args, not the fixture entry`);
       }
       check.ok(Object.keys(run.fixture.expectedOutcomes ?? {}).length > 0, 'the fixture states the outcomes it expects');
     },

@@ -27,16 +27,8 @@ import { need, type Checks } from '../lib/ledger/leg.ts';
 import { defineScenario, type Leg } from '../lib/ledger/scenario.ts';
 import type { Target } from '../lib/ledger/target.ts';
 import { RECORDED, unknownRunId } from './support/recorded.ts';
-import {
-  eventsOfType,
-  observeEvalRun,
-  payloadOf,
-  requireCompleted,
-  SCRIPTED_AGENT,
-  sharedEvalRun,
-  summaryTask,
-  type ObservedEvalRun,
-} from './support/eval-run.ts';
+import { observeEvalRun, requireCompleted, SCRIPTED_AGENT, sharedEvalRun, summaryTask } from './support/eval-run.ts';
+import { OUTCOME_UNSERVED, trialAnswers } from './support/answers.ts';
 import type { RunEventDoc } from '../lib/grader/index.ts';
 
 const SOURCE = 'conformance-eval-recorded-source';
@@ -71,23 +63,6 @@ async function checkRefusedLikeUnknown(check: Checks, target: Target, answer: Cr
     answer.text,
   );
   check.equal(answer.runId, undefined, `${what}: no run is created`);
-}
-
-/** The target agent's tool answers in each scored trial of a task, by trialIndex (CONTRACT §6 attribution). */
-function answersByTrial(run: ObservedEvalRun, taskId: string): Map<number, unknown[]> {
-  const out = new Map<number, unknown[]>();
-  let after = -1;
-  for (const scored of eventsOfType(run, 'eval.scored')) {
-    const payload = payloadOf(scored);
-    if (payload.taskId === taskId) {
-      const answers = run.events
-        .filter((e) => e.sequence > after && e.sequence < scored.sequence && e.type === 'agent.tool-returned' && payloadOf(e).agentId === SCRIPTED_AGENT)
-        .map((e) => payloadOf(e).outcome ?? { error: payloadOf(e).error });
-      out.set(Number(payload.trialIndex ?? 0), answers);
-    }
-    after = scored.sequence;
-  }
-  return out;
 }
 
 const hostLegs: Leg[] = [
@@ -195,14 +170,17 @@ const hostLegs: Leg[] = [
         }),
       );
       // The source's own two incs answered n+1 then n+2 (identical args, different answers).
-      const recorded = answersByTrial(source, 'repeat').get(0)?.slice(0, 2) ?? [];
+      const sourceAnswers = trialAnswers(source.events, 'repeat');
+      const replayAnswers = trialAnswers(replay.events, 'repeat');
+      if (!sourceAnswers.known || !replayAnswers.known) return check.inapplicable(OUTCOME_UNSERVED);
+      const recorded = sourceAnswers.byTrial.get(0)?.slice(0, 2) ?? [];
       need(
         check,
         recorded.length === 2 && JSON.stringify(recorded[0]) !== JSON.stringify(recorded[1]),
         'the source recorded two different answers to its two identical incs',
         recorded,
       );
-      const trials = answersByTrial(replay, 'repeat');
+      const trials = replayAnswers.byTrial;
       const count = (replay.fixture.suite.trials as { count: number }).count;
       need(check, trials.size === count, `the replay scores ${count} trials`, [...trials.keys()]);
       const task = summaryTask(replay.summary, 'repeat');

@@ -6,7 +6,8 @@
 //
 // Legs:
 //   1. 0244.regression-verdicts-produced  under `method: "sign-test"` each verdict is the one
-//      recomputed over the tasks paired by taskId at the served alpha; under any other method
+//      recomputed over the tasks paired by taskId at the served alpha (with alpha not served,
+//      one the sign test gives at some alpha below 1); under any other method
 //      (the host's own, RFC 0244 §F, UQ 5; CONTRACT §6) the verdict never claims a direction no
 //      paired task moved in
 //   2. 0081.regression-diff-ref  a served `diffRef` is a non-empty string (the pointer to the
@@ -89,11 +90,24 @@ export default await defineScenario('v2-eval-regression-verdicts.test.ts', [
         check.saw(`regression method ${String(method)}`);
         check.ok(typeof method === 'string' && /^[a-z0-9][a-z0-9-]{0,63}$/.test(method), `${candidateId}: the verdict names its method`, method);
         check.equal(run.regression.pairedTaskCount, run.baseline.length, `${candidateId}: every one of the twelve tasks is paired by taskId`);
-        if (method === 'sign-test') {
-          // Only the sign test is recomputable from outside (CONTRACT §6): at the served alpha
-          // (0.05 when none is served), over the tasks paired by taskId.
-          const expected = signTestVerdict(run.baseline, run.candidate, typeof alpha === 'number' ? alpha : 0.05);
+        if (method === 'sign-test' && typeof alpha === 'number') {
+          // Only the sign test is recomputable from outside (CONTRACT §6): at the served alpha,
+          // over the tasks paired by taskId.
+          const expected = signTestVerdict(run.baseline, run.candidate, alpha);
           check.equal(verdict, expected.verdict, `${candidateId}: the sign-test verdict, recomputed over the paired tasks`);
+          if (expectation === 'inconclusive')
+            check.ok(verdict !== 'improved', `${candidateId}: one rise and no fall is not improved under the sign test`, verdict);
+        } else if (method === 'sign-test') {
+          // RFC 0244 §F makes alpha optional: unserved, it is the host's, so the verdict is one the
+          // sign test gives at some alpha below 1 (at alpha 1 nothing is indistinguishable).
+          check.saw('a sign-test verdict at an alpha not served (RFC 0244 §F)');
+          const allowed = [
+            ...new Set([signTestVerdict(run.baseline, run.candidate, 0).verdict, signTestVerdict(run.baseline, run.candidate, 1 - 1e-9).verdict]),
+          ];
+          check.ok(allowed.includes(verdict as never), `${candidateId}: the sign-test verdict is one some alpha below 1 gives over the paired tasks`, {
+            verdict,
+            allowed,
+          });
           if (expectation === 'inconclusive')
             check.ok(verdict !== 'improved', `${candidateId}: one rise and no fall is not improved under the sign test`, verdict);
         } else {

@@ -111,6 +111,7 @@ function overCeilingFixture(count: number): Record<string, unknown> {
     version: '1.0.0',
     targetAgentId: SCRIPTED_AGENT,
     modes: ['golden'],
+    thresholds: { passScore: 1 },
     tasks: taskIds.map((taskId) => ({ taskId, input: { steps: [], output: 'ok' }, expected: { kind: 'golden', match: { strategy: 'exact', value: 'ok' } } })),
   };
   const efficiency = { toolCallCount: 0, modelCallCount: 0, inputTokens: 0, outputTokens: 0 };

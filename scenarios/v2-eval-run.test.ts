@@ -8,7 +8,7 @@
 //   2. 0081.summary-served         GET /runs/{id}/eval-summary answers 200 with a valid, content-free
 //                                  scorecard that agrees with eval.completed and the reference grade
 //   3. 0081.unadvertised-mode-refused  a suite whose mode the host does not advertise is 400
-//                                  validation_error naming modes (CONTRACT §2)
+//                                  validation_error (RFC 0081 §D; naming modes is recorded only)
 //   4. 0081.capability-not-provided    on a host without agents.evalSuite, mode "eval" is
 //                                  422 capability_not_provided and creates no run (docs/wire.md §9.3)
 // Gate: legs 1–3 need agents.evalSuite; leg 4 needs its absence. Fixtures: conformance-eval-
@@ -134,15 +134,20 @@ export default await defineScenario('v2-eval-run.test.ts', [
     id: 'openwop.requirement.0081.unadvertised-mode-refused',
     title: 'a suite requesting a mode the host does not advertise is refused at create with 400 validation_error',
     clause: 'RFC 0081 §D',
-    needs: { facet: [], modeAbsent: 'adversarial', fixtures: [MODE_PROBE] },
+    needs: { facet: [], modeAbsent: 'adversarial', fixtures: [MODE_PROBE], probes: ['modes'] },
     async run(check, target) {
       const answer = await createEvalRun(target.client, { evalSuiteRef: MODE_PROBE, agentId: SCRIPTED_AGENT });
       check.equal(answer.status, 400, 'the create answers 400');
       check.equal(readErrorCode(answer.json), 'validation_error', 'the error code is validation_error');
       const envelope = validate('error-envelope', answer.json);
       check.ok(envelope.ok, 'the refusal is the flat error envelope', envelope.ok ? answer.json : envelope.errors);
-      // CONTRACT §2: the 400 validation_error names `modes`, in details or in the message.
-      check.ok(refusalNamesField(answer.json, 'modes', [MODE_PROBE, SCRIPTED_AGENT]), 'the refusal names the field modes', answer.json);
+      // RFC 0081 §D asks for `400 validation_error` alone; naming `modes` is the reference host's
+      // choice, recorded, never required (CONTRACT §6).
+      check.saw(
+        refusalNamesField(answer.json, 'modes', [MODE_PROBE, SCRIPTED_AGENT])
+          ? 'a mode refusal naming modes'
+          : 'a mode refusal naming no field modes (RFC 0081 §D)',
+      );
       check.equal(answer.runId, undefined, 'no run is created');
     },
   },

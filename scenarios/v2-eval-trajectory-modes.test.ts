@@ -278,6 +278,9 @@ export default await defineScenario('v2-eval-trajectory-modes.test.ts', [
     async run(check, target) {
       for (const id of fittingFixtures(target, [TRIALS_ANY, TRIALS_ALL])) {
         const run = requireCompleted(check, await sharedEvalRun(target, id), { trajectoryArgs: false });
+        // RFC 0244 §C: efficiency is optional on a summary entry.
+        if (run.fixture.suite.tasks.every((task) => summaryTask(run.summary, task.taskId)?.efficiency === undefined))
+          return check.inapplicable('the host serves no optional efficiency on the summary tasks (RFC 0244 §C)');
         for (const task of run.fixture.suite.tasks) checkTask(check, run, task.taskId, ['efficiency']);
       }
     },
@@ -286,7 +289,7 @@ export default await defineScenario('v2-eval-trajectory-modes.test.ts', [
     id: 'openwop.requirement.0244.cost-ceiling-every-trial',
     title: "the host's maxCostUsdPerSuite counts every trial: a suite over it only across its trials does not pass",
     clause: 'RFC 0244 §B (Cost: "the host\'s maxCostUsdPerSuite MUST count every trial"), RFC 0081 §D',
-    needs: { facet: ['trials'], fixtures: [COST_CEILING] },
+    needs: { facet: ['trials'], fixtures: [COST_CEILING], probes: ['maxCostUsdPerSuite'] },
     async run(check, target) {
       const ceiling = target.facet?.maxCostUsdPerSuite;
       if (typeof ceiling !== 'number') return check.inapplicable('the host advertises no agents.evalSuite.maxCostUsdPerSuite');

@@ -52,6 +52,10 @@ describe('eval-suite fixture corpus: shape', () => {
       it('carries a note saying what it proves', () => {
         expect(doc.notes?.length ?? 0).toBeGreaterThan(0);
       });
+
+      it('states thresholds.passScore, so no verdict rests on a default no RFC states (CONTRACT §6)', () => {
+        expect(typeof (doc.suite.thresholds as { passScore?: unknown } | undefined)?.passScore).toBe('number');
+      });
     });
   }
 });

@@ -204,6 +204,41 @@ describe('CONTRACT §6 attribution: gradeRun', () => {
     expect(gradeRun(suite, shuffled)).toEqual(gradeRun(suite, events));
   });
 
+  it("a task's trials scored in a batch after all its brackets grade as trials scored one by one", () => {
+    const b = new LogBuilder().start();
+    b.bracket(script());
+    b.bracket(script({ decision: undefined }));
+    // The batch names its trials out of order: each still takes its own bracket, by trialIndex.
+    b.emit('eval.scored', { taskId: 'own-calls', trialIndex: 1, score: 0, passed: false });
+    b.emit('eval.scored', { taskId: 'own-calls', trialIndex: 0, score: 0, passed: false });
+    b.trial('with-delegates', 0, {
+      steps: [{ tool: A }, { delegate: HELPER, steps: [{ tool: B }] }],
+      decision: { ok: true },
+      usage: [{ inputTokens: 10, outputTokens: 2 }],
+    });
+    b.trial('with-delegates', 1, {
+      steps: [{ tool: A }, { delegate: HELPER, steps: [{ tool: B, args: {} }] }, { tool: A, miss: true }],
+      decision: '{"ok": true}',
+    });
+    const batched = gradeRun(suite, b.finish());
+    const oneByOne = gradeRun(suite, log());
+    expect(batched.anomalies).toEqual([]);
+    expect(batched.scoredInBatchCount).toBe(2);
+    // Only where each eval.scored sits in the log differs.
+    const placeless = (tasks: typeof batched.tasks) => JSON.parse(JSON.stringify(tasks, (key, value) => (key === 'scoredSequence' ? undefined : value)));
+    expect(placeless(batched.tasks)).toEqual(placeless(oneByOne.tasks));
+  });
+
+  it('a lone eval.scored after several closed brackets is an anomaly, not a batch', () => {
+    const b = new LogBuilder().start();
+    b.bracket(script());
+    b.bracket(script());
+    b.emit('eval.scored', { taskId: 'own-calls', trialIndex: 0, score: 0, passed: false });
+    const grade = gradeRun(suite, b.finish());
+    expect(grade.scoredInBatchCount).toBe(0);
+    expect(grade.anomalies.join('\n')).toMatch(/attributed 2 top-level brackets; one was expected/);
+  });
+
   it('a trial with no trialIndex is trial 0', () => {
     const s: EvalSuite = { ...suite, trials: undefined, tasks: [suite.tasks[0]!] };
     const events = new LogBuilder().start().trial('own-calls', undefined, script()).finish();

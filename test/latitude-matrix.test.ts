@@ -2,16 +2,40 @@
 // that passes a broken host. Each honest variant (hosts/honest-variants/catalogue.ts) is the
 // reference host with one choice the RFC text allows switched; certified in-process, with and
 // without --require-behavior, it gets no `executed-fail` and no `blocked` row, and every row
-// that does not apply says why.
+// that does not apply says why. The generated variants (hosts/honest-variants/generated.ts) run
+// as a fixed-seed sample of GENERATED_SAMPLE here, all of them in `npm run bench`
+// (bench/latitude-matrix.ts); each shows it changed something the harness read.
 
 import { describe, expect, it } from 'vitest';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { loadScenarios } from '../lib/scenarios.ts';
 import { certifyConfiguration } from './support/matrix-harness.ts';
 import { HONEST_VARIANTS } from '../hosts/honest-variants/catalogue.ts';
+import {
+  CONDITIONAL,
+  censusHost,
+  generatedVariants,
+  limitVariants,
+  memberName,
+  optionalMembers,
+  optionalMemberVariants,
+  sampleVariants,
+  shippedSchemas,
+} from '../hosts/honest-variants/generated.ts';
 import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
+import { certificationSeed } from '../lib/certification-seed.ts';
 
 const scenarios = await loadScenarios();
+
+/** How many generated variants `npm test` certifies; the bench certifies every one. */
+const GENERATED_SAMPLE = 6;
+/** The sample's seed is fixed, so a failure is replayed by the same run of this file. */
+const SAMPLE_SEED = certificationSeed('1a7170de5eed0019');
+
+// The census: which optional members the reference host sends at all (one certification).
+const census = censusHost();
+await certifyConfiguration(census.options, scenarios, { wire: census.wire });
+const generated = generatedVariants(census.seen);
 
 function offences(rows: Map<string, LedgerRow>): string[] {
   const out: string[] = [];
@@ -48,6 +72,66 @@ describe('the latitude matrix: every honest variant certifies clean', () => {
       });
     }
   }
+
+  for (const variant of sampleVariants(generated, GENERATED_SAMPLE, SAMPLE_SEED)) {
+    it(`${variant.name} (generated): ${variant.choice}`, async () => {
+      const before = variant.applied?.count ?? 0;
+      const run = await certifyConfiguration(variant.options, scenarios, { wire: variant.wire });
+      expect(run.trafficViolations, `${variant.name} sends what the schemas refuse`).toEqual([]);
+      expect(offences(run.rows), variant.name).toEqual([]);
+      // Not a no-op: the variant edited what the host sent, or a row shows the choice was met.
+      if (variant.applied !== undefined) expect((variant.applied.count ?? 0) - before, `${variant.name}: edited nothing the host sent`).toBeGreaterThan(0);
+      if (variant.shows !== undefined)
+        expect(shown(run.rows), `${variant.name}: no row shows the choice was met`).toContainEqual(expect.stringContaining(variant.shows));
+      expect(variant.applied !== undefined || variant.shows !== undefined, `${variant.name}: nothing shows it is not a no-op`).toBe(true);
+    });
+  }
+
+  it('generates a variant for each optional member the reference host sends, and for each limit', () => {
+    const names = new Set(generated.map((variant) => variant.name));
+    for (const member of census.seen) {
+      const slug = member
+        .replace(/[^A-Za-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '')
+        .toLowerCase();
+      if (CONDITIONAL[member] === undefined) expect(names, member).toContain(`generated-omit-${slug}`);
+    }
+    expect(generated.filter((variant) => variant.name.startsWith('generated-limit-')).length).toBeGreaterThanOrEqual(5);
+    expect(names).toContain('generated-poll-page-1');
+    expect(names.size).toBe(generated.length);
+  });
+
+  it('adding an optional member to a copy of a schema adds its variants, with no new code', () => {
+    const schemas = shippedSchemas();
+    const summaryId = 'https://schemas.openwop-eval-conformance.dev/v2/eval-summary.schema.json';
+    const copy = structuredClone(schemas.get(summaryId)!) as { properties: Record<string, unknown> };
+    copy.properties.judgeCostUsd = { type: 'number', minimum: 0 };
+    schemas.set(summaryId, copy as Record<string, unknown>);
+    const members = optionalMembers(schemas);
+    expect(members.map(memberName)).toContain('eval-summary.judgeCostUsd');
+    const names = optionalMemberVariants(members).map((variant) => variant.name);
+    expect(names).toEqual(expect.arrayContaining(['generated-omit-eval-summary-judgecostusd', 'generated-unusual-eval-summary-judgecostusd']));
+    expect(optionalMemberVariants(optionalMembers()).map((variant) => variant.name)).not.toContain('generated-omit-eval-summary-judgecostusd');
+
+    const capabilities = structuredClone(schemas.get('https://schemas.openwop-eval-conformance.dev/v2/capabilities.schema.json')!) as {
+      $defs: { evalSuiteFacet: { properties: Record<string, unknown> } };
+    };
+    const facet = capabilities.$defs.evalSuiteFacet;
+    facet.properties.maxToolResponsesPerTask = {
+      type: 'integer',
+      minimum: 1,
+      _bounds: { measure: 'count-at-most', at: '/suite/tasks/*/fixtures/toolResponses' },
+    };
+    expect(limitVariants(facet).map((variant) => variant.name)).toContain('generated-limit-maxtoolresponsespertask-1');
+  });
+
+  it('leaves out no optional member but those an RFC requires under a condition, each with its clause', () => {
+    const members = new Set(optionalMembers().map(memberName));
+    for (const [member, clause] of Object.entries(CONDITIONAL)) {
+      expect(members, `${member} is not an optional member of a served shape`).toContain(member);
+      expect(clause, member).toMatch(/^RFC \d{4} §[A-Z]/);
+    }
+  });
 
   it('the check itself fails a known-bad host: a broken clause is an offence', async () => {
     const liar = KNOWN_BAD_HOSTS.find((host) => host.name === 'summary-liar')!;

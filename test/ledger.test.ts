@@ -206,7 +206,7 @@ describe('gates', () => {
     });
     expect(decideGate({ facet: [], fixtures: ['conformance-eval-cost'] }, target({ ...FULL, trials: { maxTrials: 2 } }))).toMatchObject({
       kind: 'inapplicable',
-      reason: "the fixture conformance-eval-cost runs 3 trials, over the host's agents.evalSuite.trials.maxTrials 2",
+      reason: "the fixture conformance-eval-cost has 3 trials, over the host's agents.evalSuite.trials.maxTrials 2",
       strictFails: false,
     });
   });

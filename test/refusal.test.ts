@@ -23,6 +23,26 @@ describe('refusalNamesField', () => {
     expect(refusalNamesField({ error: 'validation_error', message: 'refused at /tasks/0/fixtures/toolResponses/1/args' }, 'toolResponses.args')).toBe(true);
   });
 
+  it('accepts a path array, whole or prefixed, with item indices', () => {
+    expect(refusalNamesField({ error: 'validation_error', message: 'refused', details: { errors: [{ loc: ['trials', 'count'] }] } }, 'trials.count')).toBe(
+      true,
+    );
+    expect(
+      refusalNamesField(
+        { error: 'validation_error', message: 'refused', details: { errors: [{ loc: ['body', 'suite', 'trials', 'count'] }] } },
+        'trials.count',
+      ),
+    ).toBe(true);
+    expect(
+      refusalNamesField(
+        { error: 'validation_error', message: 'refused', details: { path: ['tasks', 0, 'fixtures', 'toolResponses', 1, 'args'] } },
+        'toolResponses.args',
+      ),
+    ).toBe(true);
+    expect(refusalNamesField({ error: 'validation_error', message: 'refused', details: { loc: ['trials', 'k'] } }, 'trials.count')).toBe(false);
+    expect(refusalNamesField({ error: 'validation_error', message: 'refused', details: { loc: ['count', 'trials'] } }, 'trials.count')).toBe(false);
+  });
+
   it('refuses another field, a word inside another name, and an echo of the request', () => {
     expect(refusalNamesField({ error: 'validation_error', message: 'agentId: no such agent', details: { field: 'agentId' } }, 'modes')).toBe(false);
     expect(

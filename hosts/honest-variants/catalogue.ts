@@ -13,6 +13,7 @@ import { exactDecimal } from '../reference/eval/json.ts';
 import { HttpError } from '../reference/errors.ts';
 import type { ReferenceHostOptions } from '../reference/server.ts';
 import { SEAM_VARIANTS } from './seams.ts';
+import { LIMIT_AND_OPTIONAL_VARIANTS } from './limits-optional.ts';
 import type { WireChoice } from './wire.ts';
 import { CLASS_VARIANTS } from './classes.ts';
 
@@ -60,7 +61,7 @@ const scoredInsideBracket = events((emit) => {
   };
 });
 
-export const HONEST_VARIANTS: HonestVariant[] = [
+const BASE_VARIANTS: HonestVariant[] = [
   {
     name: 'scored-before-bracket-closes',
     choice: "each trial's eval.scored comes after its agent.decided but before its agent.invocation-completed",
@@ -214,3 +215,6 @@ export const HONEST_VARIANTS: HonestVariant[] = [
   ...CLASS_VARIANTS,
   ...SEAM_VARIANTS,
 ];
+
+/** Every hand-written honest variant. */
+export const HONEST_VARIANTS: HonestVariant[] = [...BASE_VARIANTS, ...LIMIT_AND_OPTIONAL_VARIANTS];

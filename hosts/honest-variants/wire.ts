@@ -1,7 +1,8 @@
 // A loopback proxy in front of the reference host that makes one wire-level choice the OpenWOP v2
 // wire allows and the reference host does not make: a newer minor version header,
 // error messages that differ per response, a summary that is not ready at once, SSE comments
-// between frames, no `debug` stream mode. The proxy forwards everything else byte for byte.
+// between frames, no `debug` stream mode, a JSON answer rewritten (a generated variant's choice:
+// an optional member left out, a small poll page). The proxy forwards everything else byte for byte.
 
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,6 +19,11 @@ export interface WireChoice {
   sseComments?: boolean;
   /** The host streams `updates` only: a `debug` stream is `400 unsupported_stream_mode`. */
   noDebugStream?: boolean;
+  /**
+   * Rewrites a JSON answer: `body` is the parsed answer to `method` on `pathname` with `status`,
+   * and what it returns is sent instead (the generated honest variants, ./generated.ts).
+   */
+  rewriteJson?: (answer: { method: string; pathname: string; status: number; body: unknown }) => unknown;
 }
 
 export interface WireProxy {
@@ -65,14 +71,20 @@ export async function startWireProxy(upstream: string, choice: WireChoice): Prom
         const headers = { ...answer.headers, 'openwop-version': version(answer.headers['openwop-version']) };
         const isSse = String(answer.headers['content-type'] ?? '').startsWith('text/event-stream');
         const isJson = String(answer.headers['content-type'] ?? '').startsWith('application/json');
-        if (choice.requestIdInErrors && isJson && (answer.statusCode ?? 200) >= 400) {
+        const status = answer.statusCode ?? 200;
+        const rewrites = (choice.requestIdInErrors && status >= 400) || choice.rewriteJson !== undefined;
+        if (isJson && rewrites) {
           const chunks: Buffer[] = [];
           answer.on('data', (chunk: Buffer) => chunks.push(chunk));
           answer.on('end', () => {
-            const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
-            const requestId = `req-${String(++requestIds).padStart(8, '0')}`;
-            body.message = `${String(body.message ?? 'refused')} (request ${requestId})`;
-            body.details = { ...(typeof body.details === 'object' && body.details !== null ? body.details : {}), requestId };
+            let body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+            if (choice.requestIdInErrors && status >= 400) {
+              const requestId = `req-${String(++requestIds).padStart(8, '0')}`;
+              body.message = `${String(body.message ?? 'refused')} (request ${requestId})`;
+              body.details = { ...(typeof body.details === 'object' && body.details !== null ? body.details : {}), requestId };
+            }
+            if (choice.rewriteJson !== undefined)
+              body = choice.rewriteJson({ method: req.method ?? 'GET', pathname: url.pathname, status, body }) as Record<string, unknown>;
             const text = JSON.stringify(body);
             res.writeHead(answer.statusCode ?? 500, { ...headers, 'content-length': String(Buffer.byteLength(text)) });
             res.end(text);

@@ -25,6 +25,7 @@ import { GENERATED_AND_READ_FORMS } from './catalogue/generated-read-forms.ts';
 import { CLASSES } from './catalogue/classes.ts';
 import { AUDIT_CLAUSES } from './catalogue/audit-clauses.ts';
 import { SEAMS } from './catalogue/seams.ts';
+import { LATITUDE } from './catalogue/latitude.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -42,4 +43,5 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...CLASSES,
   ...AUDIT_CLAUSES,
   ...SEAMS,
+  ...LATITUDE,
 ];

@@ -3,7 +3,10 @@
 // is open). An `eval.scored` names `taskId` and `trialIndex` (absent → 0) and is attributed the
 // top-level brackets that closed since the previous `eval.scored`, plus the top-level bracket
 // still open when it arrives: RFC 0081 §C fixes only that `eval.scored` follows its task's
-// `agent.decided`, so a host may score a trial before or after its bracket closes. Everything the
+// `agent.decided`, so a host may score a trial before or after its bracket closes. RFC 0244 §B
+// leaves scheduling to the host, so a host may also score a batch of trials after all their
+// brackets closed: a run of as many `eval.scored` as brackets wait takes one bracket each, by
+// trialIndex (batchOf). Everything the
 // log does not let us attribute becomes a plain-words anomaly; attribution never throws on a log.
 
 import { canonicalJson } from './json.ts';
@@ -49,6 +52,8 @@ export interface Bracket {
   /** `agent.decided` decisions with the agent that made them, in log order. */
   decisions: { agentId: string | undefined; decision: unknown }[];
   usage: { inputTokens: number; outputTokens: number; costUsd: number[] }[];
+  /** Each `agent.tool-returned` in the bracket, in log order: its agent and its payload. */
+  answers: { agentId: string | undefined; payload: Payload }[];
   /** An `eval.scored` arrived while this top-level bracket was open, and took it. */
   scoredOpen: boolean;
 }
@@ -72,7 +77,7 @@ export interface ScoredTrial {
 export function attribute(
   events: readonly RunEventDoc[],
   anomalies: string[],
-): { scored: ScoredTrial[]; fixtureRuns: Set<string>; scoredInsideBracket: number } {
+): { scored: ScoredTrial[]; fixtureRuns: Set<string>; scoredInsideBracket: number; scoredInBatch: number } {
   const indexed: { event: RunEventDoc; sequence: number; index: number }[] = [];
   (Array.isArray(events) ? events : []).forEach((event, index) => {
     const sequence = event !== null && typeof event === 'object' ? finiteNumber((event as { sequence?: unknown }).sequence) : undefined;
@@ -96,9 +101,13 @@ export function attribute(
   let pending: Bracket[] = [];
   let judgeCosts: number[] = [];
   let scoredInsideBracket = 0;
+  let scoredInBatch = 0;
   const scored: ScoredTrial[] = [];
 
-  for (const { event, sequence } of indexed) {
+  // Brackets taken by a batch of eval.scored (see batchOf), by the batch member's log position.
+  const assigned = new Map<number, Bracket>();
+
+  for (const [position, { event, sequence }] of indexed.entries()) {
     const p = payloadOf(event);
     const top = stack[0];
     const innermost = stack[stack.length - 1];
@@ -121,6 +130,7 @@ export function attribute(
           unpairedMisses: 0,
           decisions: [],
           usage: [],
+          answers: [],
           scoredOpen: false,
         });
         break;
@@ -167,6 +177,7 @@ export function attribute(
       }
       case 'agent.tool-returned': {
         if (!top) break;
+        top.answers.push({ agentId: str(p.agentId) ?? innermost?.agentId, payload: p });
         const error = p.error;
         if (error === null || typeof error !== 'object' || (error as { code?: unknown }).code !== FIXTURE_MISS_CODE) break;
         const callId = str(p.callId);
@@ -225,6 +236,29 @@ export function attribute(
           judgeCosts = [];
           break;
         }
+        const batch = assigned.get(position);
+        if (batch !== undefined) {
+          assigned.delete(position);
+          scored.push({ taskId, trialIndex, sequence, recordedScore: finiteNumber(p.score), brackets: [batch], judgeCosts });
+          pending = pending.filter((b) => b !== batch);
+          judgeCosts = [];
+          break;
+        }
+        if (pending.length > 1) {
+          const members = batchOf(indexed, position);
+          if (members.length === pending.length) {
+            // As many eval.scored in a row as closed brackets wait: each trial takes its own, the
+            // brackets in the order they opened, the trials by task (first named) then trialIndex.
+            for (const [i, member] of members.entries()) assigned.set(member, pending[i]!);
+            scoredInBatch += members.length;
+            const own = assigned.get(position)!;
+            assigned.delete(position);
+            scored.push({ taskId, trialIndex, sequence, recordedScore: finiteNumber(p.score), brackets: [own], judgeCosts });
+            pending = pending.filter((b) => b !== own);
+            judgeCosts = [];
+            break;
+          }
+        }
         if (pending.length === 0) {
           anomalies.push(`eval.scored at sequence ${sequence} (task ${taskId}, trial ${trialIndex}) has no agent invocation bracket before it`);
         } else if (pending.length > 1) {
@@ -254,5 +288,26 @@ export function attribute(
   if (pending.length > 0) {
     anomalies.push(`${pending.length} top-level bracket(s) closed after the last eval.scored and are attributed to no task`);
   }
-  return { scored, fixtureRuns, scoredInsideBracket };
+  return { scored, fixtureRuns, scoredInsideBracket, scoredInBatch };
+}
+
+/**
+ * The log positions of the run of `eval.scored` starting at `from`, up to the next bracket that
+ * opens, ordered as their trials ran: by task (in the order the batch first names it), then by
+ * `trialIndex`. A member with no usable taskId or trialIndex ends the batch where it stands.
+ */
+function batchOf(indexed: readonly { event: RunEventDoc }[], from: number): number[] {
+  const members: { position: number; taskId: string; trialIndex: number }[] = [];
+  for (let i = from; i < indexed.length; i++) {
+    const { event } = indexed[i]!;
+    if (event.type === 'agent.invocation-started') break;
+    if (event.type !== 'eval.scored') continue;
+    const p = payloadOf(event);
+    const taskId = str(p.taskId);
+    const trialIndex = p.trialIndex === undefined ? 0 : p.trialIndex;
+    if (taskId === undefined || typeof trialIndex !== 'number' || !Number.isSafeInteger(trialIndex) || trialIndex < 0) break;
+    members.push({ position: i, taskId, trialIndex });
+  }
+  const taskOrder = [...new Set(members.map((m) => m.taskId))];
+  return members.sort((a, b) => taskOrder.indexOf(a.taskId) - taskOrder.indexOf(b.taskId) || a.trialIndex - b.trialIndex).map((m) => m.position);
 }

@@ -43,6 +43,6 @@ export {
   type TaskRollUpOptions,
   type TrialFacts,
 } from './rollup.ts';
-export { FIXTURE_MISS_CODE } from './attribution.ts';
+export { attribute, FIXTURE_MISS_CODE } from './attribution.ts';
 export { goldenScore } from './outputs.ts';
 export { gradeRun, type GradeOptions } from './run.ts';

@@ -110,7 +110,7 @@ function missingTrial(task: EvalTask, trialIndex: number): TrialGrade {
  */
 export function gradeRun(suite: EvalSuite, events: readonly RunEventDoc[], options: GradeOptions = {}): RunGrade {
   const anomalies: string[] = [];
-  const { scored, fixtureRuns, scoredInsideBracket } = attribute(events, anomalies);
+  const { scored, fixtureRuns, scoredInsideBracket, scoredInBatch } = attribute(events, anomalies);
   const sourceEntries = new Map<string, FixtureEntry[] | undefined>();
   for (const [taskId, source] of Object.entries(options.fixtureRunSources ?? {})) sourceEntries.set(taskId, entriesFromSource(source));
 
@@ -196,5 +196,6 @@ export function gradeRun(suite: EvalSuite, events: readonly RunEventDoc[], optio
   grade.judgeCostUsd = ratToNumber(sum(judged.map(fromNumber)));
   grade.redactedCallCount = redacted;
   grade.scoredInsideBracketCount = scoredInsideBracket;
+  grade.scoredInBatchCount = scoredInBatch;
   return grade;
 }

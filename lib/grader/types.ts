@@ -177,6 +177,8 @@ export interface RunGrade {
   redactedCallCount?: number;
   /** `eval.scored` events that arrived while their trial's bracket was still open (CONTRACT §6). */
   scoredInsideBracketCount?: number;
+  /** `eval.scored` events that came in a batch after their trials' brackets all closed (CONTRACT §6). */
+  scoredInBatchCount?: number;
   trialStats?: TrialStats;
   tasks: TaskGrade[];
   anomalies: string[];

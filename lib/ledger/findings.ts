@@ -26,10 +26,13 @@ export class Findings {
     this.#adopted.push(other);
   }
 
-  /** Assertions made and failures found, per id. */
-  summary(): Map<string, { assertions: number; failures: readonly string[]; failedRules: readonly string[] }> {
+  /** Assertions made, failures found and permitted choices seen, per id (adopted findings included). */
+  summary(): Map<string, { assertions: number; failures: readonly string[]; failedRules: readonly string[]; observations: readonly string[] }> {
     const out = new Map(
-      [...this.#byId].map(([id, checks]) => [id, { assertions: checks.assertions, failures: checks.failures, failedRules: checks.failedRules }]),
+      [...this.#byId].map(([id, checks]) => [
+        id,
+        { assertions: checks.assertions, failures: checks.failures, failedRules: checks.failedRules, observations: checks.observations },
+      ]),
     );
     for (const other of this.#adopted) {
       for (const [id, found] of other.summary()) {
@@ -42,6 +45,7 @@ export class Findings {
                 assertions: mine.assertions + found.assertions,
                 failures: [...mine.failures, ...found.failures],
                 failedRules: [...new Set([...mine.failedRules, ...found.failedRules])],
+                observations: [...new Set([...mine.observations, ...found.observations])],
               },
         );
       }
@@ -64,7 +68,10 @@ export function applyFindings(rows: readonly LedgerRow[], findings: Findings | u
     const found = byId.get(row.id);
     if (found === undefined) return row;
     const executed = row.result === 'executed-pass' || row.result === 'executed-fail';
-    if (found.failures.length === 0) return executed ? { ...row, assertions: (row.assertions ?? 0) + found.assertions } : row;
+    // The choices a finding saw join the row's own, as the leg's `saw` does (runner.ts).
+    const seen = [...new Set([...((row.evidence?.latitude as string[] | undefined) ?? []), ...found.observations])];
+    const latitude = executed && seen.length > 0 ? { evidence: { ...row.evidence, latitude: seen } } : {};
+    if (found.failures.length === 0) return executed ? { ...row, assertions: (row.assertions ?? 0) + found.assertions, ...latitude } : row;
     const own = row.result === 'executed-fail' && row.detail ? [row.detail] : [];
     const text = [...own, ...found.failures].join('\n');
     const ownRules = (row.result === 'executed-fail' ? (row.evidence?.failedRules as string[] | undefined) : undefined) ?? [];
@@ -73,7 +80,7 @@ export function applyFindings(rows: readonly LedgerRow[], findings: Findings | u
       result: 'executed-fail',
       assertions: (executed ? (row.assertions ?? 0) : 0) + found.assertions,
       detail: text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL - 3)}...` : text,
-      evidence: { ...row.evidence, failedRules: [...new Set([...ownRules, ...found.failedRules])] },
+      evidence: { ...row.evidence, ...latitude.evidence, failedRules: [...new Set([...ownRules, ...found.failedRules])] },
     };
   });
 }

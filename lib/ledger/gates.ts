@@ -4,6 +4,7 @@
 
 import { SEAMS_PROFILE } from '../client/seams.ts';
 import type { GateDecision } from './leg.ts';
+import { fixtureMisfitOf } from './fit.ts';
 import type { Target } from './target.ts';
 
 /** `agents.evalSuite` members a leg can depend on (RFC 0244 §G, RFC 0252 §A). */
@@ -26,6 +27,11 @@ export interface Needs {
    * fit, and each that fits must be listed like `fixtures`.
    */
   someFixtures?: string[];
+  /**
+   * Limits of agents.evalSuite (dotted, e.g. `maxCostUsdPerSuite`) the leg's fixtures go past on
+   * purpose, to see the host hold them; every other limit must fit (see fixtureMisfit).
+   */
+  probes?: string[];
   /** The conformance seams profile must be mounted (counter, effect counter, erase). */
   seams?: boolean;
   /** A second tenant's key is needed. */
@@ -75,19 +81,19 @@ export function decideGate(needs: Needs, target: Target): GateDecision {
   }
   for (const fixture of needs.fixtures ?? []) {
     // A leg about an absent facet runs its fixture to be refused, so it need not fit the host.
-    const misfit = needs.absent === undefined ? fixtureMisfit(target, fixture) : undefined;
+    const misfit = needs.absent === undefined ? fixtureMisfit(target, fixture, needs.probes) : undefined;
     if (misfit !== undefined) return { run: false, kind: 'inapplicable', reason: misfit, strictFails: false };
     if (!target.fixtures.has(fixture)) {
       return { run: false, kind: 'inapplicable', reason: `the host does not list the fixture ${fixture} in discovery fixtures`, strictFails: true };
     }
   }
   if (needs.someFixtures !== undefined) {
-    const fitting = fittingFixtures(target, needs.someFixtures);
+    const fitting = fittingFixtures(target, needs.someFixtures, needs.probes);
     if (fitting.length === 0) {
       return {
         run: false,
         kind: 'inapplicable',
-        reason: `the host can run none of the fixtures ${needs.someFixtures.join(', ')} (${fixtureMisfit(target, needs.someFixtures[0]!)})`,
+        reason: `the host can run none of the fixtures ${needs.someFixtures.join(', ')} (${fixtureMisfit(target, needs.someFixtures[0]!, needs.probes)})`,
         strictFails: false,
       };
     }
@@ -112,35 +118,21 @@ export function decideGate(needs: Needs, target: Target): GateDecision {
 
 /**
  * Why the host cannot run a fixture as it advertises itself, or undefined when it can: the
- * fixture uses a facet member the host does not advertise (its `requires`), or more trials than
- * `trials.maxTrials`. Such a host refuses the suite at create, as RFC 0244 §G requires, so a leg
- * on that fixture does not apply to it.
+ * fixture goes past one of the limits of agents.evalSuite (./fit.ts: a facet member it uses and
+ * the host does not advertise, more trials or tasks or cost than the host's ceilings, a mode the
+ * host does not list). Such a host refuses the suite at create (RFC 0081 §D, RFC 0244 §G) or may
+ * stop short of it, so a leg on that fixture does not apply to it. `probes` are the limits a leg
+ * goes past on purpose, to see them held.
  */
-export function fixtureMisfit(target: Target, fixtureId: string): string | undefined {
+export function fixtureMisfit(target: Target, fixtureId: string, probes: readonly string[] = []): string | undefined {
   const doc = target.fixtureDocs.get(fixtureId);
   if (doc === undefined) return undefined;
-  const facet = target.facet ?? {};
-  for (const [member, needed] of Object.entries(doc.requires ?? {})) {
-    if (needed && isFacetMember(member) && !facetHas(facet, member))
-      return `the fixture ${fixtureId} uses agents.evalSuite.${member}, which the host does not advertise`;
-  }
-  const count = (doc.suite.trials as { count?: unknown } | undefined)?.count;
-  const maxTrials = (facet.trials as { maxTrials?: unknown } | undefined)?.maxTrials;
-  if (typeof count === 'number' && typeof maxTrials === 'number' && count > maxTrials) {
-    return `the fixture ${fixtureId} runs ${count} trials, over the host's agents.evalSuite.trials.maxTrials ${maxTrials}`;
-  }
-  return undefined;
+  return fixtureMisfitOf(target.facet ?? {}, doc, probes);
 }
 
 /** The fixtures of `ids` the host can run as it advertises itself. */
-export function fittingFixtures(target: Target, ids: readonly string[]): string[] {
-  return ids.filter((id) => fixtureMisfit(target, id) === undefined);
-}
-
-const FACET_MEMBERS: readonly string[] = ['trajectory', 'trials', 'fixtureMatching', 'regressionVerdict', 'recordedFixtures'];
-
-function isFacetMember(name: string): name is FacetMember {
-  return FACET_MEMBERS.includes(name);
+export function fittingFixtures(target: Target, ids: readonly string[], probes: readonly string[] = []): string[] {
+  return ids.filter((id) => fixtureMisfit(target, id, probes) === undefined);
 }
 
 function facetHas(facet: Record<string, unknown>, member: FacetMember): boolean {

@@ -49,6 +49,8 @@ export type ValidationResult = { ok: true } | { ok: false; errors: string[] };
 const SCHEMA_SUFFIX = '.schema.json';
 const PAYLOADS_FILE = 'run-event-payloads.schema.json';
 const TYPE_INDEX_KEYWORD = '_typeIndex';
+/** The limit annotation of the discovery facet's members, read by lib/ledger/fit.ts. */
+const BOUNDS_KEYWORD = '_bounds';
 
 interface Registry {
   /** file stem → `$id` */
@@ -207,6 +209,7 @@ export function loadSchemas(source: boolean): { ajv: Ajv2020; idByName: Map<stri
   addFormats(ajv);
   // An annotation keyword: the payload map is read from the raw document below.
   ajv.addKeyword({ keyword: TYPE_INDEX_KEYWORD, schemaType: 'object' });
+  ajv.addKeyword({ keyword: BOUNDS_KEYWORD, schemaType: 'object' });
 
   const idByName = new Map<string, string>();
   let payloads: AnySchemaObject | undefined;

@@ -147,6 +147,7 @@ export function requireCompleted(
   if (run.eventsVia !== undefined) check.saw(`events read ${run.eventsVia === 'sse' ? 'over SSE (debug)' : 'by polling'}`);
   if ((grade.scoredInsideBracketCount ?? 0) > 0) check.saw('eval.scored before its trial bracket closes (RFC 0081 §C)');
   else if (grade.tasks.length > 0) check.saw('eval.scored after its trial bracket closes');
+  if ((grade.scoredInBatchCount ?? 0) > 0) check.saw('eval.scored in a batch after its trial brackets (RFC 0244 §B)');
   if ((grade.judgeCostUsd ?? 0) > 0) check.saw('judge provider.usage outside the agent bracket (RFC 0081 UQ 5)');
   if (reads.trajectoryArgs && (run.grade.redactedCallCount ?? 0) > 0 && suiteMatchesArgs(run.fixture.suite)) {
     check.inapplicable(

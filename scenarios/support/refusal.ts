@@ -1,9 +1,10 @@
 // Whether a refusal names a field. CONTRACT §2 (and RFC 0244 §G, "naming the field") wants the
 // `400 validation_error` to name the field it refuses. The error envelope
 // (schemas/v2/error-envelope.schema.json) is `{error, message, details?}`, and `details` is open,
-// so a host can name a field in three places, and each is accepted:
+// so a host can name a field in four places, and each is accepted:
 //   - a `details` string that is a path to it: `modes`, `trials.count`, `suite.trials.count`,
 //     the JSON pointer `/trials/count`, or a path to an item of it (`/modes/1`);
+//   - a `details` array that is such a path, item by item (`"loc": ["trials", "count"]`);
 //   - a `details` key that is such a path (`{"modes": ["adversarial"]}`);
 //   - the field, whole, in `message` (`"modes: …"`), once every value the request itself sent
 //     (the evalSuiteRef, the agentId) is taken out, so an echo of the request never counts.
@@ -27,13 +28,28 @@ function pathNames(path: string, field: string): boolean {
   return want.every((segment, i) => parts[parts.length - want.length + i] === segment);
 }
 
-function detailsName(value: unknown, field: string, echoed: readonly string[]): boolean {
-  if (typeof value === 'string') return !echoed.includes(value) && pathNames(value, field);
-  if (Array.isArray(value)) return value.some((item) => detailsName(item, field, echoed));
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value).some(([key, item]) => pathNames(key, field) || detailsName(item, field, echoed));
+/** Where in `details` the field is named: `details`, `a details path array`, or nowhere. */
+function detailsName(value: unknown, field: string, echoed: readonly string[]): Naming | undefined {
+  if (typeof value === 'string') return !echoed.includes(value) && pathNames(value, field) ? 'details' : undefined;
+  if (Array.isArray(value)) {
+    // A path array (`loc: ["body", "trials", "count"]`, `path: ["modes", 1]`) names the field
+    // as a whole; its items are tried one by one too.
+    const isPath = value.length > 0 && value.every((item) => (typeof item === 'string' && item.length > 0) || Number.isInteger(item));
+    if (isPath && pathNames(value.map(String).join('.'), field)) return 'a details path array';
+    for (const item of value) {
+      const found = detailsName(item, field, echoed);
+      if (found !== undefined) return found;
+    }
+    return undefined;
   }
-  return false;
+  if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (pathNames(key, field)) return 'details';
+      const found = detailsName(item, field, echoed);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
 }
 
 function escapeRegExp(text: string): string {
@@ -52,13 +68,22 @@ function messageNames(message: string, field: string, echoed: readonly string[])
   return new RegExp(`(?<![A-Za-z0-9_-])${dotted}(?![A-Za-z0-9_-])`).test(text) || new RegExp(`${pointer}(?![A-Za-z0-9_-])`).test(text);
 }
 
+/** Where a refusal names a field. */
+export type Naming = 'details' | 'a details path array' | 'message';
+
 /**
- * The refusal body names `field` in `details` or in `message`. `echoed` lists the values the
- * request sent, which a message may quote without naming anything.
+ * Where the refusal body names `field`, in `details` or in `message`, or undefined when it does
+ * not. `echoed` lists the values the request sent, which a message may quote without naming anything.
  */
-export function refusalNamesField(body: unknown, field: string, echoed: readonly string[] = []): boolean {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return false;
+export function refusalNaming(body: unknown, field: string, echoed: readonly string[] = []): Naming | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
   const { message, details } = body as { message?: unknown; details?: unknown };
-  if (details !== undefined && detailsName(details, field, echoed)) return true;
-  return typeof message === 'string' && messageNames(message, field, echoed);
+  const inDetails = details === undefined ? undefined : detailsName(details, field, echoed);
+  if (inDetails !== undefined) return inDetails;
+  return typeof message === 'string' && messageNames(message, field, echoed) ? 'message' : undefined;
+}
+
+/** The refusal body names `field` somewhere (see refusalNaming). */
+export function refusalNamesField(body: unknown, field: string, echoed: readonly string[] = []): boolean {
+  return refusalNaming(body, field, echoed) !== undefined;
 }

@@ -266,11 +266,15 @@ export function compareServedFacts(target: Target, run: ServedRun, options: Comp
   }
   {
     const { check, clause } = fact('regression');
-    check.equal(
-      startedPayload.baselineRunId,
-      run.request.baselineRunId,
-      `${clause} eval.started.baselineRunId names the baseline, and only when one was given`,
-    );
+    // RFC 0081 §C writes `baselineRunId?` on eval.started: absent is allowed, the summary's
+    // regression.baselineRunId (required there) names the baseline; present, it must be the one given.
+    if (startedPayload.baselineRunId !== undefined || run.request.baselineRunId === undefined)
+      check.equal(
+        startedPayload.baselineRunId,
+        run.request.baselineRunId,
+        `${clause} eval.started.baselineRunId names the baseline, and only when one was given`,
+      );
+    else check.saw('eval.started without the optional baselineRunId (RFC 0081 §C)');
     check.equal(
       isObject(summary.regression),
       run.request.baselineRunId !== undefined,

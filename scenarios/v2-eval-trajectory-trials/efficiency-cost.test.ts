@@ -22,10 +22,13 @@ const legs: Leg[] = [
     needs: { facet: [], fixtures: [EFFICIENCY] },
     async run(check, target) {
       const run = requireCompleted(check, await sharedEvalRun(target, EFFICIENCY));
+      // RFC 0244 §C: each summary entry gains an *optional* efficiency object, so a host may serve none.
+      if (run.grade.tasks.every((task) => summaryTask(run.summary, task.taskId)?.efficiency === undefined))
+        return check.inapplicable('the host serves no optional efficiency on the summary tasks (RFC 0244 §C)');
       checkAgainstExpected(check, run, ['efficiency']);
       for (const task of run.grade.tasks) {
         const served = summaryTask(run.summary, task.taskId)?.efficiency as Record<string, unknown> | undefined;
-        check.ok(served !== undefined, `task ${task.taskId}: the summary carries efficiency`);
+        check.ok(served !== undefined, `task ${task.taskId}: the summary carries efficiency, as its other tasks do`);
         for (const key of ['toolCallCount', 'modelCallCount', 'inputTokens', 'outputTokens'] as const) {
           check.close(served?.[key], task.efficiency[key], `task ${task.taskId}: efficiency.${key} against the counted events`);
         }

@@ -9,7 +9,7 @@
 import { createEvalRun, readErrorCode } from '../../lib/client/index.ts';
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
 import { SCRIPTED_AGENT } from '../support/eval-run.ts';
-import { refusalNamesField } from '../support/refusal.ts';
+import { refusalNaming } from '../support/refusal.ts';
 import { TRIALS } from '../support/trajectory-trials.ts';
 
 const legs: Leg[] = [
@@ -24,7 +24,9 @@ const legs: Leg[] = [
       check.equal(readErrorCode(answer.json), 'validation_error', 'the error code is validation_error');
       // RFC 0244 §G: the refusal names the field, trials.count (§Examples), in details or the
       // message; the suite ref the request sent contains "trials" and never counts.
-      check.ok(refusalNamesField(answer.json, 'trials.count', [TRIALS, SCRIPTED_AGENT]), 'the refusal names the field trials.count', answer.json);
+      const naming = refusalNaming(answer.json, 'trials.count', [TRIALS, SCRIPTED_AGENT]);
+      check.ok(naming !== undefined, 'the refusal names the field trials.count', answer.json);
+      if (naming !== undefined) check.saw(`a §G refusal naming its field in ${naming} (RFC 0244 §G)`);
       check.equal(answer.runId, undefined, 'no run is created and nothing is graded');
     },
   },

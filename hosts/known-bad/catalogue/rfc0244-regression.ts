@@ -1,7 +1,7 @@
 // Known-bad hosts of RFC 0244 §F (regression): each entry one named defect in how the host compares
 // a run with its baseline.
 
-import { type KnownBadHost, REF, engine, rewriting, without } from './build.ts';
+import { type KnownBadHost, REF, engine, rewriting } from './build.ts';
 
 export const REGRESSION: KnownBadHost[] = [
   {
@@ -35,9 +35,11 @@ export const REGRESSION: KnownBadHost[] = [
     }),
   },
   {
-    name: 'baseline-not-echoed',
-    defect: 'eval.started leaves out the baselineRunId the run was created with',
+    name: 'baseline-echoed-unasked',
+    defect: 'eval.started names a baselineRunId on a run created without one',
     clause: 'RFC 0081 §C, RFC 0244 §F',
-    ...engine({ outgoingEvents: rewriting('eval.started', (payload) => without(payload, 'baselineRunId')) }),
+    ...engine({
+      outgoingEvents: rewriting('eval.started', (payload) => ({ baselineRunId: 'tenant-a/run-0000000000000000', ...payload })),
+    }),
   },
 ];

@@ -151,20 +151,6 @@ export const WIRE: KnownBadHost[] = [
     ...engine({ modeRefusal: () => undefined }),
   },
   {
-    name: 'mode-refusal-names-another-field',
-    defect: 'the 400 refusing an unadvertised mode names agentId, not modes',
-    clause: 'RFC 0081 §D (CONTRACT §2: naming modes)',
-    ...engine({
-      modeRefusal: (suite, facets) =>
-        REF.modeRefusal(suite, facets) && {
-          status: 400,
-          error: 'validation_error',
-          message: 'agentId: this agent cannot run the suite',
-          details: { field: 'agentId' },
-        },
-    }),
-  },
-  {
     name: 'feature-refusal-names-suite-only',
     defect: 'the §G refusal names the suite (its id contains "trials"), not the field trials.count',
     clause: 'RFC 0244 §G',

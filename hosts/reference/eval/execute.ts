@@ -49,7 +49,7 @@ async function runEval(plan: EvalPlan, io: EvalRunIO, behaviour: EngineBehaviour
   };
   const { suite } = plan;
   const settings = trialSettings(suite);
-  const passScore = passScoreOf(suite);
+  const passScore = passScoreOf(suite, behaviour.defaultPassScore);
   const env = environment(io, behaviour, emit);
 
   emit('eval.started', {

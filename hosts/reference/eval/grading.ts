@@ -102,10 +102,12 @@ export interface GradingRules extends TrajectoryRules {
   suiteCeilingCost(totalCostUsd: Fraction, trialCount: number): Fraction;
   /** A fixtured task's `fixtureMissCount` from its trials' misses; undefined leaves it out. */
   reportedMissCount(trialMisses: number[], onMiss: 'fail' | 'live'): number | undefined;
+  /** The bar of a suite that states no `thresholds.passScore`: no RFC fixes one, the reference host takes 1. */
+  defaultPassScore: Fraction;
 }
 
-export function passScoreOf(suite: Suite): Fraction {
-  return suite.thresholds?.passScore === undefined ? ONE : exactDecimal(suite.thresholds.passScore);
+export function passScoreOf(suite: Suite, defaultPassScore: Fraction = ONE): Fraction {
+  return suite.thresholds?.passScore === undefined ? defaultPassScore : exactDecimal(suite.thresholds.passScore);
 }
 
 /** A fail-closed trial scores 0 whatever its output (RFC 0244 §D). */
@@ -131,6 +133,7 @@ export function bracketEfficiency(record: TrialRecord): Efficiency {
 
 export const REFERENCE_GRADING_RULES: Readonly<GradingRules> = Object.freeze({
   ...REFERENCE_TRAJECTORY_RULES,
+  defaultPassScore: ONE,
   trialScore: failClosedScore,
   trialGatingScore: gatingScoreOf,
   taskPassed: (rule: PassRule, n: number, passedCount: number, ruleScore: Fraction, passScore: Fraction) =>

@@ -27,7 +27,8 @@ export interface RegressionRules {
   /** The verdict over the paired tasks that rose (`up`) and fell (`down`). */
   regressionVerdict(up: number, down: number): Verdict;
   /** The `method` and `alpha` the verdict names (RFC 0244 §F, UQ 5: any name in the pattern). */
-  regressionMethod: { method: string; alpha: number };
+  /** The served method and alpha; RFC 0244 §F makes alpha optional, so a host may leave it out. */
+  regressionMethod: { method: string; alpha?: number };
   /**
    * `scoreDelta` (RFC 0244 §F fixes only the pairing): the candidate aggregate minus the
    * baseline aggregate here; a host may take it over the paired tasks alone.

@@ -1,0 +1,146 @@
+// One fit rule over every limit a host advertises in `agents.evalSuite` (RFC 0081 §D, RFC 0244 §G,
+// RFC 0252 §A): a fixture the host, as it advertises itself, must refuse at create (or may stop
+// short of) does not fit it, and a leg on that fixture is `inapplicable` with the limit named.
+//
+// The limits are read from the discovery schema (schemas/v2/capabilities.schema.json,
+// `$defs.evalSuiteFacet`), never listed here, so a member added to the schema is a limit at once:
+//   - a boolean member is a feature: a fixture whose `requires` sets it needs it `true`;
+//   - an object member is a feature by its presence (a fixture `requires` it), and its own members
+//     are limits in turn (`trials.maxTrials`);
+//   - a member carrying the `_bounds` annotation bounds a quantity of the fixture document:
+//     `{measure: "at-most", at}` a number (`trials.count`, the expected total cost), `{measure:
+//     "count-at-most", at}` an array's length (the tasks), `{measure: "subset", at}` a set (the
+//     suite's modes must be among the advertised). `at` is a JSON pointer into the fixture
+//     document, `*` standing for every item of an array; `default` is the quantity when absent;
+//     `noun` names it in the reason.
+// A numeric or array member with no `_bounds` is a schema defect the test of this file names.
+
+import { readFileSync } from 'node:fs';
+import type { FixtureDocument } from '../fixtures.ts';
+import { packagePath } from '../package-root.ts';
+
+/** What a `_bounds` annotation compares. */
+export type BoundMeasure = 'at-most' | 'count-at-most' | 'subset';
+
+/** One advertised limit, as the schema describes it. */
+export interface FacetLimit {
+  /** Its path in `agents.evalSuite`, e.g. `['trials', 'maxTrials']`. */
+  path: string[];
+  /** `feature`: the fixture's `requires[path[0]]` needs it advertised. */
+  kind: 'feature' | BoundMeasure;
+  /** The quantity a bound compares: a JSON pointer into the fixture document. */
+  at?: string;
+  default?: unknown;
+  /** What the quantity counts, for the reason (`trials`); the pointer when absent. */
+  noun?: string;
+  /** Why the member is a limit at all, for a schema defect: the member has neither shape. */
+  unclassified?: string;
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Every limit of the facet schema `facet` (its `properties`, descended into object members). */
+export function facetLimits(facet: Json, prefix: string[] = []): FacetLimit[] {
+  const out: FacetLimit[] = [];
+  const properties = isObject(facet.properties) ? facet.properties : {};
+  for (const [name, member] of Object.entries(properties)) {
+    if (!isObject(member)) continue;
+    const path = [...prefix, name];
+    const bounds = isObject(member._bounds) ? member._bounds : undefined;
+    if (bounds !== undefined) {
+      out.push({
+        path,
+        kind: bounds.measure as BoundMeasure,
+        at: String(bounds.at),
+        ...('default' in bounds ? { default: bounds.default } : {}),
+        ...(typeof bounds.noun === 'string' ? { noun: bounds.noun } : {}),
+      });
+    } else if (member.type === 'boolean' || (member.type === 'object' && prefix.length === 0)) {
+      // Only a top-level member is named in a fixture's `requires`.
+      if (prefix.length === 0) out.push({ path, kind: 'feature' });
+    } else {
+      out.push({ path, kind: 'feature', unclassified: `agents.evalSuite.${path.join('.')} is a ${String(member.type)} with no _bounds annotation` });
+    }
+    if (member.type === 'object') out.push(...facetLimits(member, path));
+  }
+  return out;
+}
+
+/** The limits of the shipped discovery schema. */
+export function shippedFacetLimits(): FacetLimit[] {
+  const schema = JSON.parse(readFileSync(packagePath('schemas/v2/capabilities.schema.json'), 'utf8')) as Json;
+  const facet = ((schema.$defs as Json | undefined)?.evalSuiteFacet ?? {}) as Json;
+  return facetLimits(facet);
+}
+
+let shipped: FacetLimit[] | undefined;
+
+function limitsOfSchema(): FacetLimit[] {
+  shipped ??= shippedFacetLimits();
+  return shipped;
+}
+
+/** Every value at the JSON pointer `at` of `doc`, `*` matching each item of an array. */
+export function valuesAt(doc: unknown, at: string): unknown[] {
+  let values: unknown[] = [doc];
+  for (const raw of at.split('/').slice(1)) {
+    const segment = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    values = values.flatMap((value) => {
+      if (segment === '*') return Array.isArray(value) ? value : [];
+      if (Array.isArray(value)) return /^[0-9]+$/.test(segment) && Number(segment) < value.length ? [value[Number(segment)]] : [];
+      return isObject(value) && segment in value ? [value[segment]] : [];
+    });
+  }
+  return values;
+}
+
+function advertised(facet: Json, path: readonly string[]): unknown {
+  let value: unknown = facet;
+  for (const segment of path) value = isObject(value) ? value[segment] : undefined;
+  return value;
+}
+
+function hasFeature(value: unknown): boolean {
+  return value === true || isObject(value);
+}
+
+/**
+ * Why a host advertising `facet` cannot run the fixture `doc`, naming the limit, or undefined when
+ * it can. `probes` are limits (dotted paths) the caller exceeds on purpose, to see them held.
+ */
+export function fixtureMisfitOf(
+  facet: Json,
+  doc: FixtureDocument,
+  probes: readonly string[] = [],
+  limits: readonly FacetLimit[] = limitsOfSchema(),
+): string | undefined {
+  const requires = isObject(doc.requires) ? doc.requires : {};
+  for (const limit of limits) {
+    const name = limit.path.join('.');
+    if (probes.includes(name) || limit.unclassified !== undefined) continue;
+    const value = advertised(facet, limit.path);
+    if (limit.kind === 'feature') {
+      if (requires[name] === true && !hasFeature(value)) return `the fixture ${doc.id} uses agents.evalSuite.${name}, which the host does not advertise`;
+      continue;
+    }
+    // A bound the host does not advertise holds nothing back (RFC 0081 §D: optional ceilings).
+    if (value === undefined) continue;
+    const found = valuesAt(doc, limit.at ?? '');
+    const quantities = found.length > 0 ? found : limit.default === undefined ? [] : [limit.default];
+    for (const quantity of quantities) {
+      if (limit.kind === 'subset' && Array.isArray(value) && Array.isArray(quantity)) {
+        const missing = quantity.filter((item) => !value.includes(item));
+        if (missing.length > 0)
+          return `the fixture ${doc.id} runs the ${missing.join(', ')} mode${missing.length > 1 ? 's' : ''}, not among the host's agents.evalSuite.${name} ${JSON.stringify(value)}`;
+      }
+      const size = limit.kind === 'count-at-most' ? (Array.isArray(quantity) ? quantity.length : undefined) : quantity;
+      if (limit.kind !== 'subset' && typeof value === 'number' && typeof size === 'number' && size > value)
+        return `the fixture ${doc.id} has ${size} ${limit.noun ?? `at ${limit.at}`}, over the host's agents.evalSuite.${name} ${value}`;
+    }
+  }
+  return undefined;
+}
