@@ -19,7 +19,6 @@
 // Each host leg is gated on agents.evalSuite.recordedFixtures with fixtureMatching (RFC 0252 §A),
 // and on the three conformance-eval-recorded-* fixtures (and so on what they use).
 
-import { randomBytes } from 'node:crypto';
 import { createEvalRun, readCounter, readErrorCode, readRunEvents, type HttpResult } from '../lib/client/index.ts';
 import { fixture } from '../lib/fixtures.ts';
 import type { RunEventDoc } from '../lib/grader/index.ts';
@@ -131,7 +130,7 @@ const hostLegs: Leg[] = [
     needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY] },
     async run(check, target) {
       const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
-      const candidates = [unknownRunId(source.runId), `ghost-tenant/${randomBytes(12).toString('hex')}`];
+      const candidates = [unknownRunId(target.seed, source.runId, 'source-refused'), `ghost-tenant/${target.seed.hex(`ghost-tenant:${source.runId}`)}`];
       if (target.fixtures.has(NOOP_WORKFLOW)) {
         const workflow = await target.client.request('POST', '/runs', { body: { workflowId: NOOP_WORKFLOW } });
         const runId = (workflow.json as { runId?: unknown } | undefined)?.runId;
@@ -170,7 +169,11 @@ const hostLegs: Leg[] = [
       const tenantB = target.tenantB!;
       const foreign = requireCompleted(check, await observeEvalRun(target, SOURCE, {}, tenantB));
       const own = requireCompleted(check, await sharedEvalRun(target, SOURCE));
-      const unknown = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: unknownRunId(own.runId) } });
+      const unknown = await createEvalRun(target.client, {
+        evalSuiteRef: REPLAY,
+        agentId: SCRIPTED_AGENT,
+        fixtureRuns: { record: unknownRunId(target.seed, own.runId, 'source-uniform') },
+      });
       const other = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: foreign.runId } });
       check.equal(other.status, 400, "tenant B's run as a source is refused with 400");
       check.equal(refusalOf(other), refusalOf(unknown), "tenant B's run is refused with the status and error code of an unknown id");

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { certificationSeed } from '../lib/certification-seed.ts';
 import { cli } from './support/cli.ts';
 import { loadFixtures } from '../lib/fixtures.ts';
 import { runLegs } from '../lib/ledger/runner.ts';
@@ -146,6 +147,7 @@ function probeTarget(): Target {
     seams: true,
     requireBehavior: false,
     fixtureDocs: loadFixtures(),
+    seed: certificationSeed(),
     memo: (_key, make) => make(),
   };
 }

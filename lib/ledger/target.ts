@@ -2,6 +2,8 @@
 // the fixtures it lists, whether it mounts the seams, and clients for one or two tenants.
 
 import { createClient, discover, evalSuiteFacet, SEAMS_PROFILE, seedEvalSuite, TransportError, type Client, type DiscoveryResult } from '../client/index.ts';
+import { certificationSeed, type CertificationSeed } from '../certification-seed.ts';
+import type { ExchangeRecorder } from '../client/recorder.ts';
 import { loadFixtures, type FixtureDocument } from '../fixtures.ts';
 import { Findings } from './findings.ts';
 
@@ -15,6 +17,10 @@ export interface TargetOptions {
   /** Memory caps (README "Memory caps"); the client's defaults when absent. */
   maxEvents?: number;
   maxResponseBytes?: number;
+  /** The certification seed (lib/certification-seed.ts); a fresh one when absent. */
+  seed?: string;
+  /** Told every exchange of every client (the archive, lib/archive/recorder.ts). */
+  recorder?: ExchangeRecorder;
 }
 
 export interface Target {
@@ -35,6 +41,8 @@ export interface Target {
   memo<T>(key: string, make: () => Promise<T>): Promise<T>;
   /** Checks made on any observed run, charged to the id of the clause each witnesses. */
   findings?: Findings;
+  /** Where every value the legs generate comes from, so a replay sends the same requests. */
+  seed: CertificationSeed;
 }
 
 export type OpenTargetResult = { ok: true; target: Target } | { ok: false; reason: string };
@@ -45,6 +53,7 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
   const limits = {
     ...(options.maxEvents === undefined ? {} : { maxEvents: options.maxEvents }),
     ...(options.maxResponseBytes === undefined ? {} : { maxBodyBytes: options.maxResponseBytes }),
+    ...(options.recorder === undefined ? {} : { recorder: options.recorder }),
   };
   const client = createClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs, ...limits });
   let found: DiscoveryResult;
@@ -74,6 +83,7 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     requireBehavior: options.requireBehavior,
     fixtureDocs: loadFixtures(),
     findings: new Findings(),
+    seed: certificationSeed(options.seed),
     memo<T>(key: string, make: () => Promise<T>): Promise<T> {
       let pending = memos.get(key) as Promise<T> | undefined;
       if (pending === undefined) {
