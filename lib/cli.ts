@@ -100,6 +100,10 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
       'a JSON list of requirement ids expected to fail, each with a reason: they do not fail the run, and one that passes does (schemas/expected-failures.schema.json)',
     )
     .option('--certify <file>', 'write a signed certification bundle v3 to this file')
+    .option(
+      '--archive <file>',
+      'write every exchange with the host as HAR 1.2 (gzip when FILE ends in .gz), redacted; with --certify, bound to the bundle by a signed FILE.sig.json (default with --certify: beside the bundle, BUNDLE.archive.har.gz)',
+    )
     .option('--signing-key <pem>', 'Ed25519 PKCS8 private key file to sign the bundle (env OPENWOP_BUNDLE_SIGNING_KEY)')
     .option('--signing-key-id <id>', 'the keyId the host publishes for that key (env OPENWOP_BUNDLE_SIGNING_KEY_ID)')
     .option('--host-build <kind:id>', 'image-digest|commit|artifact-sha256:<id> (env OPENWOP_HOST_BUILD)')
@@ -134,6 +138,10 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     .argument('<bundle>', 'the bundle file')
     .option('--host-key <pem>', "the host's Ed25519 public key (PEM file)")
     .option('--discovery <url>', "read the host's signingKeys from its discovery document")
+    .option(
+      '--replay <archive>',
+      "run the certification again against the archive (not the host) and require every row, disposition and the witness digest to be the bundle's; checks the archive's binding (ARCHIVE.sig.json)",
+    )
     .action(async (bundle: string, options) => {
       exitCode = await verifyCommand(bundle, options, io);
     });

@@ -21,6 +21,8 @@ import { certifyTarget, EmbeddedHostUnavailable, type EmbeddedHostFactory } from
 import { runLegs, selectLegs } from './ledger/runner.ts';
 import type { Target } from './ledger/target.ts';
 import { pemSecrets, Redactor } from './redact.ts';
+import { ArchiveRecorder } from './archive/recorder.ts';
+import { archiveBesideBundle, writeArchive, type SignedBundle } from './archive/write.ts';
 import { LegClock } from './report/clock.ts';
 import { formatRow, formatTotals, totalsOf, writeReports } from './report/index.ts';
 import { noBundle, runReport, verdictOf, type RunReport } from './report/model.ts';
@@ -51,6 +53,7 @@ export interface RunOptions {
   expectedFailures?: string;
   progress?: ProgressMode;
   concurrency?: string;
+  archive?: string;
 }
 
 /** `--progress`: `auto` redraws one line on a terminal and prints nothing on a pipe. */
@@ -100,6 +103,7 @@ function prepareRun(options: RunOptions, scenarios: Scenario[], io: Io): { ok: t
     ['--html', options.html],
     ['--summary', options.summary],
     ['--certify', options.certify],
+    ['--archive', archivePathOf(options)],
   ]);
   if (outputProblem !== undefined) return { ok: false, code: cannotStart(io, outputProblem) };
   if (options.expectedFailures === undefined) return { ok: true };
@@ -214,7 +218,10 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
     }
     const progress = new Progress(io, options.progress ?? 'auto', selectLegs(scenarios, options.filter).length);
     const clock = new LegClock();
+    const archivePath = archivePathOf(options);
+    const recorder = archivePath === undefined ? undefined : new ArchiveRecorder();
     const outcome = await certifyTarget({
+      recorder,
       baseUrl: url,
       apiKey,
       tenantBApiKey,
@@ -240,13 +247,30 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
     const rows = redactor.value(rawRows);
     let { code, baseline } = finish(rows, io, redactor, ready.baseline);
     let verdict = noBundle('no --certify was given, so no bundle was cut');
+    let signed: SignedBundle | undefined;
     if (options.certify && signer !== undefined) {
       verdict = noBundle('no bundle was written (see the run output)');
       // The baseline is not applied here: the bundle records what happened.
-      const written = writeBundle(await thisHarness(), options.certify, rows, target, signer, settings.hostBuild, io, redactor, (certification) => {
+      const written = writeBundle(await thisHarness(), options.certify, rows, target, signer, settings.hostBuild, io, redactor, (certification, bundle) => {
         verdict = verdictOf(certification);
+        signed = { bundle, privateKeyPem: signer!.privateKeyPem, keyId: signer!.keyId };
       });
       if (written !== 0) code = written;
+    }
+    if (archivePath !== undefined && recorder !== undefined) {
+      const settingsOfRun = {
+        seed: target.seed.seed,
+        requireBehavior: settings.requireBehavior,
+        ...(options.filter === undefined ? {} : { filter: options.filter }),
+        concurrency: workers.concurrency,
+        tenantB: tenantBApiKey !== undefined && tenantBApiKey !== '',
+        requestTimeoutMs: deadlines.requestTimeoutMs,
+        legDeadlineMs: deadlines.legDeadlineMs,
+        maxEvents: caps.maxEvents,
+        maxResponseBytes: caps.maxResponseBytes,
+      };
+      const archived = writeArchive(archivePath, recorder, settingsOfRun, { tenantA: apiKey, tenantB: tenantBApiKey }, redactor, signed, io);
+      if (archived !== 0 && code === 0) code = archived;
     }
     const hostBuild = settings.hostBuild ?? (embedded !== undefined ? `commit:${gitCommit()}` : undefined);
     const about = {
@@ -339,6 +363,11 @@ class Progress {
   }
 }
 
+/** `--archive FILE`, or with `--certify FILE` and no `--archive`, the archive beside the bundle. */
+function archivePathOf(options: RunOptions): string | undefined {
+  return options.archive ?? (options.certify === undefined ? undefined : archiveBesideBundle(options.certify));
+}
+
 function parseBuild(text: string): { kind?: 'image-digest' | 'commit' | 'artifact-sha256'; id?: string; problem?: string } {
   const match = /^(image-digest|commit|artifact-sha256):(.+)$/.exec(text);
   if (!match) return { problem: `--host-build must be image-digest|commit|artifact-sha256:<id>, got "${text}"` };
@@ -364,7 +393,7 @@ function writeBundle(
   hostBuild: string | undefined,
   io: Io,
   redactor: Redactor,
-  judged: (certification: Certification) => void,
+  judged: (certification: Certification, bundle: Record<string, unknown>) => void,
 ): number {
   const { privateKeyPem, keyId, selfSignedDevelopmentKey } = signer;
   // The discovery document goes into the bundle verbatim but for the secrets a host may have
@@ -415,7 +444,7 @@ function writeBundle(
   for (const rejection of verdict.rejections) io.out(`rejected: ${rejection.kind}: ${rejection.detail}\n`);
   io.out(`${authenticityLine(verdict, keyId)}\n`);
   const certification = certificationOf(bundle as unknown as Record<string, unknown>, rows, verdict.verdict === 'rejected', harness);
-  judged(certification);
+  judged(certification, bundle as unknown as Record<string, unknown>);
   io.out(`${verdictLine(certification)}\n`);
   return verdict.verdict === 'verified' ? 0 : 1;
 }

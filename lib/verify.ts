@@ -15,6 +15,7 @@ import type { LedgerRow } from './evidence/types.ts';
 import { verifyBundle, verifyExitCode, type VerifyOptions, type VerifyResult } from './evidence/verify.ts';
 import { loadScenarios } from './scenarios.ts';
 import { cannotStart, type Io } from './io.ts';
+import { replayCommand } from './archive/replay.ts';
 
 const PACKAGE = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { name: string; version: string };
 
@@ -24,8 +25,12 @@ export async function thisHarness(): Promise<HarnessIdentity> {
   return { name: PACKAGE.name, version: PACKAGE.version, requirementIds: scenarios.flatMap((s) => s.legs.map((leg) => leg.id)) };
 }
 
-export async function verifyCommand(path: string, options: { hostKey?: string; discovery?: string }, io: Io): Promise<number> {
+export async function verifyCommand(path: string, options: { hostKey?: string; discovery?: string; replay?: string }, io: Io): Promise<number> {
   if (options.hostKey && options.discovery) return cannotStart(io, 'give --host-key or --discovery, not both');
+  if (options.replay !== undefined) {
+    if (options.discovery) return cannotStart(io, '--replay checks the binding under --host-key, not --discovery');
+    return replayCommand(path, { replay: options.replay, ...(options.hostKey ? { hostKey: options.hostKey } : {}) }, io);
+  }
   const file = readBundleFile(path);
   if (!file.ok) {
     io.err(`openwop-eval-conformance: not a bundle: ${file.reason}\n`);
