@@ -153,7 +153,8 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     .option('--events <file>', 'the run events: NDJSON, a JSON array, a poll response or an SSE transcript')
     .option('--base-url <url>', "fetch the run's events and served summary from this host instead")
     .option('--api-key <key>', 'with --base-url (env OPENWOP_API_KEY)')
-    .option('--run <id>', 'with --base-url: the eval run')
+    .option('--archive <archive>', "read the run's events and served summary from a certification's archive (run --archive) instead")
+    .option('--run <id>', 'with --base-url or --archive: the eval run')
     .action(async (options: GradeOptions) => {
       exitCode = await gradeCommand(options, io);
     });
