@@ -44,7 +44,7 @@ export interface HarEntry extends Entry {
 }
 
 export interface Har extends HarFormat {
-  log: Log & { entries: HarEntry[]; _certification: ArchiveSettings };
+  log: Omit<Log, 'entries'> & { entries: HarEntry[]; _certification: ArchiveSettings };
 }
 
 export const HAR_CREATOR = { name: packageIdentity().name, version: packageIdentity().version };

@@ -73,6 +73,12 @@ export async function replayCertification(har: Har): Promise<ReplayRun> {
   }
 }
 
+/** A detail as a row difference shows it: quoted, and cut short. */
+function shown(detail: string | undefined): string {
+  if (detail === undefined) return 'absent';
+  return JSON.stringify(detail.length > 400 ? `${detail.slice(0, 400)}…` : detail);
+}
+
 /** Each row that moved between the bundle and the replay, in one line. */
 export function rowDifferences(recorded: readonly LedgerRow[], replayed: readonly LedgerRow[]): string[] {
   const before = new Map(sortedProjectedRows(recorded).map((row) => [row.id, row]));
@@ -87,7 +93,7 @@ export function rowDifferences(recorded: readonly LedgerRow[], replayed: readonl
     const moved: string[] = [];
     if (again.result !== row.result) moved.push(`disposition ${row.result} → ${again.result}`);
     if (again.assertions !== row.assertions) moved.push(`assertions ${String(row.assertions)} → ${String(again.assertions)}`);
-    if (again.detail !== row.detail) moved.push(`detail ${JSON.stringify(row.detail)} → ${JSON.stringify(again.detail)}`);
+    if (again.detail !== row.detail) moved.push(`detail ${shown(row.detail)} → ${shown(again.detail)}`);
     if (JSON.stringify(again.evidence) !== JSON.stringify(row.evidence)) moved.push('evidence differs');
     if (again.scenario !== row.scenario) moved.push(`scenario ${row.scenario} → ${again.scenario}`);
     if (moved.length > 0) lines.push(`row ${id}: ${moved.join('; ')}`);
