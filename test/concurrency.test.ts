@@ -22,7 +22,7 @@ interface Certified {
   code: number;
   /** The progress lines, `[n/total] result id`, in the order they were printed. */
   progress: string[];
-  /** Stdout without the line naming where the bundle was written (a per-run directory). */
+  /** Stdout without the lines naming where the bundle and the archive were written (a per-run directory). */
   out: string;
   /** The JSON report without what is per-run by nature: when it was written, the host's port. */
   report: Record<string, unknown>;
@@ -58,7 +58,8 @@ async function certifyEmbedded(concurrency: number): Promise<Certified> {
   return {
     code: run.code,
     progress: run.err.split('\n').filter((line) => /^\[\d+\/\d+\]/.test(line)),
-    out: run.out.replace(/^bundle written to .*$/m, 'bundle written to <dir>'),
+    // The archive's lines name its folder, its size and its exchanges, which differ run to run.
+    out: run.out.replace(/^bundle written to .*$/m, 'bundle written to <dir>').replace(/^archive (written|bound) .*$/gm, 'archive $1 <per run>'),
     // When, on which port and how long each leg took are per run by nature; the rest is not.
     report: {
       ...report,
