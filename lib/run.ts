@@ -264,6 +264,7 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
         ...(options.filter === undefined ? {} : { filter: options.filter }),
         concurrency: workers.concurrency,
         tenantB: tenantBApiKey !== undefined && tenantBApiKey !== '',
+        checkKeys: true,
         requestTimeoutMs: deadlines.requestTimeoutMs,
         legDeadlineMs: deadlines.legDeadlineMs,
         maxEvents: caps.maxEvents,

@@ -13,6 +13,7 @@ import { parseArchive, type Har } from '../lib/archive/har.ts';
 import { ArchiveRecorder } from '../lib/archive/recorder.ts';
 import { replayCertification, rowDifferences } from '../lib/archive/replay.ts';
 import { certifyTarget } from '../lib/certify.ts';
+import { withDeadlines } from '../lib/ledger/deadlines.ts';
 import { bindArchive, bindingPath, checkBinding } from '../lib/evidence/archive.ts';
 import { ed25519PublicKey } from '../lib/evidence/ed25519.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
@@ -224,7 +225,7 @@ describe('the archive of a known-bad host', () => {
     const redactor = new Redactor([KEY_A, KEY_B]);
     const rows = redactor.value(outcome.rows);
     const har = recorder.har(
-      { seed: outcome.target.seed.seed, requireBehavior: false, concurrency: 8, tenantB: true },
+      { seed: outcome.target.seed.seed, requireBehavior: false, concurrency: 8, tenantB: true, checkKeys: true },
       { tenantA: KEY_A, tenantB: KEY_B },
       redactor,
     );
@@ -238,42 +239,55 @@ describe('the archive of a known-bad host', () => {
   });
 });
 
+/** The summary legs against a hostile host in front of the reference host, archived; short bounds so a hang ends soon. */
+async function certifyHostile(name: string): Promise<{ rows: LedgerRow[]; har: Har }> {
+  const upstream = await startReferenceHost({ log: () => {}, port: 0, dbPath: ':memory:', tenants: { a: { apiKey: KEY_A }, b: { apiKey: KEY_B } } });
+  const hostile = await startHostileHost(upstream.baseUrl, HOSTILE_BEHAVIOURS.find((b) => b.name === name)!, [KEY_A, KEY_B]);
+  const recorder = new ArchiveRecorder();
+  const never = new AbortController();
+  const settings = { requireBehavior: false, concurrency: 8, tenantB: true, checkKeys: true, filter: '0081.summary', requestTimeoutMs: 1_000, legDeadlineMs: 3_000 };
+  let outcome: Awaited<ReturnType<typeof certifyTarget>>;
+  try {
+    outcome = await certifyTarget({
+      ...settings,
+      baseUrl: hostile.baseUrl,
+      apiKey: KEY_A,
+      tenantBApiKey: KEY_B,
+      scenarios: await loadScenarios(),
+      recorder,
+      bound: (legs) => withDeadlines(legs, settings.legDeadlineMs, { signal: never.signal, reason: () => 'not interrupted' }),
+    });
+  } finally {
+    await hostile.close();
+    await upstream.close();
+  }
+  if (!outcome.ok) throw new Error(outcome.reason);
+  const redactor = new Redactor([KEY_A, KEY_B]);
+  const har = recorder.har({ ...settings, seed: outcome.target.seed.seed }, { tenantA: KEY_A, tenantB: KEY_B }, redactor);
+  archives.set(name, JSON.stringify(har));
+  return { rows: redactor.value(outcome.rows), har };
+}
+
 describe('the archive of a host that echoes every key back', () => {
   it('holds no secret', { timeout: 60_000 }, async () => {
-    const upstream = await startReferenceHost({ log: () => {}, port: 0, dbPath: ':memory:', tenants: { a: { apiKey: KEY_A }, b: { apiKey: KEY_B } } });
-    const behaviour = HOSTILE_BEHAVIOURS.find((b) => b.name === 'echoed-secrets')!;
-    const hostile = await startHostileHost(upstream.baseUrl, behaviour, [KEY_A, KEY_B]);
-    const recorder = new ArchiveRecorder();
-    try {
-      const outcome = await certifyTarget({
-        baseUrl: hostile.baseUrl,
-        apiKey: KEY_A,
-        tenantBApiKey: KEY_B,
-        requireBehavior: false,
-        scenarios: await loadScenarios(),
-        recorder,
-        filter: 'openwop.requirement.0081',
-      });
-      expect(outcome.ok).toBe(true);
-    } finally {
-      await hostile.close();
-      await upstream.close();
-    }
-    const text = JSON.stringify(
-      recorder.har(
-        { seed: '00'.repeat(16), requireBehavior: false, concurrency: 8, tenantB: true },
-        { tenantA: KEY_A, tenantB: KEY_B },
-        new Redactor([KEY_A, KEY_B]),
-      ),
-    );
-    expect(text).toContain('[redacted]');
-    archives.set('echoed-secrets', text);
+    const { har } = await certifyHostile('echoed-secrets');
+    expect(JSON.stringify(har)).toContain('[redacted]');
+  });
+});
+
+describe.each(['hang-summary', 'reset-mid-body', 'huge-body-declared', 'huge-body-chunked', 'truncated-json'])('the archive of a host whose answers fail (%s)', (name) => {
+  it('replays the failure as the harness met it, to the same rows', { timeout: 60_000 }, async () => {
+    const { rows, har } = await certifyHostile(name);
+    expect(rows.some((row) => row.result === 'blocked' || row.result === 'executed-fail')).toBe(true);
+    const replay = await replayCertification(copyOf(har));
+    expect(replay.misses).toEqual([]);
+    expect(rowDifferences(rows, replay.rows)).toEqual([]);
   });
 });
 
 describe('every archive this file wrote', () => {
   it('holds none of the secrets its certifications used, in any form', () => {
-    expect([...archives.keys()].length).toBeGreaterThanOrEqual(4);
+    expect([...archives.keys()].length).toBeGreaterThanOrEqual(9);
     for (const [name, text] of archives) {
       for (const secret of secrets) {
         for (const form of new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])) {

@@ -26,6 +26,8 @@ export interface ArchiveSettings {
   concurrency: number;
   /** A tenant-B key was given, so the cross-tenant legs ran. */
   tenantB: boolean;
+  /** The host's acceptance of the keys was checked before any leg, as `run` does. */
+  checkKeys: boolean;
   requestTimeoutMs?: number;
   legDeadlineMs?: number;
   maxEvents?: number;

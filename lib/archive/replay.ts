@@ -29,6 +29,8 @@ export interface ReplayRun {
   misses: string[];
   /** Archived exchanges the replay never asked for. */
   unasked: string[];
+  /** Requests asked more often than the archive holds them. */
+  repeats: string[];
 }
 
 /** Reads an archive file. */
@@ -64,10 +66,10 @@ export async function replayCertification(har: Har): Promise<ReplayRun> {
       concurrency: settings.concurrency,
       bound: (legs) =>
         settings.legDeadlineMs === undefined ? legs : withDeadlines(legs, settings.legDeadlineMs, { signal: never.signal, reason: () => 'not interrupted' }),
-      checkKeys: true,
+      checkKeys: settings.checkKeys,
     });
-    if (!outcome.ok) return { ok: false, reason: outcome.reason, rows: [], misses: host.misses(), unasked: host.unasked() };
-    return { ok: true, rows: redactor.value(outcome.rows), misses: host.misses(), unasked: host.unasked() };
+    if (!outcome.ok) return { ok: false, reason: outcome.reason, rows: [], misses: host.misses(), unasked: host.unasked(), repeats: host.repeats() };
+    return { ok: true, rows: redactor.value(outcome.rows), misses: host.misses(), unasked: host.unasked(), repeats: host.repeats() };
   } finally {
     await host.close();
   }
@@ -144,6 +146,7 @@ export async function replayCommand(bundlePath: string, options: ReplayOptions, 
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   for (const miss of replay.misses) io.out(`replay: the archive holds no answer to ${miss}\n`);
   // Not a failure by itself: a row that moved, or a miss, says what went wrong; this says where.
+  if (replay.repeats.length > 0) io.out(`note: ${replay.repeats.length} request(s) asked more often than archived, answered again as last time, the first: ${replay.repeats[0]}\n`);
   if (replay.unasked.length > 0) io.out(`note: ${replay.unasked.length} archived exchange(s) no request asked for, the first: ${replay.unasked[0]}\n`);
   if (!replay.ok) {
     io.out(`replay: the certification could not run against the archive: ${replay.reason}\n`);
