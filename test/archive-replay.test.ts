@@ -245,7 +245,15 @@ async function certifyHostile(name: string): Promise<{ rows: LedgerRow[]; har: H
   const hostile = await startHostileHost(upstream.baseUrl, HOSTILE_BEHAVIOURS.find((b) => b.name === name)!, [KEY_A, KEY_B]);
   const recorder = new ArchiveRecorder();
   const never = new AbortController();
-  const settings = { requireBehavior: false, concurrency: 8, tenantB: true, checkKeys: true, filter: '0081.summary', requestTimeoutMs: 1_000, legDeadlineMs: 3_000 };
+  const settings = {
+    requireBehavior: false,
+    concurrency: 8,
+    tenantB: true,
+    checkKeys: true,
+    filter: '0081.summary',
+    requestTimeoutMs: 1_000,
+    legDeadlineMs: 3_000,
+  };
   let outcome: Awaited<ReturnType<typeof certifyTarget>>;
   try {
     outcome = await certifyTarget({
@@ -275,15 +283,18 @@ describe('the archive of a host that echoes every key back', () => {
   });
 });
 
-describe.each(['hang-summary', 'reset-mid-body', 'huge-body-declared', 'huge-body-chunked', 'truncated-json'])('the archive of a host whose answers fail (%s)', (name) => {
-  it('replays the failure as the harness met it, to the same rows', { timeout: 60_000 }, async () => {
-    const { rows, har } = await certifyHostile(name);
-    expect(rows.some((row) => row.result === 'blocked' || row.result === 'executed-fail')).toBe(true);
-    const replay = await replayCertification(copyOf(har));
-    expect(replay.misses).toEqual([]);
-    expect(rowDifferences(rows, replay.rows)).toEqual([]);
-  });
-});
+describe.each(['hang-summary', 'reset-mid-body', 'huge-body-declared', 'huge-body-chunked', 'truncated-json'])(
+  'the archive of a host whose answers fail (%s)',
+  (name) => {
+    it('replays the failure as the harness met it, to the same rows', { timeout: 60_000 }, async () => {
+      const { rows, har } = await certifyHostile(name);
+      expect(rows.some((row) => row.result === 'blocked' || row.result === 'executed-fail')).toBe(true);
+      const replay = await replayCertification(copyOf(har));
+      expect(replay.misses).toEqual([]);
+      expect(rowDifferences(rows, replay.rows)).toEqual([]);
+    });
+  },
+);
 
 describe('every archive this file wrote', () => {
   it('holds none of the secrets its certifications used, in any form', () => {
