@@ -146,7 +146,8 @@ export async function replayCommand(bundlePath: string, options: ReplayOptions, 
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   for (const miss of replay.misses) io.out(`replay: the archive holds no answer to ${miss}\n`);
   // Not a failure by itself: a row that moved, or a miss, says what went wrong; this says where.
-  if (replay.repeats.length > 0) io.out(`note: ${replay.repeats.length} request(s) asked more often than archived, answered again as last time, the first: ${replay.repeats[0]}\n`);
+  if (replay.repeats.length > 0)
+    io.out(`note: ${replay.repeats.length} request(s) asked more often than archived, answered again as last time, the first: ${replay.repeats[0]}\n`);
   if (replay.unasked.length > 0) io.out(`note: ${replay.unasked.length} archived exchange(s) no request asked for, the first: ${replay.unasked[0]}\n`);
   if (!replay.ok) {
     io.out(`replay: the certification could not run against the archive: ${replay.reason}\n`);
