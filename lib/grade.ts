@@ -87,7 +87,7 @@ export async function gradeCommand(options: GradeOptions, rawIo: Io): Promise<nu
   if (options.events !== undefined && options.baseUrl !== undefined) return cannotStart(io, 'give --events or --base-url, not both');
   const sources = [options.events, options.baseUrl, options.archive].filter((source) => source !== undefined).length;
   if (sources > 1) return cannotStart(io, 'give one of --events, --base-url and --archive');
-  if (sources === 0) return cannotStart(io, 'give --events FILE, --base-url URL --run ID, or --archive ARCHIVE --run ID');
+  if (sources === 0) return cannotStart(io, 'give --events FILE, or --base-url URL --run ID, or --archive ARCHIVE --run ID');
   const suite = readSuite(options.suite);
   if (!suite.ok) return cannotStart(io, suite.message);
   if (options.events !== undefined) return gradeFile(suite.suite, options.events, io);

@@ -22,7 +22,7 @@ import { runLegs, selectLegs } from './ledger/runner.ts';
 import type { Target } from './ledger/target.ts';
 import { pemSecrets, Redactor } from './redact.ts';
 import { ArchiveRecorder } from './archive/recorder.ts';
-import { archiveBesideBundle, writeArchive, type SignedBundle } from './archive/write.ts';
+import { archivePathOf, writeArchive, type SignedBundle } from './archive/write.ts';
 import { LegClock } from './report/clock.ts';
 import { formatRow, formatTotals, totalsOf, writeReports } from './report/index.ts';
 import { noBundle, runReport, verdictOf, type RunReport } from './report/model.ts';
@@ -362,11 +362,6 @@ class Progress {
   end(): void {
     if (this.style === 'redraw' && this.done > 0) this.io.err('\r\x1b[2K');
   }
-}
-
-/** `--archive FILE`, or with `--certify FILE` and no `--archive`, the archive beside the bundle. */
-function archivePathOf(options: RunOptions): string | undefined {
-  return options.archive ?? (options.certify === undefined ? undefined : archiveBesideBundle(options.certify));
 }
 
 function parseBuild(text: string): { kind?: 'image-digest' | 'commit' | 'artifact-sha256'; id?: string; problem?: string } {

@@ -13,9 +13,10 @@ import { archiveBytes, type ArchiveSettings } from './har.ts';
 import type { ArchiveRecorder } from './recorder.ts';
 import type { KeyRoles } from './request-key.ts';
 
-/** Where `--certify FILE` puts the archive when no `--archive` is given: beside the bundle. */
-export function archiveBesideBundle(bundlePath: string): string {
-  return `${bundlePath.replace(/\.json$/, '')}.archive.har.gz`;
+/** `--archive FILE`, or with `--certify FILE` and no `--archive`, the archive beside the bundle. */
+export function archivePathOf(options: { archive?: string; certify?: string }): string | undefined {
+  if (options.archive !== undefined) return options.archive;
+  return options.certify === undefined ? undefined : `${options.certify.replace(/\.json$/, '')}.archive.har.gz`;
 }
 
 export interface SignedBundle {
