@@ -14,6 +14,6 @@ export default defineConfig({
     maxWorkers: availableParallelism(),
     // fast-check: failure reports with seed and path; OPENWOP_FC_SEED replays one. The vitest
     // bridge and the embedded host for scenario files.
-    setupFiles: ['test/support/fast-check-setup.ts', 'test/support/vitest-setup.ts'],
+    setupFiles: ['test/support/fast-check-setup.ts', 'test/support/vitest-setup.ts', 'test/support/archive-audit.ts'],
   },
 });

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchAgentevals } from './agentevals.ts';
+import { benchArchive } from './archive.ts';
 import { benchCertify } from './certify.ts';
 import { benchConcurrentLegs } from './concurrency.ts';
 import { benchGrader, type BenchResult } from './grader.ts';
@@ -37,6 +38,7 @@ for (const [section, bench] of [
   ['Waiting: npm start and the CPU split', benchWholeProcess],
   ['Hostile hosts', benchHostile],
   ['Generated suites', benchGenerated],
+  ['The archive and its replay', benchArchive],
 ] as const) {
   if (wanted.length > 0 && !wanted.some((word) => section.toLowerCase().includes(word))) continue;
   process.stderr.write(`bench: ${section}…\n`);

@@ -104,6 +104,10 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
       'a JSON list of requirement ids expected to fail, each with a reason: they do not fail the run, and one that passes does (schemas/expected-failures.schema.json)',
     )
     .option('--certify <file>', 'write a signed certification bundle v3 to this file')
+    .option(
+      '--archive <file>',
+      'write every exchange with the host as HAR 1.2 (gzip when FILE ends in .gz), redacted; with --certify, bound to the bundle by a signed FILE.sig.json (default with --certify: beside the bundle, BUNDLE.archive.har.gz)',
+    )
     .option('--signing-key <pem>', 'Ed25519 PKCS8 private key file to sign the bundle (env OPENWOP_BUNDLE_SIGNING_KEY)')
     .option('--signing-key-id <id>', 'the keyId the host publishes for that key (env OPENWOP_BUNDLE_SIGNING_KEY_ID)')
     .option('--host-build <kind:id>', 'image-digest|commit|artifact-sha256:<id> (env OPENWOP_HOST_BUILD)')
@@ -146,6 +150,10 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     .option('--host-key <key>', "the host's Ed25519 public key: a PEM file, or the raw base64url key as discovery signingKeys publish it")
     .option('--discovery <url-or-file>', "the key signature.keyId names in a discovery document: a live host's URL or a saved file (retired keys included)")
     .option('--bundle-discovery', "the key from the bundle's own embedded discovery document (self-attested: integrity, not who signed)")
+    .option(
+      '--replay <archive>',
+      "run the certification again against the archive (not the host) and require every row, disposition and the witness digest to be the bundle's; checks the archive's binding (ARCHIVE.sig.json)",
+    )
     .action(async (bundle: string, options) => {
       exitCode = await verifyCommand(bundle, options, io);
     });
@@ -157,7 +165,8 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     .option('--events <file>', 'the run events: NDJSON, a JSON array, a poll response or an SSE transcript')
     .option('--base-url <url>', "fetch the run's events and served summary from this host instead")
     .option('--api-key <key>', 'with --base-url (env OPENWOP_API_KEY)')
-    .option('--run <id>', 'with --base-url: the eval run')
+    .option('--archive <archive>', "read the run's events and served summary from a certification's archive (run --archive) instead")
+    .option('--run <id>', 'with --base-url or --archive: the eval run')
     .action(async (options: GradeOptions) => {
       exitCode = await gradeCommand(options, io);
     });

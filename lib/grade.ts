@@ -28,6 +28,8 @@ import { JsonTooDeep, parseJsonBounded } from './json-depth.ts';
 import { cannotStart, type Io } from './io.ts';
 import { Redactor } from './redact.ts';
 import { checkSuite, validateRunEvent } from './schemas/index.ts';
+import { archivedRun } from './archive/archived-run.ts';
+import { readArchiveFile } from './archive/replay.ts';
 
 export interface GradeOptions {
   suite: string;
@@ -35,6 +37,7 @@ export interface GradeOptions {
   baseUrl?: string;
   apiKey?: string;
   run?: string;
+  archive?: string;
 }
 
 /** How long the log of one run is read for, as one eval-run wait of the legs. */
@@ -82,10 +85,13 @@ export async function gradeCommand(options: GradeOptions, rawIo: Io): Promise<nu
   const apiKey = options.apiKey ?? process.env.OPENWOP_API_KEY;
   const io = new Redactor([apiKey]).io(rawIo);
   if (options.events !== undefined && options.baseUrl !== undefined) return cannotStart(io, 'give --events or --base-url, not both');
-  if (options.events === undefined && options.baseUrl === undefined) return cannotStart(io, 'give --events FILE, or --base-url URL --run ID');
+  const sources = [options.events, options.baseUrl, options.archive].filter((source) => source !== undefined).length;
+  if (sources > 1) return cannotStart(io, 'give one of --events, --base-url and --archive');
+  if (sources === 0) return cannotStart(io, 'give --events FILE, or --base-url URL --run ID, or --archive ARCHIVE --run ID');
   const suite = readSuite(options.suite);
   if (!suite.ok) return cannotStart(io, suite.message);
   if (options.events !== undefined) return gradeFile(suite.suite, options.events, io);
+  if (options.archive !== undefined) return gradeArchived(suite.suite, options.archive, options.run, io);
   if (options.run === undefined || options.run === '') return cannotStart(io, '--run ID is required with --base-url');
   if (!apiKey) return cannotStart(io, '--api-key (or OPENWOP_API_KEY) is required with --base-url');
   if (!isHttpUrl(options.baseUrl!)) return cannotStart(io, `--base-url must be an absolute http(s) URL, got "${options.baseUrl}"`);
@@ -149,6 +155,22 @@ async function gradeServed(suite: EvalSuite, client: Client, runId: string, io: 
   const grade = gradeRun(suite, events as unknown as RunEventDoc[]);
   const members = compareSummary(grade, answer.summary);
   report(members, runId, events.length, grade.redactedCallCount ?? 0, io);
+  return members.some((m) => m.outcome === 'different') ? 1 : 0;
+}
+
+/** `--archive ARCHIVE --run ID`: the served summary and the log, both as the archive recorded them. */
+function gradeArchived(suite: EvalSuite, path: string, runId: string | undefined, io: Io): number {
+  if (runId === undefined || runId === '') return cannotStart(io, '--run ID is required with --archive');
+  const archive = readArchiveFile(path);
+  if (!archive.ok) return cannotStart(io, archive.reason);
+  const run = archivedRun(archive.har, runId);
+  if (!run.ok) return cannotStart(io, `${path}: ${run.reason}`);
+  const invalid = invalidEvent(run.events, `the events of run ${runId} in ${path}`);
+  if (invalid !== undefined) return cannotStart(io, invalid);
+  io.err(`read ${run.events.length} event(s) of run ${runId} from ${run.reads} archived read(s) in ${path}\n`);
+  const grade = gradeRun(suite, run.events as RunEventDoc[]);
+  const members = compareSummary(grade, run.summary);
+  report(members, runId, run.events.length, grade.redactedCallCount ?? 0, io);
   return members.some((m) => m.outcome === 'different') ? 1 : 0;
 }
 

@@ -23,6 +23,8 @@ import { certifyTarget, EmbeddedHostUnavailable, type EmbeddedHostFactory } from
 import { runLegs, selectLegs } from './ledger/runner.ts';
 import type { Target } from './ledger/target.ts';
 import { pemSecrets, Redactor } from './redact.ts';
+import { ArchiveRecorder } from './archive/recorder.ts';
+import { archivePathOf, writeArchive, type SignedBundle } from './archive/write.ts';
 import { LegClock } from './report/clock.ts';
 import { formatRow, formatTotals, totalsOf, writeReports } from './report/index.ts';
 import { noBundle, runReport, verdictOf, type RunReport } from './report/model.ts';
@@ -59,6 +61,7 @@ export interface RunOptions {
   generated?: string;
   suite?: string;
   baselineSuite?: string;
+  archive?: string;
 }
 
 /** `--progress`: `auto` redraws one line on a terminal and prints nothing on a pipe. */
@@ -108,6 +111,7 @@ function prepareRun(options: RunOptions, scenarios: Scenario[], io: Io): { ok: t
     ['--html', options.html],
     ['--summary', options.summary],
     ['--certify', options.certify],
+    ['--archive', archivePathOf(options)],
   ]);
   if (outputProblem !== undefined) return { ok: false, code: cannotStart(io, outputProblem) };
   if (options.expectedFailures === undefined) return { ok: true };
@@ -226,7 +230,10 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
     }
     const progress = new Progress(io, options.progress ?? 'auto', selectLegs(scenarios, options.filter).length);
     const clock = new LegClock();
+    const archivePath = archivePathOf(options);
+    const recorder = archivePath === undefined ? undefined : new ArchiveRecorder();
     const outcome = await certifyTarget({
+      recorder,
       baseUrl: url,
       apiKey,
       tenantBApiKey,
@@ -269,14 +276,43 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
     const rows = redactor.value(rawRows);
     let { code, baseline } = finish(rows, io, redactor, ready.baseline);
     let verdict = noBundle('no --certify was given, so no bundle was cut');
+    let signed: SignedBundle | undefined;
     if (options.certify && signer !== undefined) {
       verdict = noBundle('no bundle was written (see the run output)');
       // The baseline is not applied here: the bundle records what happened.
-      const written = writeBundle(await thisHarness(), options.certify, rows, target, signer, settings.hostBuild, seed, io, redactor, (certification) => {
-        verdict = verdictOf(certification);
-      });
+      const written = writeBundle(
+        await thisHarness(),
+        options.certify,
+        rows,
+        target,
+        signer,
+        settings.hostBuild,
+        seed,
+        io,
+        redactor,
+        (certification, bundle) => {
+          verdict = verdictOf(certification);
+          signed = { bundle, privateKeyPem: signer!.privateKeyPem, keyId: signer!.keyId };
+        },
+      );
       // A failed row (1) says more than a certificate of nothing (4).
       if (written === 4 ? code === 0 : written !== 0) code = written;
+    }
+    if (archivePath !== undefined && recorder !== undefined) {
+      const settingsOfRun = {
+        seed: target.seed.seed,
+        requireBehavior: settings.requireBehavior,
+        ...(options.filter === undefined ? {} : { filter: options.filter }),
+        concurrency: workers.concurrency,
+        tenantB: tenantBApiKey !== undefined && tenantBApiKey !== '',
+        checkKeys: true,
+        requestTimeoutMs: deadlines.requestTimeoutMs,
+        legDeadlineMs: deadlines.legDeadlineMs,
+        maxEvents: caps.maxEvents,
+        maxResponseBytes: caps.maxResponseBytes,
+      };
+      const archived = writeArchive(archivePath, recorder, settingsOfRun, { tenantA: apiKey, tenantB: tenantBApiKey }, redactor, signed, io);
+      if (archived !== 0 && code === 0) code = archived;
     }
     const hostBuild = settings.hostBuild ?? (embedded !== undefined ? `commit:${gitCommit()}` : undefined);
     const about = {
@@ -396,7 +432,7 @@ function writeBundle(
   seed: string,
   io: Io,
   redactor: Redactor,
-  judged: (certification: Certification) => void,
+  judged: (certification: Certification, bundle: Record<string, unknown>) => void,
 ): number {
   const { privateKeyPem, keyId, selfSignedDevelopmentKey } = signer;
   // The discovery document goes into the bundle verbatim but for the secrets a host may have
@@ -454,7 +490,7 @@ function writeBundle(
   io.out(`${upstreamLine(verdict)}\n`);
   const certification = certificationOf(bundle as unknown as Record<string, unknown>, rows, verdict.verdict === 'rejected', harness);
   for (const mismatch of certification.mismatches) io.out(`rejected (this harness's check): eval-profile-mismatch: ${mismatch}\n`);
-  judged(certification);
+  judged(certification, bundle as unknown as Record<string, unknown>);
   io.out(`${verdictLine(certification)}\n`);
   if (verdict.verdict !== 'verified' || certification.status === 'rejected') return 1;
   // A certificate of nothing is not a green CI step (README "Exit codes").

@@ -18,6 +18,7 @@ import { isHarnessRejection, type LedgerRow, type Rejection } from './evidence/t
 import { verifyBundle, verifyExitCode, type VerifyOptions, type VerifyResult } from './evidence/verify.ts';
 import { loadScenarios } from './scenarios.ts';
 import { cannotStart, type Io } from './io.ts';
+import { replayCommand } from './archive/replay.ts';
 
 const PACKAGE = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { name: string; version: string };
 
@@ -36,6 +37,8 @@ export interface VerifyCommandOptions {
   hostKey?: string;
   discovery?: string;
   bundleDiscovery?: boolean;
+  /** `--replay ARCHIVE`: re-derive every row from the archive (lib/archive/replay.ts). */
+  replay?: string;
 }
 
 const RAW_KEY = /^[A-Za-z0-9_-]{43}$/;
@@ -43,6 +46,10 @@ const RAW_KEY = /^[A-Za-z0-9_-]{43}$/;
 export async function verifyCommand(path: string, options: VerifyCommandOptions, io: Io): Promise<number> {
   const sources = [options.hostKey, options.discovery, options.bundleDiscovery ? true : undefined].filter((s) => s !== undefined);
   if (sources.length > 1) return cannotStart(io, 'give one of --host-key, --discovery and --bundle-discovery, not several');
+  if (options.replay !== undefined) {
+    if (options.discovery || options.bundleDiscovery) return cannotStart(io, '--replay checks the binding under --host-key, not a discovery document');
+    return replayCommand(path, { replay: options.replay, ...(options.hostKey ? { hostKey: options.hostKey } : {}) }, io);
+  }
   const file = readBundleFile(path);
   if (!file.ok) {
     io.err(`openwop-eval-conformance: not a bundle: ${file.reason}\n`);

@@ -49,7 +49,11 @@ const REPEAT_REPLAY = 'conformance-eval-recorded-repeat-replay';
  * every other, so as an unknown id is; and the refusal "MUST NOT echo the supplied id".
  */
 async function checkRefusedLikeUnknown(check: Checks, target: Target, answer: CreateEvalRunResult, sourceId: string, what: string): Promise<void> {
-  const unknown = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: unknownRunId(sourceId) } });
+  const unknown = await createEvalRun(target.client, {
+    evalSuiteRef: REPLAY,
+    agentId: SCRIPTED_AGENT,
+    fixtureRuns: { record: unknownRunId(target.seed, sourceId, what) },
+  });
   check.equal(answer.status, 400, `${what} is refused with 400`);
   check.equal(readErrorCode(answer.json), 'validation_error', `${what}: the error code is validation_error`);
   check.equal(

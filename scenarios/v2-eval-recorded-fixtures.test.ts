@@ -21,7 +21,6 @@
 // Each host leg is gated on agents.evalSuite.recordedFixtures with fixtureMatching (RFC 0252 §A),
 // and on the three conformance-eval-recorded-* fixtures (and so on what they use).
 
-import { randomBytes } from 'node:crypto';
 import { createEvalRun, readErrorCode, readRunEvents, type HttpResult } from '../lib/client/index.ts';
 import { fixture } from '../lib/fixtures.ts';
 import type { RunEventDoc } from '../lib/grader/index.ts';
@@ -142,7 +141,7 @@ const hostLegs: Leg[] = [
     needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY] },
     async run(check, target) {
       const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
-      const candidates = [unknownRunId(source.runId), `ghost-tenant/${randomBytes(12).toString('hex')}`];
+      const candidates = [unknownRunId(target.seed, source.runId, 'source-refused'), `ghost-tenant/${target.seed.hex(`ghost-tenant:${source.runId}`)}`];
       if (target.fixtures.has(NOOP_WORKFLOW)) {
         const workflow = await target.client.request('POST', '/runs', { body: { workflowId: NOOP_WORKFLOW } });
         const runId = (workflow.json as { runId?: unknown } | undefined)?.runId;
@@ -182,11 +181,15 @@ const hostLegs: Leg[] = [
       const tenantB = target.tenantB!;
       const foreign = requireCompleted(check, await observeEvalRun(target, SOURCE, {}, tenantB));
       const own = requireCompleted(check, await sharedEvalRun(target, SOURCE));
-      const unknown = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: unknownRunId(own.runId) } });
+      const unknown = await createEvalRun(target.client, {
+        evalSuiteRef: REPLAY,
+        agentId: SCRIPTED_AGENT,
+        fixtureRuns: { record: unknownRunId(target.seed, own.runId, 'source-uniform') },
+      });
       const otherUnknown = await createEvalRun(target.client, {
         evalSuiteRef: REPLAY,
         agentId: SCRIPTED_AGENT,
-        fixtureRuns: { record: unknownRunId(own.runId) },
+        fixtureRuns: { record: unknownRunId(target.seed, own.runId, 'source-uniform-calibration') },
       });
       const other = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: foreign.runId } });
       check.equal(other.status, 400, "tenant B's run as a source is refused with 400");

@@ -23,7 +23,7 @@
 // Gate: each leg needs agents.evalSuite; the mode legs the mode; leg 2 a tenant-B key; leg 4 an
 // advertised maxTasksPerSuite and the seams (the over-ceiling suite is seeded at the host's size).
 
-import { randomBytes } from 'node:crypto';
+import type { CertificationSeed } from '../lib/certification-seed.ts';
 import {
   cancelRun,
   createEvalRun,
@@ -96,10 +96,13 @@ function modeLeg(mode: string, fixtureId: string): Leg {
   };
 }
 
-/** A run id the host never minted, in the same tenant segment as `runId` (v2 `<tenantId>/<opaque>`). */
-function unknownRunIdLike(runId: string): string {
+/**
+ * A run id the host never minted, in the same tenant segment as `runId` (v2 `<tenantId>/<opaque>`),
+ * derived from the certification seed so a replay asks for the same id.
+ */
+function unknownRunIdLike(seed: CertificationSeed, runId: string, use: string): string {
   const slash = runId.lastIndexOf('/');
-  const opaque = randomBytes(16).toString('base64url');
+  const opaque = seed.hex(`unknown-run-id-like:${use}:${runId}`, 16);
   return slash === -1 ? `conformance-unknown/${opaque}` : `${runId.slice(0, slash)}/${opaque}`;
 }
 
@@ -197,8 +200,8 @@ export default await defineScenario('v2-eval-run-surface.test.ts', [
       const tenantB = target.tenantB!;
       // A 409 is "not ready yet", retried (CONTRACT §6): the answers compared are the settled ones.
       const foreign = await waitForSummary(tenantB, run.runId, RUN_DEADLINE_MS);
-      const unknown = await waitForSummary(tenantB, unknownRunIdLike(run.runId), RUN_DEADLINE_MS);
-      const otherUnknown = await waitForSummary(tenantB, unknownRunIdLike(run.runId), RUN_DEADLINE_MS);
+      const unknown = await waitForSummary(tenantB, unknownRunIdLike(target.seed, run.runId, 'summary-tenant'), RUN_DEADLINE_MS);
+      const otherUnknown = await waitForSummary(tenantB, unknownRunIdLike(target.seed, run.runId, 'summary-tenant-calibration'), RUN_DEADLINE_MS);
       check.ok(foreign.result.status !== 200, "tenant B is not served tenant A's eval summary", { status: foreign.result.status });
       check.ok(foreign.kind !== 'ok', 'the answer to tenant B carries no summary', foreign.result.json);
       // The refusal must not tell a foreign run from a missing one: the same status and error

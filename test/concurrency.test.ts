@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { certificationSeed } from '../lib/certification-seed.ts';
 import { cli } from './support/cli.ts';
 import { loadFixtures } from '../lib/fixtures.ts';
 import { runLegs } from '../lib/ledger/runner.ts';
@@ -22,7 +23,7 @@ interface Certified {
   code: number;
   /** The progress lines, `[n/total] result id`, in the order they were printed. */
   progress: string[];
-  /** Stdout without the line naming where the bundle was written (a per-run directory). */
+  /** Stdout without the lines naming where the bundle and the archive were written (a per-run directory). */
   out: string;
   /** The JSON report without what is per-run by nature: when it was written, the host's port. */
   report: Record<string, unknown>;
@@ -61,7 +62,8 @@ async function certifyEmbedded(concurrency: number): Promise<Certified> {
   return {
     code: run.code,
     progress: run.err.split('\n').filter((line) => /^\[\d+\/\d+\]/.test(line)),
-    out: run.out.replace(/^bundle written to .*$/m, 'bundle written to <dir>'),
+    // The archive's lines name its folder, its size and its exchanges, which differ run to run.
+    out: run.out.replace(/^bundle written to .*$/m, 'bundle written to <dir>').replace(/^archive (written|bound) .*$/gm, 'archive $1 <per run>'),
     // When, on which port and how long each leg took are per run by nature; the rest is not.
     report: {
       ...report,
@@ -151,6 +153,7 @@ function probeTarget(runEffects = false): Target {
     seams: true,
     requireBehavior: false,
     fixtureDocs: loadFixtures(),
+    seed: certificationSeed(),
     memo: (_key, make) => make(),
   };
 }

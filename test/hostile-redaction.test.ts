@@ -1,11 +1,12 @@
 // Redaction at one door (lib/redact.ts): a host that quotes back, in every error answer, the
 // Authorization header, the body and the query it received gets none of the run's secrets into
-// any output — terminal, JSON report, JUnit, HTML report, Markdown summary, the signed bundle —
+// any output — terminal, JSON report, JUnit, HTML report, Markdown summary, the signed bundle, the archive —
 // and the bundle still verifies.
 
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import { cli } from './support/cli.ts';
@@ -68,10 +69,21 @@ describe('a host that echoes the Authorization header, the body and the query in
     expect(run.out).toContain('[redacted]');
 
     const files = readdirSync(dir).filter((name) => !name.endsWith('.pem'));
-    // The generated suites fail too (every run refused), so their shrunk reproducer is beside the report.
-    expect(files.sort()).toEqual(['bundle.json', 'junit.xml', 'report.html', 'report.json', 'report.json.repro.json', 'summary.md']);
+    // The generated suites fail too (every run refused), so their shrunk reproducer is beside the
+    // report; with --certify the archive of every exchange is written beside the bundle, bound to it.
+    expect(files.sort()).toEqual([
+      'bundle.archive.har.gz',
+      'bundle.archive.har.gz.sig.json',
+      'bundle.json',
+      'junit.xml',
+      'report.html',
+      'report.json',
+      'report.json.repro.json',
+      'summary.md',
+    ]);
     const outputs: Record<string, string> = { stdout: run.out, stderr: run.err };
-    for (const name of files) outputs[name] = readFileSync(join(dir, name), 'utf8');
+    for (const name of files)
+      outputs[name] = name.endsWith('.gz') ? gunzipSync(readFileSync(join(dir, name))).toString('utf8') : readFileSync(join(dir, name), 'utf8');
     const secrets = [canaryA, canaryB, ...pemSecrets(key.privateKeyPem).filter((s) => s.length >= 16)];
     for (const [name, text] of Object.entries(outputs)) {
       for (const secret of secrets) for (const form of canaryForms(secret)) expect(text.includes(form), `${name} carries ${form.slice(0, 24)}…`).toBe(false);
@@ -80,6 +92,7 @@ describe('a host that echoes the Authorization header, the body and the query in
     // The echo did reach the rows: the bundle quotes the refusal, with the keys taken out.
     expect(outputs['bundle.json']).toMatch(/you sent Authorization: Bearer \[redacted\]/);
     expect(outputs['report.html']).toMatch(/you sent Authorization: Bearer \[redacted\]/);
+    expect(outputs['bundle.archive.har.gz']).toMatch(/you sent Authorization: Bearer \[redacted\]/);
 
     const verified = await cli('verify', join(dir, 'bundle.json'), '--host-key', join(dir, 'host.pub.pem'));
     expect(verified.out + verified.err).not.toContain('CANARY');

@@ -2,6 +2,7 @@
 // every non-pass, transport loss blocked, a vacuous pass reported as a harness defect.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { certificationSeed } from '../lib/certification-seed.ts';
 import { createClient, TransportError } from '../lib/client/index.ts';
 import { fixture, loadFixtures } from '../lib/fixtures.ts';
 import { need, TestBug } from '../lib/ledger/leg.ts';
@@ -25,6 +26,7 @@ function target(facet: Record<string, unknown> | undefined, extra: Partial<Targe
     seams: true,
     requireBehavior: false,
     fixtureDocs: loadFixtures(),
+    seed: certificationSeed(),
     memo: (_key, make) => make(),
     ...extra,
   };

@@ -23,6 +23,7 @@ import { createRequire } from 'node:module';
 import type { Agent as AgentClass, Dispatcher } from 'undici';
 import { TestBug } from '../test-bug.ts';
 import { discard, flattenHeaders, parseBody, readCapped } from './response-body.ts';
+import type { ExchangeRecorder } from './recorder.ts';
 import { scrubSecrets, toTransportError } from './transport-errors.ts';
 
 // undici's entry module loads every API it has (fetch, WebSocket, caches, mocks) when required:
@@ -111,6 +112,8 @@ export interface ClientOptions {
   maxBodyBytes?: number;
   /** Events of one run read before giving up (lib/client/events.ts). */
   maxEvents?: number;
+  /** Told every exchange, as sent and as read (the archive, lib/archive/recorder.ts). */
+  recorder?: ExchangeRecorder;
 }
 
 /** The caps of README "Memory caps", as a client carries them to the readers built on it. */
@@ -146,6 +149,7 @@ export function createClient(options: ClientOptions): Client {
   }
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
   const defaultKey = options.apiKey;
+  const recorder = options.recorder;
   // The dispatcher's own bounds fire before the overall AbortSignal, so a stall is reported as
   // the phase it happened in (connect, headers, body).
   const innerMs = innerBound(timeoutMs);
@@ -199,8 +203,12 @@ export function createClient(options: ClientOptions): Client {
     const timeout = AbortSignal.timeout(bound);
     const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout;
     const what = `${method} ${path}`;
+    const record = recorder?.begin({ method, url, headers, body, stream: false });
+    let text: string;
+    let res: Dispatcher.ResponseData;
+    let resHeaders: Record<string, string>;
     try {
-      const res = await undiciRequest(url, {
+      res = await undiciRequest(url, {
         method: method as 'GET',
         headers,
         body,
@@ -209,12 +217,16 @@ export function createClient(options: ClientOptions): Client {
         headersTimeout: innerBound(bound),
         bodyTimeout: innerBound(bound),
       });
-      const resHeaders = flattenHeaders(res.headers);
-      const text = await readCapped(res.body, cap, resHeaders['content-length'], what);
-      return { status: res.statusCode, headers: resHeaders, text, json: parseBody(text, what) };
+      resHeaders = flattenHeaders(res.headers);
+      record?.headers(res.statusCode, resHeaders);
+      text = await readCapped(res.body, cap, resHeaders['content-length'], what);
     } catch (error) {
-      throw toTransportError(error, what, secrets, { timeout, bound, caller: opts.signal });
+      const lost = toTransportError(error, what, secrets, { timeout, bound, caller: opts.signal });
+      record?.fail(lost);
+      throw lost;
     }
+    record?.end({ text });
+    return { status: res.statusCode, headers: resHeaders, text, json: parseBody(text, what) };
   }
 
   async function stream(method: string, path: string, opts: StreamOptions = {}): Promise<StreamResponse> {
@@ -222,6 +234,7 @@ export function createClient(options: ClientOptions): Client {
     const url = buildUrl(baseUrl, path, opts.query);
     const headers = buildHeaders(opts.auth, opts.headers, 'text/event-stream');
     const what = `${method} ${path}`;
+    const record = recorder?.begin({ method, url, headers, stream: true });
     // Headers must arrive within the client's bound; after that, only silence ends the stream.
     const timeout = AbortSignal.timeout(timeoutMs);
     const controller = new AbortController();
@@ -240,28 +253,39 @@ export function createClient(options: ClientOptions): Client {
         bodyTimeout: opts.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_MS,
       });
     } catch (error) {
-      throw toTransportError(error, what, secrets, { timeout, bound: timeoutMs, caller: opts.signal });
+      const lost = toTransportError(error, what, secrets, { timeout, bound: timeoutMs, caller: opts.signal });
+      record?.fail(lost);
+      throw lost;
     } finally {
       headerSignal.removeEventListener('abort', onHeaderAbort);
     }
     const body = res.body;
+    const resHeaders = flattenHeaders(res.headers);
+    record?.headers(res.statusCode, resHeaders);
     let closed = false;
     const close = (): void => {
       if (closed) return;
       closed = true;
+      record?.end({ by: 'harness' });
       discard(body);
     };
     async function* chunks(): AsyncGenerator<Uint8Array, void, undefined> {
       try {
-        for await (const chunk of body) yield chunk as Uint8Array;
+        for await (const chunk of body) {
+          record?.chunk(chunk as Uint8Array);
+          yield chunk as Uint8Array;
+        }
+        record?.end({ by: 'host' });
       } catch (error) {
         if (closed) return;
-        throw toTransportError(error, what, secrets, { caller: opts.signal });
+        const lost = toTransportError(error, what, secrets, { caller: opts.signal });
+        record?.fail(lost);
+        throw lost;
       } finally {
         close();
       }
     }
-    return { status: res.statusCode, headers: flattenHeaders(res.headers), chunks, close };
+    return { status: res.statusCode, headers: resHeaders, chunks, close };
   }
 
   return {

@@ -14,6 +14,7 @@ import {
 } from '../client/index.ts';
 import { certificationSeed, type CertificationSeed } from '../certification-seed.ts';
 import { loadFixtures, withCounterNonce, type FixtureDocument } from '../fixtures.ts';
+import type { ExchangeRecorder } from '../client/recorder.ts';
 import { Findings } from './findings.ts';
 
 /**
@@ -43,6 +44,8 @@ export interface TargetOptions {
   /** Suites the generated-suites leg generates; its default when absent. */
   generated?: number;
   replaySuite?: GeneratedPlan['replay'];
+  /** Told every exchange of every client (the archive, lib/archive/recorder.ts). */
+  recorder?: ExchangeRecorder;
 }
 
 /** Suites generated per certification when `--generated` is not given (bench/RESULTS.md, "Generated suites"). */
@@ -74,8 +77,8 @@ export interface Target {
   memo<T>(key: string, make: () => Promise<T>): Promise<T>;
   /** Checks made on any observed run, charged to the id of the clause each witnesses. */
   findings?: Findings;
-  /** Every value the harness generates for this host derives from it. */
-  seed?: CertificationSeed;
+  /** Every value the harness generates for this host derives from it, so a replay sends the same requests. */
+  seed: CertificationSeed;
   generated?: GeneratedPlan;
 }
 
@@ -87,6 +90,7 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
   const limits = {
     ...(options.maxEvents === undefined ? {} : { maxEvents: options.maxEvents }),
     ...(options.maxResponseBytes === undefined ? {} : { maxBodyBytes: options.maxResponseBytes }),
+    ...(options.recorder === undefined ? {} : { recorder: options.recorder }),
   };
   const client = createClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs, ...limits });
   let found: DiscoveryResult;

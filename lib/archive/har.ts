@@ -1,0 +1,101 @@
+// The archive's file: HAR 1.2 (the HTTP Archive format browsers and proxies read), checked against
+// the published HAR 1.2 JSON Schema (the `har-schema` package), gzip-compressed when the file name
+// ends in `.gz`. The harness's own members start with `_`, as HAR 1.2 §"Custom fields" allows:
+// - `log._certification`: what the replay needs to send the same requests (ArchiveSettings);
+// - `response._chunks`: a stream's body chunk by chunk as it arrived, with its time in ms since the
+//   request began, and `response._endedBy`: whether the host ended the stream or the harness did;
+// - `response._failure` / `response._error`: an exchange that ended in a transport error, how the
+//   replay host reproduces it, and the error the harness saw (redacted).
+
+import { createRequire } from 'node:module';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import type { Entry, Har as HarFormat, Header, Log, Response } from 'har-format';
+import { packageIdentity } from '../package-root.ts';
+
+export type HarHeader = Header;
+
+/** How the replay host answers a request whose recorded answer never came whole. */
+export type ReplayFailure = 'no-answer' | 'lost' | 'too-large';
+
+/** What the replay needs to drive the same certification (README "Replaying a certification"). */
+export interface ArchiveSettings {
+  /** The certification seed (lib/certification-seed.ts): every generated id and nonce. */
+  seed: string;
+  requireBehavior: boolean;
+  filter?: string;
+  concurrency: number;
+  /** A tenant-B key was given, so the cross-tenant legs ran. */
+  tenantB: boolean;
+  /** The host's acceptance of the keys was checked before any leg, as `run` does. */
+  checkKeys: boolean;
+  requestTimeoutMs?: number;
+  legDeadlineMs?: number;
+  maxEvents?: number;
+  maxResponseBytes?: number;
+}
+
+export interface HarResponse extends Response {
+  _chunks?: Array<{ time: number; text: string }>;
+  _endedBy?: 'host' | 'harness';
+  _failure?: ReplayFailure;
+  _error?: string;
+}
+
+export interface HarEntry extends Entry {
+  response: HarResponse;
+}
+
+export interface Har extends HarFormat {
+  log: Omit<Log, 'entries'> & { entries: HarEntry[]; _certification: ArchiveSettings };
+}
+
+export const HAR_CREATOR = { name: packageIdentity().name, version: packageIdentity().version };
+
+/** The bytes of the archive file: JSON, gzip-compressed when `path` ends in `.gz`. */
+export function archiveBytes(har: Har, path: string): Buffer {
+  const json = Buffer.from(`${JSON.stringify(har)}\n`, 'utf8');
+  return path.endsWith('.gz') ? gzipSync(json, { level: 9 }) : json;
+}
+
+export type ReadArchive = { ok: true; har: Har; bytes: Buffer } | { ok: false; reason: string };
+
+/** Parses archive bytes (gzip or not, told by the gzip magic number) and checks them as HAR 1.2. */
+export function parseArchive(bytes: Buffer, where: string): ReadArchive {
+  let text: string;
+  try {
+    text = (bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes, { maxOutputLength: 1 << 30 }) : bytes).toString('utf8');
+  } catch (error) {
+    return { ok: false, reason: `${where}: not a gzip file (${(error as Error).message})` };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, reason: `${where}: not JSON (${(error as Error).message})` };
+  }
+  const problems = harProblems(value);
+  if (problems.length > 0) return { ok: false, reason: `${where}: not a HAR 1.2 archive of this harness: ${problems.slice(0, 3).join('; ')}` };
+  return { ok: true, har: value as Har, bytes };
+}
+
+const require = createRequire(import.meta.url);
+let validate: ((value: unknown) => string[]) | undefined;
+
+/** Every way `value` is not a HAR 1.2 document (the published schema) with this harness's settings. */
+export function harProblems(value: unknown): string[] {
+  if (validate === undefined) {
+    const { default: Ajv } = require('ajv') as typeof import('ajv');
+    const addFormats = require('ajv-formats') as typeof import('ajv-formats').default;
+    const schemas = require('har-schema') as Record<string, object>;
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json') as object);
+    addFormats(ajv);
+    for (const schema of Object.values(schemas)) ajv.addSchema(schema);
+    const har = ajv.getSchema('har.json#')!;
+    validate = (candidate) => (har(candidate) ? [] : (har.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`));
+  }
+  const problems = validate(value);
+  const settings = (value as { log?: { _certification?: { seed?: unknown } } } | null)?.log?._certification;
+  if (typeof settings?.seed !== 'string') problems.push('/log/_certification/seed is missing (the certification seed)');
+  return problems;
+}

@@ -1,0 +1,134 @@
+// The archive of one certification (README "The archive of a certification"): every exchange the
+// harness's clients make, kept as it happened and written as HAR 1.2 (./har.ts) when the run ends.
+// Redaction happens at writing time, through the run's one redactor (lib/redact.ts), so a secret
+// learnt late in the run (the embedded host's keys, the signing key) is still taken out of every
+// exchange; the raw exchanges never leave this module.
+
+import type { ExchangeRecord, ExchangeRecorder, SentRequest, StreamEnd } from '../client/recorder.ts';
+import type { Redactor } from '../redact.ts';
+import { archivedRequest, type KeyRoles } from './request-key.ts';
+import { HAR_CREATOR, type ArchiveSettings, type Har, type HarEntry, type HarHeader, type ReplayFailure } from './har.ts';
+
+interface Exchange {
+  request: SentRequest;
+  startedAt: number;
+  started: number;
+  status?: number;
+  headers?: Record<string, string>;
+  headersAt?: number;
+  chunks: Array<{ at: number; bytes: Uint8Array }>;
+  text?: string;
+  endedBy?: StreamEnd;
+  error?: Error;
+  endedAt?: number;
+}
+
+export class ArchiveRecorder implements ExchangeRecorder {
+  readonly #exchanges: Exchange[] = [];
+
+  begin(request: SentRequest): ExchangeRecord {
+    const exchange: Exchange = { request, startedAt: Date.now(), started: performance.now(), chunks: [] };
+    this.#exchanges.push(exchange);
+    const open = () => exchange.endedAt === undefined;
+    return {
+      headers(status, headers) {
+        if (!open()) return;
+        exchange.status = status;
+        exchange.headers = headers;
+        exchange.headersAt = performance.now();
+      },
+      chunk(bytes) {
+        if (open()) exchange.chunks.push({ at: performance.now(), bytes: Uint8Array.from(bytes) });
+      },
+      end(outcome) {
+        if (!open()) return;
+        if ('text' in outcome) exchange.text = outcome.text;
+        else exchange.endedBy = outcome.by;
+        exchange.endedAt = performance.now();
+      },
+      fail(error) {
+        if (!open()) return;
+        exchange.error = error;
+        exchange.endedAt = performance.now();
+      },
+    };
+  }
+
+  get size(): number {
+    return this.#exchanges.length;
+  }
+
+  /** The archive, redacted: every request, header and body through `redactor`, keys by role. */
+  har(settings: ArchiveSettings, roles: KeyRoles, redactor: Redactor): Har {
+    const entries = this.#exchanges.map((exchange) => entryOf(exchange, roles, redactor));
+    return { log: { version: '1.2', creator: HAR_CREATOR, entries, _certification: redactor.value(settings) } };
+  }
+}
+
+/** Why a recorded exchange has no whole answer, for the replay host to do the same. */
+function failureOf(error: Error): ReplayFailure {
+  const code = (error as { code?: unknown }).code;
+  if (error.name === 'ResponseTooLarge') return 'too-large';
+  if (code === 'TIMEOUT' || (typeof code === 'string' && code.endsWith('_TIMEOUT')) || /aborted by the caller/.test(error.message)) return 'no-answer';
+  return 'lost';
+}
+
+function headerList(headers: Record<string, string>, redactor: Redactor): HarHeader[] {
+  return Object.entries(headers).map(([name, value]) => ({ name, value: redactor.text(value) }));
+}
+
+function entryOf(exchange: Exchange, roles: KeyRoles, redactor: Redactor): HarEntry {
+  const { request } = exchange;
+  const url = new URL(request.url);
+  const bodyText = request.body === undefined ? '' : typeof request.body === 'string' ? request.body : Buffer.from(request.body).toString('utf8');
+  const archived = archivedRequest(request.method, `${url.pathname}${url.search}`, request.headers, bodyText, roles, redactor);
+  const end = exchange.endedAt ?? performance.now();
+  const wait = (exchange.headersAt ?? end) - exchange.started;
+  const receive = exchange.headersAt === undefined ? 0 : end - exchange.headersAt;
+  // A stream's chunks are decoded as one text, so a character split between two chunks stays whole.
+  const decoder = new TextDecoder();
+  let chunks = exchange.chunks.map(({ at, bytes }) => ({ time: round(at - exchange.started), text: decoder.decode(bytes, { stream: true }) }));
+  const tail = decoder.decode();
+  if (tail !== '' && chunks.length > 0) chunks[chunks.length - 1]!.text += tail;
+  const raw = request.stream ? chunks.map((c) => c.text).join('') : (exchange.text ?? '');
+  const text = redactor.text(raw);
+  // A secret split across two chunks is missed chunk by chunk: then the stream is kept as one chunk.
+  chunks = chunks.map((c) => ({ ...c, text: redactor.text(c.text) }));
+  if (chunks.map((c) => c.text).join('') !== text) chunks = [{ time: chunks.at(-1)?.time ?? 0, text }];
+  const headers = exchange.headers ?? {};
+  const entry: HarEntry = {
+    startedDateTime: new Date(exchange.startedAt).toISOString(),
+    time: round(end - exchange.started),
+    request: {
+      method: archived.method,
+      url: `${url.protocol}//${url.host}${archived.target}`,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: archived.headers.map(([name, value]) => ({ name, value })),
+      queryString: [...new URL(archived.target, 'http://x').searchParams].map(([name, value]) => ({ name, value })),
+      ...(bodyText === '' ? {} : { postData: { mimeType: request.headers['content-type'] ?? '', text: archived.body } }),
+      headersSize: -1,
+      bodySize: Buffer.byteLength(archived.body),
+    },
+    response: {
+      status: exchange.status ?? 0,
+      statusText: '',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: headerList(headers, redactor),
+      content: { size: Buffer.byteLength(text), mimeType: headers['content-type'] ?? '', text },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: exchange.status === undefined ? -1 : Buffer.byteLength(text),
+      ...(request.stream ? { _chunks: chunks, _endedBy: exchange.endedBy ?? 'harness' } : {}),
+      ...(exchange.error ? { _failure: failureOf(exchange.error), _error: redactor.text(exchange.error.message) } : {}),
+    },
+    cache: {},
+    timings: { send: 0, wait: round(wait), receive: round(receive) },
+  };
+  return entry;
+}
+
+function round(ms: number): number {
+  return Math.max(0, Math.round(ms * 1000) / 1000);
+}

@@ -1,0 +1,176 @@
+// The replay host (README "Replaying a certification"): a loopback HTTP server that answers the
+// harness's requests from an archive instead of from the host. Each request is named as the
+// recorder named it (./request-key.ts) and served the next archived answer of that name, so legs
+// running concurrently may ask in any order; a request the archive does not hold is a replay
+// failure, recorded with the request named, and its connection dropped. Answers are sent as
+// recorded: the status, the headers, the body, a stream chunk by chunk (left open when the
+// harness, not the host, ended it), and a transport failure as the harness met it.
+
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Redactor } from '../redact.ts';
+import type { Har, HarEntry } from './har.ts';
+import { archivedRequest, describeRequest, requestKey, type ArchivedRequest, type KeyRoles } from './request-key.ts';
+
+/** Largest request body the replay host reads; the harness sends far less. */
+const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
+/** How long a stream the harness ended, or an answer that never came, is held open at most. */
+const HOLD_MS = 10 * 60_000;
+/** Headers the replay host writes itself, for the body it actually sends. */
+const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive']);
+
+export interface ReplayHost {
+  baseUrl: string;
+  tenants: { a: { apiKey: string }; b: { apiKey: string } };
+  /** Requests the archive did not hold, in the order they came. */
+  misses(): string[];
+  /** Archived exchanges no request asked for. */
+  unasked(): string[];
+  /** Requests asked more often than the archive holds, each answered again with its last answer. */
+  repeats(): string[];
+  close(): Promise<void>;
+}
+
+function requestOf(entry: HarEntry): ArchivedRequest {
+  const url = new URL(entry.request.url);
+  return {
+    method: entry.request.method,
+    target: `${url.pathname}${url.search}`,
+    headers: entry.request.headers.map(({ name, value }) => [name, value] as [string, string]),
+    body: entry.request.postData?.text ?? '',
+  };
+}
+
+export async function startReplayHost(har: Har): Promise<ReplayHost> {
+  const queues = new Map<string, HarEntry[]>();
+  for (const entry of har.log.entries) {
+    const key = requestKey(requestOf(entry));
+    const queue = queues.get(key);
+    if (queue === undefined) queues.set(key, [entry]);
+    else queue.push(entry);
+  }
+  // Keys of its own, never the recorded host's (which the archive does not hold): the harness's
+  // requests carrying them are named by role, as the recorder named the recorded host's.
+  const roles: Required<KeyRoles> = { tenantA: `replay-a-${randomBytes(16).toString('hex')}`, tenantB: `replay-b-${randomBytes(16).toString('hex')}` };
+  const redactor = new Redactor([roles.tenantA, roles.tenantB]);
+  const misses: string[] = [];
+  const repeats: string[] = [];
+  const last = new Map<string, HarEntry>();
+  const holds = new Set<NodeJS.Timeout>();
+
+  const hold = (res: ServerResponse): void => {
+    const timer = setTimeout(() => res.destroy(), HOLD_MS);
+    holds.add(timer);
+    res.on('close', () => {
+      clearTimeout(timer);
+      holds.delete(timer);
+    });
+  };
+
+  // A connection lost as the harness met it: reset (ECONNRESET), or closed mid-answer.
+  const lose = (entry: HarEntry, res: ServerResponse): void => {
+    if (/ECONNRESET/.test(entry.response._error ?? '')) res.socket?.resetAndDestroy();
+    else res.socket?.destroy();
+  };
+
+  const answer = (entry: HarEntry, res: ServerResponse): void => {
+    const { response } = entry;
+    if (response.status === 0) {
+      // No status line ever arrived: a lost connection, or no answer within the harness's bound.
+      if (response._failure === 'no-answer') hold(res);
+      else lose(entry, res);
+      return;
+    }
+    const headers: Record<string, string> = {};
+    for (const { name, value } of response.headers) if (!FRAMING_HEADERS.has(name.toLowerCase())) headers[name] = value;
+    const text = response.content.text ?? '';
+    if (response._failure === 'too-large') {
+      // The body was refused past the cap: its declared length is kept, and more than the cap is sent.
+      const declared = response.headers.find((h) => h.name.toLowerCase() === 'content-length')?.value;
+      const cap = har.log._certification.maxResponseBytes ?? 8 * 1024 * 1024;
+      if (declared) {
+        // Refused on its Content-Length before a byte was read: the harness drops the connection.
+        res.writeHead(response.status, { ...headers, 'content-length': declared });
+        res.flushHeaders();
+        hold(res);
+      } else {
+        res.writeHead(response.status, headers);
+        res.end(Buffer.alloc(cap + 1, 0x20));
+      }
+      return;
+    }
+    if (response._chunks !== undefined) {
+      res.writeHead(response.status, headers);
+      for (const chunk of response._chunks) res.write(chunk.text);
+      if (response._failure === 'lost') lose(entry, res);
+      else if (response._failure === undefined && response._endedBy === 'host') res.end();
+      else hold(res);
+      return;
+    }
+    if (response._failure !== undefined) {
+      res.writeHead(response.status, headers);
+      res.write(text);
+      if (response._failure === 'no-answer') hold(res);
+      else setTimeout(() => lose(entry, res), 10).unref();
+      return;
+    }
+    const body = Buffer.from(text, 'utf8');
+    res.writeHead(response.status, { ...headers, 'content-length': String(body.length) });
+    res.end(body);
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    req.on('data', (part: Buffer) => {
+      size += part.length;
+      if (size > MAX_REQUEST_BYTES) req.destroy();
+      else parts.push(part);
+    });
+    req.on('end', () => {
+      const request = archivedRequest(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(parts).toString('utf8'), roles, redactor);
+      const key = requestKey(request);
+      const entry = queues.get(key)?.shift();
+      if (entry !== undefined) {
+        last.set(key, entry);
+        answer(entry, res);
+        return;
+      }
+      const again = last.get(key);
+      if (again === undefined) {
+        misses.push(describeRequest(request));
+        res.socket?.destroy();
+        return;
+      }
+      // A request asked once more than the host was asked it: a poll the replay's faster answers
+      // let in before a deadline the original met. It gets the last answer, after as long as that
+      // took, so a wait bounded by time ends as it did; whether a row moved is the rows' to say.
+      repeats.push(describeRequest(request));
+      const timer = setTimeout(() => {
+        holds.delete(timer);
+        answer(again, res);
+      }, again.time);
+      holds.add(timer);
+    });
+  };
+
+  const server = createServer(handle);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    tenants: { a: { apiKey: roles.tenantA }, b: { apiKey: roles.tenantB } },
+    misses: () => [...misses],
+    repeats: () => [...repeats],
+    unasked: () => [...queues.values()].flatMap((queue) => queue.map((entry) => describeRequest(requestOf(entry)))),
+    close: async () => {
+      for (const timer of holds) clearTimeout(timer);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,171 @@
+// `verify BUNDLE --replay ARCHIVE` (README "Replaying a certification"): the certification run
+// again, against a replay host answering from the archive (./replay-host.ts), with the seed and
+// the settings the archive records; every row, every disposition and the witness digest must come
+// out as the bundle has them. Before that, the archive must be the one bound to this bundle
+// (lib/evidence/archive.ts). What the replay proves and what it cannot is in README "Replaying a
+// certification": it re-derives the checks and the grading from the recorded answers; it cannot
+// show that the host really sent them.
+
+import { readFileSync } from 'node:fs';
+import { certifyTarget } from '../certify.ts';
+import { bindingPath, checkBinding } from '../evidence/archive.ts';
+import { ed25519PublicKey } from '../evidence/ed25519.ts';
+import { readBundleFile, readPublicKeyFile } from '../evidence/keys.ts';
+import type { LedgerRow } from '../evidence/types.ts';
+import { sortedProjectedRows, witnessDigest } from '../evidence/witness.ts';
+import { cannotStart, type Io } from '../io.ts';
+import { withDeadlines } from '../ledger/deadlines.ts';
+import { Redactor } from '../redact.ts';
+import { loadScenarios } from '../scenarios.ts';
+import { parseArchive, type Har, type ReadArchive } from './har.ts';
+import { startReplayHost } from './replay-host.ts';
+
+export interface ReplayRun {
+  ok: boolean;
+  /** Why the run could not be made (discovery not in the archive, say). */
+  reason?: string;
+  rows: LedgerRow[];
+  /** Requests the archive did not hold. */
+  misses: string[];
+  /** Archived exchanges the replay never asked for. */
+  unasked: string[];
+  /** Requests asked more often than the archive holds them. */
+  repeats: string[];
+}
+
+/** Reads an archive file. */
+export function readArchiveFile(path: string): ReadArchive {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    return { ok: false, reason: `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+  }
+  return parseArchive(bytes, path);
+}
+
+/** Runs the certification the archive records against a replay host serving it. */
+export async function replayCertification(har: Har): Promise<ReplayRun> {
+  const settings = har.log._certification;
+  const host = await startReplayHost(har);
+  const redactor = new Redactor([host.tenants.a.apiKey, host.tenants.b.apiKey]);
+  const never = new AbortController();
+  try {
+    const scenarios = await loadScenarios();
+    const outcome = await certifyTarget({
+      baseUrl: host.baseUrl,
+      apiKey: host.tenants.a.apiKey,
+      ...(settings.tenantB ? { tenantBApiKey: host.tenants.b.apiKey } : {}),
+      requireBehavior: settings.requireBehavior,
+      ...(settings.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: settings.requestTimeoutMs }),
+      ...(settings.maxEvents === undefined ? {} : { maxEvents: settings.maxEvents }),
+      ...(settings.maxResponseBytes === undefined ? {} : { maxResponseBytes: settings.maxResponseBytes }),
+      seed: settings.seed,
+      scenarios,
+      ...(settings.filter === undefined ? {} : { filter: settings.filter }),
+      concurrency: settings.concurrency,
+      bound: (legs) =>
+        settings.legDeadlineMs === undefined ? legs : withDeadlines(legs, settings.legDeadlineMs, { signal: never.signal, reason: () => 'not interrupted' }),
+      checkKeys: settings.checkKeys,
+    });
+    if (!outcome.ok) return { ok: false, reason: outcome.reason, rows: [], misses: host.misses(), unasked: host.unasked(), repeats: host.repeats() };
+    return { ok: true, rows: redactor.value(outcome.rows), misses: host.misses(), unasked: host.unasked(), repeats: host.repeats() };
+  } finally {
+    await host.close();
+  }
+}
+
+/** A detail as a row difference shows it: quoted, and cut short. */
+function shown(detail: string | undefined): string {
+  if (detail === undefined) return 'absent';
+  return JSON.stringify(detail.length > 400 ? `${detail.slice(0, 400)}…` : detail);
+}
+
+/** Each row that moved between the bundle and the replay, in one line. */
+export function rowDifferences(recorded: readonly LedgerRow[], replayed: readonly LedgerRow[]): string[] {
+  const before = new Map(sortedProjectedRows(recorded).map((row) => [row.id, row]));
+  const after = new Map(sortedProjectedRows(replayed).map((row) => [row.id, row]));
+  const lines: string[] = [];
+  for (const [id, row] of before) {
+    const again = after.get(id);
+    if (again === undefined) {
+      lines.push(`row ${id}: ${row.result} in the bundle, absent from the replay`);
+      continue;
+    }
+    const moved: string[] = [];
+    if (again.result !== row.result) moved.push(`disposition ${row.result} → ${again.result}`);
+    if (again.assertions !== row.assertions) moved.push(`assertions ${String(row.assertions)} → ${String(again.assertions)}`);
+    if (again.detail !== row.detail) moved.push(`detail ${shown(row.detail)} → ${shown(again.detail)}`);
+    if (JSON.stringify(again.evidence) !== JSON.stringify(row.evidence)) moved.push('evidence differs');
+    if (again.scenario !== row.scenario) moved.push(`scenario ${row.scenario} → ${again.scenario}`);
+    if (moved.length > 0) lines.push(`row ${id}: ${moved.join('; ')}`);
+  }
+  for (const [id, row] of after) if (!before.has(id)) lines.push(`row ${id}: absent from the bundle, ${row.result} in the replay`);
+  return lines;
+}
+
+export interface ReplayOptions {
+  replay: string;
+  hostKey?: string;
+}
+
+/** The `verify --replay` command: 0 reproduced and bound, 1 a row moved or the binding fails, 2 an input problem, 3 not a bundle. */
+export async function replayCommand(bundlePath: string, options: ReplayOptions, io: Io): Promise<number> {
+  const file = readBundleFile(bundlePath);
+  if (!file.ok) {
+    io.err(`openwop-eval-conformance: not a bundle: ${file.reason}\n`);
+    return 3;
+  }
+  const archive = readArchiveFile(options.replay);
+  if (!archive.ok) return cannotStart(io, archive.reason);
+  let bindingValue: unknown;
+  const sigPath = bindingPath(options.replay);
+  try {
+    bindingValue = JSON.parse(readFileSync(sigPath, 'utf8'));
+  } catch (error) {
+    return cannotStart(io, `cannot read the archive's binding ${sigPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  let publicKey: ReturnType<typeof ed25519PublicKey> | undefined;
+  if (options.hostKey !== undefined) {
+    const key = readPublicKeyFile(options.hostKey);
+    if (!key.ok) return cannotStart(io, `--host-key: ${key.reason}`);
+    publicKey = ed25519PublicKey(key.pem);
+  }
+  let failed = false;
+  const binding = checkBinding(bindingValue, archive.bytes, file.bundle, publicKey);
+  for (const problem of binding.problems) io.out(`binding: ${problem}\n`);
+  failed ||= binding.problems.length > 0;
+  io.out(
+    binding.problems.length > 0
+      ? 'binding: broken: this archive is not bound to this bundle\n'
+      : `binding: holds (the archive and the bundle's digests match${binding.signatureChecked ? ', and its signature holds under the host key' : '; its signature was not checked: no --host-key given'})\n`,
+  );
+
+  const started = performance.now();
+  const replay = await replayCertification(archive.har);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  for (const miss of replay.misses) io.out(`replay: the archive holds no answer to ${miss}\n`);
+  // Not a failure by itself: a row that moved, or a miss, says what went wrong; this says where.
+  if (replay.repeats.length > 0)
+    io.out(`note: ${replay.repeats.length} request(s) asked more often than archived, answered again as last time, the first: ${replay.repeats[0]}\n`);
+  if (replay.unasked.length > 0) io.out(`note: ${replay.unasked.length} archived exchange(s) no request asked for, the first: ${replay.unasked[0]}\n`);
+  if (!replay.ok) {
+    io.out(`replay: the certification could not run against the archive: ${replay.reason}\n`);
+    return 1;
+  }
+  const recorded = Array.isArray((file.bundle.results as { requirements?: unknown } | undefined)?.requirements)
+    ? ((file.bundle.results as { requirements: LedgerRow[] }).requirements ?? [])
+    : [];
+  const differences = rowDifferences(recorded, replay.rows);
+  for (const line of differences) io.out(`${line}\n`);
+  const digest = witnessDigest(replay.rows);
+  const digestHolds = digest === file.bundle.witnessSha256;
+  if (!digestHolds) io.out(`witness: the replay's witnessSha256 is ${digest}, the bundle's ${String(file.bundle.witnessSha256)}\n`);
+  failed ||= differences.length > 0 || !digestHolds || replay.misses.length > 0;
+  io.out(
+    differences.length === 0 && digestHolds && replay.misses.length === 0
+      ? `replay: reproduced: all ${replay.rows.length} rows, their dispositions and the witness digest, from ${archive.har.log.entries.length} archived exchanges in ${seconds} s\n`
+      : `replay: not reproduced: ${differences.length} row(s) moved, ${replay.misses.length} request(s) the archive does not hold${digestHolds ? '' : ', the witness digest differs'}\n`,
+  );
+  return failed ? 1 : 0;
+}

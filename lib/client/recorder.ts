@@ -1,0 +1,34 @@
+// The hook through which every exchange a client makes can be recorded (lib/archive/recorder.ts
+// builds the certification's archive on it): the request as sent, the response as read, chunk by
+// chunk for a stream, and when each part happened. A client without a recorder behaves exactly
+// as one with none; a recorder only watches, it never changes what is sent or read.
+
+export interface SentRequest {
+  method: string;
+  /** The absolute URL, query included. */
+  url: string;
+  /** Lower-case names, as the client sends them (Authorization included: the recorder redacts). */
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+  /** Opened with `stream` (an SSE read), not `request`. */
+  stream: boolean;
+}
+
+/** Who ended a stream: the host closed it, or the harness stopped reading. */
+export type StreamEnd = 'host' | 'harness';
+
+/** One exchange being recorded. After `end` or `fail`, further calls are ignored. */
+export interface ExchangeRecord {
+  /** The status line and headers arrived. */
+  headers(status: number, headers: Record<string, string>): void;
+  /** One body chunk of a stream, as it arrived. */
+  chunk(bytes: Uint8Array): void;
+  /** A `request` body read whole (`text`), or a stream ended (`by`). */
+  end(outcome: { text: string } | { by: StreamEnd }): void;
+  /** The exchange ended in a transport error (the error the caller sees). */
+  fail(error: Error): void;
+}
+
+export interface ExchangeRecorder {
+  begin(request: SentRequest): ExchangeRecord;
+}

@@ -1,0 +1,73 @@
+// Every archive the test suite writes holds none of the secrets its runs used (README "Replaying a
+// certification"). Run after each test file, in every worker: each archive (`*.har`, `*.har.gz`)
+// written since the file began, in any folder under the temporary directory, is read whole and
+// searched for the suite's secrets: the reference host's default keys, every key named with
+// CANARY (the tests' convention for a key that must never come out), any private key PEM, and
+// the base64 lines of every private key PEM beside the archive, in its folder's keys/ or in the
+// development key folder.
+
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, expect } from 'vitest';
+import { DEFAULT_TENANTS } from '../../hosts/reference/server.ts';
+import { pemSecrets } from '../../lib/redact.ts';
+
+const since = Date.now();
+const ARCHIVE = /\.har(\.gz)?$/;
+
+function newer(path: string): boolean {
+  try {
+    return statSync(path).mtimeMs >= since;
+  } catch {
+    return false;
+  }
+}
+
+/** The archives written since this file began, one folder deep under the temporary directory. */
+function archivesWritten(): string[] {
+  const found: string[] = [];
+  for (const name of readdirSync(tmpdir())) {
+    const dir = join(tmpdir(), name);
+    if (!newer(dir)) continue;
+    let entries: string[];
+    try {
+      entries = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const entry of entries) if (ARCHIVE.test(entry) && newer(join(dir, entry))) found.push(join(dir, entry));
+  }
+  return found;
+}
+
+/** The secrets of every private key PEM beside the archive, in its keys/, or in the development key folder. */
+function privateKeysNear(dir: string): string[] {
+  const secrets: string[] = [];
+  for (const folder of [dir, join(dir, 'keys'), process.env.OPENWOP_DEV_KEY_DIR]) {
+    if (folder === undefined || !existsSync(folder)) continue;
+    for (const name of readdirSync(folder)) {
+      if (!name.endsWith('.pem')) continue;
+      const pem = readFileSync(join(folder, name), 'utf8');
+      if (pem.includes('PRIVATE KEY')) secrets.push(...pemSecrets(pem).filter((s) => s.length >= 16));
+    }
+  }
+  return secrets;
+}
+
+afterAll(() => {
+  for (const path of archivesWritten()) {
+    const bytes = readFileSync(path);
+    let text: string;
+    try {
+      text = (path.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
+    } catch {
+      // Another worker is writing it now; its own file's audit reads it whole.
+      continue;
+    }
+    const dir = path.slice(0, path.lastIndexOf('/'));
+    const secrets = [DEFAULT_TENANTS.a.apiKey, DEFAULT_TENANTS.b.apiKey, 'CANARY', 'PRIVATE KEY', ...privateKeysNear(dir)];
+    for (const secret of secrets) expect(text.includes(secret), `${path} carries a secret: ${secret.slice(0, 12)}…`).toBe(false);
+  }
+});
