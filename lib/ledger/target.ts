@@ -1,7 +1,17 @@
 // The host under test, as the legs see it: its discovery document, its `agents.evalSuite` facet,
 // the fixtures it lists, whether it mounts the seams, and clients for one or two tenants.
 
-import { createClient, discover, evalSuiteFacet, SEAMS_PROFILE, seedEvalSuite, TransportError, type Client, type DiscoveryResult } from '../client/index.ts';
+import {
+  createClient,
+  discover,
+  evalSuiteFacet,
+  ReadBudget,
+  SEAMS_PROFILE,
+  seedEvalSuite,
+  TransportError,
+  type Client,
+  type DiscoveryResult,
+} from '../client/index.ts';
 import { loadFixtures, type FixtureDocument } from '../fixtures.ts';
 import { Findings } from './findings.ts';
 
@@ -15,6 +25,11 @@ export interface TargetOptions {
   /** Memory caps (README "Memory caps"); the client's defaults when absent. */
   maxEvents?: number;
   maxResponseBytes?: number;
+  /** The in-flight budget of every read of both tenants together (lib/client/budget.ts); the defaults when absent. */
+  maxEventsInFlight?: number;
+  maxBytesInFlight?: number;
+  /** Longest wait for a new event of a run (lib/client/events.ts); the default when absent. */
+  progressTimeoutMs?: number;
 }
 
 export interface Target {
@@ -45,6 +60,9 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
   const limits = {
     ...(options.maxEvents === undefined ? {} : { maxEvents: options.maxEvents }),
     ...(options.maxResponseBytes === undefined ? {} : { maxBodyBytes: options.maxResponseBytes }),
+    ...(options.progressTimeoutMs === undefined ? {} : { progressTimeoutMs: options.progressTimeoutMs }),
+    // One budget for both tenants' clients: it bounds what the process holds.
+    budget: new ReadBudget(options.maxEventsInFlight, options.maxBytesInFlight),
   };
   const client = createClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs, ...limits });
   let found: DiscoveryResult;
