@@ -13,6 +13,7 @@ import { exactDecimal } from '../reference/eval/json.ts';
 import { HttpError } from '../reference/errors.ts';
 import type { ReferenceHostOptions } from '../reference/server.ts';
 import type { WireChoice } from './wire.ts';
+import { RETRIABLE_VARIANTS } from './retriable.ts';
 
 export interface HonestVariant {
   /** kebab-case, unique. */
@@ -28,6 +29,8 @@ export interface HonestVariant {
    * or of an `inapplicable` row's reason. Proves the variant is not a no-op.
    */
   shows?: string;
+  /** The wire proxy counts what it injects (retriable answers, ended streams): the run must have met some. */
+  injects?: boolean;
 }
 
 type Emit = ReturnType<EngineBehaviour['outgoingEvents']>;
@@ -209,4 +212,5 @@ export const HONEST_VARIANTS: HonestVariant[] = [
       },
     },
   },
+  ...RETRIABLE_VARIANTS,
 ];

@@ -24,6 +24,8 @@ export function brokenRules(row: LedgerRow | undefined): string[] {
 export interface HostRun {
   rows: Map<string, LedgerRow>;
   trafficViolations: readonly string[];
+  /** What the wire proxy injected (hosts/honest-variants/retriable-wire.ts); 0 without one. */
+  injected: number;
 }
 
 export interface CertifyChoices {
@@ -54,7 +56,7 @@ export async function certifyConfiguration(options: ReferenceHostOptions, scenar
     });
     if (!outcome.ok) throw new TestBug(`discovery of the host failed: ${outcome.reason}`);
     const { rows } = outcome;
-    return { rows: new Map(rows.map((row) => [row.id, row])), trafficViolations: violations };
+    return { rows: new Map(rows.map((row) => [row.id, row])), trafficViolations: violations, injected: proxy?.injected() ?? 0 };
   } finally {
     await proxy?.close();
     await host.close();
