@@ -34,6 +34,8 @@ export interface HostileContext {
   secrets: string[];
   /** The other origin a redirect points to. */
   otherOrigin: string;
+  /** The upstream reference host's base URL, for a behaviour that edits what it streams. */
+  upstream: string;
 }
 
 export interface HostileBehaviour {
@@ -111,6 +113,48 @@ function gzipBomb(): Buffer {
 
 function echoOf(req: IncomingMessage, ctx: HostileContext): string {
   return [String(req.headers.authorization ?? ''), ...ctx.secrets].join(' | ');
+}
+
+const TERMINAL_FRAME = /^data: .*"type":"run\.(completed|failed|cancelled)"/m;
+
+/**
+ * The upstream's event stream with its terminal event held back, then a keep-alive comment every
+ * second (at most 600) until the harness drops the connection: keep-alives are not progress.
+ */
+function withheldTerminal(req: IncomingMessage, res: ServerResponse, ctx: HostileContext): void {
+  const target = new URL(ctx.upstream);
+  req.resume();
+  const upstream = httpRequest(
+    { host: target.hostname, port: target.port, method: 'GET', path: req.url, headers: { ...req.headers, host: target.host } },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      let pending = '';
+      answer.on('data', (chunk: Buffer) => {
+        pending += chunk.toString('utf8');
+        for (let cut = pending.indexOf('\n\n'); cut >= 0; cut = pending.indexOf('\n\n')) {
+          const block = pending.slice(0, cut + 2);
+          pending = pending.slice(cut + 2);
+          if (!TERMINAL_FRAME.test(block)) res.write(block);
+        }
+      });
+      // The upstream closes after its terminal event; this stream stays open.
+      answer.on('end', () => {});
+      answer.on('error', () => {});
+      let beats = 0;
+      const timer = setInterval(() => {
+        if (res.destroyed || beats++ >= 600) {
+          clearInterval(timer);
+          res.end();
+        } else res.write(': keep-alive\n\n');
+      }, 1_000);
+      res.on('close', () => {
+        clearInterval(timer);
+        answer.destroy();
+      });
+    },
+  );
+  upstream.on('error', () => res.destroy());
+  upstream.end();
 }
 
 export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
@@ -341,6 +385,27 @@ export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
     },
   },
   {
+    name: 'keep-alive-no-terminal',
+    does: 'every event stream withholds its terminal event and sends a keep-alive comment every second',
+    expect: { exit: 1, blockedNaming: ['no progress', 'deadline'], noPass: true },
+    respond: (endpoint, req, res, ctx) => {
+      if (endpoint !== 'events') return false;
+      withheldTerminal(req, res, ctx);
+      return true;
+    },
+  },
+  {
+    name: 'rate-limited-forever',
+    does: 'every request but discovery answers 429 rate_limited with Retry-After: 1, forever',
+    expect: { exit: 1, blockedNaming: ['rate limited'], noPass: true },
+    respond: (endpoint, req, res) => {
+      if (endpoint === 'discovery') return false;
+      req.resume();
+      sendText(res, 429, JSON.stringify({ error: 'rate_limited', message: 'too many requests' }), { 'retry-after': '1' });
+      return true;
+    },
+  },
+  {
     name: 'echoed-secrets',
     does: 'every answer quotes the API keys back: a header, discovery, error bodies, JSON answers',
     expect: { exit: 1, noPass: false },
@@ -385,7 +450,7 @@ export async function startHostileHost(upstream: string, behaviour: HostileBehav
     res.writeHead(418, { 'content-length': '0' });
     res.end();
   });
-  const ctx: HostileContext = { secrets, otherOrigin: `http://127.0.0.1:${await listen(other)}` };
+  const ctx: HostileContext = { secrets, otherOrigin: `http://127.0.0.1:${await listen(other)}`, upstream };
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     res.on('error', () => {});
     req.on('error', () => {});
