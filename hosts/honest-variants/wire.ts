@@ -49,7 +49,10 @@ export async function startWireProxy(upstream: string, choice: WireChoice): Prom
   // A retriable choice may need the request's body (POST /runs names its suite), so it is read first.
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const retriable = choice.retriable;
-    if (retriable === undefined) return proceed(req, res, undefined);
+    if (retriable === undefined) {
+      proceed(req, res, undefined);
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
