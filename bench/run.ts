@@ -12,6 +12,7 @@ import { benchConcurrentLegs } from './concurrency.ts';
 import { benchGrader, type BenchResult } from './grader.ts';
 import { benchHost } from './host.ts';
 import { benchHostile } from './hostile.ts';
+import { benchWholeRunHostile } from './hostile-whole-run.ts';
 import { benchKillMatrix } from './kill-matrix.ts';
 import { benchLatitudeMatrix } from './latitude-matrix.ts';
 import { benchSchemaStartup } from './startup.ts';
@@ -34,6 +35,7 @@ for (const [section, bench] of [
   ['Waiting: process start to first request', benchFirstRequest],
   ['Waiting: npm start and the CPU split', benchWholeProcess],
   ['Hostile hosts', benchHostile],
+  ['Whole-run hostile hosts', benchWholeRunHostile],
 ] as const) {
   if (wanted.length > 0 && !wanted.some((word) => section.toLowerCase().includes(word))) continue;
   process.stderr.write(`bench: ${section}…\n`);

@@ -14,7 +14,7 @@ import type { LedgerRow } from '../lib/evidence/types.ts';
 import { certifyTarget } from '../lib/certify.ts';
 import { withDeadlines } from '../lib/ledger/deadlines.ts';
 import { loadScenarios } from '../lib/scenarios.ts';
-import { HOSTILE_BEHAVIOURS, startHostileHost } from './support/hostile-host.ts';
+import { HOSTILE_BEHAVIOURS, STREAM_BEHAVIOURS, startHostileHost } from './support/hostile-host.ts';
 import { HOSTILE_SECRETS, startUpstream, type Upstream } from './support/hostile-run.ts';
 
 /** Short bounds: above what a loaded machine needs for an honest answer, far below the defaults. */
@@ -42,7 +42,7 @@ const RUN_DEADLINE_MS = 40_000;
  * deadline, the bounds over every leg: the host shares this process (and a loaded machine) with
  * the harness, so a starved answer is late whatever the behaviour.
  */
-const WHOLE_RUN: Record<string, string[]> = {
+const WHOLE_RUN: Record<(typeof STREAM_BEHAVIOURS)[number], string[]> = {
   'hang-events': ['/events', 'no progress'],
   'endless-sse': ['--max-response-bytes', '--max-bytes-in-flight', '--max-events'],
   'million-events': ['--max-events', '--max-events-in-flight', '--max-bytes-in-flight', '--max-response-bytes'],

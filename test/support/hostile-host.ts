@@ -428,6 +428,12 @@ export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
   },
 ];
 
+/**
+ * The behaviours that break the event streams (or every request): met by a whole certification,
+ * every stream of every run at once (test/hostile-whole-run.test.ts, bench/hostile-whole-run.ts).
+ */
+export const STREAM_BEHAVIOURS = ['hang-events', 'endless-sse', 'million-events', 'dripping-sse', 'keep-alive-no-terminal', 'rate-limited-forever'] as const;
+
 export interface HostileHost {
   baseUrl: string;
   /** Requests the other origin (the redirect target) received. */
