@@ -110,7 +110,9 @@ export async function benchWholeRunHostile(): Promise<BenchResult[]> {
     const run = runs.get(name)!;
     const peak = run.maxRssBytes;
     const count = (result: string): number => run.rows.filter((row) => row.result === result).length;
-    const outcome = run.signal ? `killed (${run.signal})` : `exit ${run.exitCode}; ${count('blocked')} blocked, ${count('executed-fail')} executed-fail of ${run.rows.length}`;
+    const outcome = run.signal
+      ? `killed (${run.signal})`
+      : `exit ${run.exitCode}; ${count('blocked')} blocked, ${count('executed-fail')} executed-fail of ${run.rows.length}`;
     results.push({
       name: `\`${name}\` on every stream, whole certification: ${behaviour.does}`,
       figure: `${(run.wallMs / 1000).toFixed(1)} s wall, ${peak === undefined ? 'no' : (peak / 2 ** 20).toFixed(0)} MB peak RSS; ${outcome}`,

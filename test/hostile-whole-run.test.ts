@@ -101,6 +101,10 @@ afterAll(async () => {
   await upstream?.close();
 });
 
+it('meets every stream behaviour of the catalogue', () => {
+  expect(Object.keys(WHOLE_RUN).sort()).toEqual([...STREAM_BEHAVIOURS].sort());
+});
+
 describe.each(Object.entries(WHOLE_RUN))('a whole certification where every stream %s', (name, naming) => {
   const run = (): WholeRun => {
     const found = runs.get(name);

@@ -35,19 +35,13 @@ import {
 } from './http.ts';
 import { CAP_NAMES, HarnessCapReached, ResponseTooDeep, ResponseTooLarge, TransportError } from './transport-errors.ts';
 import { BUDGET_NAMES, ReadBudget } from './budget.ts';
+import { isSequence, Log, type RunEvent } from './event-log.ts';
 import { RateLimited } from './retry.ts';
 import { projectId } from './ids.ts';
 import { jsonTextDeepAndBalanced, jsonValueTooDeep, MAX_JSON_DEPTH } from '../json-depth.ts';
 import { describeAnswer, isJsonObject, sleep } from './util.ts';
 
-export const TERMINAL_EVENT_TYPES: readonly string[] = ['run.completed', 'run.failed', 'run.cancelled'];
-
-/** A `RunEventDoc` as received; only `sequence` and `type` are checked here. */
-export interface RunEvent {
-  sequence: number;
-  type: string;
-  [member: string]: unknown;
-}
+export { TERMINAL_EVENT_TYPES, type RunEvent } from './event-log.ts';
 
 export type ReadEventsResult =
   | {
@@ -104,64 +98,8 @@ export class NoProgress extends TransportError {
 /** The largest single SSE frame accepted, in characters. */
 const MAX_FRAME_CHARS = 8 * 1024 * 1024;
 const DEEP_FRAME = Symbol('too deep');
-/** At most this many defects are spelled out in a reason. */
-const MAX_PROBLEMS = 20;
 /** SSE frames that are not `RunEventDoc`s (docs/wire.md §5.2). */
 const SYNTHETIC_FRAMES = new Set(['state.snapshot', 'ai.message.chunk']);
-
-class Log {
-  readonly events: RunEvent[] = [];
-  private readonly seen = new Set<number>();
-  private readonly problems: string[] = [];
-  private extraProblems = 0;
-  last = -1;
-  terminal = false;
-  limit: string | undefined;
-
-  constructor(private readonly maxEvents: number) {}
-
-  problem(text: string): void {
-    if (this.problems.length < MAX_PROBLEMS) this.problems.push(text);
-    else this.extraProblems++;
-  }
-
-  /** Takes one event as received; returns false once reading must stop. */
-  accept(raw: unknown, where: string): boolean {
-    if (!isJsonObject(raw) || !isSequence(raw.sequence) || typeof raw.type !== 'string') {
-      this.problem(`${where} carried an event without an integer sequence ≥0 and a string type`);
-      return true;
-    }
-    const event = raw as RunEvent;
-    const seq = event.sequence;
-    if (this.seen.has(seq)) {
-      this.problem(`sequence ${seq} was delivered twice`);
-      return true;
-    }
-    if (seq < this.last) this.problem(`sequence ${seq} arrived after ${this.last}`);
-    else if (seq > this.last + 1) {
-      this.problem(this.last < 0 ? `sequence gap: the log starts at ${seq}, not 0` : `sequence gap: ${this.last} is followed by ${seq}`);
-    }
-    this.seen.add(seq);
-    this.events.push(event);
-    this.last = Math.max(this.last, seq);
-    if (TERMINAL_EVENT_TYPES.includes(event.type)) this.terminal = true;
-    if (this.events.length >= this.maxEvents && !this.terminal) {
-      this.limit = `more than ${this.maxEvents} events without a terminal event: the harness cap of ${this.maxEvents} events per run, ${CAP_NAMES.maxEvents}, was reached; reading stopped and the connection was dropped`;
-      return false;
-    }
-    return true;
-  }
-
-  defects(): string | undefined {
-    if (this.problems.length === 0) return undefined;
-    const more = this.extraProblems > 0 ? `; and ${this.extraProblems} more` : '';
-    return this.problems.join('; ') + more;
-  }
-}
-
-function isSequence(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
-}
 
 type Attempt =
   | { kind: 'terminal' }
