@@ -97,7 +97,7 @@ export async function benchWholeRunHostile(): Promise<BenchResult[]> {
       Array.from({ length: CONCURRENCY }, async () => {
         for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
           const behaviour = HOSTILE_BEHAVIOURS.find((b) => b.name === name)!;
-          runs.set(name, await runHarnessAgainst(upstream, behaviour, [], KILL_AFTER_MS, undefined));
+          runs.set(name, await runHarnessAgainst(upstream, behaviour, [], KILL_AFTER_MS, null));
         }
       }),
     );

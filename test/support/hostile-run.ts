@@ -53,7 +53,7 @@ export async function startUpstream(): Promise<Upstream> {
 /**
  * One harness run against `behaviour` in front of `upstream`. `flags` are extra CLI flags (the
  * deadlines); `killAfterMs` is the outer bound: a child still running then is killed (SIGKILL),
- * which the caller sees as `signal`. `filter` selects the legs; undefined runs every leg (a whole
+ * which the caller sees as `signal`. `filter` selects the legs; null runs every leg (a whole
  * certification, bench/hostile-whole-run.ts).
  */
 export async function runHarnessAgainst(
@@ -61,7 +61,7 @@ export async function runHarnessAgainst(
   behaviour: HostileBehaviour,
   flags: string[],
   killAfterMs: number,
-  filter: string | undefined = HOSTILE_FILTER,
+  filter: string | null = HOSTILE_FILTER,
 ): Promise<HarnessRun> {
   const hostile = await startHostileHost(upstream.host.baseUrl, behaviour, [HOSTILE_SECRETS.a, HOSTILE_SECRETS.b]);
   const dir = mkdtempSync(join(tmpdir(), `openwop-hostile-${behaviour.name}-`));
@@ -78,7 +78,7 @@ export async function runHarnessAgainst(
     HOSTILE_SECRETS.a,
     '--tenant-b-api-key',
     HOSTILE_SECRETS.b,
-    ...(filter === undefined ? [] : ['--filter', filter]),
+    ...(filter === null ? [] : ['--filter', filter]),
     '--report-json',
     files.report,
     '--junit',
