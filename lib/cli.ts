@@ -120,11 +120,11 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     )
     .option(
       '--max-events-in-flight <n>',
-      'cap on the events held by all the runs read at once; past it the row is blocked, naming the cap, default 200000 (env OPENWOP_MAX_EVENTS_IN_FLIGHT)',
+      'cap on the events held by all the runs read at once; past it the row is blocked, naming the cap, default 25000 (env OPENWOP_MAX_EVENTS_IN_FLIGHT)',
     )
     .option(
       '--max-bytes-in-flight <n>',
-      'cap on the event bytes held by all the runs read at once; past it the row is blocked, naming the cap, default 33554432 (env OPENWOP_MAX_BYTES_IN_FLIGHT)',
+      'cap on the event bytes held by all the runs read at once; past it the row is blocked, naming the cap, default 4194304 (env OPENWOP_MAX_BYTES_IN_FLIGHT)',
     )
     .addOption(
       new Option('--progress <mode>', 'auto: one line redrawn on a terminal, nothing on a pipe; lines: a line per finished leg; none')
