@@ -13,6 +13,7 @@ import { benchConcurrentLegs } from './concurrency.ts';
 import { benchGrader, type BenchResult } from './grader.ts';
 import { benchHost } from './host.ts';
 import { benchHostile } from './hostile.ts';
+import { benchWholeRunHostile } from './hostile-whole-run.ts';
 import { benchKillMatrix } from './kill-matrix.ts';
 import { benchGeneratedVariants, benchLatitudeMatrix } from './latitude-matrix.ts';
 import { benchSchemaStartup } from './startup.ts';
@@ -39,6 +40,7 @@ for (const [section, bench] of [
   ['Hostile hosts', benchHostile],
   ['Generated suites', benchGenerated],
   ['The archive and its replay', benchArchive],
+  ['Whole-run hostile hosts', benchWholeRunHostile],
 ] as const) {
   if (wanted.length > 0 && !wanted.some((word) => section.toLowerCase().includes(word))) continue;
   process.stderr.write(`bench: ${section}…\n`);

@@ -113,11 +113,26 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     .option('--host-build <kind:id>', 'image-digest|commit|artifact-sha256:<id> (env OPENWOP_HOST_BUILD)')
     .option('--request-timeout <ms>', 'bound on each HTTP request, default 10000 (env OPENWOP_REQUEST_TIMEOUT_MS)')
     .option('--leg-deadline <ms>', 'bound on each host leg; a leg past it is blocked and the rest still run, default 180000 (env OPENWOP_LEG_DEADLINE_MS)')
-    .option('--run-deadline <ms>', 'bound on the whole run; past it the rows not reached are blocked and every output is written (env OPENWOP_RUN_DEADLINE_MS)')
+    .option(
+      '--run-deadline <ms>',
+      'bound on the whole run; past it the rows not reached are blocked and every output is written, default 150000 (env OPENWOP_RUN_DEADLINE_MS)',
+    )
+    .option(
+      '--progress-timeout <ms>',
+      'longest wait for a new event of a run (keep-alives are not events); past it the row is blocked "no progress", default 20000 (env OPENWOP_PROGRESS_TIMEOUT_MS)',
+    )
     .option('--max-events <n>', 'cap on the events read from one run; past it the row is blocked, naming the cap, default 100000 (env OPENWOP_MAX_EVENTS)')
     .option(
       '--max-response-bytes <n>',
       "cap on the bytes of one response (one run's event log counts as one); past it the row is blocked, naming the cap, default 8388608 (env OPENWOP_MAX_RESPONSE_BYTES)",
+    )
+    .option(
+      '--max-events-in-flight <n>',
+      'cap on the events held by all the runs read at once; past it the row is blocked, naming the cap, default 25000 (env OPENWOP_MAX_EVENTS_IN_FLIGHT)',
+    )
+    .option(
+      '--max-bytes-in-flight <n>',
+      'cap on the event bytes held by all the runs read at once; past it the row is blocked, naming the cap, default 4194304 (env OPENWOP_MAX_BYTES_IN_FLIGHT)',
     )
     .addOption(
       new Option('--progress <mode>', 'auto: one line redrawn on a terminal, nothing on a pipe; lines: a line per finished leg; none')

@@ -52,8 +52,11 @@ export interface RunOptions {
   requestTimeout?: string;
   legDeadline?: string;
   runDeadline?: string;
+  progressTimeout?: string;
   maxEvents?: string;
   maxResponseBytes?: string;
+  maxEventsInFlight?: string;
+  maxBytesInFlight?: string;
   expectedFailures?: string;
   progress?: ProgressMode;
   concurrency?: string;
@@ -63,6 +66,9 @@ export interface RunOptions {
   baselineSuite?: string;
   archive?: string;
 }
+
+/** The exit code of a run a signal interrupted (README "Exit codes"): 128 + the signal's number. */
+const SIGNAL_EXIT_CODES: Record<string, number> = { 'SIGINT received': 130, 'SIGTERM received': 143 };
 
 /** `--progress`: `auto` redraws one line on a terminal and prints nothing on a pipe. */
 export const PROGRESS_MODES = ['auto', 'lines', 'none'] as const;
@@ -187,10 +193,7 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
   const onSigterm = (): void => interrupt('SIGTERM received');
   process.once('SIGINT', onSigint);
   process.once('SIGTERM', onSigterm);
-  const runTimer =
-    deadlines.runDeadlineMs === undefined
-      ? undefined
-      : setTimeout(() => interrupt(`the run deadline of ${deadlines.runDeadlineMs} ms passed (--run-deadline)`), deadlines.runDeadlineMs);
+  const runTimer = setTimeout(() => interrupt(`the run deadline of ${deadlines.runDeadlineMs} ms passed (--run-deadline)`), deadlines.runDeadlineMs);
 
   let embedded: { close(): Promise<void> } | undefined;
   try {
@@ -239,8 +242,11 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       tenantBApiKey,
       requireBehavior: settings.requireBehavior,
       requestTimeoutMs: deadlines.requestTimeoutMs,
+      progressTimeoutMs: deadlines.progressTimeoutMs,
       maxEvents: caps.maxEvents,
       maxResponseBytes: caps.maxResponseBytes,
+      maxEventsInFlight: caps.maxEventsInFlight,
+      maxBytesInFlight: caps.maxBytesInFlight,
       scenarios,
       filter: options.filter,
       concurrency: workers.concurrency,
@@ -323,9 +329,14 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       ...(hostBuild ? { hostBuild } : {}),
       seed,
     };
-    if (!report(options, { ...runReport(PACKAGE.version, rows, scenarios, clock, about, verdict), ...baseline }, redactor, io)) code = 2;
+    // An interrupted run says so first, in every report (README "Deadlines and interruption").
+    const interrupted = interruptedBy === undefined ? {} : { interrupted: { reason: interruptedBy } };
+    if (!report(options, { ...interrupted, ...runReport(PACKAGE.version, rows, scenarios, clock, about, verdict), ...baseline }, redactor, io)) code = 2;
     if (interruptedBy !== undefined) {
       io.err(`openwop-eval-conformance: interrupted (${interruptedBy}); every row not reached is blocked\n`);
+      // The shell's convention for a process ended by a signal: 128 + its number.
+      const bySignal = SIGNAL_EXIT_CODES[interruptedBy];
+      if (bySignal !== undefined && code !== 2) code = bySignal;
       // A signal means "stop now": legs abandoned mid-flight may still hold sockets open, so the
       // process is not left waiting for them once the outputs are written.
       if (interruptedBy.startsWith('SIG')) setTimeout(() => process.exit(code), 1_000).unref();

@@ -13,8 +13,9 @@ import { API_KEY, baseUrl, CANARY, client, countHeader, every, fake, json, only,
 useFakeHost();
 
 describe('http client', () => {
-  it('every HTTP status resolves as a result and none throws', async () => {
-    const statuses = [200, 201, 204, 301, 400, 401, 404, 409, 422, 429, 500, 501, 503];
+  // 429 is asked again (test/client-retry.test.ts); a 503 without Retry-After is an answer.
+  it('every HTTP status but 429 resolves as a result and none throws', async () => {
+    const statuses = [200, 201, 204, 301, 400, 401, 404, 409, 422, 500, 501, 503];
     fake.handler = (req, res) => {
       const status = Number(req.url?.slice(1));
       if (status === 204) {

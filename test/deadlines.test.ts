@@ -70,12 +70,21 @@ const CREATING = ['0081.eval-run-events', '0081.summary-served', '0081.unadverti
 const INTERRUPTED = [...CREATING];
 
 describe('deadline settings', () => {
-  it('reads flags over environment variables, scales all three by OPENWOP_TIMEOUT_SCALE, and refuses nonsense', () => {
-    expect(readDeadlines({}, {})).toEqual({ ok: true, deadlines: { requestTimeoutMs: 10_000, legDeadlineMs: 180_000, scale: 1 } });
-    expect(readDeadlines({ legDeadline: '500' }, { OPENWOP_LEG_DEADLINE_MS: '900', OPENWOP_RUN_DEADLINE_MS: '4000', OPENWOP_TIMEOUT_SCALE: '2.5' })).toEqual({
+  it('reads flags over environment variables, scales all four by OPENWOP_TIMEOUT_SCALE, and refuses nonsense', () => {
+    expect(readDeadlines({}, {})).toEqual({
       ok: true,
-      deadlines: { requestTimeoutMs: 25_000, legDeadlineMs: 1_250, runDeadlineMs: 10_000, scale: 2.5 },
+      deadlines: { requestTimeoutMs: 10_000, legDeadlineMs: 180_000, progressTimeoutMs: 20_000, runDeadlineMs: 150_000, scale: 1 },
     });
+    expect(
+      readDeadlines(
+        { legDeadline: '500', progressTimeout: '300' },
+        { OPENWOP_LEG_DEADLINE_MS: '900', OPENWOP_RUN_DEADLINE_MS: '4000', OPENWOP_PROGRESS_TIMEOUT_MS: '7', OPENWOP_TIMEOUT_SCALE: '2.5' },
+      ),
+    ).toEqual({
+      ok: true,
+      deadlines: { requestTimeoutMs: 25_000, legDeadlineMs: 1_250, progressTimeoutMs: 750, runDeadlineMs: 10_000, scale: 2.5 },
+    });
+    expect(readDeadlines({ progressTimeout: '0' }, {})).toMatchObject({ ok: false, problem: expect.stringMatching(/--progress-timeout .* "0"/) });
     expect(readDeadlines({ requestTimeout: 'soon' }, {})).toMatchObject({ ok: false, problem: expect.stringMatching(/--request-timeout .* "soon"/) });
     expect(readDeadlines({}, { OPENWOP_TIMEOUT_SCALE: '0' })).toMatchObject({ ok: false });
   });
@@ -163,6 +172,7 @@ describe('against a host that never answers POST /runs', () => {
     );
     expect(run.code).toBe(1);
     expect(run.err).toMatch(/interrupted \(the run deadline of 5000 ms passed \(--run-deadline\)\)/);
+    expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')).interrupted).toEqual({ reason: 'the run deadline of 5000 ms passed (--run-deadline)' });
     const rows = readRows(join(dir, 'r.json'));
     for (const id of SERVER_FREE) expect(rows.get(id)?.result, id).toBe('executed-pass');
     expect(rows.get(CREATING[0]!)).toMatchObject({
@@ -218,7 +228,10 @@ describe('against a host that never answers POST /runs', () => {
   });
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    it(`${signal} stops the run: the rows not reached are blocked "interrupted", the report and JUnit are written, exit 1`, { timeout: 60_000 }, async () => {
+    const exit = signal === 'SIGINT' ? 130 : 143;
+    it(`${signal} stops the run: the rows not reached are blocked "interrupted", every report says so at its top, exit ${exit}`, {
+      timeout: 60_000,
+    }, async () => {
       const host = await stallingHost();
       const dir = mkdtempSync(join(tmpdir(), 'owec-signal-'));
       const child = spawn(
@@ -241,6 +254,10 @@ describe('against a host that never answers POST /runs', () => {
           join(dir, 'r.json'),
           '--junit',
           join(dir, 'j.xml'),
+          '--html',
+          join(dir, 'r.html'),
+          '--summary',
+          join(dir, 's.md'),
         ],
         // Without vitest's own variables: the child is a plain command-line run, not a worker.
         {
@@ -259,8 +276,13 @@ describe('against a host that never answers POST /runs', () => {
       child.kill(signal);
       const bound = new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 30_000).unref());
       const code = await Promise.race([exited, bound]);
-      expect(code, err).toBe(1);
+      expect(code, err).toBe(exit);
       expect(err).toContain(`interrupted (${signal} received)`);
+      const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as Record<string, unknown>;
+      expect(Object.keys(report)[0]).toBe('interrupted');
+      expect(report.interrupted).toEqual({ reason: `${signal} received` });
+      expect(readFileSync(join(dir, 'r.html'), 'utf8')).toContain(`<div class="verdict verdict-incomplete" id="interrupted">Interrupted: ${signal} received`);
+      expect(readFileSync(join(dir, 's.md'), 'utf8').split('\n')[0]).toMatch(/^## OpenWOP eval conformance \(interrupted\): /);
       expect(err).not.toMatch(/^\s+at /m);
       const rows = readRows(join(dir, 'r.json'));
       for (const id of SERVER_FREE) expect(rows.get(id)?.result, id).toBe('executed-pass');

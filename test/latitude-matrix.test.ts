@@ -57,9 +57,10 @@ function shown(rows: Map<string, LedgerRow>): string[] {
 describe('the latitude matrix: every honest variant certifies clean', () => {
   for (const variant of HONEST_VARIANTS) {
     for (const requireBehavior of [false, true]) {
-      it(`${variant.name}${requireBehavior ? ' (--require-behavior)' : ''}: ${variant.choice}`, async () => {
-        // Generated suites too (the matrix's fixed seed), once per variant: a permitted choice must
-        // pass the suites around the fixtures as well as the fixtures.
+      // Concurrent: a variant that makes the harness wait (Retry-After) costs wall time, not CPU.
+      // Generated suites too (the matrix's fixed seed), once per variant: a permitted choice must
+      // pass the suites around the fixtures as well as the fixtures.
+      it.concurrent(`${variant.name}${requireBehavior ? ' (--require-behavior)' : ''}: ${variant.choice}`, async ({ expect }) => {
         const run = await certifyConfiguration(variant.options, scenarios, { wire: variant.wire, requireBehavior, generated: requireBehavior ? 0 : 6 });
         expect(run.trafficViolations, `${variant.name} sends what the schemas refuse`).toEqual([]);
         expect(offences(run.rows), variant.name).toEqual([]);
@@ -67,6 +68,7 @@ describe('the latitude matrix: every honest variant certifies clean', () => {
           [...run.rows.values()].some((row) => row.result === 'executed-pass'),
           `${variant.name}: no row ran`,
         ).toBe(true);
+        if (variant.injects) expect(run.injected, `${variant.name}: the proxy injected nothing`).toBeGreaterThan(0);
         if (variant.shows !== undefined)
           expect(shown(run.rows), `${variant.name}: no row shows the choice was met`).toContainEqual(expect.stringContaining(variant.shows));
       });

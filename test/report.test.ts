@@ -105,6 +105,9 @@ describe('the JSON report', () => {
       for (const row of report.rows) expect(row.title, row.id).toEqual(expect.any(String));
     }
     expect(readJson(join(dir, 'offline.json')).verdict.status).toBe('no-bundle');
+    // An interrupted run's report carries what stopped it (test/deadlines.test.ts writes one).
+    expect(schemaErrors({ interrupted: { reason: 'SIGINT received' }, ...readJson(join(dir, 'offline.json')) })).toEqual([]);
+    expect(schemaErrors({ interrupted: {}, ...readJson(join(dir, 'offline.json')) })).not.toEqual([]);
     // A filtered run never certifies: `verify` says so in these words, and so does the report.
     const verdict = readJson(join(dir, 'partial.json')).verdict;
     expect(verdict.status).toBe('nothing-certified');

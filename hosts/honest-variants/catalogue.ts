@@ -16,6 +16,7 @@ import { SEAM_VARIANTS } from './seams.ts';
 import { LIMIT_AND_OPTIONAL_VARIANTS } from './limits-optional.ts';
 import type { WireChoice } from './wire.ts';
 import { CLASS_VARIANTS } from './classes.ts';
+import { RETRIABLE_VARIANTS } from './retriable.ts';
 
 export interface HonestVariant {
   /** kebab-case, unique. */
@@ -31,6 +32,8 @@ export interface HonestVariant {
    * or of an `inapplicable` row's reason. Proves the variant is not a no-op.
    */
   shows?: string;
+  /** The wire proxy counts what it injects (retriable answers, ended streams): the run must have met some. */
+  injects?: boolean;
 }
 
 type Emit = ReturnType<EngineBehaviour['outgoingEvents']>;
@@ -214,6 +217,7 @@ const BASE_VARIANTS: HonestVariant[] = [
   },
   ...CLASS_VARIANTS,
   ...SEAM_VARIANTS,
+  ...RETRIABLE_VARIANTS,
 ];
 
 /** Every hand-written honest variant. */

@@ -2,10 +2,12 @@
 // wire allows and the reference host does not make: a newer minor version header,
 // error messages that differ per response, a summary that is not ready at once, SSE comments
 // between frames, no `debug` stream mode, a JSON answer rewritten (a generated variant's choice:
-// an optional member left out, a small poll page). The proxy forwards everything else byte for byte.
+// an optional member left out, a small poll page), and the retriable answers and rotated streams
+// of ./retriable-wire.ts. The proxy forwards everything else byte for byte.
 
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { retriableAnswer, rotatingStream, type Injections, type RetriableChoice } from './retriable-wire.ts';
 
 /** One wire-level choice; every member is optional and off by default. */
 export interface WireChoice {
@@ -24,10 +26,14 @@ export interface WireChoice {
    * and what it returns is sent instead (the generated honest variants, ./generated.ts).
    */
   rewriteJson?: (answer: { method: string; pathname: string; status: number; body: unknown }) => unknown;
+  /** Retriable answers and streams ended early (./retriable-wire.ts). */
+  retriable?: RetriableChoice;
 }
 
 export interface WireProxy {
   baseUrl: string;
+  /** The answers the retriable choices made up and the streams they ended so far. */
+  injected(): number;
   close(): Promise<void>;
 }
 
@@ -43,8 +49,25 @@ export async function startWireProxy(upstream: string, choice: WireChoice): Prom
   const summaryAsks = new Map<string, number>();
   let requestIds = 0;
   const version = (upstreamVersion: string | string[] | undefined): string => choice.responseVersion ?? String(upstreamVersion ?? '2.0');
+  const injections: Injections = { count: 0 };
+  const retried = new Set<string>();
 
+  // A retriable choice may need the request's body (POST /runs names its suite), so it is read first.
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const retriable = choice.retriable;
+    if (retriable === undefined) {
+      proceed(req, res, undefined);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      if (!retriableAnswer(retriable, retried, injections, req, body, res, version(undefined))) proceed(req, res, body);
+    });
+  };
+
+  const proceed = (req: IncomingMessage, res: ServerResponse, body: Buffer | undefined): void => {
     const url = new URL(req.url ?? '/', 'http://proxy.invalid');
     if (req.method === 'GET' && url.pathname.endsWith('/eval-summary') && (choice.summaryNotReadyTimes ?? 0) > 0) {
       const asked = summaryAsks.get(url.pathname) ?? 0;
@@ -92,6 +115,14 @@ export async function startWireProxy(upstream: string, choice: WireChoice): Prom
           return;
         }
         res.writeHead(answer.statusCode ?? 502, headers);
+        const every = choice.retriable?.sseEndsEveryFrames;
+        if (isSse && every !== undefined) {
+          const pass = rotatingStream(every, injections, res, () => answer.destroy());
+          answer.on('error', () => {});
+          answer.on('data', (chunk: Buffer) => pass(chunk));
+          answer.on('end', () => pass(undefined));
+          return;
+        }
         if (isSse && choice.sseComments) {
           res.write(': this host comments its streams\n\n');
           // A blank line ends an SSE frame, so after one a comment and a heartbeat frame fit.
@@ -106,7 +137,8 @@ export async function startWireProxy(upstream: string, choice: WireChoice): Prom
       if (!res.headersSent) res.writeHead(502);
       res.end();
     });
-    req.pipe(forward);
+    if (body === undefined) req.pipe(forward);
+    else forward.end(body);
   };
 
   const server: Server = createServer(handle);
@@ -114,6 +146,7 @@ export async function startWireProxy(upstream: string, choice: WireChoice): Prom
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    injected: () => injections.count,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

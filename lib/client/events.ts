@@ -3,11 +3,18 @@
 // SSE first: `GET /runs/{id}/events?streamMode=debug` (debug is the only mode that carries
 // `agent.*` and `provider.usage`). If the host does not serve that stream (a non-200, e.g.
 // `400 unsupported_stream_mode`, or a body that is not `text/event-stream`), fall back to
-// `GET /runs/{id}/events/poll`. A stream lost mid-way resumes with `Last-Event-ID` a bounded
-// number of times, then raises TransportError.
+// `GET /runs/{id}/events/poll`. A stream that ends, cleanly or not, resumes with `Last-Event-ID`
+// (docs/wire.md §5.2): a host may rotate its streams every N frames (CONTRACT §6). Only a resume
+// that brings nothing new is a loss; `maxResumes` losses in a row raise TransportError.
 //
-// Every loop is bounded: by `deadlineMs` (all I/O carries one deadline signal), by `maxEvents`
-// and `maxBytes`, by `maxResumes` and by `maxPolls`. The two caps default to the client's
+// Progress is a new event, nothing else: keep-alive comments, heartbeats and repeated events are
+// not. A read that sees no new event for `progressTimeoutMs` drops its stream and raises
+// NoProgress ("no progress for N s", a TransportError, so the row is `blocked`).
+//
+// Every loop is bounded: by `deadlineMs` (all I/O carries one deadline signal), by the progress
+// timeout, by `maxEvents` and `maxBytes` (and so the number of resumes that bring something), by
+// `maxResumes`, by `maxPolls`, and by the in-flight budget of every read together (budget.ts). The
+// two caps default to the client's
 // (`--max-events`, `--max-response-bytes`, README "Memory caps"): the log of one run counts as
 // one response, SSE and polls together. A cap reached throws HarnessCapReached (the row is
 // `blocked`, naming the cap), never an `{ok: false}` the legs would charge to the host: the
@@ -17,20 +24,24 @@
 // reported as the reason of an `{ok: false}` result, with every event still returned.
 
 import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_EVENTS, type AuthChoice, type Client, type HttpResult, type StreamResponse } from './http.ts';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_EVENTS,
+  DEFAULT_PROGRESS_TIMEOUT_MS,
+  type AuthChoice,
+  type Client,
+  type HttpResult,
+  type StreamResponse,
+} from './http.ts';
 import { CAP_NAMES, HarnessCapReached, ResponseTooDeep, ResponseTooLarge, TransportError } from './transport-errors.ts';
+import { BUDGET_NAMES, ReadBudget } from './budget.ts';
+import { isSequence, Log, type RunEvent } from './event-log.ts';
+import { RateLimited } from './retry.ts';
 import { projectId } from './ids.ts';
 import { jsonTextDeepAndBalanced, jsonValueTooDeep, MAX_JSON_DEPTH } from '../json-depth.ts';
 import { describeAnswer, isJsonObject, sleep } from './util.ts';
 
-export const TERMINAL_EVENT_TYPES: readonly string[] = ['run.completed', 'run.failed', 'run.cancelled'];
-
-/** A `RunEventDoc` as received; only `sequence` and `type` are checked here. */
-export interface RunEvent {
-  sequence: number;
-  type: string;
-  [member: string]: unknown;
-}
+export { TERMINAL_EVENT_TYPES, type RunEvent } from './event-log.ts';
 
 export type ReadEventsResult =
   | {
@@ -51,8 +62,10 @@ export interface ReadEventsOptions {
   maxEvents?: number;
   /** Bytes of event bodies read in total (SSE and poll together). */
   maxBytes?: number;
-  /** Lost streams (or failed polls) tolerated before TransportError. */
+  /** Resumes in a row that bring nothing new (lost streams, failed polls) tolerated before TransportError. */
   maxResumes?: number;
+  /** Longest wait for a new event; the client's (`--progress-timeout`) when absent. */
+  progressTimeoutMs?: number;
   maxPolls?: number;
   /** The `timeout` query of a long poll, in seconds (1..60). */
   pollTimeoutS?: number;
@@ -73,69 +86,26 @@ export const READ_EVENTS_DEFAULTS = {
   maxResumes: 3,
   maxPolls: 2_000,
   pollTimeoutS: 10,
+  progressTimeoutMs: DEFAULT_PROGRESS_TIMEOUT_MS,
 } as const;
+
+/** What every read holds together when its client carries no budget of its own: one per process. */
+const PROCESS_BUDGET = new ReadBudget();
+
+/** No new event of a run for the progress timeout: the harness stopped waiting (a TransportError, so `blocked`). */
+export class NoProgress extends TransportError {
+  constructor(detail: string) {
+    super(detail, 'NO_PROGRESS');
+    this.name = 'NoProgress';
+    this.message = detail;
+  }
+}
 
 /** The largest single SSE frame accepted, in characters. */
 const MAX_FRAME_CHARS = 8 * 1024 * 1024;
 const DEEP_FRAME = Symbol('too deep');
-/** At most this many defects are spelled out in a reason. */
-const MAX_PROBLEMS = 20;
 /** SSE frames that are not `RunEventDoc`s (docs/wire.md §5.2). */
 const SYNTHETIC_FRAMES = new Set(['state.snapshot', 'ai.message.chunk']);
-
-class Log {
-  readonly events: RunEvent[] = [];
-  private readonly seen = new Set<number>();
-  private readonly problems: string[] = [];
-  private extraProblems = 0;
-  last = -1;
-  terminal = false;
-  limit: string | undefined;
-
-  constructor(private readonly maxEvents: number) {}
-
-  problem(text: string): void {
-    if (this.problems.length < MAX_PROBLEMS) this.problems.push(text);
-    else this.extraProblems++;
-  }
-
-  /** Takes one event as received; returns false once reading must stop. */
-  accept(raw: unknown, where: string): boolean {
-    if (!isJsonObject(raw) || !isSequence(raw.sequence) || typeof raw.type !== 'string') {
-      this.problem(`${where} carried an event without an integer sequence ≥0 and a string type`);
-      return true;
-    }
-    const event = raw as RunEvent;
-    const seq = event.sequence;
-    if (this.seen.has(seq)) {
-      this.problem(`sequence ${seq} was delivered twice`);
-      return true;
-    }
-    if (seq < this.last) this.problem(`sequence ${seq} arrived after ${this.last}`);
-    else if (seq > this.last + 1) {
-      this.problem(this.last < 0 ? `sequence gap: the log starts at ${seq}, not 0` : `sequence gap: ${this.last} is followed by ${seq}`);
-    }
-    this.seen.add(seq);
-    this.events.push(event);
-    this.last = Math.max(this.last, seq);
-    if (TERMINAL_EVENT_TYPES.includes(event.type)) this.terminal = true;
-    if (this.events.length >= this.maxEvents && !this.terminal) {
-      this.limit = `more than ${this.maxEvents} events without a terminal event: the harness cap of ${this.maxEvents} events per run, ${CAP_NAMES.maxEvents}, was reached; reading stopped and the connection was dropped`;
-      return false;
-    }
-    return true;
-  }
-
-  defects(): string | undefined {
-    if (this.problems.length === 0) return undefined;
-    const more = this.extraProblems > 0 ? `; and ${this.extraProblems} more` : '';
-    return this.problems.join('; ') + more;
-  }
-}
-
-function isSequence(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
-}
 
 type Attempt =
   | { kind: 'terminal' }
@@ -162,17 +132,54 @@ export async function readRunEvents(client: Client, runId: string, options: Read
   const auth = options.auth;
   const base = `/runs/${projectId(runId)}/events`;
 
+  const progressTimeoutMs = options.progressTimeoutMs ?? client.limits?.progressTimeoutMs ?? READ_EVENTS_DEFAULTS.progressTimeoutMs;
+  const budget = client.limits?.budget ?? PROCESS_BUDGET;
+
   const started = Date.now();
   const deadline = started + options.deadlineMs;
   const deadlineCtl = new AbortController();
   const timer = setTimeout(() => deadlineCtl.abort(new Error(`deadline of ${options.deadlineMs} ms`)), options.deadlineMs);
-  const signal = deadlineCtl.signal;
+  // The progress watchdog: re-armed for whatever is left of the interval whenever it fires after
+  // progress, so a busy stream costs no timer per event.
+  const stallCtl = new AbortController();
+  let lastProgress = started;
+  const watch = (): void => {
+    const idle = Date.now() - lastProgress;
+    if (idle >= progressTimeoutMs) stallCtl.abort(new Error(`no new event for ${progressTimeoutMs} ms`));
+    else stallTimer = setTimeout(watch, progressTimeoutMs - idle);
+  };
+  let stallTimer = setTimeout(watch, progressTimeoutMs);
+  const signal = AbortSignal.any([deadlineCtl.signal, stallCtl.signal]);
 
   const log = new Log(maxEvents);
   if (options.afterSequence !== undefined && isSequence(options.afterSequence)) log.last = options.afterSequence;
   let bytes = 0;
+  let held = { events: 0, bytes: 0 };
+  /** Takes from the in-flight budget; the HarnessCapReached naming it once it is spent. */
+  const hold = (events: number, byteCount: number): HarnessCapReached | undefined => {
+    held = { events: held.events + events, bytes: held.bytes + byteCount };
+    const over = budget.take(events, byteCount);
+    if (over === undefined) return undefined;
+    const limit = over === 'events' ? budget.maxEvents : budget.maxBytes;
+    return new HarnessCapReached(
+      `the reads in flight hold more than ${limit} ${over}: the harness budget of ${limit} ${over} held across all runs in flight, ${BUDGET_NAMES[over]}, was reached while reading run ${runId}; reading stopped and the connection was dropped`,
+      BUDGET_NAMES[over],
+      limit,
+    );
+  };
+  /** A new event arrived: the watchdog is satisfied, and the event is held. */
+  const progress = (): HarnessCapReached | undefined => {
+    lastProgress = Date.now();
+    return hold(1, 0);
+  };
   let losses = 0;
   let via: 'sse' | 'poll' = transport === 'poll' ? 'poll' : 'sse';
+  /** Events the log held when the current attempt began: more at its end is progress. */
+  let before = 0;
+  const stalled = (): NoProgress =>
+    new NoProgress(
+      `no progress for ${progressTimeoutMs / 1000} s: no new event of run ${runId} (via ${via}, last sequence ${log.last}); keep-alive comments, heartbeats and repeated events are not progress (--progress-timeout)`,
+    );
 
   const finish = (terminal: boolean): ReadEventsResult => {
     const defects = log.defects();
@@ -184,11 +191,26 @@ export async function readRunEvents(client: Client, runId: string, options: Read
     return { ok: false, reason: defects ? `${reason}; ${defects}` : reason, events: log.events, via };
   };
   const deadlineReason = (): string => `no terminal event within ${options.deadlineMs} ms (via ${via}, last sequence ${log.last})`;
-  /** Counts one loss; throws once the budget is spent; otherwise waits a short backoff. */
+  /** Why the read ended early: the deadline is an answer ({ok: false}), no progress is not (thrown). */
+  const ended = (): ReadEventsResult => {
+    if (stallCtl.signal.aborted && !deadlineCtl.signal.aborted) throw stalled();
+    return fail(deadlineReason());
+  };
+  /**
+   * An attempt ended without a terminal event. One that brought new events is a resume (a host
+   * may end its streams when it likes); one that brought nothing is a loss, and `maxResumes`
+   * losses in a row raise TransportError; after a loss, a short backoff.
+   */
   const lose = async (why: string): Promise<void> => {
+    const progressed = log.events.length > before;
+    before = log.events.length;
+    if (progressed) {
+      losses = 0;
+      return;
+    }
     losses++;
     if (losses > maxResumes) {
-      throw new TransportError(`the events of run ${runId} were lost ${losses} times (last: ${why})`);
+      throw new TransportError(`the events of run ${runId} were lost ${losses} times in a row with nothing new (last: ${why})`);
     }
     await sleep(Math.min(100 * 2 ** (losses - 1), 1000, Math.max(0, deadline - Date.now())), signal);
   };
@@ -200,6 +222,7 @@ export async function readRunEvents(client: Client, runId: string, options: Read
     try {
       stream = await client.stream('GET', base, { query: { streamMode: 'debug' }, headers, auth, signal });
     } catch (error) {
+      if (error instanceof RateLimited) throw error;
       if (error instanceof TransportError) return { kind: 'lost', why: error.message };
       throw error;
     }
@@ -236,7 +259,14 @@ export async function readRunEvents(client: Client, runId: string, options: Read
         log.problem(`the SSE frame with id ${message.id} carried sequence ${String(data.sequence)}`);
       }
       for (const doc of docs) {
-        if (!log.accept(doc, 'an SSE frame')) {
+        const count = log.events.length;
+        const more = log.accept(doc, 'an SSE frame');
+        const over = log.events.length > count ? progress() : undefined;
+        if (over !== undefined) {
+          stop = { kind: 'cap', error: over };
+          return;
+        }
+        if (!more) {
           stop = { kind: 'cap', error: eventsCap(log.limit ?? 'event limit reached') };
           return;
         }
@@ -265,6 +295,11 @@ export async function readRunEvents(client: Client, runId: string, options: Read
     try {
       for await (const chunk of stream.chunks()) {
         bytes += chunk.byteLength;
+        const over = hold(0, chunk.byteLength);
+        if (over !== undefined) {
+          stop = { kind: 'cap', error: over };
+          break;
+        }
         if (bytes > maxBytes) {
           stop = { kind: 'cap', error: bytesCap() };
           break;
@@ -297,14 +332,17 @@ export async function readRunEvents(client: Client, runId: string, options: Read
         maxBodyBytes: Math.max(1, Math.min(8 * 1024 * 1024, maxBytes - bytes)),
       });
     } catch (error) {
-      if (signal.aborted) return { kind: 'done', result: fail(deadlineReason()) };
+      if (signal.aborted) return { kind: 'done', result: ended() };
       if (error instanceof ResponseTooLarge) throw bytesCap();
-      if (error instanceof ResponseTooDeep) throw error;
+      if (error instanceof ResponseTooDeep || error instanceof RateLimited) throw error;
       if (!(error instanceof TransportError)) throw error;
       await lose(error.message);
       return { kind: 'again', empty: false };
     }
     bytes += Buffer.byteLength(result.text);
+    const over = hold(0, Buffer.byteLength(result.text));
+    if (over !== undefined) throw over;
+    // A 503 without Retry-After (the client retries the others, retry.ts) is a lost read.
     if (result.status === 429 || result.status === 503) {
       await lose(`GET ${base}/poll answered ${describeAnswer(result)}`);
       return { kind: 'again', empty: false };
@@ -317,7 +355,11 @@ export async function readRunEvents(client: Client, runId: string, options: Read
       return { kind: 'done', result: fail(`GET ${base}/poll answered 200 without an events array`) };
     }
     for (const doc of body.events) {
-      if (!log.accept(doc, 'a poll response')) throw eventsCap(log.limit ?? 'event limit reached');
+      const count = log.events.length;
+      const more = log.accept(doc, 'a poll response');
+      const full = log.events.length > count ? progress() : undefined;
+      if (full !== undefined) throw full;
+      if (!more) throw eventsCap(log.limit ?? 'event limit reached');
       if (log.terminal) return { kind: 'done', result: finish(true) };
     }
     if (bytes > maxBytes) throw bytesCap();
@@ -330,12 +372,12 @@ export async function readRunEvents(client: Client, runId: string, options: Read
   try {
     if (transport !== 'poll') {
       for (;;) {
-        if (signal.aborted) return fail(deadlineReason());
+        if (signal.aborted) return ended();
         const attempt = await sseAttempt();
         if (attempt.kind === 'terminal') return finish(true);
         if (attempt.kind === 'cap') throw attempt.error;
         if (attempt.kind === 'stop') return fail(attempt.reason);
-        if (signal.aborted) return fail(deadlineReason());
+        if (signal.aborted) return ended();
         if (attempt.kind === 'unavailable') {
           if (transport === 'sse') return fail(`the event stream is not served: ${attempt.why}`);
           via = 'poll';
@@ -346,7 +388,7 @@ export async function readRunEvents(client: Client, runId: string, options: Read
     }
     let idle = 50;
     for (let polls = 0; polls < maxPolls; polls++) {
-      if (signal.aborted) return fail(deadlineReason());
+      if (signal.aborted) return ended();
       const step = await pollOnce();
       if (step.kind === 'done') return step.result;
       if (step.empty) {
@@ -360,5 +402,7 @@ export async function readRunEvents(client: Client, runId: string, options: Read
     return fail(`no terminal event after ${maxPolls} polls (last sequence ${log.last})`);
   } finally {
     clearTimeout(timer);
+    clearTimeout(stallTimer);
+    budget.give(held.events, held.bytes);
   }
 }

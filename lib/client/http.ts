@@ -17,13 +17,20 @@
 //   (lib/json-depth.ts) is `ResponseTooDeep`, never a stack overflow further on: the harness
 //   cannot judge it, so the row is `blocked` with the reason, never the host's `executed-fail`.
 //
+// - A retriable answer (429, or 503 with Retry-After) is asked again (retry.ts) for every request
+//   and every stream; `request` and `stream` below each stay the one function that makes one
+//   exchange, and the retries wrap them.
+//
 // The errors are in transport-errors.ts, the capped reading of a body in response-body.ts.
 
 import { createRequire } from 'node:module';
 import type { Agent as AgentClass, Dispatcher } from 'undici';
 import { TestBug } from '../test-bug.ts';
+import type { ReadBudget } from './budget.ts';
 import { discard, flattenHeaders, parseBody, readCapped } from './response-body.ts';
 import type { ExchangeRecorder } from './recorder.ts';
+import { withRetries } from './retry.ts';
+import { describeAnswer } from './util.ts';
 import { scrubSecrets, toTransportError } from './transport-errors.ts';
 
 // undici's entry module loads every API it has (fetch, WebSocket, caches, mocks) when required:
@@ -48,6 +55,12 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 /** Events read from one run before the harness gives up on it (README "Memory caps"). */
 export const DEFAULT_MAX_EVENTS = 100_000;
+/**
+ * Longest wait for a new event of a run (lib/client/events.ts). Chosen by measurement: the longest
+ * gap between two events of a run of the reference host is far below a second (bench/RESULTS.md
+ * "Whole-run hostile hosts"), and an eval run of the scripted agent waits on no model.
+ */
+export const DEFAULT_PROGRESS_TIMEOUT_MS = 20_000;
 const DEFAULT_USER_AGENT = 'openwop-eval-conformance/0.1.0';
 /** Longest silence tolerated on an open stream: above the 30 s keep-alive of docs/wire.md §5.2. */
 const DEFAULT_STREAM_IDLE_MS = 45_000;
@@ -114,12 +127,18 @@ export interface ClientOptions {
   maxEvents?: number;
   /** Told every exchange, as sent and as read (the archive, lib/archive/recorder.ts). */
   recorder?: ExchangeRecorder;
+  /** Longest wait for a new event of a run (lib/client/events.ts); keep-alives do not count. */
+  progressTimeoutMs?: number;
+  /** What all reads in flight hold together (lib/client/budget.ts); share one between clients. */
+  budget?: ReadBudget;
 }
 
 /** The caps of README "Memory caps", as a client carries them to the readers built on it. */
 export interface ClientLimits {
   maxBodyBytes: number;
   maxEvents: number;
+  progressTimeoutMs?: number;
+  budget?: ReadBudget;
 }
 
 export interface Client {
@@ -291,9 +310,30 @@ export function createClient(options: ClientOptions): Client {
   return {
     baseUrl,
     timeoutMs,
-    limits: { maxBodyBytes, maxEvents },
-    request,
-    stream,
+    limits: {
+      maxBodyBytes,
+      maxEvents,
+      ...(options.progressTimeoutMs === undefined ? {} : { progressTimeoutMs: options.progressTimeoutMs }),
+      ...(options.budget === undefined ? {} : { budget: options.budget }),
+    },
+    request: (method, path, opts = {}) =>
+      withRetries(
+        `${method} ${path}`,
+        opts.timeoutMs ?? timeoutMs,
+        opts.signal,
+        () => request(method, path, opts),
+        describeAnswer,
+        () => {},
+      ),
+    stream: (method, path, opts = {}) =>
+      withRetries(
+        `${method} ${path}`,
+        timeoutMs,
+        opts.signal,
+        () => stream(method, path, opts),
+        (answer) => String(answer.status),
+        (answer) => answer.close(),
+      ),
     close: () => dispatcher.close(),
   };
 }

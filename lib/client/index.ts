@@ -4,3 +4,5 @@ export * from './http.ts';
 export * from './transport-errors.ts';
 export * from './ids.ts';
 export * from './openwop.ts';
+export { isRetriable, MAX_ATTEMPTS, RateLimited, retryAfterMs } from './retry.ts';
+export * from './budget.ts';

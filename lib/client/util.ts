@@ -1,7 +1,5 @@
 // Small helpers shared by the client modules.
 
-import type { HttpResult } from './http.ts';
-
 export type JsonObject = Record<string, unknown>;
 
 export function isJsonObject(value: unknown): value is JsonObject {
@@ -21,7 +19,7 @@ export function readErrorCode(json: unknown): string | undefined {
 }
 
 /** `404 not_found`-style text for reasons: the status, and the error code when there is one. */
-export function describeAnswer(result: HttpResult): string {
+export function describeAnswer(result: { status: number; json: unknown }): string {
   const code = readErrorCode(result.json);
   return code ? `${result.status} ${code}` : String(result.status);
 }

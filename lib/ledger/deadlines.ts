@@ -3,17 +3,20 @@
 // - the request timeout bounds every HTTP request (the client's own bound);
 // - the leg deadline bounds one host leg: a leg past it is `blocked` with the reason, and the legs
 //   after it still run;
-// - the run deadline, SIGINT or SIGTERM interrupt the run: the leg in flight and every leg not
-//   yet reached are `blocked` ("interrupted: …"), and the report, the JUnit file and the bundle
-//   (if asked) are still written.
-// Each has a flag and an environment variable; OPENWOP_TIMEOUT_SCALE multiplies all three (a slow
+// - the progress timeout bounds the wait for a new event of a run: a read that sees none for that
+//   long (keep-alives and heartbeats are not events) is `blocked` "no progress for N s"
+//   (lib/client/events.ts);
+// - the run deadline (150 s by default), SIGINT or SIGTERM interrupt the run: the leg in flight
+//   and every leg not yet reached are `blocked` ("interrupted: …"), and the report, the JUnit
+//   file and the bundle (if asked) are still written.
+// Each has a flag and an environment variable; OPENWOP_TIMEOUT_SCALE multiplies all four (a slow
 // host or CI machine), in the style of the OpenWOP conformance suite's OPENWOP_POLL_TIMEOUT_SCALE.
 //
 // A deadline is not the host's fault as far as the harness can tell — like a lost response it is
 // `blocked`, never `executed-fail` — so the error is a TransportError (runner.ts records those as
 // blocked), with its own message and no `transport-loss:` prefix.
 
-import { TransportError, type Client } from '../client/index.ts';
+import { DEFAULT_PROGRESS_TIMEOUT_MS, TransportError, type Client } from '../client/index.ts';
 import type { Checks } from './leg.ts';
 import type { Leg, Scenario } from './scenario.ts';
 import type { Target } from './target.ts';
@@ -21,6 +24,13 @@ import type { Target } from './target.ts';
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 /** Above the longest leg of the suite (a recorded-fixture leg waits for two eval runs of 30 s). */
 export const DEFAULT_LEG_DEADLINE_MS = 180_000;
+/**
+ * The whole certification: a host whose every stream is hostile is done within 180 s with the
+ * defaults (bench/RESULTS.md "Whole-run hostile hosts"), start-up and the reports included; an
+ * honest host is certified in seconds (bench/RESULTS.md "Waiting").
+ */
+export const DEFAULT_RUN_DEADLINE_MS = 150_000;
+export { DEFAULT_PROGRESS_TIMEOUT_MS };
 
 export class DeadlinePassed extends TransportError {
   constructor(detail: string) {
@@ -33,13 +43,13 @@ export class DeadlinePassed extends TransportError {
 export interface Deadlines {
   requestTimeoutMs: number;
   legDeadlineMs: number;
-  /** Undefined: the run has no deadline of its own. */
-  runDeadlineMs?: number;
+  progressTimeoutMs: number;
+  runDeadlineMs: number;
   /** The scale applied (1 when OPENWOP_TIMEOUT_SCALE is unset). */
   scale: number;
 }
 
-export type DeadlineFlags = { requestTimeout?: string; legDeadline?: string; runDeadline?: string };
+export type DeadlineFlags = { requestTimeout?: string; legDeadline?: string; runDeadline?: string; progressTimeout?: string };
 
 /** Reads the flags (which win) and the environment; a value that is not a positive number is a problem. */
 export function readDeadlines(flags: DeadlineFlags, env: NodeJS.ProcessEnv): { ok: true; deadlines: Deadlines } | { ok: false; problem: string } {
@@ -56,13 +66,15 @@ export function readDeadlines(flags: DeadlineFlags, env: NodeJS.ProcessEnv): { o
   const request = read('--request-timeout', flags.requestTimeout, 'OPENWOP_REQUEST_TIMEOUT_MS');
   const leg = read('--leg-deadline', flags.legDeadline, 'OPENWOP_LEG_DEADLINE_MS');
   const run = read('--run-deadline', flags.runDeadline, 'OPENWOP_RUN_DEADLINE_MS');
-  for (const value of [request, leg, run]) if (typeof value === 'string') return { ok: false, problem: value };
+  const progress = read('--progress-timeout', flags.progressTimeout, 'OPENWOP_PROGRESS_TIMEOUT_MS');
+  for (const value of [request, leg, run, progress]) if (typeof value === 'string') return { ok: false, problem: value };
   return {
     ok: true,
     deadlines: {
       requestTimeoutMs: (request as number | undefined) ?? Math.round(DEFAULT_REQUEST_TIMEOUT_MS * scale),
       legDeadlineMs: (leg as number | undefined) ?? Math.round(DEFAULT_LEG_DEADLINE_MS * scale),
-      ...(run === undefined ? {} : { runDeadlineMs: run as number }),
+      progressTimeoutMs: (progress as number | undefined) ?? Math.round(DEFAULT_PROGRESS_TIMEOUT_MS * scale),
+      runDeadlineMs: (run as number | undefined) ?? Math.round(DEFAULT_RUN_DEADLINE_MS * scale),
       scale,
     },
   };

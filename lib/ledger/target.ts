@@ -6,6 +6,7 @@ import {
   discover,
   evalSuiteFacet,
   offersRunEffects,
+  ReadBudget,
   SEAMS_PROFILE,
   seedEvalSuite,
   TransportError,
@@ -46,6 +47,11 @@ export interface TargetOptions {
   replaySuite?: GeneratedPlan['replay'];
   /** Told every exchange of every client (the archive, lib/archive/recorder.ts). */
   recorder?: ExchangeRecorder;
+  /** The in-flight budget of every read of both tenants together (lib/client/budget.ts); the defaults when absent. */
+  maxEventsInFlight?: number;
+  maxBytesInFlight?: number;
+  /** Longest wait for a new event of a run (lib/client/events.ts); the default when absent. */
+  progressTimeoutMs?: number;
 }
 
 /** Suites generated per certification when `--generated` is not given (bench/RESULTS.md, "Generated suites"). */
@@ -91,6 +97,9 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     ...(options.maxEvents === undefined ? {} : { maxEvents: options.maxEvents }),
     ...(options.maxResponseBytes === undefined ? {} : { maxBodyBytes: options.maxResponseBytes }),
     ...(options.recorder === undefined ? {} : { recorder: options.recorder }),
+    ...(options.progressTimeoutMs === undefined ? {} : { progressTimeoutMs: options.progressTimeoutMs }),
+    // One budget for both tenants' clients: it bounds what the process holds.
+    budget: new ReadBudget(options.maxEventsInFlight, options.maxBytesInFlight),
   };
   const client = createClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs, ...limits });
   let found: DiscoveryResult;

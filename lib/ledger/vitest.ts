@@ -84,6 +84,8 @@ async function connect(scenario: Scenario, onClose: (close: () => Promise<void>)
     requireBehavior,
     maxEvents: caps.caps.maxEvents,
     maxResponseBytes: caps.caps.maxResponseBytes,
+    maxEventsInFlight: caps.caps.maxEventsInFlight,
+    maxBytesInFlight: caps.caps.maxBytesInFlight,
   });
   if (!opened.ok) throw new Error(`blocked: discovery of ${baseUrl} failed: ${opened.reason}`);
   await seedMissingFixtures(opened.target, neededFixtures([scenario]));

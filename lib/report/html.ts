@@ -130,8 +130,8 @@ export function htmlReport(report: RunReport): string {
 </head>
 <body>
 <main>
-<h1>OpenWOP eval conformance report</h1>
-<div class="verdict verdict-${e(report.verdict.status)}" id="verdict">Verdict: ${e(label)}${reasons}</div>
+<h1>OpenWOP eval conformance report${report.interrupted ? ' (interrupted)' : ''}</h1>
+${report.interrupted ? `<div class="verdict verdict-incomplete" id="interrupted">Interrupted: ${e(report.interrupted.reason)}; every row not reached is blocked</div>\n` : ''}<div class="verdict verdict-${e(report.verdict.status)}" id="verdict">Verdict: ${e(label)}${reasons}</div>
 ${metaHtml(report)}
 ${totalsHtml(report)}
 <p class="empty" id="none-shown" hidden>No row of the checked dispositions.</p>

@@ -27,7 +27,8 @@ export function markdownSummary(report: RunReport): string {
     ? 'server-free legs only (--offline)'
     : `${target.implementation ?? 'a host'} at ${displayUrl(target.baseUrl) ?? 'an unknown URL'}`;
   const lines = [
-    `## OpenWOP eval conformance: ${cell(label)}`,
+    `## OpenWOP eval conformance${report.interrupted ? ' (interrupted)' : ''}: ${cell(label)}`,
+    ...(report.interrupted ? ['', `**Interrupted: ${cell(report.interrupted.reason)}**; every row not reached is blocked.`] : []),
     '',
     `${cell(where)}; harness ${cell(report.harnessVersion)}${target.hostBuild ? `; host build ${cell(target.hostBuild)}` : ''}; ${report.rows.length} requirement ids in ${(report.durationMs / 1000).toFixed(1)} s.`,
     '',

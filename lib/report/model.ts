@@ -29,6 +29,8 @@ export interface ReportRow extends LedgerRow {
 }
 
 export interface RunReport {
+  /** Present when SIGINT, SIGTERM or the run deadline stopped the run: what stopped it. First, so it is read first. */
+  interrupted?: { reason: string };
   harnessVersion: string;
   generatedAt: string;
   target: { baseUrl?: string; implementation?: string; hostBuild?: string; seed?: string; offline: boolean; requireBehavior: boolean };

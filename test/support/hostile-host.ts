@@ -11,7 +11,7 @@
 
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import { echoOf, frame, GiB, gzipBomb, hang, openSse, pump, sendText, withheldTerminal } from './hostile-helpers.ts';
 
 export type Endpoint = 'discovery' | 'create' | 'events' | 'poll' | 'summary' | 'other';
 
@@ -34,6 +34,8 @@ export interface HostileContext {
   secrets: string[];
   /** The other origin a redirect points to. */
   otherOrigin: string;
+  /** The upstream reference host's base URL, for a behaviour that edits what it streams. */
+  upstream: string;
 }
 
 export interface HostileBehaviour {
@@ -54,63 +56,6 @@ export function endpointOf(method: string | undefined, path: string): Endpoint {
   if (method === 'GET' && /^\/runs\/[^/]+\/events\/poll$/.test(path)) return 'poll';
   if (method === 'GET' && /^\/runs\/[^/]+\/eval-summary$/.test(path)) return 'summary';
   return 'other';
-}
-
-const GiB = 1024 * 1024 * 1024;
-
-/** Never answers: the harness's request timeout (or leg deadline) must end it. */
-const hang =
-  (...endpoints: Endpoint[]) =>
-  (endpoint: Endpoint, req: IncomingMessage): boolean => {
-    if (!endpoints.includes(endpoint)) return false;
-    req.resume();
-    return true;
-  };
-
-function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), 'openwop-version': '2.0', ...headers });
-  res.end(text);
-}
-
-/**
- * Writes `next()` chunks until it returns undefined or the harness drops the connection,
- * honouring backpressure; at most `maxChunks` chunks (every loop bounded).
- */
-function pump(res: ServerResponse, next: (i: number) => string | Buffer | undefined, maxChunks: number, end = true): void {
-  let i = 0;
-  const go = (): void => {
-    while (i < maxChunks && !res.destroyed) {
-      const chunk = next(i++);
-      if (chunk === undefined) break;
-      if (!res.write(chunk)) {
-        res.once('drain', go);
-        return;
-      }
-    }
-    if (end && !res.destroyed) res.end();
-  };
-  res.on('error', () => {});
-  go();
-}
-
-function openSse(res: ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'openwop-version': '2.0' });
-}
-
-const frame = (doc: Record<string, unknown>, id = String(doc.sequence)): string => `id: ${id}\ndata: ${JSON.stringify(doc)}\n\n`;
-
-let bomb: Buffer | undefined;
-/** 1 GiB of zeros as 1024 gzip members of 1 MiB each (valid gzip), about 1 MB on the wire. */
-function gzipBomb(): Buffer {
-  if (bomb === undefined) {
-    const member = gzipSync(Buffer.alloc(1024 * 1024));
-    bomb = Buffer.concat(Array.from({ length: 1024 }, () => member));
-  }
-  return bomb;
-}
-
-function echoOf(req: IncomingMessage, ctx: HostileContext): string {
-  return [String(req.headers.authorization ?? ''), ...ctx.secrets].join(' | ');
 }
 
 export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
@@ -202,7 +147,8 @@ export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
   {
     name: 'endless-sse',
     does: 'the event stream sends 1 KiB events as fast as it can, never a terminal one',
-    expect: { exit: 1, blockedNaming: ['--max-response-bytes'], noPass: true },
+    // The in-flight budget (4 MiB by default) binds before the per-run cap (8 MiB).
+    expect: { exit: 1, blockedNaming: ['--max-response-bytes', '--max-bytes-in-flight'], noPass: true },
     respond: (endpoint, req, res) => {
       if (endpoint !== 'events') return false;
       req.resume();
@@ -341,6 +287,27 @@ export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
     },
   },
   {
+    name: 'keep-alive-no-terminal',
+    does: 'every event stream withholds its terminal event and sends a keep-alive comment every second',
+    expect: { exit: 1, blockedNaming: ['no progress', 'deadline'], noPass: true },
+    respond: (endpoint, req, res, ctx) => {
+      if (endpoint !== 'events') return false;
+      withheldTerminal(req, res, ctx);
+      return true;
+    },
+  },
+  {
+    name: 'rate-limited-forever',
+    does: 'every request but discovery answers 429 rate_limited with Retry-After: 1, forever',
+    expect: { exit: 1, blockedNaming: ['rate limited'], noPass: true },
+    respond: (endpoint, req, res) => {
+      if (endpoint === 'discovery') return false;
+      req.resume();
+      sendText(res, 429, JSON.stringify({ error: 'rate_limited', message: 'too many requests' }), { 'retry-after': '1' });
+      return true;
+    },
+  },
+  {
     name: 'echoed-secrets',
     does: 'every answer quotes the API keys back: a header, discovery, error bodies, JSON answers',
     expect: { exit: 1, noPass: false },
@@ -362,6 +329,12 @@ export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
     },
   },
 ];
+
+/**
+ * The behaviours that break the event streams (or every request): met by a whole certification,
+ * every stream of every run at once (test/hostile-whole-run.test.ts, bench/hostile-whole-run.ts).
+ */
+export const STREAM_BEHAVIOURS = ['hang-events', 'endless-sse', 'million-events', 'dripping-sse', 'keep-alive-no-terminal', 'rate-limited-forever'] as const;
 
 export interface HostileHost {
   baseUrl: string;
@@ -385,7 +358,7 @@ export async function startHostileHost(upstream: string, behaviour: HostileBehav
     res.writeHead(418, { 'content-length': '0' });
     res.end();
   });
-  const ctx: HostileContext = { secrets, otherOrigin: `http://127.0.0.1:${await listen(other)}` };
+  const ctx: HostileContext = { secrets, otherOrigin: `http://127.0.0.1:${await listen(other)}`, upstream };
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     res.on('error', () => {});
     req.on('error', () => {});

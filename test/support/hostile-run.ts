@@ -53,9 +53,16 @@ export async function startUpstream(): Promise<Upstream> {
 /**
  * One harness run against `behaviour` in front of `upstream`. `flags` are extra CLI flags (the
  * deadlines); `killAfterMs` is the outer bound: a child still running then is killed (SIGKILL),
- * which the caller sees as `signal`.
+ * which the caller sees as `signal`. `filter` selects the legs; null runs every leg (a whole
+ * certification, bench/hostile-whole-run.ts).
  */
-export async function runHarnessAgainst(upstream: Upstream, behaviour: HostileBehaviour, flags: string[], killAfterMs: number): Promise<HarnessRun> {
+export async function runHarnessAgainst(
+  upstream: Upstream,
+  behaviour: HostileBehaviour,
+  flags: string[],
+  killAfterMs: number,
+  filter: string | null = HOSTILE_FILTER,
+): Promise<HarnessRun> {
   const hostile = await startHostileHost(upstream.host.baseUrl, behaviour, [HOSTILE_SECRETS.a, HOSTILE_SECRETS.b]);
   const dir = mkdtempSync(join(tmpdir(), `openwop-hostile-${behaviour.name}-`));
   const files = { rss: join(dir, 'maxrss'), report: join(dir, 'report.json'), junit: join(dir, 'junit.xml') };
@@ -71,8 +78,7 @@ export async function runHarnessAgainst(upstream: Upstream, behaviour: HostileBe
     HOSTILE_SECRETS.a,
     '--tenant-b-api-key',
     HOSTILE_SECRETS.b,
-    '--filter',
-    HOSTILE_FILTER,
+    ...(filter === null ? [] : ['--filter', filter]),
     '--report-json',
     files.report,
     '--junit',

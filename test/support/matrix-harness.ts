@@ -26,6 +26,8 @@ export interface HostRun {
   trafficViolations: readonly string[];
   /** The discovery document the host served: what it claims (README "Eval profiles"). */
   discovery: Record<string, unknown>;
+  /** What the wire proxy injected (hosts/honest-variants/retriable-wire.ts); 0 without one. */
+  injected: number;
 }
 
 export interface CertifyChoices {
@@ -63,7 +65,12 @@ export async function certifyConfiguration(options: ReferenceHostOptions, scenar
     });
     if (!outcome.ok) throw new TestBug(`discovery of the host failed: ${outcome.reason}`);
     const { rows } = outcome;
-    return { rows: new Map(rows.map((row) => [row.id, row])), trafficViolations: violations, discovery: outcome.target.discovery };
+    return {
+      rows: new Map(rows.map((row) => [row.id, row])),
+      trafficViolations: violations,
+      discovery: outcome.target.discovery,
+      injected: proxy?.injected() ?? 0,
+    };
   } finally {
     await proxy?.close();
     await host.close();

@@ -1,0 +1,50 @@
+// The honest variants of retriable answers and rotated streams (CONTRACT §6 "Retriable answers
+// and stream ends"): the reference host behind the proxy of ./wire.ts, which answers "ask again
+// later" where docs/wire.md §1.4 says a client may, or ends SSE streams early where §5.2 says a
+// client resumes. Each counts what it injected (`injects`), so the latitude matrix shows it met
+// the harness (test/latitude-matrix.test.ts).
+
+import type { HonestVariant } from './catalogue.ts';
+
+export const RETRIABLE_VARIANTS: HonestVariant[] = [
+  {
+    name: 'summary-rate-limited-once',
+    choice: 'the first GET eval-summary of each run answers 429 rate_limited with Retry-After: 1',
+    clause: 'OpenWOP v2 error registry (429 rate_limited is retriable; docs/wire.md §1.4)',
+    options: {},
+    wire: { retriable: { summaryRateLimitedOnce: true } },
+    injects: true,
+  },
+  {
+    name: 'create-rate-limited-once-per-suite',
+    choice: 'the first POST /runs of each eval suite answers 429 rate_limited with Retry-After: 1',
+    clause: 'OpenWOP v2 error registry (429 rate_limited is retriable; docs/wire.md §1.4)',
+    options: {},
+    wire: { retriable: { createRateLimitedOncePerSuite: true } },
+    injects: true,
+  },
+  {
+    name: 'rate-limited-without-retry-after',
+    choice: 'the first request of each kind (discovery, create, events, summary, seams…) answers 429 without Retry-After',
+    clause: 'OpenWOP v2 error registry (429 rate_limited is retriable; Retry-After is not required; docs/wire.md §1.4)',
+    options: {},
+    wire: { retriable: { rateLimitedOncePerKind: true } },
+    injects: true,
+  },
+  {
+    name: 'unavailable-with-retry-after',
+    choice: 'the first request of each kind answers 503 with Retry-After: 1',
+    clause: 'OpenWOP v2 HTTP semantics (503 with Retry-After asks the client to come back, RFC 9110 §15.6.4; docs/wire.md §1.4)',
+    options: {},
+    wire: { retriable: { unavailableOncePerKind: true } },
+    injects: true,
+  },
+  {
+    name: 'sse-ends-every-16-frames',
+    choice: 'every SSE stream ends cleanly after 16 frames; the client resumes it with Last-Event-ID',
+    clause: 'OpenWOP v2 SSE (Last-Event-ID resumes with the next sequence; docs/wire.md §5.2)',
+    options: {},
+    wire: { retriable: { sseEndsEveryFrames: 16 } },
+    injects: true,
+  },
+];

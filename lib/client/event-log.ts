@@ -1,0 +1,72 @@
+// The log of one run as the event reader (./events.ts) takes it in: events kept in arrival order
+// and deduplicated by `sequence`; a duplicate, a gap or a step backwards is noted as the host's
+// defect (at most MAX_PROBLEMS spelled out), and the cap on events per run is enforced here.
+
+import { CAP_NAMES } from './transport-errors.ts';
+import { isJsonObject } from './util.ts';
+
+/** A `RunEventDoc` as received; only `sequence` and `type` are checked here. */
+export interface RunEvent {
+  sequence: number;
+  type: string;
+  [member: string]: unknown;
+}
+
+export const TERMINAL_EVENT_TYPES: readonly string[] = ['run.completed', 'run.failed', 'run.cancelled'];
+
+/** At most this many defects are spelled out in a reason. */
+const MAX_PROBLEMS = 20;
+
+export class Log {
+  readonly events: RunEvent[] = [];
+  private readonly seen = new Set<number>();
+  private readonly problems: string[] = [];
+  private extraProblems = 0;
+  last = -1;
+  terminal = false;
+  limit: string | undefined;
+
+  constructor(private readonly maxEvents: number) {}
+
+  problem(text: string): void {
+    if (this.problems.length < MAX_PROBLEMS) this.problems.push(text);
+    else this.extraProblems++;
+  }
+
+  /** Takes one event as received; returns false once reading must stop. */
+  accept(raw: unknown, where: string): boolean {
+    if (!isJsonObject(raw) || !isSequence(raw.sequence) || typeof raw.type !== 'string') {
+      this.problem(`${where} carried an event without an integer sequence ≥0 and a string type`);
+      return true;
+    }
+    const event = raw as RunEvent;
+    const seq = event.sequence;
+    if (this.seen.has(seq)) {
+      this.problem(`sequence ${seq} was delivered twice`);
+      return true;
+    }
+    if (seq < this.last) this.problem(`sequence ${seq} arrived after ${this.last}`);
+    else if (seq > this.last + 1) {
+      this.problem(this.last < 0 ? `sequence gap: the log starts at ${seq}, not 0` : `sequence gap: ${this.last} is followed by ${seq}`);
+    }
+    this.seen.add(seq);
+    this.events.push(event);
+    this.last = Math.max(this.last, seq);
+    if (TERMINAL_EVENT_TYPES.includes(event.type)) this.terminal = true;
+    if (this.events.length >= this.maxEvents && !this.terminal) {
+      this.limit = `more than ${this.maxEvents} events without a terminal event: the harness cap of ${this.maxEvents} events per run, ${CAP_NAMES.maxEvents}, was reached; reading stopped and the connection was dropped`;
+      return false;
+    }
+    return true;
+  }
+
+  defects(): string | undefined {
+    if (this.problems.length === 0) return undefined;
+    const more = this.extraProblems > 0 ? `; and ${this.extraProblems} more` : '';
+    return this.problems.join('; ') + more;
+  }
+}
+
+export function isSequence(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}

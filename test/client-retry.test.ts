@@ -1,0 +1,184 @@
+// Self-tests of the client's bounds over a whole read, against the fake host
+// (test/support/fake-host.ts): retriable answers asked again (lib/client/retry.ts), streams that
+// end after progress resumed, keep-alives that are not progress, and the in-flight budget
+// (lib/client/budget.ts).
+
+import { describe, expect, it, onTestFinished } from 'vitest';
+import {
+  createClient,
+  HarnessCapReached,
+  NoProgress,
+  RateLimited,
+  ReadBudget,
+  readRunEvents,
+  retryAfterMs,
+  TransportError,
+  type Client,
+} from '../lib/client/index.ts';
+import {
+  baseUrl,
+  client,
+  completedLog,
+  event,
+  every,
+  fake,
+  frame,
+  isEventsRequest,
+  json,
+  openSse,
+  rejection,
+  RUN_ID,
+  seen,
+  sequences,
+  useFakeHost,
+} from './support/fake-host.ts';
+
+useFakeHost();
+
+const limited = (res: Parameters<typeof json>[0], headers: Record<string, string> = {}): void =>
+  json(res, 429, { error: 'rate_limited', message: 'slow down' }, headers);
+
+/** A client with its own bounds, closed after the test like the fake host's own. */
+function boundedClient(options: { progressTimeoutMs?: number; budget?: ReadBudget; timeoutMs?: number }): Client {
+  const c = createClient({ baseUrl, apiKey: 'ow2k_test-key-0123456789', timeoutMs: options.timeoutMs ?? 2_000, ...options });
+  onTestFinished(() => c.close());
+  return c;
+}
+
+describe('retriable answers', () => {
+  it('429 with Retry-After: 1 is asked again after a second, and the second answer is the result', async () => {
+    fake.handler = (_req, res) => (seen.length === 1 ? limited(res, { 'retry-after': '1' }) : json(res, 200, { ok: true }));
+    const started = Date.now();
+    const result = await client({ timeoutMs: 3_000 }).request('GET', '/.well-known/openwop');
+    expect(result.status).toBe(200);
+    expect(seen).toHaveLength(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
+  it('429 without Retry-After is asked again after a short backoff', async () => {
+    fake.handler = (_req, res) => (seen.length <= 2 ? limited(res) : json(res, 201, { runId: RUN_ID }));
+    const result = await client().request('POST', '/runs', { body: { mode: 'eval' } });
+    expect(result.status).toBe(201);
+    expect(seen.map((entry) => entry.method)).toEqual(['POST', 'POST', 'POST']);
+    // The body goes out again with every attempt.
+    expect(seen.every((entry) => JSON.parse(entry.body).mode === 'eval')).toBe(true);
+  });
+
+  it('503 with Retry-After is asked again; 503 without it is an answer', async () => {
+    fake.handler = (_req, res) => (seen.length === 1 ? json(res, 503, { error: 'unavailable', message: 'x' }, { 'retry-after': '0' }) : json(res, 200, {}));
+    expect((await client().request('GET', '/a')).status).toBe(200);
+    expect(seen).toHaveLength(2);
+    seen.length = 0;
+    fake.handler = (_req, res) => json(res, 503, { error: 'unavailable', message: 'x' });
+    expect((await client().request('GET', '/b')).status).toBe(503);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('a host rate-limited forever is RateLimited ("rate limited", a TransportError) within the request timeout', async () => {
+    fake.handler = (_req, res) => limited(res);
+    const started = Date.now();
+    const error = await rejection(client({ timeoutMs: 1_000 }).request('GET', '/runs/x/eval-summary'));
+    expect(error).toBeInstanceOf(RateLimited);
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as Error).message).toMatch(/^rate limited: GET \/runs\/x\/eval-summary answered 429 rate_limited without Retry-After, \d+ times/);
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(seen.length).toBeGreaterThan(1);
+  });
+
+  it('a Retry-After longer than the request timeout is not waited for', async () => {
+    fake.handler = (_req, res) => limited(res, { 'retry-after': '120' });
+    const error = await rejection(client({ timeoutMs: 1_000 }).request('GET', '/a'));
+    expect((error as Error).message).toContain('with Retry-After 120, 1 times');
+    expect(seen).toHaveLength(1);
+  });
+
+  it('the caller’s signal cuts the wait: the request ends as aborted, not rate limited', async () => {
+    fake.handler = (_req, res) => limited(res, { 'retry-after': '1' });
+    const error = await rejection(client({ timeoutMs: 5_000 }).request('GET', '/a', { signal: AbortSignal.timeout(200) }));
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as Error).message).toContain('aborted by the caller');
+  });
+
+  it('a stream answered 429 is asked again, and read', async () => {
+    fake.handler = (_req, res) => {
+      if (seen.length === 1) return limited(res, { 'retry-after': '0' });
+      openSse(res);
+      res.end(completedLog(3).map(frame).join(''));
+    };
+    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: 3_000 });
+    expect(read).toMatchObject({ ok: true, via: 'sse', terminal: true });
+    expect(seen.filter(isEventsRequest)).toHaveLength(2);
+  });
+
+  it('Retry-After reads delta-seconds and HTTP-dates', () => {
+    expect(retryAfterMs('3')).toBe(3_000);
+    expect(retryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6_000);
+    expect(retryAfterMs('soon')).toBeUndefined();
+    expect(retryAfterMs(undefined)).toBeUndefined();
+  });
+});
+
+describe('streams over a whole read', () => {
+  it('a stream that ends cleanly every 2 frames is resumed with Last-Event-ID to the end, however many times', async () => {
+    const log = completedLog(21);
+    fake.handler = (_req, res, entry) => {
+      const from = entry.headers['last-event-id'] === undefined ? 0 : Number(entry.headers['last-event-id']) + 1;
+      openSse(res);
+      res.end(
+        log
+          .slice(from, from + 2)
+          .map(frame)
+          .join(''),
+      );
+    };
+    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: 5_000 });
+    expect(read).toMatchObject({ ok: true, via: 'sse', terminal: true });
+    expect(sequences(read.events)).toEqual(log.map((doc) => doc.sequence));
+    // 11 streams: far more ends than maxResumes, none of them a loss.
+    expect(seen.filter(isEventsRequest)).toHaveLength(11);
+  });
+
+  it('keep-alives are not progress: a stream with no new event for the progress timeout is NoProgress ("no progress for N s")', async () => {
+    fake.handler = (_req, res) => {
+      openSse(res);
+      res.write(frame(event(0)));
+      every(50, () => {
+        if (!res.destroyed) res.write(': keep-alive\n\n');
+      });
+    };
+    const started = Date.now();
+    const error = await rejection(readRunEvents(boundedClient({ progressTimeoutMs: 400 }), RUN_ID, { deadlineMs: 10_000 }));
+    expect(error).toBeInstanceOf(NoProgress);
+    expect((error as Error).message).toMatch(/^no progress for 0\.4 s: no new event of run .* last sequence 0/);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('repeated events are not progress either', async () => {
+    fake.handler = (_req, res) => {
+      openSse(res);
+      res.write(frame(event(0)));
+      every(50, () => {
+        if (!res.destroyed) res.write(': still here\n\n');
+      });
+      setTimeout(() => res.end(), 100);
+    };
+    const error = await rejection(readRunEvents(boundedClient({ progressTimeoutMs: 500 }), RUN_ID, { deadlineMs: 10_000, maxResumes: 1_000 }));
+    expect(error).toBeInstanceOf(NoProgress);
+  });
+
+  it('the reads in flight share one budget: past it, a read is HarnessCapReached naming --max-events-in-flight, and every read gives back what it held', async () => {
+    fake.handler = (_req, res) => {
+      openSse(res);
+      let sequence = 0;
+      every(1, () => {
+        if (!res.destroyed) res.write(Array.from({ length: 10 }, () => frame(event(sequence++))).join(''));
+      });
+    };
+    const budget = new ReadBudget(150, 64 * 1024 * 1024);
+    const c = boundedClient({ budget });
+    const reads = await Promise.allSettled([0, 1, 2].map(() => readRunEvents(c, RUN_ID, { deadlineMs: 5_000, maxEvents: 100 })));
+    const errors = reads.map((r) => (r.status === 'rejected' ? r.reason : undefined));
+    expect(errors.some((e) => e instanceof HarnessCapReached && e.cap === '--max-events-in-flight (OPENWOP_MAX_EVENTS_IN_FLIGHT)')).toBe(true);
+    expect(budget.held()).toEqual({ events: 0, bytes: 0 });
+  });
+});

@@ -1,0 +1,107 @@
+// The building blocks of the hostile behaviours (./hostile-host.ts): answers that hang, pumps
+// of endless bodies, SSE frames, a gzip bomb, echoed secrets, an upstream stream with its
+// terminal event held back. Every loop here is bounded and stops when the harness drops the
+// connection.
+
+import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import type { Endpoint, HostileContext } from './hostile-host.ts';
+
+export const GiB = 1024 * 1024 * 1024;
+
+/** Never answers: the harness's request timeout (or leg deadline) must end it. */
+export const hang =
+  (...endpoints: Endpoint[]) =>
+  (endpoint: Endpoint, req: IncomingMessage): boolean => {
+    if (!endpoints.includes(endpoint)) return false;
+    req.resume();
+    return true;
+  };
+
+export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), 'openwop-version': '2.0', ...headers });
+  res.end(text);
+}
+
+/**
+ * Writes `next()` chunks until it returns undefined or the harness drops the connection,
+ * honouring backpressure; at most `maxChunks` chunks (every loop bounded).
+ */
+export function pump(res: ServerResponse, next: (i: number) => string | Buffer | undefined, maxChunks: number, end = true): void {
+  let i = 0;
+  const go = (): void => {
+    while (i < maxChunks && !res.destroyed) {
+      const chunk = next(i++);
+      if (chunk === undefined) break;
+      if (!res.write(chunk)) {
+        res.once('drain', go);
+        return;
+      }
+    }
+    if (end && !res.destroyed) res.end();
+  };
+  res.on('error', () => {});
+  go();
+}
+
+export function openSse(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'openwop-version': '2.0' });
+}
+
+export const frame = (doc: Record<string, unknown>, id = String(doc.sequence)): string => `id: ${id}\ndata: ${JSON.stringify(doc)}\n\n`;
+
+let bomb: Buffer | undefined;
+/** 1 GiB of zeros as 1024 gzip members of 1 MiB each (valid gzip), about 1 MB on the wire. */
+export function gzipBomb(): Buffer {
+  if (bomb === undefined) {
+    const member = gzipSync(Buffer.alloc(1024 * 1024));
+    bomb = Buffer.concat(Array.from({ length: 1024 }, () => member));
+  }
+  return bomb;
+}
+
+export function echoOf(req: IncomingMessage, ctx: HostileContext): string {
+  return [String(req.headers.authorization ?? ''), ...ctx.secrets].join(' | ');
+}
+
+const TERMINAL_FRAME = /^data: .*"type":"run\.(completed|failed|cancelled)"/m;
+
+/**
+ * The upstream's event stream with its terminal event held back, then a keep-alive comment every
+ * second (at most 600) until the harness drops the connection: keep-alives are not progress.
+ */
+export function withheldTerminal(req: IncomingMessage, res: ServerResponse, ctx: HostileContext): void {
+  const target = new URL(ctx.upstream);
+  req.resume();
+  const upstream = httpRequest(
+    { host: target.hostname, port: target.port, method: 'GET', path: req.url, headers: { ...req.headers, host: target.host } },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      let pending = '';
+      answer.on('data', (chunk: Buffer) => {
+        pending += chunk.toString('utf8');
+        for (let cut = pending.indexOf('\n\n'); cut >= 0; cut = pending.indexOf('\n\n')) {
+          const block = pending.slice(0, cut + 2);
+          pending = pending.slice(cut + 2);
+          if (!TERMINAL_FRAME.test(block)) res.write(block);
+        }
+      });
+      // The upstream closes after its terminal event; this stream stays open.
+      answer.on('end', () => {});
+      answer.on('error', () => {});
+      let beats = 0;
+      const timer = setInterval(() => {
+        if (res.destroyed || beats++ >= 600) {
+          clearInterval(timer);
+          res.end();
+        } else res.write(': keep-alive\n\n');
+      }, 1_000);
+      res.on('close', () => {
+        clearInterval(timer);
+        answer.destroy();
+      });
+    },
+  );
+  upstream.on('error', () => res.destroy());
+  upstream.end();
+}
