@@ -7,7 +7,9 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { PACKAGE_ROOT } from './package-root.ts';
 import { applyBaseline, formatBaseline, readBaseline, type Baseline, type BaselineOutcome } from './baseline.ts';
-import type { Bundle, LedgerRow, UnsignedBundle } from './evidence/types.ts';
+import type { Bundle, EvidenceTier, LedgerRow, UnsignedBundle } from './evidence/types.ts';
+import { claimedProfilesFromDiscovery } from './evidence/derivation.ts';
+import { describeFilter, readFilter, type LegFilter } from './leg-filter.ts';
 import { buildBundle, signBundle } from './evidence/bundle.ts';
 import { loadOrCreateDevKey, publicKeyPemFromPrivate, readSigningKeyFile } from './evidence/keys.ts';
 import { cannotStart, prepareOutputs, usage, type Io } from './io.ts';
@@ -51,17 +53,48 @@ export interface RunOptions {
   expectedFailures?: string;
   progress?: ProgressMode;
   concurrency?: string;
+  /** The OpenWOP conformance CLI's name for --concurrency (docs/openwop-cli.md). */
+  maxWorkers?: string;
+  evidenceTier?: string;
 }
 
 /** `--progress`: `auto` redraws one line on a terminal and prints nothing on a pipe. */
 export const PROGRESS_MODES = ['auto', 'lines', 'none'] as const;
 export type ProgressMode = (typeof PROGRESS_MODES)[number];
 
-/** Who signs the bundle, settled before any leg runs. */
+/** Who signs the bundle, settled before any leg runs, and the evidence tier it claims. */
 interface Signer {
   privateKeyPem: string;
   keyId: string;
   selfSignedDevelopmentKey: boolean;
+  evidenceTier: EvidenceTier;
+}
+
+const EVIDENCE_TIERS: readonly EvidenceTier[] = ['self', 'steward', 'independent'];
+
+/**
+ * `--evidence-tier` (the OpenWOP conformance CLI's flag, docs/openwop-cli.md), checked against
+ * the rules the bundle builder enforces (lib/evidence/bundle.ts) before any leg runs: a tier
+ * needs a bundle; `independent` needs a verifier's second signature, which this harness does not
+ * make; a self-signed development key attests integrity only, so it carries `self` alone.
+ */
+function readEvidenceTier(
+  text: string | undefined,
+  certify: string | undefined,
+  signingKey: string | undefined,
+): { ok: true; tier: EvidenceTier } | { ok: false; problem: string } {
+  if (text === undefined) return { ok: true, tier: 'self' };
+  if (!EVIDENCE_TIERS.includes(text as EvidenceTier)) return { ok: false, problem: `--evidence-tier must be self, steward or independent, got "${text}"` };
+  if (certify === undefined) return { ok: false, problem: '--evidence-tier is the tier the bundle claims for each profile: it needs --certify' };
+  if (text === 'independent')
+    return {
+      ok: false,
+      problem:
+        "--evidence-tier independent needs a verifier's signature beside the host's (the OpenWOP CLI's --verifier-key), which this harness does not make: cut the bundle at self or steward",
+    };
+  if (text === 'steward' && signingKey === undefined)
+    return { ok: false, problem: '--evidence-tier steward needs --signing-key: the self-signed development key attests integrity only, so it claims self' };
+  return { ok: true, tier: text as EvidenceTier };
 }
 
 const PACKAGE = JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { name: string; version: string };
@@ -81,7 +114,7 @@ export async function runOffline(options: RunOptions, io: Io): Promise<number> {
   const ready = prepareRun(options, scenarios, io);
   if (!ready.ok) return ready.code;
   const clock = new LegClock();
-  const rows = await runLegs(clock.wrap(scenarios), undefined, { filter: options.filter, onRow: (row) => clock.finished(row.id) });
+  const rows = await runLegs(clock.wrap(scenarios), undefined, { filter: ready.filter, onRow: (row) => clock.finished(row.id) });
   const redactor = new Redactor();
   const { code, baseline } = finish(rows, io, redactor, ready.baseline);
   const target = { offline: true, requireBehavior: false };
@@ -93,7 +126,7 @@ export async function runOffline(options: RunOptions, io: Io): Promise<number> {
  * What every run checks before it starts: the output files can be written (their folders are
  * created), and the expected-failures file is well formed and names only ids of this harness.
  */
-function prepareRun(options: RunOptions, scenarios: Scenario[], io: Io): { ok: true; baseline?: Baseline } | { ok: false; code: 2 } {
+function prepareRun(options: RunOptions, scenarios: Scenario[], io: Io): { ok: true; baseline?: Baseline; filter?: LegFilter } | { ok: false; code: 2 } {
   const outputProblem = prepareOutputs([
     ['--report-json', options.reportJson],
     ['--junit', options.junit],
@@ -102,13 +135,18 @@ function prepareRun(options: RunOptions, scenarios: Scenario[], io: Io): { ok: t
     ['--certify', options.certify],
   ]);
   if (outputProblem !== undefined) return { ok: false, code: cannotStart(io, outputProblem) };
-  if (options.expectedFailures === undefined) return { ok: true };
+  const filter = options.filter === undefined ? undefined : readFilter(options.filter);
+  if (filter !== undefined) {
+    const all = scenarios.flatMap((s) => s.legs);
+    io.err(`${describeFilter(filter, selectLegs(scenarios, filter).length, all.length)}\n`);
+  }
+  if (options.expectedFailures === undefined) return { ok: true, filter };
   const read = readBaseline(
     options.expectedFailures,
     scenarios.flatMap((s) => s.legs.map((leg) => leg.id)),
   );
   if (!read.ok) return { ok: false, code: usage(io, read.problem) };
-  return { ok: true, baseline: read.baseline };
+  return { ok: true, baseline: read.baseline, filter };
 }
 
 export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: EmbeddedHostFactory): Promise<number> {
@@ -139,13 +177,16 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
   const { caps } = capsRead;
   // The bundle's signer and build are settled before any leg runs (README "Exit codes": a run
   // that cannot sign what it certifies does not start).
+  const tier = readEvidenceTier(options.evidenceTier, options.certify, settings.signingKey);
+  if (!tier.ok) return usage(io, tier.problem);
+  const evidenceTier = tier.tier;
   let signer: Signer | undefined;
   if (options.certify && settings.signingKey) {
     if (!settings.signingKeyId) return usage(io, '--signing-key-id is required with --signing-key');
     const key = readSigningKeyFile(settings.signingKey);
     if (!key.ok) return usage(io, `--signing-key: ${key.reason}`);
     redactor.add(...pemSecrets(key.pem));
-    signer = { privateKeyPem: key.pem, keyId: settings.signingKeyId, selfSignedDevelopmentKey: false };
+    signer = { privateKeyPem: key.pem, keyId: settings.signingKeyId, selfSignedDevelopmentKey: false, evidenceTier };
   }
   if (options.certify && baseUrl !== undefined) {
     if (signer === undefined) return usage(io, '--certify against a host needs --signing-key and --signing-key-id (the host signs its own bundle)');
@@ -155,7 +196,9 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
         '--certify against a host needs --host-build (or OPENWOP_HOST_BUILD), image-digest|commit|artifact-sha256:<id>, naming the build certified',
       );
   }
-  const workers = readConcurrency(options.concurrency, env);
+  if (options.concurrency !== undefined && options.maxWorkers !== undefined && options.concurrency !== options.maxWorkers)
+    return usage(io, `--max-workers is --concurrency by its OpenWOP name; give one of them, not ${options.maxWorkers} and ${options.concurrency}`);
+  const workers = readConcurrency(options.concurrency ?? options.maxWorkers, env);
   if (!workers.ok) return usage(io, workers.problem);
 
   // Interruption (lib/ledger/deadlines.ts): SIGINT, SIGTERM or the run deadline stop the legs;
@@ -199,7 +242,7 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       const devKey = options.certify && signer === undefined ? loadOrCreateDevKey(devKeyDir(env)) : undefined;
       redactor.add(...pemSecrets(devKey?.privateKeyPem));
       if (devKey?.created) io.err(`created a self-signed development key in ${devKeyDir(env)} (not for publication)\n`);
-      if (devKey) signer = { privateKeyPem: devKey.privateKeyPem, keyId: devKey.keyId, selfSignedDevelopmentKey: true };
+      if (devKey) signer = { privateKeyPem: devKey.privateKeyPem, keyId: devKey.keyId, selfSignedDevelopmentKey: true, evidenceTier: 'self' };
       const host = await embeddedHost({
         ...(devKey ? { signingKey: devKey.privateKeyPem, signingKeyId: devKey.keyId } : {}),
         log: (message: string) => io.err(`[reference-host] ${message}\n`),
@@ -212,7 +255,13 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       redactor.add(apiKey, tenantBApiKey);
       io.err(`started the embedded reference host at ${url}\n`);
     }
-    const progress = new Progress(io, options.progress ?? 'auto', selectLegs(scenarios, options.filter).length);
+    const selected = selectLegs(scenarios, ready.filter);
+    const withoutTenantB = tenantBApiKey ? [] : selected.filter(({ leg }) => !leg.serverFree && leg.needs.tenantB === true).map(({ leg }) => leg.id);
+    if (withoutTenantB.length > 0)
+      io.err(
+        `warning: no tenant-B key (--tenant-b-api-key or OPENWOP_TEST_TENANT_B_API_KEY), so ${withoutTenantB.length} cross-tenant leg(s) will be blocked: ${withoutTenantB.join(', ')}\n`,
+      );
+    const progress = new Progress(io, options.progress ?? 'auto', selected.length);
     const clock = new LegClock();
     const outcome = await certifyTarget({
       baseUrl: url,
@@ -223,7 +272,7 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       maxEvents: caps.maxEvents,
       maxResponseBytes: caps.maxResponseBytes,
       scenarios,
-      filter: options.filter,
+      filter: ready.filter,
       concurrency: workers.concurrency,
       bound: (legs) => clock.wrap(withDeadlines(legs, deadlines.legDeadlineMs, { signal: stopper.signal, reason: () => interruptedBy ?? 'interrupted' })),
       checkKeys: true,
@@ -366,7 +415,7 @@ function writeBundle(
   redactor: Redactor,
   judged: (certification: Certification) => void,
 ): number {
-  const { privateKeyPem, keyId, selfSignedDevelopmentKey } = signer;
+  const { privateKeyPem, keyId, selfSignedDevelopmentKey, evidenceTier } = signer;
   // The discovery document goes into the bundle verbatim but for the secrets a host may have
   // echoed into it; its digest is taken over what is published (docs/wire.md §12.1).
   const discovery = redactor.value(target.discovery);
@@ -387,6 +436,7 @@ function writeBundle(
         selfSignedDevelopmentKey,
       },
       discovery: { url: redactor.text(`${target.baseUrl}/.well-known/openwop`), document: discovery },
+      claimedProfiles: claimedProfilesFromDiscovery(discovery, 2, evidenceTier),
       rows,
     });
   } catch (error) {
