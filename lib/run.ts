@@ -113,6 +113,7 @@ export async function runOffline(options: RunOptions, io: Io): Promise<number> {
   const scenarios = await loadScenarios();
   const ready = prepareRun(options, scenarios, io);
   if (!ready.ok) return ready.code;
+  sayFilter(ready.filter, scenarios, io);
   const clock = new LegClock();
   const rows = await runLegs(clock.wrap(scenarios), undefined, { filter: ready.filter, onRow: (row) => clock.finished(row.id) });
   const redactor = new Redactor();
@@ -120,6 +121,12 @@ export async function runOffline(options: RunOptions, io: Io): Promise<number> {
   const target = { offline: true, requireBehavior: false };
   const content = { ...runReport(PACKAGE.version, rows, scenarios, clock, target, noBundle('--offline runs no host leg, so it cuts no bundle')), ...baseline };
   return report(options, content, redactor, io) ? code : 2;
+}
+
+/** The reading a filter took and what it kept (lib/leg-filter.ts), on standard error before the first leg. */
+function sayFilter(filter: LegFilter | undefined, scenarios: Scenario[], io: Io): void {
+  if (filter === undefined) return;
+  io.err(`${describeFilter(filter, selectLegs(scenarios, filter).length, scenarios.flatMap((s) => s.legs).length)}\n`);
 }
 
 /**
@@ -136,10 +143,6 @@ function prepareRun(options: RunOptions, scenarios: Scenario[], io: Io): { ok: t
   ]);
   if (outputProblem !== undefined) return { ok: false, code: cannotStart(io, outputProblem) };
   const filter = options.filter === undefined ? undefined : readFilter(options.filter);
-  if (filter !== undefined) {
-    const all = scenarios.flatMap((s) => s.legs);
-    io.err(`${describeFilter(filter, selectLegs(scenarios, filter).length, all.length)}\n`);
-  }
   if (options.expectedFailures === undefined) return { ok: true, filter };
   const read = readBaseline(
     options.expectedFailures,
@@ -257,10 +260,6 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
     }
     const selected = selectLegs(scenarios, ready.filter);
     const withoutTenantB = tenantBApiKey ? [] : selected.filter(({ leg }) => !leg.serverFree && leg.needs.tenantB === true).map(({ leg }) => leg.id);
-    if (withoutTenantB.length > 0)
-      io.err(
-        `warning: no tenant-B key (--tenant-b-api-key or OPENWOP_TEST_TENANT_B_API_KEY), so ${withoutTenantB.length} cross-tenant leg(s) will be blocked: ${withoutTenantB.join(', ')}\n`,
-      );
     const progress = new Progress(io, options.progress ?? 'auto', selected.length);
     const clock = new LegClock();
     const outcome = await certifyTarget({
@@ -276,6 +275,14 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       concurrency: workers.concurrency,
       bound: (legs) => clock.wrap(withDeadlines(legs, deadlines.legDeadlineMs, { signal: stopper.signal, reason: () => interruptedBy ?? 'interrupted' })),
       checkKeys: true,
+      // Said before the first leg, not found as blocked rows at the end.
+      onReady: () => {
+        sayFilter(ready.filter, scenarios, io);
+        if (withoutTenantB.length > 0)
+          io.err(
+            `warning: no tenant-B key (--tenant-b-api-key or OPENWOP_TEST_TENANT_B_API_KEY), so ${withoutTenantB.length} cross-tenant leg(s) will be blocked: ${withoutTenantB.join(', ')}\n`,
+          );
+      },
       onSeeded: (seeded) => io.err(`seeded through the seam: ${seeded.join(', ')}\n`),
       onRow: (row) => {
         clock.finished(row.id);
