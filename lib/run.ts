@@ -27,7 +27,7 @@ import { LegClock } from './report/clock.ts';
 import { formatRow, formatTotals, totalsOf, writeReports } from './report/index.ts';
 import { noBundle, runReport, verdictOf, type RunReport } from './report/model.ts';
 import { loadScenarios } from './scenarios.ts';
-import type { Scenario } from './ledger/scenario.ts';
+import { ruleNames, type Scenario } from './ledger/scenario.ts';
 
 export interface RunOptions {
   offline?: boolean;
@@ -144,10 +144,7 @@ function prepareRun(options: RunOptions, scenarios: Scenario[], io: Io): { ok: t
   if (outputProblem !== undefined) return { ok: false, code: cannotStart(io, outputProblem) };
   const filter = options.filter === undefined ? undefined : readFilter(options.filter);
   if (options.expectedFailures === undefined) return { ok: true, filter };
-  const read = readBaseline(
-    options.expectedFailures,
-    scenarios.flatMap((s) => s.legs.map((leg) => leg.id)),
-  );
+  const read = readBaseline(options.expectedFailures, new Map(scenarios.flatMap((s) => s.legs.map((leg) => [leg.id, ruleNames(leg)] as const))));
   if (!read.ok) return { ok: false, code: usage(io, read.problem) };
   return { ok: true, baseline: read.baseline, filter };
 }
@@ -348,7 +345,7 @@ function finish(rows: LedgerRow[], io: Io, redactor: Redactor, baseline: Baselin
   const outcome = applied === undefined ? {} : { baseline: applied };
   if (rows.length === 0) return { code: cannotStart(io, 'no requirement id was selected'), baseline: outcome };
   // A listed executed-fail is tolerated; a stale entry fails the run; a blocked row is never excused.
-  const unexcused = totals.executedFail - (applied?.expectedFailures.length ?? 0);
+  const unexcused = totals.executedFail - (applied?.excused.length ?? 0);
   return { code: unexcused > 0 || totals.blocked > 0 || (applied?.stale.length ?? 0) > 0 ? 1 : 0, baseline: outcome };
 }
 
