@@ -163,6 +163,7 @@ export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<n
       '--summary <file>',
       'write a Markdown summary: the verdict, the totals and the rows that did not pass (also appended to $GITHUB_STEP_SUMMARY when it is set)',
     )
+    .option('--otel <file>', 'write OpenTelemetry logs as OTLP JSON: a gen_ai.evaluation.result record per eval.scored the host sent (RFC 0244 §E) and per row')
     .option(
       '--expected-failures <file>',
       'a JSON list of requirement ids expected to fail, each with a reason: they do not fail the run, and one that passes does (schemas/expected-failures.schema.json)',

@@ -21,7 +21,8 @@ import { readDeadlines, withDeadlines } from './ledger/deadlines.ts';
 import { readConcurrency } from './ledger/schedule.ts';
 import { certifyTarget, EmbeddedHostUnavailable, type EmbeddedHostFactory } from './certify.ts';
 import { runLegs, selectLegs } from './ledger/runner.ts';
-import type { Target } from './ledger/target.ts';
+import type { ObservedRunLog, Target } from './ledger/target.ts';
+import { otelLogs } from './report/otel.ts';
 import { pemSecrets, Redactor } from './redact.ts';
 import { LegClock } from './report/clock.ts';
 import { formatRow, formatTotals, totalsOf, writeReports } from './report/index.ts';
@@ -40,6 +41,8 @@ export interface RunOptions {
   junit?: string;
   html?: string;
   summary?: string;
+  /** OTLP JSON logs of the run (lib/report/otel.ts). */
+  otel?: string;
   certify?: string;
   signingKey?: string;
   signingKeyId?: string;
@@ -120,7 +123,8 @@ export async function runOffline(options: RunOptions, io: Io): Promise<number> {
   const { code, baseline } = finish(rows, io, redactor, ready.baseline);
   const target = { offline: true, requireBehavior: false };
   const content = { ...runReport(PACKAGE.version, rows, scenarios, clock, target, noBundle('--offline runs no host leg, so it cuts no bundle')), ...baseline };
-  return report(options, content, redactor, io) ? code : 2;
+  const written = report(options, content, redactor, io) && (await writeOtel(options.otel, content, [], redactor, io));
+  return written ? code : 2;
 }
 
 /** The reading a filter took and what it kept (lib/leg-filter.ts), on standard error before the first leg. */
@@ -139,6 +143,7 @@ function prepareRun(options: RunOptions, scenarios: Scenario[], io: Io): { ok: t
     ['--junit', options.junit],
     ['--html', options.html],
     ['--summary', options.summary],
+    ['--otel', options.otel],
     ['--certify', options.certify],
   ]);
   if (outputProblem !== undefined) return { ok: false, code: cannotStart(io, outputProblem) };
@@ -309,7 +314,9 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       implementation: target.label,
       ...(hostBuild ? { hostBuild } : {}),
     };
-    if (!report(options, { ...runReport(PACKAGE.version, rows, scenarios, clock, about, verdict), ...baseline }, redactor, io)) code = 2;
+    const content = { ...runReport(PACKAGE.version, rows, scenarios, clock, about, verdict), ...baseline };
+    if (!report(options, content, redactor, io)) code = 2;
+    if (!(await writeOtel(options.otel, content, target.observedRuns ?? [], redactor, io))) code = 2;
     if (interruptedBy !== undefined) {
       io.err(`openwop-eval-conformance: interrupted (${interruptedBy}); every row not reached is blocked\n`);
       // A signal means "stop now": legs abandoned mid-flight may still hold sockets open, so the
@@ -359,6 +366,25 @@ function report(options: RunOptions, content: RunReport, redactor: Redactor, io:
     stepSummary: process.env.GITHUB_STEP_SUMMARY,
   };
   return writeReports(outputs, content, redactor, io);
+}
+
+/**
+ * Writes `--otel FILE` (lib/report/otel.ts): the host's `eval.scored` events of the observed runs
+ * and the rows, through `redactor` before and after they are encoded, as every report is.
+ */
+async function writeOtel(path: string | undefined, content: RunReport, runs: readonly ObservedRunLog[], redactor: Redactor, io: Io): Promise<boolean> {
+  if (path === undefined || path === '') return true;
+  try {
+    writeFileSync(path, redactor.text(await otelLogs(redactor.value(content), redactor.value([...runs]))));
+    return true;
+  } catch (error) {
+    io.err(
+      redactor.text(
+        `openwop-eval-conformance: cannot write the OpenTelemetry logs to ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})\n`,
+      ),
+    );
+    return false;
+  }
 }
 
 /**

@@ -35,6 +35,15 @@ export interface Target {
   memo<T>(key: string, make: () => Promise<T>): Promise<T>;
   /** Checks made on any observed run, charged to the id of the clause each witnesses. */
   findings?: Findings;
+  /** The eval runs the legs observed end to end, with their events, for `run --otel` (lib/report/otel.ts). */
+  observedRuns?: ObservedRunLog[];
+}
+
+/** One eval run as read: its id, the suite it ran and its event log as the host sent it. */
+export interface ObservedRunLog {
+  runId: string;
+  suiteId: string;
+  events: ReadonlyArray<{ type: string; [member: string]: unknown }>;
 }
 
 export type OpenTargetResult = { ok: true; target: Target } | { ok: false; reason: string };
@@ -74,6 +83,7 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     requireBehavior: options.requireBehavior,
     fixtureDocs: loadFixtures(),
     findings: new Findings(),
+    observedRuns: [],
     memo<T>(key: string, make: () => Promise<T>): Promise<T> {
       let pending = memos.get(key) as Promise<T> | undefined;
       if (pending === undefined) {
