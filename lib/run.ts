@@ -122,9 +122,20 @@ export async function runOffline(options: RunOptions, io: Io): Promise<number> {
   const redactor = new Redactor();
   const { code, baseline } = finish(rows, io, redactor, ready.baseline);
   const target = { offline: true, requireBehavior: false };
-  const content = { ...runReport(PACKAGE.version, rows, scenarios, clock, target, noBundle('--offline runs no host leg, so it cuts no bundle')), ...baseline };
+  const content = {
+    ...runReport(PACKAGE.version, rows, scenarios, clock, target, noBundle('--offline runs no host leg, so it cuts no bundle')),
+    ...baseline,
+    ...filterOf(ready.filter, scenarios),
+  };
   const written = report(options, content, redactor, io) && (await writeOtel(options.otel, content, [], redactor, io));
   return written ? code : 2;
+}
+
+/** The `filter` member of the reports: the pattern, its reading and what it kept. */
+function filterOf(filter: LegFilter | undefined, scenarios: Scenario[]): Pick<RunReport, 'filter'> {
+  if (filter === undefined) return {};
+  const total = scenarios.flatMap((s) => s.legs).length;
+  return { filter: { pattern: filter.text, reading: filter.kind, kept: selectLegs(scenarios, filter).length, total } };
 }
 
 /** The reading a filter took and what it kept (lib/leg-filter.ts), on standard error before the first leg. */
@@ -314,7 +325,12 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       implementation: target.label,
       ...(hostBuild ? { hostBuild } : {}),
     };
-    const content = { ...runReport(PACKAGE.version, rows, scenarios, clock, about, verdict), ...baseline };
+    const content = {
+      ...runReport(PACKAGE.version, rows, scenarios, clock, about, verdict),
+      ...baseline,
+      ...filterOf(ready.filter, scenarios),
+      ...(interruptedBy === undefined ? {} : { interrupted: interruptedBy }),
+    };
     if (!report(options, content, redactor, io)) code = 2;
     if (!(await writeOtel(options.otel, content, target.observedRuns ?? [], redactor, io))) code = 2;
     if (interruptedBy !== undefined) {
