@@ -167,7 +167,9 @@ describe('the HTML report in Chromium', () => {
       const details = card.locator('ul.checks details');
       expect(await details.count()).toBe(compared.length);
       const first = details.first();
-      expect(await first.locator('.compare .label').allTextContents()).toEqual(/: expected .*, got /.test(compared[0]!) ? ['Expected', 'Observed'] : ['Observed']);
+      expect(await first.locator('.compare .label').allTextContents()).toEqual(
+        /: expected .*, got /.test(compared[0]!) ? ['Expected', 'Observed'] : ['Observed'],
+      );
       expect(await first.locator('.compare pre').first().isVisible()).toBe(true);
       await first.locator('summary').click();
       expect(await first.locator('.compare pre').first().isVisible()).toBe(false);

@@ -146,10 +146,15 @@ export function readFailure(line: string): { check: string; expected?: string; o
   return { check: line };
 }
 
-/** The reproducer files a row's evidence names (`reproducer`, `reproducers`), as relative links. */
-function reproducers(row: ReportRow): string[] {
+/**
+ * The reproducer files a row's evidence names (`reproducer`, `reproducers`), as links relative to
+ * the report: a path with a scheme or a host (`javascript:`, `//…`) is shown as text, never linked.
+ */
+function reproducers(row: ReportRow): Array<{ file: string; linked: boolean }> {
   const named = [row.evidence?.reproducer, row.evidence?.reproducers].flat();
-  return named.filter((file): file is string => typeof file === 'string' && file.length > 0);
+  return named
+    .filter((file): file is string => typeof file === 'string' && file.length > 0)
+    .map((file) => ({ file, linked: !/^([a-z][a-z0-9+.-]*:|\/\/|\\)/i.test(file) }));
 }
 
 function findingHtml(row: ReportRow): string {
@@ -175,7 +180,9 @@ function findingHtml(row: ReportRow): string {
     row.title === undefined ? '' : `<p class="title">${e(row.title)}</p>`,
     rules.length === 0 ? '' : `<p class="rules">Failing rules: ${rules.map((rule) => `<code>${e(rule)}</code>`).join(' ')}</p>`,
     `<ul class="checks">${checks.join('')}</ul>`,
-    files.length === 0 ? '' : `<p class="reproducers">Reproducers: ${files.map((file) => `<a href="${e(file)}">${e(file)}</a>`).join(' ')}</p>`,
+    files.length === 0
+      ? ''
+      : `<p class="reproducers">Reproducers: ${files.map(({ file, linked }) => (linked ? `<a href="${e(file)}">${e(file)}</a>` : `<code>${e(file)}</code>`)).join(' ')}</p>`,
     evidence,
     '</article>',
   ].join('');
