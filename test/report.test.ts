@@ -176,6 +176,10 @@ describe('the Markdown summary', () => {
     expect(lines[0]).toContain('executed-fail');
     expect(lines[0]).toContain('passHatK: expected 0.4, got 0.41');
     expect(md).not.toContain('suite-shape');
+    // The failures first; the rows that did not run apart, folded, never among them.
+    expect(md.indexOf('### Failed and blocked (1)')).toBeLessThan(md.indexOf(lines[0]!));
+    expect(md.indexOf('<details><summary>Not run: skipped or inapplicable (1)</summary>')).toBeGreaterThan(md.indexOf(lines[0]!));
+    expect(md.indexOf('<details>')).toBeLessThan(md.indexOf(lines[1]!));
     // The hostile reason cannot open a cell, a tag or a code span of its own.
     expect(lines[0]!.split(/(?<!\\)\|/)).toHaveLength(6);
     expect(md).not.toMatch(/<(script|img)/);
