@@ -13,6 +13,10 @@ import { describeFilter, readFilter, type LegFilter } from './leg-filter.ts';
 import { buildBundle, signBundle } from './evidence/bundle.ts';
 import { loadOrCreateDevKey, publicKeyPemFromPrivate, readSigningKeyFile } from './evidence/keys.ts';
 import { cannotStart, prepareOutputs, usage, type Io } from './io.ts';
+import { Progress, type ProgressMode } from './report/progress.ts';
+import { readEvidenceTier } from './evidence-tier.ts';
+
+export { PROGRESS_MODES, type ProgressMode } from './report/progress.ts';
 import { verifyBundle } from './evidence/verify.ts';
 import { certificationOf, type Certification, type HarnessIdentity } from './evidence/certification.ts';
 import { authenticityLine, thisHarness, verdictLine } from './verify.ts';
@@ -21,8 +25,8 @@ import { readDeadlines, withDeadlines } from './ledger/deadlines.ts';
 import { readConcurrency } from './ledger/schedule.ts';
 import { certifyTarget, EmbeddedHostUnavailable, type EmbeddedHostFactory } from './certify.ts';
 import { runLegs, selectLegs } from './ledger/runner.ts';
-import type { ObservedRunLog, Target } from './ledger/target.ts';
-import { otelLogs } from './report/otel.ts';
+import type { Target } from './ledger/target.ts';
+import { writeOtelLogs } from './report/otel.ts';
 import { pemSecrets, Redactor } from './redact.ts';
 import { LegClock } from './report/clock.ts';
 import { formatRow, formatTotals, totalsOf, writeReports } from './report/index.ts';
@@ -61,43 +65,12 @@ export interface RunOptions {
   evidenceTier?: string;
 }
 
-/** `--progress`: `auto` redraws one line on a terminal and prints nothing on a pipe. */
-export const PROGRESS_MODES = ['auto', 'lines', 'none'] as const;
-export type ProgressMode = (typeof PROGRESS_MODES)[number];
-
 /** Who signs the bundle, settled before any leg runs, and the evidence tier it claims. */
 interface Signer {
   privateKeyPem: string;
   keyId: string;
   selfSignedDevelopmentKey: boolean;
   evidenceTier: EvidenceTier;
-}
-
-const EVIDENCE_TIERS: readonly EvidenceTier[] = ['self', 'steward', 'independent'];
-
-/**
- * `--evidence-tier` (the OpenWOP conformance CLI's flag, docs/openwop-cli.md), checked against
- * the rules the bundle builder enforces (lib/evidence/bundle.ts) before any leg runs: a tier
- * needs a bundle; `independent` needs a verifier's second signature, which this harness does not
- * make; a self-signed development key attests integrity only, so it carries `self` alone.
- */
-function readEvidenceTier(
-  text: string | undefined,
-  certify: string | undefined,
-  signingKey: string | undefined,
-): { ok: true; tier: EvidenceTier } | { ok: false; problem: string } {
-  if (text === undefined) return { ok: true, tier: 'self' };
-  if (!EVIDENCE_TIERS.includes(text as EvidenceTier)) return { ok: false, problem: `--evidence-tier must be self, steward or independent, got "${text}"` };
-  if (certify === undefined) return { ok: false, problem: '--evidence-tier is the tier the bundle claims for each profile: it needs --certify' };
-  if (text === 'independent')
-    return {
-      ok: false,
-      problem:
-        "--evidence-tier independent needs a verifier's signature beside the host's (the OpenWOP CLI's --verifier-key), which this harness does not make: cut the bundle at self or steward",
-    };
-  if (text === 'steward' && signingKey === undefined)
-    return { ok: false, problem: '--evidence-tier steward needs --signing-key: the self-signed development key attests integrity only, so it claims self' };
-  return { ok: true, tier: text as EvidenceTier };
 }
 
 const PACKAGE = JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { name: string; version: string };
@@ -127,7 +100,7 @@ export async function runOffline(options: RunOptions, io: Io): Promise<number> {
     ...baseline,
     ...filterOf(ready.filter, scenarios),
   };
-  const written = report(options, content, redactor, io) && (await writeOtel(options.otel, content, [], redactor, io));
+  const written = report(options, content, redactor, io) && (await writeOtelLogs(options.otel, content, [], redactor, io));
   return written ? code : 2;
 }
 
@@ -332,7 +305,7 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       ...(interruptedBy === undefined ? {} : { interrupted: interruptedBy }),
     };
     if (!report(options, content, redactor, io)) code = 2;
-    if (!(await writeOtel(options.otel, content, target.observedRuns ?? [], redactor, io))) code = 2;
+    if (!(await writeOtelLogs(options.otel, content, target.observedRuns ?? [], redactor, io))) code = 2;
     if (interruptedBy !== undefined) {
       io.err(`openwop-eval-conformance: interrupted (${interruptedBy}); every row not reached is blocked\n`);
       // A signal means "stop now": legs abandoned mid-flight may still hold sockets open, so the
@@ -382,56 +355,6 @@ function report(options: RunOptions, content: RunReport, redactor: Redactor, io:
     stepSummary: process.env.GITHUB_STEP_SUMMARY,
   };
   return writeReports(outputs, content, redactor, io);
-}
-
-/**
- * Writes `--otel FILE` (lib/report/otel.ts): the host's `eval.scored` events of the observed runs
- * and the rows, through `redactor` before and after they are encoded, as every report is.
- */
-async function writeOtel(path: string | undefined, content: RunReport, runs: readonly ObservedRunLog[], redactor: Redactor, io: Io): Promise<boolean> {
-  if (path === undefined || path === '') return true;
-  try {
-    writeFileSync(path, redactor.text(await otelLogs(redactor.value(content), redactor.value([...runs]))));
-    return true;
-  } catch (error) {
-    io.err(
-      redactor.text(
-        `openwop-eval-conformance: cannot write the OpenTelemetry logs to ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})\n`,
-      ),
-    );
-    return false;
-  }
-}
-
-/**
- * Progress on standard error while the legs run; each row is printed once, in the final list on
- * standard output (the findings may still change a row after its leg, lib/ledger/runner.ts).
- * `auto`: on a terminal one line, redrawn per leg and cleared at the end; on a pipe nothing.
- * `lines`: a line per finished leg, for a log that should show the run is alive (and the bench,
- * which times each leg's end by it).
- */
-class Progress {
-  private done = 0;
-  private readonly style: 'redraw' | 'lines' | 'none';
-
-  constructor(
-    private readonly io: Io,
-    mode: ProgressMode,
-    private readonly total: number,
-  ) {
-    this.style = mode === 'auto' ? (io.tty ? 'redraw' : 'none') : mode;
-  }
-
-  row(row: LedgerRow): void {
-    this.done += 1;
-    const line = `[${this.done}/${this.total}] ${row.result.padEnd(13)} ${row.id}`;
-    if (this.style === 'redraw') this.io.err(`\r\x1b[2K${line}`);
-    if (this.style === 'lines') this.io.err(`${line}\n`);
-  }
-
-  end(): void {
-    if (this.style === 'redraw' && this.done > 0) this.io.err('\r\x1b[2K');
-  }
 }
 
 function parseBuild(text: string): { kind?: 'image-digest' | 'commit' | 'artifact-sha256'; id?: string; problem?: string } {

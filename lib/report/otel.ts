@@ -23,7 +23,10 @@ import type { LogAttributes } from '@opentelemetry/api-logs';
 import { JsonLogsSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
+import { writeFileSync } from 'node:fs';
+import type { Io } from '../io.ts';
 import type { ObservedRunLog } from '../ledger/target.ts';
+import type { Redactor } from '../redact.ts';
 import { displayUrl, type RunReport } from './model.ts';
 
 export const EVALUATION_EVENT = 'gen_ai.evaluation.result';
@@ -111,4 +114,29 @@ export async function otelLogs(report: RunReport, runs: readonly ObservedRunLog[
   const records = exporter.getFinishedLogRecords();
   await provider.shutdown();
   return `${new TextDecoder().decode(JsonLogsSerializer.serializeRequest(records))}\n`;
+}
+
+/**
+ * Writes `--otel FILE` (lib/report/otel.ts): the host's `eval.scored` events of the observed runs
+ * and the rows, through `redactor` before and after they are encoded, as every report is.
+ */
+export async function writeOtelLogs(
+  path: string | undefined,
+  content: RunReport,
+  runs: readonly ObservedRunLog[],
+  redactor: Redactor,
+  io: Io,
+): Promise<boolean> {
+  if (path === undefined || path === '') return true;
+  try {
+    writeFileSync(path, redactor.text(await otelLogs(redactor.value(content), redactor.value([...runs]))));
+    return true;
+  } catch (error) {
+    io.err(
+      redactor.text(
+        `openwop-eval-conformance: cannot write the OpenTelemetry logs to ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})\n`,
+      ),
+    );
+    return false;
+  }
 }
