@@ -1,7 +1,10 @@
 // The expected-failures baseline of `run --expected-failures FILE` (README "Expected failures in
-// CI"): the requirement ids a vendor's CI tolerates as executed-fail, each with a reason. The
-// list is kept honest both ways: an id that now passes is a stale entry and fails the run, and an
-// id this harness does not produce is a usage error. A blocked row is never excused — blocked
+// CI"): what a vendor's CI tolerates as executed-fail, each with a reason. An entry names a
+// requirement id (`id`: any failure of it) or one rule of it (`id/rule`: that rule's failure
+// only), so one known-broken rule can be excused while the id's other rules keep gating: a row
+// listed by rules is tolerated only when every rule it failed is listed. The list is kept honest
+// both ways: an entry whose id or rule now passes is stale and fails the run, and an id or rule
+// this harness does not produce is a usage error. A blocked row is never excused — blocked
 // means the harness could not tell (docs/wire.md §10), which no list can vouch for. The baseline
 // changes the exit code and what is printed, never the rows: the bundle records what happened.
 
@@ -15,6 +18,7 @@ import { JsonTooDeep, parseJsonBounded } from './json-depth.ts';
 export const BASELINE_SCHEMA_FILE = packagePath('schemas/expected-failures.schema.json');
 
 export interface ExpectedFailure {
+  /** A requirement id, or `id/rule` for one rule of it. */
   id: string;
   reason: string;
 }
@@ -27,10 +31,17 @@ export interface Baseline {
 /** What the baseline did to one run: the `baseline` member of the JSON report. */
 export interface BaselineOutcome {
   file: string;
-  /** Listed and executed-fail: tolerated. */
+  /** Listed and failed (the id, or the listed rule of it): tolerated. */
   expectedFailures: ExpectedFailure[];
-  /** Listed and executed-pass: the entry is out of date, and the run fails until it is removed. */
+  /**
+   * Listed and passed (the id, or the listed rule of an id that ran): the entry is out of date,
+   * and the run fails until it is removed.
+   */
   stale: ExpectedFailure[];
+  /** The executed-fail rows the list excuses wholly: the id is listed, or every rule it failed is. */
+  excused: string[];
+  /** Rows listed by rules that failed a rule the list does not name: not excused. */
+  unlisted: Array<{ id: string; rules: string[] }>;
   /** Listed, but the row was not run (filtered out) or ended neither pass nor fail; no effect. */
   notApplied: Array<ExpectedFailure & { result: Disposition | 'not run' }>;
 }
@@ -55,7 +66,7 @@ function schemaCheck(value: unknown): string | undefined {
  * line naming the file: unreadable, not JSON, not the shape of schemas/expected-failures.schema.json,
  * an id listed twice, or an id the harness does not know.
  */
-export function readBaseline(path: string, knownIds: readonly string[]): { ok: true; baseline: Baseline } | { ok: false; problem: string } {
+export function readBaseline(path: string, known: ReadonlyMap<string, readonly string[]>): { ok: true; baseline: Baseline } | { ok: false; problem: string } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -72,25 +83,67 @@ export function readBaseline(path: string, knownIds: readonly string[]): { ok: t
   const shapeProblem = schemaCheck(value);
   if (shapeProblem !== undefined) return { ok: false, problem: `--expected-failures ${path}: not an expected-failures file: ${shapeProblem}` };
   const entries = (value as { expectedFailures: ExpectedFailure[] }).expectedFailures.map(({ id, reason }) => ({ id, reason }));
-  const known = new Set(knownIds);
   const seen = new Set<string>();
-  for (const { id } of entries) {
-    if (seen.has(id)) return { ok: false, problem: `--expected-failures ${path}: ${id} is listed twice` };
-    seen.add(id);
-    if (!known.has(id)) return { ok: false, problem: `--expected-failures ${path}: ${id} is not a requirement id of this harness (run --list names them)` };
+  for (const { id: entry } of entries) {
+    if (seen.has(entry)) return { ok: false, problem: `--expected-failures ${path}: ${entry} is listed twice` };
+    seen.add(entry);
+    const { id, rule } = splitEntry(entry);
+    const rules = known.get(id);
+    if (rules === undefined)
+      return { ok: false, problem: `--expected-failures ${path}: ${id} is not a requirement id of this harness (run --list names them)` };
+    if (rule !== undefined && !rules.includes(rule))
+      return { ok: false, problem: `--expected-failures ${path}: ${entry}: ${id} has no rule ${rule} (its rules: ${rules.join(', ')}; run --list names them)` };
+  }
+  for (const entry of seen) {
+    const { id, rule } = splitEntry(entry);
+    if (rule !== undefined && seen.has(id))
+      return { ok: false, problem: `--expected-failures ${path}: lists both ${id} and ${entry}; the id alone excuses every rule of it` };
   }
   return { ok: true, baseline: { file: path, entries } };
 }
 
-/** Sorts the listed ids by what their rows did; the rows themselves are left as they are. */
+/** `id/rule` split at its last slash (no requirement id holds one); a bare id has no rule. */
+export function splitEntry(entry: string): { id: string; rule?: string } {
+  const at = entry.lastIndexOf('/');
+  return at === -1 ? { id: entry } : { id: entry.slice(0, at), rule: entry.slice(at + 1) };
+}
+
+/** The rules an executed-fail row failed (lib/ledger/runner.ts), as its evidence records them. */
+function failedRules(row: LedgerRow): string[] {
+  const rules = row.evidence?.failedRules;
+  return Array.isArray(rules) ? rules.filter((rule): rule is string => typeof rule === 'string') : [];
+}
+
+/** Sorts the listed entries by what their rows did; the rows themselves are left as they are. */
 export function applyBaseline(baseline: Baseline, rows: readonly LedgerRow[]): BaselineOutcome {
   const byId = new Map(rows.map((row) => [row.id, row]));
-  const outcome: BaselineOutcome = { file: baseline.file, expectedFailures: [], stale: [], notApplied: [] };
+  const outcome: BaselineOutcome = { file: baseline.file, expectedFailures: [], stale: [], notApplied: [], excused: [], unlisted: [] };
+  const listedRules = new Map<string, string[]>();
   for (const entry of baseline.entries) {
-    const result = byId.get(entry.id)?.result;
-    if (result === 'executed-fail') outcome.expectedFailures.push(entry);
-    else if (result === 'executed-pass') outcome.stale.push(entry);
-    else outcome.notApplied.push({ ...entry, result: result ?? 'not run' });
+    const { id, rule } = splitEntry(entry.id);
+    const row = byId.get(id);
+    const result = row?.result;
+    if (result !== 'executed-fail' && result !== 'executed-pass') {
+      outcome.notApplied.push({ ...entry, result: result ?? 'not run' });
+      continue;
+    }
+    // An id listed whole: its failure is expected, whatever rules it broke.
+    if (rule === undefined) {
+      (result === 'executed-fail' ? outcome.expectedFailures : outcome.stale).push(entry);
+      if (result === 'executed-fail') outcome.excused.push(id);
+      continue;
+    }
+    listedRules.set(id, [...(listedRules.get(id) ?? []), rule]);
+    (result === 'executed-fail' && failedRules(row!).includes(rule) ? outcome.expectedFailures : outcome.stale).push(entry);
+  }
+  for (const [id, listed] of listedRules) {
+    const row = byId.get(id)!;
+    if (row.result !== 'executed-fail') continue;
+    // A failure that names no rule (a gate under --require-behavior) is excused by the id alone.
+    const failed = failedRules(row);
+    const unlisted = failed.length === 0 ? ['(no rule named)'] : failed.filter((rule) => !listed.includes(rule));
+    if (unlisted.length === 0) outcome.excused.push(id);
+    else outcome.unlisted.push({ id, rules: unlisted });
   }
   return outcome;
 }
@@ -100,6 +153,9 @@ export function formatBaseline(outcome: BaselineOutcome): string[] {
   return [
     ...outcome.expectedFailures.map((e) => `expected-fail ${e.id}: listed in ${outcome.file}: ${e.reason}`),
     ...outcome.stale.map((e) => `stale entry   ${e.id}: listed in ${outcome.file} as an expected failure but it passed; remove it from the list`),
+    ...outcome.unlisted.map(
+      (u) => `not excused   ${u.id}: listed by rule in ${outcome.file}, but it also failed ${u.rules.join(', ')}, which the list does not name`,
+    ),
     ...outcome.notApplied.map((e) => `not applied   ${e.id}: listed in ${outcome.file}, but the row is ${e.result}`),
     `baseline: ${outcome.expectedFailures.length} expected failure(s) tolerated, ${outcome.stale.length} stale entry(ies), ${outcome.notApplied.length} not applied`,
   ];

@@ -31,6 +31,8 @@ export interface CertifyRequest extends TargetOptions, Pick<RunLegsOptions, 'fil
   bound?: (scenarios: Scenario[]) => Scenario[];
   /** Told which fixtures were seeded through the seam. */
   onSeeded?: (ids: string[]) => void;
+  /** Told once the host's discovery was read and its keys accepted, before any fixture or leg. */
+  onReady?: () => void;
   /**
    * Check, before any leg, that the host accepts the API keys (the `run` command): a refused key
    * is then one reason instead of a row per leg. Off for the matrices, which certify hosts whose
@@ -56,6 +58,7 @@ export async function certifyTarget(request: CertifyRequest): Promise<CertifyOut
       (opened.target.tenantB && (await keyRefusal(opened.target.tenantB, "tenant B's API key (--tenant-b-api-key, OPENWOP_TEST_TENANT_B_API_KEY)")));
     if (refused) return { ok: false, reason: refused };
   }
+  request.onReady?.();
   const seeded = await seedMissingFixtures(opened.target, neededFixtures(request.scenarios));
   if (seeded.length > 0) request.onSeeded?.(seeded);
   const scenarios = request.bound === undefined ? request.scenarios : request.bound(request.scenarios);

@@ -11,6 +11,33 @@ import { gradeCommand, type GradeOptions } from './grade.ts';
 import { packageIdentity } from './package-root.ts';
 import { cannotStart, PROGRAM, usage, type Io } from './io.ts';
 
+/** The Examples section of each command's --help (README "Flags" has the same commands). */
+export const EXAMPLES_HELP = {
+  run: `
+Examples:
+  $ ${PROGRAM} run                                  # certify the embedded reference host
+  $ ${PROGRAM} run --offline                        # the server-free checks only
+  $ ${PROGRAM} run --list                           # every requirement id and rule
+  $ ${PROGRAM} run --base-url https://host.example --api-key "$KEY" --tenant-b-api-key "$KEY_B" \\
+      --require-behavior --html report.html --junit junit.xml
+  $ ${PROGRAM} run --base-url https://host.example --api-key "$KEY" --filter '0244\\.(trial|fixture)'
+  $ ${PROGRAM} run --base-url https://host.example --api-key "$KEY" --certify bundle.json \\
+      --signing-key host.pem --signing-key-id host-key-1 --host-build commit:$SHA`,
+  verify: `
+Examples:
+  $ ${PROGRAM} verify bundle.json --host-key host.pub.pem
+  $ ${PROGRAM} verify bundle.json --discovery https://host.example
+  $ ${PROGRAM} --verify bundle.json --host-key host.pub.pem   # the OpenWOP CLI's spelling`,
+  grade: `
+Examples:
+  $ ${PROGRAM} grade --suite suite.json --events events.ndjson
+  $ ${PROGRAM} grade --suite suite.json --base-url https://host.example --api-key "$KEY" --run RUN_ID`,
+  host: `
+Examples:
+  $ ${PROGRAM} host                       # on 127.0.0.1:3838, in memory
+  $ ${PROGRAM} host --port 0 --db host.sqlite`,
+} as const;
+
 export const EXIT_CODES_HELP = `
 Exit codes:
   run     0 every executed row passed (or failed as --expected-failures lists) and none is blocked;
@@ -28,7 +55,35 @@ Exit codes:
           member differs; 2 a usage, file or transport problem
   host    runs until interrupted; 2 when it cannot start`;
 
-/** Runs the CLI and returns its exit code; never calls process.exit itself. */
+/**
+ * The flags of the OpenWOP conformance CLI this harness does not take, each with what to use
+ * here (docs/openwop-cli.md): a vendor's habit meets its equivalent, not "unknown option".
+ */
+const OPENWOP_CLI_ONLY: Readonly<Record<string, string>> = {
+  '--impl': 'the implementation name is read from discovery `implementation.name`',
+  '--implementation-name': 'the implementation name is read from discovery `implementation.name`',
+  '--impl-version': 'the implementation version is read from discovery `implementation.version`',
+  '--implementation-version': 'the implementation version is read from discovery `implementation.version`',
+  '--target-major': 'this harness certifies the v2 evaluation surface only (major 2)',
+  '--bundle-version': 'this harness cuts bundle v3 only',
+  '--verifier-key': 'this harness cuts no independent evidence; cut the bundle at --evidence-tier self or steward',
+  '--verifier-key-id': 'this harness cuts no independent evidence; cut the bundle at --evidence-tier self or steward',
+};
+
+/**
+ * The OpenWOP conformance CLI's `--verify FILE [--host-key PEM]`, with no command before it, is
+ * this harness's `verify FILE [--host-key PEM]`; the argument list rewritten to that.
+ */
+function verifyAlias(argv: readonly string[]): string[] | undefined {
+  if (argv.length === 0 || !argv[0]!.startsWith('-')) return undefined;
+  const at = argv.findIndex((arg) => arg === '--verify' || arg.startsWith('--verify='));
+  if (at === -1) return undefined;
+  const inline = argv[at]!.startsWith('--verify=') ? argv[at]!.slice('--verify='.length) : undefined;
+  const file = inline ?? argv[at + 1];
+  const rest = [...argv.slice(0, at), ...argv.slice(at + (inline === undefined ? 2 : 1))];
+  return file === undefined ? ['verify', ...rest] : ['verify', file, ...rest];
+}
+
 /**
  * The embedded reference host, handed to `run` by this command layer (lib/certify.ts): the only
  * place below bin/ that reaches into hosts/, and only when no --base-url is given.
@@ -60,8 +115,15 @@ async function importReferenceHost(): Promise<typeof import('../hosts/reference/
   return import('../hosts/reference/server.ts');
 }
 
-export async function main(argv: string[], io: Io = defaultIo()): Promise<number> {
-  if (argv.length === 0) return usage(io, 'a command is required: run, verify, grade or host');
+/** Runs the CLI and returns its exit code; never calls process.exit itself. */
+export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<number> {
+  if (givenArgv.length === 0) return usage(io, 'a command is required: run, verify, grade or host');
+  const aliased = verifyAlias(givenArgv);
+  if (aliased !== undefined)
+    io.err(
+      'note: --verify FILE is the verify command here; its exit codes are this harness\'s: 5, not the OpenWOP CLI\'s 2, for "not independently verified" (see --help)\n',
+    );
+  const argv = aliased ?? givenArgv;
   let exitCode = 0;
   const program = new Command(PROGRAM)
     .description('Black-box conformance harness for the OpenWOP v2 agent-evaluation surface (RFC 0081, 0244, 0252)')
@@ -71,14 +133,17 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     .configureOutput({
       writeOut: io.out,
       writeErr: io.err,
-      outputError: (text) =>
-        usage(
-          io,
-          text
-            .trim()
-            .replace(/^error: /, '')
-            .replace(/\s*\n\s*/g, ' '),
-        ),
+      outputError: (text) => {
+        const line = text
+          .trim()
+          .replace(/^error: /, '')
+          .replace(/\s*\n\s*/g, ' ');
+        const flag = /^unknown option '([^'=]+)/.exec(line)?.[1];
+        const instead = flag === undefined ? undefined : OPENWOP_CLI_ONLY[flag];
+        if (instead !== undefined) return usage(io, `${flag} is a flag of the OpenWOP conformance CLI that this harness does not take: ${instead}`);
+        if (flag === '--verify') return usage(io, '--verify FILE is the verify command here: openwop-eval-conformance verify FILE --host-key PEM');
+        return usage(io, line);
+      },
     })
     .addHelpText('after', EXIT_CODES_HELP);
 
@@ -91,7 +156,10 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     .option('--api-key <key>', "tenant A's API key (env OPENWOP_API_KEY)")
     .option('--tenant-b-api-key <key>', "a second tenant's key, for the cross-tenant legs (env OPENWOP_TEST_TENANT_B_API_KEY)")
     .option('--require-behavior', 'fail, rather than skip, what the host does not advertise or lets nobody observe (env OPENWOP_REQUIRE_BEHAVIOR=true)')
-    .option('--filter <text>', 'only the requirement ids or titles containing this text')
+    .option(
+      '--filter <pattern>',
+      'only the requirement ids or titles matching this regular expression (as the OpenWOP CLI reads it), or containing it when it is not one; the run says which',
+    )
     .option('--report-json <file>', 'write the rows and totals as JSON')
     .option('--junit <file>', 'write the rows as JUnit XML')
     .option('--html <file>', 'write a self-contained HTML report: the verdict, the totals and every row, filterable by disposition')
@@ -99,6 +167,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
       '--summary <file>',
       'write a Markdown summary: the verdict, the totals and the rows that did not pass (also appended to $GITHUB_STEP_SUMMARY when it is set)',
     )
+    .option('--otel <file>', 'write OpenTelemetry logs as OTLP JSON: a gen_ai.evaluation.result record per eval.scored the host sent (RFC 0244 §E) and per row')
     .option(
       '--expected-failures <file>',
       'a JSON list of requirement ids expected to fail, each with a reason: they do not fail the run, and one that passes does (schemas/expected-failures.schema.json)',
@@ -147,7 +216,13 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     .option('--generated <n>', 'eval suites the generated-suites leg generates within what the host advertises, 0 to 500; default 6')
     .option('--suite <file>', 'the generated-suites leg certifies with exactly this AgentEvalSuite (a *.repro.json it wrote) instead of generating')
     .option('--baseline-suite <file>', "with --suite: the reproducer's baseline suite (a *.repro.baseline.json)")
+    .option('--max-workers <n>', "--concurrency by the OpenWOP CLI's name")
+    .option(
+      '--evidence-tier <tier>',
+      'with --certify: self (default) or steward, the tier each claimed profile carries; independent is refused (it needs a verifier signature this harness does not make)',
+    )
     .option('--reference-host-config <json>', 'embedded host only: JSON options for the reference host (e.g. {"evalSuite":false})')
+    .addHelpText('after', EXAMPLES_HELP.run)
     .action(async (options) => {
       if (options.list) {
         const [{ loadScenarios }, { listing, readTraceability }] = await Promise.all([import('./scenarios.ts'), import('./traceability.ts')]);
@@ -169,6 +244,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
       '--replay <archive>',
       "run the certification again against the archive (not the host) and require every row, disposition and the witness digest to be the bundle's; checks the archive's binding (ARCHIVE.sig.json)",
     )
+    .addHelpText('after', EXAMPLES_HELP.verify)
     .action(async (bundle: string, options) => {
       exitCode = await verifyCommand(bundle, options, io);
     });
@@ -182,6 +258,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     .option('--api-key <key>', 'with --base-url (env OPENWOP_API_KEY)')
     .option('--archive <archive>', "read the run's events and served summary from a certification's archive (run --archive) instead")
     .option('--run <id>', 'with --base-url or --archive: the eval run')
+    .addHelpText('after', EXAMPLES_HELP.grade)
     .action(async (options: GradeOptions) => {
       exitCode = await gradeCommand(options, io);
     });
@@ -191,6 +268,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     .description('start the embedded reference host on 127.0.0.1 and print its base URL and tenant keys')
     .option('--port <port>', 'port to bind (0 picks a free one)', '3838')
     .option('--db <file>', 'SQLite file (default: in memory)')
+    .addHelpText('after', EXAMPLES_HELP.host)
     .action(async (options: { port: string; db?: string }) => {
       exitCode = await hostCommand(options, io);
     });

@@ -7,12 +7,17 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { PACKAGE_ROOT } from './package-root.ts';
 import { applyBaseline, formatBaseline, readBaseline, type Baseline, type BaselineOutcome } from './baseline.ts';
-import type { Bundle, LedgerRow, UnsignedBundle } from './evidence/types.ts';
+import type { Bundle, EvidenceTier, LedgerRow, UnsignedBundle } from './evidence/types.ts';
+import { describeFilter, readFilter, type LegFilter } from './leg-filter.ts';
 import { buildBundle, signBundle } from './evidence/bundle.ts';
 import { claimedProfilesFromDiscovery } from './evidence/derivation.ts';
 import { evalClaimedProfiles, profileVerdicts } from './evidence/profiles.ts';
 import { loadOrCreateDevKey, publicKeyPemFromPrivate, readSigningKeyFile, signingKeyProblem } from './evidence/keys.ts';
 import { cannotStart, prepareOutputs, usage, type Io } from './io.ts';
+import { Progress, type ProgressMode } from './report/progress.ts';
+import { readEvidenceTier } from './evidence-tier.ts';
+
+export { PROGRESS_MODES, type ProgressMode } from './report/progress.ts';
 import { verifyBundle } from './evidence/verify.ts';
 import { certificationOf, type Certification, type HarnessIdentity } from './evidence/certification.ts';
 import { authenticityLine, rejectionLines, thisHarness, upstreamLine, verdictLine } from './verify.ts';
@@ -22,6 +27,7 @@ import { readConcurrency } from './ledger/schedule.ts';
 import { certifyTarget, EmbeddedHostUnavailable, type EmbeddedHostFactory } from './certify.ts';
 import { runLegs, selectLegs } from './ledger/runner.ts';
 import type { Target } from './ledger/target.ts';
+import { writeOtelLogs } from './report/otel.ts';
 import { pemSecrets, Redactor } from './redact.ts';
 import { ArchiveRecorder } from './archive/recorder.ts';
 import { archivePathOf, writeArchive, type SignedBundle } from './archive/write.ts';
@@ -29,7 +35,7 @@ import { LegClock } from './report/clock.ts';
 import { formatRow, formatTotals, totalsOf, writeReports } from './report/index.ts';
 import { noBundle, runReport, verdictOf, type RunReport } from './report/model.ts';
 import { loadScenarios } from './scenarios.ts';
-import type { Scenario } from './ledger/scenario.ts';
+import { ruleNames, type Scenario } from './ledger/scenario.ts';
 import { freshSeed } from './certification-seed.ts';
 import { readGeneratedPlan, writeReproducer } from './generated-plan.ts';
 
@@ -44,6 +50,8 @@ export interface RunOptions {
   junit?: string;
   html?: string;
   summary?: string;
+  /** OTLP JSON logs of the run (lib/report/otel.ts). */
+  otel?: string;
   certify?: string;
   signingKey?: string;
   signingKeyId?: string;
@@ -65,20 +73,20 @@ export interface RunOptions {
   suite?: string;
   baselineSuite?: string;
   archive?: string;
+  /** The OpenWOP conformance CLI's name for --concurrency (docs/openwop-cli.md). */
+  maxWorkers?: string;
+  evidenceTier?: string;
 }
 
 /** The exit code of a run a signal interrupted (README "Exit codes"): 128 + the signal's number. */
 const SIGNAL_EXIT_CODES: Record<string, number> = { 'SIGINT received': 130, 'SIGTERM received': 143 };
 
-/** `--progress`: `auto` redraws one line on a terminal and prints nothing on a pipe. */
-export const PROGRESS_MODES = ['auto', 'lines', 'none'] as const;
-export type ProgressMode = (typeof PROGRESS_MODES)[number];
-
-/** Who signs the bundle, settled before any leg runs. */
+/** Who signs the bundle, settled before any leg runs, and the evidence tier it claims. */
 interface Signer {
   privateKeyPem: string;
   keyId: string;
   selfSignedDevelopmentKey: boolean;
+  evidenceTier: EvidenceTier;
 }
 
 const PACKAGE = JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { name: string; version: string };
@@ -97,36 +105,54 @@ export async function runOffline(options: RunOptions, io: Io): Promise<number> {
   const scenarios = await loadScenarios();
   const ready = prepareRun(options, scenarios, io);
   if (!ready.ok) return ready.code;
+  sayFilter(ready.filter, scenarios, io);
   const clock = new LegClock();
-  const rows = await runLegs(clock.wrap(scenarios), undefined, { filter: options.filter, onRow: (row) => clock.finished(row.id) });
+  const rows = await runLegs(clock.wrap(scenarios), undefined, { filter: ready.filter, onRow: (row) => clock.finished(row.id) });
   const redactor = new Redactor();
   const { code, baseline } = finish(rows, io, redactor, ready.baseline);
   const target = { offline: true, requireBehavior: false };
-  const content = { ...runReport(PACKAGE.version, rows, scenarios, clock, target, noBundle('--offline runs no host leg, so it cuts no bundle')), ...baseline };
-  return report(options, content, redactor, io) ? code : 2;
+  const content = {
+    ...runReport(PACKAGE.version, rows, scenarios, clock, target, noBundle('--offline runs no host leg, so it cuts no bundle')),
+    ...baseline,
+    ...filterOf(ready.filter, scenarios),
+  };
+  const written = report(options, content, redactor, io) && (await writeOtelLogs(options.otel, content, [], redactor, io));
+  return written ? code : 2;
+}
+
+/** The `filter` member of the reports: the pattern, its reading and what it kept. */
+function filterOf(filter: LegFilter | undefined, scenarios: Scenario[]): Pick<RunReport, 'filter'> {
+  if (filter === undefined) return {};
+  const total = scenarios.flatMap((s) => s.legs).length;
+  return { filter: { pattern: filter.text, reading: filter.kind, kept: selectLegs(scenarios, filter).length, total } };
+}
+
+/** The reading a filter took and what it kept (lib/leg-filter.ts), on standard error before the first leg. */
+function sayFilter(filter: LegFilter | undefined, scenarios: Scenario[], io: Io): void {
+  if (filter === undefined) return;
+  io.err(`${describeFilter(filter, selectLegs(scenarios, filter).length, scenarios.flatMap((s) => s.legs).length)}\n`);
 }
 
 /**
  * What every run checks before it starts: the output files can be written (their folders are
  * created), and the expected-failures file is well formed and names only ids of this harness.
  */
-function prepareRun(options: RunOptions, scenarios: Scenario[], io: Io): { ok: true; baseline?: Baseline } | { ok: false; code: 2 } {
+function prepareRun(options: RunOptions, scenarios: Scenario[], io: Io): { ok: true; baseline?: Baseline; filter?: LegFilter } | { ok: false; code: 2 } {
   const outputProblem = prepareOutputs([
     ['--report-json', options.reportJson],
     ['--junit', options.junit],
     ['--html', options.html],
     ['--summary', options.summary],
+    ['--otel', options.otel],
     ['--certify', options.certify],
     ['--archive', archivePathOf(options)],
   ]);
   if (outputProblem !== undefined) return { ok: false, code: cannotStart(io, outputProblem) };
-  if (options.expectedFailures === undefined) return { ok: true };
-  const read = readBaseline(
-    options.expectedFailures,
-    scenarios.flatMap((s) => s.legs.map((leg) => leg.id)),
-  );
+  const filter = options.filter === undefined ? undefined : readFilter(options.filter);
+  if (options.expectedFailures === undefined) return { ok: true, filter };
+  const read = readBaseline(options.expectedFailures, new Map(scenarios.flatMap((s) => s.legs.map((leg) => [leg.id, ruleNames(leg)] as const))));
   if (!read.ok) return { ok: false, code: usage(io, read.problem) };
-  return { ok: true, baseline: read.baseline };
+  return { ok: true, baseline: read.baseline, filter };
 }
 
 export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: EmbeddedHostFactory): Promise<number> {
@@ -157,13 +183,16 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
   const { caps } = capsRead;
   // The bundle's signer and build are settled before any leg runs (README "Exit codes": a run
   // that cannot sign what it certifies does not start).
+  const tier = readEvidenceTier(options.evidenceTier, options.certify, settings.signingKey);
+  if (!tier.ok) return usage(io, tier.problem);
+  const evidenceTier = tier.tier;
   let signer: Signer | undefined;
   if (options.certify && settings.signingKey) {
     if (!settings.signingKeyId) return usage(io, '--signing-key-id is required with --signing-key');
     const key = readSigningKeyFile(settings.signingKey);
     if (!key.ok) return usage(io, `--signing-key: ${key.reason}`);
     redactor.add(...pemSecrets(key.pem));
-    signer = { privateKeyPem: key.pem, keyId: settings.signingKeyId, selfSignedDevelopmentKey: false };
+    signer = { privateKeyPem: key.pem, keyId: settings.signingKeyId, selfSignedDevelopmentKey: false, evidenceTier };
   }
   if (options.certify && baseUrl !== undefined) {
     if (signer === undefined) return usage(io, '--certify against a host needs --signing-key and --signing-key-id (the host signs its own bundle)');
@@ -173,7 +202,9 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
         '--certify against a host needs --host-build (or OPENWOP_HOST_BUILD), image-digest|commit|artifact-sha256:<id>, naming the build certified',
       );
   }
-  const workers = readConcurrency(options.concurrency, env);
+  if (options.concurrency !== undefined && options.maxWorkers !== undefined && options.concurrency !== options.maxWorkers)
+    return usage(io, `--max-workers is --concurrency by its OpenWOP name; give one of them, not ${options.maxWorkers} and ${options.concurrency}`);
+  const workers = readConcurrency(options.concurrency ?? options.maxWorkers, env);
   if (!workers.ok) return usage(io, workers.problem);
   const plan = readGeneratedPlan(options);
   if (!plan.ok) return usage(io, plan.problem);
@@ -218,7 +249,7 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       const devKey = options.certify && signer === undefined ? loadOrCreateDevKey(devKeyDir(env)) : undefined;
       redactor.add(...pemSecrets(devKey?.privateKeyPem));
       if (devKey?.created) io.err(`created a self-signed development key in ${devKeyDir(env)} (not for publication)\n`);
-      if (devKey) signer = { privateKeyPem: devKey.privateKeyPem, keyId: devKey.keyId, selfSignedDevelopmentKey: true };
+      if (devKey) signer = { privateKeyPem: devKey.privateKeyPem, keyId: devKey.keyId, selfSignedDevelopmentKey: true, evidenceTier: 'self' };
       const host = await embeddedHost({
         ...(devKey ? { signingKey: devKey.privateKeyPem, signingKeyId: devKey.keyId } : {}),
         log: (message: string) => io.err(`[reference-host] ${message}\n`),
@@ -231,7 +262,9 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       redactor.add(apiKey, tenantBApiKey);
       io.err(`started the embedded reference host at ${url}\n`);
     }
-    const progress = new Progress(io, options.progress ?? 'auto', selectLegs(scenarios, options.filter).length);
+    const selected = selectLegs(scenarios, ready.filter);
+    const withoutTenantB = tenantBApiKey ? [] : selected.filter(({ leg }) => !leg.serverFree && leg.needs.tenantB === true).map(({ leg }) => leg.id);
+    const progress = new Progress(io, options.progress ?? 'auto', selected.length);
     const clock = new LegClock();
     const archivePath = archivePathOf(options);
     const recorder = archivePath === undefined ? undefined : new ArchiveRecorder();
@@ -248,7 +281,7 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       maxEventsInFlight: caps.maxEventsInFlight,
       maxBytesInFlight: caps.maxBytesInFlight,
       scenarios,
-      filter: options.filter,
+      filter: ready.filter,
       concurrency: workers.concurrency,
       seed,
       generated: plan.count,
@@ -267,6 +300,14 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
               return undefined;
             }
           : undefined,
+      // Said before the first leg, not found as blocked rows at the end.
+      onReady: () => {
+        sayFilter(ready.filter, scenarios, io);
+        if (withoutTenantB.length > 0)
+          io.err(
+            `warning: no tenant-B key (--tenant-b-api-key or OPENWOP_TEST_TENANT_B_API_KEY), so ${withoutTenantB.length} cross-tenant leg(s) will be blocked: ${withoutTenantB.join(', ')}\n`,
+          );
+      },
       onSeeded: (seeded) => io.err(`seeded through the seam: ${seeded.join(', ')}\n`),
       onRow: (row) => {
         clock.finished(row.id);
@@ -316,6 +357,8 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
         legDeadlineMs: deadlines.legDeadlineMs,
         maxEvents: caps.maxEvents,
         maxResponseBytes: caps.maxResponseBytes,
+        generated: plan.count,
+        ...(plan.replay === undefined ? {} : { replaySuite: plan.replay }),
       };
       const archived = writeArchive(archivePath, recorder, settingsOfRun, { tenantA: apiKey, tenantB: tenantBApiKey }, redactor, signed, io);
       if (archived !== 0 && code === 0) code = archived;
@@ -330,8 +373,14 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
       seed,
     };
     // An interrupted run says so first, in every report (README "Deadlines and interruption").
-    const interrupted = interruptedBy === undefined ? {} : { interrupted: { reason: interruptedBy } };
-    if (!report(options, { ...interrupted, ...runReport(PACKAGE.version, rows, scenarios, clock, about, verdict), ...baseline }, redactor, io)) code = 2;
+    const content = {
+      ...(interruptedBy === undefined ? {} : { interrupted: { reason: interruptedBy } }),
+      ...runReport(PACKAGE.version, rows, scenarios, clock, about, verdict),
+      ...baseline,
+      ...filterOf(ready.filter, scenarios),
+    };
+    if (!report(options, content, redactor, io)) code = 2;
+    if (!(await writeOtelLogs(options.otel, content, target.observedRuns ?? [], redactor, io))) code = 2;
     if (interruptedBy !== undefined) {
       io.err(`openwop-eval-conformance: interrupted (${interruptedBy}); every row not reached is blocked\n`);
       // The shell's convention for a process ended by a signal: 128 + its number.
@@ -370,7 +419,7 @@ function finish(rows: LedgerRow[], io: Io, redactor: Redactor, baseline: Baselin
   const outcome = applied === undefined ? {} : { baseline: applied };
   if (rows.length === 0) return { code: cannotStart(io, 'no requirement id was selected'), baseline: outcome };
   // A listed executed-fail is tolerated; a stale entry fails the run; a blocked row is never excused.
-  const unexcused = totals.executedFail - (applied?.expectedFailures.length ?? 0);
+  const unexcused = totals.executedFail - (applied?.excused.length ?? 0);
   return { code: unexcused > 0 || totals.blocked > 0 || (applied?.stale.length ?? 0) > 0 ? 1 : 0, baseline: outcome };
 }
 
@@ -384,37 +433,6 @@ function report(options: RunOptions, content: RunReport, redactor: Redactor, io:
     stepSummary: process.env.GITHUB_STEP_SUMMARY,
   };
   return writeReports(outputs, content, redactor, io);
-}
-
-/**
- * Progress on standard error while the legs run; each row is printed once, in the final list on
- * standard output (the findings may still change a row after its leg, lib/ledger/runner.ts).
- * `auto`: on a terminal one line, redrawn per leg and cleared at the end; on a pipe nothing.
- * `lines`: a line per finished leg, for a log that should show the run is alive (and the bench,
- * which times each leg's end by it).
- */
-class Progress {
-  private done = 0;
-  private readonly style: 'redraw' | 'lines' | 'none';
-
-  constructor(
-    private readonly io: Io,
-    mode: ProgressMode,
-    private readonly total: number,
-  ) {
-    this.style = mode === 'auto' ? (io.tty ? 'redraw' : 'none') : mode;
-  }
-
-  row(row: LedgerRow): void {
-    this.done += 1;
-    const line = `[${this.done}/${this.total}] ${row.result.padEnd(13)} ${row.id}`;
-    if (this.style === 'redraw') this.io.err(`\r\x1b[2K${line}`);
-    if (this.style === 'lines') this.io.err(`${line}\n`);
-  }
-
-  end(): void {
-    if (this.style === 'redraw' && this.done > 0) this.io.err('\r\x1b[2K');
-  }
 }
 
 function parseBuild(text: string): { kind?: 'image-digest' | 'commit' | 'artifact-sha256'; id?: string; problem?: string } {
@@ -445,7 +463,7 @@ function writeBundle(
   redactor: Redactor,
   judged: (certification: Certification, bundle: Record<string, unknown>) => void,
 ): number {
-  const { privateKeyPem, keyId, selfSignedDevelopmentKey } = signer;
+  const { privateKeyPem, keyId, selfSignedDevelopmentKey, evidenceTier } = signer;
   // The discovery document goes into the bundle verbatim but for the secrets a host may have
   // echoed into it; its digest is taken over what is published (docs/wire.md §12.1).
   const discovery = redactor.value(target.discovery);
@@ -453,7 +471,7 @@ function writeBundle(
   // The upstream profiles as the host's discovery derives them, then the eval profiles with the
   // verdict of the rows (README "Eval profiles"), which `verify` recomputes from the bundle.
   const verdicts = profileVerdicts(harness.profiles, discovery, rows);
-  const claimedProfiles = [...claimedProfilesFromDiscovery(discovery, 2), ...evalClaimedProfiles(verdicts)];
+  const claimedProfiles = [...claimedProfilesFromDiscovery(discovery, 2, evidenceTier), ...evalClaimedProfiles(verdicts, evidenceTier)];
   // Only the embedded host goes without --host-build: its build is this checkout.
   const build = hostBuild ? parseBuild(hostBuild) : { kind: 'commit' as const, id: gitCommit() };
   let unsigned: UnsignedBundle;

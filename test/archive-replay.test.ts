@@ -22,6 +22,7 @@ import { pemSecrets, Redactor } from '../lib/redact.ts';
 import { loadScenarios } from '../lib/scenarios.ts';
 import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
+import { readFilter } from '../lib/leg-filter.ts';
 import { cli } from './support/cli.ts';
 import { HOSTILE_BEHAVIOURS, startHostileHost } from './support/hostile-host.ts';
 
@@ -258,6 +259,7 @@ async function certifyHostile(name: string): Promise<{ rows: LedgerRow[]; har: H
   try {
     outcome = await certifyTarget({
       ...settings,
+      filter: readFilter(settings.filter),
       baseUrl: hostile.baseUrl,
       apiKey: KEY_A,
       tenantBApiKey: KEY_B,

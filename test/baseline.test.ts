@@ -12,6 +12,7 @@ import { cli } from './support/cli.ts';
 import { forward } from './support/forward.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
+import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'owec-baseline-'));
 const SHAPE = 'openwop.requirement.0081.suite-shape';
@@ -96,7 +97,14 @@ describe('an expected-failures file', () => {
     expect(out).toMatch(/^stale entry +openwop\.requirement\.0081\.suite-shape: listed in .* as an expected failure but it passed; remove it from the list$/m);
     expect(out).toMatch(/^baseline: 0 expected failure\(s\) tolerated, 1 stale entry\(ies\), 0 not applied$/m);
     const written = JSON.parse(readFileSync(report, 'utf8')) as { baseline: unknown; totals: { executedPass: number } };
-    expect(written.baseline).toEqual({ file, expectedFailures: [], stale: [{ id: SHAPE, reason: 'was broken once' }], notApplied: [] });
+    expect(written.baseline).toEqual({
+      file,
+      expectedFailures: [],
+      stale: [{ id: SHAPE, reason: 'was broken once' }],
+      notApplied: [],
+      excused: [],
+      unlisted: [],
+    });
     expect(written.totals.executedPass).toBe(1);
   });
 
@@ -152,7 +160,13 @@ describe('an expected-failures file', () => {
     };
     expect(written.baseline.expectedFailures.map((e) => e.id)).toEqual(failing);
     expect(written.rows.find((row) => row.id === SERVED)?.result).toBe('executed-fail');
-    expect(readFileSync(junit, 'utf8')).toMatch(/name="openwop\.requirement\.0081\.summary-served: [^"]*"[^>]*>\s*<failure type="executed-fail"/);
+    // In JUnit a tolerated failure is a skip of type expected-failure, naming the list and why, never a <failure>.
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toMatch(
+      /name="openwop\.requirement\.0081\.summary-served: [^"]*"[^>]*>\s*<skipped type="expected-failure" message="expected failure, listed in [^"]*: summaries are switched off in this build; failed: /,
+    );
+    expect(xml).not.toMatch(/<failure/);
+    expect(xml).toMatch(new RegExp(`<testsuites [^>]*failures="0"[^>]*skipped="${failing.length}"`));
     const signedBundle = JSON.parse(readFileSync(bundle, 'utf8')) as { results: { requirements: Array<{ id: string; result: string }> } };
     expect(signedBundle.results.requirements.find((row) => row.id === SERVED)?.result).toBe('executed-fail');
     expect(Object.keys(signedBundle)).not.toContain('baseline');
@@ -165,5 +179,109 @@ describe('an expected-failures file', () => {
     expect(code).toBe(1);
     expect(out).toMatch(/^blocked +openwop\.requirement\.0081\.summary-served: /m);
     expect(out).toMatch(/^not applied +openwop\.requirement\.0081\.summary-served: listed in .*, but the row is blocked$/m);
+  });
+});
+
+describe('an expected-failures entry per rule (id/rule)', () => {
+  const SCOPED = 'openwop.requirement.0081.summary-tenant-scoped';
+  /** The known-bad host `name` of the catalogue (hosts/known-bad/), started for one test. */
+  async function knownBad(name: string): Promise<string[]> {
+    const entry = KNOWN_BAD_HOSTS.find((candidate) => candidate.name === name)!;
+    const host = await startReferenceHost({ ...entry.options, log: () => {} });
+    cleanups.push(() => host.close());
+    return ['--base-url', host.baseUrl, '--api-key', host.tenants.a.apiKey, '--tenant-b-api-key', host.tenants.b.apiKey, '--filter', 'tenant-scoped'];
+  }
+
+  it("names a rule the leg declares, or is a usage error naming the leg's rules", async () => {
+    const { code, err } = await cli(
+      'run',
+      '--offline',
+      '--expected-failures',
+      baselineFile({ expectedFailures: [{ id: `${SCOPED}/no-such-rule`, reason: 'r' }] }),
+    );
+    expect(code).toBe(2);
+    expect(err).toMatch(
+      /summary-tenant-scoped\/no-such-rule: openwop\.requirement\.0081\.summary-tenant-scoped has no rule no-such-rule \(its rules: not-served, refused-like-unknown; /,
+    );
+  });
+
+  it('is refused beside its whole id', async () => {
+    const file = baselineFile({
+      expectedFailures: [
+        { id: SCOPED, reason: 'r' },
+        { id: `${SCOPED}/not-served`, reason: 'r' },
+      ],
+    });
+    const { code, err } = await cli('run', '--offline', '--expected-failures', file);
+    expect(code).toBe(2);
+    expect(err).toMatch(/lists both openwop\.requirement\.0081\.summary-tenant-scoped and openwop\.requirement\.0081\.summary-tenant-scoped\/not-served/);
+  });
+
+  it('excuses the row when it names the one rule that failed (foreign-summary-refused-differently), and keeps the other rule gating', async () => {
+    const flags = await knownBad('foreign-summary-refused-differently');
+    const junit = join(dir, 'rule.xml');
+    const excused = await cli(
+      'run',
+      ...flags,
+      '--junit',
+      junit,
+      '--expected-failures',
+      baselineFile({ expectedFailures: [{ id: `${SCOPED}/refused-like-unknown`, reason: 'refusal codes differ until 2.1' }] }),
+    );
+    expect(excused.out).toMatch(/^executed-fail openwop\.requirement\.0081\.summary-tenant-scoped: /m);
+    expect(excused.out).toMatch(
+      /^expected-fail openwop\.requirement\.0081\.summary-tenant-scoped\/refused-like-unknown: listed in .*: refusal codes differ until 2\.1$/m,
+    );
+    expect(excused.code).toBe(0);
+    expect(readFileSync(junit, 'utf8')).toMatch(
+      /<skipped type="expected-failure" message="expected failure, listed in [^"]*: refused-like-unknown: refusal codes differ until 2\.1; failed: /,
+    );
+
+    // The other rule listed instead: it did not fail, so its entry is stale, and the failure is not excused.
+    const other = await cli('run', ...flags, '--expected-failures', baselineFile({ expectedFailures: [{ id: `${SCOPED}/not-served`, reason: 'r' }] }));
+    expect(other.code).toBe(1);
+    expect(other.out).toMatch(/^stale entry +openwop\.requirement\.0081\.summary-tenant-scoped\/not-served: .*it passed; remove it from the list$/m);
+    expect(other.out).toMatch(
+      /^not excused +openwop\.requirement\.0081\.summary-tenant-scoped: listed by rule in .*, but it also failed refused-like-unknown, which the list does not name$/m,
+    );
+  });
+
+  it('does not excuse a row that failed a second rule the list does not name (foreign-summary-served)', async () => {
+    const flags = await knownBad('foreign-summary-served');
+    const report = join(dir, 'rule-both.json');
+    const { code, out } = await cli(
+      'run',
+      ...flags,
+      '--report-json',
+      report,
+      '--expected-failures',
+      baselineFile({ expectedFailures: [{ id: `${SCOPED}/refused-like-unknown`, reason: 'r' }] }),
+    );
+    expect(code).toBe(1);
+    expect(out).toMatch(/^not excused +openwop\.requirement\.0081\.summary-tenant-scoped: .*also failed not-served, /m);
+    const written = JSON.parse(readFileSync(report, 'utf8')) as { baseline: { excused: string[]; unlisted: unknown[] } };
+    expect(written.baseline.excused).toEqual([]);
+    expect(written.baseline.unlisted).toEqual([{ id: SCOPED, rules: ['not-served'] }]);
+  });
+
+  it('a rule listed for an id that passed is stale (the reference host)', async () => {
+    const host = await startReferenceHost({ log: () => {} });
+    cleanups.push(() => host.close());
+    const file = baselineFile({ expectedFailures: [{ id: `${SCOPED}/not-served`, reason: 'r' }] });
+    const { code, out } = await cli(
+      'run',
+      '--base-url',
+      host.baseUrl,
+      '--api-key',
+      host.tenants.a.apiKey,
+      '--tenant-b-api-key',
+      host.tenants.b.apiKey,
+      '--filter',
+      'tenant-scoped',
+      '--expected-failures',
+      file,
+    );
+    expect(code).toBe(1);
+    expect(out).toMatch(/^stale entry +openwop\.requirement\.0081\.summary-tenant-scoped\/not-served: /m);
   });
 });

@@ -130,7 +130,7 @@ describe('--certify that could not sign', () => {
       'commit:abc',
     );
     expect(code).toBe(2);
-    expect(err).toMatch(/cannot certify .*: GET \/\.well-known\/openwop answered 404 not_found/);
+    expect(err).toMatch(/cannot certify .*: GET http:\/\/127\.0\.0\.1:\d+\/\.well-known\/openwop answered 404 not_found/);
     expect(host.requests()).toBeGreaterThan(0);
   });
 
@@ -219,7 +219,7 @@ describe('a refused API key', () => {
     const host = await refusingHost((req) => req.url === '/.well-known/openwop');
     const { code, err } = await cli('run', '--base-url', host.url, '--api-key', host.apiKey);
     expect(code).toBe(2);
-    expect(err).toMatch(/cannot certify .*: GET \/\.well-known\/openwop answered 401 unauthenticated$/m);
+    expect(err).toMatch(/cannot certify .*: GET http:\/\/127\.0\.0\.1:\d+\/\.well-known\/openwop answered 401 unauthenticated$/m);
     expectOneLine(err);
   });
 });

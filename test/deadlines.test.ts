@@ -281,7 +281,7 @@ describe('against a host that never answers POST /runs', () => {
       const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as Record<string, unknown>;
       expect(Object.keys(report)[0]).toBe('interrupted');
       expect(report.interrupted).toEqual({ reason: `${signal} received` });
-      expect(readFileSync(join(dir, 'r.html'), 'utf8')).toContain(`<div class="verdict verdict-incomplete" id="interrupted">Interrupted: ${signal} received`);
+      expect(readFileSync(join(dir, 'r.html'), 'utf8')).toContain(`id="banner-interrupted" role="status">Interrupted: ${signal} received.`);
       expect(readFileSync(join(dir, 's.md'), 'utf8').split('\n')[0]).toMatch(/^## OpenWOP eval conformance \(interrupted\): /);
       expect(err).not.toMatch(/^\s+at /m);
       const rows = readRows(join(dir, 'r.json'));

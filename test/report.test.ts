@@ -201,6 +201,10 @@ describe('the Markdown summary', () => {
     expect(lines[0]).toContain('executed-fail');
     expect(lines[0]).toContain('passHatK: expected 0.4, got 0.41');
     expect(md).not.toContain('suite-shape');
+    // The failures first; the rows that did not run apart, folded, never among them.
+    expect(md.indexOf('### Failed and blocked (1)')).toBeLessThan(md.indexOf(lines[0]!));
+    expect(md.indexOf('<details><summary>Not run: skipped or inapplicable (1)</summary>')).toBeGreaterThan(md.indexOf(lines[0]!));
+    expect(md.indexOf('<details>')).toBeLessThan(md.indexOf(lines[1]!));
     // The hostile reason cannot open a cell, a tag or a code span of its own.
     expect(lines[0]!.split(/(?<!\\)\|/)).toHaveLength(6);
     expect(md).not.toMatch(/<(script|img)/);
@@ -220,7 +224,11 @@ describe('the HTML report', () => {
     const html = htmlReport(syntheticReport([passRow, failRow, skippedRow]));
     expect(html.match(/<script>/g)).toHaveLength(1);
     expect(html).not.toMatch(/<img|onerror=alert\(2\)>/);
-    expect(html).not.toMatch(/<[a-z][^>]*\s(src|href|action|data)=/i);
+    expect(html).not.toMatch(/<[a-z][^>]*\s(src|action|data)=/i);
+    // Its links are anchors in the page and the RFC sections on the public OpenWOP site: navigation, never a load.
+    const hrefs = [...html.matchAll(/\shref="([^"]*)"/g)].map((m) => m[1]!);
+    expect(hrefs.length).toBeGreaterThan(0);
+    expect(hrefs.filter((href) => !href.startsWith('#') && !href.startsWith('https://openwop.dev/rfcs/'))).toEqual([]);
     expect(html).not.toMatch(/@import|url\(/);
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;');
     expect(html).toMatch(/content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-[A-Za-z0-9+/]+=*'"/);

@@ -32,6 +32,9 @@ export interface ArchiveSettings {
   legDeadlineMs?: number;
   maxEvents?: number;
   maxResponseBytes?: number;
+  /** Suites the generated-suites leg generated, and the one suite `run --suite` replayed. */
+  generated?: number;
+  replaySuite?: { suite: Record<string, unknown>; baseline?: Record<string, unknown> };
 }
 
 export interface HarResponse extends Response {

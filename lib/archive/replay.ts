@@ -16,6 +16,7 @@ import { sortedProjectedRows, witnessDigest } from '../evidence/witness.ts';
 import { cannotStart, type Io } from '../io.ts';
 import { withDeadlines } from '../ledger/deadlines.ts';
 import { Redactor } from '../redact.ts';
+import { readFilter } from '../leg-filter.ts';
 import { loadScenarios } from '../scenarios.ts';
 import { parseArchive, type Har, type ReadArchive } from './har.ts';
 import { startReplayHost } from './replay-host.ts';
@@ -61,8 +62,10 @@ export async function replayCertification(har: Har): Promise<ReplayRun> {
       ...(settings.maxEvents === undefined ? {} : { maxEvents: settings.maxEvents }),
       ...(settings.maxResponseBytes === undefined ? {} : { maxResponseBytes: settings.maxResponseBytes }),
       seed: settings.seed,
+      ...(settings.generated === undefined ? {} : { generated: settings.generated }),
+      ...(settings.replaySuite === undefined ? {} : { replaySuite: settings.replaySuite }),
       scenarios,
-      ...(settings.filter === undefined ? {} : { filter: settings.filter }),
+      ...(settings.filter === undefined ? {} : { filter: readFilter(settings.filter) }),
       concurrency: settings.concurrency,
       bound: (legs) =>
         settings.legDeadlineMs === undefined ? legs : withDeadlines(legs, settings.legDeadlineMs, { signal: never.signal, reason: () => 'not interrupted' }),

@@ -21,13 +21,27 @@ export interface CallOptions {
 export type DiscoveryResult = { ok: true; document: JsonObject; etag?: string; status: number } | { ok: false; reason: string; result?: HttpResult };
 
 /** `GET /.well-known/openwop`, unauthenticated, with `OpenWOP-Version: 2.0`. */
+/** The discovery URL under a base URL, without any user or password the base URL carries. */
+function discoveryUrl(baseUrl: string): string {
+  try {
+    const url = new URL(`${baseUrl}/.well-known/openwop`);
+    url.username = '';
+    url.password = '';
+    return url.href;
+  } catch {
+    return '/.well-known/openwop';
+  }
+}
+
 export async function discover(client: Client): Promise<DiscoveryResult> {
   const result = await client.request('GET', '/.well-known/openwop', { auth: 'none' });
+  // The reason names the whole URL tried, so a base URL missing its path prefix shows at once.
+  const tried = discoveryUrl(client.baseUrl);
   if (result.status !== 200) {
-    return { ok: false, reason: `GET /.well-known/openwop answered ${describeAnswer(result)}`, result };
+    return { ok: false, reason: `GET ${tried} answered ${describeAnswer(result)}`, result };
   }
   if (!isJsonObject(result.json)) {
-    return { ok: false, reason: 'GET /.well-known/openwop answered 200 without a JSON object', result };
+    return { ok: false, reason: `GET ${tried} answered 200 without a JSON object`, result };
   }
   const etag = result.headers.etag;
   return etag === undefined ? { ok: true, document: result.json, status: result.status } : { ok: true, document: result.json, etag, status: result.status };

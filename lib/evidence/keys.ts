@@ -97,14 +97,36 @@ function readKeyFile(path: string, parse: (pem: string) => unknown, what: string
   try {
     parse(pem);
   } catch (error) {
-    return { ok: false, reason: error instanceof PrivateKeyGiven ? `${path} ${error.message}` : `${path}: ${(error as Error).message}` };
+    return {
+      ok: false,
+      reason: error instanceof PrivateKeyGiven || error instanceof PublicKeyGiven ? `${path} ${error.message}` : `${path}: ${(error as Error).message}`,
+    };
   }
   return { ok: true, pem };
 }
 
-/** An Ed25519 private key PEM file (`--signing-key`). */
+/** A public key given where the private key belongs (`--signing-key`). */
+class PublicKeyGiven extends Error {
+  constructor() {
+    super(
+      'holds a public key; --signing-key takes the Ed25519 private key (a PKCS8 "PRIVATE KEY" PEM) that signs the bundle (the public key is for verify --host-key)',
+    );
+  }
+}
+
+/**
+ * An Ed25519 private key PEM file (`--signing-key`). A public key is named as such: the crypto
+ * library's own answer to one ("DECODER routines::unsupported") does not say what is wrong.
+ */
 export function readSigningKeyFile(path: string): KeyFile {
-  return readKeyFile(path, ed25519PrivateKey, 'signing key');
+  return readKeyFile(
+    path,
+    (pem) => {
+      if (/-----BEGIN (?:RSA )?PUBLIC KEY-----/.test(pem)) throw new PublicKeyGiven();
+      return ed25519PrivateKey(pem);
+    },
+    'signing key',
+  );
 }
 
 /** A private key given where a public key belongs (`--host-key`). */

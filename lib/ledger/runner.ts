@@ -14,10 +14,11 @@ import { decideGate, ruleNames, type Leg, type Scenario } from './scenario.ts';
 import { applyFindings } from './findings.ts';
 import { DEFAULT_CONCURRENCY, schedule } from './schedule.ts';
 import type { Target } from './target.ts';
+import { filterKeeps, type LegFilter } from '../leg-filter.ts';
 
 export interface RunLegsOptions {
-  /** Only legs whose id or title matches. */
-  filter?: string;
+  /** Only legs whose id or title matches (lib/leg-filter.ts). */
+  filter?: LegFilter;
   /** Called once per finished row, for progress output. */
   onRow?: (row: LedgerRow, leg: Leg) => void;
   /** Legs in flight at most (./schedule.ts); 1 runs them one at a time, in declaration order. */
@@ -26,7 +27,7 @@ export interface RunLegsOptions {
 
 const MAX_DETAIL = 2_000;
 
-export function selectLegs(scenarios: Scenario[], filter?: string): Array<{ scenario: Scenario; leg: Leg }> {
+export function selectLegs(scenarios: Scenario[], filter?: LegFilter): Array<{ scenario: Scenario; leg: Leg }> {
   const chosen: Array<{ scenario: Scenario; leg: Leg }> = [];
   const seen = new Map<string, string>();
   for (const scenario of scenarios) {
@@ -34,7 +35,7 @@ export function selectLegs(scenarios: Scenario[], filter?: string): Array<{ scen
       const other = seen.get(leg.id);
       if (other !== undefined) throw new TestBug(`requirement id ${leg.id} is declared in ${other} and ${scenario.file}`);
       seen.set(leg.id, scenario.file);
-      if (filter === undefined || leg.id.includes(filter) || leg.title.includes(filter)) chosen.push({ scenario, leg });
+      if (filter === undefined || filterKeeps(filter, leg)) chosen.push({ scenario, leg });
     }
   }
   return chosen;

@@ -86,6 +86,15 @@ export interface Target {
   /** Every value the harness generates for this host derives from it, so a replay sends the same requests. */
   seed: CertificationSeed;
   generated?: GeneratedPlan;
+  /** The eval runs the legs observed end to end, with their events, for `run --otel` (lib/report/otel.ts). */
+  observedRuns?: ObservedRunLog[];
+}
+
+/** One eval run as read: its id, the suite it ran and its event log as the host sent it. */
+export interface ObservedRunLog {
+  runId: string;
+  suiteId: string;
+  events: ReadonlyArray<{ type: string; [member: string]: unknown }>;
 }
 
 export type OpenTargetResult = { ok: true; target: Target } | { ok: false; reason: string };
@@ -132,6 +141,7 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     findings: new Findings(),
     seed: certificationSeed(options.seed),
     generated: { count: options.generated ?? DEFAULT_GENERATED_SUITES, ...(options.replaySuite ? { replay: options.replaySuite } : {}) },
+    observedRuns: [],
     memo<T>(key: string, make: () => Promise<T>): Promise<T> {
       let pending = memos.get(key) as Promise<T> | undefined;
       if (pending === undefined) {

@@ -7,6 +7,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import type { LedgerRow, Totals } from '../evidence/types.ts';
 import type { Redactor } from '../redact.ts';
+import { splitEntry } from '../baseline.ts';
 import { htmlReport } from './html.ts';
 import { markdownSummary } from './markdown.ts';
 import { clip, displayUrl, escapeMarkup, verdictLabel, type ReportRow, type RunReport } from './model.ts';
@@ -67,11 +68,31 @@ export function writeReports(outputs: ReportOutputs, unredacted: RunReport, reda
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
 
 /**
+ * Why each executed-fail row the expected-failures baseline excuses was expected: the reasons of
+ * its entries (the id, or each listed rule), keyed by id.
+ */
+function expectedFailureReasons(report: RunReport): Map<string, string> {
+  const reasons = new Map<string, string>();
+  const baseline = report.baseline;
+  if (baseline === undefined) return reasons;
+  for (const id of baseline.excused) {
+    const entries = baseline.expectedFailures.filter((entry) => splitEntry(entry.id).id === id);
+    reasons.set(id, entries.map((entry) => (entry.id === id ? entry.reason : `${splitEntry(entry.id).rule}: ${entry.reason}`)).join('; '));
+  }
+  return reasons;
+}
+
+/**
  * JUnit XML: a testsuite per scenario file, a testcase per requirement id named with its title.
  * A failure's message is the first line of the row's reason, clipped; the whole reason is its
- * body. Each suite carries the run's properties: harness version, base URL, host build.
+ * body. An executed-fail the expected-failures baseline excuses is not a `<failure>` (it does not
+ * fail the run, so a CI page must not show it red): it is `<skipped type="expected-failure">`,
+ * the element JUnit readers show as "skipped" with its message, which names the list and why,
+ * and its body is the whole failure. Each suite carries the run's properties: harness version,
+ * base URL, host build.
  */
 export function junitXml(report: RunReport): string {
+  const expected = expectedFailureReasons(report);
   const byFile = new Map<string, ReportRow[]>();
   for (const row of report.rows) byFile.set(row.scenario, [...(byFile.get(row.scenario) ?? []), row]);
   const { target } = report;
@@ -86,9 +107,9 @@ export function junitXml(report: RunReport): string {
     .filter((p): p is [string, string] => p[1] !== undefined)
     .map(([name, value]) => `      <property name="${name}" value="${escapeMarkup(value)}"/>`);
   const suites = [...byFile].map(([file, rows]) => {
-    const failures = rows.filter((r) => r.result === 'executed-fail').length;
+    const failures = rows.filter((r) => r.result === 'executed-fail' && !expected.has(r.id)).length;
     const errors = rows.filter((r) => r.result === 'blocked').length;
-    const skipped = rows.filter((r) => r.result === 'skipped' || r.result === 'inapplicable').length;
+    const skipped = rows.filter((r) => r.result === 'skipped' || r.result === 'inapplicable' || expected.has(r.id)).length;
     const time = rows.reduce((sum, row) => sum + row.durationMs, 0);
     const cases = rows.map((row) => {
       const name = row.title === undefined ? row.id : `${row.id}: ${row.title}`;
@@ -96,12 +117,15 @@ export function junitXml(report: RunReport): string {
       if (row.result === 'executed-pass') return `${open}/>`;
       const reason = row.detail ?? 'no reason given';
       const message = escapeMarkup(clip(reason.split('\n')[0]!, 200));
+      const why = expected.get(row.id);
       const element =
-        row.result === 'executed-fail'
-          ? `<failure type="executed-fail" message="${message}">${escapeMarkup(reason)}</failure>`
-          : row.result === 'blocked'
-            ? `<error type="blocked" message="${message}">${escapeMarkup(reason)}</error>`
-            : `<skipped message="${row.result}: ${message}"/>`;
+        why !== undefined
+          ? `<skipped type="expected-failure" message="expected failure, listed in ${escapeMarkup(report.baseline!.file)}: ${escapeMarkup(clip(why, 200))}; failed: ${message}">${escapeMarkup(reason)}</skipped>`
+          : row.result === 'executed-fail'
+            ? `<failure type="executed-fail" message="${message}">${escapeMarkup(reason)}</failure>`
+            : row.result === 'blocked'
+              ? `<error type="blocked" message="${message}">${escapeMarkup(reason)}</error>`
+              : `<skipped message="${row.result}: ${message}"/>`;
       return `${open}>\n      ${element}\n    </testcase>`;
     });
     return [
@@ -112,6 +136,6 @@ export function junitXml(report: RunReport): string {
     ].join('\n');
   });
   const t = report.totals;
-  const head = `<testsuites name="openwop-eval-conformance" tests="${report.rows.length}" failures="${t.executedFail}" errors="${t.blocked}" skipped="${t.skipped + t.inapplicable}" time="${seconds(report.durationMs)}">`;
+  const head = `<testsuites name="openwop-eval-conformance" tests="${report.rows.length}" failures="${t.executedFail - expected.size}" errors="${t.blocked}" skipped="${t.skipped + t.inapplicable + expected.size}" time="${seconds(report.durationMs)}">`;
   return `<?xml version="1.0" encoding="UTF-8"?>\n${head}\n${suites.join('\n')}\n</testsuites>\n`;
 }

@@ -1,6 +1,8 @@
 // The Markdown summary for a CI page (`run --summary FILE`, and `$GITHUB_STEP_SUMMARY`): the
-// verdict as `verify` states it, the totals by disposition (docs/wire.md §10) and a table of the
-// rows that did not pass, with their reasons.
+// verdict as `verify` states it, a line when the run was interrupted or filtered, the totals by
+// disposition (docs/wire.md §10), a table of the failed and blocked rows with their reasons, and
+// apart from them, folded, the rows that did not run (skipped, inapplicable): those are not
+// failures, and a reader looking for what broke should not have to sort them out.
 //
 // A reason is text a host sent, and a CI page renders Markdown with inline HTML: every cell is
 // escaped so it stays one line of plain text inside its cell.
@@ -41,15 +43,29 @@ export function markdownSummary(report: RunReport): string {
     `| ${TOTALS_OF.map(([, member]) => totals[member]).join(' | ')} |`,
     '',
   ];
-  const nonPass = report.rows.filter((row) => row.result !== 'executed-pass');
-  if (nonPass.length === 0) return `${[...lines, 'Every row passed.', ''].join('\n')}\n`;
-  lines.push(`### Rows that did not pass (${nonPass.length})`, '', '| Requirement | Clause | Disposition | Reason |', '|---|---|---|---|');
-  for (const row of nonPass.slice(0, MAX_ROWS)) {
-    const title = row.title === undefined ? '' : `<br>${cell(row.title)}`;
+  if (report.filter !== undefined) {
+    const { pattern, reading, kept, total } = report.filter;
     lines.push(
-      `| \`${row.id.replace(/`/g, '')}\`${title} | ${cell(row.clause ?? '')} | ${row.result} | ${cell(clip(row.detail ?? 'no reason given', MAX_REASON))} |`,
+      `**Filtered**: --filter ${cell(JSON.stringify(pattern))} (${reading === 'regex' ? 'a regular expression' : 'plain text'}) kept ${kept} of ${total} requirement ids; a filtered run never certifies.`,
+      '',
     );
   }
-  if (nonPass.length > MAX_ROWS) lines.push('', `…and ${nonPass.length - MAX_ROWS} more; the HTML or JSON report has every row.`);
+  const findings = [...report.rows.filter((row) => row.result === 'executed-fail'), ...report.rows.filter((row) => row.result === 'blocked')];
+  const notRun = report.rows.filter((row) => row.result === 'skipped' || row.result === 'inapplicable');
+  if (findings.length === 0 && notRun.length === 0) return `${[...lines, 'Every row passed.', ''].join('\n')}\n`;
+  const table = (rows: typeof report.rows): string[] => {
+    const out = ['| Requirement | Clause | Disposition | Reason |', '|---|---|---|---|'];
+    for (const row of rows.slice(0, MAX_ROWS)) {
+      const title = row.title === undefined ? '' : `<br>${cell(row.title)}`;
+      out.push(
+        `| \`${row.id.replace(/`/g, '')}\`${title} | ${cell(row.clause ?? '')} | ${row.result} | ${cell(clip(row.detail ?? 'no reason given', MAX_REASON))} |`,
+      );
+    }
+    if (rows.length > MAX_ROWS) out.push('', `…and ${rows.length - MAX_ROWS} more; the HTML or JSON report has every row.`);
+    return out;
+  };
+  lines.push(`### Failed and blocked (${findings.length})`, '');
+  lines.push(...(findings.length === 0 ? ['No row failed or was blocked.'] : table(findings)), '');
+  if (notRun.length > 0) lines.push(`<details><summary>Not run: skipped or inapplicable (${notRun.length})</summary>`, '', ...table(notRun), '', '</details>');
   return `${lines.join('\n')}\n\n`;
 }

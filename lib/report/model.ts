@@ -41,6 +41,8 @@ export interface RunReport {
   rows: ReportRow[];
   /** What the expected-failures baseline did, when one was given (README "Expected failures in CI"). */
   baseline?: BaselineOutcome;
+  /** The run's --filter, when one was given (lib/leg-filter.ts): the ids it kept of all. */
+  filter?: { pattern: string; reading: 'regex' | 'text'; kept: number; total: number };
 }
 
 /** The report of a run: its rows with their legs' titles, clauses and durations, and `verdict`. */
@@ -154,9 +156,4 @@ export function displayUrl(url: string | undefined): string | undefined {
   } catch {
     return url;
   }
-}
-
-/** An excerpt of a row's evidence, as one line of JSON. */
-export function evidenceExcerpt(row: LedgerRow, max = 300): string {
-  return row.evidence === undefined ? '' : clip(JSON.stringify(row.evidence), max);
 }

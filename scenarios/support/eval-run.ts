@@ -93,6 +93,8 @@ export async function observeEvalRun(
   const read = await readRunEvents(client, created.runId, { deadlineMs: RUN_DEADLINE_MS });
   observed.events = read.events;
   observed.eventsVia = read.via;
+  const suiteId = (doc.suite as { suiteId?: unknown }).suiteId;
+  target.observedRuns?.push({ runId: created.runId, suiteId: typeof suiteId === 'string' ? suiteId : doc.id, events: read.events });
   if (!read.ok) observed.eventsProblem = read.reason;
   else if (!read.terminal) observed.eventsProblem = 'the event log ended without a terminal event';
   const complete = observed.eventsProblem === undefined && how.everyForm !== false;

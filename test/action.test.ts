@@ -1,0 +1,218 @@
+// The GitHub Action (action.yml at the root): read with a YAML parser, its inputs and outputs
+// held to what the `run` command takes and writes, and its steps run here as a runner runs a
+// composite action — each `run` script through `bash --noprofile --norc -eo pipefail`, its `env`
+// and `working-directory` expressions filled in from the inputs and the `github` context, with
+// the variables a runner sets (CI, GITHUB_ACTIONS, RUNNER_TEMP, GITHUB_OUTPUT,
+// GITHUB_STEP_SUMMARY, GITHUB_ACTION_PATH, GITHUB_WORKSPACE) — against the reference host.
+
+import { spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { cli } from './support/cli.ts';
+import { startReferenceHost } from '../hosts/reference/server.ts';
+import { packagePath } from '../lib/package-root.ts';
+
+interface Step {
+  name: string;
+  id?: string;
+  shell?: string;
+  run?: string;
+  env?: Record<string, string>;
+  'working-directory'?: string;
+  if?: string;
+  uses?: string;
+}
+interface Action {
+  name: string;
+  inputs: Record<string, { description: string; required?: boolean; default?: string }>;
+  outputs: Record<string, { description: string; value: string }>;
+  runs: { using: string; steps: Step[] };
+}
+
+const ROOT = packagePath('.').replace(/\/$/, '');
+const action = parse(readFileSync(packagePath('action.yml'), 'utf8')) as Action;
+/** The inputs that are not a flag of `run`. */
+const NOT_FLAGS = ['report-dir'];
+const SECRETS = ['api-key', 'tenant-b-api-key', 'signing-key'];
+
+/** Runs a step's script as a runner does, bounded in time; its exit status and output. */
+function runScript(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+/** `${{ … }}` filled in from `context` (dotted names only: the action uses no other expression). */
+function expand(text: string, context: Record<string, string>): string {
+  return text.replace(/\$\{\{\s*([\w.-]+)\s*\}\}/g, (_, name: string) => {
+    if (!(name in context)) throw new Error(`action.yml uses ${name}, which this runner does not provide`);
+    return context[name]!;
+  });
+}
+
+describe('action.yml', () => {
+  it('is a composite action whose steps all run bash scripts', () => {
+    expect(action.runs.using).toBe('composite');
+    expect(action.runs.steps.length).toBeGreaterThan(0);
+    for (const step of action.runs.steps) {
+      expect(step.shell, step.name).toBe('bash');
+      expect(step.run, step.name).toBeTypeOf('string');
+      expect(step.uses, step.name).toBeUndefined();
+    }
+  });
+
+  it('takes, as inputs, flags that run --help lists, each reaching the command', async () => {
+    const { out: help } = await cli('run', '--help');
+    const certify = action.runs.steps.find((step) => step.id === 'certify')!;
+    const env = Object.entries(certify.env ?? {});
+    for (const name of Object.keys(action.inputs)) {
+      const variable = env.find(([, value]) => value === `\${{ inputs.${name} }}`)?.[0];
+      expect(variable, `input ${name} is passed to the certify step's environment`).toBeDefined();
+      if (NOT_FLAGS.includes(name)) continue;
+      expect(help, `input ${name} is a flag of run`).toContain(`\n  --${name} `);
+      // An input lands in the flag's own variable, or the script turns it into the flag or the variable.
+      const flagHelp = help.slice(help.indexOf(`\n  --${name} `) + 1).split('\n  --')[0]!;
+      const own = /env\s+(OPENWOP_[A-Z_]+)/.exec(flagHelp)?.[1];
+      if (own !== undefined && variable !== own) expect(certify.run, `input ${name}: ${variable} becomes ${own}`).toContain(`export ${own}=`);
+      if (own === undefined) expect(certify.run, `input ${name}: ${variable} becomes --${name}`).toContain(`--${name} "$${variable}"`);
+    }
+  });
+
+  it('keeps the secret inputs out of every script text (they travel in the environment only)', () => {
+    for (const step of action.runs.steps) for (const secret of SECRETS) expect(step.run).not.toContain(`inputs.${secret}`);
+  });
+
+  it('declares outputs that the certify step writes', () => {
+    const certify = action.runs.steps.find((step) => step.id === 'certify')!;
+    expect(Object.keys(action.outputs).sort()).toEqual(['bundle', 'certified-profiles', 'report-dir', 'verdict']);
+    for (const [name, output] of Object.entries(action.outputs)) {
+      expect(output.value).toBe(`\${{ steps.certify.outputs.${name} }}`);
+      expect(certify.run).toContain(`\`${name}=`);
+    }
+  });
+});
+
+describe('the steps of action.yml, run as a runner runs them', () => {
+  const workspace = mkdtempSync(join(tmpdir(), 'owec-action-'));
+  const runnerTemp = join(workspace, '_temp');
+  const outputFile = join(runnerTemp, 'output');
+  const summaryFile = join(runnerTemp, 'step-summary.md');
+  const pair = generateKeyPairSync('ed25519');
+  const privatePem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const publicPem = join(workspace, 'host.pub.pem');
+  let host: Awaited<ReturnType<typeof startReferenceHost>>;
+  let results: Array<{ step: string; status: number | null; stdout: string; stderr: string }> = [];
+
+  beforeAll(async () => {
+    mkdirSync(runnerTemp, { recursive: true });
+    writeFileSync(outputFile, '');
+    writeFileSync(summaryFile, '');
+    writeFileSync(publicPem, pair.publicKey.export({ type: 'spki', format: 'pem' }));
+    host = await startReferenceHost({ log: () => {}, signingKey: privatePem, signingKeyId: 'action-key' });
+    const inputs: Record<string, string> = {
+      ...Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, input.default ?? ''])),
+      'base-url': host.baseUrl,
+      'api-key': host.tenants.a.apiKey,
+      'tenant-b-api-key': host.tenants.b.apiKey,
+      'signing-key': privatePem,
+      'signing-key-id': 'action-key',
+      'report-dir': 'out',
+    };
+    const context = {
+      ...Object.fromEntries(Object.entries(inputs).map(([name, value]) => [`inputs.${name}`, value])),
+      'github.action_path': ROOT,
+      'github.sha': 'f'.repeat(40),
+      'github.workspace': workspace,
+    };
+    // What a runner's environment holds; nothing of this process's own OPENWOP_* settings.
+    const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OPENWOP_') && !name.startsWith('GITHUB_')));
+    const runner = {
+      ...base,
+      CI: 'true',
+      GITHUB_ACTIONS: 'true',
+      RUNNER_TEMP: runnerTemp,
+      GITHUB_OUTPUT: outputFile,
+      GITHUB_STEP_SUMMARY: summaryFile,
+      GITHUB_ACTION_PATH: ROOT,
+      GITHUB_WORKSPACE: workspace,
+      GITHUB_SHA: 'f'.repeat(40),
+    };
+    results = [];
+    for (const [index, step] of action.runs.steps.entries()) {
+      const script = join(runnerTemp, `step-${index}.sh`);
+      writeFileSync(script, expand(step.run!, context));
+      const env = { ...runner, ...Object.fromEntries(Object.entries(step.env ?? {}).map(([name, value]) => [name, expand(value, context)])) };
+      const cwd = step['working-directory'] === undefined ? workspace : expand(step['working-directory'], context);
+      // Asynchronously: the reference host answers from this process's event loop.
+      const ran = await runScript(script, cwd, env);
+      results.push({ step: step.name, ...ran });
+      if (ran.status !== 0) break;
+    }
+  }, 180_000);
+  afterAll(async () => {
+    await host?.close();
+  });
+
+  it('every step succeeds against the reference host', () => {
+    expect(
+      results.map((r) => [r.step, r.status]),
+      results.map((r) => r.stderr).join('\n'),
+    ).toEqual(action.runs.steps.map((step) => [step.name, 0]));
+  });
+
+  it('sets the outputs: verdict, the certified profiles, the bundle and the report folder', () => {
+    const outputs = Object.fromEntries(
+      readFileSync(outputFile, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
+    const bundle = JSON.parse(readFileSync(join(workspace, 'out', 'bundle.json'), 'utf8')) as { claimedProfiles: Array<{ id: string; certified: boolean }> };
+    expect(outputs).toEqual({
+      verdict: 'certified',
+      'certified-profiles': bundle.claimedProfiles
+        .filter((p) => p.certified)
+        .map((p) => p.id)
+        .join(','),
+      bundle: 'out/bundle.json',
+      'report-dir': 'out',
+    });
+  });
+
+  it('writes every report to the folder and the summary to the step summary, with no secret anywhere', () => {
+    expect(readdirSync(join(workspace, 'out')).sort()).toEqual(['bundle.json', 'junit.xml', 'otel.json', 'report.html', 'report.json', 'summary.md']);
+    const summary = readFileSync(summaryFile, 'utf8');
+    expect(summary).toMatch(/^## OpenWOP eval conformance: certified/m);
+    const everything = [
+      summary,
+      ...readdirSync(join(workspace, 'out')).map((file) => readFileSync(join(workspace, 'out', file), 'utf8')),
+      ...results.map((r) => r.stdout + r.stderr),
+    ].join('\n');
+    for (const secret of [host.tenants.a.apiKey, host.tenants.b.apiKey, privatePem.split('\n')[1]!]) expect(everything).not.toContain(secret);
+    // The key file lived in RUNNER_TEMP only while the step ran.
+    expect(readdirSync(runnerTemp).filter((file) => file.startsWith('openwop-signing-key'))).toEqual([]);
+  });
+
+  it('cuts a bundle that verify verifies under the host key', async () => {
+    const { code, out } = await cli('verify', join(workspace, 'out', 'bundle.json'), '--host-key', publicPem);
+    expect(out).toMatch(/^authenticity: verified/m);
+    expect(code).toBe(0);
+  });
+});
