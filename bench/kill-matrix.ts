@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
 import { readKillMatrix } from '../hosts/known-bad/kill-matrix.ts';
-import { certifyConfiguration, matrixOffences, serverFreeRows } from '../test/support/matrix-harness.ts';
+import { certifyConfiguration, configurationKey, matrixOffences, serverFreeRows } from '../test/support/matrix-harness.ts';
 import { SCHEMA_MUTANTS } from '../hosts/known-bad/schema-mutants.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { loadScenarios } from '../lib/scenarios.ts';
@@ -24,7 +24,7 @@ export async function benchKillMatrix(): Promise<BenchResult[]> {
   const bases = new Map<string, Map<string, LedgerRow>>();
   const offending: string[] = [];
   for (const host of KNOWN_BAD_HOSTS) {
-    const key = JSON.stringify(host.base);
+    const key = configurationKey(host.base);
     if (!bases.has(key)) bases.set(key, (await certifyConfiguration(host.base, scenarios)).rows);
     const run = await certifyConfiguration(host.options, scenarios);
     if (matrixOffences(run.rows, bases.get(key)!, matrix.hosts[host.name] ?? []).length > 0) offending.push(host.name);

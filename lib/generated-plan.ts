@@ -76,6 +76,8 @@ export function writeReproducer(reproducer: NonNullable<GeneratedPlan['reproduce
     return false;
   }
   const replay = `run --suite ${path}${reproducer.baseline === undefined ? '' : ` --baseline-suite ${baselinePath}`}`;
-  io.out(`reproducer written to ${path}${reproducer.baseline === undefined ? '' : ` (its baseline: ${baselinePath})`}; ${replay} replays it\n`);
+  io.out(
+    `reproducer written to ${path}${reproducer.baseline === undefined ? '' : ` (its baseline: ${baselinePath})`}, shrunk in ${reproducer.shrinkRuns} runs (${reproducer.shrinkMs} ms); ${replay} replays it\n`,
+  );
   return true;
 }

@@ -1,32 +1,24 @@
 // The `run` command: the server-free legs (--offline), or a certification of one host — the one
 // at --base-url, or the embedded reference host started on a free loopback port.
 
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { PACKAGE_ROOT } from './package-root.ts';
+import { join } from 'node:path';
+import { gitCommit, PACKAGE, parseBuild, writeBundle, type Signer } from './bundle-writer.ts';
 import { applyBaseline, formatBaseline, readBaseline, type Baseline, type BaselineOutcome } from './baseline.ts';
-import type { Bundle, EvidenceTier, LedgerRow, UnsignedBundle } from './evidence/types.ts';
+import type { LedgerRow } from './evidence/types.ts';
 import { describeFilter, readFilter, type LegFilter } from './leg-filter.ts';
-import { buildBundle, signBundle } from './evidence/bundle.ts';
-import { claimedProfilesFromDiscovery } from './evidence/derivation.ts';
-import { evalClaimedProfiles, profileVerdicts } from './evidence/profiles.ts';
-import { loadOrCreateDevKey, publicKeyPemFromPrivate, readSigningKeyFile, signingKeyProblem } from './evidence/keys.ts';
+import { loadOrCreateDevKey, readSigningKeyFile, signingKeyProblem } from './evidence/keys.ts';
 import { cannotStart, prepareOutputs, usage, type Io } from './io.ts';
 import { Progress, type ProgressMode } from './report/progress.ts';
 import { readEvidenceTier } from './evidence-tier.ts';
 
 export { PROGRESS_MODES, type ProgressMode } from './report/progress.ts';
-import { verifyBundle } from './evidence/verify.ts';
-import { certificationOf, type Certification, type HarnessIdentity } from './evidence/certification.ts';
-import { authenticityLine, rejectionLines, thisHarness, upstreamLine, verdictLine } from './verify.ts';
+import { thisHarness } from './verify.ts';
 import { readCaps } from './ledger/caps.ts';
 import { readDeadlines, withDeadlines } from './ledger/deadlines.ts';
 import { readConcurrency } from './ledger/schedule.ts';
 import { certifyTarget, EmbeddedHostUnavailable, type EmbeddedHostFactory } from './certify.ts';
 import { runLegs, selectLegs } from './ledger/runner.ts';
-import type { Target } from './ledger/target.ts';
 import { writeOtelLogs } from './report/otel.ts';
 import { pemSecrets, Redactor } from './redact.ts';
 import { ArchiveRecorder } from './archive/recorder.ts';
@@ -80,16 +72,6 @@ export interface RunOptions {
 
 /** The exit code of a run a signal interrupted (README "Exit codes"): 128 + the signal's number. */
 const SIGNAL_EXIT_CODES: Record<string, number> = { 'SIGINT received': 130, 'SIGTERM received': 143 };
-
-/** Who signs the bundle, settled before any leg runs, and the evidence tier it claims. */
-interface Signer {
-  privateKeyPem: string;
-  keyId: string;
-  selfSignedDevelopmentKey: boolean;
-  evidenceTier: EvidenceTier;
-}
-
-const PACKAGE = JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { name: string; version: string };
 
 /**
  * Where the development signing key lives, created on first use: `OPENWOP_DEV_KEY_DIR`, else
@@ -327,23 +309,23 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
     if (options.certify && signer !== undefined) {
       verdict = noBundle('no bundle was written (see the run output)');
       // The baseline is not applied here: the bundle records what happened.
-      const written = writeBundle(
-        await thisHarness(),
-        options.certify,
+      const written = writeBundle({
+        harness: await thisHarness(),
+        path: options.certify,
         rows,
         target,
         signer,
-        settings.hostBuild,
+        hostBuild: settings.hostBuild,
         seed,
         io,
         redactor,
-        (certification, bundle) => {
-          verdict = verdictOf(certification);
-          signed = { bundle, privateKeyPem: signer!.privateKeyPem, keyId: signer!.keyId };
-        },
-      );
+      });
+      if (written.certification !== undefined && written.bundle !== undefined) {
+        verdict = verdictOf(written.certification);
+        signed = { bundle: written.bundle, privateKeyPem: signer.privateKeyPem, keyId: signer.keyId };
+      }
       // A failed row (1) says more than a certificate of nothing (4).
-      if (written === 4 ? code === 0 : written !== 0) code = written;
+      if (written.code === 4 ? code === 0 : written.code !== 0) code = written.code;
     }
     if (archivePath !== undefined && recorder !== undefined) {
       const settingsOfRun = {
@@ -433,95 +415,4 @@ function report(options: RunOptions, content: RunReport, redactor: Redactor, io:
     stepSummary: process.env.GITHUB_STEP_SUMMARY,
   };
   return writeReports(outputs, content, redactor, io);
-}
-
-function parseBuild(text: string): { kind?: 'image-digest' | 'commit' | 'artifact-sha256'; id?: string; problem?: string } {
-  const match = /^(image-digest|commit|artifact-sha256):(.+)$/.exec(text);
-  if (!match) return { problem: `--host-build must be image-digest|commit|artifact-sha256:<id>, got "${text}"` };
-  return { kind: match[1] as 'image-digest' | 'commit' | 'artifact-sha256', id: match[2] };
-}
-
-function gitCommit(): string {
-  // Installed, the package folder is no clone, and git would name the enclosing project's commit.
-  if (!existsSync(`${PACKAGE_ROOT}.git`)) return 'unknown';
-  try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: PACKAGE_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return 'unknown';
-  }
-}
-
-function writeBundle(
-  harness: HarnessIdentity,
-  path: string,
-  rows: LedgerRow[],
-  target: Target,
-  signer: Signer,
-  hostBuild: string | undefined,
-  seed: string,
-  io: Io,
-  redactor: Redactor,
-  judged: (certification: Certification, bundle: Record<string, unknown>) => void,
-): number {
-  const { privateKeyPem, keyId, selfSignedDevelopmentKey, evidenceTier } = signer;
-  // The discovery document goes into the bundle verbatim but for the secrets a host may have
-  // echoed into it; its digest is taken over what is published (docs/wire.md §12.1).
-  const discovery = redactor.value(target.discovery);
-  const implementation = (discovery.implementation ?? {}) as Record<string, string>;
-  // The upstream profiles as the host's discovery derives them, then the eval profiles with the
-  // verdict of the rows (README "Eval profiles"), which `verify` recomputes from the bundle.
-  const verdicts = profileVerdicts(harness.profiles, discovery, rows);
-  const claimedProfiles = [...claimedProfilesFromDiscovery(discovery, 2, evidenceTier), ...evalClaimedProfiles(verdicts, evidenceTier)];
-  // Only the embedded host goes without --host-build: its build is this checkout.
-  const build = hostBuild ? parseBuild(hostBuild) : { kind: 'commit' as const, id: gitCommit() };
-  let unsigned: UnsignedBundle;
-  try {
-    unsigned = buildBundle({
-      generatedAt: new Date().toISOString(),
-      suite: { name: PACKAGE.name, version: PACKAGE.version, targetMajor: 2, specArtifactsVersion: PACKAGE.version, seed },
-      host: {
-        name: implementation.name ?? 'unknown',
-        version: implementation.version ?? 'unknown',
-        ...(implementation.vendor ? { vendor: implementation.vendor } : {}),
-        build: { kind: build.kind!, id: build.id! },
-        signingKeyId: keyId,
-        selfSignedDevelopmentKey,
-      },
-      discovery: { url: redactor.text(`${target.baseUrl}/.well-known/openwop`), document: discovery },
-      claimedProfiles,
-      rows,
-    });
-  } catch (error) {
-    io.err(`openwop-eval-conformance: no bundle written: ${(error as Error).message}\n`);
-    return 1;
-  }
-  let bundle: Bundle;
-  try {
-    bundle = signBundle(unsigned, privateKeyPem, keyId);
-  } catch (error) {
-    return cannotStart(io, `cannot sign the bundle: ${(error as Error).message}`);
-  }
-  const text = `${JSON.stringify(bundle, null, 2)}\n`;
-  // Rows and discovery are redacted above; a secret left now (a flag value that is also a key)
-  // cannot be taken out without breaking the signature, so no bundle is written at all.
-  if (redactor.text(text) !== text) {
-    io.err('openwop-eval-conformance: no bundle written: a secret of this run would appear in it (host build, key id or version)\n');
-    return 1;
-  }
-  const out = resolve(path);
-  mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, text);
-  const verdict = verifyBundle(bundle, { hostPublicKeyPem: publicKeyPemFromPrivate(privateKeyPem) });
-  io.out(`bundle written to ${out}\n`);
-  // The two statements `verify` makes, in its words (README "Verifying a bundle").
-  for (const line of rejectionLines(verdict.rejections)) io.out(`${line}\n`);
-  io.out(`${authenticityLine(verdict, keyId)}\n`);
-  io.out(`${upstreamLine(verdict)}\n`);
-  const certification = certificationOf(bundle as unknown as Record<string, unknown>, rows, verdict.verdict === 'rejected', harness);
-  for (const mismatch of certification.mismatches) io.out(`rejected (this harness's check): eval-profile-mismatch: ${mismatch}\n`);
-  judged(certification, bundle as unknown as Record<string, unknown>);
-  io.out(`${verdictLine(certification)}\n`);
-  if (verdict.verdict !== 'verified' || certification.status === 'rejected') return 1;
-  // A certificate of nothing is not a green CI step (README "Exit codes").
-  return certification.status === 'nothing-certified' ? 4 : 0;
 }

@@ -179,9 +179,11 @@ export default await defineScenario('v2-eval-generated-suites.test.ts', [
         if (defect !== undefined) throw new TestBug(`Test bug: the generator made a suite the contract does not admit: ${defect}`);
       }
       const where = plan.replay ? 'the suite of --suite' : `seed ${seed.seed}`;
-      let attempt = 0;
+      // One attempt counter per case: cases run concurrently, and the ids must not depend on their
+      // interleaving, so that a replay from the archive asks for the same suites.
+      const tries = cases.map(() => 0);
       const idOf = (i: number) => (role: 'suite' | 'baseline') =>
-        `conformance-eval-generated-${stem}-${i}-${attempt++}${role === 'baseline' ? '-baseline' : ''}`;
+        `conformance-eval-generated-${stem}-${i}-${tries[i]!++}${role === 'baseline' ? '-baseline' : ''}`;
       // Every case's facts are charged to the ids they witness; the first failing case is shrunk.
       const outcomes: CaseOutcome[] = new Array(cases.length);
       let next = 0;
@@ -223,12 +225,18 @@ export default await defineScenario('v2-eval-generated-suites.test.ts', [
         },
         plan.replay ? 0 : SHRINK_BUDGET,
       );
-      target.generated.reproducer = { suite: minimal.suite, ...(minimal.baseline ? { baseline: minimal.baseline } : {}), failures: last.failures };
+      target.generated.reproducer = {
+        suite: minimal.suite,
+        ...(minimal.baseline ? { baseline: minimal.baseline } : {}),
+        failures: last.failures,
+        shrinkRuns: attempts,
+        shrinkMs: Date.now() - started,
+      };
       // The reproducer is reported under the rule the original case broke first.
       check.rule(original.problems.length > 0 ? 'within-advertised' : original.scripted.length > 0 ? 'scripted-calls' : 'reference-grade');
       check.ok(
         false,
-        `${where}, suite ${failing}: shrunk in ${attempts} runs (${Date.now() - started} ms) to a reproducer of ${minimal.suite.tasks.length} task(s), which run writes as <report>.repro.json; it fails with`,
+        `${where}, suite ${failing}: shrunk in ${attempts} runs to a reproducer of ${minimal.suite.tasks.length} task(s), which run writes as <report>.repro.json; it fails with`,
         last.failures.slice(0, 3),
       );
     },

@@ -197,7 +197,16 @@ describe('the steps of action.yml, run as a runner runs them', () => {
   });
 
   it('writes every report to the folder and the summary to the step summary, with no secret anywhere', () => {
-    expect(readdirSync(join(workspace, 'out')).sort()).toEqual(['bundle.json', 'junit.xml', 'otel.json', 'report.html', 'report.json', 'summary.md']);
+    expect(readdirSync(join(workspace, 'out')).sort()).toEqual([
+      'bundle.archive.har.gz',
+      'bundle.archive.har.gz.sig.json',
+      'bundle.json',
+      'junit.xml',
+      'otel.json',
+      'report.html',
+      'report.json',
+      'summary.md',
+    ]);
     const summary = readFileSync(summaryFile, 'utf8');
     expect(summary).toMatch(/^## OpenWOP eval conformance: certified/m);
     const everything = [

@@ -27,7 +27,8 @@ export interface GeneratedPlan {
   count: number;
   /** `run --suite FILE` (and `--baseline-suite FILE`): exactly this suite, nothing generated. */
   replay?: { suite: Record<string, unknown>; baseline?: Record<string, unknown> };
-  reproducer?: { suite: Record<string, unknown>; baseline?: Record<string, unknown>; failures: string[] };
+  /** The shrunk suite, and how the shrinking went: its wall time stays out of the row, which is signed. */
+  reproducer?: { suite: Record<string, unknown>; baseline?: Record<string, unknown>; failures: string[]; shrinkRuns: number; shrinkMs: number };
 }
 
 export interface TargetOptions {

@@ -105,9 +105,10 @@ export function scriptedCallDifferences(suite: Json & { tasks: Array<Json & { ta
           ? `${call.agentId} called ${call.toolName} where the script has ${want.agentId} call ${want.toolName}`
           : !call.redacted && !jsonDeepEqual(call.inputs, want.inputs)
             ? `${call.toolName} was called with ${JSON.stringify(call.inputs)} where the script and its memory give ${JSON.stringify(want.inputs)}`
-            : want.answer !== undefined && answer !== undefined && answer.status !== want.answer.status
+            : // status and outcome are optional on agent.tool-returned: compared only where served.
+              want.answer !== undefined && answer?.status !== undefined && answer.status !== want.answer.status
               ? `${call.toolName} was answered ${String(answer.status)} where its fixtures answer ${want.answer.status}`
-              : want.answer?.status === 'ok' && answer !== undefined && !jsonDeepEqual(answer.outcome, want.answer.outcome)
+              : want.answer?.status === 'ok' && answer !== undefined && 'outcome' in answer && !jsonDeepEqual(answer.outcome, want.answer.outcome)
                 ? `${call.toolName} was answered ${JSON.stringify(answer.outcome)} where its fixtures answer ${JSON.stringify(want.answer.outcome)}`
                 : undefined;
       if (problem !== undefined) {

@@ -4,6 +4,7 @@
 // compared with the reference grade (./served-facts.ts), so a seeded run fails the ids its facts
 // break wherever a leg seeded it.
 
+import { fixtureMisfitOf } from '../../lib/ledger/fit.ts';
 import { createEvalRun, readRunEvents, seedEvalSuite, waitForSummary } from '../../lib/client/index.ts';
 import type { FixtureDocument } from '../../lib/fixtures.ts';
 import { gradeRun, type EvalSuite, type RunEventDoc } from '../../lib/grader/index.ts';
@@ -18,6 +19,9 @@ import { compareServedFacts } from './served-facts.ts';
  */
 export async function observeSeededRun(check: Checks, target: Target, doc: FixtureDocument): Promise<ObservedEvalRun> {
   if (!target.seams) check.blocked(`the host does not mount the conformance seams profile, so the ${doc.id} suite cannot be seeded`);
+  // The fit rule of the catalogue fixtures holds for seeded suites too (lib/ledger/fit.ts).
+  const misfit = fixtureMisfitOf(target.facet ?? {}, doc);
+  if (misfit !== undefined) check.inapplicable(misfit);
   const seeded = await seedEvalSuite(target.client, doc);
   need(check, seeded.ok, `the seeding seam accepts the ${doc.id} suite`, seeded.ok ? undefined : seeded.reason);
   const created = await createEvalRun(target.client, { evalSuiteRef: doc.id, agentId: SCRIPTED_AGENT });

@@ -12,7 +12,7 @@ import { profileVerdicts, requiredIds, verdictText } from '../../lib/evidence/pr
 import type { ReferenceHostOptions } from '../../hosts/reference/server.ts';
 import type { LedgerRow } from '../../lib/evidence/types.ts';
 import { loadScenarios } from '../../lib/scenarios.ts';
-import { certifyConfiguration, matrixOffences } from './matrix-harness.ts';
+import { certifyConfiguration, configurationKey, matrixOffences } from './matrix-harness.ts';
 
 export const SHARDS = 2;
 
@@ -29,7 +29,7 @@ export async function describeKnownBadHosts(index: number): Promise<void> {
   const baseRuns = new Map<string, Promise<Map<string, LedgerRow>>>();
   /** The reference host's rows with `base`, computed once per distinct base. */
   const referenceRows = (base: ReferenceHostOptions, generated: number): Promise<Map<string, LedgerRow>> => {
-    const key = JSON.stringify([base, generated]);
+    const key = configurationKey(base, generated);
     let rows = baseRuns.get(key);
     if (rows === undefined) {
       rows = certifyConfiguration(base, scenarios, { generated }).then((run) => run.rows);

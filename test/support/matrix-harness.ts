@@ -40,6 +40,21 @@ export interface CertifyChoices {
 }
 
 /** The matrices certify with one fixed seed, so a generated suite is the same from run to run. */
+const functionIds = new Map<unknown, number>();
+
+/**
+ * A key under which two honest bases are the same configuration: their JSON, with each behaviour
+ * function named by its identity. JSON alone drops functions, so two bases that differ only in
+ * an engine behaviour (inputs redacted, a diffRef served) would share one certification.
+ */
+export function configurationKey(options: ReferenceHostOptions, ...more: unknown[]): string {
+  return JSON.stringify([options, ...more], (_key, value: unknown) => {
+    if (typeof value !== 'function') return value;
+    if (!functionIds.has(value)) functionIds.set(value, functionIds.size);
+    return `function #${functionIds.get(value)}`;
+  });
+}
+
 export const MATRIX_SEED = '6d6174726978000000000000000000ff';
 
 /** Every leg of `scenarios` against the reference host started with `options`. */

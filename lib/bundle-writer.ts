@@ -1,0 +1,135 @@
+// The bundle of a certification (`run --certify`): built from the redacted rows and the host's
+// discovery, signed, written, and judged as `verify` judges it (README "Verifying a bundle").
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { PACKAGE_ROOT } from './package-root.ts';
+import type { Bundle, EvidenceTier, LedgerRow, UnsignedBundle } from './evidence/types.ts';
+import { buildBundle, signBundle } from './evidence/bundle.ts';
+import { claimedProfilesFromDiscovery } from './evidence/derivation.ts';
+import { evalClaimedProfiles, profileVerdicts } from './evidence/profiles.ts';
+import { publicKeyPemFromPrivate } from './evidence/keys.ts';
+import { verifyBundle } from './evidence/verify.ts';
+import { certificationOf, type Certification, type HarnessIdentity } from './evidence/certification.ts';
+import { cannotStart, type Io } from './io.ts';
+import type { Target } from './ledger/target.ts';
+import type { Redactor } from './redact.ts';
+import { authenticityLine, rejectionLines, upstreamLine, verdictLine } from './verify.ts';
+
+/** Who signs the bundle, settled before any leg runs, and the evidence tier it claims. */
+export interface Signer {
+  privateKeyPem: string;
+  keyId: string;
+  selfSignedDevelopmentKey: boolean;
+  evidenceTier: EvidenceTier;
+}
+
+export const PACKAGE = JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { name: string; version: string };
+
+export function parseBuild(text: string): { kind?: 'image-digest' | 'commit' | 'artifact-sha256'; id?: string; problem?: string } {
+  const match = /^(image-digest|commit|artifact-sha256):(.+)$/.exec(text);
+  if (!match) return { problem: `--host-build must be image-digest|commit|artifact-sha256:<id>, got "${text}"` };
+  return { kind: match[1] as 'image-digest' | 'commit' | 'artifact-sha256', id: match[2] };
+}
+
+export function gitCommit(): string {
+  // Installed, the package folder is no clone, and git would name the enclosing project's commit.
+  if (!existsSync(`${PACKAGE_ROOT}.git`)) return 'unknown';
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: PACKAGE_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+export interface BundleWrite {
+  harness: HarnessIdentity;
+  /** Where the bundle goes (`--certify`). */
+  path: string;
+  /** The rows, already redacted. */
+  rows: LedgerRow[];
+  target: Target;
+  signer: Signer;
+  /** `--host-build`; without it the build is this checkout's commit (the embedded host). */
+  hostBuild: string | undefined;
+  seed: string;
+  io: Io;
+  redactor: Redactor;
+}
+
+/** What writing the bundle decided: the exit code, and the bundle and its certification when one was written. */
+export interface BundleWritten {
+  code: number;
+  bundle?: Record<string, unknown>;
+  certification?: Certification;
+}
+
+/**
+ * Builds, signs and writes the bundle of a certification, then states what `verify` would say of
+ * it, in its words (README "Verifying a bundle").
+ */
+export function writeBundle(options: BundleWrite): BundleWritten {
+  const { harness, path, rows, target, signer, hostBuild, seed, io, redactor } = options;
+  const { privateKeyPem, keyId, selfSignedDevelopmentKey, evidenceTier } = signer;
+  // The discovery document goes into the bundle verbatim but for the secrets a host may have
+  // echoed into it; its digest is taken over what is published (docs/wire.md §12.1).
+  const discovery = redactor.value(target.discovery);
+  const implementation = (discovery.implementation ?? {}) as Record<string, string>;
+  // The upstream profiles as the host's discovery derives them, then the eval profiles with the
+  // verdict of the rows (README "Eval profiles"), which `verify` recomputes from the bundle.
+  const verdicts = profileVerdicts(harness.profiles, discovery, rows);
+  const claimedProfiles = [...claimedProfilesFromDiscovery(discovery, 2, evidenceTier), ...evalClaimedProfiles(verdicts, evidenceTier)];
+  // Only the embedded host goes without --host-build: its build is this checkout.
+  const build = hostBuild ? parseBuild(hostBuild) : { kind: 'commit' as const, id: gitCommit() };
+  let unsigned: UnsignedBundle;
+  try {
+    unsigned = buildBundle({
+      generatedAt: new Date().toISOString(),
+      suite: { name: PACKAGE.name, version: PACKAGE.version, targetMajor: 2, specArtifactsVersion: PACKAGE.version, seed },
+      host: {
+        name: implementation.name ?? 'unknown',
+        version: implementation.version ?? 'unknown',
+        ...(implementation.vendor ? { vendor: implementation.vendor } : {}),
+        build: { kind: build.kind!, id: build.id! },
+        signingKeyId: keyId,
+        selfSignedDevelopmentKey,
+      },
+      discovery: { url: redactor.text(`${target.baseUrl}/.well-known/openwop`), document: discovery },
+      claimedProfiles,
+      rows,
+    });
+  } catch (error) {
+    io.err(`openwop-eval-conformance: no bundle written: ${(error as Error).message}\n`);
+    return { code: 1 };
+  }
+  let bundle: Bundle;
+  try {
+    bundle = signBundle(unsigned, privateKeyPem, keyId);
+  } catch (error) {
+    return { code: cannotStart(io, `cannot sign the bundle: ${(error as Error).message}`) };
+  }
+  const text = `${JSON.stringify(bundle, null, 2)}\n`;
+  // Rows and discovery are redacted above; a secret left now (a flag value that is also a key)
+  // cannot be taken out without breaking the signature, so no bundle is written at all.
+  if (redactor.text(text) !== text) {
+    io.err('openwop-eval-conformance: no bundle written: a secret of this run would appear in it (host build, key id or version)\n');
+    return { code: 1 };
+  }
+  const out = resolve(path);
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, text);
+  const verdict = verifyBundle(bundle, { hostPublicKeyPem: publicKeyPemFromPrivate(privateKeyPem) });
+  io.out(`bundle written to ${out}\n`);
+  // The two statements `verify` makes, in its words (README "Verifying a bundle").
+  for (const line of rejectionLines(verdict.rejections)) io.out(`${line}\n`);
+  io.out(`${authenticityLine(verdict, keyId)}\n`);
+  io.out(`${upstreamLine(verdict)}\n`);
+  const certification = certificationOf(bundle as unknown as Record<string, unknown>, rows, verdict.verdict === 'rejected', harness);
+  for (const mismatch of certification.mismatches) io.out(`rejected (this harness's check): eval-profile-mismatch: ${mismatch}\n`);
+  io.out(`${verdictLine(certification)}\n`);
+  const written = { bundle: bundle as unknown as Record<string, unknown>, certification };
+  if (verdict.verdict !== 'verified' || certification.status === 'rejected') return { code: 1, ...written };
+  // A certificate of nothing is not a green CI step (README "Exit codes").
+  return { code: certification.status === 'nothing-certified' ? 4 : 0, ...written };
+}
