@@ -51,7 +51,12 @@ async function certifyOnce(
         report,
         ...flags,
       ],
-      { ...quiet, out: (text) => void (out += text) },
+      {
+        ...quiet,
+        out: (text) => {
+          out += text;
+        },
+      },
     );
     return { ms: performance.now() - t0, code, out, report: JSON.parse(readFileSync(report, 'utf8')) };
   } finally {
