@@ -1,7 +1,7 @@
 // The command line at its edges: usage errors in one line, `--certify` refused before any leg
 // when it could not sign, output folders created and unwritable paths refused up front, a refused
 // API key in one line, progress printed once, every exit code of `run` (README "Exit codes"), and
-// a README that names every flag.
+// docs/cli.md naming every flag.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
