@@ -3,7 +3,7 @@
 // reference host runs REFERENCE_HOST_BEHAVIOUR.
 
 import { HttpError } from './errors.ts';
-import type { RunRecord } from './store.ts';
+import type { RunEventDoc, RunRecord } from './store.ts';
 
 export interface HostBehaviour {
   /** The answer to an eval create or fork on a host without agents.evalSuite (v2 registry: 422). */
@@ -42,6 +42,8 @@ export interface HostBehaviour {
   resumeAfter(lastEventId: number): number;
   /** The poll response as served, from the one the store gives (docs/wire.md §5.3: the same events as the stream). */
   polledEvents(body: Record<string, unknown>): Record<string, unknown>;
+  /** One event as an SSE frame carries it, from the one the store gives (docs/wire.md §5.2: the same events as a poll). */
+  streamedEvent(doc: RunEventDoc): RunEventDoc;
   /** A run's live calls as `GET /conformance/seams/runs/{runId}/effects` serves them, from those the store counted (CONTRACT §5). */
   servedRunEffects(effects: Record<string, number>): Record<string, number>;
 }
@@ -65,5 +67,6 @@ export const REFERENCE_HOST_BEHAVIOUR: Readonly<HostBehaviour> = Object.freeze({
   discovery: (document: Record<string, unknown>) => document,
   resumeAfter: (lastEventId: number) => lastEventId,
   polledEvents: (body: Record<string, unknown>) => body,
+  streamedEvent: (doc: RunEventDoc) => doc,
   servedRunEffects: (effects: Record<string, number>) => effects,
 });

@@ -167,7 +167,7 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
     const hostBehaviour: HostBehaviour = { ...REFERENCE_HOST_BEHAVIOUR, ...options.hostBehaviour };
     const runs = new RunManager({ store, guard, catalogue, facets, paceMs, behaviour, priorRunFor: hostBehaviour.priorRunFor, log });
     const openStreams = new Set<() => void>();
-    const streams: StreamContext = { runs, guard, open: openStreams, log, keepAliveMs };
+    const streams: StreamContext = { runs, guard, open: openStreams, log, keepAliveMs, streamedEvent: hostBehaviour.streamedEvent };
 
     const discoveryDocument = (): Record<string, unknown> =>
       // CONTRACT §1: the seeded conformance-workflow-noop is listed beside the eval suites, so a

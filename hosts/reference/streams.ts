@@ -77,6 +77,8 @@ export interface StreamContext {
   log: (message: string) => void;
   /** Interval between keep-alive comments on an open stream; default KEEP_ALIVE_MS. */
   keepAliveMs?: number;
+  /** An event as its SSE frame carries it (HostBehaviour.streamedEvent); default as stored. */
+  streamedEvent?: (doc: RunEventDoc) => RunEventDoc;
 }
 
 function frame(doc: RunEventDoc): string {
@@ -114,7 +116,7 @@ export function serveEventStream(ctx: StreamContext, run: RunRecord, mode: Strea
         end();
         return true;
       }
-      res.write(frame(doc));
+      res.write(frame(ctx.streamedEvent?.(doc) ?? doc));
     }
     if (TERMINAL_TYPES.has(doc.type)) {
       end();

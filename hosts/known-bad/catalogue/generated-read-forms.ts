@@ -1,6 +1,7 @@
 // Known-bad hosts of the generated suites and the read forms (RFC 0081 §C, RFC 0244 §A, §G;
 // docs/wire.md §5.2, §5.3): defects no catalogue fixture reaches — a generated suite must, so
-// these two certify with the generated leg on — and a log that differs in one read form only.
+// these certify with the generated leg on — and a log that differs in one read form only (SSE,
+// poll, resumed: a killer each).
 
 import type { MemoryScope } from '../../reference/eval/agent.ts';
 import { type KnownBadHost, REF, engine, server } from './build.ts';
@@ -61,6 +62,18 @@ export const GENERATED_AND_READ_FORMS: KnownBadHost[] = [
           return { ...event, payload };
         }),
       }),
+    }),
+  },
+  {
+    name: 'sse-form-drops-score-label',
+    defect: 'the SSE form serves each eval.scored without its scoreLabel; the poll form carries it',
+    clause: 'RFC 0081 §C, docs/wire.md §5.2',
+    ...server({
+      streamedEvent: (doc) => {
+        if (doc.type !== 'eval.scored') return doc;
+        const { scoreLabel: _label, ...payload } = doc.payload as Record<string, unknown>;
+        return { ...doc, payload };
+      },
     }),
   },
   {
