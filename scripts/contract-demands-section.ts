@@ -2,7 +2,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { CONTRACT_FILE, contractDemandsMarkdown, DEMANDS_END, DEMANDS_START, readContractDemands } from '../lib/contract-demands.ts';
-import { withMarkedSection } from '../lib/readme-sections.ts';
+import { withMarkedSection } from './readme-sections.ts';
 
 writeFileSync(
   CONTRACT_FILE,

@@ -1,12 +1,12 @@
-// Rewrites the traceability section of README.md (between its two markers) from
+// Rewrites the traceability section of requirements/README.md (between its two markers) from
 // requirements/traceability.json: `npx tsx scripts/traceability-readme.ts`.
-// test/traceability.test.ts fails while the README differs from what this writes.
+// test/traceability.test.ts fails while the document differs from what this writes.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { TRACEABILITY_END, TRACEABILITY_START, withMarkedSection } from '../lib/readme-sections.ts';
+import { TRACEABILITY_END, TRACEABILITY_START, withMarkedSection } from './readme-sections.ts';
 import { readTraceability, traceabilityMarkdown } from '../lib/traceability.ts';
 
-const README = fileURLToPath(new URL('../README.md', import.meta.url));
+const README = fileURLToPath(new URL('../requirements/README.md', import.meta.url));
 writeFileSync(README, withMarkedSection(readFileSync(README, 'utf8'), TRACEABILITY_START, TRACEABILITY_END, traceabilityMarkdown(readTraceability())));
-process.stdout.write('README.md: traceability table written\n');
+process.stdout.write('requirements/README.md: traceability table written\n');

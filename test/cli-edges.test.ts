@@ -1,7 +1,7 @@
 // The command line at its edges: usage errors in one line, `--certify` refused before any leg
 // when it could not sign, output folders created and unwritable paths refused up front, a refused
 // API key in one line, progress printed once, every exit code of `run` (README "Exit codes"), and
-// a README that names every flag.
+// docs/cli.md naming every flag.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -319,15 +319,15 @@ function section(text: string, heading: string): string {
   return next < 0 ? text.slice(start) : text.slice(start, start + heading.length + next);
 }
 
-describe('the README', () => {
-  const flagsSection = section(readFileSync(new URL('../README.md', import.meta.url), 'utf8'), '## Flags');
+describe('docs/cli.md', () => {
+  const flagsDoc = readFileSync(new URL('../docs/cli.md', import.meta.url), 'utf8');
 
   for (const command of ['run', 'verify', 'grade', 'host']) {
-    it(`names every flag of ${command} that --help lists, in its table under "Flags"`, async () => {
+    it(`names every flag of ${command} that --help lists, in its table under "${command}"`, async () => {
       const { out } = await cli(command, '--help');
       const flags = [...new Set([...out.matchAll(/^\s+(?:-\w, )?(--[a-z][a-z-]*)/gm)].map((m) => m[1]!))].filter((flag) => flag !== '--help');
       expect(flags.length).toBeGreaterThan(0);
-      const table = section(flagsSection, `### \`${command}\``);
+      const table = section(flagsDoc, `## \`${command}\``);
       expect(table).not.toBe('');
       for (const flag of flags) expect(table, `${flag} of ${command}`).toMatch(new RegExp(`^\\| \`${flag}[ \`]`, 'm'));
     });

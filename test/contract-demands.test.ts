@@ -13,7 +13,7 @@ import {
   DEMANDS_START,
   readContractDemands,
 } from '../lib/contract-demands.ts';
-import { markedSection } from '../lib/readme-sections.ts';
+import { markedSection } from '../scripts/readme-sections.ts';
 import { loadScenarios } from '../lib/scenarios.ts';
 import { ruleCatalogue } from '../lib/traceability.ts';
 

@@ -12,7 +12,7 @@ const MAX_LINES = 450;
 
 /**
  * Generated files, as paths from the root, each with the command that writes it. None today: the
- * README's generated sections are Markdown, and dist/ is not walked.
+ * documents' generated sections are Markdown, and dist/ is not walked.
  */
 const GENERATED: Record<string, string> = {};
 

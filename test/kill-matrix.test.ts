@@ -23,7 +23,7 @@ import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
 import { readKillMatrix, type KillMatrix } from '../hosts/known-bad/kill-matrix.ts';
 import { harnessRules, matrixOffences, serverFreeRows, unkilledIds, unkilledRules } from './support/matrix-harness.ts';
 import { describeKnownBadHosts, SHARDS, shardOf } from './support/kill-matrix-hosts.ts';
-import { currentSection, killMatrixMarkdown } from '../hosts/known-bad/readme-section.ts';
+import { currentSection, killMatrixMarkdown } from '../scripts/kill-matrix-section.ts';
 import { SCHEMA_MUTANTS } from '../hosts/known-bad/schema-mutants.ts';
 
 const scenarios = await loadScenarios();
@@ -141,10 +141,10 @@ describe('the kill matrix: coverage and the data file', () => {
   });
 });
 
-describe('the README kill matrix', () => {
+describe('the kill matrix of hosts/known-bad/README.md', () => {
   it('is what scripts/kill-matrix-readme.ts writes from the data file', () => {
-    const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
+    const readme = readFileSync(fileURLToPath(new URL('../hosts/known-bad/README.md', import.meta.url)), 'utf8');
     const expected = killMatrixMarkdown(matrix, KNOWN_BAD_HOSTS, SCHEMA_MUTANTS, legIds, harnessRules(scenarios));
-    expect(currentSection(readme), 'README.md kill matrix is stale: run npx tsx scripts/kill-matrix-readme.ts').toBe(expected);
+    expect(currentSection(readme), 'hosts/known-bad/README.md kill matrix is stale: run npx tsx scripts/kill-matrix-readme.ts').toBe(expected);
   });
 });

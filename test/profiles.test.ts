@@ -17,7 +17,7 @@ import {
   type EvalProfile,
   type ProfileRequirement,
 } from '../lib/evidence/profiles.ts';
-import { markedSection, PROFILES_END, PROFILES_START } from '../lib/readme-sections.ts';
+import { markedSection, PROFILES_END, PROFILES_START } from '../scripts/readme-sections.ts';
 import type { Disposition, LedgerRow } from '../lib/evidence/types.ts';
 import type { HostLeg } from '../lib/ledger/scenario.ts';
 import { loadScenarios } from '../lib/scenarios.ts';
@@ -101,9 +101,11 @@ describe('requirements/profiles.json', () => {
     expect(problems, 'an id a claimant of its profile could never run; add the missing `when` to requirements/profiles.json').toEqual([]);
   });
 
-  it("is what README.md's eval-profile table says", () => {
-    const readme = readFileSync(packagePath('README.md'), 'utf8');
-    expect(markedSection(readme, PROFILES_START, PROFILES_END), 'README.md is stale: run npx tsx scripts/profiles-readme.ts').toBe(profilesMarkdown(table));
+  it("is what requirements/README.md's eval-profile table says", () => {
+    const readme = readFileSync(packagePath('requirements/README.md'), 'utf8');
+    expect(markedSection(readme, PROFILES_START, PROFILES_END), 'requirements/README.md is stale: run npx tsx scripts/profiles-readme.ts').toBe(
+      profilesMarkdown(table),
+    );
   });
 
   it('reads a claim as the gates read the facet: trials is a record, the other members true, a mode listed', () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from './support/cli.ts';
 import { packagePath } from '../lib/package-root.ts';
-import { markedSection, withMarkedSection } from '../lib/readme-sections.ts';
+import { markedSection, withMarkedSection } from '../scripts/readme-sections.ts';
 
 const START =
   '<!-- sample:verify:start — the output of `verify` on the bundle of `npm start`, written by test/readme-samples.test.ts (OPENWOP_README_SAMPLES=write); do not edit by hand -->';

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readKillMatrix } from '../hosts/known-bad/kill-matrix.ts';
-import { markedSection, TRACEABILITY_END, TRACEABILITY_START } from '../lib/readme-sections.ts';
+import { markedSection, TRACEABILITY_END, TRACEABILITY_START } from '../scripts/readme-sections.ts';
 import { loadScenarios } from '../lib/scenarios.ts';
 import { listing, readTraceability, shortId, traceabilityMarkdown, traceabilityProblems, type Statement } from '../lib/traceability.ts';
 
@@ -42,9 +42,9 @@ describe('the traceability table', () => {
     ).toEqual([]);
   });
 
-  it('is in the README as scripts/traceability-readme.ts writes it', () => {
-    const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
-    expect(markedSection(readme, TRACEABILITY_START, TRACEABILITY_END), 'README.md is stale: run npx tsx scripts/traceability-readme.ts').toBe(
+  it('is in requirements/README.md as scripts/traceability-readme.ts writes it', () => {
+    const readme = readFileSync(fileURLToPath(new URL('../requirements/README.md', import.meta.url)), 'utf8');
+    expect(markedSection(readme, TRACEABILITY_START, TRACEABILITY_END), 'requirements/README.md is stale: run npx tsx scripts/traceability-readme.ts').toBe(
       traceabilityMarkdown(statements),
     );
   });

@@ -1,11 +1,11 @@
-// The README's kill matrix, written from kill-matrix.json and the two catalogues. A pure function
-// of them, so test/kill-matrix.test.ts can check the README holds exactly what this would write;
-// scripts/kill-matrix-readme.ts writes it.
+// The kill matrix of hosts/known-bad/README.md, written from kill-matrix.json and the two
+// catalogues. A pure function of them, so test/kill-matrix.test.ts can check the document holds
+// exactly what this would write; scripts/kill-matrix-readme.ts writes it.
 
-import type { KnownBadHost } from './catalogue.ts';
-import type { KillMatrix } from './kill-matrix.ts';
-import { markedSection, withMarkedSection } from '../../lib/readme-sections.ts';
-import type { SchemaMutant } from './schema-mutants.ts';
+import type { KnownBadHost } from '../hosts/known-bad/catalogue.ts';
+import type { KillMatrix } from '../hosts/known-bad/kill-matrix.ts';
+import type { SchemaMutant } from '../hosts/known-bad/schema-mutants.ts';
+import { markedSection, withMarkedSection } from './readme-sections.ts';
 
 export const SECTION_START =
   '<!-- kill-matrix:start — generated from hosts/known-bad/kill-matrix.json by `npx tsx scripts/kill-matrix-readme.ts`; do not edit by hand -->';
@@ -64,12 +64,12 @@ export function killMatrixMarkdown(
   return lines.join('\n');
 }
 
-/** The kill matrix text between its markers, or undefined when the README lacks them. */
+/** The kill matrix text between its markers, or undefined when the document lacks them. */
 export function currentSection(readme: string): string | undefined {
   return markedSection(readme, SECTION_START, SECTION_END);
 }
 
-/** The README with the kill matrix replaced by `section`. */
+/** The document with the kill matrix replaced by `section`. */
 export function withSection(readme: string, section: string): string {
   return withMarkedSection(readme, SECTION_START, SECTION_END, section);
 }
