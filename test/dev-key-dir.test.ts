@@ -5,7 +5,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../lib/package-root.ts';
-import { devKeyDir } from '../lib/run.ts';
+import { devKeyDir } from '../lib/commands/run.ts';
 
 describe('the development key folder', () => {
   it('is OPENWOP_DEV_KEY_DIR when set, whatever XDG_CONFIG_HOME says', () => {

@@ -2,7 +2,7 @@
 // trials fixture and its own summary view with one member changed at a time.
 
 import { describe, expect, it } from 'vitest';
-import { compareSummary } from '../lib/grade-compare.ts';
+import { compareSummary } from '../lib/commands/support/grade-compare.ts';
 import { fixture } from '../lib/fixtures.ts';
 import { toSummaryView, type RunGrade, type SummaryView } from '../lib/grader/index.ts';
 

@@ -5,7 +5,7 @@
 // (docs/wire.md §7). The grade is then recomputed from those events exactly as from a host.
 
 import { projectId } from '../client/ids.ts';
-import { readEventsText } from '../grade-events.ts';
+import { readEventsText } from '../client/events-text.ts';
 import type { Har } from './har.ts';
 
 export type ArchivedRun = { ok: true; events: unknown[]; summary: Record<string, unknown>; reads: number } | { ok: false; reason: string };

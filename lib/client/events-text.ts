@@ -8,7 +8,7 @@
 // text (RFC 8259 §9), whatever the form.
 
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { JsonTooDeep, MAX_JSON_DEPTH, jsonTextTooDeep, parseJsonBounded } from './json-depth.ts';
+import { JsonTooDeep, MAX_JSON_DEPTH, jsonTextTooDeep, parseJsonBounded } from '../json-depth.ts';
 
 export type EventsForm = 'ndjson' | 'json-array' | 'poll' | 'sse';
 

@@ -20,16 +20,16 @@ import {
   type Client,
   type EvalSummaryResult,
   type RunEvent,
-} from './client/index.ts';
-import { compareSummary, type MemberComparison } from './grade-compare.ts';
-import { FORM_NAMES, readEventsText } from './grade-events.ts';
-import { gradeRun, type EvalSuite, type RunEventDoc } from './grader/index.ts';
-import { JsonTooDeep, parseJsonBounded } from './json-depth.ts';
-import { cannotStart, type Io } from './io.ts';
-import { Redactor } from './redact.ts';
-import { checkSuite, validateRunEvent } from './schemas/index.ts';
-import { archivedRun } from './archive/archived-run.ts';
-import { readArchiveFile } from './archive/replay.ts';
+} from '../client/index.ts';
+import { compareSummary, type MemberComparison } from './support/grade-compare.ts';
+import { FORM_NAMES, readEventsText } from '../client/events-text.ts';
+import { gradeRun, type EvalSuite, type RunEventDoc } from '../grader/index.ts';
+import { JsonTooDeep, parseJsonBounded } from '../json-depth.ts';
+import { cannotStart, type Io } from '../io.ts';
+import { Redactor } from '../redact.ts';
+import { checkSuite, validateRunEvent } from '../schemas/index.ts';
+import { archivedRun } from '../archive/archived-run.ts';
+import { readArchiveFile } from '../archive/replay.ts';
 
 export interface GradeOptions {
   suite: string;

@@ -5,8 +5,8 @@
 // A member the EvalSummary schema makes optional (docs/wire.md §7) and the host does not serve is
 // listed as not served, which is no difference; a required one missing is a difference.
 
-import { jsonDeepEqual } from './grader/json.ts';
-import type { RunGrade, TaskGrade } from './grader/index.ts';
+import { jsonDeepEqual } from '../../grader/json.ts';
+import type { RunGrade, TaskGrade } from '../../grader/index.ts';
 
 export type Outcome = 'equal' | 'different' | 'not served';
 

@@ -9,16 +9,16 @@
 //   a bundle this harness version cut; for any other it does not apply.
 
 import { readFileSync } from 'node:fs';
-import { packagePath } from './package-root.ts';
-import { createClient, discover, type DiscoveryResult } from './client/index.ts';
-import { certificationOf, type Certification, type HarnessIdentity } from './evidence/certification.ts';
-import { decodeCanonicalBase64url } from './evidence/ed25519.ts';
-import { readBundleFile, readProfileTable, readPublicKeyFile } from './evidence/keys.ts';
-import { isHarnessRejection, type LedgerRow, type Rejection } from './evidence/types.ts';
-import { verifyBundle, verifyExitCode, type VerifyOptions, type VerifyResult } from './evidence/verify.ts';
-import { loadScenarios } from './scenarios.ts';
-import { cannotStart, type Io } from './io.ts';
-import { replayCommand } from './archive/replay.ts';
+import { packagePath } from '../package-root.ts';
+import { createClient, discover, type DiscoveryResult } from '../client/index.ts';
+import { certificationOf, type Certification, type HarnessIdentity } from '../evidence/certification.ts';
+import { decodeCanonicalBase64url } from '../evidence/ed25519.ts';
+import { readBundleFile, readProfileTable, readPublicKeyFile } from '../evidence/keys.ts';
+import { isHarnessRejection, type LedgerRow, type Rejection } from '../evidence/types.ts';
+import { verifyBundle, verifyExitCode, type VerifyOptions, type VerifyResult } from '../evidence/verify.ts';
+import { loadScenarios } from '../scenarios.ts';
+import { cannotStart, type Io } from '../io.ts';
+import { replayCommand } from '../archive/replay.ts';
 
 const PACKAGE = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { name: string; version: string };
 

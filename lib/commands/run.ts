@@ -3,33 +3,33 @@
 
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { gitCommit, PACKAGE, parseBuild, writeBundle, type Signer } from './bundle-writer.ts';
-import { applyBaseline, formatBaseline, readBaseline, type Baseline, type BaselineOutcome } from './baseline.ts';
-import type { LedgerRow } from './evidence/types.ts';
-import { describeFilter, readFilter, type LegFilter } from './leg-filter.ts';
-import { loadOrCreateDevKey, readSigningKeyFile, signingKeyProblem } from './evidence/keys.ts';
-import { cannotStart, prepareOutputs, usage, type Io } from './io.ts';
-import { Progress, type ProgressMode } from './report/progress.ts';
-import { readEvidenceTier } from './evidence-tier.ts';
+import { gitCommit, PACKAGE, parseBuild, writeBundle, type Signer } from './support/bundle-writer.ts';
+import { applyBaseline, formatBaseline, readBaseline, type Baseline, type BaselineOutcome } from '../ledger/baseline.ts';
+import type { LedgerRow } from '../evidence/types.ts';
+import { describeFilter, readFilter, type LegFilter } from '../leg-filter.ts';
+import { loadOrCreateDevKey, readSigningKeyFile, signingKeyProblem } from '../evidence/keys.ts';
+import { cannotStart, prepareOutputs, usage, type Io } from '../io.ts';
+import { Progress, type ProgressMode } from '../report/progress.ts';
+import { readEvidenceTier } from './support/evidence-tier.ts';
 
-export { PROGRESS_MODES, type ProgressMode } from './report/progress.ts';
+export { PROGRESS_MODES, type ProgressMode } from '../report/progress.ts';
 import { thisHarness } from './verify.ts';
-import { readCaps } from './ledger/caps.ts';
-import { readDeadlines, withDeadlines } from './ledger/deadlines.ts';
-import { readConcurrency } from './ledger/schedule.ts';
-import { certifyTarget, EmbeddedHostUnavailable, type EmbeddedHostFactory } from './certify.ts';
-import { runLegs, selectLegs } from './ledger/runner.ts';
-import { writeOtelLogs } from './report/otel.ts';
-import { pemSecrets, Redactor } from './redact.ts';
-import { ArchiveRecorder } from './archive/recorder.ts';
-import { archivePathOf, writeArchive, type SignedBundle } from './archive/write.ts';
-import { LegClock } from './report/clock.ts';
-import { formatRow, formatTotals, totalsOf, writeReports } from './report/index.ts';
-import { noBundle, runReport, verdictOf, type RunReport } from './report/model.ts';
-import { loadScenarios } from './scenarios.ts';
-import { ruleNames, type Scenario } from './ledger/scenario.ts';
-import { freshSeed } from './certification-seed.ts';
-import { readGeneratedPlan, writeReproducer } from './generated-plan.ts';
+import { readCaps } from '../ledger/caps.ts';
+import { readDeadlines, withDeadlines } from '../ledger/deadlines.ts';
+import { readConcurrency } from '../ledger/schedule.ts';
+import { certifyTarget, EmbeddedHostUnavailable, type EmbeddedHostFactory } from '../certify.ts';
+import { runLegs, selectLegs } from '../ledger/runner.ts';
+import { writeOtelLogs } from '../report/otel.ts';
+import { pemSecrets, Redactor } from '../redact.ts';
+import { ArchiveRecorder } from '../archive/recorder.ts';
+import { archivePathOf, writeArchive, type SignedBundle } from '../archive/write.ts';
+import { LegClock } from '../report/clock.ts';
+import { formatRow, formatTotals, totalsOf, writeReports } from '../report/index.ts';
+import { noBundle, runReport, verdictOf, type RunReport } from '../report/model.ts';
+import { loadScenarios } from '../scenarios.ts';
+import { ruleNames, type Scenario } from '../ledger/scenario.ts';
+import { freshSeed } from '../certification-seed.ts';
+import { readGeneratedPlan, writeReproducer } from './support/generated-plan.ts';
 
 export interface RunOptions {
   offline?: boolean;
