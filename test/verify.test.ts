@@ -15,7 +15,7 @@ import { claimedProfilesFromDiscovery, derivableV2Profiles, rungProblem } from '
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
 import { evalClaimedProfiles, isEvalProfile, profileVerdicts } from '../lib/evidence/profiles.ts';
 import { HARNESS_KINDS, UPSTREAM_SUITE_NAME, type Bundle, type ClaimedProfile, type LedgerRow, type RejectionKind } from '../lib/evidence/index.ts';
-import { thisHarness } from '../lib/commands/verify.ts';
+import { thisHarness } from '../lib/evidence/harness.ts';
 
 const harness = await thisHarness();
 const dir = mkdtempSync(join(tmpdir(), 'owec-verify-cmd-'));

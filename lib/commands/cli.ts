@@ -203,7 +203,7 @@ export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<n
         exitCode = 0;
         return;
       }
-      exitCode = options.offline ? await runOffline(options, io) : await certify(options, io, startEmbeddedReferenceHost);
+      exitCode = options.offline ? await runOffline(options, io) : (await certify(options, io, startEmbeddedReferenceHost)).code;
     });
 
   program

@@ -9,29 +9,16 @@
 //   a bundle this harness version cut; for any other it does not apply.
 
 import { readFileSync } from 'node:fs';
-import { packagePath } from '../package-root.ts';
 import { createClient, discover, type DiscoveryResult } from '../client/index.ts';
 import { certificationOf, type Certification, type HarnessIdentity } from '../evidence/certification.ts';
 import { decodeCanonicalBase64url } from '../evidence/ed25519.ts';
-import { readBundleFile, readProfileTable, readPublicKeyFile } from '../evidence/keys.ts';
-import { isHarnessRejection, type LedgerRow, type Rejection } from '../evidence/types.ts';
+import { thisHarness } from '../evidence/harness.ts';
+import { readBundleFile, readPublicKeyFile } from '../evidence/keys.ts';
+import type { LedgerRow } from '../evidence/types.ts';
 import { verifyBundle, verifyExitCode, type VerifyOptions, type VerifyResult } from '../evidence/verify.ts';
-import { loadScenarios } from '../scenarios.ts';
 import { cannotStart, type Io } from '../io.ts';
 import { replayCommand } from '../archive/replay.ts';
-
-const PACKAGE = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { name: string; version: string };
-
-/** This harness: its name and version as its bundles carry them, every id it produces, its profiles. */
-export async function thisHarness(): Promise<HarnessIdentity> {
-  const scenarios = await loadScenarios();
-  return {
-    name: PACKAGE.name,
-    version: PACKAGE.version,
-    requirementIds: scenarios.flatMap((s) => s.legs.map((leg) => leg.id)),
-    profiles: readProfileTable(),
-  };
-}
+import { authenticityLine, rejectionLines, upstreamLine, verdictLine } from '../report/verdict-lines.ts';
 
 export interface VerifyCommandOptions {
   hostKey?: string;
@@ -48,7 +35,9 @@ export async function verifyCommand(path: string, options: VerifyCommandOptions,
   if (sources.length > 1) return cannotStart(io, 'give one of --host-key, --discovery and --bundle-discovery, not several');
   if (options.replay !== undefined) {
     if (options.discovery || options.bundleDiscovery) return cannotStart(io, '--replay checks the binding under --host-key, not a discovery document');
-    return replayCommand(path, { replay: options.replay, ...(options.hostKey ? { hostKey: options.hostKey } : {}) }, io);
+    // Only a replay runs legs, so only a replay loads them; the ids and profiles are data.
+    const loadScenarios = async () => (await import('../scenarios.ts')).loadScenarios();
+    return replayCommand(path, { replay: options.replay, ...(options.hostKey ? { hostKey: options.hostKey } : {}), loadScenarios }, io);
   }
   const file = readBundleFile(path);
   if (!file.ok) {
@@ -82,7 +71,7 @@ export async function verifyCommand(path: string, options: VerifyCommandOptions,
   }
   let harness: HarnessIdentity;
   try {
-    harness = await thisHarness();
+    harness = thisHarness();
   } catch (error) {
     return cannotStart(io, `Test bug: this harness cannot list its own requirement ids or profiles: ${(error as Error).message}`);
   }
@@ -137,39 +126,6 @@ function report(
     );
   }
   io.out(`${verdictLine(certification)}\n`);
-}
-
-/** Each rejection, labelled as an upstream rule or a check of this harness's, as `verify` and `run --certify` print them. */
-export function rejectionLines(rejections: readonly Rejection[]): string[] {
-  return rejections.map((r) => `rejected (${isHarnessRejection(r) ? "this harness's check" : 'upstream rule'}): ${r.kind}: ${r.detail}`);
-}
-
-/** The upstream verdict: the official bundle-v3 rules alone (README "Verifying a bundle"). */
-export function upstreamLine(result: VerifyResult): string {
-  const { upstream } = result;
-  const rejected = upstream.rejections.length > 0 ? `rejected by ${upstream.rejections.length} upstream rule(s); ` : '';
-  const certified = upstream.certifiedProfiles.length > 0 ? `certifies ${upstream.certifiedProfiles.join(', ')}` : 'certifies no profile';
-  const undecidable =
-    upstream.undecidable.length > 0
-      ? `; undecidable here: ${upstream.undecidable.join(', ')} (marked certified, but not in this harness's copy of the upstream profile table)`
-      : '';
-  return `upstream verdict (official bundle-v3 rules): ${rejected}${certified}${undecidable}`;
-}
-
-/** The authenticity statement, as `verify` and `run --certify` print it. */
-export function authenticityLine(result: VerifyResult, keyId: string | undefined): string {
-  const authenticity =
-    result.verdict === 'rejected'
-      ? `rejected (${result.rejections.length} rejection${result.rejections.length === 1 ? '' : 's'} above)`
-      : result.verdict === 'verified'
-        ? `verified (the host signature of key ${keyId} holds under the supplied key)`
-        : 'unverified (no host key given: the bundle is coherent, but its signature was not checked)';
-  return `authenticity: ${authenticity}`;
-}
-
-/** The eval verdict, in the words every output uses (README "Eval profiles"). */
-export function verdictLine(certification: Pick<Certification, 'text'>): string {
-  return `eval verdict: ${certification.text}`;
 }
 
 type DocumentRead = { ok: true; document: Record<string, unknown>; where: string } | { ok: false; reason: string };

@@ -1,5 +1,6 @@
-// The only part of lib/evidence that touches files: the development signing key, key files, and
-// reading a bundle file for `verify`. Everything else in lib/evidence is pure.
+// The parts of lib/evidence that touch files: the development signing key, key files, and
+// reading a bundle file for `verify` (and ./harness.ts, this harness's ids and profiles, read from
+// requirements/). Everything else in lib/evidence is pure.
 
 import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

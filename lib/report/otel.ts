@@ -120,13 +120,15 @@ export async function otelLogs(report: RunReport, runs: readonly ObservedRunLog[
  * Writes `--otel FILE` (lib/report/otel.ts): the host's `eval.scored` events of the observed runs
  * and the rows, through `redactor` before and after they are encoded, as every report is.
  */
-export async function writeOtelLogs(
-  path: string | undefined,
-  content: RunReport,
-  runs: readonly ObservedRunLog[],
-  redactor: Redactor,
-  io: Io,
-): Promise<boolean> {
+export async function writeOtelLogs(options: {
+  /** `--otel FILE`; nothing is written without one. */
+  path: string | undefined;
+  content: RunReport;
+  runs: readonly ObservedRunLog[];
+  redactor: Redactor;
+  io: Io;
+}): Promise<boolean> {
+  const { path, content, runs, redactor, io } = options;
   if (path === undefined || path === '') return true;
   try {
     writeFileSync(path, redactor.text(await otelLogs(redactor.value(content), redactor.value([...runs]))));

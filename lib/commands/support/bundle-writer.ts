@@ -2,9 +2,9 @@
 // discovery, signed, written, and judged as `verify` judges it (README "Verifying a bundle").
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { PACKAGE_ROOT } from '../../package-root.ts';
+import { PACKAGE_ROOT, packageIdentity } from '../../package-root.ts';
 import type { Bundle, EvidenceTier, LedgerRow, UnsignedBundle } from '../../evidence/types.ts';
 import { buildBundle, signBundle } from '../../evidence/bundle.ts';
 import { claimedProfilesFromDiscovery } from '../../evidence/derivation.ts';
@@ -15,7 +15,7 @@ import { certificationOf, type Certification, type HarnessIdentity } from '../..
 import { cannotStart, type Io } from '../../io.ts';
 import type { Target } from '../../ledger/target.ts';
 import type { Redactor } from '../../redact.ts';
-import { authenticityLine, rejectionLines, upstreamLine, verdictLine } from '../verify.ts';
+import { authenticityLine, rejectionLines, upstreamLine, verdictLine } from '../../report/verdict-lines.ts';
 
 /** Who signs the bundle, settled before any leg runs, and the evidence tier it claims. */
 export interface Signer {
@@ -25,7 +25,7 @@ export interface Signer {
   evidenceTier: EvidenceTier;
 }
 
-export const PACKAGE = JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { name: string; version: string };
+export const PACKAGE = packageIdentity();
 
 export function parseBuild(text: string): { kind?: 'image-digest' | 'commit' | 'artifact-sha256'; id?: string; problem?: string } {
   const match = /^(image-digest|commit|artifact-sha256):(.+)$/.exec(text);
