@@ -71,14 +71,19 @@ const TEMPORARY: ReadonlyArray<{ from: string; to: string; reason: string }> = [
   },
 ];
 
-/** Rule 1: each import from below lib/commands/ into lib/commands/, scenarios/ or hosts/, less the temporary ones. */
+/**
+ * Rule 1: each import from below lib/commands/ into lib/commands/, scenarios/ or hosts/, less the
+ * temporary ones; and each import of a temporary exception from below lib/commands/, so that what
+ * reaches up is reached from the command layer only.
+ */
 function importsUpward(graph: Graph): string[] {
   const upward = [COMMANDS, 'scenarios/', 'hosts/'];
+  const exceptions = new Set(TEMPORARY.map((allowed) => allowed.from));
   return [...graph].flatMap(([from, targets]) =>
     from.startsWith(COMMANDS)
       ? []
       : targets
-          .filter((to) => upward.some((folder) => to.startsWith(folder)))
+          .filter((to) => upward.some((folder) => to.startsWith(folder)) || (exceptions.has(to) && !exceptions.has(from)))
           .filter((to) => !TEMPORARY.some((allowed) => allowed.from === from && to.startsWith(allowed.to)))
           .map((to) => `${from} imports ${to}`),
   );
@@ -145,7 +150,7 @@ describe('the layering of lib/', () => {
   it('catches each break of its rules', () => {
     const broken: Graph = new Map([
       ['lib/ledger/a.ts', ['lib/commands/run.ts', 'hosts/reference/server.ts', 'scenarios/v2-eval-run.test.ts', 'lib/ledger/b.ts']],
-      ['lib/ledger/b.ts', ['lib/ledger/a.ts']],
+      ['lib/ledger/b.ts', ['lib/ledger/a.ts', 'lib/scenarios.ts']],
       ['lib/scenarios.ts', ['scenarios/v2-eval-run.test.ts', 'hosts/reference/server.ts']],
       ['lib/commands/run.ts', ['lib/commands/verify.ts', 'lib/commands/support/x.ts', 'hosts/reference/server.ts']],
       ['lib/commands/support/x.ts', ['lib/commands/grade.ts']],
@@ -156,6 +161,7 @@ describe('the layering of lib/', () => {
       'lib/ledger/a.ts imports lib/commands/run.ts',
       'lib/ledger/a.ts imports hosts/reference/server.ts',
       'lib/ledger/a.ts imports scenarios/v2-eval-run.test.ts',
+      'lib/ledger/b.ts imports lib/scenarios.ts',
       'lib/scenarios.ts imports hosts/reference/server.ts',
     ]);
     expect(commandsImportingCommands(broken)).toEqual([
