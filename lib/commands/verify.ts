@@ -19,6 +19,7 @@ import { verifyBundle, verifyExitCode, type VerifyOptions, type VerifyResult } f
 import { cannotStart, type Io } from '../io.ts';
 import { replayCommand } from '../archive/replay.ts';
 import { authenticityLine, rejectionLines, upstreamLine, verdictLine } from '../report/verdict-lines.ts';
+import { isJsonObject } from '../json-value.ts';
 
 export interface VerifyCommandOptions {
   hostKey?: string;
@@ -81,13 +82,9 @@ export async function verifyCommand(path: string, options: VerifyCommandOptions,
   return verifyExitCode(result, certification);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function rowsOf(bundle: Record<string, unknown>): LedgerRow[] {
-  const requirements = isObject(bundle.results) && Array.isArray(bundle.results.requirements) ? bundle.results.requirements : [];
-  return requirements.filter((row): row is LedgerRow => isObject(row) && typeof row.id === 'string');
+  const requirements = isJsonObject(bundle.results) && Array.isArray(bundle.results.requirements) ? bundle.results.requirements : [];
+  return requirements.filter((row): row is LedgerRow => isJsonObject(row) && typeof row.id === 'string');
 }
 
 function report(
@@ -100,7 +97,7 @@ function report(
 ): void {
   for (const line of rejectionLines(result.rejections)) io.out(`${line}\n`);
   for (const mismatch of certification.mismatches) io.out(`rejected (this harness's check): eval-profile-mismatch: ${mismatch}\n`);
-  const keyId = isObject(bundle.signature) && typeof bundle.signature.keyId === 'string' ? bundle.signature.keyId : undefined;
+  const keyId = isJsonObject(bundle.signature) && typeof bundle.signature.keyId === 'string' ? bundle.signature.keyId : undefined;
   if (result.developmentKey) io.out(`note: signed with a self-signed development key (${keyId}): the signature attests integrity, not who signed\n`);
   if (result.certifiedProfiles.length > 0 && !result.derivabilityChecked) {
     io.out("note: the certified profiles were not re-derived (no signed discovery document at major 2): they are the emitter's word\n");
@@ -132,8 +129,8 @@ type DocumentRead = { ok: true; document: Record<string, unknown>; where: string
 
 /** The bundle's own embedded discovery document: what it says of its keys is its own word. */
 function embeddedDiscovery(bundle: Record<string, unknown>): DocumentRead {
-  const document = isObject(bundle.discovery) ? bundle.discovery.document : undefined;
-  if (!isObject(document)) return { ok: false, reason: '--bundle-discovery: the bundle embeds no discovery document' };
+  const document = isJsonObject(bundle.discovery) ? bundle.discovery.document : undefined;
+  if (!isJsonObject(document)) return { ok: false, reason: '--bundle-discovery: the bundle embeds no discovery document' };
   return { ok: true, document, where: "the bundle's embedded discovery document (self-attested)" };
 }
 
@@ -147,7 +144,7 @@ async function discoveryDocument(source: string): Promise<DocumentRead> {
     } catch (error) {
       return { ok: false, reason: `--discovery: ${source} is neither an http(s) URL nor a readable JSON file: ${(error as Error).message}` };
     }
-    if (!isObject(value)) return { ok: false, reason: `--discovery: ${source} does not hold a discovery document (a JSON object)` };
+    if (!isJsonObject(value)) return { ok: false, reason: `--discovery: ${source} does not hold a discovery document (a JSON object)` };
     return { ok: true, document: value, where: `the saved discovery document ${source}` };
   }
   let found: DiscoveryResult;
@@ -169,9 +166,9 @@ export function publishedKey(
   document: Record<string, unknown>,
   bundle: Record<string, unknown>,
 ): { ok: true; key: string; keyId: string; retiredAt?: string } | { ok: false; reason: string } {
-  const keyId = isObject(bundle.signature) ? bundle.signature.keyId : undefined;
+  const keyId = isJsonObject(bundle.signature) ? bundle.signature.keyId : undefined;
   if (typeof keyId !== 'string') return { ok: false, reason: 'the bundle names no signature.keyId' };
-  const keys = Array.isArray(document.signingKeys) ? document.signingKeys.filter(isObject) : [];
+  const keys = Array.isArray(document.signingKeys) ? document.signingKeys.filter(isJsonObject) : [];
   const entry = keys.find((k) => k.keyId === keyId);
   if (entry === undefined) return { ok: false, reason: `the host publishes no signing key ${JSON.stringify(keyId)}` };
   if (typeof entry.publicKey !== 'string' || decodeCanonicalBase64url(entry.publicKey, 32) === undefined) {

@@ -11,17 +11,12 @@
 
 import { canonicalJson } from './json.ts';
 import type { RunEventDoc } from './types.ts';
+import { isJsonObject, payloadOf } from '../json-value.ts';
 
 /** The `agent.tool-returned` error code of a call no fixture entry served (RFC 0244 §D). */
 export const FIXTURE_MISS_CODE = 'eval_fixture_miss';
 
 type Payload = Record<string, unknown>;
-
-function payloadOf(event: unknown): Payload {
-  if (event === null || typeof event !== 'object') return {};
-  const p = (event as { payload?: unknown }).payload;
-  return p !== null && typeof p === 'object' && !Array.isArray(p) ? (p as Payload) : {};
-}
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
@@ -117,7 +112,7 @@ export function attribute(
         else {
           sawEvalStarted = true;
           const fr = p.fixtureRuns;
-          if (fr !== null && typeof fr === 'object' && !Array.isArray(fr)) for (const key of Object.keys(fr)) fixtureRuns.add(key);
+          if (isJsonObject(fr)) for (const key of Object.keys(fr)) fixtureRuns.add(key);
         }
         break;
       }

@@ -28,6 +28,7 @@ import type { Io } from '../io.ts';
 import type { ObservedRunLog } from '../ledger/target.ts';
 import type { Redactor } from '../redact.ts';
 import { displayUrl, type RunReport } from './model.ts';
+import { isJsonObject } from '../json-value.ts';
 
 export const EVALUATION_EVENT = 'gen_ai.evaluation.result';
 export const SCOPE = 'openwop-eval-conformance';
@@ -36,11 +37,9 @@ export const SOURCE_ATTRIBUTE = 'openwop.evaluation.source';
 
 const MAX_EXPLANATION = 2_000;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** The attributes of one host `eval.scored` (RFC 0244 §E); undefined for an event without a taskId or a numeric score. */
 export function scoredAttributes(run: ObservedRunLog, event: ObservedRunLog['events'][number]): LogAttributes | undefined {
-  const payload = isObject(event.payload) ? event.payload : {};
+  const payload = isJsonObject(event.payload) ? event.payload : {};
   const { taskId, score, scoreLabel, evaluatorType, trialIndex, passed } = payload;
   if (typeof taskId !== 'string' || typeof score !== 'number') return undefined;
   return {

@@ -12,6 +12,9 @@ import type { Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import { compareServedFacts, suiteMatchesArgs, type CompareOptions } from './served-facts.ts';
 
+/** The payload of a run event when it is an object (lib/json-value.ts). */
+export { payloadOf } from '../../lib/json-value.ts';
+
 /** Every fixture's tasks target this agent (CONTRACT §3). */
 export const SCRIPTED_AGENT = 'core.conformance.agents.scripted';
 
@@ -161,11 +164,6 @@ export function requireCompleted(
 
 export function eventsOfType(run: ObservedEvalRun, type: string): RunEvent[] {
   return run.events.filter((event) => event.type === type);
-}
-
-export function payloadOf(event: RunEvent | undefined): Record<string, unknown> {
-  const payload = event?.payload;
-  return payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Record<string, unknown>) : {};
 }
 
 /** The host's summary entry for a task. */
