@@ -91,16 +91,8 @@ export interface EvalSuite {
   tasks: EvalTask[];
 }
 
-/** The v2 `RunEventDoc` envelope; only `type`, `sequence` and `payload` are read. */
-export interface RunEventDoc {
-  eventId?: string;
-  runId?: string;
-  type: string;
-  payload: unknown;
-  timestamp?: string;
-  sequence: number;
-  schemaVersion?: number;
-}
+/** One event of the run's log, as the client reads it (lib/run-event.ts); only `type`, `sequence` and `payload` are read. */
+export type { RunEvent } from '../run-event.ts';
 
 /** RFC 0244 §C efficiency scalars (means over trials at task level). */
 export interface Efficiency {

@@ -7,7 +7,7 @@
 
 import { createEvalRun, readRunEvents, waitForSummary, type Client, type HttpResult, type RunEvent } from '../../lib/client/index.ts';
 import { fixture, type FixtureDocument } from '../../lib/fixtures.ts';
-import { gradeRun, type EvalSuite, type GradeOptions, type RunEventDoc, type RunGrade } from '../../lib/grader/index.ts';
+import { gradeRun, type EvalSuite, type GradeOptions, type RunGrade } from '../../lib/grader/index.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import { compareServedFacts, suiteMatchesArgs, type CompareOptions } from './served-facts.ts';
@@ -108,7 +108,7 @@ export async function observeEvalRun(
   if (otherForms.length > 0) observed.otherForms = otherForms;
   observed.summaryAnswer = answer.result;
   if (answer.kind === 'ok') observed.summary = answer.summary;
-  observed.grade = gradeRun(doc.suite as unknown as EvalSuite, read.events as unknown as RunEventDoc[], grading);
+  observed.grade = gradeRun(doc.suite as unknown as EvalSuite, read.events, grading);
   const last = read.events[read.events.length - 1];
   if (observed.eventsProblem === undefined && last?.type === 'run.completed' && observed.summary !== undefined) {
     compareServedFacts(

@@ -10,7 +10,7 @@
 import type { RunEvent } from '../../lib/client/index.ts';
 import { attribute } from '../../lib/grader/attribution.ts';
 import { argsMatch, jsonDeepEqual } from '../../lib/grader/json.ts';
-import type { ArgsMatchMode, RunEventDoc } from '../../lib/grader/index.ts';
+import type { ArgsMatchMode } from '../../lib/grader/index.ts';
 import { isJsonObject } from '../../lib/json-value.ts';
 
 type Json = Record<string, unknown>;
@@ -77,7 +77,7 @@ export function predictTrial(task: Json, trialIndex: number, agentId: string): P
  * does). Calls whose inputs the host redacts (RFC 0244 UQ 6) are compared by tool alone.
  */
 export function scriptedCallDifferences(suite: Json & { tasks: Array<Json & { taskId: string }> }, events: readonly RunEvent[], agentId: string): string[] {
-  const docs = events as unknown as RunEventDoc[];
+  const docs = events;
   const returned = new Map<string, Json>();
   for (const event of events) {
     const payload = isJsonObject(event.payload) ? event.payload : {};
