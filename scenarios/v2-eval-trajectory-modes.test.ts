@@ -66,7 +66,7 @@ function expectedTask(run: Completed, taskId: string): Json | undefined {
 }
 
 function gradedTask(run: Completed, taskId: string): Json | undefined {
-  return (toSummaryView(run.grade).tasks as unknown as Json[]).find((t) => t.taskId === taskId);
+  return toSummaryView(run.grade).tasks.find((t) => t.taskId === taskId);
 }
 
 /**

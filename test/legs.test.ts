@@ -74,7 +74,7 @@ describe('legs against a real reference-host run', () => {
     (eleven.suite.trials as { count: number }).count = 11;
     expect((await seedEvalSuite(target.client, eleven)).ok, 'the seam takes the eleven-trial copy').toBe(true);
     const run = await observeEvalRun(target, TRIALS);
-    inject(target, TRIALS, { ...run, fixture: eleven, grade: gradeRun(eleven.suite as unknown as EvalSuite, run.events) });
+    inject(target, TRIALS, { ...run, fixture: eleven, grade: gradeRun(eleven.suite as EvalSuite, run.events) });
     const { file, leg } = legOf('0244.trials-per-task');
     const row = await runLeg(file, leg, target);
     expect(row, row.detail).toMatchObject({ result: 'executed-pass' });

@@ -276,8 +276,8 @@ function resolveEnum(items: unknown): unknown[] {
  * reference host does not advertise anyway) would be a no-op.
  */
 function tightens(override: Json, limits: readonly FacetLimit[]): boolean {
-  const full = resolveFacets(undefined) as unknown as Json;
-  const tight = resolveFacets(override as EvalFacetOverrides) as unknown as Json;
+  const full = resolveFacets(undefined) as Json;
+  const tight = resolveFacets(override as EvalFacetOverrides) as Json;
   return [...loadFixtures().values()].some(
     (doc) => fixtureMisfitOf(full, doc, [], limits) === undefined && fixtureMisfitOf(tight, doc, [], limits) !== undefined,
   );

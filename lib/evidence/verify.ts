@@ -359,7 +359,7 @@ function payloadOf(bundle: Json): { ok: true; text: string } | { ok: false; reas
   };
   try {
     // Absent members stay `undefined`, which canonical JSON refuses: such a payload is never signed.
-    return { ok: true, text: signaturePayload(members as unknown as Parameters<typeof signaturePayload>[0]) };
+    return { ok: true, text: signaturePayload(members) };
   } catch (error) {
     return { ok: false, reason: describe(error) };
   }

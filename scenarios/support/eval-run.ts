@@ -108,7 +108,7 @@ export async function observeEvalRun(
   if (otherForms.length > 0) observed.otherForms = otherForms;
   observed.summaryAnswer = answer.result;
   if (answer.kind === 'ok') observed.summary = answer.summary;
-  observed.grade = gradeRun(doc.suite as unknown as EvalSuite, read.events, grading);
+  observed.grade = gradeRun(doc.suite as EvalSuite, read.events, grading);
   const last = read.events[read.events.length - 1];
   if (observed.eventsProblem === undefined && last?.type === 'run.completed' && observed.summary !== undefined) {
     compareServedFacts(

@@ -35,7 +35,7 @@ export async function observeSeededRun(check: Checks, target: Target, doc: Fixtu
   const answer = await waitForSummary(target.client, created.runId, RUN_DEADLINE_MS);
   observed.summaryAnswer = answer.result;
   if (answer.kind === 'ok') observed.summary = answer.summary;
-  observed.grade = gradeRun(doc.suite as unknown as EvalSuite, read.events);
+  observed.grade = gradeRun(doc.suite as EvalSuite, read.events);
   const last = read.events[read.events.length - 1];
   if (observed.eventsProblem === undefined && last?.type === 'run.completed' && observed.summary !== undefined)
     compareServedFacts(target, { fixture: doc, runId: created.runId, events: read.events, summary: observed.summary, grade: observed.grade, request: {} });

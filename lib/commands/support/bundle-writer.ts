@@ -125,10 +125,10 @@ export function writeBundle(options: BundleWrite): BundleWritten {
   for (const line of rejectionLines(verdict.rejections)) io.out(`${line}\n`);
   io.out(`${authenticityLine(verdict, keyId)}\n`);
   io.out(`${upstreamLine(verdict)}\n`);
-  const certification = certificationOf(bundle as unknown as Record<string, unknown>, rows, verdict.verdict === 'rejected', harness);
+  const certification = certificationOf(bundle, rows, verdict.verdict === 'rejected', harness);
   for (const mismatch of certification.mismatches) io.out(`rejected (this harness's check): eval-profile-mismatch: ${mismatch}\n`);
   io.out(`${verdictLine(certification)}\n`);
-  const written = { bundle: bundle as unknown as Record<string, unknown>, certification };
+  const written = { bundle, certification };
   if (verdict.verdict !== 'verified' || certification.status === 'rejected') return { code: 1, ...written };
   // A certificate of nothing is not a green CI step (README "Exit codes").
   return { code: certification.status === 'nothing-certified' ? 4 : 0, ...written };
