@@ -1,9 +1,9 @@
 // The `grade` command, an auditor's tool (README "Recomputing a grade"): the reference grade of an
 // eval run, recomputed from the run's own event log with the in-repo grader.
-// - `--events FILE`: the log as a file, in any form a host serves it (grade-events.ts); the grade
-//   is printed as JSON on stdout, the form read on stderr.
+// - `--events FILE`: the log as a file, in any form a host serves it (lib/client/events-text.ts);
+//   the grade is printed as JSON on stdout, the form read on stderr.
 // - `--base-url URL --run ID`: the log and the served summary are fetched from the host
-//   (docs/wire.md §5.2, §5.3, §7) and compared member by member (grade-compare.ts).
+//   (docs/wire.md §5.2, §5.3, §7) and compared member by member (support/grade-compare.ts).
 // Exit codes (README "Exit codes"): 0 graded / equal, 1 a served member differs, 2 a usage,
 // input or transport problem. The API key is never printed: every line leaves through the
 // redactor (lib/redact.ts).

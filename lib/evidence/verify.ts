@@ -372,7 +372,7 @@ function payloadOf(bundle: Json): { ok: true; text: string } | { ok: false; reas
  * certified; 5 no rejection but not independently verified
  * (no host key, or certified profiles that could not be re-derived from a signed discovery
  * document); 0 otherwise. Code 2, a problem with the inputs (flags, key files, --discovery), is
- * the command's own (lib/verify.ts).
+ * the command's own (lib/commands/verify.ts).
  */
 export function verifyExitCode(result: VerifyResult | NotABundle, certification?: Pick<Certification, 'status'>): 0 | 1 | 3 | 4 | 5 | 6 {
   if ('ok' in result) return 3;
