@@ -1,7 +1,7 @@
-// The layering of lib/ (docs/architecture.md). lib/commands/ is the command layer: cli.ts, the
-// composition root, and one module per command beside it (run, verify, grade, host); what the
-// commands share lives in lib/commands/support/ (a helper of one command, or of several, that no
-// library layer needs). Below lib/commands/, lib/ is library layers only. The rules:
+// The layering of lib/. lib/commands/ is the command layer: cli.ts, the composition root, and one
+// module per command beside it (run, verify, grade, host); what the commands share lives in
+// lib/commands/support/ (a helper of one command, or of several, that no library layer needs).
+// Below lib/commands/, lib/ is library layers only. The rules:
 // - nothing below lib/commands/ imports lib/commands/, scenarios/ or hosts/ (two temporary
 //   exceptions, each named with its reason in TEMPORARY below); the embedded host is handed in
 //   (lib/certify.ts), and the legs are handed to what runs them;

@@ -118,7 +118,7 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
     const scenarios = await loadScenarios();
     const ready = prepareRun(options, scenarios, io);
     if (!ready.ok) return { code: ready.code };
-    const host = await hostToCertify(options, settings, embeddedHost, redactor, io);
+    const host = await hostToCertify({ options, settings, embeddedHost, redactor, io });
     if (!host.ok) return { code: host.code };
     embedded = host.embedded;
     return await certifyHost({ options, settings, host, scenarios, ready, interruption, redactor, io });
@@ -147,13 +147,15 @@ interface HostToCertify {
   embedded?: EmbeddedHost;
 }
 
-async function hostToCertify(
-  options: RunOptions,
-  settings: CertifySettings,
-  embeddedHost: EmbeddedHostFactory | undefined,
-  redactor: Redactor,
-  io: Io,
-): Promise<HostToCertify | { ok: false; code: 2 }> {
+async function hostToCertify(start: {
+  options: RunOptions;
+  settings: CertifySettings;
+  /** The embedded host the composition root hands in; absent, --base-url is required. */
+  embeddedHost: EmbeddedHostFactory | undefined;
+  redactor: Redactor;
+  io: Io;
+}): Promise<HostToCertify | { ok: false; code: 2 }> {
+  const { options, settings, embeddedHost, redactor, io } = start;
   const { baseUrl, signer } = settings;
   if (baseUrl !== undefined) return { ok: true, url: baseUrl, apiKey: settings.apiKey ?? '', tenantBApiKey: settings.tenantBApiKey, signer };
   if (embeddedHost === undefined) return { ok: false, code: usage(io, '--base-url is required: this build has no embedded reference host') };
