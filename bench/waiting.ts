@@ -309,7 +309,7 @@ async function startToFirstRequest(args: (url: string) => string[]): Promise<{ w
 }
 
 /** The command's main from the sources, for `node --import tsx -e`: what bin/ runs without a current build. */
-const FROM_SOURCES = "const { main } = await import('./lib/cli.ts'); process.exitCode = await main(process.argv.slice(1));";
+const FROM_SOURCES = "const { main } = await import('./lib/commands/cli.ts'); process.exitCode = await main(process.argv.slice(1));";
 
 export async function benchFirstRequest(): Promise<BenchResult[]> {
   const runs = 5;

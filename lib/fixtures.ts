@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { packagePath } from './package-root.ts';
 import { TestBug } from './test-bug.ts';
+import { isJsonObject } from './json-value.ts';
 
 export const FIXTURES_DIR = packagePath('fixtures/eval-suites/');
 
@@ -80,10 +81,6 @@ export async function withFixturesDir<T>(other: string, fn: () => Promise<T>): P
 
 const COUNTER_TOOL = 'conformance.eval:counter';
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * The fixture with every key of the live counter (CONTRACT §5) suffixed by `nonce`, so a
  * certification that seeds it counts on keys of its own: no other certification on the host,
@@ -96,15 +93,15 @@ export function withCounterNonce(doc: FixtureDocument, nonce: string): FixtureDo
   const keys = new Set<string>();
   const collect = (value: unknown): void => {
     if (Array.isArray(value)) value.forEach(collect);
-    else if (isRecord(value)) {
-      if (value.tool === COUNTER_TOOL && isRecord(value.args) && typeof value.args.key === 'string') keys.add(value.args.key);
+    else if (isJsonObject(value)) {
+      if (value.tool === COUNTER_TOOL && isJsonObject(value.args) && typeof value.args.key === 'string') keys.add(value.args.key);
       Object.values(value).forEach(collect);
     }
   };
   collect(doc);
   const rewrite = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(rewrite);
-    if (!isRecord(value)) return value;
+    if (!isJsonObject(value)) return value;
     const out: Record<string, unknown> = {};
     const counterShaped = ('op' in value || 'count' in value) && typeof value.key === 'string' && keys.has(value.key);
     for (const [name, member] of Object.entries(value)) out[name] = counterShaped && name === 'key' ? `${member as string}-${nonce}` : rewrite(member);

@@ -29,7 +29,6 @@ import type { Target } from '../lib/ledger/target.ts';
 import { RECORDED, unknownRunId } from './support/recorded.ts';
 import { observeEvalRun, requireCompleted, SCRIPTED_AGENT, sharedEvalRun, summaryTask } from './support/eval-run.ts';
 import { OUTCOME_UNSERVED, trialAnswers } from './support/answers.ts';
-import type { RunEventDoc } from '../lib/grader/index.ts';
 
 const SOURCE = 'conformance-eval-recorded-source';
 const REPLAY = 'conformance-eval-recorded-replay';
@@ -170,7 +169,7 @@ const hostLegs: Leg[] = [
       const replay = requireCompleted(
         check,
         await observeEvalRun(target, REPEAT_REPLAY, { fixtureRuns: { repeat: source.runId } }, target.client, {
-          fixtureRunSources: { repeat: source.events as unknown as RunEventDoc[] },
+          fixtureRunSources: { repeat: source.events },
         }),
       );
       // The source's own two incs answered n+1 then n+2 (identical args, different answers).

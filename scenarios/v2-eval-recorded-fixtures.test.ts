@@ -23,7 +23,6 @@
 
 import { createEvalRun, readErrorCode, readRunEvents, type HttpResult } from '../lib/client/index.ts';
 import { fixture } from '../lib/fixtures.ts';
-import type { RunEventDoc } from '../lib/grader/index.ts';
 import { need, TestBug, type Checks } from '../lib/ledger/leg.ts';
 import { defineScenario, type Leg } from '../lib/ledger/scenario.ts';
 import type { Target } from '../lib/ledger/target.ts';
@@ -90,7 +89,7 @@ const hostLegs: Leg[] = [
       } = await observeLiveEffects(check, target, {
         own: () =>
           observeEvalRun(target, REPLAY, { fixtureRuns: { record: source.runId } }, target.client, {
-            fixtureRunSources: { record: source.events as unknown as RunEventDoc[] },
+            fixtureRunSources: { record: source.events },
           }),
         counterKeys: [key],
       });
@@ -122,7 +121,7 @@ const hostLegs: Leg[] = [
       } = await observeLiveEffects(check, target, {
         own: () =>
           observeEvalRun(target, DRIFT, { fixtureRuns: { record: source.runId } }, target.client, {
-            fixtureRunSources: { record: source.events as unknown as RunEventDoc[] },
+            fixtureRunSources: { record: source.events },
           }),
         counterKeys: [key],
       });

@@ -38,6 +38,7 @@ import { toSummaryView } from '../lib/grader/index.ts';
 import { need, type Checks } from '../lib/ledger/leg.ts';
 import { defineScenario, fittingFixtures, type Leg } from '../lib/ledger/scenario.ts';
 import { eventsOfType, payloadOf, requireCompleted, sharedEvalRun, summaryTask } from './support/eval-run.ts';
+import { isJsonObject } from '../lib/json-value.ts';
 
 const MODES = 'conformance-eval-trajectory-modes';
 const TRIALS_ANY = 'conformance-eval-trials-any';
@@ -48,16 +49,12 @@ type Completed = ReturnType<typeof requireCompleted>;
 type Member = 'trajectory' | 'passed' | 'score' | 'trials' | 'efficiency';
 type Json = Record<string, unknown>;
 
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** JSON equality with numbers within 1e-9 · max(1, |expected|) (RFC 0244 §B tolerance, CONTRACT §6). */
 function agrees(actual: unknown, expected: unknown): boolean {
   if (typeof expected === 'number') return typeof actual === 'number' && Math.abs(actual - expected) <= 1e-9 * Math.max(1, Math.abs(expected));
   if (Array.isArray(expected)) return Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => agrees(actual[i], e));
-  if (isObject(expected)) {
-    if (!isObject(actual)) return false;
+  if (isJsonObject(expected)) {
+    if (!isJsonObject(actual)) return false;
     const keys = new Set([...Object.keys(expected), ...Object.keys(actual)]);
     return [...keys].every((key) => agrees(actual[key], expected[key]));
   }
@@ -69,7 +66,7 @@ function expectedTask(run: Completed, taskId: string): Json | undefined {
 }
 
 function gradedTask(run: Completed, taskId: string): Json | undefined {
-  return (toSummaryView(run.grade).tasks as unknown as Json[]).find((t) => t.taskId === taskId);
+  return toSummaryView(run.grade).tasks.find((t) => t.taskId === taskId);
 }
 
 /**
@@ -97,7 +94,7 @@ function checkTask(check: Checks, run: Completed, taskId: string, members: Membe
 function checkTrialStats(check: Checks, run: Completed, members: Array<'k' | 'passAtK' | 'passHatK' | 'scoreStderr'>): Json | undefined {
   const want = (run.fixture.expectedGrade as { trialStats?: Json }).trialStats;
   const graded = toSummaryView(run.grade).trialStats as Json | undefined;
-  const served = isObject(run.summary.trialStats) ? run.summary.trialStats : undefined;
+  const served = isJsonObject(run.summary.trialStats) ? run.summary.trialStats : undefined;
   for (const member of members) {
     check.ok(agrees(graded?.[member], want?.[member]), `trialStats.${member} the events show is what the scripted agent's contract produces`, {
       graded: graded?.[member],

@@ -145,7 +145,7 @@ describe('an archive with one answer edited', () => {
     const effects = har.log.entries.find((e) => EFFECTS.test(e.request.url))!;
     expect(effects.response.status).toBe(200);
     effects.response.status = 500;
-    const replay = await replayCertification(har);
+    const replay = await replayCertification(har, await loadScenarios());
     expect(replay.misses).toEqual([]);
     const moved = rowDifferences(bundleRows(bundle), replay.rows);
     expect(
@@ -162,7 +162,7 @@ describe('an archive with one answer edited', () => {
     expect(edit(stream.response.content.text!)).not.toBe(stream.response.content.text);
     stream.response._chunks = [{ time: 0, text: edit(stream.response.content.text!) }];
     stream.response.content.text = stream.response._chunks[0]!.text;
-    const replay = await replayCertification(har);
+    const replay = await replayCertification(har, await loadScenarios());
     const moved = rowDifferences(bundleRows(bundle), replay.rows);
     expect(moved.length, 'some row moves').toBeGreaterThan(0);
     for (const line of moved)
@@ -172,7 +172,7 @@ describe('an archive with one answer edited', () => {
   it('a request the archive does not hold is a replay failure naming it', { timeout: 60_000 }, async () => {
     const har = copyOf(readHar(archive));
     har.log.entries = har.log.entries.filter((e) => !EFFECTS.test(e.request.url));
-    const replay = await replayCertification(har);
+    const replay = await replayCertification(har, await loadScenarios());
     expect(replay.misses[0]).toMatch(/^GET \/conformance\/seams\/(runs\/\S+\/)?effects \(Bearer <tenant-a>\)$/);
   });
 });
@@ -237,7 +237,7 @@ describe('the archive of a known-bad host', () => {
     archives.set('known-bad', JSON.stringify(har));
     const failing = rows.filter((r) => r.result === 'executed-fail').map((r) => r.id);
     expect(failing).toContain('openwop.requirement.0244.trajectory-graded');
-    const replay = await replayCertification(copyOf(har));
+    const replay = await replayCertification(copyOf(har), await loadScenarios());
     expect(replay.misses).toEqual([]);
     expect(rowDifferences(rows, replay.rows)).toEqual([]);
     expect(replay.rows.filter((r) => r.result === 'executed-fail').map((r) => r.id)).toEqual(failing);
@@ -295,7 +295,7 @@ describe.each(['hang-summary', 'reset-mid-body', 'huge-body-declared', 'huge-bod
     it('replays the failure as the harness met it, to the same rows', { timeout: 60_000 }, async () => {
       const { rows, har } = await certifyHostile(name);
       expect(rows.some((row) => row.result === 'blocked' || row.result === 'executed-fail')).toBe(true);
-      const replay = await replayCertification(copyOf(har));
+      const replay = await replayCertification(copyOf(har), await loadScenarios());
       expect(replay.misses).toEqual([]);
       expect(rowDifferences(rows, replay.rows)).toEqual([]);
     });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createClient, createEvalRun, projectId, readRunEvents } from '../lib/client/index.ts';
 import { fixture } from '../lib/fixtures.ts';
-import { gradeRun, type EvalSuite, type RunEventDoc } from '../lib/grader/index.ts';
+import { gradeRun, type EvalSuite, type RunEvent } from '../lib/grader/index.ts';
 import { startWireProxy } from '../hosts/honest-variants/wire.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
 import { cli } from './support/cli.ts';
@@ -29,7 +29,7 @@ const COST = fixture('conformance-eval-cost');
 const costSuite = file('cost-suite.json', JSON.stringify(COST));
 
 /** A hand-written log of the cost fixture: three trials at 0.004 USD each. */
-function costLog(): RunEventDoc[] {
+function costLog(): RunEvent[] {
   const log = new EventLog({
     token: 'grade-cost',
     suiteId: COST.suite.suiteId,
@@ -40,14 +40,14 @@ function costLog(): RunEventDoc[] {
   });
   for (const i of [0, 1, 2])
     log.trial('spend', i, { steps: [], usage: [{ inputTokens: 200, outputTokens: 40, costUsd: 0.004 }], decision: 'within budget', score: 1, passed: true });
-  return log.finish({ aggregateScore: 1, passed: false, passedCount: 1 }) as unknown as RunEventDoc[];
+  return log.finish({ aggregateScore: 1, passed: false, passedCount: 1 });
 }
 
 const events = costLog();
 const expected = JSON.parse(JSON.stringify(gradeRun(COST.suite as unknown as EvalSuite, events)));
 
 /** An SSE transcript of `events` as a host frames it (docs/wire.md §5.2), with what SSE allows. */
-function transcript(docs: RunEventDoc[]): string {
+function transcript(docs: RunEvent[]): string {
   const lines = [': a comment before the first frame', 'retry: 1000', '', 'event: state.snapshot', 'data: {"values": {}}', ''];
   const [first, second, ...rest] = docs;
   // A batch frame carrying two events, and every other frame with its data over two lines.
@@ -122,7 +122,7 @@ describe('grade against the embedded reference host', () => {
   const trialsSuite = file('trials-suite.json', JSON.stringify(TRIALS));
   let host: Awaited<ReturnType<typeof startReferenceHost>>;
   let runId: string;
-  let served: RunEventDoc[];
+  let served: RunEvent[];
   let tamper: Server;
   let tamperUrl: string;
 
@@ -134,7 +134,7 @@ describe('grade against the embedded reference host', () => {
     runId = created.runId!;
     const read = await readRunEvents(client, runId, { deadlineMs: 30_000 });
     expect(read.ok).toBe(true);
-    served = read.events as unknown as RunEventDoc[];
+    served = read.events;
     // A loopback proxy that serves the host's summary with one member altered.
     const upstream = new URL(host.baseUrl);
     tamper = createServer((req, res) => {

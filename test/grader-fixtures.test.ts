@@ -9,7 +9,7 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { argsMatch, gradeRun, signTestVerdict, toSummaryView, withinTolerance, type EvalSuite, type RunEventDoc } from '../lib/grader/index.ts';
+import { argsMatch, gradeRun, signTestVerdict, toSummaryView, withinTolerance, type EvalSuite, type RunEvent } from '../lib/grader/index.ts';
 
 interface FixtureDoc {
   id: string;
@@ -59,8 +59,8 @@ function substitute(value: unknown, memory: Map<string, unknown>): unknown {
 }
 
 /** Runs one suite as an honest host would and returns its event log (and the calls it made). */
-function simulate(suite: EvalSuite, fixtureRuns?: Record<string, RecordedCall[]>): { events: RunEventDoc[]; calls: RecordedCall[] } {
-  const events: RunEventDoc[] = [];
+function simulate(suite: EvalSuite, fixtureRuns?: Record<string, RecordedCall[]>): { events: RunEvent[]; calls: RecordedCall[] } {
+  const events: RunEvent[] = [];
   const calls: RecordedCall[] = [];
   const emit = (type: string, payload: Record<string, unknown>): void => {
     events.push({ eventId: `e${events.length}`, runId: 'sim', type, payload, timestamp: '2026-11-30T00:00:00Z', sequence: events.length, schemaVersion: 1 });

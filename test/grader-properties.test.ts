@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { argsMatch, canonicalJson, gradeRun, gradeTrajectory, jsonDeepEqual, passAtK, passHatK } from '../lib/grader/index.ts';
-import type { EvalSuite, ExpectedCall, ObservedCall, RunEventDoc, TrajectorySpec } from '../lib/grader/index.ts';
+import type { EvalSuite, ExpectedCall, ObservedCall, RunEvent, TrajectorySpec } from '../lib/grader/index.ts';
 
 const TOOLS = ['t:a', 't:b', 't:c'];
 const MODES = ['exact', 'in-order', 'any-order', 'subset'] as const;
@@ -317,7 +317,7 @@ describe('gradeRun robustness', () => {
   it('never throws on an arbitrary log, and keeps the suite order', () => {
     fc.assert(
       fc.property(fc.array(event, { maxLength: 60 }), (events) => {
-        const g = gradeRun(suite, events as RunEventDoc[]);
+        const g = gradeRun(suite, events as RunEvent[]);
         return g.tasks.map((t) => t.taskId).join() === 'a,b' && g.tasks.every((t) => t.trialGrades.length === 2) && Number.isFinite(g.aggregateScore);
       }),
       { numRuns: 500 },

@@ -4,7 +4,7 @@
 // grader.test.ts and, as data run against both graders, in grader-vectors.test.ts.
 
 import { describe, expect, it } from 'vitest';
-import { gradeRun, toSummaryView, type EvalSuite, type RunEventDoc } from '../lib/grader/index.ts';
+import { gradeRun, toSummaryView, type EvalSuite, type RunEvent } from '../lib/grader/index.ts';
 
 // ---------------------------------------------------------------------------------------------
 // A tiny event-log builder in the shape of CONTRACT §3 "Events of one trial".
@@ -25,7 +25,7 @@ interface ScriptedTrial {
 }
 
 class LogBuilder {
-  readonly events: RunEventDoc[] = [];
+  readonly events: RunEvent[] = [];
   private invocations = 0;
   private calls = 0;
 
@@ -89,7 +89,7 @@ class LogBuilder {
     return this;
   }
 
-  finish(): RunEventDoc[] {
+  finish(): RunEvent[] {
     this.emit('eval.completed', { aggregateScore: 0, passed: false, taskCount: 1, passedCount: 0 });
     this.emit('run.completed', { outputs: {} });
     return this.events;
@@ -149,7 +149,7 @@ describe('CONTRACT §6 attribution: gradeRun', () => {
     ...over,
   });
 
-  function log(): RunEventDoc[] {
+  function log(): RunEvent[] {
     const b = new LogBuilder().start();
     b.trial('own-calls', 0, script());
     b.trial('own-calls', 1, script({ decision: undefined })); // only the helper decides
@@ -371,7 +371,7 @@ describe('CONTRACT §6 attribution: gradeRun', () => {
     b.emit('agent.invocation-completed', { invocationId: 'inv-missing', agentId: TARGET, outcome: 'completed' });
     b.bracket(script(), false); // never closed
     const events: unknown[] = [...b.events, null, { type: 'x' }, { sequence: 999 }, { type: 'agent.tool-called', sequence: 1000, payload: 'str' }];
-    const grade = gradeRun(suite, events as RunEventDoc[]);
+    const grade = gradeRun(suite, events as RunEvent[]);
     const text = grade.anomalies.join('\n');
     expect(text).toMatch(/no agent invocation bracket before it/);
     expect(text).toMatch(/own-calls trial 0 is scored more than once/);

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, createEvalRun, readRunEvents, seedEvalSuite, waitForSummary, type Client } from '../lib/client/index.ts';
-import { gradeRun, toSummaryView, withinTolerance, type EvalSuite, type RunEventDoc, type RunGrade } from '../lib/grader/index.ts';
+import { gradeRun, toSummaryView, withinTolerance, type EvalSuite, type RunGrade } from '../lib/grader/index.ts';
 import { checkSuite, validate } from '../lib/schemas/index.ts';
 import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
 import { startReferenceHost, type ReferenceHost, type ReferenceHostOptions } from '../hosts/reference/server.ts';
@@ -201,7 +201,7 @@ async function differences(client: Client, suite: EvalSuite & Record<string, unk
   if (!read.ok || !read.terminal) return [`the event log of ${created.runId} did not end`];
   const answer = await waitForSummary(client, created.runId, RUN_DEADLINE_MS);
   if (answer.kind !== 'ok') return [`no summary for ${created.runId}: ${answer.kind}`];
-  const grade = gradeRun(suite, read.events as unknown as RunEventDoc[]);
+  const grade = gradeRun(suite, read.events);
   seen.add(coverage(grade));
   return summaryDifferences(answer.summary, toSummaryView(grade));
 }

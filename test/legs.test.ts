@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedEvalSuite } from '../lib/client/seams.ts';
 import { fixture, FIXTURES_DIR, withFixturesDir } from '../lib/fixtures.ts';
-import { gradeRun, type EvalSuite, type RunEventDoc } from '../lib/grader/index.ts';
+import { gradeRun, type EvalSuite } from '../lib/grader/index.ts';
 import { runLeg } from '../lib/ledger/runner.ts';
 import type { Leg } from '../lib/ledger/scenario.ts';
 import { openTarget, type Target } from '../lib/ledger/target.ts';
@@ -74,7 +74,7 @@ describe('legs against a real reference-host run', () => {
     (eleven.suite.trials as { count: number }).count = 11;
     expect((await seedEvalSuite(target.client, eleven)).ok, 'the seam takes the eleven-trial copy').toBe(true);
     const run = await observeEvalRun(target, TRIALS);
-    inject(target, TRIALS, { ...run, fixture: eleven, grade: gradeRun(eleven.suite as unknown as EvalSuite, run.events as unknown as RunEventDoc[]) });
+    inject(target, TRIALS, { ...run, fixture: eleven, grade: gradeRun(eleven.suite as EvalSuite, run.events) });
     const { file, leg } = legOf('0244.trials-per-task');
     const row = await runLeg(file, leg, target);
     expect(row, row.detail).toMatchObject({ result: 'executed-pass' });

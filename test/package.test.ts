@@ -113,7 +113,7 @@ describe('the installed package', () => {
 
   it('ships the build, the data the command reads and the licence, and no tests, bench or CI', () => {
     for (const path of [
-      'dist/lib/cli.js',
+      'dist/lib/commands/cli.js',
       'dist/lib/schemas/precompiled.cjs',
       'schemas/v2/run-event.schema.json',
       'fixtures/eval-suites',

@@ -11,7 +11,7 @@ import { startReferenceHost } from '../hosts/reference/server.ts';
 import { claimedProfilesFromDiscovery } from '../lib/evidence/derivation.ts';
 import { isEvalProfile } from '../lib/evidence/profiles.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
-import { thisHarness } from '../lib/verify.ts';
+import { thisHarness } from '../lib/evidence/harness.ts';
 import { cli, hostFlags } from './support/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'owec-verify-run-'));

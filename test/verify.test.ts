@@ -8,14 +8,14 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../lib/cli.ts';
+import { main } from '../lib/commands/cli.ts';
 import { buildBundle, signBundle, type BuildBundleInput } from '../lib/evidence/bundle.ts';
 import { certificationOf } from '../lib/evidence/certification.ts';
 import { claimedProfilesFromDiscovery, derivableV2Profiles, rungProblem } from '../lib/evidence/derivation.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
 import { evalClaimedProfiles, isEvalProfile, profileVerdicts } from '../lib/evidence/profiles.ts';
 import { HARNESS_KINDS, UPSTREAM_SUITE_NAME, type Bundle, type ClaimedProfile, type LedgerRow, type RejectionKind } from '../lib/evidence/index.ts';
-import { thisHarness } from '../lib/verify.ts';
+import { thisHarness } from '../lib/evidence/harness.ts';
 
 const harness = await thisHarness();
 const dir = mkdtempSync(join(tmpdir(), 'owec-verify-cmd-'));

@@ -25,13 +25,10 @@ import { REFERENCE_BEHAVIOUR } from '../reference/eval/index.ts';
 import type { ReferenceHostOptions } from '../reference/server.ts';
 import type { HonestVariant } from './catalogue.ts';
 import type { WireChoice } from './wire.ts';
+import { isJsonObject } from '../../lib/json-value.ts';
 
 type Json = Record<string, unknown>;
 type Schemas = ReadonlyMap<string, Json>;
-
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 const SCHEMA_DIR = packagePath('schemas/v2/');
 const BASE = 'https://schemas.openwop-eval-conformance.dev/v2/';
@@ -50,14 +47,14 @@ export function shippedSchemas(): Map<string, Json> {
 function resolve(node: unknown, doc: Json, schemas: Schemas): { node: Json; doc: Json } {
   let current = node;
   let home = doc;
-  for (let hops = 0; isObject(current) && typeof current.$ref === 'string' && hops < 16; hops++) {
+  for (let hops = 0; isJsonObject(current) && typeof current.$ref === 'string' && hops < 16; hops++) {
     const [file, fragment = ''] = current.$ref.split('#');
     if (file !== '') home = schemas.get(file!) ?? {};
     let target: unknown = home;
-    for (const segment of fragment.split('/').filter((s) => s.length > 0)) target = isObject(target) ? target[segment] : undefined;
+    for (const segment of fragment.split('/').filter((s) => s.length > 0)) target = isJsonObject(target) ? target[segment] : undefined;
     current = target;
   }
-  return { node: isObject(current) ? current : {}, doc: home };
+  return { node: isJsonObject(current) ? current : {}, doc: home };
 }
 
 /** One member a served shape may leave out, with its resolved schema. */
@@ -78,12 +75,12 @@ function walk(node: unknown, doc: Json, schemas: Schemas, shape: string, path: s
   const { node: here, doc: home } = resolve(node, doc, schemas);
   if (path.length > 8) return;
   const required = new Set(Array.isArray(here.required) ? (here.required as string[]) : []);
-  for (const [name, child] of Object.entries(isObject(here.properties) ? here.properties : {})) {
+  for (const [name, child] of Object.entries(isJsonObject(here.properties) ? here.properties : {})) {
     const resolved = resolve(child, home, schemas);
     if (!required.has(name)) out.push({ shape, path: [...path, name], schema: resolved.node });
     walk(child, home, schemas, shape, [...path, name], out);
   }
-  if (isObject(here.items)) walk(here.items, home, schemas, shape, [...path, '[]'], out);
+  if (isJsonObject(here.items)) walk(here.items, home, schemas, shape, [...path, '[]'], out);
 }
 
 /** The wire shapes a proxy can rewrite, with the answers that carry them. */
@@ -100,7 +97,7 @@ export function optionalMembers(schemas: Schemas = shippedSchemas()): OptionalMe
   const summary = schemas.get(`${BASE}eval-summary.schema.json`);
   if (summary !== undefined) walk(summary, summary, schemas, 'eval-summary', [], out);
   const payloads = schemas.get(`${BASE}run-event-payloads.schema.json`);
-  const index = isObject(payloads?._typeIndex) && isObject(payloads._typeIndex.properties) ? payloads._typeIndex.properties : {};
+  const index = isJsonObject(payloads?._typeIndex) && isJsonObject(payloads._typeIndex.properties) ? payloads._typeIndex.properties : {};
   for (const [type, entry] of Object.entries(index)) walk(entry, payloads!, schemas, type, [], out);
   for (const [shape, { schema }] of Object.entries(WIRE_SHAPES)) {
     const doc = schemas.get(`${BASE}${schema}.schema.json`);
@@ -153,7 +150,7 @@ function editAt(doc: unknown, path: readonly string[], edit: (holder: Json, key:
   if (path.length === 0) return 0;
   const [head, ...rest] = path;
   if (head === '[]') return Array.isArray(doc) ? doc.reduce((n: number, item) => n + editAt(item, rest, edit), 0) : 0;
-  if (!isObject(doc) || !(head! in doc)) return 0;
+  if (!isJsonObject(doc) || !(head! in doc)) return 0;
   return rest.length === 0 ? (edit(doc, head!) ? 1 : 0) : editAt(doc[head!], rest, edit);
 }
 
@@ -166,10 +163,10 @@ export function unusualValue(schema: Json): ((value: unknown) => unknown) | unde
   }
   if (schema.type === 'string' && schema.format === 'date-time')
     return (value) => (typeof value === 'string' && value.endsWith('Z') ? `${value.slice(0, -1)}+00:00` : value);
-  const vendorKeys = isObject(schema.patternProperties) && Object.keys(schema.patternProperties).some((pattern) => new RegExp(pattern).test('x-acme-note'));
+  const vendorKeys = isJsonObject(schema.patternProperties) && Object.keys(schema.patternProperties).some((pattern) => new RegExp(pattern).test('x-acme-note'));
   // Only where a vendor key is admitted as such: an open object, or one whose patterns admit `x-`.
   const open = schema.additionalProperties === undefined || schema.additionalProperties === true;
-  if (schema.type === 'object' && (open || vendorKeys)) return (value) => (isObject(value) ? { ...value, 'x-acme-note': 'generated variant' } : value);
+  if (schema.type === 'object' && (open || vendorKeys)) return (value) => (isJsonObject(value) ? { ...value, 'x-acme-note': 'generated variant' } : value);
   return undefined;
 }
 
@@ -244,13 +241,13 @@ export function optionalMemberVariants(members: readonly OptionalMember[] = opti
 
 /** The tightest value of a limit the schema allows, as an evalSuite override, or undefined. */
 function tightest(limit: FacetLimit, facetSchema: Json): Array<{ label: string; facet: Json }> {
-  const properties = isObject(facetSchema.properties) ? facetSchema.properties : {};
+  const properties = isJsonObject(facetSchema.properties) ? facetSchema.properties : {};
   const [top, sub] = limit.path;
-  const member = isObject(properties[top!]) ? (properties[top!] as Json) : {};
+  const member = isJsonObject(properties[top!]) ? (properties[top!] as Json) : {};
   if (limit.kind === 'feature') {
     // A member another one needs (the schema's if/then) goes with it.
-    const then = isObject(facetSchema.then) && Array.isArray(facetSchema.then.required) ? (facetSchema.then.required as string[]) : [];
-    const cond = isObject(facetSchema.if) && Array.isArray(facetSchema.if.required) ? (facetSchema.if.required as string[]) : [];
+    const then = isJsonObject(facetSchema.then) && Array.isArray(facetSchema.then.required) ? (facetSchema.then.required as string[]) : [];
+    const cond = isJsonObject(facetSchema.if) && Array.isArray(facetSchema.if.required) ? (facetSchema.if.required as string[]) : [];
     const off: Json = { [top!]: false };
     if (then.includes(top!)) for (const name of cond) off[name] = false;
     return [{ label: `without ${top}`, facet: off }];
@@ -259,7 +256,7 @@ function tightest(limit: FacetLimit, facetSchema: Json): Array<{ label: string; 
     const items = resolveEnum(member.items);
     return items.map((item) => ({ label: `${top} ${JSON.stringify([item])}`, facet: { [top!]: [item] } }));
   }
-  const node = sub === undefined ? member : isObject(member.properties) && isObject(member.properties[sub]) ? (member.properties[sub] as Json) : {};
+  const node = sub === undefined ? member : isJsonObject(member.properties) && isJsonObject(member.properties[sub]) ? (member.properties[sub] as Json) : {};
   const minimum = typeof node.minimum === 'number' ? node.minimum : undefined;
   if (minimum === undefined) return [];
   return [{ label: `${limit.path.join('.')} ${minimum}`, facet: sub === undefined ? { [top!]: minimum } : { [top!]: { [sub]: minimum } } }];
@@ -279,8 +276,8 @@ function resolveEnum(items: unknown): unknown[] {
  * reference host does not advertise anyway) would be a no-op.
  */
 function tightens(override: Json, limits: readonly FacetLimit[]): boolean {
-  const full = resolveFacets(undefined) as unknown as Json;
-  const tight = resolveFacets(override as EvalFacetOverrides) as unknown as Json;
+  const full = resolveFacets(undefined) as Json;
+  const tight = resolveFacets(override as EvalFacetOverrides) as Json;
   return [...loadFixtures().values()].some(
     (doc) => fixtureMisfitOf(full, doc, [], limits) === undefined && fixtureMisfitOf(tight, doc, [], limits) !== undefined,
   );
@@ -326,7 +323,8 @@ export function pollPageVariants(): GeneratedVariant[] {
       wire: {
         noDebugStream: true,
         rewriteJson: (answer) => {
-          if (!poll.carries(answer) || !isObject(answer.body) || !Array.isArray(answer.body.events) || answer.body.events.length <= size) return answer.body;
+          if (!poll.carries(answer) || !isJsonObject(answer.body) || !Array.isArray(answer.body.events) || answer.body.events.length <= size)
+            return answer.body;
           applied.count++;
           return { ...answer.body, events: answer.body.events.slice(0, size) };
         },

@@ -36,7 +36,7 @@ export function resolveFacets(option: EvalFacetOverrides | false | undefined): E
     else if (value !== undefined) facets[member] = value;
   }
   if (!Array.isArray(facets.modes)) facets.modes = [];
-  return facets as unknown as EvalFacets;
+  return facets as EvalFacets;
 }
 
 export interface Implementation {

@@ -15,6 +15,7 @@ import type { RunRecord, Store } from './store.ts';
 import { parseLastEventId, parsePollParams, parseStreamMode, serveEventStream, servePoll, type StreamContext } from './streams.ts';
 import { FIXTURE_ID_PATTERN, type FixtureChecker, type FixtureDocument, type SuiteCatalogue } from './suites.ts';
 import type { TrafficGuard } from './traffic.ts';
+import { isJsonObject } from '../../lib/json-value.ts';
 
 const MAX_REASON_LENGTH = 1024;
 const MAX_COUNTER_KEY_LENGTH = 256;
@@ -56,10 +57,6 @@ interface Route {
   methods: Partial<Record<string, Handler>>;
   /** Discovery is the one unauthenticated resource. */
   public?: boolean;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Compares presented keys through their digests, in constant time. */
@@ -142,7 +139,7 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
   const optionalObjectBody = async (req: IncomingMessage): Promise<Record<string, unknown>> => {
     const body = await readJsonBody(req);
     if (body === undefined) return {};
-    if (!isPlainObject(body)) throw validationError('the request body must be a JSON object');
+    if (!isJsonObject(body)) throw validationError('the request body must be a JSON object');
     return body;
   };
 
@@ -164,7 +161,7 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
   const createRun: Handler = async ({ req, res, tenant }) => {
     const read = await readJsonBody(req);
     if (read === undefined) throw validationError('a JSON createRun body is required');
-    if (!isPlainObject(read)) throw validationError('the createRun body must be a JSON object');
+    if (!isJsonObject(read)) throw validationError('the createRun body must be a JSON object');
     const isEval = read.mode === 'eval';
     const body = isEval ? behaviour.evalBody(read) : behaviour.workflowBody(read);
     // Checked before the shape: a host with no eval surface cannot serve any eval create.

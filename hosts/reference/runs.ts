@@ -3,7 +3,7 @@
 // through the two port objects built here (EvalCreatePort, EvalRunIO).
 
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { executeEvalRun, OwnTrafficInvalid, planEvalRun, REFERENCE_BEHAVIOUR, type EngineBehaviour, type EvalPlan } from './eval/index.ts';
+import { executeEvalRun, OwnTrafficInvalid, planEvalRun, REFERENCE_BEHAVIOUR, type EngineBehaviour, type EvalPlan, type ToolResponse } from './eval/index.ts';
 import type { EvalCreatePort, EvalFacets, EvalRunIO, PriorRunView, RecordedToolCall, Refusal } from './eval/port.ts';
 import { HttpError } from './errors.ts';
 import { REFERENCE_HOST_BEHAVIOUR, type HostBehaviour } from './host-behaviour.ts';
@@ -279,10 +279,10 @@ export class RunManager {
           runStatus: 'running',
         });
       }
-      const plan = {
-        ...(run.plan as Record<string, unknown>),
-        derivedFixtures: Object.fromEntries(copies.map((c) => [c.taskId, { sourceRunId: c.sourceRunId, entries: c.entries }])),
-      } as unknown as EvalPlan;
+      const plan: EvalPlan = {
+        ...(run.plan as EvalPlan),
+        derivedFixtures: Object.fromEntries(copies.map((c) => [c.taskId, { sourceRunId: c.sourceRunId, entries: c.entries as ToolResponse[] }])),
+      };
       await nextTurn();
       const summary = await executeEvalRun(plan, this.#io(live), this.#behaviour);
       // A cancelled or stopped engine resolves to `{}`; its result is discarded unread.

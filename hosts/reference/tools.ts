@@ -3,6 +3,7 @@
 
 import type { ToolResult } from './eval/port.ts';
 import type { Store } from './store.ts';
+import { isJsonObject } from '../../lib/json-value.ts';
 
 export const COUNTER_TOOL = 'conformance.eval:counter';
 export const ECHO_TOOL = 'conformance.eval:echo';
@@ -14,12 +15,8 @@ function toolError(code: string, message: string, details?: Record<string, unkno
   return details === undefined ? { ok: false, error: { code, message } } : { ok: false, error: { code, message, details } };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function counter(store: Store, tenant: string, inputs: unknown): ToolResult {
-  if (!isPlainObject(inputs)) return toolError('invalid_arguments', 'counter takes {op, key}');
+  if (!isJsonObject(inputs)) return toolError('invalid_arguments', 'counter takes {op, key}');
   const { op, key } = inputs;
   const extra = Object.keys(inputs).filter((k) => k !== 'op' && k !== 'key');
   if (extra.length > 0) return toolError('invalid_arguments', 'counter takes only op and key', { unknown: extra });
@@ -32,7 +29,7 @@ function counter(store: Store, tenant: string, inputs: unknown): ToolResult {
 }
 
 function echo(inputs: unknown): ToolResult {
-  if (!isPlainObject(inputs) || !('value' in inputs) || Object.keys(inputs).length !== 1) {
+  if (!isJsonObject(inputs) || !('value' in inputs) || Object.keys(inputs).length !== 1) {
     return toolError('invalid_arguments', 'echo takes exactly {value}');
   }
   return { ok: true, outcome: { value: inputs.value } };

@@ -5,14 +5,11 @@
 // (docs/wire.md §7). The grade is then recomputed from those events exactly as from a host.
 
 import { projectId } from '../client/ids.ts';
-import { readEventsText } from '../grade-events.ts';
+import { readEventsText } from '../client/events-text.ts';
 import type { Har } from './har.ts';
+import { isJsonObject } from '../json-value.ts';
 
 export type ArchivedRun = { ok: true; events: unknown[]; summary: Record<string, unknown>; reads: number } | { ok: false; reason: string };
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function archivedRun(har: Har, runId: string): ArchivedRun {
   const base = `/runs/${projectId(runId)}`;
@@ -28,13 +25,13 @@ export function archivedRun(har: Har, runId: string): ArchivedRun {
       if (!read.ok) continue;
       reads += 1;
       for (const event of read.events) {
-        const sequence = isObject(event) ? event.sequence : undefined;
+        const sequence = isJsonObject(event) ? event.sequence : undefined;
         if (typeof sequence === 'number' && !bySequence.has(sequence)) bySequence.set(sequence, event);
       }
     } else if (pathname === `${base}/eval-summary`) {
       try {
         const body = JSON.parse(text) as unknown;
-        if (isObject(body)) summary = body;
+        if (isJsonObject(body)) summary = body;
       } catch {
         // A 200 whose body is not JSON is no summary; an earlier or later one may be.
       }

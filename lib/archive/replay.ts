@@ -17,7 +17,7 @@ import { cannotStart, type Io } from '../io.ts';
 import { withDeadlines } from '../ledger/deadlines.ts';
 import { Redactor } from '../redact.ts';
 import { readFilter } from '../leg-filter.ts';
-import { loadScenarios } from '../scenarios.ts';
+import type { Scenario } from '../ledger/scenario.ts';
 import { parseArchive, type Har, type ReadArchive } from './har.ts';
 import { startReplayHost } from './replay-host.ts';
 
@@ -45,14 +45,13 @@ export function readArchiveFile(path: string): ReadArchive {
   return parseArchive(bytes, path);
 }
 
-/** Runs the certification the archive records against a replay host serving it. */
-export async function replayCertification(har: Har): Promise<ReplayRun> {
+/** Runs the certification the archive records, of `scenarios`' legs, against a replay host serving it. */
+export async function replayCertification(har: Har, scenarios: Scenario[]): Promise<ReplayRun> {
   const settings = har.log._certification;
   const host = await startReplayHost(har);
   const redactor = new Redactor([host.tenants.a.apiKey, host.tenants.b.apiKey]);
   const never = new AbortController();
   try {
-    const scenarios = await loadScenarios();
     const outcome = await certifyTarget({
       baseUrl: host.baseUrl,
       apiKey: host.tenants.a.apiKey,
@@ -110,6 +109,8 @@ export function rowDifferences(recorded: readonly LedgerRow[], replayed: readonl
 export interface ReplayOptions {
   replay: string;
   hostKey?: string;
+  /** The legs to run again, loaded by the command only once the inputs are read. */
+  loadScenarios: () => Promise<Scenario[]>;
 }
 
 /** The `verify --replay` command: 0 reproduced and bound, 1 a row moved or the binding fails, 2 an input problem, 3 not a bundle. */
@@ -145,7 +146,7 @@ export async function replayCommand(bundlePath: string, options: ReplayOptions, 
   );
 
   const started = performance.now();
-  const replay = await replayCertification(archive.har);
+  const replay = await replayCertification(archive.har, await options.loadScenarios());
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   for (const miss of replay.misses) io.out(`replay: the archive holds no answer to ${miss}\n`);
   // Not a failure by itself: a row that moved, or a miss, says what went wrong; this says where.

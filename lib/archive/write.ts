@@ -25,16 +25,23 @@ export interface SignedBundle {
   keyId: string;
 }
 
+export interface ArchiveWrite {
+  /** Where the archive goes (`--archive`, or beside the bundle). */
+  path: string;
+  recorder: ArchiveRecorder;
+  /** The settings of the run, recorded so that `verify --replay` runs it again alike. */
+  settings: ArchiveSettings;
+  /** Which key is which tenant's, so the archive names roles instead of keys. */
+  roles: KeyRoles;
+  redactor: Redactor;
+  /** The bundle the archive is bound to, when one was signed. */
+  signed: SignedBundle | undefined;
+  io: Io;
+}
+
 /** Writes the archive (and its binding when `signed` is given); 0, or 1 when nothing could be written. */
-export function writeArchive(
-  path: string,
-  recorder: ArchiveRecorder,
-  settings: ArchiveSettings,
-  roles: KeyRoles,
-  redactor: Redactor,
-  signed: SignedBundle | undefined,
-  io: Io,
-): number {
+export function writeArchive(options: ArchiveWrite): number {
+  const { path, recorder, settings, roles, redactor, signed, io } = options;
   const bytes = archiveBytes(recorder.har(settings, roles, redactor), path);
   const text = (path.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
   if (redactor.text(text) !== text) {

@@ -3,14 +3,11 @@
 // defect (at most MAX_PROBLEMS spelled out), and the cap on events per run is enforced here.
 
 import { CAP_NAMES } from './transport-errors.ts';
+import type { RunEvent } from '../run-event.ts';
 import { isJsonObject } from './util.ts';
 
-/** A `RunEventDoc` as received; only `sequence` and `type` are checked here. */
-export interface RunEvent {
-  sequence: number;
-  type: string;
-  [member: string]: unknown;
-}
+/** A run event as received (lib/run-event.ts); only `sequence` and `type` are checked here. */
+export type { RunEvent } from '../run-event.ts';
 
 export const TERMINAL_EVENT_TYPES: readonly string[] = ['run.completed', 'run.failed', 'run.cancelled'];
 

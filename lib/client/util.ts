@@ -1,10 +1,8 @@
 // Small helpers shared by the client modules.
 
-export type JsonObject = Record<string, unknown>;
+import { isJsonObject } from '../json-value.ts';
 
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isJsonObject, type JsonObject } from '../json-value.ts';
 
 /**
  * The error code of an error answer: the flat envelope `{error: "<code>"}`, or the legacy nested

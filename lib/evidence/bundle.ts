@@ -158,15 +158,26 @@ export function buildBundle(input: BuildBundleInput): UnsignedBundle {
   };
   if (nonPass.length > 0) bundle.detail = { nonPass };
 
-  const problems = shapeProblems(bundle as unknown as Record<string, unknown>, { signed: false });
+  const problems = shapeProblems(bundle, { signed: false });
   if (problems.length > 0) fail(`the bundle would not match the v3 shape: ${problems.join('; ')}`);
   // Refuses anything canonical JSON refuses, anywhere in the bundle, before anyone signs it.
   canonicalJson(bundle);
   return bundle;
 }
 
+/**
+ * The members of a bundle the signature covers, as any bundle carries them: one being signed, or
+ * an untrusted one being verified, whose members are read as they are.
+ */
+export interface SignedContent {
+  witnessSha256: unknown;
+  host: { build: { kind?: unknown; id?: unknown } };
+  suite: { version?: unknown };
+  discovery: { sha256?: unknown };
+}
+
 /** The members the signature covers, under their dotted names (docs/wire.md §12.2). */
-export function signaturePreimage(bundle: Pick<UnsignedBundle, 'witnessSha256' | 'host' | 'suite' | 'discovery'>): Record<string, unknown> {
+export function signaturePreimage(bundle: SignedContent): Record<string, unknown> {
   return {
     witnessSha256: bundle.witnessSha256,
     'host.build': { kind: bundle.host.build.kind, id: bundle.host.build.id },
@@ -176,7 +187,7 @@ export function signaturePreimage(bundle: Pick<UnsignedBundle, 'witnessSha256' |
 }
 
 /** The exact text the signature is made over: the canonical JSON of `signaturePreimage`. */
-export function signaturePayload(bundle: Pick<UnsignedBundle, 'witnessSha256' | 'host' | 'suite' | 'discovery'>): string {
+export function signaturePayload(bundle: SignedContent): string {
   return canonicalJson(signaturePreimage(bundle));
 }
 

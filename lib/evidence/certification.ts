@@ -8,6 +8,7 @@
 import { isEvalProfile, profileVerdicts, verdictText, type ProfileTable, type ProfileVerdict } from './profiles.ts';
 import type { LedgerRow, Totals } from './types.ts';
 import { totalsOf } from './witness.ts';
+import { isJsonObject } from '../json-value.ts';
 
 export interface HarnessIdentity {
   /** `suite.name` of the bundles this harness cuts. */
@@ -43,14 +44,10 @@ export interface Certification {
 
 type Json = Record<string, unknown>;
 
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The eval verdict; `rejected` is whether verify.ts found any rejection. */
 export function certificationOf(bundle: Json, rows: readonly LedgerRow[], rejected: boolean, harness: HarnessIdentity): Certification {
   const totals = totalsOf(rows);
-  const suite = isObject(bundle.suite) ? bundle.suite : {};
+  const suite = isJsonObject(bundle.suite) ? bundle.suite : {};
   const sameHarness = suite.name === harness.name && suite.version === harness.version;
   const present = new Set(rows.map((row) => row.id));
   const known = new Set(harness.requirementIds);
@@ -77,9 +74,9 @@ export function certificationOf(bundle: Json, rows: readonly LedgerRow[], reject
       text: `nothing certified: ${unknown.length} row(s) carry an id this harness version never produces (${unknown[0]})`,
     };
   }
-  const discovery = isObject(bundle.discovery) ? bundle.discovery : {};
+  const discovery = isJsonObject(bundle.discovery) ? bundle.discovery : {};
   const document = discovery.document;
-  if (!isObject(document)) {
+  if (!isJsonObject(document)) {
     // Every bundle this harness cuts embeds it: without it no claim can be recomputed.
     return {
       ...base,
@@ -109,7 +106,7 @@ export function certificationOf(bundle: Json, rows: readonly LedgerRow[], reject
  * discovery give (`claimedProfiles` is outside the signature, so it is never taken on its word).
  */
 function claimMismatches(bundle: Json, verdicts: readonly ProfileVerdict[], table: ProfileTable): string[] {
-  const listed = (Array.isArray(bundle.claimedProfiles) ? bundle.claimedProfiles : []).filter(isObject).filter((p) => isEvalProfile(table, p.id));
+  const listed = (Array.isArray(bundle.claimedProfiles) ? bundle.claimedProfiles : []).filter(isJsonObject).filter((p) => isEvalProfile(table, p.id));
   const problems: string[] = [];
   for (const verdict of verdicts) {
     const entry = listed.find((p) => p.id === verdict.id);

@@ -5,12 +5,9 @@
 
 import type { LedgerRow, RejectionKind } from './types.ts';
 import { advertises, optedOutFromRows, profileDerivable, profilesRelaxedBy, rungProblem, V2_PROFILES } from './derivation.ts';
+import { isJsonObject } from '../json-value.ts';
 
 type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A value for a rejection detail: its JSON when it has one, `absent` for undefined. */
 export function show(value: unknown): string {
@@ -45,13 +42,13 @@ export function deriveClaims(
   document: Json | undefined,
   reject: (kind: RejectionKind, detail: string, profile?: string) => void,
 ): DerivedClaims {
-  const host = isObject(bundle.host) ? bundle.host : {};
-  const targetMajor = isObject(bundle.suite) ? bundle.suite.targetMajor : undefined;
+  const host = isJsonObject(bundle.host) ? bundle.host : {};
+  const targetMajor = isJsonObject(bundle.suite) ? bundle.suite.targetMajor : undefined;
   const ids = profiles.map((p) => (typeof p.id === 'string' ? p.id : show(p.id)));
 
   // The host the bundle names is the host the signed discovery describes.
   if (document !== undefined) {
-    const implementation = isObject(document.implementation) ? document.implementation : {};
+    const implementation = isJsonObject(document.implementation) ? document.implementation : {};
     for (const member of ['name', 'version', 'vendor'] as const) {
       const stated = implementation[member];
       // A build suffix on host.version (`0.1.0+side-rev-…`, SemVer §10) names a build of the
@@ -64,7 +61,7 @@ export function deriveClaims(
   }
 
   // A relaxed profile does not certify, and neither does anything in a bundle with a blocked row.
-  const obligations = Array.isArray(host.relaxations) ? host.relaxations.filter(isObject).map((r) => String(r.obligation)) : [];
+  const obligations = Array.isArray(host.relaxations) ? host.relaxations.filter(isJsonObject).map((r) => String(r.obligation)) : [];
   const relaxed = profilesRelaxedBy(obligations, ids);
   const certified: string[] = [];
   for (const [i, profile] of profiles.entries()) {
@@ -96,7 +93,7 @@ export function deriveClaims(
     );
   }
 
-  const rung = rungProblem(isObject(bundle.durability) ? bundle.durability.rung : undefined, rows);
+  const rung = rungProblem(isJsonObject(bundle.durability) ? bundle.durability.rung : undefined, rows);
   if (rung !== undefined) reject('rung-not-derivable', rung);
 
   const optedOut = optedOutFromRows(rows);

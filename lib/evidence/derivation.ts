@@ -5,12 +5,9 @@
 // signed rows (`witnessSha256`). Pure; README "Profiles and derivation" states every rule here.
 
 import type { ClaimedProfile, EvidenceTier, LedgerRow } from './types.ts';
+import { isJsonObject } from '../json-value.ts';
 
 type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * The OpenWOP major-2 profiles as predicates over the discovery root: every listed family present
@@ -27,7 +24,7 @@ export const V2_PROFILES: readonly { id: string; families: readonly string[]; me
 /** The major-2 profiles `document` derives, in table order. */
 export function derivableV2Profiles(document: Json): string[] {
   return V2_PROFILES.filter(
-    (profile) => profile.families.every((family) => isObject(document[family])) && profile.metadata.every((key) => document[key] !== undefined),
+    (profile) => profile.families.every((family) => isJsonObject(document[family])) && profile.metadata.every((key) => document[key] !== undefined),
   ).map((profile) => profile.id);
 }
 
@@ -79,7 +76,7 @@ export function optedOutFromRows(rows: readonly LedgerRow[]): string[] {
 
 /** Whether discovery advertises an opted-out name: `family.<key>` is a root record, else a profile. */
 export function advertises(document: Json, name: string, targetMajor: unknown): boolean | undefined {
-  if (name.startsWith('family.')) return isObject(document[name.slice('family.'.length)]);
+  if (name.startsWith('family.')) return isJsonObject(document[name.slice('family.'.length)]);
   return profileDerivable(document, name, targetMajor);
 }
 
@@ -116,17 +113,17 @@ export function rungProblem(claimed: unknown, rows: readonly LedgerRow[]): strin
   if (!Array.isArray(declared) || declared.length === 0) return unsupported(`${BOUND_ROW} declares no evidence.recoveryBounds`);
   const bounds = new Map<string, number>();
   for (const entry of declared) {
-    const terms = isObject(entry) && Array.isArray(entry.terms) ? entry.terms : [];
-    if (!isObject(entry) || typeof entry.class !== 'string' || !isCount(entry.bound) || terms.length === 0 || bounds.has(entry.class)) {
+    const terms = isJsonObject(entry) && Array.isArray(entry.terms) ? entry.terms : [];
+    if (!isJsonObject(entry) || typeof entry.class !== 'string' || !isCount(entry.bound) || terms.length === 0 || bounds.has(entry.class)) {
       return unsupported(`${BOUND_ROW} declares a malformed or repeated recovery class`);
     }
-    const sum = terms.reduce((total: number, term: unknown) => total + (isObject(term) && isCount(term.ms) ? term.ms : Number.NaN), 0);
+    const sum = terms.reduce((total: number, term: unknown) => total + (isJsonObject(term) && isCount(term.ms) ? term.ms : Number.NaN), 0);
     if (sum !== entry.bound) return unsupported(`recovery class ${entry.class}: its terms sum to ${sum} ms, not its bound ${entry.bound} ms`);
     bounds.set(entry.class, entry.bound);
   }
   for (const id of KILL_ROWS) {
     const seen = byId.get(id)?.evidence?.recovery;
-    if (!isObject(seen) || typeof seen.class !== 'string' || !isCount(seen.boundMs) || !isCount(seen.observedMs)) {
+    if (!isJsonObject(seen) || typeof seen.class !== 'string' || !isCount(seen.boundMs) || !isCount(seen.observedMs)) {
       return unsupported(`${id} records no well-formed evidence.recovery`);
     }
     const bound = bounds.get(seen.class);

@@ -1,5 +1,6 @@
-// The only part of lib/evidence that touches files: the development signing key, key files, and
-// reading a bundle file for `verify`. Everything else in lib/evidence is pure.
+// The parts of lib/evidence that touch files: the development signing key, key files, and
+// reading a bundle file for `verify`, and the data of requirements/ (this harness's profiles and
+// requirement ids, ./harness.ts). Everything else in lib/evidence is pure.
 
 import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,16 @@ export const PROFILES_FILE = packagePath('requirements/profiles.json');
 /** The profile table of this harness version; test/profiles.test.ts holds the file to its schema. */
 export function readProfileTable(): ProfileTable {
   return JSON.parse(readFileSync(PROFILES_FILE, 'utf8')) as ProfileTable;
+}
+
+/** requirements/traceability.json: each statement names the rules (`<rfc>.<slug>/<rule>`) or server-free ids that witness it. */
+export const TRACEABILITY_FILE = packagePath('requirements/traceability.json');
+
+/** Every requirement id of this harness version, in the order the traceability table first names each (./harness.ts). */
+export function readRequirementIds(): string[] {
+  const { statements } = JSON.parse(readFileSync(TRACEABILITY_FILE, 'utf8')) as { statements: Array<{ witness?: string[] }> };
+  const ids = statements.flatMap((statement) => statement.witness ?? []).map((witness) => `openwop.requirement.${witness.split('/')[0]}`);
+  return [...new Set(ids)];
 }
 
 export {

@@ -5,6 +5,7 @@
 // an auditor recomputes every verdict from the bundle alone. Pure: keys.ts reads the table.
 
 import type { ClaimedProfile, EvidenceTier, LedgerRow } from './types.ts';
+import { isJsonObject } from '../json-value.ts';
 
 export interface ProfileRequirement {
   id: string;
@@ -29,15 +30,11 @@ export interface ProfileTable {
 
 type Json = Record<string, unknown>;
 
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** `agents.evalSuite`, at the v2 root or under a `capabilities` wrapper (as lib/client reads it). */
 function evalSuiteOf(document: Json): Json | undefined {
-  for (const holder of [document, isObject(document.capabilities) ? document.capabilities : undefined]) {
+  for (const holder of [document, isJsonObject(document.capabilities) ? document.capabilities : undefined]) {
     const agents = holder?.agents;
-    if (isObject(agents) && isObject(agents.evalSuite)) return agents.evalSuite;
+    if (isJsonObject(agents) && isJsonObject(agents.evalSuite)) return agents.evalSuite;
   }
   return undefined;
 }
@@ -54,7 +51,7 @@ export function advertisesClaim(document: Json, claim: string): boolean {
   const mode = /^agents\.evalSuite\.modes:(.+)$/.exec(claim);
   if (mode !== null) return Array.isArray(facet.modes) && facet.modes.includes(mode[1]);
   const member = claim.slice('agents.evalSuite.'.length);
-  return member === 'trials' ? isObject(facet[member]) : facet[member] === true;
+  return member === 'trials' ? isJsonObject(facet[member]) : facet[member] === true;
 }
 
 /** The ids `profile` requires of a host with `document`: each whose `when` holds. */

@@ -6,6 +6,7 @@
 
 import { validate } from '../schemas/index.ts';
 import { SIGNED_MEMBERS } from './types.ts';
+import { isJsonObject } from '../json-value.ts';
 
 /** `suite.name` of the bundles this harness cuts. */
 export const SUITE_NAME = 'openwop-eval-conformance';
@@ -13,10 +14,6 @@ export const SUITE_NAME = 'openwop-eval-conformance';
 export const UPSTREAM_SUITE_NAME = '@openwop/openwop-conformance';
 
 type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Every way `bundle` departs from the bundle v3 schema, one "<path> <message>" line each.
@@ -26,7 +23,7 @@ function isObject(value: unknown): value is Json {
 export function shapeProblems(bundle: Json, options: { signed?: boolean } = {}): string[] {
   let subject = bundle;
   if (options.signed === false) {
-    const host = isObject(bundle.host) ? bundle.host : {};
+    const host = isJsonObject(bundle.host) ? bundle.host : {};
     const keyId = typeof host.signingKeyId === 'string' ? host.signingKeyId : 'unsigned';
     subject = { ...subject, signature: { alg: 'ed25519', keyId, sig: 'A'.repeat(86), over: [...SIGNED_MEMBERS] } };
   }

@@ -88,7 +88,7 @@ export interface NonPassEntry {
 }
 
 /** A bundle v3 before its `signature` is attached. */
-export interface UnsignedBundle {
+export type UnsignedBundle = {
   bundleVersion: '3';
   generatedAt: string;
   suite: BundleSuite;
@@ -99,7 +99,7 @@ export interface UnsignedBundle {
   witnessSha256: string;
   assertionCount: number;
   detail?: { nonPass: NonPassEntry[] };
-}
+};
 
 /** The four members the signature covers, in this order (docs/wire.md §12.1, a const array). */
 export type SignedMembers = ['witnessSha256', 'host.build', 'suite.version', 'discovery.sha256'];
@@ -112,9 +112,9 @@ export interface BundleSignature {
   over: SignedMembers;
 }
 
-export interface Bundle extends UnsignedBundle {
+export type Bundle = UnsignedBundle & {
   signature: BundleSignature;
-}
+};
 
 /** Every rejection kind `verifyBundle` can name. From `not-v3` to `opted-out-but-advertised`:
  *  docs/wire.md §12.5, the derivation kinds as the OpenWOP verifier names them; `discovery-digest`

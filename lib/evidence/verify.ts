@@ -34,6 +34,7 @@ import { DISPOSITIONS, isHarnessRejection, SIGNED_MEMBERS, type LedgerRow, type 
 import { totalsOf, witnessDigest } from './witness.ts';
 import type { Certification } from './certification.ts';
 import { deriveClaims, show } from './claims.ts';
+import { isJsonObject } from '../json-value.ts';
 
 export interface VerifyOptions {
   /** The host's Ed25519 public key as a PEM (SPKI). */
@@ -83,10 +84,6 @@ export interface NotABundle {
 
 type Json = Record<string, unknown>;
 
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -101,8 +98,8 @@ function keysFrom(pem: string | undefined, raw: string | undefined): KeyObject[]
 /** The rows that look like rows; anything else is left to the `schema` kind. */
 function rowsOf(bundle: Json): LedgerRow[] {
   const results = bundle.results;
-  if (!isObject(results) || !Array.isArray(results.requirements)) return [];
-  return results.requirements.filter((row): row is LedgerRow => isObject(row) && typeof row.id === 'string');
+  if (!isJsonObject(results) || !Array.isArray(results.requirements)) return [];
+  return results.requirements.filter((row): row is LedgerRow => isJsonObject(row) && typeof row.id === 'string');
 }
 
 const TOTAL_MEMBERS: { member: keyof Totals; result: string }[] = [
@@ -125,7 +122,7 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
     rejections.push({ kind, detail, own: true });
   };
 
-  if (!isObject(bundle)) {
+  if (!isJsonObject(bundle)) {
     reject('not-v3', `a bundle is a JSON object, got ${Array.isArray(bundle) ? 'an array' : bundle === null ? 'null' : typeof bundle}`);
     return {
       rejections,
@@ -169,8 +166,8 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
 
   // Totals, counted from the rows (never from detail.nonPass).
   const counted = totalsOf(rows);
-  const results = isObject(bundle.results) ? bundle.results : {};
-  const totals = isObject(results.totals) ? results.totals : undefined;
+  const results = isJsonObject(bundle.results) ? bundle.results : {};
+  const totals = isJsonObject(results.totals) ? results.totals : undefined;
   if (totals === undefined) {
     reject('totals-mismatch', 'results.totals is absent');
   } else {
@@ -182,7 +179,7 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
   }
 
   // The witness digest, recomputed.
-  const host = isObject(bundle.host) ? bundle.host : {};
+  const host = isJsonObject(bundle.host) ? bundle.host : {};
   const relaxations = Array.isArray(host.relaxations) ? host.relaxations : undefined;
   try {
     const recomputed = witnessDigest(rows, relaxations, host.deployment);
@@ -206,8 +203,8 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
   const detail = bundle.detail;
   if (detail === undefined) {
     if (nonPassRows.length > 0) reject('detail-missing', `detail is required when a row is not executed-pass (${nonPassRows.length} row(s) are not)`);
-  } else if (isObject(detail) && Array.isArray(detail.nonPass)) {
-    const entries = detail.nonPass.filter(isObject);
+  } else if (isJsonObject(detail) && Array.isArray(detail.nonPass)) {
+    const entries = detail.nonPass.filter(isJsonObject);
     const listed = new Set(entries.map((entry) => entry.id));
     for (const row of nonPassRows) {
       if (!listed.has(row.id)) reject('detail-mismatch', `detail.nonPass does not list ${row.result} requirement ${row.id}`);
@@ -228,14 +225,14 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
 
   // The host build, which the signature covers.
   const build = host.build;
-  if (!isObject(build) || typeof build.kind !== 'string' || typeof build.id !== 'string' || build.id.length === 0) {
+  if (!isJsonObject(build) || typeof build.kind !== 'string' || typeof build.id !== 'string' || build.id.length === 0) {
     reject('build-missing', 'host.build {kind, id} is absent or incomplete');
   }
 
   // The discovery record against its embedded document.
-  const discovery = isObject(bundle.discovery) ? bundle.discovery : {};
+  const discovery = isJsonObject(bundle.discovery) ? bundle.discovery : {};
   let documentSigned = false;
-  if (isObject(discovery.document)) {
+  if (isJsonObject(discovery.document)) {
     const document = discovery.document;
     try {
       const digest = sha256Hex(canonicalJson(document));
@@ -258,8 +255,8 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
   // The host signature.
   let signatureVerified = false;
   const signature = bundle.signature;
-  const keyId = isObject(signature) && typeof signature.keyId === 'string' ? signature.keyId : undefined;
-  if (!isObject(signature) || signature.sig === undefined) {
+  const keyId = isJsonObject(signature) && typeof signature.keyId === 'string' ? signature.keyId : undefined;
+  if (!isJsonObject(signature) || signature.sig === undefined) {
     reject('signature-missing', 'the bundle carries no host signature');
   } else {
     const over = signature.over;
@@ -288,10 +285,10 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
   }
 
   // Independent evidence needs a second signature from someone other than the host.
-  const profiles = Array.isArray(bundle.claimedProfiles) ? bundle.claimedProfiles.filter(isObject) : [];
+  const profiles = Array.isArray(bundle.claimedProfiles) ? bundle.claimedProfiles.filter(isJsonObject) : [];
   if (profiles.some((profile) => profile.evidenceTier === 'independent')) {
     const verifier = bundle.verifierSignature;
-    if (!isObject(verifier)) {
+    if (!isJsonObject(verifier)) {
       reject('independent-unsigned', 'a profile claims independent evidence but the bundle has no verifierSignature');
     } else {
       if (keyId !== undefined && verifier.keyId === keyId) {
@@ -353,16 +350,16 @@ function canonicalOrUndefined(value: unknown): string | undefined {
 
 /** The signature payload of an untrusted bundle, or why it cannot be assembled. */
 function payloadOf(bundle: Json): { ok: true; text: string } | { ok: false; reason: string } {
-  const host = isObject(bundle.host) ? bundle.host : {};
+  const host = isJsonObject(bundle.host) ? bundle.host : {};
   const members = {
     witnessSha256: bundle.witnessSha256,
-    host: { build: isObject(host.build) ? host.build : {} },
-    suite: isObject(bundle.suite) ? bundle.suite : {},
-    discovery: isObject(bundle.discovery) ? bundle.discovery : {},
+    host: { build: isJsonObject(host.build) ? host.build : {} },
+    suite: isJsonObject(bundle.suite) ? bundle.suite : {},
+    discovery: isJsonObject(bundle.discovery) ? bundle.discovery : {},
   };
   try {
     // Absent members stay `undefined`, which canonical JSON refuses: such a payload is never signed.
-    return { ok: true, text: signaturePayload(members as unknown as Parameters<typeof signaturePayload>[0]) };
+    return { ok: true, text: signaturePayload(members) };
   } catch (error) {
     return { ok: false, reason: describe(error) };
   }
@@ -375,7 +372,7 @@ function payloadOf(bundle: Json): { ok: true; text: string } | { ok: false; reas
  * certified; 5 no rejection but not independently verified
  * (no host key, or certified profiles that could not be re-derived from a signed discovery
  * document); 0 otherwise. Code 2, a problem with the inputs (flags, key files, --discovery), is
- * the command's own (lib/verify.ts).
+ * the command's own (lib/commands/verify.ts).
  */
 export function verifyExitCode(result: VerifyResult | NotABundle, certification?: Pick<Certification, 'status'>): 0 | 1 | 3 | 4 | 5 | 6 {
   if ('ok' in result) return 3;

@@ -10,18 +10,13 @@
 // log does not let us attribute becomes a plain-words anomaly; attribution never throws on a log.
 
 import { canonicalJson } from './json.ts';
-import type { RunEventDoc } from './types.ts';
+import type { RunEvent } from './types.ts';
+import { isJsonObject, payloadOf } from '../json-value.ts';
 
 /** The `agent.tool-returned` error code of a call no fixture entry served (RFC 0244 §D). */
 export const FIXTURE_MISS_CODE = 'eval_fixture_miss';
 
 type Payload = Record<string, unknown>;
-
-function payloadOf(event: unknown): Payload {
-  if (event === null || typeof event !== 'object') return {};
-  const p = (event as { payload?: unknown }).payload;
-  return p !== null && typeof p === 'object' && !Array.isArray(p) ? (p as Payload) : {};
-}
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
@@ -75,10 +70,10 @@ export interface ScoredTrial {
  * attribute.
  */
 export function attribute(
-  events: readonly RunEventDoc[],
+  events: readonly RunEvent[],
   anomalies: string[],
 ): { scored: ScoredTrial[]; fixtureRuns: Set<string>; scoredInsideBracket: number; scoredInBatch: number } {
-  const indexed: { event: RunEventDoc; sequence: number; index: number }[] = [];
+  const indexed: { event: RunEvent; sequence: number; index: number }[] = [];
   (Array.isArray(events) ? events : []).forEach((event, index) => {
     const sequence = event !== null && typeof event === 'object' ? finiteNumber((event as { sequence?: unknown }).sequence) : undefined;
     const type = event !== null && typeof event === 'object' ? str((event as { type?: unknown }).type) : undefined;
@@ -117,7 +112,7 @@ export function attribute(
         else {
           sawEvalStarted = true;
           const fr = p.fixtureRuns;
-          if (fr !== null && typeof fr === 'object' && !Array.isArray(fr)) for (const key of Object.keys(fr)) fixtureRuns.add(key);
+          if (isJsonObject(fr)) for (const key of Object.keys(fr)) fixtureRuns.add(key);
         }
         break;
       }
@@ -296,7 +291,7 @@ export function attribute(
  * opens, ordered as their trials ran: by task (in the order the batch first names it), then by
  * `trialIndex`. A member with no usable taskId or trialIndex ends the batch where it stands.
  */
-function batchOf(indexed: readonly { event: RunEventDoc }[], from: number): number[] {
+function batchOf(indexed: readonly { event: RunEvent }[], from: number): number[] {
   const members: { position: number; taskId: string; trialIndex: number }[] = [];
   for (let i = from; i < indexed.length; i++) {
     const { event } = indexed[i]!;

@@ -6,6 +6,8 @@
 // `sameJson(a, b)` implies `jsonHash(a) === jsonHash(b)`; test/grader-shortcuts.test.ts checks
 // all three with fast-check.
 
+import { isJsonObject } from '../json-value.ts';
+
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /** jsonDeepEqual (json.ts), without the key arrays it filters. */
@@ -37,10 +39,6 @@ export function sameJson(a: unknown, b: unknown): boolean {
   return bDefined === defined;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 function hasDefinedKey(record: Record<string, unknown>): boolean {
   for (const key in record) if (hasOwn.call(record, key) && record[key] !== undefined) return true;
   return false;
@@ -52,7 +50,7 @@ function hasDefinedKey(record: Record<string, unknown>): boolean {
  * JSON-equal leaf or, for a non-empty object member, holds that member's leaves in turn.
  */
 function leavesIn(node: Record<string, unknown>, target: unknown): boolean {
-  if (!isPlainObject(target)) return false;
+  if (!isJsonObject(target)) return false;
   for (const key in node) {
     if (!hasOwn.call(node, key)) continue;
     const child = node[key];
@@ -60,7 +58,7 @@ function leavesIn(node: Record<string, unknown>, target: unknown): boolean {
     if (!hasOwn.call(target, key)) return false;
     const value = target[key];
     if (value === undefined) return false;
-    if (isPlainObject(child) && hasDefinedKey(child)) {
+    if (isJsonObject(child) && hasDefinedKey(child)) {
       if (!leavesIn(child, value)) return false;
     } else if (!sameJson(child, value)) return false;
   }
@@ -70,7 +68,7 @@ function leavesIn(node: Record<string, unknown>, target: unknown): boolean {
 /** json.ts `subsetMatches`, without building key paths. */
 export function subsetJson(args: unknown, inputs: unknown): boolean {
   if (args === undefined) return true;
-  if (!isPlainObject(args)) return sameJson(args, inputs);
+  if (!isJsonObject(args)) return sameJson(args, inputs);
   return !hasDefinedKey(args) || leavesIn(args, inputs);
 }
 

@@ -14,7 +14,7 @@ export type {
   ObservedCall,
   PassRule,
   RegressionVerdict,
-  RunEventDoc,
+  RunEvent,
   RunGrade,
   SignTestResult,
   SummaryTaskView,

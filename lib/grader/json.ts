@@ -6,10 +6,7 @@
 // it would be after a JSON round trip.
 
 import type { ArgsMatchMode } from './types.ts';
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
+import { isJsonObject } from '../json-value.ts';
 
 function definedKeys(value: Record<string, unknown>): string[] {
   return Object.keys(value).filter((key) => value[key] !== undefined);
@@ -77,7 +74,7 @@ export function canonicalJson(value: unknown): string {
 export function leafPairs(value: unknown): string[] {
   const out: string[] = [];
   const walk = (node: unknown, path: string[]): void => {
-    if (isPlainObject(node)) {
+    if (isJsonObject(node)) {
       const keys = definedKeys(node);
       if (keys.length > 0) {
         for (const key of keys) walk(node[key], [...path, key]);
@@ -96,7 +93,7 @@ export function leafPairs(value: unknown): string[] {
  */
 export function requiredLeafPairs(args: unknown): string[] {
   if (args === undefined) return [];
-  if (isPlainObject(args) && definedKeys(args).length === 0) return [];
+  if (isJsonObject(args) && definedKeys(args).length === 0) return [];
   return leafPairs(args);
 }
 
@@ -104,7 +101,7 @@ export function requiredLeafPairs(args: unknown): string[] {
 function hasLeaf(inputs: unknown, path: string[], expected: unknown): boolean {
   let node = inputs;
   for (const key of path) {
-    if (!isPlainObject(node) || !Object.hasOwn(node, key)) return false;
+    if (!isJsonObject(node) || !Object.hasOwn(node, key)) return false;
     node = node[key];
     if (node === undefined) return false;
   }
@@ -114,12 +111,12 @@ function hasLeaf(inputs: unknown, path: string[], expected: unknown): boolean {
 /** Every leaf key path of `args` is present in `inputs` with a JSON-deep-equal value. */
 export function subsetMatches(args: unknown, inputs: unknown): boolean {
   if (args === undefined) return true;
-  if (!isPlainObject(args)) return jsonDeepEqual(args, inputs);
+  if (!isJsonObject(args)) return jsonDeepEqual(args, inputs);
   const walk = (node: Record<string, unknown>, path: string[]): boolean => {
     for (const key of definedKeys(node)) {
       const child = node[key];
       const childPath = [...path, key];
-      if (isPlainObject(child) && definedKeys(child).length > 0) {
+      if (isJsonObject(child) && definedKeys(child).length > 0) {
         if (!walk(child, childPath)) return false;
       } else if (!hasLeaf(inputs, childPath, child)) {
         return false;

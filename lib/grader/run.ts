@@ -11,7 +11,7 @@ import { fromNumber, ratToNumber, sum } from './rational.ts';
 import { type TrialFacts, DEFAULT_PASS_SCORE, gradeTrial, rollUpSuite, rollUpTask } from './rollup.ts';
 import { countMisses, entriesFromSource, fixtureEntries, type FixtureEntry } from './selection-replay.ts';
 import { gradeTrajectory } from './trajectory.ts';
-import type { Efficiency, EvalSuite, EvalTask, ObservedCall, RunEventDoc, RunGrade, TrialGrade } from './types.ts';
+import type { Efficiency, EvalSuite, EvalTask, ObservedCall, RunEvent, RunGrade, TrialGrade } from './types.ts';
 
 export interface GradeOptions {
   /**
@@ -19,7 +19,7 @@ export interface GradeOptions {
    * a fixtureRuns task's misses are replayed against the entries CONTRACT §4 derives from its
    * source, whatever error code the host's miss carries.
    */
-  fixtureRunSources?: Record<string, readonly RunEventDoc[]>;
+  fixtureRunSources?: Record<string, readonly RunEvent[]>;
 }
 
 /** The observed trajectory (CONTRACT §6): the bracket agent's own calls, or with `includeDelegates` every call of the bracket. */
@@ -108,7 +108,7 @@ function missingTrial(task: EvalTask, trialIndex: number): TrialGrade {
  * bracket before it, an `eval.scored` for a task the suite lacks, brackets never closed and
  * brackets closed after the last `eval.scored`.
  */
-export function gradeRun(suite: EvalSuite, events: readonly RunEventDoc[], options: GradeOptions = {}): RunGrade {
+export function gradeRun(suite: EvalSuite, events: readonly RunEvent[], options: GradeOptions = {}): RunGrade {
   const anomalies: string[] = [];
   const { scored, fixtureRuns, scoredInsideBracket, scoredInBatch } = attribute(events, anomalies);
   const sourceEntries = new Map<string, FixtureEntry[] | undefined>();

@@ -5,7 +5,7 @@
 
 import { attribute, type Bracket } from './attribution.ts';
 import { argsMatch } from './json.ts';
-import type { ArgsMatchMode, EvalTask, RunEventDoc } from './types.ts';
+import type { ArgsMatchMode, EvalTask, RunEvent } from './types.ts';
 
 /** One fixture entry as selection reads it. */
 export interface FixtureEntry {
@@ -19,7 +19,7 @@ export interface FixtureEntry {
  * bracket's own agent (delegates excluded), in sequence order, matched exactly. Undefined when a
  * source call is redacted, so its args are unknown.
  */
-export function entriesFromSource(events: readonly RunEventDoc[]): FixtureEntry[] | undefined {
+export function entriesFromSource(events: readonly RunEvent[]): FixtureEntry[] | undefined {
   const { scored } = attribute(events, []);
   const calls = scored.flatMap((trial) => trial.brackets.flatMap((b) => b.toolCalls.filter((call) => call.agentId === b.agentId)));
   if (calls.some((call) => call.redacted)) return undefined;

@@ -61,12 +61,14 @@ export interface TaskFixtures {
   onMiss?: 'fail' | 'live';
 }
 
-export interface EvalTask {
+// EvalTask, EvalSuite and the summary views are type aliases rather than interfaces, so that each
+// is also a JSON object (`Record<string, unknown>`) where one is read or written as plain JSON.
+export type EvalTask = {
   taskId: string;
   input?: unknown;
   expected: Expected;
   fixtures?: TaskFixtures;
-}
+};
 
 export interface Thresholds {
   passScore?: number;
@@ -81,7 +83,7 @@ export interface TrialsSpec {
   passRule?: PassRule;
 }
 
-export interface EvalSuite {
+export type EvalSuite = {
   suiteId: string;
   version: string;
   targetAgentId?: string;
@@ -89,18 +91,10 @@ export interface EvalSuite {
   thresholds?: Thresholds;
   trials?: TrialsSpec;
   tasks: EvalTask[];
-}
+};
 
-/** The v2 `RunEventDoc` envelope; only `type`, `sequence` and `payload` are read. */
-export interface RunEventDoc {
-  eventId?: string;
-  runId?: string;
-  type: string;
-  payload: unknown;
-  timestamp?: string;
-  sequence: number;
-  schemaVersion?: number;
-}
+/** One event of the run's log, as the client reads it (lib/run-event.ts); only `type`, `sequence` and `payload` are read. */
+export type { RunEvent } from '../run-event.ts';
 
 /** RFC 0244 §C efficiency scalars (means over trials at task level). */
 export interface Efficiency {
@@ -185,7 +179,7 @@ export interface RunGrade {
 }
 
 /** The EvalSummary-shaped, content-free view of a grade (what a fixture's expected grade is). */
-export interface SummaryTaskView {
+export type SummaryTaskView = {
   taskId: string;
   score: number;
   passed: boolean;
@@ -194,9 +188,9 @@ export interface SummaryTaskView {
   trials?: TaskTrials;
   efficiency: Efficiency;
   fixtureMissCount?: number;
-}
+};
 
-export interface SummaryView {
+export type SummaryView = {
   suiteId: string;
   suiteVersion: string;
   aggregateScore: number;
@@ -206,7 +200,7 @@ export interface SummaryView {
   totalCostUsd: number;
   tasks: SummaryTaskView[];
   trialStats?: TrialStats;
-}
+};
 
 export type RegressionVerdict = 'improved' | 'regressed' | 'unchanged' | 'inconclusive';
 

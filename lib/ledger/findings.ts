@@ -5,6 +5,7 @@
 
 import type { LedgerRow } from '../evidence/types.ts';
 import { createChecks, type Checks } from './leg.ts';
+import { clipDetail } from './detail.ts';
 
 export class Findings {
   readonly #byId = new Map<string, Checks>();
@@ -54,8 +55,6 @@ export class Findings {
   }
 }
 
-const MAX_DETAIL = 2_000;
-
 /**
  * Folds findings into rows. An executed row gains the findings' assertions; any failure makes
  * the row `executed-fail` with the failures in its detail — also a row that did not run (its
@@ -79,7 +78,7 @@ export function applyFindings(rows: readonly LedgerRow[], findings: Findings | u
       ...row,
       result: 'executed-fail',
       assertions: (executed ? (row.assertions ?? 0) : 0) + found.assertions,
-      detail: text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL - 3)}...` : text,
+      detail: clipDetail(text),
       evidence: { ...row.evidence, ...latitude.evidence, failedRules: [...new Set([...ownRules, ...found.failedRules])] },
     };
   });

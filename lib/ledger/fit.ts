@@ -18,6 +18,7 @@
 import { readFileSync } from 'node:fs';
 import type { FixtureDocument } from '../fixtures.ts';
 import { packagePath } from '../package-root.ts';
+import { isJsonObject } from '../json-value.ts';
 
 /** What a `_bounds` annotation compares. */
 export type BoundMeasure = 'at-most' | 'count-at-most' | 'subset';
@@ -39,18 +40,14 @@ export interface FacetLimit {
 
 type Json = Record<string, unknown>;
 
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** Every limit of the facet schema `facet` (its `properties`, descended into object members). */
 export function facetLimits(facet: Json, prefix: string[] = []): FacetLimit[] {
   const out: FacetLimit[] = [];
-  const properties = isObject(facet.properties) ? facet.properties : {};
+  const properties = isJsonObject(facet.properties) ? facet.properties : {};
   for (const [name, member] of Object.entries(properties)) {
-    if (!isObject(member)) continue;
+    if (!isJsonObject(member)) continue;
     const path = [...prefix, name];
-    const bounds = isObject(member._bounds) ? member._bounds : undefined;
+    const bounds = isJsonObject(member._bounds) ? member._bounds : undefined;
     if (bounds !== undefined) {
       out.push({
         path,
@@ -92,7 +89,7 @@ export function valuesAt(doc: unknown, at: string): unknown[] {
     values = values.flatMap((value) => {
       if (segment === '*') return Array.isArray(value) ? value : [];
       if (Array.isArray(value)) return /^[0-9]+$/.test(segment) && Number(segment) < value.length ? [value[Number(segment)]] : [];
-      return isObject(value) && segment in value ? [value[segment]] : [];
+      return isJsonObject(value) && segment in value ? [value[segment]] : [];
     });
   }
   return values;
@@ -100,12 +97,12 @@ export function valuesAt(doc: unknown, at: string): unknown[] {
 
 function advertised(facet: Json, path: readonly string[]): unknown {
   let value: unknown = facet;
-  for (const segment of path) value = isObject(value) ? value[segment] : undefined;
+  for (const segment of path) value = isJsonObject(value) ? value[segment] : undefined;
   return value;
 }
 
 function hasFeature(value: unknown): boolean {
-  return value === true || isObject(value);
+  return value === true || isJsonObject(value);
 }
 
 /**
@@ -118,7 +115,7 @@ export function fixtureMisfitOf(
   probes: readonly string[] = [],
   limits: readonly FacetLimit[] = limitsOfSchema(),
 ): string | undefined {
-  const requires = isObject(doc.requires) ? doc.requires : {};
+  const requires = isJsonObject(doc.requires) ? doc.requires : {};
   for (const limit of limits) {
     const name = limit.path.join('.');
     if (probes.includes(name) || limit.unclassified !== undefined) continue;

@@ -12,6 +12,7 @@ import { TransportError } from '../client/index.ts';
 import { createChecks, LegAbort, LegBlocked, LegInapplicable, TestBug, type Checks, type GateDecision } from './leg.ts';
 import { decideGate, ruleNames, type Leg, type Scenario } from './scenario.ts';
 import { applyFindings } from './findings.ts';
+import { clipDetail } from './detail.ts';
 import { DEFAULT_CONCURRENCY, schedule } from './schedule.ts';
 import type { Target } from './target.ts';
 import { filterKeeps, type LegFilter } from '../leg-filter.ts';
@@ -24,8 +25,6 @@ export interface RunLegsOptions {
   /** Legs in flight at most (./schedule.ts); 1 runs them one at a time, in declaration order. */
   concurrency?: number;
 }
-
-const MAX_DETAIL = 2_000;
 
 export function selectLegs(scenarios: Scenario[], filter?: LegFilter): Array<{ scenario: Scenario; leg: Leg }> {
   const chosen: Array<{ scenario: Scenario; leg: Leg }> = [];
@@ -87,7 +86,7 @@ export async function runLeg(file: string, leg: Leg, target: Target | undefined)
     return row.result === 'executed-fail' ? { ...row, ...evidenceOf(check) } : row;
   }
   if (check.failures.length > 0) {
-    return { ...base, result: 'executed-fail', assertions: check.assertions, detail: clip(check.failures.join('\n')), ...evidenceOf(check) };
+    return { ...base, result: 'executed-fail', assertions: check.assertions, detail: clipDetail(check.failures.join('\n')), ...evidenceOf(check) };
   }
   if (check.assertions === 0) {
     return { ...base, result: 'blocked', assertions: 0, detail: 'Test bug: the leg ran and made no assertion' };
@@ -97,25 +96,25 @@ export async function runLeg(file: string, leg: Leg, target: Target | undefined)
 
 function classify(error: unknown, failures: readonly string[], assertions: number, strict: boolean): Omit<LedgerRow, 'id' | 'scenario'> {
   if (error instanceof TransportError) {
-    return { result: 'blocked', assertions, detail: clip(error.message) };
+    return { result: 'blocked', assertions, detail: clipDetail(error.message) };
   }
   if (error instanceof LegBlocked) {
     return strict
-      ? { result: 'executed-fail', assertions, detail: clip(`required behaviour not observable (--require-behavior): ${error.message}`) }
-      : { result: 'blocked', assertions, detail: clip(error.message) };
+      ? { result: 'executed-fail', assertions, detail: clipDetail(`required behaviour not observable (--require-behavior): ${error.message}`) }
+      : { result: 'blocked', assertions, detail: clipDetail(error.message) };
   }
   if (error instanceof LegInapplicable && failures.length === 0) {
-    return { result: 'inapplicable', assertions: 0, detail: clip(error.message) };
+    return { result: 'inapplicable', assertions: 0, detail: clipDetail(error.message) };
   }
   if (error instanceof TestBug) {
-    return { result: 'blocked', assertions, detail: clip(error.message) };
+    return { result: 'blocked', assertions, detail: clipDetail(error.message) };
   }
   if (error instanceof LegAbort) {
-    return { result: 'executed-fail', assertions, detail: clip(failures.join('\n')) };
+    return { result: 'executed-fail', assertions, detail: clipDetail(failures.join('\n')) };
   }
   // Anything else was thrown while reading what the host sent: the host's answer broke the leg.
   const message = error instanceof Error ? error.message : String(error);
-  return { result: 'executed-fail', assertions, detail: clip([...failures, `unexpected error while checking the host's answer: ${message}`].join('\n')) };
+  return { result: 'executed-fail', assertions, detail: clipDetail([...failures, `unexpected error while checking the host's answer: ${message}`].join('\n')) };
 }
 
 /**
@@ -127,8 +126,4 @@ function evidenceOf(check: Checks): Pick<LedgerRow, 'evidence'> {
   if (check.observations.length > 0) evidence.latitude = [...check.observations];
   if (check.failedRules.length > 0) evidence.failedRules = [...check.failedRules];
   return Object.keys(evidence).length > 0 ? { evidence } : {};
-}
-
-function clip(text: string): string {
-  return text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL - 3)}...` : text;
 }

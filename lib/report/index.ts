@@ -7,7 +7,7 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import type { LedgerRow, Totals } from '../evidence/types.ts';
 import type { Redactor } from '../redact.ts';
-import { splitEntry } from '../baseline.ts';
+import { splitEntry } from '../ledger/baseline.ts';
 import { htmlReport } from './html.ts';
 import { markdownSummary } from './markdown.ts';
 import { clip, displayUrl, escapeMarkup, verdictLabel, type ReportRow, type RunReport } from './model.ts';

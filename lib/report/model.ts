@@ -10,7 +10,7 @@ import type { Disposition, LedgerRow, Totals } from '../evidence/types.ts';
 import type { Scenario } from '../ledger/scenario.ts';
 import { totalsOf } from '../evidence/witness.ts';
 import type { LegClock } from './clock.ts';
-import type { BaselineOutcome } from '../baseline.ts';
+import type { BaselineOutcome } from '../ledger/baseline.ts';
 
 /** The eval verdict of the run's bundle (lib/evidence/certification.ts), or `no-bundle`. */
 export interface ReportVerdict {

@@ -28,6 +28,7 @@ import type { Io } from '../io.ts';
 import type { ObservedRunLog } from '../ledger/target.ts';
 import type { Redactor } from '../redact.ts';
 import { displayUrl, type RunReport } from './model.ts';
+import { isJsonObject } from '../json-value.ts';
 
 export const EVALUATION_EVENT = 'gen_ai.evaluation.result';
 export const SCOPE = 'openwop-eval-conformance';
@@ -36,11 +37,9 @@ export const SOURCE_ATTRIBUTE = 'openwop.evaluation.source';
 
 const MAX_EXPLANATION = 2_000;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** The attributes of one host `eval.scored` (RFC 0244 §E); undefined for an event without a taskId or a numeric score. */
 export function scoredAttributes(run: ObservedRunLog, event: ObservedRunLog['events'][number]): LogAttributes | undefined {
-  const payload = isObject(event.payload) ? event.payload : {};
+  const payload = isJsonObject(event.payload) ? event.payload : {};
   const { taskId, score, scoreLabel, evaluatorType, trialIndex, passed } = payload;
   if (typeof taskId !== 'string' || typeof score !== 'number') return undefined;
   return {
@@ -120,13 +119,15 @@ export async function otelLogs(report: RunReport, runs: readonly ObservedRunLog[
  * Writes `--otel FILE` (lib/report/otel.ts): the host's `eval.scored` events of the observed runs
  * and the rows, through `redactor` before and after they are encoded, as every report is.
  */
-export async function writeOtelLogs(
-  path: string | undefined,
-  content: RunReport,
-  runs: readonly ObservedRunLog[],
-  redactor: Redactor,
-  io: Io,
-): Promise<boolean> {
+export async function writeOtelLogs(options: {
+  /** `--otel FILE`; nothing is written without one. */
+  path: string | undefined;
+  content: RunReport;
+  runs: readonly ObservedRunLog[];
+  redactor: Redactor;
+  io: Io;
+}): Promise<boolean> {
+  const { path, content, runs, redactor, io } = options;
   if (path === undefined || path === '') return true;
   try {
     writeFileSync(path, redactor.text(await otelLogs(redactor.value(content), redactor.value([...runs]))));

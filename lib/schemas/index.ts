@@ -15,6 +15,7 @@ import type { Ajv2020, AnySchemaObject, ErrorObject, ValidateFunction } from 'aj
 import { packagePath } from '../package-root.ts';
 import { TestBug } from '../test-bug.ts';
 import { checkSuiteRules } from './suite-rules.ts';
+import { isJsonObject } from '../json-value.ts';
 
 export { checkSuiteRules } from './suite-rules.ts';
 
@@ -134,7 +135,7 @@ export function validateRunEvent(doc: unknown): ValidationResult {
   const errors: string[] = [];
   const envelope = validate('run-event', doc);
   if (!envelope.ok) errors.push(...envelope.errors);
-  if (isRecord(doc) && typeof doc.type === 'string' && isRecord(doc.payload)) {
+  if (isJsonObject(doc) && typeof doc.type === 'string' && isJsonObject(doc.payload)) {
     const payload = validateEventPayload(doc.type, doc.payload);
     if (!payload.ok) errors.push(...payload.errors.map((e) => `/payload${e.startsWith('/ ') ? e.slice(1) : e}`));
   }
@@ -230,7 +231,7 @@ function readSchema(file: string): AnySchemaObject {
   const path = SCHEMA_DIR + file;
   try {
     const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
-    if (!isRecord(parsed)) throw new Error('not a JSON object');
+    if (!isJsonObject(parsed)) throw new Error('not a JSON object');
     return parsed as AnySchemaObject;
   } catch (err) {
     throw new TestBug(`${path} is not a readable JSON schema: ${(err as Error).message}`);
@@ -243,10 +244,10 @@ function readTypeIndex(payloads: AnySchemaObject | undefined): Map<string, strin
   if (!payloads) return byType;
   const base = typeof payloads.$id === 'string' ? payloads.$id : SCHEMA_ID_BASE + PAYLOADS_FILE;
   const index: unknown = payloads[TYPE_INDEX_KEYWORD];
-  const properties = isRecord(index) ? index.properties : undefined;
-  if (!isRecord(properties)) return byType;
+  const properties = isJsonObject(index) ? index.properties : undefined;
+  if (!isJsonObject(properties)) return byType;
   for (const [type, entry] of Object.entries(properties)) {
-    if (isRecord(entry) && typeof entry.$ref === 'string') {
+    if (isJsonObject(entry) && typeof entry.$ref === 'string') {
       byType.set(type, new URL(entry.$ref, base).href);
     }
   }
@@ -273,8 +274,8 @@ function formatError(e: ErrorObject): string {
 
 /** Ajv says only "must NOT be valid"; our `not`s forbid members, so name them. */
 function describeNot(schema: unknown): string | undefined {
-  if (!isRecord(schema)) return undefined;
-  const names = (s: unknown): string[] => (isRecord(s) && Array.isArray(s.required) ? s.required.map((n) => `'${String(n)}'`) : []);
+  if (!isJsonObject(schema)) return undefined;
+  const names = (s: unknown): string[] => (isJsonObject(s) && Array.isArray(s.required) ? s.required.map((n) => `'${String(n)}'`) : []);
   const together = names(schema);
   if (together.length === 1) return `must NOT have property ${together[0]}`;
   if (together.length > 1) return `must NOT have properties ${together.join(' and ')} together`;
@@ -289,8 +290,4 @@ function describeNot(schema: unknown): string | undefined {
 function addFormats(ajv: Ajv2020): void {
   const mod = require('ajv-formats') as { default?: (a: Ajv2020) => unknown } & ((a: Ajv2020) => unknown);
   (typeof mod.default === 'function' ? mod.default : mod)(ajv);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

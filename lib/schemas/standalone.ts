@@ -27,6 +27,6 @@ export function precompiledSchemasSource(): string {
 
 /** ajv's standalone module is CommonJS: its function arrives as `module.exports` or as `.default`. */
 function standalone(): StandaloneCode {
-  const mod = standaloneModule as unknown as { default?: StandaloneCode } & StandaloneCode;
+  const mod = standaloneModule as { default?: StandaloneCode } & StandaloneCode;
   return typeof mod.default === 'function' ? mod.default : mod;
 }

@@ -7,10 +7,12 @@
  * wrong type is skipped here rather than reported twice.
  */
 
+import { isJsonObject } from '../json-value.ts';
+
 /** One message per violation, each starting with the JSON path it names (`trials.k: …`). */
 export function checkSuiteRules(suite: unknown): string[] {
   const violations: string[] = [];
-  if (!isRecord(suite)) return violations;
+  if (!isJsonObject(suite)) return violations;
 
   violations.push(...checkTrials(suite.trials));
 
@@ -19,7 +21,7 @@ export function checkSuiteRules(suite: unknown): string[] {
 
   const firstIndexOf = new Map<string, number>();
   tasks.forEach((task: unknown, i: number) => {
-    if (!isRecord(task)) return;
+    if (!isJsonObject(task)) return;
     const taskId = task.taskId;
     if (typeof taskId === 'string') {
       const first = firstIndexOf.get(taskId);
@@ -34,7 +36,7 @@ export function checkSuiteRules(suite: unknown): string[] {
 
 /** RFC 0244 §B: 1 ≤ k ≤ count, where an absent count is 1. */
 function checkTrials(trials: unknown): string[] {
-  if (!isRecord(trials)) return [];
+  if (!isJsonObject(trials)) return [];
   const { k } = trials;
   if (!Number.isInteger(k)) return [];
   const countAbsent = trials.count === undefined;
@@ -46,12 +48,8 @@ function checkTrials(trials: unknown): string[] {
 
 /** RFC 0244 §A: for kind "trajectory", match and rubric MUST be absent. */
 function checkTrajectoryOnly(expected: unknown, path: string): string[] {
-  if (!isRecord(expected) || expected.kind !== 'trajectory') return [];
+  if (!isJsonObject(expected) || expected.kind !== 'trajectory') return [];
   return (['match', 'rubric'] as const)
     .filter((member) => Object.hasOwn(expected, member))
     .map((member) => `${path}.${member}: must be absent when ${path}.kind is "trajectory"`);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

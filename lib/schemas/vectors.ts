@@ -21,6 +21,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { packagePath } from '../package-root.ts';
 import { TestBug } from '../test-bug.ts';
 import { checkSuite, SCHEMA_NAMES, validate, validateEventPayload, validateRunEvent, type SchemaName, type ValidationResult } from './index.ts';
+import { isJsonObject } from '../json-value.ts';
 
 export const VECTORS_DIR = packagePath('vectors/schemas/');
 
@@ -84,13 +85,13 @@ function readGroups(file: string, groups: unknown): SchemaVector[] {
   if (!Array.isArray(groups)) throw new TestBug(`${file}: must be an array of groups`);
   return groups.flatMap((group: unknown, g) => {
     const at = `${file} group ${g}`;
-    if (!isRecord(group) || typeof group.description !== 'string' || typeof group.schema !== 'string' || !Array.isArray(group.tests)) {
+    if (!isJsonObject(group) || typeof group.description !== 'string' || typeof group.schema !== 'string' || !Array.isArray(group.tests)) {
       throw new TestBug(`${at}: a group needs a string description and schema, and a tests array`);
     }
     const { schema, base } = group;
     return group.tests.map((test: unknown, t): SchemaVector => {
-      const where = `${file}: ${group.description}: ${isRecord(test) ? String(test.description) : t}`;
-      if (!isRecord(test) || typeof test.description !== 'string' || typeof test.valid !== 'boolean') {
+      const where = `${file}: ${group.description}: ${isJsonObject(test) ? String(test.description) : t}`;
+      if (!isJsonObject(test) || typeof test.description !== 'string' || typeof test.valid !== 'boolean') {
         throw new TestBug(`${at} test ${t}: a test needs a string description and a boolean valid`);
       }
       if ('data' in test === 'patch' in test) throw new TestBug(`${where}: give exactly one of data and patch`);
@@ -115,7 +116,7 @@ export function applyPatch(base: unknown, patch: unknown, where: string): unknow
   if (!Array.isArray(patch)) throw new TestBug(`${where}: patch must be an array of operations`);
   let doc = structuredClone(base);
   for (const op of patch as PatchOp[]) {
-    if (!isRecord(op) || typeof op.path !== 'string' || !['add', 'remove', 'replace'].includes(op.op as string)) {
+    if (!isJsonObject(op) || typeof op.path !== 'string' || !['add', 'remove', 'replace'].includes(op.op as string)) {
       throw new TestBug(`${where}: ${JSON.stringify(op)} is not an add, remove or replace operation`);
     }
     if (op.path === '') {
@@ -131,20 +132,16 @@ export function applyPatch(base: unknown, patch: unknown, where: string): unknow
     const last = tokens.pop() as string;
     let parent: unknown = doc;
     for (const token of tokens) {
-      parent = isRecord(parent) || Array.isArray(parent) ? (parent as Record<string, unknown>)[token] : undefined;
+      parent = isJsonObject(parent) || Array.isArray(parent) ? (parent as Record<string, unknown>)[token] : undefined;
     }
     const container = parent as Record<string, unknown>;
     const present =
-      (isRecord(parent) && Object.hasOwn(parent, last)) || (Array.isArray(parent) && /^(0|[1-9][0-9]*)$/.test(last) && Number(last) < parent.length);
-    if (!isRecord(parent) && !Array.isArray(parent)) throw new TestBug(`${where}: path "${op.path}" has no parent in the base`);
+      (isJsonObject(parent) && Object.hasOwn(parent, last)) || (Array.isArray(parent) && /^(0|[1-9][0-9]*)$/.test(last) && Number(last) < parent.length);
+    if (!isJsonObject(parent) && !Array.isArray(parent)) throw new TestBug(`${where}: path "${op.path}" has no parent in the base`);
     if (op.op !== 'add' && !present) throw new TestBug(`${where}: path "${op.path}" is not in the base`);
     if (Array.isArray(parent) && op.op !== 'replace') throw new TestBug(`${where}: path "${op.path}": only replace is supported in an array`);
     if (op.op === 'remove') delete container[last];
     else container[last] = structuredClone(op.value);
   }
   return doc;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -5,7 +5,7 @@
 // leg that must compare answers says so (`known: false`) rather than failing the host.
 
 import type { RunEvent } from '../../lib/client/index.ts';
-import { attribute, type RunEventDoc } from '../../lib/grader/index.ts';
+import { attribute } from '../../lib/grader/index.ts';
 import { SCRIPTED_AGENT } from './eval-run.ts';
 
 export interface TrialAnswers {
@@ -17,7 +17,7 @@ export interface TrialAnswers {
 
 /** The answers of `taskId`'s trials (every task's, in log order, when `taskId` is undefined). */
 export function trialAnswers(events: readonly RunEvent[], taskId?: string): TrialAnswers {
-  const { scored } = attribute(events as unknown as RunEventDoc[], []);
+  const { scored } = attribute(events, []);
   const byTrial = new Map<number, unknown[]>();
   let known = true;
   for (const trial of scored) {

@@ -7,10 +7,13 @@
 
 import { createEvalRun, readRunEvents, waitForSummary, type Client, type HttpResult, type RunEvent } from '../../lib/client/index.ts';
 import { fixture, type FixtureDocument } from '../../lib/fixtures.ts';
-import { gradeRun, type EvalSuite, type GradeOptions, type RunEventDoc, type RunGrade } from '../../lib/grader/index.ts';
+import { gradeRun, type EvalSuite, type GradeOptions, type RunGrade } from '../../lib/grader/index.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import { compareServedFacts, suiteMatchesArgs, type CompareOptions } from './served-facts.ts';
+
+/** The payload of a run event when it is an object (lib/json-value.ts). */
+export { payloadOf } from '../../lib/json-value.ts';
 
 /** Every fixture's tasks target this agent (CONTRACT §3). */
 export const SCRIPTED_AGENT = 'core.conformance.agents.scripted';
@@ -105,7 +108,7 @@ export async function observeEvalRun(
   if (otherForms.length > 0) observed.otherForms = otherForms;
   observed.summaryAnswer = answer.result;
   if (answer.kind === 'ok') observed.summary = answer.summary;
-  observed.grade = gradeRun(doc.suite as unknown as EvalSuite, read.events as unknown as RunEventDoc[], grading);
+  observed.grade = gradeRun(doc.suite as EvalSuite, read.events, grading);
   const last = read.events[read.events.length - 1];
   if (observed.eventsProblem === undefined && last?.type === 'run.completed' && observed.summary !== undefined) {
     compareServedFacts(
@@ -161,11 +164,6 @@ export function requireCompleted(
 
 export function eventsOfType(run: ObservedEvalRun, type: string): RunEvent[] {
   return run.events.filter((event) => event.type === type);
-}
-
-export function payloadOf(event: RunEvent | undefined): Record<string, unknown> {
-  const payload = event?.payload;
-  return payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Record<string, unknown>) : {};
 }
 
 /** The host's summary entry for a task. */

@@ -7,11 +7,7 @@
 // them is noise and masked; everything else is the information an unknown id gets, and the foreign
 // refusal must carry exactly it.
 
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
+import { isJsonObject } from '../../lib/json-value.ts';
 
 /**
  * A string's words and what separates them: "no run t/x-1 (request 7)" is `no`, ` `, `run`, ` `,
@@ -54,8 +50,8 @@ function differences(a: unknown, b: unknown, foreign: unknown, path: string, out
       out.push(`${path}: ${JSON.stringify(foreign)} does not keep the head and tail every unknown id's refusal has`);
     return;
   }
-  if (isObject(a) && isObject(b)) {
-    if (!isObject(foreign)) {
+  if (isJsonObject(a) && isJsonObject(b)) {
+    if (!isJsonObject(foreign)) {
       out.push(`${path}: an object for an unknown id, ${JSON.stringify(foreign)} for the foreign one`);
       return;
     }

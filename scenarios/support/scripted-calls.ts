@@ -10,7 +10,8 @@
 import type { RunEvent } from '../../lib/client/index.ts';
 import { attribute } from '../../lib/grader/attribution.ts';
 import { argsMatch, jsonDeepEqual } from '../../lib/grader/json.ts';
-import type { ArgsMatchMode, RunEventDoc } from '../../lib/grader/index.ts';
+import type { ArgsMatchMode } from '../../lib/grader/index.ts';
+import { isJsonObject } from '../../lib/json-value.ts';
 
 type Json = Record<string, unknown>;
 
@@ -22,14 +23,10 @@ interface PredictedCall {
   answer?: { status: 'ok'; outcome: unknown } | { status: 'error' };
 }
 
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** `{"$memory": KEY}` anywhere below the top level, replaced by the memory's value (null when absent). */
 function substitute(value: unknown, memory: ReadonlyMap<string, unknown>, top = true): unknown {
   if (Array.isArray(value)) return value.map((item) => substitute(item, memory, false));
-  if (!isObject(value)) return value;
+  if (!isJsonObject(value)) return value;
   const keys = Object.keys(value);
   if (!top && keys.length === 1 && keys[0] === '$memory' && typeof value.$memory === 'string')
     return memory.has(value.$memory) ? memory.get(value.$memory) : null;
@@ -38,21 +35,21 @@ function substitute(value: unknown, memory: ReadonlyMap<string, unknown>, top = 
 
 /** The trial's script: the members of `byTrial[i]` replace the script's (CONTRACT §3). */
 function scriptOf(input: Json, trialIndex: number): Json {
-  const override = isObject(input.byTrial) ? input.byTrial[String(trialIndex)] : undefined;
-  return isObject(override) ? { ...input, ...override } : input;
+  const override = isJsonObject(input.byTrial) ? input.byTrial[String(trialIndex)] : undefined;
+  return isJsonObject(override) ? { ...input, ...override } : input;
 }
 
 /** The calls of one trial of `task`, in log order, with the answers its fixtures decide. */
 export function predictTrial(task: Json, trialIndex: number, agentId: string): PredictedCall[] {
-  const fixtures = isObject(task.fixtures) ? task.fixtures : undefined;
+  const fixtures = isJsonObject(task.fixtures) ? task.fixtures : undefined;
   const memory = new Map<string, unknown>();
-  for (const entry of Array.isArray(fixtures?.memorySeed) ? fixtures.memorySeed : []) if (isObject(entry)) memory.set(String(entry.key), entry.value);
-  const entries = (Array.isArray(fixtures?.toolResponses) ? fixtures.toolResponses : []).filter(isObject);
+  for (const entry of Array.isArray(fixtures?.memorySeed) ? fixtures.memorySeed : []) if (isJsonObject(entry)) memory.set(String(entry.key), entry.value);
+  const entries = (Array.isArray(fixtures?.toolResponses) ? fixtures.toolResponses : []).filter(isJsonObject);
   const consumed = new Set<number>();
   const out: PredictedCall[] = [];
   const walk = (steps: unknown, who: string): void => {
     for (const step of Array.isArray(steps) ? steps : []) {
-      if (!isObject(step)) continue;
+      if (!isJsonObject(step)) continue;
       if (typeof step.tool === 'string') {
         const inputs = substitute(step.args ?? {}, memory);
         const call: PredictedCall = { agentId: who, toolName: step.tool, inputs };
@@ -65,13 +62,13 @@ export function predictTrial(task: Json, trialIndex: number, agentId: string): P
             const entry = entries[index]!;
             call.answer = entry.isError === true ? { status: 'error' } : { status: 'ok', outcome: entry.response };
           } else if (fixtures.onMiss !== 'live') call.answer = { status: 'error' };
-        } else if (step.tool === 'conformance.eval:echo') call.answer = { status: 'ok', outcome: { value: isObject(inputs) ? inputs.value : undefined } };
+        } else if (step.tool === 'conformance.eval:echo') call.answer = { status: 'ok', outcome: { value: isJsonObject(inputs) ? inputs.value : undefined } };
         out.push(call);
       } else if (typeof step.delegate === 'string') walk(step.steps, step.delegate);
-      else if (isObject(step.memoryWrite)) memory.set(String(step.memoryWrite.key), step.memoryWrite.value);
+      else if (isJsonObject(step.memoryWrite)) memory.set(String(step.memoryWrite.key), step.memoryWrite.value);
     }
   };
-  walk(scriptOf(isObject(task.input) ? task.input : {}, trialIndex).steps, agentId);
+  walk(scriptOf(isJsonObject(task.input) ? task.input : {}, trialIndex).steps, agentId);
   return out;
 }
 
@@ -80,10 +77,10 @@ export function predictTrial(task: Json, trialIndex: number, agentId: string): P
  * does). Calls whose inputs the host redacts (RFC 0244 UQ 6) are compared by tool alone.
  */
 export function scriptedCallDifferences(suite: Json & { tasks: Array<Json & { taskId: string }> }, events: readonly RunEvent[], agentId: string): string[] {
-  const docs = events as unknown as RunEventDoc[];
+  const docs = events;
   const returned = new Map<string, Json>();
   for (const event of events) {
-    const payload = isObject(event.payload) ? event.payload : {};
+    const payload = isJsonObject(event.payload) ? event.payload : {};
     if (event.type === 'agent.tool-returned' && typeof payload.callId === 'string') returned.set(payload.callId, payload);
   }
   const out: string[] = [];

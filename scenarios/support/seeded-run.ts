@@ -7,7 +7,7 @@
 import { fixtureMisfitOf } from '../../lib/ledger/fit.ts';
 import { createEvalRun, readRunEvents, seedEvalSuite, waitForSummary } from '../../lib/client/index.ts';
 import type { FixtureDocument } from '../../lib/fixtures.ts';
-import { gradeRun, type EvalSuite, type RunEventDoc } from '../../lib/grader/index.ts';
+import { gradeRun, type EvalSuite } from '../../lib/grader/index.ts';
 import { need, type Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import { RUN_DEADLINE_MS, SCRIPTED_AGENT, type ObservedEvalRun } from './eval-run.ts';
@@ -35,7 +35,7 @@ export async function observeSeededRun(check: Checks, target: Target, doc: Fixtu
   const answer = await waitForSummary(target.client, created.runId, RUN_DEADLINE_MS);
   observed.summaryAnswer = answer.result;
   if (answer.kind === 'ok') observed.summary = answer.summary;
-  observed.grade = gradeRun(doc.suite as unknown as EvalSuite, read.events as unknown as RunEventDoc[]);
+  observed.grade = gradeRun(doc.suite as EvalSuite, read.events);
   const last = read.events[read.events.length - 1];
   if (observed.eventsProblem === undefined && last?.type === 'run.completed' && observed.summary !== undefined)
     compareServedFacts(target, { fixture: doc, runId: created.runId, events: read.events, summary: observed.summary, grade: observed.grade, request: {} });

@@ -17,6 +17,7 @@ import type { RunGrade } from '../../lib/grader/index.ts';
 import type { FixtureDocument } from '../../lib/fixtures.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
 import { suiteContentStrings } from './content.ts';
+import { isJsonObject, payloadOf } from '../../lib/json-value.ts';
 
 const ID = 'openwop.requirement.';
 
@@ -50,14 +51,6 @@ export type ClassFactName = keyof typeof CLASS_FACTS;
 
 type Json = Record<string, unknown>;
 
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function payloadOf(event: RunEvent | undefined): Json {
-  return isObject(event?.payload) ? event.payload : {};
-}
-
 /** Lower case, every run of other characters one hyphen: "Refund approved!" and "refund_approved" are both `refund-approved`. */
 export function slug(text: string): string {
   return text
@@ -76,7 +69,7 @@ const ECHOED_IDS = new Set(['suiteId', 'suiteVersion', 'taskId', 'runId', 'basel
 function servedStrings(value: unknown, path: string, out: Array<{ path: string; text: string }>): void {
   if (typeof value === 'string') out.push({ path, text: value });
   else if (Array.isArray(value)) for (const [i, item] of value.entries()) servedStrings(item, `${path}[${i}]`, out);
-  else if (isObject(value)) for (const [k, v] of Object.entries(value)) if (!ECHOED_IDS.has(k)) servedStrings(v, `${path}.${k}`, out);
+  else if (isJsonObject(value)) for (const [k, v] of Object.entries(value)) if (!ECHOED_IDS.has(k)) servedStrings(v, `${path}.${k}`, out);
 }
 
 /** The shortest slug compared: shorter content ("ok", "a") cannot be told from a word of a label. */
@@ -111,7 +104,7 @@ export function contentInStrings(served: unknown, fixture: FixtureDocument, even
 function stringLeaves(value: unknown, out: Set<string>): Set<string> {
   if (typeof value === 'string') out.add(value);
   else if (Array.isArray(value)) for (const item of value) stringLeaves(item, out);
-  else if (isObject(value)) for (const item of Object.values(value)) stringLeaves(item, out);
+  else if (isJsonObject(value)) for (const item of Object.values(value)) stringLeaves(item, out);
   return out;
 }
 
@@ -206,7 +199,7 @@ export function compareClassFacts(fact: (name: ClassFactName) => { check: Checks
   }
   {
     const { check, clause } = fact('missCountPresent');
-    const served = new Map((Array.isArray(summary.tasks) ? summary.tasks.filter(isObject) : []).map((t) => [t.taskId, t]));
+    const served = new Map((Array.isArray(summary.tasks) ? summary.tasks.filter(isJsonObject) : []).map((t) => [t.taskId, t]));
     for (const taskId of run.fixturedTaskIds) {
       const entry = served.get(taskId);
       if (entry !== undefined)

@@ -19,6 +19,7 @@ import type { Target } from '../../lib/ledger/target.ts';
 import { validate, validateEventPayload } from '../../lib/schemas/index.ts';
 import { assertContentFree } from './content.ts';
 import { CLASS_FACTS, compareClassFacts } from './served-facts-classes.ts';
+import { isJsonObject, payloadOf } from '../../lib/json-value.ts';
 
 const ID = 'openwop.requirement.';
 
@@ -116,16 +117,8 @@ export interface ServedRun {
 
 type Json = Record<string, unknown>;
 
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 function within(actual: unknown, formula: number): boolean {
   return typeof actual === 'number' && Math.abs(actual - formula) <= 1e-9 * Math.max(1, Math.abs(formula));
-}
-
-function payloadOf(event: RunEvent | undefined): Json {
-  return isObject(event?.payload) ? event.payload : {};
 }
 
 /**
@@ -144,7 +137,7 @@ export function compareServedFacts(target: Target, run: ServedRun, options: Comp
   };
   const { grade, summary, fixture } = run;
   const suite = fixture.suite as Json & { tasks: Array<Json & { taskId: string }> };
-  const trialsBlock = isObject(suite.trials) ? suite.trials : undefined;
+  const trialsBlock = isJsonObject(suite.trials) ? suite.trials : undefined;
   const count = typeof trialsBlock?.count === 'number' ? trialsBlock.count : 1;
   const redacted = (grade.redactedCallCount ?? 0) > 0;
   const argsMatched = suiteMatchesArgs(fixture.suite);
@@ -164,7 +157,7 @@ export function compareServedFacts(target: Target, run: ServedRun, options: Comp
     check.equal(summary.suiteId, suite.suiteId, `${clause} summary.suiteId is the suite's`);
     check.equal(summary.suiteVersion, suite.version, `${clause} summary.suiteVersion is the suite's version`);
     check.equal(summary.taskCount, suite.tasks.length, `${clause} summary.taskCount is the suite's task count`);
-    const served = Array.isArray(summary.tasks) ? summary.tasks.filter(isObject).map((t) => t.taskId) : [];
+    const served = Array.isArray(summary.tasks) ? summary.tasks.filter(isJsonObject).map((t) => t.taskId) : [];
     // RFC 0081 §C fixes no order for the task entries: each task once, in any order.
     check.equal([...served].sort(), suite.tasks.map((t) => t.taskId).sort(), `${clause} summary.tasks lists every task of the suite, once`);
   }
@@ -184,7 +177,7 @@ export function compareServedFacts(target: Target, run: ServedRun, options: Comp
   }
 
   // --- Each task ---
-  const servedTasks = new Map((Array.isArray(summary.tasks) ? summary.tasks.filter(isObject) : []).map((t) => [t.taskId, t]));
+  const servedTasks = new Map((Array.isArray(summary.tasks) ? summary.tasks.filter(isJsonObject) : []).map((t) => [t.taskId, t]));
   for (const task of grade.tasks) {
     const spec = suite.tasks.find((t) => t.taskId === task.taskId)!;
     const served = servedTasks.get(task.taskId);
@@ -200,8 +193,8 @@ export function compareServedFacts(target: Target, run: ServedRun, options: Comp
       }
       if (trialsBlock !== undefined) {
         const t = fact('trials');
-        const servedTrials = isObject(served.trials) ? served.trials : {};
-        t.check.ok(isObject(served.trials), `${t.clause} ${where}: the summary entry carries trials`, served.trials);
+        const servedTrials = isJsonObject(served.trials) ? served.trials : {};
+        t.check.ok(isJsonObject(served.trials), `${t.clause} ${where}: the summary entry carries trials`, served.trials);
         t.check.equal(servedTrials.n, task.trials?.n, `${t.clause} ${where}: trials.n`);
         t.check.equal(servedTrials.passedCount, task.trials?.passedCount, `${t.clause} ${where}: trials.passedCount`);
         for (const key of ['meanScore', 'passAtK', 'passHatK'] as const)
@@ -210,7 +203,7 @@ export function compareServedFacts(target: Target, run: ServedRun, options: Comp
     }
     if (served.efficiency !== undefined) {
       const t = fact('efficiency');
-      const eff = isObject(served.efficiency) ? served.efficiency : {};
+      const eff = isJsonObject(served.efficiency) ? served.efficiency : {};
       for (const key of ['toolCallCount', 'modelCallCount', 'inputTokens', 'outputTokens'] as const)
         t.check.close(eff[key], task.efficiency[key], `${t.clause} ${where}: efficiency.${key} is the mean over trials of the counts inside the brackets`);
     }
@@ -220,7 +213,7 @@ export function compareServedFacts(target: Target, run: ServedRun, options: Comp
       t.check.ok(costs(served.costUsd, task.costUsd, taskJudge), `${t.clause} ${where}: costUsd is the cost of every trial (${task.costUsd})`, served.costUsd);
     }
     const fixtured = task.fixtureMissCount !== undefined;
-    const live = isObject(spec.fixtures) && spec.fixtures.onMiss === 'live' && !run.request.fixtureRuns?.[task.taskId];
+    const live = isJsonObject(spec.fixtures) && spec.fixtures.onMiss === 'live' && !run.request.fixtureRuns?.[task.taskId];
     // A live miss is visible only by replaying selection over the inputs.
     if (fixtured && !(redacted && live)) {
       const t = fact(live ? 'missLive' : 'missFail');
@@ -233,8 +226,8 @@ export function compareServedFacts(target: Target, run: ServedRun, options: Comp
   // --- trialStats ---
   if (gradeKnown && trialsBlock !== undefined) {
     const { check, clause } = fact('trialStats');
-    const stats = isObject(summary.trialStats) ? summary.trialStats : {};
-    check.ok(isObject(summary.trialStats), `${clause} the summary carries trialStats`, summary.trialStats);
+    const stats = isJsonObject(summary.trialStats) ? summary.trialStats : {};
+    check.ok(isJsonObject(summary.trialStats), `${clause} the summary carries trialStats`, summary.trialStats);
     check.equal(stats.k, grade.trialStats?.k, `${clause} trialStats.k`);
     check.close(stats.passAtK, grade.trialStats?.passAtK ?? Number.NaN, `${clause} trialStats.passAtK is the mean per-task passAtK`);
     check.close(stats.passHatK, grade.trialStats?.passHatK ?? Number.NaN, `${clause} trialStats.passHatK is the mean per-task passHatK`);
@@ -276,7 +269,7 @@ export function compareServedFacts(target: Target, run: ServedRun, options: Comp
       );
     else check.saw('eval.started without the optional baselineRunId (RFC 0081 §C)');
     check.equal(
-      isObject(summary.regression),
+      isJsonObject(summary.regression),
       run.request.baselineRunId !== undefined,
       `${clause} the summary carries a regression block exactly when a baseline was given`,
     );
@@ -330,12 +323,12 @@ export function compareServedFacts(target: Target, run: ServedRun, options: Comp
     });
     const outputs = payloadOf(runCompleted).outputs;
     const t = fact('summaryOutput');
-    const carried = jsonDeepEqual(outputs, summary) || (isObject(outputs) && Object.values(outputs).some((value) => jsonDeepEqual(value, summary)));
+    const carried = jsonDeepEqual(outputs, summary) || (isJsonObject(outputs) && Object.values(outputs).some((value) => jsonDeepEqual(value, summary)));
     t.check.ok(carried, `${t.clause} run.completed.outputs is, or holds as a member, the summary eval-summary serves`, outputs);
   }
   if (run.request.baselineRunId !== undefined) {
     const { check, clause } = fact('regression');
-    const delta = isObject(summary.regression) ? summary.regression.scoreDelta : undefined;
+    const delta = isJsonObject(summary.regression) ? summary.regression.scoreDelta : undefined;
     if (completedPayload.regressionVsBaseline !== undefined)
       check.close(
         completedPayload.regressionVsBaseline,

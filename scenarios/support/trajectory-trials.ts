@@ -52,11 +52,7 @@ export function checkAgainstExpected(
   for (const task of view.tasks) {
     const want = expected.tasks.find((t) => t.taskId === task.taskId);
     for (const member of members) {
-      check.equal(
-        (task as unknown as Record<string, unknown>)[member],
-        want?.[member],
-        `task ${task.taskId}: the ${member} the events show is what the scripted agent's contract produces`,
-      );
+      check.equal(task[member], want?.[member], `task ${task.taskId}: the ${member} the events show is what the scripted agent's contract produces`);
     }
   }
 }

@@ -10,6 +10,7 @@
 // in discovery `fixtures`, and asserts against the reference grade recomputed from the host's own
 // event log.
 
+import type { EvalTask } from '../../lib/grader/index.ts';
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
 import { requireCompleted, sharedEvalRun, summaryTask } from '../support/eval-run.ts';
 import { checkAgainstExpected, checkTaskOutcomes, checkTrajectoryBlocks, DELEGATES, TRAJECTORY, TRAJECTORY_MATCHING } from '../support/trajectory-trials.ts';
@@ -41,7 +42,7 @@ const legs: Leg[] = [
         for (const task of run.grade.tasks) {
           const served = summaryTask(run.summary, task.taskId);
           if (task.trajectory && !task.trajectory.matched) check.equal(served?.passed, false, `task ${task.taskId}: an unmatched trajectory never passes`);
-          const spec = run.fixture.suite.tasks.find((t) => t.taskId === task.taskId) as unknown as { expected: { kind: string }; input: unknown };
+          const spec = run.fixture.suite.tasks.find((t) => t.taskId === task.taskId) as EvalTask;
           if (spec.expected.kind === 'trajectory')
             check.ok(served?.score === 0 || served?.score === 1, `task ${task.taskId}: a trajectory-only task scores 1 or 0`, served?.score);
           for (const trial of task.trialGrades) {

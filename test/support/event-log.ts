@@ -11,11 +11,13 @@
  * re-run of the scripted agent.
  */
 
+import type { RunEvent } from '../../lib/run-event.ts';
+
 export const SCRIPTED_AGENT_ID = 'core.conformance.agents.scripted';
 export const FIXTURE_MISS_CODE = 'eval_fixture_miss';
 
-/** The v2 RunEventDoc envelope (run-event.schema.json). */
-export interface LogEvent {
+/** The v2 RunEventDoc envelope (run-event.schema.json), every member written. */
+export interface LogEvent extends RunEvent {
   eventId: string;
   runId: string;
   type: string;

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { EvalSuite } from '../../lib/grader/index.ts';
 import { SCRIPTED_AGENT_ID, type LogEvent, type UsageSpec } from './event-log.ts';
+import { isJsonObject } from '../../lib/json-value.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The corpus
@@ -217,7 +218,7 @@ export function differences(actual: unknown, expected: unknown, path = ''): stri
     if (expected.length !== actual.length) return [`${path || '/'}: expected ${expected.length} items, got ${actual.length}`];
     return expected.flatMap((e, i) => differences(actual[i], e, `${path}/${i}`));
   }
-  if (isRecord(expected) && isRecord(actual)) {
+  if (isJsonObject(expected) && isJsonObject(actual)) {
     const keys = new Set([...Object.keys(expected), ...Object.keys(actual)]);
     return [...keys].sort().flatMap((k) => {
       if (!(k in actual)) return [`${path}/${k}: expected ${JSON.stringify(expected[k])}, absent`];
@@ -226,8 +227,4 @@ export function differences(actual: unknown, expected: unknown, path = ''): stri
     });
   }
   return JSON.stringify(actual) === JSON.stringify(expected) ? [] : [`${path || '/'}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -4,7 +4,7 @@
 // Neither side reaches past this file into the other.
 
 /** The `agents.evalSuite` facet as this host advertises it; absent means not advertised. */
-export interface EvalFacets {
+export type EvalFacets = {
   modes: string[];
   maxTasksPerSuite?: number;
   maxCostUsdPerSuite?: number;
@@ -13,7 +13,7 @@ export interface EvalFacets {
   fixtureMatching?: boolean;
   regressionVerdict?: boolean;
   recordedFixtures?: boolean;
-}
+};
 
 /** A refusal the server turns into the flat error envelope `{error, message, details?}`. */
 export interface Refusal {

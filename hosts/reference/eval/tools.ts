@@ -96,17 +96,20 @@ function fixtureMissError(): ToolError {
  * `details.response` of a generic fixture error, so the event stays a valid error object.
  */
 export function fixtureErrorOf(response: unknown): ToolError {
-  if (
-    isPlainObject(response) &&
-    typeof response.code === 'string' &&
-    response.code.length > 0 &&
-    typeof response.message === 'string' &&
-    Object.keys(response).every((key) => key === 'code' || key === 'message' || key === 'details') &&
-    (response.details === undefined || isPlainObject(response.details))
-  ) {
-    return cloneJson(response as unknown as ToolError);
-  }
+  if (isToolError(response)) return cloneJson(response);
   return { code: 'eval_fixture_error', message: 'The fixture answers this call with a tool error.', details: { response: cloneJson(response) } };
+}
+
+/** A tool error object as the contract serves it: a non-empty `code`, a `message`, optional object `details`, nothing else. */
+function isToolError(value: unknown): value is ToolError {
+  return (
+    isPlainObject(value) &&
+    typeof value.code === 'string' &&
+    value.code.length > 0 &&
+    typeof value.message === 'string' &&
+    Object.keys(value).every((key) => key === 'code' || key === 'message' || key === 'details') &&
+    (value.details === undefined || isPlainObject(value.details))
+  );
 }
 
 function fromLiveResult(result: ToolResult, miss: boolean): ToolAnswer {

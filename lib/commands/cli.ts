@@ -1,15 +1,19 @@
-// The command line: `run` (certify a host, or the server-free checks with --offline), `verify`
-// (check a bundle), `grade` (recompute a run's grade from its events) and `host` (start the
-// reference host). Flags and environment names follow the OpenWOP conformance suite where they
-// overlap (docs/wire.md §13); a flag wins over its environment variable.
+// The composition root, the command line: `run` (certify a host, or the server-free checks with
+// --offline), `verify` (check a bundle), `grade` (recompute a run's grade from its events) and
+// `host` (start the reference host), each a module beside this one. This is the only module that
+// imports commands; a command imports lib/commands/support/ and the library layers of lib/, never
+// another command (test/layering.test.ts). Flags and environment names follow the OpenWOP
+// conformance suite where they overlap (docs/wire.md §13); a flag wins over its environment
+// variable.
 
 import { Command, CommanderError, Option } from 'commander';
-import { EmbeddedHostUnavailable, type EmbeddedHostFactory } from './certify.ts';
 import { certify, PROGRESS_MODES, runOffline } from './run.ts';
 import { verifyCommand } from './verify.ts';
 import { gradeCommand, type GradeOptions } from './grade.ts';
-import { packageIdentity } from './package-root.ts';
-import { cannotStart, PROGRAM, usage, type Io } from './io.ts';
+import { hostCommand, type HostOptions } from './host.ts';
+import { startEmbeddedReferenceHost } from './support/reference-host.ts';
+import { packageIdentity } from '../package-root.ts';
+import { PROGRAM, usage, type Io } from '../io.ts';
 
 /** The Examples section of each command's --help (README "Flags" has the same commands). */
 export const EXAMPLES_HELP = {
@@ -82,37 +86,6 @@ function verifyAlias(argv: readonly string[]): string[] | undefined {
   const file = inline ?? argv[at + 1];
   const rest = [...argv.slice(0, at), ...argv.slice(at + (inline === undefined ? 2 : 1))];
   return file === undefined ? ['verify', ...rest] : ['verify', file, ...rest];
-}
-
-/**
- * The embedded reference host, handed to `run` by this command layer (lib/certify.ts): the only
- * place below bin/ that reaches into hosts/, and only when no --base-url is given.
- */
-const startEmbeddedReferenceHost: EmbeddedHostFactory = async (options) => {
-  const { startReferenceHost } = await importReferenceHost();
-  return startReferenceHost(options);
-};
-
-/**
- * The reference host's store needs better-sqlite3, an optional dependency: an install without it
- * (or without its native addon, built by an install script) still certifies a host by URL.
- */
-async function importReferenceHost(): Promise<typeof import('../hosts/reference/server.ts')> {
-  try {
-    const { default: Database } = await import('better-sqlite3');
-    new Database(':memory:').close();
-  } catch (error) {
-    // Without the package the import fails; without its native addon (an install that ran no
-    // scripts) the first database does, and `bindings` lists every path it tried: keep one line.
-    const cause =
-      (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND'
-        ? 'the package is missing'
-        : `its native addon does not load (${(error as Error).message.split('\n')[0]!.replace(/\s*Tried:$/, '')})`;
-    throw new EmbeddedHostUnavailable(
-      `the embedded reference host needs better-sqlite3, which is not installed: ${cause}; use --base-url to certify a running host`,
-    );
-  }
-  return import('../hosts/reference/server.ts');
 }
 
 /** Runs the CLI and returns its exit code; never calls process.exit itself. */
@@ -225,12 +198,12 @@ export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<n
     .addHelpText('after', EXAMPLES_HELP.run)
     .action(async (options) => {
       if (options.list) {
-        const [{ loadScenarios }, { listing, readTraceability }] = await Promise.all([import('./scenarios.ts'), import('./traceability.ts')]);
+        const [{ loadScenarios }, { listing, readTraceability }] = await Promise.all([import('../scenarios.ts'), import('../traceability.ts')]);
         io.out(listing(await loadScenarios(), readTraceability()));
         exitCode = 0;
         return;
       }
-      exitCode = options.offline ? await runOffline(options, io) : await certify(options, io, startEmbeddedReferenceHost);
+      exitCode = options.offline ? await runOffline(options, io) : (await certify(options, io, startEmbeddedReferenceHost)).code;
     });
 
   program
@@ -269,7 +242,7 @@ export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<n
     .option('--port <port>', 'port to bind (0 picks a free one)', '3838')
     .option('--db <file>', 'SQLite file (default: in memory)')
     .addHelpText('after', EXAMPLES_HELP.host)
-    .action(async (options: { port: string; db?: string }) => {
+    .action(async (options: HostOptions) => {
       exitCode = await hostCommand(options, io);
     });
 
@@ -286,26 +259,4 @@ export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<n
 
 function defaultIo(): Io {
   return { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s), tty: process.stderr.isTTY === true };
-}
-
-async function hostCommand(options: { port: string; db?: string }, io: Io): Promise<number> {
-  const port = Number(options.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) return usage(io, `--port: not a port number: ${options.port}`);
-  let host: Awaited<ReturnType<typeof import('../hosts/reference/server.ts').startReferenceHost>>;
-  try {
-    const { startReferenceHost } = await importReferenceHost();
-    host = await startReferenceHost({ port, dbPath: options.db });
-  } catch (error) {
-    return cannotStart(io, `the reference host could not start: ${(error as Error).message}`);
-  }
-  io.out(`reference host listening on ${host.baseUrl}\n`);
-  io.out(`tenant A: ${host.tenants.a.tenantId}  key ${host.tenants.a.apiKey}\n`);
-  io.out(`tenant B: ${host.tenants.b.tenantId}  key ${host.tenants.b.apiKey}\n`);
-  io.out(`database: ${options.db ?? ':memory:'}; stop with Ctrl-C\n`);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
-  await host.close();
-  return 0;
 }

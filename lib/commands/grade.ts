@@ -1,9 +1,9 @@
 // The `grade` command, an auditor's tool (README "Recomputing a grade"): the reference grade of an
 // eval run, recomputed from the run's own event log with the in-repo grader.
-// - `--events FILE`: the log as a file, in any form a host serves it (grade-events.ts); the grade
-//   is printed as JSON on stdout, the form read on stderr.
+// - `--events FILE`: the log as a file, in any form a host serves it (lib/client/events-text.ts);
+//   the grade is printed as JSON on stdout, the form read on stderr.
 // - `--base-url URL --run ID`: the log and the served summary are fetched from the host
-//   (docs/wire.md §5.2, §5.3, §7) and compared member by member (grade-compare.ts).
+//   (docs/wire.md §5.2, §5.3, §7) and compared member by member (support/grade-compare.ts).
 // Exit codes (README "Exit codes"): 0 graded / equal, 1 a served member differs, 2 a usage,
 // input or transport problem. The API key is never printed: every line leaves through the
 // redactor (lib/redact.ts).
@@ -20,16 +20,16 @@ import {
   type Client,
   type EvalSummaryResult,
   type RunEvent,
-} from './client/index.ts';
-import { compareSummary, type MemberComparison } from './grade-compare.ts';
-import { FORM_NAMES, readEventsText } from './grade-events.ts';
-import { gradeRun, type EvalSuite, type RunEventDoc } from './grader/index.ts';
-import { JsonTooDeep, parseJsonBounded } from './json-depth.ts';
-import { cannotStart, type Io } from './io.ts';
-import { Redactor } from './redact.ts';
-import { checkSuite, validateRunEvent } from './schemas/index.ts';
-import { archivedRun } from './archive/archived-run.ts';
-import { readArchiveFile } from './archive/replay.ts';
+} from '../client/index.ts';
+import { compareSummary, type MemberComparison } from './support/grade-compare.ts';
+import { FORM_NAMES, readEventsText } from '../client/events-text.ts';
+import { gradeRun, type EvalSuite } from '../grader/index.ts';
+import { JsonTooDeep, parseJsonBounded } from '../json-depth.ts';
+import { cannotStart, type Io } from '../io.ts';
+import { Redactor } from '../redact.ts';
+import { checkSuite, validateRunEvent } from '../schemas/index.ts';
+import { archivedRun } from '../archive/archived-run.ts';
+import { readArchiveFile } from '../archive/replay.ts';
 
 export interface GradeOptions {
   suite: string;
@@ -127,7 +127,7 @@ function gradeFile(suite: EvalSuite, path: string, io: Io): number {
   const invalid = invalidEvent(read.events, path);
   if (invalid !== undefined) return cannotStart(io, invalid);
   io.err(`read ${read.events.length} event(s) from ${path} as ${FORM_NAMES[read.form]}\n`);
-  io.out(`${JSON.stringify(gradeRun(suite, read.events as RunEventDoc[]), null, 2)}\n`);
+  io.out(`${JSON.stringify(gradeRun(suite, read.events as RunEvent[]), null, 2)}\n`);
   return 0;
 }
 
@@ -152,7 +152,7 @@ async function gradeServed(suite: EvalSuite, client: Client, runId: string, io: 
   if (answer.kind !== 'ok') return cannotStart(io, `GET ${path} answered ${describeAnswer(answer.result)}`);
   const invalid = invalidEvent(events, `the events of run ${runId}`);
   if (invalid !== undefined) return cannotStart(io, invalid);
-  const grade = gradeRun(suite, events as unknown as RunEventDoc[]);
+  const grade = gradeRun(suite, events);
   const members = compareSummary(grade, answer.summary);
   report(members, runId, events.length, grade.redactedCallCount ?? 0, io);
   return members.some((m) => m.outcome === 'different') ? 1 : 0;
@@ -168,7 +168,7 @@ function gradeArchived(suite: EvalSuite, path: string, runId: string | undefined
   const invalid = invalidEvent(run.events, `the events of run ${runId} in ${path}`);
   if (invalid !== undefined) return cannotStart(io, invalid);
   io.err(`read ${run.events.length} event(s) of run ${runId} from ${run.reads} archived read(s) in ${path}\n`);
-  const grade = gradeRun(suite, run.events as RunEventDoc[]);
+  const grade = gradeRun(suite, run.events as RunEvent[]);
   const members = compareSummary(grade, run.summary);
   report(members, runId, run.events.length, grade.redactedCallCount ?? 0, io);
   return members.some((m) => m.outcome === 'different') ? 1 : 0;

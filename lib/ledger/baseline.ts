@@ -10,10 +10,10 @@
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { packagePath } from './package-root.ts';
+import { packagePath } from '../package-root.ts';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import type { LedgerRow, Disposition } from './evidence/types.ts';
-import { JsonTooDeep, parseJsonBounded } from './json-depth.ts';
+import type { LedgerRow, Disposition } from '../evidence/types.ts';
+import { JsonTooDeep, parseJsonBounded } from '../json-depth.ts';
 
 export const BASELINE_SCHEMA_FILE = packagePath('schemas/expected-failures.schema.json');
 

@@ -5,8 +5,9 @@
 // A member the EvalSummary schema makes optional (docs/wire.md §7) and the host does not serve is
 // listed as not served, which is no difference; a required one missing is a difference.
 
-import { jsonDeepEqual } from './grader/json.ts';
-import type { RunGrade, TaskGrade } from './grader/index.ts';
+import { jsonDeepEqual } from '../../grader/json.ts';
+import type { RunGrade, TaskGrade } from '../../grader/index.ts';
+import { isJsonObject } from '../../json-value.ts';
 
 export type Outcome = 'equal' | 'different' | 'not served';
 
@@ -18,10 +19,6 @@ export interface MemberComparison {
 }
 
 type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Numbers agree to 1e-9 relative, as the legs compare them (scenarios' served facts). */
 function close(served: unknown, recomputed: number): boolean {
@@ -48,7 +45,7 @@ export function compareSummary(grade: RunGrade, served: Json): MemberComparison[
   member('passedCount', grade.passedCount, served.passedCount, exact(grade.passedCount), true);
   member('totalCostUsd', grade.totalCostUsd, served.totalCostUsd, cost(grade.totalCostUsd, grade.judgeCostUsd ?? 0), false);
 
-  const servedTasks = Array.isArray(served.tasks) ? served.tasks.filter(isObject) : [];
+  const servedTasks = Array.isArray(served.tasks) ? served.tasks.filter(isJsonObject) : [];
   const byId = new Map(servedTasks.map((t) => [t.taskId, t]));
   for (const task of grade.tasks) compareTask(task, byId.get(task.taskId), member, exact, number, cost);
   const known = new Set(grade.tasks.map((t) => t.taskId));
@@ -56,7 +53,7 @@ export function compareSummary(grade: RunGrade, served: Json): MemberComparison[
     if (!known.has(task.taskId as string)) out.push({ member: `tasks[${String(task.taskId)}]`, outcome: 'different', recomputed: undefined, served: task });
   }
 
-  const stats = isObject(served.trialStats) ? served.trialStats : undefined;
+  const stats = isJsonObject(served.trialStats) ? served.trialStats : undefined;
   if (grade.trialStats !== undefined) {
     const { k, passAtK, passHatK, scoreStderr } = grade.trialStats;
     member('trialStats.k', k, stats?.k, exact(k), false);
@@ -94,13 +91,13 @@ function compareTask(
   member(`${at}.costUsd`, task.costUsd, served.costUsd, cost(task.costUsd, judge), false);
   if (task.trajectory !== undefined) member(`${at}.trajectory`, task.trajectory, served.trajectory, exact(task.trajectory), false);
   if (task.trials !== undefined) {
-    const trials = isObject(served.trials) ? served.trials : undefined;
+    const trials = isJsonObject(served.trials) ? served.trials : undefined;
     member(`${at}.trials.n`, task.trials.n, trials?.n, exact(task.trials.n), false);
     member(`${at}.trials.passedCount`, task.trials.passedCount, trials?.passedCount, exact(task.trials.passedCount), false);
     for (const key of ['meanScore', 'passAtK', 'passHatK'] as const)
       member(`${at}.trials.${key}`, task.trials[key], trials?.[key], number(task.trials[key]), false);
   }
-  const efficiency = isObject(served.efficiency) ? served.efficiency : undefined;
+  const efficiency = isJsonObject(served.efficiency) ? served.efficiency : undefined;
   for (const key of ['toolCallCount', 'modelCallCount', 'inputTokens', 'outputTokens'] as const) {
     member(`${at}.efficiency.${key}`, task.efficiency[key], efficiency?.[key], number(task.efficiency[key]), false);
   }

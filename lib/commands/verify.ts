@@ -9,29 +9,17 @@
 //   a bundle this harness version cut; for any other it does not apply.
 
 import { readFileSync } from 'node:fs';
-import { packagePath } from './package-root.ts';
-import { createClient, discover, type DiscoveryResult } from './client/index.ts';
-import { certificationOf, type Certification, type HarnessIdentity } from './evidence/certification.ts';
-import { decodeCanonicalBase64url } from './evidence/ed25519.ts';
-import { readBundleFile, readProfileTable, readPublicKeyFile } from './evidence/keys.ts';
-import { isHarnessRejection, type LedgerRow, type Rejection } from './evidence/types.ts';
-import { verifyBundle, verifyExitCode, type VerifyOptions, type VerifyResult } from './evidence/verify.ts';
-import { loadScenarios } from './scenarios.ts';
-import { cannotStart, type Io } from './io.ts';
-import { replayCommand } from './archive/replay.ts';
-
-const PACKAGE = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { name: string; version: string };
-
-/** This harness: its name and version as its bundles carry them, every id it produces, its profiles. */
-export async function thisHarness(): Promise<HarnessIdentity> {
-  const scenarios = await loadScenarios();
-  return {
-    name: PACKAGE.name,
-    version: PACKAGE.version,
-    requirementIds: scenarios.flatMap((s) => s.legs.map((leg) => leg.id)),
-    profiles: readProfileTable(),
-  };
-}
+import { createClient, discover, type DiscoveryResult } from '../client/index.ts';
+import { certificationOf, type Certification, type HarnessIdentity } from '../evidence/certification.ts';
+import { decodeCanonicalBase64url } from '../evidence/ed25519.ts';
+import { thisHarness } from '../evidence/harness.ts';
+import { readBundleFile, readPublicKeyFile } from '../evidence/keys.ts';
+import type { LedgerRow } from '../evidence/types.ts';
+import { verifyBundle, verifyExitCode, type VerifyOptions, type VerifyResult } from '../evidence/verify.ts';
+import { cannotStart, type Io } from '../io.ts';
+import { replayCommand } from '../archive/replay.ts';
+import { authenticityLine, rejectionLines, upstreamLine, verdictLine } from '../report/verdict-lines.ts';
+import { isJsonObject } from '../json-value.ts';
 
 export interface VerifyCommandOptions {
   hostKey?: string;
@@ -48,7 +36,9 @@ export async function verifyCommand(path: string, options: VerifyCommandOptions,
   if (sources.length > 1) return cannotStart(io, 'give one of --host-key, --discovery and --bundle-discovery, not several');
   if (options.replay !== undefined) {
     if (options.discovery || options.bundleDiscovery) return cannotStart(io, '--replay checks the binding under --host-key, not a discovery document');
-    return replayCommand(path, { replay: options.replay, ...(options.hostKey ? { hostKey: options.hostKey } : {}) }, io);
+    // Only a replay runs legs, so only a replay loads them; the ids and profiles are data.
+    const loadScenarios = async () => (await import('../scenarios.ts')).loadScenarios();
+    return replayCommand(path, { replay: options.replay, ...(options.hostKey ? { hostKey: options.hostKey } : {}), loadScenarios }, io);
   }
   const file = readBundleFile(path);
   if (!file.ok) {
@@ -82,7 +72,7 @@ export async function verifyCommand(path: string, options: VerifyCommandOptions,
   }
   let harness: HarnessIdentity;
   try {
-    harness = await thisHarness();
+    harness = thisHarness();
   } catch (error) {
     return cannotStart(io, `Test bug: this harness cannot list its own requirement ids or profiles: ${(error as Error).message}`);
   }
@@ -92,13 +82,9 @@ export async function verifyCommand(path: string, options: VerifyCommandOptions,
   return verifyExitCode(result, certification);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function rowsOf(bundle: Record<string, unknown>): LedgerRow[] {
-  const requirements = isObject(bundle.results) && Array.isArray(bundle.results.requirements) ? bundle.results.requirements : [];
-  return requirements.filter((row): row is LedgerRow => isObject(row) && typeof row.id === 'string');
+  const requirements = isJsonObject(bundle.results) && Array.isArray(bundle.results.requirements) ? bundle.results.requirements : [];
+  return requirements.filter((row): row is LedgerRow => isJsonObject(row) && typeof row.id === 'string');
 }
 
 function report(
@@ -111,7 +97,7 @@ function report(
 ): void {
   for (const line of rejectionLines(result.rejections)) io.out(`${line}\n`);
   for (const mismatch of certification.mismatches) io.out(`rejected (this harness's check): eval-profile-mismatch: ${mismatch}\n`);
-  const keyId = isObject(bundle.signature) && typeof bundle.signature.keyId === 'string' ? bundle.signature.keyId : undefined;
+  const keyId = isJsonObject(bundle.signature) && typeof bundle.signature.keyId === 'string' ? bundle.signature.keyId : undefined;
   if (result.developmentKey) io.out(`note: signed with a self-signed development key (${keyId}): the signature attests integrity, not who signed\n`);
   if (result.certifiedProfiles.length > 0 && !result.derivabilityChecked) {
     io.out("note: the certified profiles were not re-derived (no signed discovery document at major 2): they are the emitter's word\n");
@@ -139,45 +125,12 @@ function report(
   io.out(`${verdictLine(certification)}\n`);
 }
 
-/** Each rejection, labelled as an upstream rule or a check of this harness's, as `verify` and `run --certify` print them. */
-export function rejectionLines(rejections: readonly Rejection[]): string[] {
-  return rejections.map((r) => `rejected (${isHarnessRejection(r) ? "this harness's check" : 'upstream rule'}): ${r.kind}: ${r.detail}`);
-}
-
-/** The upstream verdict: the official bundle-v3 rules alone (README "Verifying a bundle"). */
-export function upstreamLine(result: VerifyResult): string {
-  const { upstream } = result;
-  const rejected = upstream.rejections.length > 0 ? `rejected by ${upstream.rejections.length} upstream rule(s); ` : '';
-  const certified = upstream.certifiedProfiles.length > 0 ? `certifies ${upstream.certifiedProfiles.join(', ')}` : 'certifies no profile';
-  const undecidable =
-    upstream.undecidable.length > 0
-      ? `; undecidable here: ${upstream.undecidable.join(', ')} (marked certified, but not in this harness's copy of the upstream profile table)`
-      : '';
-  return `upstream verdict (official bundle-v3 rules): ${rejected}${certified}${undecidable}`;
-}
-
-/** The authenticity statement, as `verify` and `run --certify` print it. */
-export function authenticityLine(result: VerifyResult, keyId: string | undefined): string {
-  const authenticity =
-    result.verdict === 'rejected'
-      ? `rejected (${result.rejections.length} rejection${result.rejections.length === 1 ? '' : 's'} above)`
-      : result.verdict === 'verified'
-        ? `verified (the host signature of key ${keyId} holds under the supplied key)`
-        : 'unverified (no host key given: the bundle is coherent, but its signature was not checked)';
-  return `authenticity: ${authenticity}`;
-}
-
-/** The eval verdict, in the words every output uses (README "Eval profiles"). */
-export function verdictLine(certification: Pick<Certification, 'text'>): string {
-  return `eval verdict: ${certification.text}`;
-}
-
 type DocumentRead = { ok: true; document: Record<string, unknown>; where: string } | { ok: false; reason: string };
 
 /** The bundle's own embedded discovery document: what it says of its keys is its own word. */
 function embeddedDiscovery(bundle: Record<string, unknown>): DocumentRead {
-  const document = isObject(bundle.discovery) ? bundle.discovery.document : undefined;
-  if (!isObject(document)) return { ok: false, reason: '--bundle-discovery: the bundle embeds no discovery document' };
+  const document = isJsonObject(bundle.discovery) ? bundle.discovery.document : undefined;
+  if (!isJsonObject(document)) return { ok: false, reason: '--bundle-discovery: the bundle embeds no discovery document' };
   return { ok: true, document, where: "the bundle's embedded discovery document (self-attested)" };
 }
 
@@ -191,7 +144,7 @@ async function discoveryDocument(source: string): Promise<DocumentRead> {
     } catch (error) {
       return { ok: false, reason: `--discovery: ${source} is neither an http(s) URL nor a readable JSON file: ${(error as Error).message}` };
     }
-    if (!isObject(value)) return { ok: false, reason: `--discovery: ${source} does not hold a discovery document (a JSON object)` };
+    if (!isJsonObject(value)) return { ok: false, reason: `--discovery: ${source} does not hold a discovery document (a JSON object)` };
     return { ok: true, document: value, where: `the saved discovery document ${source}` };
   }
   let found: DiscoveryResult;
@@ -213,9 +166,9 @@ export function publishedKey(
   document: Record<string, unknown>,
   bundle: Record<string, unknown>,
 ): { ok: true; key: string; keyId: string; retiredAt?: string } | { ok: false; reason: string } {
-  const keyId = isObject(bundle.signature) ? bundle.signature.keyId : undefined;
+  const keyId = isJsonObject(bundle.signature) ? bundle.signature.keyId : undefined;
   if (typeof keyId !== 'string') return { ok: false, reason: 'the bundle names no signature.keyId' };
-  const keys = Array.isArray(document.signingKeys) ? document.signingKeys.filter(isObject) : [];
+  const keys = Array.isArray(document.signingKeys) ? document.signingKeys.filter(isJsonObject) : [];
   const entry = keys.find((k) => k.keyId === keyId);
   if (entry === undefined) return { ok: false, reason: `the host publishes no signing key ${JSON.stringify(keyId)}` };
   if (typeof entry.publicKey !== 'string' || decodeCanonicalBase64url(entry.publicKey, 32) === undefined) {

@@ -8,7 +8,8 @@
 // text (RFC 8259 §9), whatever the form.
 
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { JsonTooDeep, MAX_JSON_DEPTH, jsonTextTooDeep, parseJsonBounded } from './json-depth.ts';
+import { JsonTooDeep, MAX_JSON_DEPTH, jsonTextTooDeep, parseJsonBounded } from '../json-depth.ts';
+import { isJsonObject } from '../json-value.ts';
 
 export type EventsForm = 'ndjson' | 'json-array' | 'poll' | 'sse';
 
@@ -30,10 +31,6 @@ const SSE_LINE = /^(?::|(?:event|data|id|retry)(?::|$))/;
 
 const WHAT_IS_ACCEPTED =
   'expected NDJSON (one event per line), a JSON array of events, a poll response ({"events": [...]}) or an SSE transcript (event:/data:/id: lines)';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function parseError(error: unknown, where: string, what: string): { ok: false; message: string } {
   if (error instanceof JsonTooDeep) return { ok: false, message: error.message };
@@ -65,8 +62,8 @@ export function readEventsText(text: string, path: string): ReadEvents {
       if (error instanceof JsonTooDeep) return { ok: false, message: error.message };
       return readNdjson(body, path);
     }
-    if (isObject(whole) && Array.isArray(whole.events)) return { ok: true, events: whole.events, form: 'poll' };
-    if (isObject(whole) && typeof whole.type === 'string') return { ok: true, events: [whole], form: 'ndjson' };
+    if (isJsonObject(whole) && Array.isArray(whole.events)) return { ok: true, events: whole.events, form: 'poll' };
+    if (isJsonObject(whole) && typeof whole.type === 'string') return { ok: true, events: [whole], form: 'ndjson' };
     return { ok: false, message: `${path}: a JSON object that is neither a poll response (no events array) nor a run event (no type); ${WHAT_IS_ACCEPTED}` };
   }
   return { ok: false, message: `${path}: not run events; ${WHAT_IS_ACCEPTED}` };

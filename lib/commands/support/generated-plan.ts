@@ -5,11 +5,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { isSeed } from './certification-seed.ts';
-import type { Io } from './io.ts';
-import type { GeneratedPlan } from './ledger/target.ts';
-import type { Redactor } from './redact.ts';
-import { checkSuite } from './schemas/index.ts';
+import { isSeed } from '../../certification-seed.ts';
+import type { Io } from '../../io.ts';
+import type { GeneratedPlan } from '../../ledger/target.ts';
+import type { Redactor } from '../../redact.ts';
+import { checkSuite } from '../../schemas/index.ts';
 
 export interface GeneratedFlags {
   seed?: string;
@@ -62,7 +62,14 @@ export function readGeneratedPlan(options: GeneratedFlags): { ok: true; count?: 
  * else beside the bundle, else in the temporary folder), and its baseline, if it has one, as
  * `<report>.repro.baseline.json`, and prints how to replay it.
  */
-export function writeReproducer(reproducer: NonNullable<GeneratedPlan['reproducer']>, options: GeneratedFlags, io: Io, redactor: Redactor): boolean {
+export function writeReproducer(write: {
+  reproducer: NonNullable<GeneratedPlan['reproducer']>;
+  /** `--report-json` and `--certify`: the reproducer goes beside the first given. */
+  options: GeneratedFlags;
+  io: Io;
+  redactor: Redactor;
+}): boolean {
+  const { reproducer, options, io, redactor } = write;
   const beside = options.reportJson ?? options.certify;
   const stem = beside === undefined ? join(tmpdir(), `openwop-eval-conformance-${process.pid}`) : resolve(beside);
   const path = `${stem}.repro.json`;

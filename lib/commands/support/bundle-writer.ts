@@ -2,20 +2,20 @@
 // discovery, signed, written, and judged as `verify` judges it (README "Verifying a bundle").
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { PACKAGE_ROOT } from './package-root.ts';
-import type { Bundle, EvidenceTier, LedgerRow, UnsignedBundle } from './evidence/types.ts';
-import { buildBundle, signBundle } from './evidence/bundle.ts';
-import { claimedProfilesFromDiscovery } from './evidence/derivation.ts';
-import { evalClaimedProfiles, profileVerdicts } from './evidence/profiles.ts';
-import { publicKeyPemFromPrivate } from './evidence/keys.ts';
-import { verifyBundle } from './evidence/verify.ts';
-import { certificationOf, type Certification, type HarnessIdentity } from './evidence/certification.ts';
-import { cannotStart, type Io } from './io.ts';
-import type { Target } from './ledger/target.ts';
-import type { Redactor } from './redact.ts';
-import { authenticityLine, rejectionLines, upstreamLine, verdictLine } from './verify.ts';
+import { PACKAGE_ROOT, packageIdentity } from '../../package-root.ts';
+import type { Bundle, EvidenceTier, LedgerRow, UnsignedBundle } from '../../evidence/types.ts';
+import { buildBundle, signBundle } from '../../evidence/bundle.ts';
+import { claimedProfilesFromDiscovery } from '../../evidence/derivation.ts';
+import { evalClaimedProfiles, profileVerdicts } from '../../evidence/profiles.ts';
+import { publicKeyPemFromPrivate } from '../../evidence/keys.ts';
+import { verifyBundle } from '../../evidence/verify.ts';
+import { certificationOf, type Certification, type HarnessIdentity } from '../../evidence/certification.ts';
+import { cannotStart, type Io } from '../../io.ts';
+import type { Target } from '../../ledger/target.ts';
+import type { Redactor } from '../../redact.ts';
+import { authenticityLine, rejectionLines, upstreamLine, verdictLine } from '../../report/verdict-lines.ts';
 
 /** Who signs the bundle, settled before any leg runs, and the evidence tier it claims. */
 export interface Signer {
@@ -25,7 +25,7 @@ export interface Signer {
   evidenceTier: EvidenceTier;
 }
 
-export const PACKAGE = JSON.parse(readFileSync(`${PACKAGE_ROOT}package.json`, 'utf8')) as { name: string; version: string };
+export const PACKAGE = packageIdentity();
 
 export function parseBuild(text: string): { kind?: 'image-digest' | 'commit' | 'artifact-sha256'; id?: string; problem?: string } {
   const match = /^(image-digest|commit|artifact-sha256):(.+)$/.exec(text);
@@ -125,10 +125,10 @@ export function writeBundle(options: BundleWrite): BundleWritten {
   for (const line of rejectionLines(verdict.rejections)) io.out(`${line}\n`);
   io.out(`${authenticityLine(verdict, keyId)}\n`);
   io.out(`${upstreamLine(verdict)}\n`);
-  const certification = certificationOf(bundle as unknown as Record<string, unknown>, rows, verdict.verdict === 'rejected', harness);
+  const certification = certificationOf(bundle, rows, verdict.verdict === 'rejected', harness);
   for (const mismatch of certification.mismatches) io.out(`rejected (this harness's check): eval-profile-mismatch: ${mismatch}\n`);
   io.out(`${verdictLine(certification)}\n`);
-  const written = { bundle: bundle as unknown as Record<string, unknown>, certification };
+  const written = { bundle, certification };
   if (verdict.verdict !== 'verified' || certification.status === 'rejected') return { code: 1, ...written };
   // A certificate of nothing is not a green CI step (README "Exit codes").
   return { code: certification.status === 'nothing-certified' ? 4 : 0, ...written };
