@@ -27,7 +27,7 @@ import { defineScenario, type FacetMember, type Leg } from '../lib/ledger/scenar
 import type { Target } from '../lib/ledger/target.ts';
 import { observeLiveEffects } from './support/effects.ts';
 import { refusalNaming } from './support/refusal.ts';
-import { unsentSuiteArgs } from './support/served-facts-classes.ts';
+import { unsentSuiteArgs } from './support/served-facts/classes.ts';
 import {
   eventsOfType,
   observeEvalRun,

@@ -6,8 +6,8 @@
 //   1. 0244.generated-suites   --generated N suites (scenarios/support/generated-suites.ts), seeded
 //                              through the seam, each created, read to completion in every form the
 //                              host offers and summarised; every served fact of every run agrees with
-//                              the reference grade (charged, under its `served-<fact>` rule, to the id
-//                              of the clause it breaks, scenarios/support/served-facts.ts), and a
+//                              the reference grade (charged, under its `served-…` rule, to the id
+//                              of the clause it breaks, scenarios/support/served-facts/), and a
 //                              regression pair is paired by taskId; and every trial makes exactly its
 //                              script's calls, memory and fixture answers included (support/scripted-calls.ts),
 //                              which the host's own log cannot vouch for. A failing suite is shrunk to a
@@ -30,7 +30,7 @@ import { checkSuite, validate } from '../lib/schemas/index.ts';
 import { observeEvalRun, SCRIPTED_AGENT, type ObservedEvalRun } from './support/eval-run.ts';
 import { scriptedCallDifferences } from './support/scripted-calls.ts';
 import { boundsOf, generateCase, Rand, shrinkCase, type GeneratedCase, type Suite } from './support/generated-suites.ts';
-import { servedRule } from './support/served-facts.ts';
+import { compareServedFacts } from './support/served-facts/index.ts';
 
 const ID = 'openwop.requirement.0244.generated-suites';
 const REGRESSION_PAIRED = 'openwop.requirement.0244.regression-paired';
@@ -93,7 +93,6 @@ interface CaseOutcome {
 async function runCase(target: Target, c: GeneratedCase, idOf: (role: 'suite' | 'baseline') => string, findings: Findings): Promise<CaseOutcome> {
   const problems: string[] = [];
   const scripted: string[] = [];
-  const how = { findings };
   const observe = async (suite: Suite, role: 'suite' | 'baseline', extras = {}): Promise<ObservedEvalRun | undefined> => {
     const doc = documentOf(suite, idOf(role));
     const seeded = await seedEvalSuite(target.client, doc);
@@ -101,7 +100,9 @@ async function runCase(target: Target, c: GeneratedCase, idOf: (role: 'suite' | 
       problems.push(`PUT /conformance/seams/eval-suites/${doc.id} for ${suite.suiteId}, a suite within what the host advertises: ${seeded.reason}`);
       return undefined;
     }
-    const run = await observeEvalRun(target, doc, extras, target.client, {}, how);
+    // Judged apart: its served facts go to this case's findings, read below to shrink a failure.
+    const run = await observeEvalRun(target, doc, extras, target.client, {}, { judgeApart: true });
+    if (run.served !== undefined) compareServedFacts(findings, target, run.served);
     const last = run.events[run.events.length - 1];
     if (run.created.status !== 201 || run.runId === undefined) problems.push(`POST /runs for ${suite.suiteId} answered ${run.created.status}, not 201`);
     else if (run.eventsProblem !== undefined) problems.push(`the event log of the ${suite.suiteId} run ${run.runId}: ${run.eventsProblem}`);
@@ -129,7 +130,7 @@ async function runCase(target: Target, c: GeneratedCase, idOf: (role: 'suite' | 
  * reordered, one is missing and one is its own. Under `sign-test` the verdict is recomputed.
  */
 function comparePairing(check: Checks, run: ObservedEvalRun, baseline: ObservedEvalRun): void {
-  check.rule(servedRule('regression'));
+  check.rule('served-regression');
   const clause = `[the ${run.fixture.id} run ${run.runId}] RFC 0244 §F`;
   const regression = run.summary?.regression as Record<string, unknown> | undefined;
   if (regression === undefined || typeof regression !== 'object') return; // served-facts charges its absence

@@ -9,44 +9,16 @@
 //   - no suite args in a tool error's text that the run's own calls and answers did not carry
 //     (RFC 0244 §H: suite args are never echoed onto the wire);
 //   - fixtureMissCount on every fixtured task, a miss or none (CONTRACT §4).
-// compareServedFacts (./served-facts.ts) calls compareClassFacts with its own `fact`, so every
-// message names the run and the clause, and each check is charged to its id as `served-<fact>`.
+// compareServedFacts (./index.ts) calls compareClassFacts with its own `fact`, so every message
+// names the run and the clause, and each check is charged to its id under the rule it names here
+// (the table is lib/ledger/served-facts.ts).
 
-import type { RunEvent } from '../../lib/client/index.ts';
-import type { RunGrade } from '../../lib/grader/index.ts';
-import type { FixtureDocument } from '../../lib/fixtures.ts';
-import type { Checks } from '../../lib/ledger/leg.ts';
-import { suiteContentStrings } from './content.ts';
-
-const ID = 'openwop.requirement.';
-
-/** The class facts, in the shape of SERVED_FACTS (which spreads them in). */
-export const CLASS_FACTS = {
-  labelsContentFree: {
-    member: 'scoreLabel, method and every other eval.* or summary string, as a slug, against the suite content and the agent answers',
-    clause: 'RFC 0244 §E ("pattern-bound so it cannot carry prose"), §H (content-free, extended)',
-    id: `${ID}0244.served-content-free`,
-  },
-  startedFirst: { member: 'eval.started before the first agent.*, provider.* or eval.scored event', clause: 'RFC 0081 §C', id: `${ID}0081.eval-run-events` },
-  invocationsDistinct: {
-    member: 'agent.invocation-started invocationId: one per bracket, so one per trial',
-    clause: 'RFC 0244 §B ("each trial is its own child agent invocation"), RFC 0081 §B',
-    id: `${ID}0244.trials-per-task`,
-  },
-  bracketOutcome: {
-    member: 'agent.invocation-completed outcome of a bracket whose agent decided',
-    clause: 'RFC 0081 §B (each task a child invocation), CONTRACT §3 (the scripted agent completes)',
-    id: `${ID}0081.eval-run-events`,
-  },
-  argsNotEchoed: {
-    member: "a tool error's text and details (a fixture miss's above all): no suite args the run's own calls and answers did not carry",
-    clause: 'RFC 0244 §H ("Suite args are suite content … never echoed onto the wire")',
-    id: `${ID}0244.served-content-free`,
-  },
-  missCountPresent: { member: 'fixtureMissCount present on every fixtured task', clause: 'CONTRACT §4, RFC 0244 §D', id: `${ID}0244.fixture-miss-fails` },
-} as const;
-
-export type ClassFactName = keyof typeof CLASS_FACTS;
+import type { RunEvent } from '../../../lib/client/index.ts';
+import type { RunGrade } from '../../../lib/grader/index.ts';
+import type { FixtureDocument } from '../../../lib/fixtures.ts';
+import type { Checks } from '../../../lib/ledger/leg.ts';
+import type { ServedRule } from '../../../lib/ledger/served-facts.ts';
+import { suiteContentStrings } from '../content.ts';
 
 type Json = Record<string, unknown>;
 
@@ -151,16 +123,16 @@ export interface ClassFactsRun {
 }
 
 /** The class checks; `fact` gives the checks charged to a fact's id, and the clause with the run's name. */
-export function compareClassFacts(fact: (name: ClassFactName) => { check: Checks; clause: string }, run: ClassFactsRun): void {
+export function compareClassFacts(fact: (rule: ServedRule) => { check: Checks; clause: string }, run: ClassFactsRun): void {
   const { events, summary, fixture } = run;
   {
-    const { check, clause } = fact('labelsContentFree');
+    const { check, clause } = fact('served-labels-content-free');
     const served = events.filter((e) => e.type.startsWith('eval.')).map((e) => ({ [e.type]: e.payload }));
     const leaked = contentInStrings([served, summary], fixture, events);
     check.ok(leaked.length === 0, `${clause} no eval.* or summary string, scoreLabel included, is the slug of suite content or an agent answer`, leaked);
   }
   {
-    const { check, clause } = fact('startedFirst');
+    const { check, clause } = fact('served-started-first');
     const started = events.find((e) => e.type === 'eval.started');
     const first = events.find((e) => isTaskEvent(e.type));
     if (first !== undefined)
@@ -171,13 +143,13 @@ export function compareClassFacts(fact: (name: ClassFactName) => { check: Checks
       );
   }
   {
-    const { check, clause } = fact('invocationsDistinct');
+    const { check, clause } = fact('served-invocations-distinct');
     const ids = events.filter((e) => e.type === 'agent.invocation-started').map((e) => payloadOf(e).invocationId);
     const repeated = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
     if (ids.length > 0) check.ok(repeated.length === 0, `${clause} every agent.invocation-started opens a bracket of its own invocationId`, repeated);
   }
   {
-    const { check, clause } = fact('bracketOutcome');
+    const { check, clause } = fact('served-bracket-outcome');
     // A bracket's agent decided when an agent.decided of its agentId falls inside it.
     const open: Array<{ invocationId: unknown; agentId: unknown; decided: boolean }> = [];
     for (const event of events) {
@@ -196,7 +168,7 @@ export function compareClassFacts(fact: (name: ClassFactName) => { check: Checks
     }
   }
   {
-    const { check, clause } = fact('argsNotEchoed');
+    const { check, clause } = fact('served-args-not-echoed');
     const unsent = unsentSuiteArgs(fixture, events);
     for (const event of events.filter((e) => e.type === 'agent.tool-returned' && payloadOf(e).error !== undefined)) {
       const text = JSON.stringify(payloadOf(event).error);
@@ -205,7 +177,7 @@ export function compareClassFacts(fact: (name: ClassFactName) => { check: Checks
     }
   }
   {
-    const { check, clause } = fact('missCountPresent');
+    const { check, clause } = fact('served-miss-count-present');
     const served = new Map((Array.isArray(summary.tasks) ? summary.tasks.filter(isObject) : []).map((t) => [t.taskId, t]));
     for (const taskId of run.fixturedTaskIds) {
       const entry = served.get(taskId);
