@@ -84,9 +84,9 @@ function checkModeRun(check: Checks, observed: ObservedEvalRun, mode: string): R
   return run;
 }
 
-function modeLeg(mode: string, fixtureId: string): Leg {
+function modeLeg(id: string, mode: string, fixtureId: string): Leg {
   return {
-    id: `openwop.requirement.0081.mode-${mode}-runs`,
+    id,
     title: `a suite in the ${mode} mode the host advertises is accepted and runs to a served summary`,
     clause: 'RFC 0081 §D',
     needs: { facet: [], modes: [mode], fixtures: [fixtureId] },
@@ -138,9 +138,9 @@ function overCeilingFixture(count: number): Record<string, unknown> {
 }
 
 export default await defineScenario('v2-eval-run-surface.test.ts', [
-  modeLeg('golden', GOLDEN),
-  modeLeg('rubric', RUBRIC),
-  modeLeg('adversarial', ADVERSARIAL),
+  modeLeg('openwop.requirement.0081.mode-golden-runs', 'golden', GOLDEN),
+  modeLeg('openwop.requirement.0081.mode-rubric-runs', 'rubric', RUBRIC),
+  modeLeg('openwop.requirement.0081.mode-adversarial-runs', 'adversarial', ADVERSARIAL),
   {
     id: 'openwop.requirement.0081.mode-regression-runs',
     title: 'a suite in the regression mode the host advertises runs against a baseline run and its summary carries the regression block',
