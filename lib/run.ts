@@ -26,7 +26,7 @@ import { archivePathOf, writeArchive, type SignedBundle } from './archive/write.
 import { LegClock } from './report/clock.ts';
 import { formatRow, formatTotals, totalsOf, writeReports } from './report/index.ts';
 import { noBundle, runReport, verdictOf, type RunReport } from './report/model.ts';
-import { loadScenarios } from './scenarios.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 import { ruleNames, type Scenario } from './ledger/scenario.ts';
 import { freshSeed } from './certification-seed.ts';
 import { readGeneratedPlan, writeReproducer } from './generated-plan.ts';

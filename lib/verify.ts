@@ -16,7 +16,7 @@ import { decodeCanonicalBase64url } from './evidence/ed25519.ts';
 import { readBundleFile, readProfileTable, readPublicKeyFile } from './evidence/keys.ts';
 import { isHarnessRejection, type LedgerRow, type Rejection } from './evidence/types.ts';
 import { verifyBundle, verifyExitCode, type VerifyOptions, type VerifyResult } from './evidence/verify.ts';
-import { loadScenarios } from './scenarios.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 import { cannotStart, type Io } from './io.ts';
 import { replayCommand } from './archive/replay.ts';
 

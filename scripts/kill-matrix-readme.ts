@@ -9,7 +9,7 @@ import { readKillMatrix } from '../hosts/known-bad/kill-matrix.ts';
 import { harnessRules } from '../test/support/matrix-harness.ts';
 import { killMatrixMarkdown, withSection } from '../hosts/known-bad/readme-section.ts';
 import { SCHEMA_MUTANTS } from '../hosts/known-bad/schema-mutants.ts';
-import { loadScenarios } from '../lib/scenarios.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 
 const README = fileURLToPath(new URL('../README.md', import.meta.url));
 const scenarios = await loadScenarios();

@@ -9,7 +9,7 @@ import { need, TestBug } from '../lib/ledger/leg.ts';
 import { runLeg, runLegs } from '../lib/ledger/runner.ts';
 import { decideGate, defineScenario, type HostLeg, type Needs } from '../lib/ledger/scenario.ts';
 import { openTarget, seedMissingFixtures, type Target as OpenedTarget } from '../lib/ledger/target.ts';
-import { loadScenarios } from '../lib/scenarios.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 import { validate, type SchemaName } from '../lib/schemas/index.ts';
 import { startReferenceHost, type ReferenceHost } from '../hosts/reference/server.ts';
 import { observeEvalRun } from '../scenarios/support/eval-run.ts';
@@ -116,10 +116,10 @@ describe('runLeg', () => {
     }
   });
 
-  it('refuses a scenario declaring a malformed or repeated requirement id with a TestBug', async () => {
-    await expect(defineScenario('probe.test.ts', [leg(async () => {}, {}, 'openwop.requirement.0244.Probe')])).rejects.toThrow(TestBug);
-    await expect(defineScenario('probe.test.ts', [leg(async () => {}), leg(async () => {})])).rejects.toThrow(
-      /^Test bug: probe\.test\.ts: requirement id openwop\.requirement\.0244\.probe is declared twice$/,
+  it('refuses a scenario declaring a malformed or repeated requirement id with a TestBug', () => {
+    expect(() => defineScenario('probe.ts', [leg(async () => {}, {}, 'openwop.requirement.0244.Probe')])).toThrow(TestBug);
+    expect(() => defineScenario('probe.ts', [leg(async () => {}), leg(async () => {})])).toThrow(
+      /^Test bug: probe\.ts: requirement id openwop\.requirement\.0244\.probe is declared twice$/,
     );
   });
 

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SERVED_FACTS, type ServedRule } from '../lib/ledger/served-facts.ts';
-import { loadScenarios } from '../lib/scenarios.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 import { ruleCatalogue, shortId } from '../lib/traceability.ts';
 
 const ROOT = new URL('../', import.meta.url);

@@ -26,9 +26,9 @@ import {
   type ValidationResult,
 } from '../lib/schemas/index.ts';
 import { applyPatch, loadSchemaVectors, runValidator, vectorsOfLeg, type SchemaVector } from '../lib/schemas/vectors.ts';
-import agentEvalSuiteShape from '../scenarios/agent-eval-suite-shape.test.ts';
-import recordedFixtures from '../scenarios/v2-eval-recorded-fixtures.test.ts';
-import trajectoryTrials from '../scenarios/v2-eval-trajectory-trials/shape-content.test.ts';
+import agentEvalSuiteShape from '../scenarios/agent-eval-suite-shape.ts';
+import recordedFixtures from '../scenarios/v2-eval-recorded-fixtures.ts';
+import trajectoryTrials from '../scenarios/v2-eval-trajectory-trials/shape-content.ts';
 
 // Test values are mutated freely through structuredClone; their static type is not the point.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -17,7 +17,7 @@ import { cannotStart, type Io } from '../io.ts';
 import { withDeadlines } from '../ledger/deadlines.ts';
 import { Redactor } from '../redact.ts';
 import { readFilter } from '../leg-filter.ts';
-import { loadScenarios } from '../scenarios.ts';
+import { loadScenarios } from '../../scenarios/index.ts';
 import { parseArchive, type Har, type ReadArchive } from './har.ts';
 import { startReplayHost } from './replay-host.ts';
 

@@ -8,8 +8,7 @@
 // A row maps onto vitest honestly: executed-fail and blocked fail the test (neither certifies),
 // inapplicable and skipped are skips with their reason, never passes.
 
-import { sep } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import type { LedgerRow } from '../evidence/types.ts';
 import { certifyTarget, type EmbeddedHostFactory } from '../certify.ts';
 import { TestBug } from '../test-bug.ts';
@@ -36,6 +35,8 @@ export interface AdapterConnection {
   apiKey: string;
   tenantBApiKey?: string;
   requireBehavior: boolean;
+  /** The certification seed (random when absent, as under `run`). */
+  seed?: string;
 }
 
 export type AdapterRows = { ok: true; rows: Map<string, LedgerRow> } | { ok: false; reason: string };
@@ -99,17 +100,4 @@ async function connectFromEnvironment(onClose: (close: () => Promise<void>) => v
   const host = await embedded({});
   onClose(() => host.close());
   return { baseUrl: host.baseUrl, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey, requireBehavior };
-}
-
-/** True while vitest is collecting the scenario file `file` (a path under scenarios/). */
-export function collecting(file: string): boolean {
-  const path = expect.getState().testPath;
-  return path?.split(sep).join('/').endsWith(`/scenarios/${file}`) === true;
-}
-
-/** Registers `scenario`'s legs as tests while vitest collects its file; other imports get none. */
-export function registerIfCollecting(scenario: Scenario): void {
-  // A test that imports scenarios to inspect or drive them (test/cli.test.ts, the kill matrix)
-  // must not get their legs as tests.
-  if (collecting(scenario.file)) registerScenarios([scenario]);
 }

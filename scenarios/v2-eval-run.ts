@@ -51,7 +51,7 @@ const MODE_PROBE = 'conformance-eval-mode-probe';
 /** A multi-task, multi-trial run, read by the event-order leg where the host claims trials. */
 const TRIALS = 'conformance-eval-trials';
 
-export default await defineScenario('v2-eval-run.test.ts', [
+export default defineScenario('v2-eval-run.ts', [
   {
     id: 'openwop.requirement.0081.eval-run-events',
     title: 'an eval run emits eval.started, one eval.scored per task per trial and eval.completed before run.completed, in order',

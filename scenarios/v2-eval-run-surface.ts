@@ -137,7 +137,7 @@ function overCeilingFixture(count: number): Record<string, unknown> {
   };
 }
 
-export default await defineScenario('v2-eval-run-surface.test.ts', [
+export default defineScenario('v2-eval-run-surface.ts', [
   modeLeg('openwop.requirement.0081.mode-golden-runs', 'golden', GOLDEN),
   modeLeg('openwop.requirement.0081.mode-rubric-runs', 'rubric', RUBRIC),
   modeLeg('openwop.requirement.0081.mode-adversarial-runs', 'adversarial', ADVERSARIAL),

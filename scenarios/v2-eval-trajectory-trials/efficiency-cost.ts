@@ -77,4 +77,4 @@ const legs: Leg[] = [
   },
 ];
 
-export default await defineScenario('v2-eval-trajectory-trials/efficiency-cost.test.ts', legs);
+export default defineScenario('v2-eval-trajectory-trials/efficiency-cost.ts', legs);

@@ -154,7 +154,7 @@ function outcomeOf(findings: Findings, problems: string[], scripted: string[]): 
   return { failures: [...problems, ...scripted, ...facts], broken, problems, scripted, facts };
 }
 
-export default await defineScenario('v2-eval-generated-suites.test.ts', [
+export default defineScenario('v2-eval-generated-suites.ts', [
   {
     id: ID,
     title: 'suites generated within what the host advertises agree with the reference grade in every served fact and read form',

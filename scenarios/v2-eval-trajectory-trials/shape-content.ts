@@ -60,7 +60,7 @@ const hostLegs: Leg[] = [
   },
 ];
 
-export default await defineScenario('v2-eval-trajectory-trials/shape-content.test.ts', [
+export default defineScenario('v2-eval-trajectory-trials/shape-content.ts', [
   {
     id: 'openwop.requirement.0244.wire-shape',
     title: 'the RFC 0244 suite, summary, payload and facet fields validate and the schema negatives are refused',

@@ -229,4 +229,4 @@ const hostLegs: Leg[] = [
   },
 ];
 
-export default await defineScenario('v2-eval-feature-refusals.test.ts', hostLegs);
+export default defineScenario('v2-eval-feature-refusals.ts', hostLegs);

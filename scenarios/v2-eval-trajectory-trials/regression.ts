@@ -107,4 +107,4 @@ const legs: Leg[] = [
   },
 ];
 
-export default await defineScenario('v2-eval-trajectory-trials/regression.test.ts', legs);
+export default defineScenario('v2-eval-trajectory-trials/regression.ts', legs);

@@ -237,7 +237,7 @@ const hostLegs: Leg[] = [
   },
 ];
 
-export default await defineScenario('v2-eval-recorded-fixtures.test.ts', [
+export default defineScenario('v2-eval-recorded-fixtures.ts', [
   {
     id: 'openwop.requirement.0252.shape',
     title: 'fixtureRuns, the recordedFixtures member and the eval.started echo validate, and empty or malformed maps are refused',

@@ -166,7 +166,7 @@ const hostLegs: Leg[] = [
   },
 ];
 
-export default await defineScenario('v2-eval-trajectory-trials/fixtures.test.ts', [
+export default defineScenario('v2-eval-trajectory-trials/fixtures.ts', [
   {
     id: 'openwop.requirement.0244.fixtures-valid',
     title: "every eval-suite fixture validates, its id is its file name, and its tasks' scripts validate",

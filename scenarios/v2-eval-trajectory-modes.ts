@@ -113,7 +113,7 @@ function checkTrialStats(check: Checks, run: Completed, members: Array<'k' | 'pa
 
 const TRAJECTORY_ONLY: Member[] = ['trajectory', 'passed', 'score'];
 
-export default await defineScenario('v2-eval-trajectory-modes.test.ts', [
+export default defineScenario('v2-eval-trajectory-modes.ts', [
   {
     id: 'openwop.requirement.0244.modes-each-rule',
     title: 'exact, any-order and subset each leave a trajectory unmatched by their own rule',

@@ -32,4 +32,4 @@ const legs: Leg[] = [
   },
 ];
 
-export default await defineScenario('v2-eval-trajectory-trials/facets.test.ts', legs);
+export default defineScenario('v2-eval-trajectory-trials/facets.ts', legs);

@@ -12,7 +12,7 @@ import { vectorChecks } from './support/shape.ts';
 
 // The accepted and refused values are data: vectors/schemas/*.json, the tests naming each leg.
 
-export default await defineScenario('agent-eval-suite-shape.test.ts', [
+export default defineScenario('agent-eval-suite-shape.ts', [
   {
     id: 'openwop.requirement.0081.suite-shape',
     title: 'the AgentEvalSuite schema accepts the §A suite and refuses a bad suiteId, passScore or mode',

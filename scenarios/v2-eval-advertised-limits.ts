@@ -61,7 +61,7 @@ function overCostCeilingFixture(costUsd: number): { id: string } & Record<string
   };
 }
 
-export default await defineScenario('v2-eval-advertised-limits.test.ts', [
+export default defineScenario('v2-eval-advertised-limits.ts', [
   {
     id: 'openwop.requirement.0081.cost-ceiling-held',
     title: 'a suite costing more than the advertised maxCostUsdPerSuite never passes, whatever the ceiling',

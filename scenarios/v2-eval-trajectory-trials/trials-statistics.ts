@@ -125,4 +125,4 @@ const legs: Leg[] = [
   },
 ];
 
-export default await defineScenario('v2-eval-trajectory-trials/trials-statistics.test.ts', legs);
+export default defineScenario('v2-eval-trajectory-trials/trials-statistics.ts', legs);

@@ -71,7 +71,7 @@ function directionNobodyMoved(baseline: VerdictRun['baseline'], candidate: Verdi
   return out;
 }
 
-export default await defineScenario('v2-eval-regression-verdicts.test.ts', [
+export default defineScenario('v2-eval-regression-verdicts.ts', [
   {
     id: 'openwop.requirement.0244.regression-verdicts-produced',
     title: 'candidates that rise, fall, and barely move against one baseline get the improved, regressed and inconclusive verdicts',

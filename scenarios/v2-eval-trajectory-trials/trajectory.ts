@@ -69,4 +69,4 @@ const legs: Leg[] = [
   },
 ];
 
-export default await defineScenario('v2-eval-trajectory-trials/trajectory.test.ts', legs);
+export default defineScenario('v2-eval-trajectory-trials/trajectory.ts', legs);

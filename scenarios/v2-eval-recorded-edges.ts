@@ -208,4 +208,4 @@ const hostLegs: Leg[] = [
   },
 ];
 
-export default await defineScenario('v2-eval-recorded-edges.test.ts', hostLegs);
+export default defineScenario('v2-eval-recorded-edges.ts', hostLegs);

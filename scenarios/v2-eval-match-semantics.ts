@@ -278,7 +278,7 @@ function isTrajectory(task: ProbeTask): boolean {
   return (task.expected as { trajectory?: unknown }).trajectory !== undefined;
 }
 
-export default await defineScenario('v2-eval-match-semantics.test.ts', [
+export default defineScenario('v2-eval-match-semantics.ts', [
   {
     id: 'openwop.requirement.0081.golden-match-strategies',
     title: 'a golden answer is scored by its strategy: exact whole and case-sensitive, contains a substring, json-match deep equality',
