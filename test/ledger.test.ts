@@ -239,7 +239,7 @@ describe('the no-assertion guard on a host leg', () => {
   const SELECTION = 'conformance-eval-fixture-selection';
 
   it('passes the real fixture-cursor-reset leg on the reference host with real checks, not only its preconditions', async () => {
-    const row = await runLeg('v2-eval-trajectory-trials/fixtures.test.ts', cursorReset, await openReference());
+    const row = await runLeg('v2-eval-trajectory-trials/0244-d-fixtures.ts', cursorReset, await openReference());
     expect(row.result).toBe('executed-pass');
     expect(row.assertions).toBeGreaterThan(0);
   });
@@ -252,10 +252,10 @@ describe('the no-assertion guard on a host leg', () => {
     const emptied = { ...run, fixture: { ...run.fixture, expectedOutcomes: undefined } };
     const memo = target.memo.bind(target);
     target.memo = <T>(key: string, make: () => Promise<T>) => (key === `eval-run:${SELECTION}` ? Promise.resolve(emptied as T) : memo(key, make));
-    const row = await runLeg('v2-eval-trajectory-trials/fixtures.test.ts', cursorReset, target);
+    const row = await runLeg('v2-eval-trajectory-trials/0244-d-fixtures.ts', cursorReset, target);
     expect(row).toEqual({
       id: 'openwop.requirement.0244.fixture-cursor-reset',
-      scenario: 'v2-eval-trajectory-trials/fixtures.test.ts',
+      scenario: 'v2-eval-trajectory-trials/0244-d-fixtures.ts',
       result: 'blocked',
       assertions: 0,
       detail: 'Test bug: the leg ran and made no assertion',

@@ -20,7 +20,7 @@ import { Findings } from './findings.ts';
 import type { ServedObservation } from './served-facts.ts';
 
 /**
- * The generated-suites leg's plan (scenarios/v2-eval-generated-suites.test.ts): how many suites
+ * The generated-suites leg's plan (scenarios/v2-eval-trajectory-trials/0244-af-generated-suites.ts): how many suites
  * to generate, or the one suite `run --suite` replays instead; the leg leaves the shrunk
  * reproducer of a failing suite in `reproducer` for the `run` command to write.
  */

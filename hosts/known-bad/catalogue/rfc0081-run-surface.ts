@@ -1,4 +1,4 @@
-// Known-bad hosts of the RFC 0081 run surface (scenarios/v2-eval-run-surface.test.ts): each entry
+// Known-bad hosts of the RFC 0081 run surface (scenarios/v2-eval-run-surface/): each entry
 // one named defect in its modes, its summary reads (other tenants, run states) or its suite limits
 // and thresholds.
 

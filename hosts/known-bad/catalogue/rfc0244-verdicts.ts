@@ -1,4 +1,4 @@
-// Known-bad hosts of the RFC 0244 §F verdicts produced (scenarios/v2-eval-regression-verdicts.test.ts):
+// Known-bad hosts of the RFC 0244 §F verdicts produced (scenarios/v2-eval-trajectory-trials/0244-f-verdicts.ts):
 // each entry one named defect in the verdict or the diff pointer of a regression block.
 
 import { isPlainObject } from '../../reference/eval/json.ts';

@@ -1,4 +1,4 @@
-// v2-eval-trajectory-trials/regression — RFC 0244 §F: the regression verdict.
+// v2-eval-trajectory-trials/0244-f-regression — RFC 0244 §F: the regression verdict.
 //
 // Host legs:
 //   1. 0244.regression-paired      (§F) tasks are paired by taskId, and pairedTaskCount, scoreDelta
@@ -107,4 +107,4 @@ const legs: Leg[] = [
   },
 ];
 
-export default defineScenario('v2-eval-trajectory-trials/regression.ts', legs);
+export default defineScenario('v2-eval-trajectory-trials/0244-f-regression.ts', legs);

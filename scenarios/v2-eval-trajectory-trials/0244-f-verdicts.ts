@@ -1,8 +1,4 @@
-// v2-eval-regression-verdicts — RFC 0244 §F verdicts produced against the host: one baseline
-// run of twelve tasks (conformance-eval-verdict-baseline) and three candidates run against it,
-// whose paired scores move so that the sign test at alpha 0.05 says improved (six rises, no
-// fall), regressed (six falls, no rise) and inconclusive (one rise, no fall). RFC 0081 §C's
-// `diffRef`, when the host serves one, is checked on the same runs.
+// v2-eval-trajectory-trials/0244-f-verdicts — RFC 0244 §F: every regression verdict is produced.
 //
 // Legs:
 //   1. 0244.regression-verdicts-produced  under `method: "sign-test"` each verdict is the one
@@ -10,16 +6,17 @@
 //      one the sign test gives at some alpha below 1); under any other method
 //      (the host's own, RFC 0244 §F, UQ 5; CONTRACT §6) the verdict never claims a direction no
 //      paired task moved in
-//   2. 0081.regression-diff-ref  a served `diffRef` is a non-empty string (the pointer to the
-//      RFC 0054 :diff, the eval-summary schema)
-// Gate: agents.evalSuite.regressionVerdict, and the four fixtures listed.
+// Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
+// One baseline run of twelve tasks (conformance-eval-verdict-baseline) and three candidates run
+// against it, whose paired scores move so that the sign test at alpha 0.05 says improved (six
+// rises, no fall), regressed (six falls, no rise) and inconclusive (one rise, no fall).
+// Needs agents.evalSuite.regressionVerdict and the four fixtures listed.
 
-import { signTestVerdict } from '../lib/grader/index.ts';
-import { need, type Checks } from '../lib/ledger/leg.ts';
-import { defineScenario } from '../lib/ledger/scenario.ts';
-import { validate } from '../lib/schemas/index.ts';
-import { observeEvalRun, requireCompleted, sharedEvalRun } from './support/eval-run.ts';
-import type { Target } from '../lib/ledger/target.ts';
+import { signTestVerdict } from '../../lib/grader/index.ts';
+import { need, type Checks } from '../../lib/ledger/leg.ts';
+import { defineScenario } from '../../lib/ledger/scenario.ts';
+import { observeEvalRun, requireCompleted, sharedEvalRun } from '../support/eval-run.ts';
+import type { Target } from '../../lib/ledger/target.ts';
 
 const BASELINE = 'conformance-eval-verdict-baseline';
 const CANDIDATES = {
@@ -71,7 +68,7 @@ function directionNobodyMoved(baseline: VerdictRun['baseline'], candidate: Verdi
   return out;
 }
 
-export default defineScenario('v2-eval-regression-verdicts.ts', [
+export default defineScenario('v2-eval-trajectory-trials/0244-f-verdicts.ts', [
   {
     id: 'openwop.requirement.0244.regression-verdicts-produced',
     title: 'candidates that rise, fall, and barely move against one baseline get the improved, regressed and inconclusive verdicts',
@@ -120,27 +117,6 @@ export default defineScenario('v2-eval-regression-verdicts.ts', [
           });
         }
       }
-    },
-  },
-  {
-    id: 'openwop.requirement.0081.regression-diff-ref',
-    title: 'a regression block that carries diffRef carries it as a non-empty pointer string',
-    clause: 'RFC 0081 §C',
-    needs: { facet: ['regressionVerdict'], fixtures: [BASELINE, ...Object.values(CANDIDATES)] },
-    async run(check, target) {
-      let served = 0;
-      for (const candidateId of Object.values(CANDIDATES)) {
-        const run = await verdictRun(check, target, candidateId);
-        if (!('diffRef' in run.regression)) continue;
-        served += 1;
-        const diffRef = run.regression.diffRef;
-        // RFC 0081 §C: "a pointer to the RFC 0054 :diff against baselineRunId"; its form is RFC
-        // 0054's, so only what the eval-summary schema fixes is checked: a non-empty string.
-        check.ok(typeof diffRef === 'string' && diffRef.length > 0, `${candidateId}: regression.diffRef is a non-empty string`, diffRef);
-        const valid = validate('eval-summary', run.summary);
-        check.ok(valid.ok, `${candidateId}: the summary carrying diffRef validates`, valid.ok ? undefined : valid.errors);
-      }
-      if (served === 0) check.inapplicable('the host serves no regression.diffRef (optional, RFC 0081 §C)');
     },
   },
 ]);

@@ -1,5 +1,4 @@
-// v2-eval-run — RFC 0081 at major 2: an eval run is a projection over the run surface.
-// §B (eval run = a run; refusals at create), §C (the eval.* family and its order, the summary).
+// v2-eval-run-surface/0081-c-eval-run — RFC 0081 §C: an eval run's eval.* events and its served summary.
 //
 // Legs:
 //   1. 0081.eval-run-events        one eval.started, one eval.scored per task per trial, each after
@@ -7,20 +6,15 @@
 //                                  order, before run.completed
 //   2. 0081.summary-served         GET /runs/{id}/eval-summary answers 200 with a valid, content-free
 //                                  scorecard that agrees with eval.completed and the reference grade
-//   3. 0081.unadvertised-mode-refused  a suite whose mode the host does not advertise is 400
-//                                  validation_error (RFC 0081 §D; naming modes is recorded only)
-//   4. 0081.capability-not-provided    on a host without agents.evalSuite, mode "eval" is
-//                                  422 capability_not_provided and creates no run (docs/wire.md §9.3)
-// Gate: legs 1–3 need agents.evalSuite; leg 4 needs its absence. Fixtures: conformance-eval-
-// efficiency (a plain golden suite, no RFC 0244 feature), conformance-eval-mode-probe; leg 1 also
+// Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
+// Fixtures: conformance-eval-efficiency (a plain golden suite, no RFC 0244 feature); leg 1 also
 // reads conformance-eval-trials where the host advertises trials and lists it.
 
-import { cancelRun, createEvalRun, readErrorCode, type RunEvent } from '../lib/client/index.ts';
-import { decideGate, defineScenario } from '../lib/ledger/scenario.ts';
-import { validate } from '../lib/schemas/index.ts';
-import { assertContentFree } from './support/content.ts';
-import { refusalNamesField } from './support/refusal.ts';
-import { eventsOfType, payloadOf, requireCompleted, SCRIPTED_AGENT, sharedEvalRun } from './support/eval-run.ts';
+import type { RunEvent } from '../../lib/client/index.ts';
+import { decideGate, defineScenario } from '../../lib/ledger/scenario.ts';
+import { validate } from '../../lib/schemas/index.ts';
+import { assertContentFree } from '../support/content.ts';
+import { eventsOfType, payloadOf, requireCompleted, sharedEvalRun } from '../support/eval-run.ts';
 
 const GOLDEN = 'conformance-eval-efficiency';
 
@@ -46,12 +40,10 @@ function trialDecisions(events: readonly RunEvent[]): Array<{ agentId: unknown; 
   }
   return brackets;
 }
-
-const MODE_PROBE = 'conformance-eval-mode-probe';
 /** A multi-task, multi-trial run, read by the event-order leg where the host claims trials. */
 const TRIALS = 'conformance-eval-trials';
 
-export default defineScenario('v2-eval-run.ts', [
+export default defineScenario('v2-eval-run-surface/0081-c-eval-run.ts', [
   {
     id: 'openwop.requirement.0081.eval-run-events',
     title: 'an eval run emits eval.started, one eval.scored per task per trial and eval.completed before run.completed, in order',
@@ -128,48 +120,6 @@ export default defineScenario('v2-eval-run.ts', [
       check.equal(run.summary.passed, run.grade.passed, 'summary.passed against the reference grade');
       check.equal(run.summary.passedCount, run.grade.passedCount, 'summary.passedCount against the reference grade');
       check.equal(run.summary.suiteId, run.fixture.suite.suiteId, 'summary.suiteId names the suite run');
-    },
-  },
-  {
-    id: 'openwop.requirement.0081.unadvertised-mode-refused',
-    title: 'a suite requesting a mode the host does not advertise is refused at create with 400 validation_error',
-    clause: 'RFC 0081 §D',
-    needs: { facet: [], modeAbsent: 'adversarial', fixtures: [MODE_PROBE], probes: ['modes'] },
-    async run(check, target) {
-      const answer = await createEvalRun(target.client, { evalSuiteRef: MODE_PROBE, agentId: SCRIPTED_AGENT });
-      check.equal(answer.status, 400, 'the create answers 400');
-      check.equal(readErrorCode(answer.json), 'validation_error', 'the error code is validation_error');
-      const envelope = validate('error-envelope', answer.json);
-      check.ok(envelope.ok, 'the refusal is the flat error envelope', envelope.ok ? answer.json : envelope.errors);
-      // RFC 0081 §D asks for `400 validation_error` alone; naming `modes` is the reference host's
-      // choice, recorded, never required (CONTRACT §6).
-      check.saw(
-        refusalNamesField(answer.json, 'modes', [MODE_PROBE, SCRIPTED_AGENT])
-          ? 'a mode refusal naming modes'
-          : 'a mode refusal naming no field modes (RFC 0081 §D)',
-      );
-      check.equal(answer.runId, undefined, 'no run is created');
-    },
-  },
-  {
-    id: 'openwop.requirement.0081.capability-not-provided',
-    title: 'mode "eval" on a host without agents.evalSuite is 422 or 501 capability_not_provided and leaves no run',
-    clause: 'RFC 0081 §B',
-    needs: { absent: ['evalSuite'] },
-    async run(check, target) {
-      const answer = await createEvalRun(target.client, {
-        evalSuiteRef: 'https://conformance.openwop.dev/eval-suites/unadvertised-probe',
-        agentId: 'conformance-eval-unadvertised-probe',
-      });
-      if (answer.runId !== undefined) {
-        // Clean up what the host should never have created, then fail below.
-        await cancelRun(target.client, answer.runId);
-      }
-      // The v2 error registry says 422; RFC 0081 §B and its Examples say 501. Both are accepted.
-      check.ok(answer.status === 422 || answer.status === 501, 'the create answers 422 (v2 registry) or 501 (RFC 0081 §B)', answer.status);
-      check.saw(`capability refusal ${answer.status}${answer.status === 422 ? ' (v2 registry)' : answer.status === 501 ? ' (RFC 0081 §B)' : ''}`);
-      check.equal(readErrorCode(answer.json), 'capability_not_provided', 'the error code is capability_not_provided');
-      check.equal(answer.runId, undefined, 'no run is created');
     },
   },
 ]);

@@ -1,18 +1,15 @@
-// v2-eval-trajectory-trials/efficiency-cost — RFC 0244 §C efficiency and the §B cost over trials.
+// v2-eval-trajectory-trials/0244-c-efficiency — RFC 0244 §C: efficiency scalars, counted and never gating.
 //
-// Host legs:
+// Legs:
 //   1. 0244.efficiency-counted       (§C) efficiency equals the counts inside the invocation
 //                                    brackets.
 //   2. 0244.efficiency-never-gates   (§C) a task that makes many calls still passes.
-//   3. 0244.cost-every-trial         (§B) totalCostUsd counts every trial, and the cost ceiling
-//                                    fails the suite.
-// Each host leg is gated on the agents.evalSuite members it names and on its fixtures being listed
-// in discovery `fixtures`, and asserts against the reference grade recomputed from the host's own
-// event log.
+// Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
+// Each leg asserts against the reference grade recomputed from the host's own event log.
 
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
-import { eventsOfType, payloadOf, requireCompleted, sharedEvalRun, summaryTask } from '../support/eval-run.ts';
-import { checkAgainstExpected, COST, EFFICIENCY, within } from '../support/trajectory-trials.ts';
+import { requireCompleted, sharedEvalRun, summaryTask } from '../support/eval-run.ts';
+import { checkAgainstExpected, EFFICIENCY } from '../support/trajectory-trials.ts';
 
 const legs: Leg[] = [
   {
@@ -54,27 +51,6 @@ const legs: Leg[] = [
       check.equal(run.summary.passed, run.grade.passed, 'the suite passes as the reference grade says');
     },
   },
-  {
-    id: 'openwop.requirement.0244.cost-every-trial',
-    title: 'totalCostUsd and the cost ceiling count every trial',
-    clause: 'RFC 0244 §B',
-    needs: { facet: ['trials'], fixtures: [COST] },
-    async run(check, target) {
-      const run = requireCompleted(check, await sharedEvalRun(target, COST));
-      const usage = eventsOfType(run, 'provider.usage').reduce((sum, e) => sum + Number(payloadOf(e).costEstimateUsd ?? 0), 0);
-      check.close(run.grade.totalCostUsd, usage, 'the reference cost is the sum of every provider.usage');
-      // RFC 0081 UQ 5 only proposes that a judge's cost is in totalCostUsd: with or without it.
-      const judge = run.grade.judgeCostUsd ?? 0;
-      const withoutJudge = run.grade.totalCostUsd - judge;
-      const served = run.summary.totalCostUsd;
-      if (judge > 0 && within(served, withoutJudge) && !within(served, run.grade.totalCostUsd)) {
-        check.saw('totalCostUsd leaves the judge cost out');
-        check.close(served, withoutJudge, 'totalCostUsd counts every trial');
-      } else check.close(served, run.grade.totalCostUsd, 'totalCostUsd counts every trial');
-      checkAgainstExpected(check, run, ['passed']);
-      check.equal(run.summary.passed, run.grade.passed, 'the suite passes or fails the cost ceiling as counted over every trial');
-    },
-  },
 ];
 
-export default defineScenario('v2-eval-trajectory-trials/efficiency-cost.ts', legs);
+export default defineScenario('v2-eval-trajectory-trials/0244-c-efficiency.ts', legs);

@@ -1,4 +1,4 @@
-// v2-eval-generated-suites — RFC 0081 §C, RFC 0244 §A–§F: suites drawn from the space the
+// v2-eval-trajectory-trials/0244-af-generated-suites — RFC 0081 §C, RFC 0244 §A–§F: suites drawn from the space the
 // catalogue fixtures are points of, within what the host advertises, each graded against the
 // reference grade of its own event log, served fact by served fact.
 //
@@ -17,20 +17,20 @@
 // through PUT /conformance/seams/eval-suites/{fixtureId}, CONTRACT §5). Fixtures: none of the
 // catalogue; the suites are generated from the certification's seed (lib/certification-seed.ts).
 
-import { seedEvalSuite } from '../lib/client/index.ts';
-import type { FixtureDocument } from '../lib/fixtures.ts';
-import { gradeRun, signTestVerdict, toSummaryView, type EvalSuite } from '../lib/grader/index.ts';
-import { Findings } from '../lib/ledger/findings.ts';
-import type { Checks } from '../lib/ledger/leg.ts';
-import { defineScenario } from '../lib/ledger/scenario.ts';
-import type { Target } from '../lib/ledger/target.ts';
-import { TestBug } from '../lib/test-bug.ts';
-import { certificationSeed } from '../lib/certification-seed.ts';
-import { checkSuite, validate } from '../lib/schemas/index.ts';
-import { observeEvalRun, SCRIPTED_AGENT, type ObservedEvalRun } from './support/eval-run.ts';
-import { scriptedCallDifferences } from './support/scripted-calls.ts';
-import { boundsOf, generateCase, Rand, shrinkCase, type GeneratedCase, type Suite } from './support/generated-suites.ts';
-import { compareServedFacts } from './support/served-facts/index.ts';
+import { seedEvalSuite } from '../../lib/client/index.ts';
+import type { FixtureDocument } from '../../lib/fixtures.ts';
+import { gradeRun, signTestVerdict, toSummaryView, type EvalSuite } from '../../lib/grader/index.ts';
+import { Findings } from '../../lib/ledger/findings.ts';
+import type { Checks } from '../../lib/ledger/leg.ts';
+import { defineScenario } from '../../lib/ledger/scenario.ts';
+import type { Target } from '../../lib/ledger/target.ts';
+import { TestBug } from '../../lib/test-bug.ts';
+import { certificationSeed } from '../../lib/certification-seed.ts';
+import { checkSuite, validate } from '../../lib/schemas/index.ts';
+import { observeEvalRun, SCRIPTED_AGENT, type ObservedEvalRun } from '../support/eval-run.ts';
+import { scriptedCallDifferences } from '../support/scripted-calls.ts';
+import { boundsOf, generateCase, Rand, shrinkCase, type GeneratedCase, type Suite } from '../support/generated-suites.ts';
+import { compareServedFacts } from '../support/served-facts/index.ts';
 
 const ID = 'openwop.requirement.0244.generated-suites';
 const REGRESSION_PAIRED = 'openwop.requirement.0244.regression-paired';
@@ -66,7 +66,7 @@ function requiresOf(suite: Suite): Record<string, boolean> {
 function documentOf(suite: Suite, id: string): FixtureDocument {
   return {
     id,
-    description: 'a suite generated within what the host advertises (scenarios/v2-eval-generated-suites.test.ts)',
+    description: 'a suite generated within what the host advertises (scenarios/v2-eval-trajectory-trials/0244-af-generated-suites.ts)',
     requires: requiresOf(suite),
     suite,
     // The host never reads expectedGrade; the fixture schema asks for one: the grade of no events.
@@ -154,7 +154,7 @@ function outcomeOf(findings: Findings, problems: string[], scripted: string[]): 
   return { failures: [...problems, ...scripted, ...facts], broken, problems, scripted, facts };
 }
 
-export default defineScenario('v2-eval-generated-suites.ts', [
+export default defineScenario('v2-eval-trajectory-trials/0244-af-generated-suites.ts', [
   {
     id: ID,
     title: 'suites generated within what the host advertises agree with the reference grade in every served fact and read form',

@@ -1,4 +1,4 @@
-// v2-eval-trajectory-trials/trajectory — RFC 0244 §A: trajectory grading.
+// v2-eval-trajectory-trials/0244-a-trajectory — RFC 0244 §A: trajectory grading.
 //
 // Host legs, each also checked against the fixture's expected grade where the contract fixes what
 // the scripted agent does:
@@ -69,4 +69,4 @@ const legs: Leg[] = [
   },
 ];
 
-export default defineScenario('v2-eval-trajectory-trials/trajectory.ts', legs);
+export default defineScenario('v2-eval-trajectory-trials/0244-a-trajectory.ts', legs);

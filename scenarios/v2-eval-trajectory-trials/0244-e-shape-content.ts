@@ -1,4 +1,4 @@
-// v2-eval-trajectory-trials/shape-content — RFC 0244: the new fields validate (§A–§G, §E) and
+// v2-eval-trajectory-trials/0244-e-shape-content — RFC 0244: the new fields validate (§A–§G, §E) and
 // carry no suite content (§H), in the harness's schemas and in what a host serves.
 //
 // Server-free legs (always on):
@@ -60,7 +60,7 @@ const hostLegs: Leg[] = [
   },
 ];
 
-export default defineScenario('v2-eval-trajectory-trials/shape-content.ts', [
+export default defineScenario('v2-eval-trajectory-trials/0244-e-shape-content.ts', [
   {
     id: 'openwop.requirement.0244.wire-shape',
     title: 'the RFC 0244 suite, summary, payload and facet fields validate and the schema negatives are refused',

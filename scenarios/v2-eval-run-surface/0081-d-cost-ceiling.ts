@@ -1,4 +1,4 @@
-// v2-eval-advertised-limits — RFC 0081 §D, RFC 0244 §B: every limit a host advertises is crossed
+// v2-eval-run-surface/0081-d-cost-ceiling — RFC 0081 §D, RFC 0244 §B: every limit a host advertises is crossed
 // at least once, whatever it is. A fixed fixture crosses only the limits below its own size (the
 // conformance-eval-cost-ceiling suite costs 6 USD), and the fit rules make the legs it does not fit
 // inapplicable; this leg seeds, through the seams, a suite sized from the advertised number, so a
@@ -11,12 +11,12 @@
 //      enforces its maxCostUsdPerSuite"); never a passing suite over the ceiling
 // Gate: agents.evalSuite with maxCostUsdPerSuite, and the seams (the suite is seeded at the
 // host's ceiling). The task ceiling (maxTasksPerSuite) is crossed the same way by
-// 0081.task-ceiling-held (v2-eval-run-surface.test.ts).
+// 0081.task-ceiling-held (./0081-d-task-ceiling.ts).
 
-import { createEvalRun, readErrorCode, readRunEvents, seedEvalSuite, waitForSummary } from '../lib/client/index.ts';
-import { need } from '../lib/ledger/leg.ts';
-import { defineScenario } from '../lib/ledger/scenario.ts';
-import { RUN_DEADLINE_MS, SCRIPTED_AGENT } from './support/eval-run.ts';
+import { createEvalRun, readErrorCode, readRunEvents, seedEvalSuite, waitForSummary } from '../../lib/client/index.ts';
+import { need } from '../../lib/ledger/leg.ts';
+import { defineScenario } from '../../lib/ledger/scenario.ts';
+import { RUN_DEADLINE_MS, SCRIPTED_AGENT } from '../support/eval-run.ts';
 
 /** The id the over-ceiling suite is seeded under (CONTRACT §5 seam). */
 const OVER_COST_CEILING = 'conformance-eval-over-cost-ceiling';
@@ -61,7 +61,7 @@ function overCostCeilingFixture(costUsd: number): { id: string } & Record<string
   };
 }
 
-export default defineScenario('v2-eval-advertised-limits.ts', [
+export default defineScenario('v2-eval-run-surface/0081-d-cost-ceiling.ts', [
   {
     id: 'openwop.requirement.0081.cost-ceiling-held',
     title: 'a suite costing more than the advertised maxCostUsdPerSuite never passes, whatever the ceiling',

@@ -1,30 +1,24 @@
-// v2-eval-match-semantics — the matching rules no fixed fixture pins on its own: the golden match
-// strategies (RFC 0081 §D), the default of an absent argsMatch (RFC 0244 §A, §D), and argument
-// matching on the call as executed, before any redaction of the wire (RFC 0244 UQ 6, resolved).
-// The first two seed suites written for them through the seams (./support/seeded-run.ts); every
-// task's answer is fixed by its script (CONTRACT §3), so each expected score is known by
-// construction, and the served one is compared with it.
+// v2-eval-trajectory-trials/0244-a-args-match — RFC 0244 §A: argument matching, and the trajectory edges seeded for it.
 //
 // Legs:
-//   1. 0081.golden-match-strategies  exact is the whole string, case included; contains is a
-//      substring; json-match is JSON deep equality (key order ignored, array order kept, no extra
-//      member of the output admitted)
-//   2. 0244.args-match-absent-ignore  an entry of toolResponses, and an expected call, with args
+//   1. 0244.args-match-absent-ignore  an entry of toolResponses, and an expected call, with args
 //      and no argsMatch match any arguments (the default is ignore)
-//   3. 0244.trajectory-edges-seeded  two trials each of: a forbidden tool called twice
+//   2. 0244.trajectory-edges-seeded  two trials each of: a forbidden tool called twice
 //      (forbiddenCount 2), an any-order tie a greedy matcher loses, delegate calls interleaved with
 //      the agent's own under includeDelegates, a read of a key the seed lacks after a trial wrote it
-//   4. 0244.args-matched-before-redaction  a host that redacts agent.tool-called inputs still
+//   3. 0244.args-matched-before-redaction  a host that redacts agent.tool-called inputs still
 //      grades arguments on the executed call: its served grade of conformance-eval-trajectory is
 //      the fixture's expected grade (on a host that does not redact, the same comparison)
-// Gate: agents.evalSuite and the seams for 1–3 (fixtureMatching / trajectory for the parts of 2,
-// trajectory and two trials for 3); trajectory and the conformance-eval-trajectory fixture for 4.
+// Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
+// Legs 1–2 seed suites written for them through the seams (../support/seeded-run.ts).
+// Every task's answer is fixed by its script (CONTRACT §3), so each expected score is known by
+// construction, and the served one is compared with it.
 
-import type { FixtureDocument } from '../lib/fixtures.ts';
-import type { Checks } from '../lib/ledger/leg.ts';
-import { defineScenario } from '../lib/ledger/scenario.ts';
-import { requireCompleted, SCRIPTED_AGENT, sharedEvalRun, summaryTask, type ObservedEvalRun } from './support/eval-run.ts';
-import { observeSeededRun } from './support/seeded-run.ts';
+import type { FixtureDocument } from '../../lib/fixtures.ts';
+import type { Checks } from '../../lib/ledger/leg.ts';
+import { defineScenario } from '../../lib/ledger/scenario.ts';
+import { requireCompleted, SCRIPTED_AGENT, sharedEvalRun, summaryTask, type ObservedEvalRun } from '../support/eval-run.ts';
+import { observeSeededRun } from '../support/seeded-run.ts';
 
 const TRAJECTORY = 'conformance-eval-trajectory';
 
@@ -93,72 +87,6 @@ function probeSuite(id: string, suiteId: string, modes: string[], tasks: ProbeTa
 }
 
 const golden = (strategy: string, value: unknown): Json => ({ kind: 'golden', match: { strategy, value } });
-
-const GOLDEN_TASKS: ProbeTask[] = [
-  {
-    taskId: 'exact-equal',
-    rule: 'exact',
-    output: 'refund approved',
-    expected: golden('exact', 'refund approved'),
-    score: 1,
-    passed: true,
-    why: 'the same string',
-  },
-  {
-    taskId: 'exact-case',
-    rule: 'exact',
-    output: 'Refund approved',
-    expected: golden('exact', 'refund approved'),
-    score: 0,
-    passed: false,
-    why: 'exact compares the whole string, case included',
-  },
-  {
-    taskId: 'contains-hit',
-    rule: 'contains',
-    output: 'your refund was approved today',
-    expected: golden('contains', 'approved'),
-    score: 1,
-    passed: true,
-    why: 'the value is a substring of the answer',
-  },
-  {
-    taskId: 'contains-miss',
-    rule: 'contains',
-    output: 'your refund is pending',
-    expected: golden('contains', 'approved'),
-    score: 0,
-    passed: false,
-    why: 'the value is no substring of the answer',
-  },
-  {
-    taskId: 'json-key-order',
-    rule: 'json-match',
-    output: { b: 2, a: 1 },
-    expected: golden('json-match', { a: 1, b: 2 }),
-    score: 1,
-    passed: true,
-    why: 'JSON deep equality ignores key order',
-  },
-  {
-    taskId: 'json-extra-member',
-    rule: 'json-match',
-    output: { a: 1, b: 2 },
-    expected: golden('json-match', { a: 1 }),
-    score: 0,
-    passed: false,
-    why: 'an output member the value lacks is no deep equality',
-  },
-  {
-    taskId: 'json-array-order',
-    rule: 'json-match',
-    output: { n: [2, 1] },
-    expected: golden('json-match', { n: [1, 2] }),
-    score: 0,
-    passed: false,
-    why: 'arrays keep their order',
-  },
-];
 
 const ECHO = 'conformance.eval:echo';
 
@@ -278,22 +206,7 @@ function isTrajectory(task: ProbeTask): boolean {
   return (task.expected as { trajectory?: unknown }).trajectory !== undefined;
 }
 
-export default defineScenario('v2-eval-match-semantics.ts', [
-  {
-    id: 'openwop.requirement.0081.golden-match-strategies',
-    title: 'a golden answer is scored by its strategy: exact whole and case-sensitive, contains a substring, json-match deep equality',
-    clause: 'RFC 0081 §D (golden: exact/contains/json-match against expected), CONTRACT §6 (Output score)',
-    rules: {
-      exact: 'RFC 0081 §D (exact), CONTRACT §6',
-      contains: 'RFC 0081 §D (contains), CONTRACT §6',
-      'json-match': 'RFC 0081 §D (json-match), CONTRACT §6 (JSON deep equality)',
-    },
-    needs: { facet: [], modes: ['golden'] },
-    async run(check, target) {
-      const doc = probeSuite('conformance-eval-golden-strategies', 'core.conformance.evals.golden-strategies', ['golden'], GOLDEN_TASKS);
-      checkProbes(check, await observeSeededRun(check, target, doc), GOLDEN_TASKS);
-    },
-  },
+export default defineScenario('v2-eval-trajectory-trials/0244-a-args-match.ts', [
   {
     id: 'openwop.requirement.0244.args-match-absent-ignore',
     title: 'args without argsMatch match any arguments, on a fixture entry and on an expected call',

@@ -1,4 +1,4 @@
-// v2-eval-trajectory-trials/facets — RFC 0244 §G: a feature the host does not advertise is refused.
+// v2-eval-trajectory-trials/0244-g-facets — RFC 0244 §G: a feature the host does not advertise is refused.
 //
 // Host leg:
 //   1. 0244.unadvertised-feature-refused   (§G) a suite using trials on a host without the trials
@@ -32,4 +32,4 @@ const legs: Leg[] = [
   },
 ];
 
-export default defineScenario('v2-eval-trajectory-trials/facets.ts', legs);
+export default defineScenario('v2-eval-trajectory-trials/0244-g-facets.ts', legs);

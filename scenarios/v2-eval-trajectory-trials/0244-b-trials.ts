@@ -1,4 +1,4 @@
-// v2-eval-trajectory-trials/trials-statistics — RFC 0244 §B: repeated trials and their statistics.
+// v2-eval-trajectory-trials/0244-b-trials — RFC 0244 §B: repeated trials and their statistics.
 //
 // Host legs:
 //   1. 0244.trials-per-task       (§B) trialCount is trials.count, and trialIndex is 0..n−1 once
@@ -125,4 +125,4 @@ const legs: Leg[] = [
   },
 ];
 
-export default defineScenario('v2-eval-trajectory-trials/trials-statistics.ts', legs);
+export default defineScenario('v2-eval-trajectory-trials/0244-b-trials.ts', legs);

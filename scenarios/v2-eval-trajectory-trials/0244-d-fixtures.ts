@@ -1,4 +1,4 @@
-// v2-eval-trajectory-trials/fixtures — RFC 0244 §D: fail-closed fixture matching, and the
+// v2-eval-trajectory-trials/0244-d-fixtures — RFC 0244 §D: fail-closed fixture matching, and the
 // harness's own eval-suite fixtures (§Conformance).
 //
 // Server-free leg (always on):
@@ -166,7 +166,7 @@ const hostLegs: Leg[] = [
   },
 ];
 
-export default defineScenario('v2-eval-trajectory-trials/fixtures.ts', [
+export default defineScenario('v2-eval-trajectory-trials/0244-d-fixtures.ts', [
   {
     id: 'openwop.requirement.0244.fixtures-valid',
     title: "every eval-suite fixture validates, its id is its file name, and its tasks' scripts validate",
