@@ -45,13 +45,15 @@ const IMPORTS: Record<string, () => Promise<ScenarioModule>> = {
   'v2-eval-trajectory-trials/0244-b-trials.ts': () => import('./v2-eval-trajectory-trials/0244-b-trials.ts'),
   'v2-eval-trajectory-trials/0244-c-efficiency-mean.ts': () => import('./v2-eval-trajectory-trials/0244-c-efficiency-mean.ts'),
   'v2-eval-trajectory-trials/0244-c-efficiency.ts': () => import('./v2-eval-trajectory-trials/0244-c-efficiency.ts'),
+  'v2-eval-trajectory-trials/0244-conformance-fixtures-valid.ts': () => import('./v2-eval-trajectory-trials/0244-conformance-fixtures-valid.ts'),
   'v2-eval-trajectory-trials/0244-d-fixtures.ts': () => import('./v2-eval-trajectory-trials/0244-d-fixtures.ts'),
   'v2-eval-trajectory-trials/0244-d-onmiss-live-effect.ts': () => import('./v2-eval-trajectory-trials/0244-d-onmiss-live-effect.ts'),
-  'v2-eval-trajectory-trials/0244-e-shape-content.ts': () => import('./v2-eval-trajectory-trials/0244-e-shape-content.ts'),
+  'v2-eval-trajectory-trials/0244-eh-shape-content.ts': () => import('./v2-eval-trajectory-trials/0244-eh-shape-content.ts'),
   'v2-eval-trajectory-trials/0244-f-regression.ts': () => import('./v2-eval-trajectory-trials/0244-f-regression.ts'),
   'v2-eval-trajectory-trials/0244-f-verdicts.ts': () => import('./v2-eval-trajectory-trials/0244-f-verdicts.ts'),
   'v2-eval-trajectory-trials/0244-g-facets.ts': () => import('./v2-eval-trajectory-trials/0244-g-facets.ts'),
   'v2-eval-trajectory-trials/0244-g-feature-refusals.ts': () => import('./v2-eval-trajectory-trials/0244-g-feature-refusals.ts'),
+  'v2-eval-trajectory-trials/0244-uq6-args-before-redaction.ts': () => import('./v2-eval-trajectory-trials/0244-uq6-args-before-redaction.ts'),
 };
 
 /** The scenario modules, as paths under scenarios/. */

@@ -22,7 +22,7 @@ export default defineScenario('v2-eval-run-surface/0081-b-summary-terminal.ts', 
   {
     id: 'openwop.requirement.0081.summary-not-before-terminal',
     title: 'the eval summary is 409 while its run is running, and 404 for a run that is not an eval run',
-    clause: 'RFC 0081 §B',
+    clause: 'RFC 0081 §B, §C',
     rules: {
       'running-conflict': 'RFC 0081 §B (the summary of a terminal eval run), CONTRACT §6',
       'not-eval-not-found': 'RFC 0081 §B',

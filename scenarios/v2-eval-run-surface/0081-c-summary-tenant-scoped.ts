@@ -1,4 +1,4 @@
-// v2-eval-run-surface/0081-c-summary-tenant-scoped — RFC 0081 §C: the summary is the run owner's (cross-tenant).
+// v2-eval-run-surface/0081-c-summary-tenant-scoped — RFC 0081 §C, §F: the eval summary is the run owner's (cross-tenant).
 //
 // Legs:
 //   1. 0081.summary-tenant-scoped    tenant B asking for tenant A's summary is refused exactly like
@@ -29,7 +29,7 @@ export default defineScenario('v2-eval-run-surface/0081-c-summary-tenant-scoped.
   {
     id: 'openwop.requirement.0081.summary-tenant-scoped',
     title: "another tenant asking for an eval run's summary is refused exactly as for an unknown run id",
-    clause: 'RFC 0081 §F (cross-tenant: the run owner triple)',
+    clause: 'RFC 0081 §C, §F (the eval-summary endpoint; cross-tenant: the run owner triple)',
     rules: {
       'not-served': 'RFC 0081 §F (cross-tenant)',
       'refused-like-unknown': 'RFC 0081 §F (cross-tenant), RFC 0252 §C',

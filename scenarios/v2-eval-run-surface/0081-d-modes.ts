@@ -1,4 +1,4 @@
-// v2-eval-run-surface/0081-d-modes — RFC 0081 §D: every advertised mode runs.
+// v2-eval-run-surface/0081-d-modes — RFC 0081 §D, §C: every advertised mode runs, and eval.started names it.
 //
 // Legs:
 //   1. 0081.mode-golden-runs, 0081.mode-rubric-runs, 0081.mode-adversarial-runs,
@@ -39,7 +39,7 @@ function modeLeg(id: string, mode: string, fixtureId: string): Leg {
   return {
     id,
     title: `a suite in the ${mode} mode the host advertises is accepted and runs to a served summary`,
-    clause: 'RFC 0081 §D',
+    clause: 'RFC 0081 §D, §C',
     needs: { facet: [], modes: [mode], fixtures: [fixtureId] },
     async run(check, target) {
       checkModeRun(check, await sharedEvalRun(target, fixtureId), mode);
@@ -54,7 +54,7 @@ export default defineScenario('v2-eval-run-surface/0081-d-modes.ts', [
   {
     id: 'openwop.requirement.0081.mode-regression-runs',
     title: 'a suite in the regression mode the host advertises runs against a baseline run and its summary carries the regression block',
-    clause: 'RFC 0081 §D',
+    clause: 'RFC 0081 §D, §C',
     needs: { facet: [], modes: ['regression'], fixtures: [REGRESSION] },
     async run(check, target) {
       const baseline = requireCompleted(check, await sharedEvalRun(target, REGRESSION), { trajectoryArgs: false });
@@ -74,7 +74,7 @@ export default defineScenario('v2-eval-run-surface/0081-d-modes.ts', [
   {
     id: 'openwop.requirement.0081.mode-live-shadow-runs',
     title: 'a suite in the live-shadow mode the host advertises runs, its tool calls answered by the live tools, not the fixtures',
-    clause: 'RFC 0081 §D',
+    clause: 'RFC 0081 §D, §C',
     rules: { runs: 'RFC 0081 §D', 'bypasses-fixtures': 'RFC 0081 §A, §D (live-shadow is the one mode that bypasses fixture injection)' },
     needs: { facet: [], modes: ['live-shadow'], fixtures: [LIVE_SHADOW] },
     async run(check, target) {

@@ -1,4 +1,4 @@
-// v2-eval-trajectory-trials/0244-a-args-match — RFC 0244 §A: argument matching, and the trajectory edges seeded for it.
+// v2-eval-trajectory-trials/0244-a-args-match — RFC 0244 §A: an absent argsMatch, and the trajectory edges seeded for it.
 //
 // Legs:
 //   1. 0244.args-match-absent-ignore  an entry of toolResponses, and an expected call, with args
@@ -6,21 +6,16 @@
 //   2. 0244.trajectory-edges-seeded  two trials each of: a forbidden tool called twice
 //      (forbiddenCount 2), an any-order tie a greedy matcher loses, delegate calls interleaved with
 //      the agent's own under includeDelegates, a read of a key the seed lacks after a trial wrote it
-//   3. 0244.args-matched-before-redaction  a host that redacts agent.tool-called inputs still
-//      grades arguments on the executed call: its served grade of conformance-eval-trajectory is
-//      the fixture's expected grade (on a host that does not redact, the same comparison)
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
-// Legs 1–2 seed suites written for them through the seams (../support/seeded-run.ts).
-// Every task's answer is fixed by its script (CONTRACT §3), so each expected score is known by
-// construction, and the served one is compared with it.
+// The legs seed suites written for them through the seams (../support/seeded-run.ts). Every task's
+// answer is fixed by its script (CONTRACT §3), so each expected score is known by construction,
+// and the served one is compared with it.
 
 import type { FixtureDocument } from '../../lib/fixtures.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
 import { defineScenario } from '../../lib/ledger/scenario.ts';
-import { requireCompleted, SCRIPTED_AGENT, sharedEvalRun, summaryTask, type ObservedEvalRun } from '../support/eval-run.ts';
+import { requireCompleted, SCRIPTED_AGENT, summaryTask, type ObservedEvalRun } from '../support/eval-run.ts';
 import { observeSeededRun } from '../support/seeded-run.ts';
-
-const TRAJECTORY = 'conformance-eval-trajectory';
 
 type Json = Record<string, unknown>;
 
@@ -240,27 +235,6 @@ export default defineScenario('v2-eval-trajectory-trials/0244-a-args-match.ts', 
         return check.inapplicable('the host runs fewer than 2 trials per task (agents.evalSuite.trials.maxTrials)');
       const doc = probeSuite('conformance-eval-trajectory-edges', 'core.conformance.evals.trajectory-edges', ['golden'], EDGE_TASKS, { count: 2 });
       checkProbes(check, await observeSeededRun(check, target, doc), EDGE_TASKS);
-    },
-  },
-  {
-    id: 'openwop.requirement.0244.args-matched-before-redaction',
-    title: 'argument matching is decided on the call as executed: the served grade is the expected one, inputs redacted or not',
-    clause: 'RFC 0244 UQ 6 (resolved: argsMatch is evaluated against the call as executed, before any wire redaction)',
-    needs: { facet: ['trajectory'], fixtures: [TRAJECTORY] },
-    async run(check, target) {
-      const run = await sharedEvalRun(target, TRAJECTORY);
-      // The reference grade cannot recompute arguments the wire redacted; the expected grade can,
-      // from the scripts the agent follows (CONTRACT §3).
-      const done = requireCompleted(check, run, { trajectoryArgs: false });
-      const redacted = done.grade.redactedCallCount ?? 0;
-      check.saw(redacted > 0 ? 'the host serves agent.tool-called without inputs' : 'the host serves agent.tool-called with inputs');
-      const expected = (done.fixture.expectedGrade.tasks as Json[] | undefined) ?? [];
-      for (const task of expected) {
-        const served = summaryTask(done.summary, String(task.taskId));
-        check.equal(served?.score, task.score, `task ${String(task.taskId)}: score is the expected grade's`);
-        check.equal(served?.passed, task.passed, `task ${String(task.taskId)}: passed is the expected grade's`);
-        check.equal(served?.trajectory, task.trajectory, `task ${String(task.taskId)}: the trajectory block is the expected grade's`);
-      }
     },
   },
 ]);

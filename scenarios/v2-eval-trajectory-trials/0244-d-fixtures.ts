@@ -1,27 +1,22 @@
-// v2-eval-trajectory-trials/0244-d-fixtures — RFC 0244 §D: fail-closed fixture matching, and the
-// harness's own eval-suite fixtures (§Conformance).
+// v2-eval-trajectory-trials/0244-d-fixtures — RFC 0244 §D: fail-closed fixture matching.
 //
-// Server-free leg (always on):
-//   1. 0244.fixtures-valid   (§Conformance) every eval-suite fixture of this harness validates.
-// Host legs (below the server-free one):
-//   2. 0244.fixture-miss-fails          (§D) the missed task has fixtureMissCount 1, passed false
+// Legs:
+//   1. 0244.fixture-miss-fails          (§D) the missed task has fixtureMissCount 1, passed false
 //                                       and score 0.
-//   3. 0244.fixture-miss-no-live-call   (§D) the effect counter and the counter do not move (seams).
-//   4. 0244.fixture-first-unconsumed    (§D) the first unconsumed matching entry is served, once.
-//   5. 0244.fixture-cursor-reset        (§B, §D) every trial walks the fixtures afresh.
-//   6. 0244.onmiss-live-reported        (§D) a miss under onMiss "live" is reported and the task
+//   2. 0244.fixture-miss-no-live-call   (§D) the effect counter and the counter do not move (seams).
+//   3. 0244.fixture-first-unconsumed    (§D) the first unconsumed matching entry is served, once.
+//   4. 0244.fixture-cursor-reset        (§B, §D) every trial walks the fixtures afresh.
+//   5. 0244.onmiss-live-reported        (§D) a miss under onMiss "live" is reported and the task
 //                                       passes.
-// Each host leg is gated on the agents.evalSuite members it names and on its fixtures being listed
-// in discovery `fixtures`, and asserts against the reference grade recomputed from the host's own
-// event log.
+// Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
+// Each leg asserts against the reference grade recomputed from the host's own event log.
 
-import { loadFixtureFiles, loadFixtures, type FixtureDocument } from '../../lib/fixtures.ts';
+import type { FixtureDocument } from '../../lib/fixtures.ts';
 import { TestBug } from '../../lib/ledger/leg.ts';
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
 import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, SCRIPTED_AGENT, sharedEvalRun, summaryTask } from '../support/eval-run.ts';
 import { observeLiveEffects } from '../support/effects.ts';
 import { OUTCOME_UNSERVED, trialAnswers } from '../support/answers.ts';
-import { accepts } from '../support/shape.ts';
 import { checkAgainstExpected, checkTaskOutcomes, MISS, ONMISS_LIVE, SELECTION } from '../support/trajectory-trials.ts';
 
 /** The counter key the `missed` task's call names in `doc` (the MISS fixture as the host holds it). */
@@ -166,26 +161,4 @@ const hostLegs: Leg[] = [
   },
 ];
 
-export default defineScenario('v2-eval-trajectory-trials/0244-d-fixtures.ts', [
-  {
-    id: 'openwop.requirement.0244.fixtures-valid',
-    title: "every eval-suite fixture validates, its id is its file name, and its tasks' scripts validate",
-    clause: 'RFC 0244 §Conformance',
-    serverFree: true,
-    run(check) {
-      const files = loadFixtureFiles();
-      check.ok(files.size > 0, 'fixtures/eval-suites holds fixtures');
-      for (const [name, doc] of files) {
-        accepts(check, 'eval-suite-fixture', doc, `fixture ${name}.json`);
-        accepts(check, 'suite-with-rules', doc.suite, `the suite of ${name}.json under the suite rules`);
-        for (const task of doc.suite.tasks ?? []) {
-          accepts(check, 'scripted-agent-input', task.input, `the script of ${name}.json/${task.taskId}`);
-        }
-        // CONTRACT §1: a fixture's id is its file name without .json (what discovery lists).
-        check.equal(doc.id, name, `fixture file ${name}.json carries its file name as its id`);
-      }
-      check.equal(loadFixtures().size, files.size, 'no two fixture files carry the same id');
-    },
-  },
-  ...hostLegs,
-]);
+export default defineScenario('v2-eval-trajectory-trials/0244-d-fixtures.ts', [...hostLegs]);

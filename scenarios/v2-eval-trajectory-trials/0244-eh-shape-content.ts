@@ -1,10 +1,10 @@
-// v2-eval-trajectory-trials/0244-e-shape-content — RFC 0244: the new fields validate (§A–§G, §E) and
+// v2-eval-trajectory-trials/0244-eh-shape-content — RFC 0244: the new fields validate (§A–§G, §E) and
 // carry no suite content (§H), in the harness's schemas and in what a host serves.
 //
 // Server-free legs (always on):
 //   1. 0244.wire-shape      (§A–§G) every new suite, summary, payload and facet field validates, and
 //                           the §Examples schema negatives are refused.
-//   2. 0244.content-free    (§H) a trajectory block naming tools, a prose scoreLabel and content in
+//   2. 0244.content-free    (§A, §E, §H) a trajectory block naming tools, a prose scoreLabel and content in
 //                           eval.scored are refused (the v2 public test of eval-summary-no-content-leak).
 // Host legs (below the server-free ones):
 //   3. 0244.served-shape          (§E) every eval.* payload and summary served validates.
@@ -60,7 +60,7 @@ const hostLegs: Leg[] = [
   },
 ];
 
-export default defineScenario('v2-eval-trajectory-trials/0244-e-shape-content.ts', [
+export default defineScenario('v2-eval-trajectory-trials/0244-eh-shape-content.ts', [
   {
     id: 'openwop.requirement.0244.wire-shape',
     title: 'the RFC 0244 suite, summary, payload and facet fields validate and the schema negatives are refused',
@@ -73,7 +73,8 @@ export default defineScenario('v2-eval-trajectory-trials/0244-e-shape-content.ts
   {
     id: 'openwop.requirement.0244.content-free',
     title: 'a trajectory block naming tools, a prose scoreLabel and task content in eval.scored are refused',
-    clause: 'RFC 0244 §H',
+    // The RFC's Falsifiability table names this id in its §A (counts only) and §E (scoreLabel) rows; §H states the rule.
+    clause: 'RFC 0244 §A, §E, §H',
     serverFree: true,
     run(check) {
       vectorChecks(check, '0244.content-free');
