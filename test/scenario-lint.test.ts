@@ -36,9 +36,9 @@ describe('the scenarios', () => {
   it("name every leg's requirement id in the file's opening contract", () => {
     const missing = scenarios.flatMap((scenario) => {
       const header = readFileSync(new URL(scenario.file, scenarioDir), 'utf8').split('\nimport ')[0]!;
-      return scenario.legs.filter((leg) => !header.includes(leg.id.replace('openwop.requirement.', ''))).map((leg) => `${scenario.file}: ${leg.id}`);
+      return scenario.legs.filter((leg) => !header.includes(leg.id)).map((leg) => `${scenario.file}: ${leg.id}`);
     });
-    expect(missing, 'list each leg in the numbered legs of the comment that opens its scenario file').toEqual([]);
+    expect(missing, 'list each leg, by its full id, in the numbered legs of the comment that opens its scenario module').toEqual([]);
   });
 
   it('have titles that are present-tense facts, unique within a file', () => {

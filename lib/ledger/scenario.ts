@@ -77,6 +77,16 @@ export function ruleNames(leg: Leg): string[] {
 
 const RULE_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
+/**
+ * How a requirement id is spelled, one way everywhere: in full, `openwop.requirement.<rfc>.<slug>`
+ * (`openwop.requirement.0244.trajectory-graded`), in code, comments, rows, bundles, messages and
+ * the kill matrix's host lists. The short form `<rfc>.<slug>` is never an id on its own: it is the
+ * stem of a rule, `<rfc>.<slug>/<rule>` (lib/traceability.ts qualifiedRule), as the data files that
+ * name rules write them (requirements/traceability.json, the kill matrix's `rules`), where a
+ * server-free leg, which declares no rules, is its one rule `<rfc>.<slug>` (and so in the schema
+ * vectors' `legs`). A rule alone is its kebab-case name (`served-trial-stats`).
+ * test/id-spelling.test.ts holds lib/, scenarios/ and hosts/ to it.
+ */
 const REQUIREMENT_ID = /^openwop\.requirement\.[0-9]{4}\.[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /** Declares a scenario: checks its ids and rule names, and registers nothing anywhere. */

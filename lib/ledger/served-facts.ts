@@ -2,18 +2,14 @@
 // with the reference grade, the clause that fixes it, and the requirement id a mismatch fails.
 // Each entry is keyed by its rule name, written out here and again, literally, at the one line
 // that checks it (scenarios/support/served-facts/), so that `grep -rn served-trial-stats` finds
-// both; test/rule-names.test.ts holds that for every rule of every id. The README's table of
-// served facts is generated from this table.
+// both; test/rule-names.test.ts holds that for every rule of every id.
 //
 // The served facts are a step of their own in the certify pipeline (./runner.ts): the legs
 // observe runs and queue each on the target (`target.served`), the queue is compared once every
 // leg has run, and the findings are recorded on their own id's row (./findings.ts). `run` and the
 // vitest adapter (./vitest.ts) both go through it, so they give the same rows.
 //
-// Spelling: a requirement id is written in full, `openwop.requirement.<rfc>.<slug>`, in code,
-// data and messages; a rule is the bare kebab-case name its leg declares (`served-trial-stats`),
-// and where a rule must name its id too it is `<rfc>.<slug>/<rule>` (lib/traceability.ts
-// qualifiedRule), the one short form, used only for rules.
+// Ids are spelled in full, rules by their bare names (lib/ledger/scenario.ts on spelling).
 
 import type { Findings } from './findings.ts';
 

@@ -1,7 +1,7 @@
 // agent-eval-suite-shape/0081-a-suite-shape — RFC 0081 §A, §D: the AgentEvalSuite schema (server-free).
 //
 // Legs:
-//   1. 0081.suite-shape    the v2 suite schema accepts a full suite and refuses the §A negatives
+//   1. openwop.requirement.0081.suite-shape    the v2 suite schema accepts a full suite and refuses the §A negatives
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Server-free, always on. The accepted and refused values are data: vectors/schemas/*.json.
 
@@ -17,7 +17,7 @@ export default defineScenario('agent-eval-suite-shape/0081-a-suite-shape.ts', [
     clause: 'RFC 0081 §A, §D',
     serverFree: true,
     run(check) {
-      vectorChecks(check, '0081.suite-shape');
+      vectorChecks(check, 'openwop.requirement.0081.suite-shape');
     },
   },
 ]);

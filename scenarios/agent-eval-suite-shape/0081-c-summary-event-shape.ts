@@ -1,8 +1,8 @@
 // agent-eval-suite-shape/0081-c-summary-event-shape — RFC 0081 §C: the EvalSummary and eval.* payload schemas (server-free).
 //
 // Legs:
-//   1. 0081.summary-shape  the EvalSummary accepts a scorecard and refuses content and bad scores
-//   2. 0081.event-shape    the three eval.* payloads accept the §C shapes and refuse content
+//   1. openwop.requirement.0081.summary-shape  the EvalSummary accepts a scorecard and refuses content and bad scores
+//   2. openwop.requirement.0081.event-shape    the three eval.* payloads accept the §C shapes and refuse content
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Server-free, always on. The accepted and refused values are data: vectors/schemas/*.json.
 
@@ -18,7 +18,7 @@ export default defineScenario('agent-eval-suite-shape/0081-c-summary-event-shape
     clause: 'RFC 0081 §C',
     serverFree: true,
     run(check) {
-      vectorChecks(check, '0081.summary-shape');
+      vectorChecks(check, 'openwop.requirement.0081.summary-shape');
     },
   },
   {
@@ -27,7 +27,7 @@ export default defineScenario('agent-eval-suite-shape/0081-c-summary-event-shape
     clause: 'RFC 0081 §C',
     serverFree: true,
     run(check) {
-      vectorChecks(check, '0081.event-shape');
+      vectorChecks(check, 'openwop.requirement.0081.event-shape');
     },
   },
 ]);

@@ -1,7 +1,7 @@
 // v2-eval-recorded-fixtures/0252-a-needs-fixture-matching — RFC 0252 §A: recorded fixtures need fixture matching.
 //
 // Legs:
-//   1. 0252.recorded-needs-fixture-matching  a host advertising recordedFixtures also advertises
+//   1. openwop.requirement.0252.recorded-needs-fixture-matching  a host advertising recordedFixtures also advertises
 //                                            fixtureMatching (§A; a discovery check, on every
 //                                            host with agents.evalSuite)
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.

@@ -1,7 +1,7 @@
 // v2-eval-recorded-fixtures/0252-b-fields-refused — RFC 0252 §B: fixtureRuns beside the fields it excludes is refused.
 //
 // Legs:
-//   1. 0252.fields-refused      a key naming no task, a task with its own fixtures, and (where the
+//   1. openwop.requirement.0252.fields-refused      a key naming no task, a task with its own fixtures, and (where the
 //                               host lists conformance-workflow-noop) a workflow run are refused
 //                               with 400 each.
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.

@@ -1,9 +1,9 @@
 // v2-eval-recorded-fixtures/0252-b-request-edges — RFC 0252 §B: the edges of a fixtureRuns request.
 //
 // Legs:
-//   1. 0252.request-edges-refused   `fixtureRuns: {}`, and a named task whose suite fixtures carry
+//   1. openwop.requirement.0252.request-edges-refused   `fixtureRuns: {}`, and a named task whose suite fixtures carry
 //                                   onMiss without toolResponses, are refused with 400 (§B)
-//   2. 0252.live-shadow-refused     fixtureRuns on a run whose modes include live-shadow is refused
+//   2. openwop.requirement.0252.live-shadow-refused     fixtureRuns on a run whose modes include live-shadow is refused
 //                                   (§B); only where the host advertises the live-shadow mode
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Needs agents.evalSuite.recordedFixtures with fixtureMatching (§A).

@@ -1,9 +1,9 @@
 // v2-eval-recorded-fixtures/0252-c-source-edges — RFC 0252 §C: the edges of an unusable source run.
 //
 // Legs:
-//   1. 0252.erased-source-refused   a source whose tool content was erased (CONTRACT §5 seam) is
+//   1. openwop.requirement.0252.erased-source-refused   a source whose tool content was erased (CONTRACT §5 seam) is
 //                                   refused like an unknown id (§C)
-//   2. 0252.failed-call-source-refused  a source with a failed tool call is refused like an
+//   2. openwop.requirement.0252.failed-call-source-refused  a source with a failed tool call is refused like an
 //                                   unknown id on a host without fixtureErrors (§C)
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Needs agents.evalSuite.recordedFixtures with fixtureMatching (§A); leg 1 the seams.

@@ -1,10 +1,10 @@
 // v2-eval-recorded-fixtures/0252-c-source-refused — RFC 0252 §C: an unusable source run is refused, uniformly.
 //
 // Legs:
-//   1. 0252.source-refused      an unknown id, another tenant's namespace and (where the host lists
+//   1. openwop.requirement.0252.source-refused      an unknown id, another tenant's namespace and (where the host lists
 //                               conformance-workflow-noop) a run that never invoked the agent get
 //                               one uniform 400 (status and code) that never echoes the id.
-//   2. 0252.source-uniform      tenant B's run is refused with the status and code of an unknown id,
+//   2. openwop.requirement.0252.source-uniform      tenant B's run is refused with the status and code of an unknown id,
 //                               and a body that says nothing more once the noise between two
 //                               unknown ids' refusals is masked.
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.

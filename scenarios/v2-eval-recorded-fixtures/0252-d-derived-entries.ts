@@ -1,7 +1,7 @@
 // v2-eval-recorded-fixtures/0252-d-derived-entries — RFC 0252 §D: every derived entry is walked.
 //
 // Legs:
-//   1. 0252.derived-entries-walked  the derived entries exclude the source's delegate calls, each
+//   1. openwop.requirement.0252.derived-entries-walked  the derived entries exclude the source's delegate calls, each
 //                                   is consumed once (two identical calls get the two recorded
 //                                   answers in order), and the cursor resets per trial (§D)
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.

@@ -1,9 +1,9 @@
 // v2-eval-recorded-fixtures/0252-d-replay — RFC 0252 §D, §E: a recorded run replayed, and drift failing closed.
 //
 // Legs:
-//   1. 0252.source-replayed     the outcomes equal the source's, the counter does not move, and
+//   1. openwop.requirement.0252.source-replayed     the outcomes equal the source's, the counter does not move, and
 //                               fixtureRuns is echoed.
-//   2. 0252.drift-fails-closed  a drifted call misses: fixtureMissCount 1, passed false, and the
+//   2. openwop.requirement.0252.drift-fails-closed  a drifted call misses: fixtureMissCount 1, passed false, and the
 //                               counter does not move.
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Each leg is gated on agents.evalSuite.recordedFixtures with fixtureMatching (RFC 0252 §A),

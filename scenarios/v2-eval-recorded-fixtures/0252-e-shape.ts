@@ -1,7 +1,7 @@
 // v2-eval-recorded-fixtures/0252-e-shape — RFC 0252 §A, §B, §E: fixtureRuns shapes (server-free).
 //
 // Legs:
-//   1. 0252.shape   `fixtureRuns` on createRun and on eval.started, and the recordedFixtures facet
+//   1. openwop.requirement.0252.shape   `fixtureRuns` on createRun and on eval.started, and the recordedFixtures facet
 //                   member, validate; a fixtureRuns with no keys or a value that is no runId is
 //                   refused.
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
@@ -17,7 +17,7 @@ export default defineScenario('v2-eval-recorded-fixtures/0252-e-shape.ts', [
     clause: 'RFC 0252 §A, §B, §E',
     serverFree: true,
     run(check) {
-      vectorChecks(check, '0252.shape');
+      vectorChecks(check, 'openwop.requirement.0252.shape');
     },
   },
 ]);

@@ -1,7 +1,7 @@
 // v2-eval-run-surface/0081-a-fixture-is-error — RFC 0081 §A: an isError fixture entry reaches the agent as the tool error.
 //
 // Legs:
-//   1. 0081.fixture-is-error-served      an isError entry reaches the agent as the tool error
+//   1. openwop.requirement.0081.fixture-is-error-served      an isError entry reaches the agent as the tool error
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';

@@ -1,7 +1,7 @@
 // v2-eval-run-surface/0081-a-latency-threshold — RFC 0081 §A: the latency threshold is read.
 //
 // Legs:
-//   1. 0081.latency-threshold-read   a suite declaring thresholds.maxP95LatencyMs is accepted, and a
+//   1. openwop.requirement.0081.latency-threshold-read   a suite declaring thresholds.maxP95LatencyMs is accepted, and a
 //      bound its run cannot reach does not fail it
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 

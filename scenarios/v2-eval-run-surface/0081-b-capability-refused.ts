@@ -1,7 +1,7 @@
 // v2-eval-run-surface/0081-b-capability-refused — RFC 0081 §B: mode "eval" on a host without agents.evalSuite is refused.
 //
 // Legs:
-//   1. 0081.capability-not-provided    on a host without agents.evalSuite, mode "eval" is
+//   1. openwop.requirement.0081.capability-not-provided    on a host without agents.evalSuite, mode "eval" is
 //                                  422 capability_not_provided and creates no run (docs/wire.md §9.3)
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Runs only on a host without agents.evalSuite.

@@ -1,7 +1,7 @@
 // v2-eval-run-surface/0081-b-summary-terminal — RFC 0081 §B, §C: the summary of a terminal eval run, and of nothing else.
 //
 // Legs:
-//   1. 0081.summary-not-before-terminal  409 while the eval run is seen running; any summary
+//   1. openwop.requirement.0081.summary-not-before-terminal  409 while the eval run is seen running; any summary
 //      served before the end (asked right after the create and again mid-stream) is the terminal
 //      one; 404 for a run that is not an eval run (the conformance-workflow-noop workflow, CONTRACT §1)
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.

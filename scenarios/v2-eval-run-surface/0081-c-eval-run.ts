@@ -1,10 +1,10 @@
 // v2-eval-run-surface/0081-c-eval-run — RFC 0081 §C: an eval run's eval.* events and its served summary.
 //
 // Legs:
-//   1. 0081.eval-run-events        one eval.started, one eval.scored per task per trial, each after
+//   1. openwop.requirement.0081.eval-run-events        one eval.started, one eval.scored per task per trial, each after
 //                                  its own trial's agent.decided, one eval.completed, in sequence
 //                                  order, before run.completed
-//   2. 0081.summary-served         GET /runs/{id}/eval-summary answers 200 with a valid, content-free
+//   2. openwop.requirement.0081.summary-served         GET /runs/{id}/eval-summary answers 200 with a valid, content-free
 //                                  scorecard that agrees with eval.completed and the reference grade
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Fixtures: conformance-eval-efficiency (a plain golden suite, no RFC 0244 feature); leg 1 also

@@ -1,7 +1,7 @@
 // v2-eval-run-surface/0081-c-regression-diff-ref — RFC 0081 §C: the regression block's diffRef.
 //
 // Legs:
-//   1. 0081.regression-diff-ref  a served `diffRef` is a non-empty string (the pointer to the
+//   1. openwop.requirement.0081.regression-diff-ref  a served `diffRef` is a non-empty string (the pointer to the
 //      RFC 0054 :diff, the eval-summary schema)
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Checked on the runs of the regression verdicts (../v2-eval-trajectory-trials/0244-f-verdicts.ts):

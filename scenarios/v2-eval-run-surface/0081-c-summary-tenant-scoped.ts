@@ -1,7 +1,7 @@
 // v2-eval-run-surface/0081-c-summary-tenant-scoped — RFC 0081 §C, §F: the eval summary is the run owner's (cross-tenant).
 //
 // Legs:
-//   1. 0081.summary-tenant-scoped    tenant B asking for tenant A's summary is refused exactly like
+//   1. openwop.requirement.0081.summary-tenant-scoped    tenant B asking for tenant A's summary is refused exactly like
 //      an unknown run id (same status, same code, and a body that says nothing more once the noise
 //      between two unknown ids' refusals is masked), never served
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.

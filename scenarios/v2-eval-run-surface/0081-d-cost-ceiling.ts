@@ -5,13 +5,13 @@
 // host's verdict over its own ceiling is always compared.
 //
 // Legs:
-//   1. 0081.cost-ceiling-held   a one-task golden suite whose one model call costs more than the
+//   1. openwop.requirement.0081.cost-ceiling-held   a one-task golden suite whose one model call costs more than the
 //      advertised maxCostUsdPerSuite is refused at create (4xx), or its run ends without
 //      run.completed, or it completes and its suite does not pass (CONTRACT §6, "how a host
 //      enforces its maxCostUsdPerSuite"); never a passing suite over the ceiling
 // Gate: agents.evalSuite with maxCostUsdPerSuite, and the seams (the suite is seeded at the
 // host's ceiling). The task ceiling (maxTasksPerSuite) is crossed the same way by
-// 0081.task-ceiling-held (./0081-d-task-ceiling.ts).
+// openwop.requirement.0081.task-ceiling-held (./0081-d-task-ceiling.ts).
 
 import { createEvalRun, readErrorCode, readRunEvents, seedEvalSuite, waitForSummary } from '../../lib/client/index.ts';
 import { need } from '../../lib/ledger/leg.ts';

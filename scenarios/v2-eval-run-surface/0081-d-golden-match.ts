@@ -1,7 +1,7 @@
 // v2-eval-run-surface/0081-d-golden-match — RFC 0081 §D: the golden match strategies.
 //
 // Legs:
-//   1. 0081.golden-match-strategies  exact is the whole string, case included; contains is a
+//   1. openwop.requirement.0081.golden-match-strategies  exact is the whole string, case included; contains is a
 //      substring; json-match is JSON deep equality (key order ignored, array order kept, no extra
 //      member of the output admitted)
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.

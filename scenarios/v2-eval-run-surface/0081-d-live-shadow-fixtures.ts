@@ -1,7 +1,7 @@
 // v2-eval-run-surface/0081-d-live-shadow-fixtures — RFC 0081 §D, RFC 0244 §D: live-shadow ignores fixtures.
 //
 // Legs:
-//   1. 0081.live-shadow-ignores-fixtures under live-shadow the live tool answers, never a fixture;
+//   1. openwop.requirement.0081.live-shadow-ignores-fixtures under live-shadow the live tool answers, never a fixture;
 //                                        only where the host advertises the live-shadow mode
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Only where the host advertises the live-shadow mode.

@@ -1,7 +1,7 @@
 // v2-eval-run-surface/0081-d-mode-refused — RFC 0081 §D: a suite in a mode the host does not advertise is refused.
 //
 // Legs:
-//   1. 0081.unadvertised-mode-refused  a suite whose mode the host does not advertise is 400
+//   1. openwop.requirement.0081.unadvertised-mode-refused  a suite whose mode the host does not advertise is 400
 //                                  validation_error (RFC 0081 §D; naming modes is recorded only)
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Fixture: conformance-eval-mode-probe.

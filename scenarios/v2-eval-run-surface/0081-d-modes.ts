@@ -1,8 +1,8 @@
 // v2-eval-run-surface/0081-d-modes — RFC 0081 §D, §C: every advertised mode runs, and eval.started names it.
 //
 // Legs:
-//   1. 0081.mode-golden-runs, 0081.mode-rubric-runs, 0081.mode-adversarial-runs,
-//      0081.mode-regression-runs, 0081.mode-live-shadow-runs  a suite in a mode the host
+//   1. openwop.requirement.0081.mode-golden-runs, openwop.requirement.0081.mode-rubric-runs, openwop.requirement.0081.mode-adversarial-runs,
+//      openwop.requirement.0081.mode-regression-runs, openwop.requirement.0081.mode-live-shadow-runs  a suite in a mode the host
 //      advertises is accepted, runs to eval.completed and a served summary, and eval.started names
 //      the mode; a regression run carries the regression block; a live-shadow run's tool calls are
 //      answered by the live tools, never the suite's fixtures

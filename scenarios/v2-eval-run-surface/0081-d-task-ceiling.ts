@@ -1,11 +1,11 @@
 // v2-eval-run-surface/0081-d-task-ceiling — RFC 0081 §D: the advertised maxTasksPerSuite is held.
 //
 // Legs:
-//   1. 0081.task-ceiling-held        a suite over the advertised maxTasksPerSuite is refused at
+//   1. openwop.requirement.0081.task-ceiling-held        a suite over the advertised maxTasksPerSuite is refused at
 //      create, or never run past the ceiling
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Needs an advertised maxTasksPerSuite and the seams (the over-ceiling suite is seeded at the
-// host's size). The cost ceiling is crossed the same way by 0081.cost-ceiling-held (./0081-d-cost-ceiling.ts).
+// host's size). The cost ceiling is crossed the same way by openwop.requirement.0081.cost-ceiling-held (./0081-d-cost-ceiling.ts).
 
 import { cancelRun, createEvalRun, readErrorCode, readRunEvents, seedEvalSuite } from '../../lib/client/index.ts';
 import { need } from '../../lib/ledger/leg.ts';

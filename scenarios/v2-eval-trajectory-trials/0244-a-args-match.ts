@@ -1,9 +1,9 @@
 // v2-eval-trajectory-trials/0244-a-args-match — RFC 0244 §A: an absent argsMatch, and the trajectory edges seeded for it.
 //
 // Legs:
-//   1. 0244.args-match-absent-ignore  an entry of toolResponses, and an expected call, with args
+//   1. openwop.requirement.0244.args-match-absent-ignore  an entry of toolResponses, and an expected call, with args
 //      and no argsMatch match any arguments (the default is ignore)
-//   2. 0244.trajectory-edges-seeded  two trials each of: a forbidden tool called twice
+//   2. openwop.requirement.0244.trajectory-edges-seeded  two trials each of: a forbidden tool called twice
 //      (forbiddenCount 2), an any-order tie a greedy matcher loses, delegate calls interleaved with
 //      the agent's own under includeDelegates, a read of a key the seed lacks after a trial wrote it
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.

@@ -1,16 +1,16 @@
 // v2-eval-trajectory-trials/0244-a-modes — RFC 0244 §A: every trajectory mode, its rule and its edges.
 //
 // Legs:
-//   1. 0244.modes-each-rule          `exact` with an extra or a missing call, `any-order` with an
+//   1. openwop.requirement.0244.modes-each-rule          `exact` with an extra or a missing call, `any-order` with an
 //                                    expected call missing, `subset` with a tool outside `calls`:
 //                                    each unmatched by its own rule (conformance-eval-trajectory-modes)
-//   2. 0244.forbidden-every-mode     a forbidden call unmatches a trajectory that otherwise matches,
+//   2. openwop.requirement.0244.forbidden-every-mode     a forbidden call unmatches a trajectory that otherwise matches,
 //                                    under each of the four modes
-//   3. 0244.modes-args-cells         exact × ignore, in-order × exact, any-order × subset,
+//   3. openwop.requirement.0244.modes-args-cells         exact × ignore, in-order × exact, any-order × subset,
 //                                    subset × exact match; a failing args subset does not
-//   4. 0244.delegates-default-excluded  with includeDelegates absent, a delegate's call stays out
+//   4. openwop.requirement.0244.delegates-default-excluded  with includeDelegates absent, a delegate's call stays out
 //                                    of the observed trajectory (it still counts in efficiency)
-//   5. 0244.trajectory-last-trial    with trials, the trajectory block is the last trial's, whose
+//   5. openwop.requirement.0244.trajectory-last-trial    with trials, the trajectory block is the last trial's, whose
 //                                    path differs from the first's (conformance-eval-trials-any)
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Every observed run is already compared in full with the reference grade (served facts,

@@ -2,10 +2,10 @@
 //
 // Host legs, each also checked against the fixture's expected grade where the contract fixes what
 // the scripted agent does:
-//   1. 0244.trajectory-graded   (§A) the five trajectory tasks and the two matching traps (a
+//   1. openwop.requirement.0244.trajectory-graded   (§A) the five trajectory tasks and the two matching traps (a
 //                               matching no greedy pass finds, a nested args subset) are graded as
 //                               the reference grades them.
-//   2. 0244.delegates-scoped    (§A) delegate calls count only with includeDelegates.
+//   2. openwop.requirement.0244.delegates-scoped    (§A) delegate calls count only with includeDelegates.
 // Each host leg is gated on the agents.evalSuite members it names and on its fixtures being listed
 // in discovery `fixtures`, and asserts against the reference grade recomputed from the host's own
 // event log.

@@ -3,7 +3,7 @@
 // reference grade of its own event log, served fact by served fact.
 //
 // Legs:
-//   1. 0244.generated-suites   --generated N suites (scenarios/support/generated-suites.ts), seeded
+//   1. openwop.requirement.0244.generated-suites   --generated N suites (scenarios/support/generated-suites.ts), seeded
 //                              through the seam, each created, read to completion in every form the
 //                              host offers and summarised; every served fact of every run agrees with
 //                              the reference grade (charged, under its `served-…` rule, to the id

@@ -1,7 +1,7 @@
 // v2-eval-trajectory-trials/0244-b-cost-ceiling — RFC 0244 §B: the cost ceiling counts every trial.
 //
 // Legs:
-//   1. 0244.cost-ceiling-every-trial  on a host advertising maxCostUsdPerSuite below the cost of
+//   1. openwop.requirement.0244.cost-ceiling-every-trial  on a host advertising maxCostUsdPerSuite below the cost of
 //                                    every trial together (but not below one trial's), the suite
 //                                    does not pass (conformance-eval-cost-ceiling); inapplicable
 //                                    when the host advertises no ceiling, or one the fixture's

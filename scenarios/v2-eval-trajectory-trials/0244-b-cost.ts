@@ -1,7 +1,7 @@
 // v2-eval-trajectory-trials/0244-b-cost — RFC 0244 §B: cost counts every trial.
 //
 // Legs:
-//   1. 0244.cost-every-trial         (§B) totalCostUsd counts every trial, and the cost ceiling
+//   1. openwop.requirement.0244.cost-every-trial         (§B) totalCostUsd counts every trial, and the cost ceiling
 //                                    fails the suite.
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // The leg asserts against the reference grade recomputed from the host's own event log.

@@ -1,9 +1,9 @@
 // v2-eval-trajectory-trials/0244-b-trials-edges — RFC 0244 §B: the trials pass rules and formulas, at their edges.
 //
 // Legs:
-//   1. 0244.pass-rule-any-all        passRule "any" passes a task with c ≥ 1; an explicit "all"
+//   1. openwop.requirement.0244.pass-rule-any-all        passRule "any" passes a task with c ≥ 1; an explicit "all"
 //                                    fails a task with c = n − 1 (conformance-eval-trials-all)
-//   2. 0244.trials-formulas-everywhere  the §B formulas with k absent (k = n), with k = 1 and c = 0,
+//   2. openwop.requirement.0244.trials-formulas-everywhere  the §B formulas with k absent (k = n), with k = 1 and c = 0,
 //                                    and scoreStderr omitted for a one-task suite
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Every observed run is already compared in full with the reference grade (served facts,

@@ -1,12 +1,12 @@
 // v2-eval-trajectory-trials/0244-b-trials — RFC 0244 §B: repeated trials and their statistics.
 //
 // Host legs:
-//   1. 0244.trials-per-task       (§B) trialCount is trials.count, and trialIndex is 0..n−1 once
+//   1. openwop.requirement.0244.trials-per-task       (§B) trialCount is trials.count, and trialIndex is 0..n−1 once
 //                                 each per task.
-//   2. 0244.trial-stats-formula   (§B) passedCount, meanScore, passAtK, passHatK and trialStats
+//   2. openwop.requirement.0244.trial-stats-formula   (§B) passedCount, meanScore, passAtK, passHatK and trialStats
 //                                 follow their formulas.
-//   3. 0244.memory-isolated       (§B) memory written by one trial is invisible to the next.
-//   4. 0244.gating-score          (§A–§B, as corrected by RFC 0246) passRule "mean" reads the
+//   3. openwop.requirement.0244.memory-isolated       (§B) memory written by one trial is invisible to the next.
+//   4. openwop.requirement.0244.gating-score          (§A–§B, as corrected by RFC 0246) passRule "mean" reads the
 //                                 gating score, not meanScore.
 // Each host leg is gated on the agents.evalSuite members it names and on its fixtures being listed
 // in discovery `fixtures`, and asserts against the reference grade recomputed from the host's own

@@ -1,7 +1,7 @@
 // v2-eval-trajectory-trials/0244-c-efficiency-mean — RFC 0244 §C: efficiency is a mean over trials.
 //
 // Legs:
-//   1. 0244.efficiency-mean-over-trials  efficiency is the mean over trials whose calls and usage
+//   1. openwop.requirement.0244.efficiency-mean-over-trials  efficiency is the mean over trials whose calls and usage
 //                                    differ, never the sum or one trial's
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Every observed run is already compared in full with the reference grade (served facts,

@@ -1,9 +1,9 @@
 // v2-eval-trajectory-trials/0244-c-efficiency — RFC 0244 §C: efficiency scalars, counted and never gating.
 //
 // Legs:
-//   1. 0244.efficiency-counted       (§C) efficiency equals the counts inside the invocation
+//   1. openwop.requirement.0244.efficiency-counted       (§C) efficiency equals the counts inside the invocation
 //                                    brackets.
-//   2. 0244.efficiency-never-gates   (§C) a task that makes many calls still passes.
+//   2. openwop.requirement.0244.efficiency-never-gates   (§C) a task that makes many calls still passes.
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Each leg asserts against the reference grade recomputed from the host's own event log.
 

@@ -1,7 +1,7 @@
 // v2-eval-trajectory-trials/0244-conformance-fixtures-valid — RFC 0244 §Conformance: the harness's own eval-suite fixtures (server-free).
 //
 // Legs:
-//   1. 0244.fixtures-valid   (§Conformance) every eval-suite fixture of this harness validates.
+//   1. openwop.requirement.0244.fixtures-valid   (§Conformance) every eval-suite fixture of this harness validates.
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Server-free, always on.
 

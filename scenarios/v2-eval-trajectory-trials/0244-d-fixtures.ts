@@ -1,12 +1,12 @@
 // v2-eval-trajectory-trials/0244-d-fixtures — RFC 0244 §D: fail-closed fixture matching.
 //
 // Legs:
-//   1. 0244.fixture-miss-fails          (§D) the missed task has fixtureMissCount 1, passed false
+//   1. openwop.requirement.0244.fixture-miss-fails          (§D) the missed task has fixtureMissCount 1, passed false
 //                                       and score 0.
-//   2. 0244.fixture-miss-no-live-call   (§D) the effect counter and the counter do not move (seams).
-//   3. 0244.fixture-first-unconsumed    (§D) the first unconsumed matching entry is served, once.
-//   4. 0244.fixture-cursor-reset        (§B, §D) every trial walks the fixtures afresh.
-//   5. 0244.onmiss-live-reported        (§D) a miss under onMiss "live" is reported and the task
+//   2. openwop.requirement.0244.fixture-miss-no-live-call   (§D) the effect counter and the counter do not move (seams).
+//   3. openwop.requirement.0244.fixture-first-unconsumed    (§D) the first unconsumed matching entry is served, once.
+//   4. openwop.requirement.0244.fixture-cursor-reset        (§B, §D) every trial walks the fixtures afresh.
+//   5. openwop.requirement.0244.onmiss-live-reported        (§D) a miss under onMiss "live" is reported and the task
 //                                       passes.
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Each leg asserts against the reference grade recomputed from the host's own event log.
@@ -150,7 +150,7 @@ const hostLegs: Leg[] = [
       for (const call of called) {
         const answer = returned.get(call.callId);
         // Without the optional outcome the answer is not on the wire; the effect counter
-        // (0244.onmiss-live-effect) still shows the live tool was reached.
+        // (openwop.requirement.0244.onmiss-live-effect) still shows the live tool was reached.
         if (answer !== undefined && !('outcome' in answer) && !('error' in answer)) {
           check.saw('agent.tool-returned without the optional outcome');
           continue;

@@ -1,7 +1,7 @@
 // v2-eval-trajectory-trials/0244-d-onmiss-live-effect — RFC 0244 §D: a miss under onMiss "live" calls the live tool.
 //
 // Legs:
-//   1. 0244.onmiss-live-effect           a miss under onMiss "live" moves the effect counter (seams)
+//   1. openwop.requirement.0244.onmiss-live-effect           a miss under onMiss "live" moves the effect counter (seams)
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Needs the seams (the effect counter).
 // Not witnessed: a miss under an ABSENT onMiss. RFC 0244 §D leaves the RFC 0081 behaviour

@@ -2,13 +2,13 @@
 // carry no suite content (§H), in the harness's schemas and in what a host serves.
 //
 // Server-free legs (always on):
-//   1. 0244.wire-shape      (§A–§G) every new suite, summary, payload and facet field validates, and
+//   1. openwop.requirement.0244.wire-shape      (§A–§G) every new suite, summary, payload and facet field validates, and
 //                           the §Examples schema negatives are refused.
-//   2. 0244.content-free    (§A, §E, §H) a trajectory block naming tools, a prose scoreLabel and content in
+//   2. openwop.requirement.0244.content-free    (§A, §E, §H) a trajectory block naming tools, a prose scoreLabel and content in
 //                           eval.scored are refused (the v2 public test of eval-summary-no-content-leak).
 // Host legs (below the server-free ones):
-//   3. 0244.served-shape          (§E) every eval.* payload and summary served validates.
-//   4. 0244.served-content-free   (§H) no served eval.* payload or summary carries suite content.
+//   3. openwop.requirement.0244.served-shape          (§E) every eval.* payload and summary served validates.
+//   4. openwop.requirement.0244.served-content-free   (§H) no served eval.* payload or summary carries suite content.
 // Each host leg reads the runs of those of its fixtures discovery `fixtures` lists, and runs when
 // it lists at least one.
 
@@ -67,7 +67,7 @@ export default defineScenario('v2-eval-trajectory-trials/0244-eh-shape-content.t
     clause: 'RFC 0244 §A–§G',
     serverFree: true,
     run(check) {
-      vectorChecks(check, '0244.wire-shape');
+      vectorChecks(check, 'openwop.requirement.0244.wire-shape');
     },
   },
   {
@@ -77,7 +77,7 @@ export default defineScenario('v2-eval-trajectory-trials/0244-eh-shape-content.t
     clause: 'RFC 0244 §A, §E, §H',
     serverFree: true,
     run(check) {
-      vectorChecks(check, '0244.content-free');
+      vectorChecks(check, 'openwop.requirement.0244.content-free');
     },
   },
   ...hostLegs,

@@ -1,9 +1,9 @@
 // v2-eval-trajectory-trials/0244-f-regression — RFC 0244 §F: the regression verdict.
 //
 // Host legs:
-//   1. 0244.regression-paired      (§F) tasks are paired by taskId, and pairedTaskCount, scoreDelta
+//   1. openwop.requirement.0244.regression-paired      (§F) tasks are paired by taskId, and pairedTaskCount, scoreDelta
 //                                  and the verdict follow from the pairs.
-//   2. 0244.regression-identical   (§F) identical runs are never improved or regressed.
+//   2. openwop.requirement.0244.regression-identical   (§F) identical runs are never improved or regressed.
 // Each host leg is gated on the agents.evalSuite members it names and on its fixtures being listed
 // in discovery `fixtures`, and asserts against the reference grade recomputed from the host's own
 // event log.

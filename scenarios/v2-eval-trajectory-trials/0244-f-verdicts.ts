@@ -1,7 +1,7 @@
 // v2-eval-trajectory-trials/0244-f-verdicts — RFC 0244 §F: every regression verdict is produced.
 //
 // Legs:
-//   1. 0244.regression-verdicts-produced  under `method: "sign-test"` each verdict is the one
+//   1. openwop.requirement.0244.regression-verdicts-produced  under `method: "sign-test"` each verdict is the one
 //      recomputed over the tasks paired by taskId at the served alpha (with alpha not served,
 //      one the sign test gives at some alpha below 1); under any other method
 //      (the host's own, RFC 0244 §F, UQ 5; CONTRACT §6) the verdict never claims a direction no

@@ -1,7 +1,7 @@
 // v2-eval-trajectory-trials/0244-g-facets — RFC 0244 §G: a feature the host does not advertise is refused.
 //
 // Host leg:
-//   1. 0244.unadvertised-feature-refused   (§G) a suite using trials on a host without the trials
+//   1. openwop.requirement.0244.unadvertised-feature-refused   (§G) a suite using trials on a host without the trials
 //                                          facet is refused with 400 naming trials.count.
 // The leg runs only where the host does not advertise agents.evalSuite.trials, and needs its
 // fixture listed in discovery `fixtures`.

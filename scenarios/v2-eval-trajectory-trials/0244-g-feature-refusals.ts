@@ -1,17 +1,17 @@
 // v2-eval-trajectory-trials/0244-g-feature-refusals — RFC 0244 §G: a feature the host does not advertise is refused, facet by facet.
 //
 // Legs:
-//   1. 0244.trajectory-unadvertised-refused      a trajectory suite on a host without `trajectory`
-//   2. 0244.fixture-matching-unadvertised-refused  `onMiss`, and `toolResponses[].args`, on a host
+//   1. openwop.requirement.0244.trajectory-unadvertised-refused      a trajectory suite on a host without `trajectory`
+//   2. openwop.requirement.0244.fixture-matching-unadvertised-refused  `onMiss`, and `toolResponses[].args`, on a host
 //                                                 without `fixtureMatching` (one rule each)
-//   3. 0244.trials-over-max-refused              `trials.count` above the host's `maxTrials`
+//   3. openwop.requirement.0244.trials-over-max-refused              `trials.count` above the host's `maxTrials`
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Each refusal is 400 validation_error, names the field (scenarios/support/refusal.ts), quotes
 // none of the suite's args (RFC 0244 §H) and creates no run. Legs 1–2 run only on a host that
 // advertises agents.evalSuite WITHOUT the member; leg 3 only where some fixture the host lists runs
 // more trials than its maxTrials. On a host advertising everything with a generous maxTrials they
 // are inapplicable, as RFC 0244 §G makes every facet optional. (`trials.count` > 1 without
-// `trials` is 0244.unadvertised-feature-refused, ./0244-g-facets.ts.)
+// `trials` is openwop.requirement.0244.unadvertised-feature-refused, ./0244-g-facets.ts.)
 
 import { createEvalRun, readErrorCode, readRunEvents, type CreateEvalRunResult } from '../../lib/client/index.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';

@@ -1,7 +1,7 @@
 // v2-eval-trajectory-trials/0244-uq6-args-before-redaction — RFC 0244 UQ 6 (resolved): arguments are matched on the call as executed, before any redaction.
 //
 // Legs:
-//   1. 0244.args-matched-before-redaction  a host that redacts agent.tool-called inputs still
+//   1. openwop.requirement.0244.args-matched-before-redaction  a host that redacts agent.tool-called inputs still
 //      grades arguments on the executed call: its served grade of conformance-eval-trajectory is
 //      the fixture's expected grade (on a host that does not redact, the same comparison)
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.

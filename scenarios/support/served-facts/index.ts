@@ -60,7 +60,7 @@ export function compareServedFacts(findings: Findings, host: ServedHost, run: Se
   const trialsBlock = isObject(suite.trials) ? suite.trials : undefined;
   const redacted = (grade.redactedCallCount ?? 0) > 0;
   // The host's own maxCostUsdPerSuite (RFC 0081 §D) is no part of the suite, so the reference grade
-  // cannot know it; over it, the suite verdict is judged by 0244.cost-ceiling-every-trial instead.
+  // cannot know it; over it, the suite verdict is judged by openwop.requirement.0244.cost-ceiling-every-trial instead.
   const ceiling = host.facet?.maxCostUsdPerSuite;
   const ctx: ServedContext = {
     run,

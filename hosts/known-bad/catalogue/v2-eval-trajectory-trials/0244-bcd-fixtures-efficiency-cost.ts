@@ -2,8 +2,8 @@
 // defect in how the host serves fixtures, counts misses, or counts calls, tokens and cost.
 
 import Fraction from 'fraction.js';
-import { entryMatches } from '../../reference/eval/tools.ts';
-import { type KnownBadHost, REF, engine } from './build.ts';
+import { entryMatches } from '../../../reference/eval/tools.ts';
+import { type KnownBadHost, REF, engine } from '../build.ts';
 
 export const FIXTURES_AND_COST: KnownBadHost[] = [
   {

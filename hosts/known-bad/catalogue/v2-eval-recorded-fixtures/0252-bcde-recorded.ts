@@ -1,7 +1,7 @@
 // Known-bad hosts of RFC 0252 (recorded fixtures): each entry one named defect in how the host
 // accepts `fixtureRuns` and serves a task from its source run.
 
-import { type KnownBadHost, REF, engine, refusedAsForeign, server, rewriting, without } from './build.ts';
+import { type KnownBadHost, REF, engine, refusedAsForeign, server, rewriting, without } from '../build.ts';
 
 export const RECORDED_FIXTURES: KnownBadHost[] = [
   {

@@ -1,9 +1,9 @@
 // Known-bad hosts of RFC 0244 §A–§C where the other fixtures never go: each entry one named defect in
 // a trajectory mode, `argsMatch`, `includeDelegates`, a pass rule, a trial statistic or the cost ceiling.
 
-import { isPlainObject, jsonEqual } from '../../reference/eval/json.ts';
-import { passAtK, passHatK } from '../../reference/eval/stats.ts';
-import { type KnownBadHost, REF, engine } from './build.ts';
+import { isPlainObject, jsonEqual } from '../../../reference/eval/json.ts';
+import { passAtK, passHatK } from '../../../reference/eval/stats.ts';
+import { type KnownBadHost, REF, engine } from '../build.ts';
 
 /** Every leaf key path of `args` is present in `inputs`, whatever its value there. */
 function keyPathsPresent(args: unknown, inputs: unknown): boolean {

@@ -1,7 +1,7 @@
 // Known-bad hosts of RFC 0244 §F (regression): each entry one named defect in how the host compares
 // a run with its baseline.
 
-import { type KnownBadHost, REF, engine, rewriting } from './build.ts';
+import { type KnownBadHost, REF, engine, rewriting } from '../build.ts';
 
 export const REGRESSION: KnownBadHost[] = [
   {

@@ -1,10 +1,10 @@
 // Known-bad hosts of the RFC 0244 §F verdicts produced (scenarios/v2-eval-trajectory-trials/0244-f-verdicts.ts):
 // each entry one named defect in the verdict or the diff pointer of a regression block.
 
-import { isPlainObject } from '../../reference/eval/json.ts';
-import { projectId } from '../../reference/ids.ts';
-import type { ReferenceHostOptions } from '../../reference/server.ts';
-import { type KnownBadHost, REF, engine } from './build.ts';
+import { isPlainObject } from '../../../reference/eval/json.ts';
+import { projectId } from '../../../reference/ids.ts';
+import type { ReferenceHostOptions } from '../../../reference/server.ts';
+import { type KnownBadHost, REF, engine } from '../build.ts';
 
 /** A summary whose regression block carries `diffRef` as `make` writes it from the baseline id. */
 function withDiffRef(make: (baselineRunId: string) => unknown): (summary: Record<string, unknown>) => Record<string, unknown> {

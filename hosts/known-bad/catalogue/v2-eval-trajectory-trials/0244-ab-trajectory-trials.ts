@@ -2,9 +2,9 @@
 // in how the host grades a trial's calls or rolls its trials up.
 
 import Fraction from 'fraction.js';
-import { isPlainObject, jsonEqual } from '../../reference/eval/json.ts';
-import { mean } from '../../reference/eval/stats.ts';
-import { type KnownBadHost, REF, engine, rewriting, without } from './build.ts';
+import { isPlainObject, jsonEqual } from '../../../reference/eval/json.ts';
+import { mean } from '../../../reference/eval/stats.ts';
+import { type KnownBadHost, REF, engine, rewriting, without } from '../build.ts';
 
 /** One pass, each expected call taking the first free observed call it matches. */
 function greedyMatchingSize(left: number, right: number, edge: (l: number, r: number) => boolean): number {

@@ -2,8 +2,8 @@
 // docs/wire.md §5.2, §5.3): defects no catalogue fixture reaches — a generated suite must, so
 // these two certify with the generated leg on — and a log that differs in one read form only.
 
-import type { MemoryScope } from '../../reference/eval/agent.ts';
-import { type KnownBadHost, REF, engine, server } from './build.ts';
+import type { MemoryScope } from '../../../reference/eval/agent.ts';
+import { type KnownBadHost, REF, engine, server } from '../build.ts';
 
 /** Suites the matrix generates for the entries only a generated suite catches (with its fixed seed). */
 const GENERATED = 6;

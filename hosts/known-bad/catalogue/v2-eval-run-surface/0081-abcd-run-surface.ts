@@ -2,10 +2,10 @@
 // one named defect in its modes, its summary reads (other tenants, run states) or its suite limits
 // and thresholds.
 
-import { HttpError } from '../../reference/errors.ts';
-import { REFERENCE_HOST_BEHAVIOUR } from '../../reference/host-behaviour.ts';
-import type { ReferenceHostOptions } from '../../reference/server.ts';
-import { type KnownBadHost, REF, engine, refusedAsForeign, server, rewriting } from './build.ts';
+import { HttpError } from '../../../reference/errors.ts';
+import { REFERENCE_HOST_BEHAVIOUR } from '../../../reference/host-behaviour.ts';
+import type { ReferenceHostOptions } from '../../../reference/server.ts';
+import { type KnownBadHost, REF, engine, refusedAsForeign, server, rewriting } from '../build.ts';
 
 /** The honest base of the mode legs' defects: a host advertising all five RFC 0081 §D modes. */
 const ALL_MODES: ReferenceHostOptions = { evalSuite: { modes: ['golden', 'rubric', 'adversarial', 'regression', 'live-shadow'] } };
