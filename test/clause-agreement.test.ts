@@ -18,7 +18,7 @@ const scenarios = await loadScenarios();
 const LETTERS = 'ABCDEFGH';
 
 /** The RFC sections a clause names, as `0244 §B` (ranges expanded), `0244 UQ 6`, `0244 Conformance`. */
-export function clauseSections(clause: string): Set<string> {
+function clauseSections(clause: string): Set<string> {
   const out = new Set<string>();
   for (const group of clause.split(/(?=RFC \d{4})/)) {
     const rfc = /^RFC (\d{4})/.exec(group)?.[1];
