@@ -28,7 +28,7 @@
 // The machine is shared by several people's runs at once: every row carries the load average.
 
 import { offersRunEffects } from '../lib/client/seams.ts';
-import { loadScenarios } from '../lib/scenarios.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 import { DEFAULT_CONCURRENCY } from '../lib/ledger/schedule.ts';
 import type { BenchResult } from './grader.ts';
 import { load, median, reapedChildrenCpuMs, spawnHostChild } from './processes.ts';

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { certifyTarget } from '../lib/certify.ts';
 import { DEFAULT_PROGRESS_TIMEOUT_MS } from '../lib/client/index.ts';
-import { loadScenarios } from '../lib/scenarios.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
 import { HOSTILE_BEHAVIOURS, STREAM_BEHAVIOURS } from '../test/support/hostile-host.ts';
 import { runHarnessAgainst, startUpstream, type HarnessRun } from '../test/support/hostile-run.ts';

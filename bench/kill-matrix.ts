@@ -10,7 +10,7 @@ import { readKillMatrix } from '../hosts/known-bad/kill-matrix.ts';
 import { certifyConfiguration, configurationKey, matrixOffences, serverFreeRows } from '../test/support/matrix-harness.ts';
 import { SCHEMA_MUTANTS } from '../hosts/known-bad/schema-mutants.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
-import { loadScenarios } from '../lib/scenarios.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 import type { BenchResult } from './grader.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { HONEST_VARIANTS } from '../hosts/honest-variants/catalogue.ts';
 import { censusHost, generatedVariants, memberName, optionalMembers } from '../hosts/honest-variants/generated.ts';
 import { certifyConfiguration } from '../test/support/matrix-harness.ts';
-import { loadScenarios } from '../lib/scenarios.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 import type { BenchResult } from './grader.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));

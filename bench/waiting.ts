@@ -334,7 +334,7 @@ export async function benchFirstRequest(): Promise<BenchResult[]> {
       ok: mid <= 200,
     },
     {
-      name: 'the same command run from its TypeScript sources through tsx (`node --import tsx`, lib/cli.ts), as bin/ runs it without a current build',
+      name: 'the same command run from its TypeScript sources through tsx (`node --import tsx`, lib/commands/cli.ts), as bin/ runs it without a current build',
       figure: describe(sources),
       target: 'recorded, no target',
       ok: true,

@@ -2,12 +2,12 @@
 // RFC 0081, RFC 0244 and RFC 0252, with the rules that witness it, or why nothing can, or the
 // gap where a witnessable statement is not witnessed yet. Rules are named `<rfc>.<slug>/<rule>`:
 // a host leg's declared rules (lib/ledger/scenario.ts) and the served-fact rules charged to its
-// id (scenarios/support/served-facts.ts); a server-free leg is named by its id alone.
+// id (lib/ledger/served-facts.ts); a server-free leg is named by its id alone.
 
 import { readFileSync } from 'node:fs';
 import { packagePath } from './package-root.ts';
 import { ruleNames, type Scenario } from './ledger/scenario.ts';
-import { SERVED_FACTS, servedRule, type FactName } from '../scenarios/support/served-facts.ts';
+import { SERVED_FACTS, servedRulesOf } from './ledger/served-facts.ts';
 
 export const ID_PREFIX = 'openwop.requirement.';
 
@@ -43,9 +43,7 @@ export function ruleCatalogue(scenarios: readonly Scenario[]): Map<string, strin
   for (const leg of scenarios.flatMap((scenario) => scenario.legs)) {
     if (leg.serverFree) continue;
     for (const rule of ruleNames(leg)) out.set(qualifiedRule(leg.id, rule), leg.rules?.[rule] ?? leg.clause);
-    for (const name of Object.keys(SERVED_FACTS) as FactName[]) {
-      if (SERVED_FACTS[name].id === leg.id) out.set(qualifiedRule(leg.id, servedRule(name)), `${SERVED_FACTS[name].clause} (${SERVED_FACTS[name].member})`);
-    }
+    for (const rule of servedRulesOf(leg.id)) out.set(qualifiedRule(leg.id, rule), `${SERVED_FACTS[rule].clause} (${SERVED_FACTS[rule].member})`);
   }
   return out;
 }

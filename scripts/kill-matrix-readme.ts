@@ -9,7 +9,7 @@ import { readKillMatrix } from '../hosts/known-bad/kill-matrix.ts';
 import { harnessRules } from '../test/support/matrix-harness.ts';
 import { SCHEMA_MUTANTS } from '../hosts/known-bad/schema-mutants.ts';
 import { killMatrixMarkdown, withSection } from './kill-matrix-section.ts';
-import { loadScenarios } from '../lib/scenarios.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 
 const README = fileURLToPath(new URL('../hosts/known-bad/README.md', import.meta.url));
 const scenarios = await loadScenarios();

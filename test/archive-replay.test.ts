@@ -19,7 +19,7 @@ import { ed25519PublicKey } from '../lib/evidence/ed25519.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { pemSecrets, Redactor } from '../lib/redact.ts';
-import { loadScenarios } from '../lib/scenarios.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
 import { readFilter } from '../lib/leg-filter.ts';

@@ -13,7 +13,7 @@ import { forward } from './support/forward.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { generateDevKeyPair, readProfileTable } from '../lib/evidence/keys.ts';
 import { certifyTarget } from '../lib/certify.ts';
-import { loadScenarios } from '../lib/scenarios.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 import { startReferenceHost, type ReferenceHostOptions } from '../hosts/reference/server.ts';
 
 const scenarios = await loadScenarios();

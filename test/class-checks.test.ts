@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../lib/client/index.ts';
 import type { FixtureDocument } from '../lib/fixtures.ts';
 import { informationBeyondUnknown } from '../scenarios/support/refusal-information.ts';
-import { contentInStrings, slug } from '../scenarios/support/served-facts-classes.ts';
+import { contentInStrings, slug } from '../scenarios/support/served-facts/classes.ts';
 
 const notFound = (requestId: string) => ({ error: 'not_found', message: `no such run (request ${requestId})`, details: { requestId } });
 

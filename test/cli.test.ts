@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { cli } from './support/cli.ts';
 import { fixture } from '../lib/fixtures.ts';
 import { gradeRun, type EvalSuite } from '../lib/grader/index.ts';
-import { loadScenarios } from '../lib/scenarios.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 import { EventLog } from './support/event-log.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'owec-cli-'));

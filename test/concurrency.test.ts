@@ -15,7 +15,7 @@ import { runLegs } from '../lib/ledger/runner.ts';
 import { DEFAULT_CONCURRENCY, readConcurrency, schedule } from '../lib/ledger/schedule.ts';
 import type { HostLeg, Leg, Scenario, SharedHostState } from '../lib/ledger/scenario.ts';
 import type { Target } from '../lib/ledger/target.ts';
-import { loadScenarios } from '../lib/scenarios.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 
 const scenarios = await loadScenarios();
 

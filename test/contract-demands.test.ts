@@ -14,7 +14,7 @@ import {
   readContractDemands,
 } from '../lib/contract-demands.ts';
 import { markedSection } from '../scripts/readme-sections.ts';
-import { loadScenarios } from '../lib/scenarios.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 import { ruleCatalogue } from '../lib/traceability.ts';
 
 const contract = readFileSync(CONTRACT_FILE, 'utf8');

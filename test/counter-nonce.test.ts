@@ -12,7 +12,7 @@ import { certificationSeed } from '../lib/certification-seed.ts';
 import { certifyTarget } from '../lib/certify.ts';
 import { createClient, readCounter } from '../lib/client/index.ts';
 import { fixture, withCounterNonce } from '../lib/fixtures.ts';
-import { loadScenarios } from '../lib/scenarios.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 
 const SEED = '00112233445566778899aabbccddeeff';
 const NONCE = certificationSeed(SEED).hex('counter-keys', 6);

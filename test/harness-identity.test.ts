@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { thisHarness } from '../lib/evidence/harness.ts';
-import { loadScenarios } from '../lib/scenarios.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 
 describe('the harness identity read from data', () => {
   it('lists every requirement id the legs produce, and no other', async () => {

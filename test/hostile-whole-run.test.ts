@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { certifyTarget } from '../lib/certify.ts';
 import { withDeadlines } from '../lib/ledger/deadlines.ts';
-import { loadScenarios } from '../lib/scenarios.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 import { HOSTILE_BEHAVIOURS, STREAM_BEHAVIOURS, startHostileHost } from './support/hostile-host.ts';
 import { HOSTILE_SECRETS, startUpstream, type Upstream } from './support/hostile-run.ts';
 

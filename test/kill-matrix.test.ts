@@ -18,7 +18,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadScenarios } from '../lib/scenarios.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
 import { readKillMatrix, type KillMatrix } from '../hosts/known-bad/kill-matrix.ts';
 import { harnessRules, matrixOffences, serverFreeRows, unkilledIds, unkilledRules } from './support/matrix-harness.ts';

@@ -8,7 +8,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { LedgerRow } from '../lib/evidence/types.ts';
-import { loadScenarios } from '../lib/scenarios.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 import { certifyConfiguration } from './support/matrix-harness.ts';
 import { HONEST_VARIANTS } from '../hosts/honest-variants/catalogue.ts';
 import {

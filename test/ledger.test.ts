@@ -9,7 +9,7 @@ import { need, TestBug } from '../lib/ledger/leg.ts';
 import { runLeg, runLegs } from '../lib/ledger/runner.ts';
 import { decideGate, defineScenario, type HostLeg, type Needs } from '../lib/ledger/scenario.ts';
 import { openTarget, seedMissingFixtures, type Target as OpenedTarget } from '../lib/ledger/target.ts';
-import { loadScenarios } from '../lib/scenarios.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 import { validate, type SchemaName } from '../lib/schemas/index.ts';
 import { startReferenceHost, type ReferenceHost } from '../hosts/reference/server.ts';
 import { observeEvalRun } from '../scenarios/support/eval-run.ts';
@@ -116,10 +116,10 @@ describe('runLeg', () => {
     }
   });
 
-  it('refuses a scenario declaring a malformed or repeated requirement id with a TestBug', async () => {
-    await expect(defineScenario('probe.test.ts', [leg(async () => {}, {}, 'openwop.requirement.0244.Probe')])).rejects.toThrow(TestBug);
-    await expect(defineScenario('probe.test.ts', [leg(async () => {}), leg(async () => {})])).rejects.toThrow(
-      /^Test bug: probe\.test\.ts: requirement id openwop\.requirement\.0244\.probe is declared twice$/,
+  it('refuses a scenario declaring a malformed or repeated requirement id with a TestBug', () => {
+    expect(() => defineScenario('probe.ts', [leg(async () => {}, {}, 'openwop.requirement.0244.Probe')])).toThrow(TestBug);
+    expect(() => defineScenario('probe.ts', [leg(async () => {}), leg(async () => {})])).toThrow(
+      /^Test bug: probe\.ts: requirement id openwop\.requirement\.0244\.probe is declared twice$/,
     );
   });
 
@@ -239,7 +239,7 @@ describe('the no-assertion guard on a host leg', () => {
   const SELECTION = 'conformance-eval-fixture-selection';
 
   it('passes the real fixture-cursor-reset leg on the reference host with real checks, not only its preconditions', async () => {
-    const row = await runLeg('v2-eval-trajectory-trials/fixtures.test.ts', cursorReset, await openReference());
+    const row = await runLeg('v2-eval-trajectory-trials/0244-d-fixtures.ts', cursorReset, await openReference());
     expect(row.result).toBe('executed-pass');
     expect(row.assertions).toBeGreaterThan(0);
   });
@@ -252,10 +252,10 @@ describe('the no-assertion guard on a host leg', () => {
     const emptied = { ...run, fixture: { ...run.fixture, expectedOutcomes: undefined } };
     const memo = target.memo.bind(target);
     target.memo = <T>(key: string, make: () => Promise<T>) => (key === `eval-run:${SELECTION}` ? Promise.resolve(emptied as T) : memo(key, make));
-    const row = await runLeg('v2-eval-trajectory-trials/fixtures.test.ts', cursorReset, target);
+    const row = await runLeg('v2-eval-trajectory-trials/0244-d-fixtures.ts', cursorReset, target);
     expect(row).toEqual({
       id: 'openwop.requirement.0244.fixture-cursor-reset',
-      scenario: 'v2-eval-trajectory-trials/fixtures.test.ts',
+      scenario: 'v2-eval-trajectory-trials/0244-d-fixtures.ts',
       result: 'blocked',
       assertions: 0,
       detail: 'Test bug: the leg ran and made no assertion',

@@ -12,7 +12,7 @@ import { gradeRun, type EvalSuite } from '../lib/grader/index.ts';
 import { runLeg } from '../lib/ledger/runner.ts';
 import type { Leg } from '../lib/ledger/scenario.ts';
 import { openTarget, type Target } from '../lib/ledger/target.ts';
-import { loadScenarios } from '../lib/scenarios.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 import { TestBug } from '../lib/test-bug.ts';
 import { HONEST_VARIANTS } from '../hosts/honest-variants/catalogue.ts';
 import { startReferenceHost, type ReferenceHost, type ReferenceHostOptions } from '../hosts/reference/server.ts';

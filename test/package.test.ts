@@ -126,7 +126,7 @@ describe('the installed package', () => {
     ]) {
       expect(existsSync(installed(path)), path).toBe(true);
     }
-    for (const path of ['test', 'bench', '.ci', 'lib', 'scenarios', 'hosts', 'scripts', 'dist/lib/ledger/vitest.js'])
+    for (const path of ['test', 'bench', '.ci', 'lib', 'scenarios', 'hosts', 'scripts', 'dist/lib/ledger/vitest.js', 'dist/scenarios/index.test.js'])
       expect(existsSync(installed(path)), path).toBe(false);
     expect(readFileSync(installed('LICENSE'), 'utf8')).toMatch(/^\s*Apache License\s+Version 2\.0, January 2004/);
   });

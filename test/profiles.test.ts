@@ -20,7 +20,7 @@ import {
 import { markedSection, PROFILES_END, PROFILES_START } from '../scripts/readme-sections.ts';
 import type { Disposition, LedgerRow } from '../lib/evidence/types.ts';
 import type { HostLeg } from '../lib/ledger/scenario.ts';
-import { loadScenarios } from '../lib/scenarios.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 import { packagePath } from '../lib/package-root.ts';
 
 const table = readProfileTable();

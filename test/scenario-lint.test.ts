@@ -7,19 +7,26 @@ import { describe, expect, it } from 'vitest';
 import { loadFixtures } from '../lib/fixtures.ts';
 import { selectLegs } from '../lib/ledger/runner.ts';
 import { neededFixtures } from '../lib/ledger/scenario.ts';
-import { loadScenarios, SCENARIO_FILES } from '../lib/scenarios.ts';
+import { loadScenarios, SCENARIO_FILES } from '../scenarios/index.ts';
 
 const scenarioDir = new URL('../scenarios/', import.meta.url);
 const scenarios = await loadScenarios();
 
 describe('the scenarios', () => {
-  it('are exactly the files listed in lib/scenarios.ts', () => {
-    const onDisk = readdirSync(scenarioDir, { recursive: true, encoding: 'utf8' })
+  it('are exactly the modules of the scenario index, each declaring its own path', () => {
+    expect(
+      scenarios.map((s) => s.file),
+      'each module passes its own path under scenarios/ to defineScenario',
+    ).toEqual([...SCENARIO_FILES]);
+  });
+
+  it('register nothing with vitest on import: the only test files under scenarios/ are adapters over the index', () => {
+    const adapters = readdirSync(scenarioDir, { recursive: true, encoding: 'utf8' })
       .map((name) => name.split(sep).join('/'))
-      .filter((name) => name.endsWith('.test.ts'))
-      .sort();
-    expect(onDisk, 'add each scenarios/**/*.test.ts to SCENARIO_FILES in lib/scenarios.ts (and remove stale entries)').toEqual([...SCENARIO_FILES].sort());
-    expect(scenarios.map((s) => s.file)).toEqual([...SCENARIO_FILES]);
+      .filter((name) => name.endsWith('.test.ts'));
+    expect(adapters, 'a scenario module is a plain .ts module; scenarios/index.test.ts registers its legs').toEqual(['index.test.ts']);
+    const registering = SCENARIO_FILES.filter((file) => /from 'vitest'/.test(readFileSync(new URL(file, scenarioDir), 'utf8')));
+    expect(registering, 'a scenario module imports nothing from vitest').toEqual([]);
   });
 
   it('declare each requirement id once across every file', () => {
@@ -29,9 +36,9 @@ describe('the scenarios', () => {
   it("name every leg's requirement id in the file's opening contract", () => {
     const missing = scenarios.flatMap((scenario) => {
       const header = readFileSync(new URL(scenario.file, scenarioDir), 'utf8').split('\nimport ')[0]!;
-      return scenario.legs.filter((leg) => !header.includes(leg.id.replace('openwop.requirement.', ''))).map((leg) => `${scenario.file}: ${leg.id}`);
+      return scenario.legs.filter((leg) => !header.includes(leg.id)).map((leg) => `${scenario.file}: ${leg.id}`);
     });
-    expect(missing, 'list each leg in the numbered legs of the comment that opens its scenario file').toEqual([]);
+    expect(missing, 'list each leg, by its full id, in the numbered legs of the comment that opens its scenario module').toEqual([]);
   });
 
   it('have titles that are present-tense facts, unique within a file', () => {

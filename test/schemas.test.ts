@@ -26,9 +26,7 @@ import {
   type ValidationResult,
 } from '../lib/schemas/index.ts';
 import { applyPatch, loadSchemaVectors, runValidator, vectorsOfLeg, type SchemaVector } from '../lib/schemas/vectors.ts';
-import agentEvalSuiteShape from '../scenarios/agent-eval-suite-shape.test.ts';
-import recordedFixtures from '../scenarios/v2-eval-recorded-fixtures.test.ts';
-import trajectoryTrials from '../scenarios/v2-eval-trajectory-trials/shape-content.test.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 
 // Test values are mutated freely through structuredClone; their static type is not the point.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -108,8 +106,8 @@ describe('the vector files', () => {
     }
   });
 
-  it('names only server-free legs that read their vectors, and every such leg has some', () => {
-    const legs = [agentEvalSuiteShape, recordedFixtures, trajectoryTrials].flatMap((scenario) => scenario.legs);
+  it('names only server-free legs that read their vectors, and every such leg has some', async () => {
+    const legs = (await loadScenarios()).flatMap((scenario) => scenario.legs);
     const named = new Set(loadSchemaVectors().flatMap((vector) => vector.legs));
     for (const id of named) {
       const leg = legs.find((l) => l.id === `openwop.requirement.${id}`);

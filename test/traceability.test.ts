@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readKillMatrix } from '../hosts/known-bad/kill-matrix.ts';
 import { markedSection, TRACEABILITY_END, TRACEABILITY_START } from '../scripts/readme-sections.ts';
-import { loadScenarios } from '../lib/scenarios.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 import { listing, readTraceability, shortId, traceabilityMarkdown, traceabilityProblems, type Statement } from '../lib/traceability.ts';
 
 const scenarios = await loadScenarios();

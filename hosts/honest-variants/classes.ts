@@ -1,5 +1,5 @@
-// Honest variants beside the class checks of issue 18 (scenarios/support/served-facts-classes.ts,
-// scenarios/v2-eval-advertised-limits.test.ts): each a choice the text leaves the host that sits
+// Honest variants beside the class checks of issue 18 (scenarios/support/served-facts/classes.ts,
+// scenarios/v2-eval-run-surface/0081-d-cost-ceiling.ts): each a choice the text leaves the host that sits
 // next to a known-bad host of hosts/known-bad/catalogue/classes.ts, so the class check is shown to
 // read the clause and not the reference host's habits.
 

@@ -9,19 +9,23 @@
 // schemas refuse runs with `validateTraffic: 'off'` (else the host would refuse its own answer)
 // and says so in its defect line.
 //
-// The entries live in catalogue/, one file per RFC and section; this list keeps their order.
+// The entries live in catalogue/, under the scenario family whose legs they fail and named like
+// its modules (`catalogue/<family>/<rfc>-<sections>-<topic>.ts`, mirroring
+// scenarios/<family>/); the groups whose entries cut across families (the wire, the edges, the
+// classes, the audited clauses, the seams, the widened readings) sit at catalogue/'s top. This
+// list keeps their order, which the kill-matrix table follows.
 
 import type { KnownBadHost } from './catalogue/build.ts';
-import { TRAJECTORY_AND_TRIALS } from './catalogue/rfc0244-trajectory-trials.ts';
-import { FIXTURES_AND_COST } from './catalogue/rfc0244-fixtures-cost.ts';
+import { TRAJECTORY_AND_TRIALS } from './catalogue/v2-eval-trajectory-trials/0244-ab-trajectory-trials.ts';
+import { FIXTURES_AND_COST } from './catalogue/v2-eval-trajectory-trials/0244-bcd-fixtures-efficiency-cost.ts';
 import { WIRE } from './catalogue/wire.ts';
-import { REGRESSION } from './catalogue/rfc0244-regression.ts';
-import { RECORDED_FIXTURES } from './catalogue/rfc0252-recorded.ts';
-import { MODES_AND_TRIALS } from './catalogue/rfc0244-modes-trials.ts';
-import { RUN_SURFACE } from './catalogue/rfc0081-run-surface.ts';
-import { REGRESSION_VERDICTS } from './catalogue/rfc0244-verdicts.ts';
+import { REGRESSION } from './catalogue/v2-eval-trajectory-trials/0244-f-regression.ts';
+import { RECORDED_FIXTURES } from './catalogue/v2-eval-recorded-fixtures/0252-bcde-recorded.ts';
+import { MODES_AND_TRIALS } from './catalogue/v2-eval-trajectory-trials/0244-ab-modes-trials-edges.ts';
+import { RUN_SURFACE } from './catalogue/v2-eval-run-surface/0081-abcd-run-surface.ts';
+import { REGRESSION_VERDICTS } from './catalogue/v2-eval-trajectory-trials/0244-f-verdicts.ts';
 import { EDGES } from './catalogue/edges.ts';
-import { GENERATED_AND_READ_FORMS } from './catalogue/generated-read-forms.ts';
+import { GENERATED_AND_READ_FORMS } from './catalogue/v2-eval-trajectory-trials/0244-af-generated-suites-read-forms.ts';
 import { CLASSES } from './catalogue/classes.ts';
 import { AUDIT_CLAUSES } from './catalogue/audit-clauses.ts';
 import { SEAMS } from './catalogue/seams.ts';

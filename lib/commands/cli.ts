@@ -198,7 +198,7 @@ export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<n
     .addHelpText('after', EXAMPLES_HELP.run)
     .action(async (options) => {
       if (options.list) {
-        const [{ loadScenarios }, { listing, readTraceability }] = await Promise.all([import('../scenarios.ts'), import('../traceability.ts')]);
+        const [{ loadScenarios }, { listing, readTraceability }] = await Promise.all([import('../../scenarios/index.ts'), import('../traceability.ts')]);
         io.out(listing(await loadScenarios(), readTraceability()));
         exitCode = 0;
         return;

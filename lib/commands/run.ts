@@ -24,7 +24,7 @@ import { formatRow, formatTotals, totalsOf, writeReports } from '../report/index
 import { noBundle, runReport, verdictOf, type RunReport } from '../report/model.ts';
 import { writeOtelLogs } from '../report/otel.ts';
 import { Progress } from '../report/progress.ts';
-import { loadScenarios } from '../scenarios.ts';
+import { loadScenarios } from '../../scenarios/index.ts';
 import { gitCommit, PACKAGE, writeBundle, type BundleWritten, type Signer } from './support/bundle-writer.ts';
 import { writeReproducer } from './support/generated-plan.ts';
 import { RunInterruption } from './support/interruption.ts';

@@ -37,7 +37,7 @@ export async function verifyCommand(path: string, options: VerifyCommandOptions,
   if (options.replay !== undefined) {
     if (options.discovery || options.bundleDiscovery) return cannotStart(io, '--replay checks the binding under --host-key, not a discovery document');
     // Only a replay runs legs, so only a replay loads them; the ids and profiles are data.
-    const loadScenarios = async () => (await import('../scenarios.ts')).loadScenarios();
+    const loadScenarios = async () => (await import('../../scenarios/index.ts')).loadScenarios();
     return replayCommand(path, { replay: options.replay, ...(options.hostKey ? { hostKey: options.hostKey } : {}), loadScenarios }, io);
   }
   const file = readBundleFile(path);

@@ -13,6 +13,7 @@ import { createChecks, LegAbort, LegBlocked, LegInapplicable, TestBug, type Chec
 import { decideGate, ruleNames, type Leg, type Scenario } from './scenario.ts';
 import { applyFindings } from './findings.ts';
 import { clipDetail } from './detail.ts';
+import { compareServed } from './served-facts.ts';
 import { DEFAULT_CONCURRENCY, schedule } from './schedule.ts';
 import type { Target } from './target.ts';
 import { filterKeeps, type LegFilter } from '../leg-filter.ts';
@@ -42,13 +43,18 @@ export function selectLegs(scenarios: Scenario[], filter?: LegFilter): Array<{ s
 
 /**
  * Runs the server-free legs and, when a target is given, the host legs, concurrently
- * (./schedule.ts); the rows, and `onRow`, in declaration order.
+ * (./schedule.ts); then compares the served facts of every run they observed and records the
+ * findings on their ids' rows. The rows in declaration order; `onRow` is told each leg's own row
+ * as it ends, before the findings are recorded.
  */
 export async function runLegs(scenarios: Scenario[], target: Target | undefined, options: RunLegsOptions = {}): Promise<LedgerRow[]> {
   const chosen = selectLegs(scenarios, options.filter).filter(({ leg }) => leg.serverFree || target !== undefined);
   const jobs = chosen.map(({ scenario, leg }) => ({ alone: runsAlone(leg, target), start: () => runLeg(scenario.file, leg, target) }));
+  // 1. Observe: the legs run; each eval run they observe is queued on target.served.
   const rows = await schedule(jobs, options.concurrency ?? DEFAULT_CONCURRENCY, (row, index) => options.onRow?.(row, chosen[index]!.leg));
-  // A served fact checked on any run counts for the id whose clause it witnesses.
+  // 2. Compare: every served fact of every observed run, charged to the id whose clause it witnesses.
+  if (target !== undefined) compareServed(target.served, target.findings, target.label);
+  // 3. Record: each id's findings join its own row, whichever leg's run showed them.
   return applyFindings(rows, target?.findings);
 }
 

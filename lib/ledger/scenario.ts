@@ -1,9 +1,10 @@
-// Scenarios and their legs. A scenario file is one requirement family
-// (`scenarios/v2-eval-run.test.ts`), or one group of a family's legs
-// (`scenarios/v2-eval-trajectory-trials/trajectory.test.ts`); it declares its legs with `defineScenario`.
-// The same definition runs two ways: the `run` command imports it and drives the legs through
-// `runLegs`, and vitest, when it loads the file, gets one test per leg (see ./vitest.ts). The
-// gates in front of the legs are ./gates.ts.
+// Scenarios and their legs. A scenario module is one RFC section and topic of a requirement
+// family (`scenarios/v2-eval-trajectory-trials/0244-b-trials.ts`); it declares its legs with
+// `defineScenario` and is a plain module: importing it registers nothing. The scenario index
+// (scenarios/index.ts, generated) lists the modules; the same definitions run two ways, through
+// the certify pipeline: the `run` command drives the legs through `runLegs`, and the vitest
+// adapter (scenarios/index.test.ts, ./vitest.ts) reports one test per leg from the same rows.
+// The gates in front of the legs are ./gates.ts.
 
 import { TestBug } from '../test-bug.ts';
 import type { Needs } from './gates.ts';
@@ -57,7 +58,7 @@ export interface HostLeg extends LegBase {
 export type Leg = ServerFreeLeg | HostLeg;
 
 export interface Scenario {
-  /** The scenario's file, as a path under scenarios/, e.g. `v2-eval-trajectory-trials/trajectory.test.ts`. */
+  /** The scenario's module, as a path under scenarios/, e.g. `v2-eval-trajectory-trials/0244-b-trials.ts`. */
   file: string;
   legs: Leg[];
 }
@@ -76,10 +77,20 @@ export function ruleNames(leg: Leg): string[] {
 
 const RULE_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
+/**
+ * How a requirement id is spelled, one way everywhere: in full, `openwop.requirement.<rfc>.<slug>`
+ * (`openwop.requirement.0244.trajectory-graded`), in code, comments, rows, bundles, messages and
+ * the kill matrix's host lists. The short form `<rfc>.<slug>` is never an id on its own: it is the
+ * stem of a rule, `<rfc>.<slug>/<rule>` (lib/traceability.ts qualifiedRule), as the data files that
+ * name rules write them (requirements/traceability.json, the kill matrix's `rules`), where a
+ * server-free leg, which declares no rules, is its one rule `<rfc>.<slug>` (and so in the schema
+ * vectors' `legs`). A rule alone is its kebab-case name (`served-trial-stats`).
+ * test/id-spelling.test.ts holds lib/, scenarios/ and hosts/ to it.
+ */
 const REQUIREMENT_ID = /^openwop\.requirement\.[0-9]{4}\.[a-z0-9]+(-[a-z0-9]+)*$/;
 
-/** Declares a scenario; under vitest it also registers one test per leg. */
-export async function defineScenario(file: string, legs: Leg[]): Promise<Scenario> {
+/** Declares a scenario: checks its ids and rule names, and registers nothing anywhere. */
+export function defineScenario(file: string, legs: Leg[]): Scenario {
   const seen = new Set<string>();
   for (const leg of legs) {
     if (!REQUIREMENT_ID.test(leg.id)) throw new TestBug(`${file}: "${leg.id}" is not a requirement id`);
@@ -89,21 +100,7 @@ export async function defineScenario(file: string, legs: Leg[]): Promise<Scenari
       throw new TestBug(`${file}: ${leg.id} declares no rule or a rule name that is not kebab-case: ${bad.join(', ')}`);
     seen.add(leg.id);
   }
-  const scenario = { file, legs };
-  await registrar?.(scenario);
-  return scenario;
-}
-
-type Registrar = (scenario: Scenario) => void | Promise<void>;
-let registrar: Registrar | undefined;
-
-/**
- * Under vitest, test/support/vitest-setup.ts installs lib/ledger/vitest.ts's registrar here, so a
- * scenario file vitest collects gets one test per leg. Installed from outside, so this module
- * never imports the vitest bridge (which imports the runner, which imports this module).
- */
-export function setScenarioRegistrar(next: Registrar | undefined): void {
-  registrar = next;
+  return { file, legs };
 }
 
 export { decideGate, fittingFixtures, fixtureMisfit } from './gates.ts';

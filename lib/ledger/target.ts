@@ -17,9 +17,10 @@ import { certificationSeed, type CertificationSeed } from '../certification-seed
 import { loadFixtures, withCounterNonce, type FixtureDocument } from '../fixtures.ts';
 import type { ExchangeRecorder } from '../client/recorder.ts';
 import { Findings } from './findings.ts';
+import type { ServedObservation } from './served-facts.ts';
 
 /**
- * The generated-suites leg's plan (scenarios/v2-eval-generated-suites.test.ts): how many suites
+ * The generated-suites leg's plan (scenarios/v2-eval-trajectory-trials/0244-af-generated-suites.ts): how many suites
  * to generate, or the one suite `run --suite` replays instead; the leg leaves the shrunk
  * reproducer of a failing suite in `reproducer` for the `run` command to write.
  */
@@ -84,6 +85,11 @@ export interface Target {
   memo<T>(key: string, make: () => Promise<T>): Promise<T>;
   /** Checks made on any observed run, charged to the id of the clause each witnesses. */
   findings?: Findings;
+  /**
+   * The observed runs whose served facts are still to be compared: the legs queue them, and the
+   * pipeline compares them into `findings` once every leg has run (./served-facts.ts).
+   */
+  served?: ServedObservation[];
   /** Every value the harness generates for this host derives from it, so a replay sends the same requests. */
   seed: CertificationSeed;
   generated?: GeneratedPlan;
@@ -140,6 +146,7 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     requireBehavior: options.requireBehavior,
     fixtureDocs: new Map(loadFixtures()),
     findings: new Findings(),
+    served: [],
     seed: certificationSeed(options.seed),
     generated: { count: options.generated ?? DEFAULT_GENERATED_SUITES, ...(options.replaySuite ? { replay: options.replaySuite } : {}) },
     observedRuns: [],

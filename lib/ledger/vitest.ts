@@ -1,93 +1,103 @@
-// The vitest face of a scenario: one test per leg, titled by its fact and tagged with its id.
-// With OPENWOP_BASE_URL set, host legs run against that host; otherwise against the embedded
-// reference host, started once per file, as `run` does with no --base-url.
+// The vitest face of the scenarios: one test per leg, titled by its fact and tagged with its id.
+// The rows come from the certify pipeline `run` uses (lib/certify.ts: observe → compare served
+// facts → record), run once over the scenarios the adapter registers; each test then reports its
+// own id's row. So a served fact another leg's run showed fails its id here exactly as under
+// `run`. With OPENWOP_BASE_URL set, host legs run against that host; otherwise against the
+// embedded reference host, as `run` does with no --base-url.
 //
 // A row maps onto vitest honestly: executed-fail and blocked fail the test (neither certifies),
 // inapplicable and skipped are skips with their reason, never passes.
 
-import { sep } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import type { LedgerRow } from '../evidence/types.ts';
-import { applyFindings } from './findings.ts';
-import { runLeg } from './runner.ts';
-import type { EmbeddedHostFactory } from '../certify.ts';
+import { certifyTarget, type EmbeddedHostFactory } from '../certify.ts';
 import { TestBug } from '../test-bug.ts';
-import { neededFixtures, type Scenario } from './scenario.ts';
+import { runLegs } from './runner.ts';
+import type { Scenario } from './scenario.ts';
 import { readCaps } from './caps.ts';
-import { openTarget, seedMissingFixtures, type Target } from './target.ts';
 
-/** True while vitest is collecting the scenario file `file` (a path under scenarios/). */
-export function collecting(file: string): boolean {
-  const path = expect.getState().testPath;
-  return path?.split(sep).join('/').endsWith(`/scenarios/${file}`) === true;
+/** How long the tests of one adapter may wait for the certification they share. */
+const CERTIFY_TIMEOUT_MS = 600_000;
+
+/** What a row is under vitest: a pass, a skip with its note, or a failure with its message. */
+export type VitestVerdict = { kind: 'pass' } | { kind: 'skip'; note: string } | { kind: 'fail'; message: string };
+
+export function vitestVerdict(row: LedgerRow | undefined): VitestVerdict {
+  if (row === undefined) return { kind: 'fail', message: 'Test bug: the certification gave this leg no row' };
+  if (row.result === 'executed-pass') return { kind: 'pass' };
+  if (row.result === 'inapplicable' || row.result === 'skipped') return { kind: 'skip', note: `${row.result}: ${row.detail}` };
+  return { kind: 'fail', message: `${row.result}: ${row.detail}` };
 }
 
-export function registerScenario(scenario: Scenario): void {
-  let pending: Promise<Target> | undefined;
+/** The host the adapter certifies, and how. */
+export interface AdapterConnection {
+  baseUrl: string;
+  apiKey: string;
+  tenantBApiKey?: string;
+  requireBehavior: boolean;
+  /** The certification seed (random when absent, as under `run`). */
+  seed?: string;
+}
+
+export type AdapterRows = { ok: true; rows: Map<string, LedgerRow> } | { ok: false; reason: string };
+
+/**
+ * The rows of `scenarios` as the adapter reports them: certified once through the `run`
+ * pipeline; server-free scenarios alone need no host.
+ */
+export async function adapterRows(scenarios: Scenario[], connect: () => Promise<AdapterConnection>): Promise<AdapterRows> {
+  const byId = (rows: LedgerRow[]) => new Map(rows.map((row) => [row.id, row]));
+  if (scenarios.every((scenario) => scenario.legs.every((leg) => leg.serverFree))) return { ok: true, rows: byId(await runLegs(scenarios, undefined)) };
+  const connection = await connect();
+  // The memory caps of the environment (README "Memory caps"), as `run` reads them.
+  const caps = readCaps({}, process.env);
+  if (!caps.ok) throw new TestBug(caps.problem);
+  const outcome = await certifyTarget({ ...connection, ...caps.caps, scenarios });
+  if (!outcome.ok) return { ok: false, reason: `discovery of ${connection.baseUrl} failed: ${outcome.reason}` };
+  return { ok: true, rows: byId(outcome.rows) };
+}
+
+/** Registers one test per leg of `scenarios`, each reporting its row of one shared certification. */
+export function registerScenarios(scenarios: Scenario[]): void {
+  let pending: Promise<AdapterRows> | undefined;
   let stop: (() => Promise<void>) | undefined;
-  const target = (): Promise<Target> => (pending ??= connect(scenario, (close) => (stop = close)));
+  const certified = (): Promise<AdapterRows> => (pending ??= adapterRows(scenarios, () => connectFromEnvironment((close) => (stop = close))));
   afterAll(async () => {
     await stop?.();
   });
-  describe(scenario.file, () => {
-    for (const leg of scenario.legs) {
-      it(`${leg.title} [${leg.id}]`, async (ctx) => {
-        const on = leg.serverFree ? undefined : await target();
-        // Under vitest a row takes the findings known when its leg ends (those of this file's
-        // earlier runs); `run` folds in every finding once all legs ran.
-        const [row] = applyFindings([await runLeg(scenario.file, leg, on)], on?.findings) as [LedgerRow];
-        if (row.result === 'executed-pass') return;
-        if (row.result === 'inapplicable' || row.result === 'skipped') {
-          ctx.skip(`${row.result}: ${row.detail}`);
-          return;
-        }
-        throw new Error(`${row.result}: ${row.detail}`);
-      });
-    }
-  });
+  for (const scenario of scenarios) {
+    describe(scenario.file, () => {
+      for (const leg of scenario.legs) {
+        it(
+          `${leg.title} [${leg.id}]`,
+          async (ctx) => {
+            const outcome = await certified();
+            if (!outcome.ok) throw new Error(`blocked: ${outcome.reason}`);
+            const verdict = vitestVerdict(outcome.rows.get(leg.id));
+            if (verdict.kind === 'skip') ctx.skip(verdict.note);
+            else if (verdict.kind === 'fail') throw new Error(verdict.message);
+          },
+          CERTIFY_TIMEOUT_MS,
+        );
+      }
+    });
+  }
 }
 
 let embedded: EmbeddedHostFactory | undefined;
 
-/** The host a scenario file runs against when OPENWOP_BASE_URL is unset (test/support/vitest-setup.ts). */
+/** The host the adapter certifies when OPENWOP_BASE_URL is unset (test/support/vitest-setup.ts). */
 export function setEmbeddedHostFactory(factory: EmbeddedHostFactory | undefined): void {
   embedded = factory;
 }
 
-/** Registers `scenario`'s legs as tests while vitest collects its file; other imports get none. */
-export function registerIfCollecting(scenario: Scenario): void {
-  // A test that imports scenarios to inspect or drive them (test/cli.test.ts, the kill matrix)
-  // must not get their legs as tests.
-  if (collecting(scenario.file)) registerScenario(scenario);
-}
-
-async function connect(scenario: Scenario, onClose: (close: () => Promise<void>) => void): Promise<Target> {
+/** The host of the environment (OPENWOP_BASE_URL and its keys), or the embedded one, started here. */
+async function connectFromEnvironment(onClose: (close: () => Promise<void>) => void): Promise<AdapterConnection> {
   const requireBehavior = process.env.OPENWOP_REQUIRE_BEHAVIOR === 'true';
-  let baseUrl = process.env.OPENWOP_BASE_URL;
-  let apiKey = process.env.OPENWOP_API_KEY ?? '';
-  let tenantBApiKey = process.env.OPENWOP_TEST_TENANT_B_API_KEY;
-  if (!baseUrl) {
-    if (embedded === undefined) throw new TestBug('OPENWOP_BASE_URL is unset and no embedded host was installed (test/support/vitest-setup.ts)');
-    const host = await embedded({});
-    onClose(() => host.close());
-    baseUrl = host.baseUrl;
-    apiKey = host.tenants.a.apiKey;
-    tenantBApiKey = host.tenants.b.apiKey;
-  }
-  // The memory caps of the environment (README "Memory caps"), as `run` reads them.
-  const caps = readCaps({}, process.env);
-  if (!caps.ok) throw new TestBug(caps.problem);
-  const opened = await openTarget({
-    baseUrl,
-    apiKey,
-    tenantBApiKey,
-    requireBehavior,
-    maxEvents: caps.caps.maxEvents,
-    maxResponseBytes: caps.caps.maxResponseBytes,
-    maxEventsInFlight: caps.caps.maxEventsInFlight,
-    maxBytesInFlight: caps.caps.maxBytesInFlight,
-  });
-  if (!opened.ok) throw new Error(`blocked: discovery of ${baseUrl} failed: ${opened.reason}`);
-  await seedMissingFixtures(opened.target, neededFixtures([scenario]));
-  return opened.target;
+  const baseUrl = process.env.OPENWOP_BASE_URL;
+  if (baseUrl) return { baseUrl, apiKey: process.env.OPENWOP_API_KEY ?? '', tenantBApiKey: process.env.OPENWOP_TEST_TENANT_B_API_KEY, requireBehavior };
+  if (embedded === undefined) throw new TestBug('OPENWOP_BASE_URL is unset and no embedded host was installed (test/support/vitest-setup.ts)');
+  const host = await embedded({});
+  onClose(() => host.close());
+  return { baseUrl: host.baseUrl, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey, requireBehavior };
 }

@@ -12,8 +12,8 @@
  *   `replace`) of the group's `base`: a negative then shows the one thing it changes in a valid
  *   document, so its refusal can only be caused by that change.
  * - `errors`: substrings the refusal's errors must contain (path and message), so a vector refused
- *   for an unrelated reason does not count. `legs`: the short ids of the server-free legs that
- *   check the vector (`0081.suite-shape`); every vector is checked by the test file.
+ *   for an unrelated reason does not count. `legs`: the server-free legs that
+ *   check the vector (a server-free leg's one rule, `<rfc>.<slug>`); every vector is checked by the test file.
  *
  * A malformed file is a harness defect: it throws a one-line TestBug naming the file and test.
  */

@@ -29,7 +29,7 @@ export function trialAnswers(events: readonly RunEvent[], taskId?: string): Tria
         if (!('outcome' in payload) && !('error' in payload)) known = false;
         return payload.outcome ?? { error: payload.error };
       });
-    // A trialIndex served twice is 0244.trials-per-task's defect; here the first trial keeps it.
+    // A trialIndex served twice is openwop.requirement.0244.trials-per-task's defect; here the first trial keeps it.
     if (!byTrial.has(trial.trialIndex)) byTrial.set(trial.trialIndex, answers);
   }
   return { byTrial, known };

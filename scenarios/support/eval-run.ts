@@ -10,7 +10,7 @@ import { fixture, type FixtureDocument } from '../../lib/fixtures.ts';
 import { gradeRun, type EvalSuite, type GradeOptions, type RunGrade } from '../../lib/grader/index.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
-import { compareServedFacts, suiteMatchesArgs, type CompareOptions } from './served-facts.ts';
+import { queueServedFacts, suiteMatchesArgs, type ServedRun } from './served-facts/index.ts';
 
 /** The payload of a run event when it is an object (lib/json-value.ts). */
 export { payloadOf } from '../../lib/json-value.ts';
@@ -41,6 +41,8 @@ export interface ObservedEvalRun {
   grade?: RunGrade;
   /** The same log read in the other forms the host offers (docs/wire.md §5.2, §5.3). */
   otherForms?: ReadForm[];
+  /** What the host served about a completed, summarised run, for the compare step (./served-facts/). */
+  served?: ServedRun;
 }
 
 /** One more read of a run's log: by polling, or over SSE resumed with `Last-Event-ID`. */
@@ -74,9 +76,14 @@ async function readOtherForms(client: Client, runId: string, primary: { via?: 's
 }
 
 /** How observeEvalRun judges the run, when not as every catalogue leg does. */
-export interface ObserveOptions extends CompareOptions {
+export interface ObserveOptions {
   /** Read the log in every other form the host offers and compare (default true). */
   everyForm?: boolean;
+  /**
+   * The leg compares the run's served facts itself (compareServedFacts, a generated suite judged
+   * apart first) instead of queueing them on the target for the pipeline's compare step.
+   */
+  judgeApart?: boolean;
 }
 
 export async function observeEvalRun(
@@ -111,11 +118,17 @@ export async function observeEvalRun(
   observed.grade = gradeRun(doc.suite as EvalSuite, read.events, grading);
   const last = read.events[read.events.length - 1];
   if (observed.eventsProblem === undefined && last?.type === 'run.completed' && observed.summary !== undefined) {
-    compareServedFacts(
-      target,
-      { fixture: doc, runId: created.runId, events: read.events, summary: observed.summary, grade: observed.grade, request: extras, otherForms },
-      how,
-    );
+    observed.served = {
+      fixture: doc,
+      runId: created.runId,
+      events: read.events,
+      summary: observed.summary,
+      grade: observed.grade,
+      request: extras,
+      otherForms,
+    };
+    // Observed; the pipeline compares it once every leg has run (scenarios/support/served-facts/).
+    if (how.judgeApart !== true) queueServedFacts(target, observed.served);
   }
   return observed;
 }

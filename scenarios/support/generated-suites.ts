@@ -1,4 +1,4 @@
-// Eval suites generated within what a host advertises (scenarios/v2-eval-generated-suites.test.ts),
+// Eval suites generated within what a host advertises (scenarios/v2-eval-trajectory-trials/0244-af-generated-suites.ts),
 // and the shrinking of a failing one. The catalogue fixtures are points; these are drawn from the
 // space around them: every trajectory mode × argsMatch, forbidden tools called more than once,
 // maximum-matching ties a greedy matcher gets wrong, delegates interleaved with the agent's own

@@ -1,7 +1,7 @@
 // An eval run of a suite the leg writes itself and seeds through the seams (CONTRACT §5, `PUT
 // /conformance/seams/eval-suites/{id}`): a clause no fixed fixture reaches is probed by a suite
-// made for it. The run is read and graded like any other (./eval-run.ts), and every served fact is
-// compared with the reference grade (./served-facts.ts), so a seeded run fails the ids its facts
+// made for it. The run is read and graded like any other (./eval-run.ts), and queued for the
+// compare step of the served facts (./served-facts/), so a seeded run fails the ids its facts
 // break wherever a leg seeded it.
 
 import { fixtureMisfitOf } from '../../lib/ledger/fit.ts';
@@ -11,7 +11,7 @@ import { gradeRun, type EvalSuite } from '../../lib/grader/index.ts';
 import { need, type Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import { RUN_DEADLINE_MS, SCRIPTED_AGENT, type ObservedEvalRun } from './eval-run.ts';
-import { compareServedFacts } from './served-facts.ts';
+import { queueServedFacts } from './served-facts/index.ts';
 
 /**
  * Seeds `doc`, runs it and reads it to its summary; blocked without the seams, failed when the
@@ -38,6 +38,6 @@ export async function observeSeededRun(check: Checks, target: Target, doc: Fixtu
   observed.grade = gradeRun(doc.suite as EvalSuite, read.events);
   const last = read.events[read.events.length - 1];
   if (observed.eventsProblem === undefined && last?.type === 'run.completed' && observed.summary !== undefined)
-    compareServedFacts(target, { fixture: doc, runId: created.runId, events: read.events, summary: observed.summary, grade: observed.grade, request: {} });
+    queueServedFacts(target, { fixture: doc, runId: created.runId, events: read.events, summary: observed.summary, grade: observed.grade, request: {} });
   return observed;
 }

@@ -3,6 +3,7 @@
 import type { Checks } from '../../lib/ledger/leg.ts';
 import type { SchemaName } from '../../lib/schemas/index.ts';
 import { runValidator, vectorsOfLeg } from '../../lib/schemas/vectors.ts';
+import { shortId } from '../../lib/traceability.ts';
 
 type Validator = SchemaName | `event:${string}` | 'suite-with-rules';
 
@@ -18,11 +19,12 @@ function refuses(check: Checks, validator: Validator, value: unknown, what: stri
 }
 
 /**
- * Every vector of vectors/schemas/*.json that names `leg` (its short id, `0081.suite-shape`),
- * accepted or refused as the vector says.
+ * Every vector of vectors/schemas/*.json that names the leg `id`, accepted or refused as the
+ * vector says. The vectors are data that name a server-free leg by its one rule, the id's short
+ * form `<rfc>.<slug>` (lib/ledger/scenario.ts on spelling).
  */
-export function vectorChecks(check: Checks, leg: string): void {
-  for (const vector of vectorsOfLeg(leg)) {
+export function vectorChecks(check: Checks, id: string): void {
+  for (const vector of vectorsOfLeg(shortId(id))) {
     if (vector.valid) accepts(check, vector.schema as Validator, vector.data, vector.description);
     else refuses(check, vector.schema as Validator, vector.data, vector.description);
   }

@@ -11,7 +11,7 @@ import { readProfileTable } from '../../lib/evidence/keys.ts';
 import { profileVerdicts, requiredIds, verdictText } from '../../lib/evidence/profiles.ts';
 import type { ReferenceHostOptions } from '../../hosts/reference/server.ts';
 import type { LedgerRow } from '../../lib/evidence/types.ts';
-import { loadScenarios } from '../../lib/scenarios.ts';
+import { loadScenarios } from '../../scenarios/index.ts';
 import { certifyConfiguration, configurationKey, matrixOffences } from './matrix-harness.ts';
 
 export const SHARDS = 2;

@@ -1,0 +1,188 @@
+// The served-fact table: every member a host serves about an eval run that the harness compares
+// with the reference grade, the clause that fixes it, and the requirement id a mismatch fails.
+// Each entry is keyed by its rule name, written out here and again, literally, at the one line
+// that checks it (scenarios/support/served-facts/), so that `grep -rn served-trial-stats` finds
+// both; test/rule-names.test.ts holds that for every rule of every id.
+//
+// The served facts are a step of their own in the certify pipeline (./runner.ts): the legs
+// observe runs and queue each on the target (`target.served`), the queue is compared once every
+// leg has run, and the findings are recorded on their own id's row (./findings.ts). `run` and the
+// vitest adapter (./vitest.ts) both go through it, so they give the same rows.
+//
+// Ids are spelled in full, rules by their bare names (lib/ledger/scenario.ts on spelling).
+
+import type { Findings } from './findings.ts';
+
+/** One served member: the clause that fixes it and the requirement id a mismatch fails. */
+export interface ServedFact {
+  member: string;
+  clause: string;
+  id: string;
+}
+
+/** The rule → member → clause → id table. A task fact's rule depends on what decided it (scenarios/support/served-facts/tasks.ts). */
+export const SERVED_FACTS = {
+  'served-summary-identity': {
+    member: 'summary suiteId, suiteVersion, taskCount, task ids',
+    clause: 'RFC 0081 §C',
+    id: 'openwop.requirement.0081.summary-served',
+  },
+  'served-summary-verdict': {
+    member: 'summary aggregateScore, passed, passedCount',
+    clause: 'RFC 0081 §C, RFC 0244 §B',
+    id: 'openwop.requirement.0081.summary-served',
+  },
+  'served-summary-output': {
+    member: 'run.completed outputs carry the served summary',
+    clause: 'RFC 0081 §C ("set as the eval run\'s output")',
+    id: 'openwop.requirement.0081.summary-served',
+  },
+  'served-total-cost': {
+    member: 'summary totalCostUsd, task costUsd, eval.scored costUsd',
+    clause: 'RFC 0081 §C, RFC 0244 §B (cost counts every trial)',
+    id: 'openwop.requirement.0244.cost-every-trial',
+  },
+  'served-task-outcome': {
+    member: 'task score and passed, eval.scored score and passed',
+    clause: 'RFC 0081 §C',
+    id: 'openwop.requirement.0081.summary-served',
+  },
+  'served-failed-closed': {
+    member: 'score and passed of a task or trial that failed closed',
+    clause: 'RFC 0244 §D',
+    id: 'openwop.requirement.0244.fixture-miss-fails',
+  },
+  'served-unmatched': {
+    member: 'score and passed of a task or trial whose trajectory did not match',
+    clause: 'RFC 0244 §A (gating score, RFC 0246)',
+    id: 'openwop.requirement.0244.trajectory-graded',
+  },
+  'served-trial-outcome': {
+    member: 'score and passed of a task with trials',
+    clause: 'RFC 0244 §B (task-level fields, RFC 0246)',
+    id: 'openwop.requirement.0244.trial-stats-formula',
+  },
+  'served-trajectory': { member: "task trajectory block (the last trial's)", clause: 'RFC 0244 §A', id: 'openwop.requirement.0244.trajectory-graded' },
+  'served-trials': {
+    member: 'task trials n, passedCount, meanScore, passAtK, passHatK',
+    clause: 'RFC 0244 §B',
+    id: 'openwop.requirement.0244.trial-stats-formula',
+  },
+  'served-trial-stats': {
+    member: 'summary trialStats k, passAtK, passHatK, scoreStderr (omitted under two tasks)',
+    clause: 'RFC 0244 §B',
+    id: 'openwop.requirement.0244.trial-stats-formula',
+  },
+  'served-efficiency': {
+    member: 'task efficiency (mean over trials, inside the brackets)',
+    clause: 'RFC 0244 §C',
+    id: 'openwop.requirement.0244.efficiency-counted',
+  },
+  'served-miss-fail': {
+    member: 'task fixtureMissCount under onMiss "fail" or fixtureRuns',
+    clause: 'RFC 0244 §D',
+    id: 'openwop.requirement.0244.fixture-miss-fails',
+  },
+  'served-miss-live': {
+    member: 'task fixtureMissCount under onMiss "live"',
+    clause: 'RFC 0244 §D',
+    id: 'openwop.requirement.0244.onmiss-live-reported',
+  },
+  'served-started': {
+    member: 'eval.started suiteId, suiteVersion, taskCount, modes',
+    clause: 'RFC 0081 §C',
+    id: 'openwop.requirement.0081.eval-run-events',
+  },
+  'served-trial-count': {
+    member: 'eval.started trialCount; eval.scored (taskId, trialIndex) pairs',
+    clause: 'RFC 0244 §B',
+    id: 'openwop.requirement.0244.trials-per-task',
+  },
+  'served-scored-once': { member: 'one eval.scored per task (trials = 1)', clause: 'RFC 0081 §C', id: 'openwop.requirement.0081.eval-run-events' },
+  'served-fixture-runs-echo': { member: 'eval.started fixtureRuns', clause: 'RFC 0252 §E', id: 'openwop.requirement.0252.source-replayed' },
+  'served-regression': {
+    member: 'eval.started baselineRunId, summary regression presence, eval.completed regressionVsBaseline',
+    clause: 'RFC 0081 §C, RFC 0244 §F',
+    id: 'openwop.requirement.0244.regression-paired',
+  },
+  'served-completed': {
+    member: 'eval.completed aggregateScore, passed, taskCount, passedCount; before run.completed',
+    clause: 'RFC 0081 §C',
+    id: 'openwop.requirement.0081.eval-run-events',
+  },
+  'served-shape': {
+    member: 'every eval.* payload and the summary validate',
+    clause: 'RFC 0081 §C, RFC 0244 §E',
+    id: 'openwop.requirement.0244.served-shape',
+  },
+  'served-content-free': {
+    member: 'no eval.* payload or summary carries suite content',
+    clause: 'RFC 0244 §H',
+    id: 'openwop.requirement.0244.served-content-free',
+  },
+  'served-poll-form': {
+    member: 'the event log read by polling equals the SSE log, event for event',
+    clause: 'RFC 0081 §C, docs/wire.md §5.3 (one log, whichever form reads it)',
+    id: 'openwop.requirement.0081.eval-run-events',
+  },
+  'served-resumed-form': {
+    member: 'the SSE log resumed with Last-Event-ID is the rest of the log, event for event',
+    clause: 'RFC 0081 §C, docs/wire.md §5.2 (Last-Event-ID resumes after that sequence)',
+    id: 'openwop.requirement.0081.eval-run-events',
+  },
+  // Facts that read a clause as a class, not one instance of it (scenarios/support/served-facts/classes.ts).
+  'served-labels-content-free': {
+    member: 'scoreLabel, method and every other eval.* or summary string, as a slug, against the suite content and the agent answers',
+    clause: 'RFC 0244 §E ("pattern-bound so it cannot carry prose"), §H (content-free, extended)',
+    id: 'openwop.requirement.0244.served-content-free',
+  },
+  'served-started-first': {
+    member: 'eval.started before the first agent.*, provider.* or eval.scored event',
+    clause: 'RFC 0081 §C',
+    id: 'openwop.requirement.0081.eval-run-events',
+  },
+  'served-invocations-distinct': {
+    member: 'agent.invocation-started invocationId: one per bracket, so one per trial',
+    clause: 'RFC 0244 §B ("each trial is its own child agent invocation"), RFC 0081 §B',
+    id: 'openwop.requirement.0244.trials-per-task',
+  },
+  'served-bracket-outcome': {
+    member: 'agent.invocation-completed outcome of a bracket whose agent decided',
+    clause: 'RFC 0081 §B (each task a child invocation), CONTRACT §3 (the scripted agent completes)',
+    id: 'openwop.requirement.0081.eval-run-events',
+  },
+  'served-args-not-echoed': {
+    member: "a tool error's text and details (a fixture miss's above all): no suite args the run's own calls and answers did not carry",
+    clause: 'RFC 0244 §H ("Suite args are suite content … never echoed onto the wire")',
+    id: 'openwop.requirement.0244.served-content-free',
+  },
+  'served-miss-count-present': {
+    member: 'fixtureMissCount present on every fixtured task',
+    clause: 'CONTRACT §4, RFC 0244 §D',
+    id: 'openwop.requirement.0244.fixture-miss-fails',
+  },
+} as const satisfies Record<string, ServedFact>;
+
+/** A served-fact rule, as the table names it. */
+export type ServedRule = keyof typeof SERVED_FACTS;
+
+/** The served-fact rules charged to `id`, in table order. */
+export function servedRulesOf(id: string): ServedRule[] {
+  return (Object.keys(SERVED_FACTS) as ServedRule[]).filter((rule) => SERVED_FACTS[rule].id === id);
+}
+
+/**
+ * One observed eval run whose served facts are still to be compared: the legs queue it on the
+ * target as they observe it, and the pipeline compares the queue once every leg has run.
+ */
+export interface ServedObservation {
+  runId: string;
+  /** Charges every served fact of the run to its id in `findings`; `label` names the host. */
+  compare(findings: Findings, label: string): void;
+}
+
+/** The compare step: every queued run, in the order observed, into `findings`. Empties the queue. */
+export function compareServed(queue: ServedObservation[] | undefined, findings: Findings | undefined, label: string): void {
+  if (queue === undefined || findings === undefined) return;
+  for (const observation of queue.splice(0)) observation.compare(findings, label);
+}

@@ -1,0 +1,49 @@
+// Served facts of the summary as a whole: its identity, its verdict, its total cost and its
+// trialStats (RFC 0081 §C, RFC 0244 §B).
+
+import { costs, isJsonObject, type ServedContext } from './context.ts';
+
+/** `served-summary-identity`, `served-summary-verdict` and the summary's `served-total-cost`. */
+export function compareSummary(ctx: ServedContext): void {
+  const { run, suite, fact } = ctx;
+  const { grade, summary } = run;
+  {
+    const { check, clause } = fact('served-summary-identity');
+    check.equal(summary.suiteId, suite.suiteId, `${clause} summary.suiteId is the suite's`);
+    check.equal(summary.suiteVersion, suite.version, `${clause} summary.suiteVersion is the suite's version`);
+    check.equal(summary.taskCount, suite.tasks.length, `${clause} summary.taskCount is the suite's task count`);
+    const served = Array.isArray(summary.tasks) ? summary.tasks.filter(isJsonObject).map((t) => t.taskId) : [];
+    // RFC 0081 §C fixes no order for the task entries: each task once, in any order.
+    check.equal([...served].sort(), suite.tasks.map((t) => t.taskId).sort(), `${clause} summary.tasks lists every task of the suite, once`);
+  }
+  if (ctx.gradeKnown) {
+    const { check, clause } = fact('served-summary-verdict');
+    check.close(summary.aggregateScore, grade.aggregateScore, `${clause} summary.aggregateScore against the reference grade`);
+    if (!ctx.overHostCeiling) check.equal(summary.passed, grade.passed, `${clause} summary.passed against the reference grade`);
+    check.equal(summary.passedCount, grade.passedCount, `${clause} summary.passedCount against the reference grade`);
+  }
+  {
+    const { check, clause } = fact('served-total-cost');
+    const judge = grade.judgeCostUsd ?? 0;
+    check.ok(
+      costs(summary.totalCostUsd, grade.totalCostUsd, judge),
+      `${clause} summary.totalCostUsd is the cost of every trial (${grade.totalCostUsd}${judge > 0 ? `, or ${grade.totalCostUsd - judge} without the judge` : ''})`,
+      summary.totalCostUsd,
+    );
+  }
+}
+
+/** `served-trial-stats`: the summary's trialStats against the reference grade. */
+export function compareTrialStats(ctx: ServedContext): void {
+  if (!ctx.gradeKnown || ctx.trialsBlock === undefined) return;
+  const { grade, summary } = ctx.run;
+  const { check, clause } = ctx.fact('served-trial-stats');
+  const stats = isJsonObject(summary.trialStats) ? summary.trialStats : {};
+  check.ok(isJsonObject(summary.trialStats), `${clause} the summary carries trialStats`, summary.trialStats);
+  check.equal(stats.k, grade.trialStats?.k, `${clause} trialStats.k`);
+  check.close(stats.passAtK, grade.trialStats?.passAtK ?? Number.NaN, `${clause} trialStats.passAtK is the mean per-task passAtK`);
+  check.close(stats.passHatK, grade.trialStats?.passHatK ?? Number.NaN, `${clause} trialStats.passHatK is the mean per-task passHatK`);
+  const stderr = grade.trialStats?.scoreStderr;
+  if (stderr === undefined) check.equal(stats.scoreStderr, undefined, `${clause} trialStats.scoreStderr is omitted under two tasks`);
+  else check.close(stats.scoreStderr, stderr, `${clause} trialStats.scoreStderr`);
+}

@@ -1,0 +1,66 @@
+// v2-eval-recorded-fixtures/0252-b-request-edges — RFC 0252 §B: the edges of a fixtureRuns request.
+//
+// Legs:
+//   1. openwop.requirement.0252.request-edges-refused   `fixtureRuns: {}`, and a named task whose suite fixtures carry
+//                                   onMiss without toolResponses, are refused with 400 (§B)
+//   2. openwop.requirement.0252.live-shadow-refused     fixtureRuns on a run whose modes include live-shadow is refused
+//                                   (§B); only where the host advertises the live-shadow mode
+// Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
+// Needs agents.evalSuite.recordedFixtures with fixtureMatching (§A).
+
+import { createEvalRun, readErrorCode } from '../../lib/client/index.ts';
+import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
+import { RECORDED } from '../support/recorded.ts';
+import { requireCompleted, SCRIPTED_AGENT, sharedEvalRun } from '../support/eval-run.ts';
+
+const SOURCE = 'conformance-eval-recorded-source';
+const REPLAY = 'conformance-eval-recorded-replay';
+/** Task `record`: a fixtures block with onMiss and no toolResponses. */
+const ONMISS_ONLY = 'conformance-eval-onmiss-only';
+/** modes ["live-shadow"]; task `record` has no fixtures. */
+const LIVE_SHADOW = 'conformance-eval-live-shadow';
+
+const hostLegs: Leg[] = [
+  {
+    id: 'openwop.requirement.0252.request-edges-refused',
+    title: 'fixtureRuns with no keys, and fixtureRuns naming a task whose suite fixtures carry onMiss alone, are refused with 400 before the run starts',
+    clause: 'RFC 0252 §B',
+    rules: { 'empty-map': 'RFC 0252 §B ("with no keys")', 'task-with-on-miss-only': 'RFC 0252 §B ("toolResponses or onMiss")' },
+    needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY, ONMISS_ONLY] },
+    async run(check, target) {
+      const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
+      const cases: Array<[string, string, Record<string, unknown>]> = [
+        ['empty-map', 'fixtureRuns with no keys', { mode: 'eval', evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: {} }],
+        [
+          'task-with-on-miss-only',
+          'a named task whose suite fixtures carry onMiss and no toolResponses',
+          { mode: 'eval', evalSuiteRef: ONMISS_ONLY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: source.runId } },
+        ],
+      ];
+      for (const [rule, what, body] of cases) {
+        check.rule(rule);
+        const answer = await target.client.request('POST', '/runs', { body });
+        check.equal(answer.status, 400, `${what} is refused with 400`);
+        check.equal(readErrorCode(answer.json), 'validation_error', `${what}: the error code is validation_error`);
+      }
+    },
+  },
+  {
+    id: 'openwop.requirement.0252.live-shadow-refused',
+    title: 'fixtureRuns on a run whose modes include live-shadow is refused with 400',
+    clause: 'RFC 0252 §B',
+    needs: { facet: RECORDED, fixtures: [SOURCE, LIVE_SHADOW] },
+    async run(check, target) {
+      const modes = target.facet?.modes;
+      // Otherwise the suite's mode alone is refused (RFC 0081 §D) and fixtureRuns proves nothing.
+      if (!Array.isArray(modes) || !modes.includes('live-shadow')) return check.inapplicable('the host does not advertise the live-shadow mode');
+      const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
+      const answer = await createEvalRun(target.client, { evalSuiteRef: LIVE_SHADOW, agentId: SCRIPTED_AGENT, fixtureRuns: { record: source.runId } });
+      check.equal(answer.status, 400, 'fixtureRuns under live-shadow is refused with 400');
+      check.equal(readErrorCode(answer.json), 'validation_error', 'the error code is validation_error');
+      check.equal(answer.runId, undefined, 'no run is created');
+    },
+  },
+];
+
+export default defineScenario('v2-eval-recorded-fixtures/0252-b-request-edges.ts', hostLegs);

@@ -1,0 +1,105 @@
+// v2-eval-recorded-fixtures/0252-c-source-refused — RFC 0252 §C: an unusable source run is refused, uniformly.
+//
+// Legs:
+//   1. openwop.requirement.0252.source-refused      an unknown id, another tenant's namespace and (where the host lists
+//                               conformance-workflow-noop) a run that never invoked the agent get
+//                               one uniform 400 (status and code) that never echoes the id.
+//   2. openwop.requirement.0252.source-uniform      tenant B's run is refused with the status and code of an unknown id,
+//                               and a body that says nothing more once the noise between two
+//                               unknown ids' refusals is masked.
+// Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
+// Each leg is gated on agents.evalSuite.recordedFixtures with fixtureMatching (RFC 0252 §A),
+// and on the three conformance-eval-recorded-* fixtures (and so on what they use).
+
+import { createEvalRun, readErrorCode, readRunEvents, type HttpResult } from '../../lib/client/index.ts';
+import { need } from '../../lib/ledger/leg.ts';
+import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
+import { RECORDED, unknownRunId } from '../support/recorded.ts';
+import { observeEvalRun, requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT, sharedEvalRun } from '../support/eval-run.ts';
+import { informationBeyondUnknown } from '../support/refusal-information.ts';
+
+const SOURCE = 'conformance-eval-recorded-source';
+const REPLAY = 'conformance-eval-recorded-replay';
+/** A built-in workflow run that never invokes an agent, where the host lists it (CONTRACT §5). */
+const NOOP_WORKFLOW = 'conformance-workflow-noop';
+
+/**
+ * What RFC 0252 §C makes uniform: "the same status and the same error code". The message may
+ * differ per response (a request id), so the bytes are not compared.
+ */
+function refusalOf(answer: HttpResult): { status: number; code: string | undefined } {
+  return { status: answer.status, code: readErrorCode(answer.json) };
+}
+
+const hostLegs: Leg[] = [
+  {
+    id: 'openwop.requirement.0252.source-refused',
+    title: 'an unusable source run is refused with one uniform 400 validation_error that never echoes the id',
+    clause: 'RFC 0252 §C',
+    needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY] },
+    async run(check, target) {
+      const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
+      const candidates = [unknownRunId(target.seed, source.runId, 'source-refused'), `ghost-tenant/${target.seed.hex(`ghost-tenant:${source.runId}`)}`];
+      if (target.fixtures.has(NOOP_WORKFLOW)) {
+        const workflow = await target.client.request('POST', '/runs', { body: { workflowId: NOOP_WORKFLOW } });
+        const runId = (workflow.json as { runId?: unknown } | undefined)?.runId;
+        need(check, workflow.status === 201 && typeof runId === 'string', `POST /runs for the ${NOOP_WORKFLOW} workflow answers 201`, workflow.json);
+        await readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS });
+        candidates.push(runId);
+      }
+      const refusals = [];
+      const texts: string[] = [];
+      for (const id of candidates) {
+        const answer = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: id } });
+        check.equal(answer.status, 400, `the source ${id} is refused with 400`);
+        check.equal(readErrorCode(answer.json), 'validation_error', 'the error code is validation_error');
+        check.ok(
+          !answer.text.includes(id) && !answer.text.includes(id.slice(id.lastIndexOf('/') + 1)),
+          'the refusal does not echo the supplied id',
+          answer.text,
+        );
+        refusals.push(refusalOf(answer));
+        texts.push(answer.text);
+      }
+      for (const refusal of refusals.slice(1)) check.equal(refusal, refusals[0], 'every unusable source gets the same status and the same error code');
+      check.saw(
+        texts.every((text) => text === texts[0])
+          ? 'source refusals identical byte for byte'
+          : 'source refusals with the same status and code, messages differing',
+      );
+    },
+  },
+  {
+    id: 'openwop.requirement.0252.source-uniform',
+    title: "another tenant's completed run is refused with the status and error code of an unknown id",
+    clause: 'RFC 0252 §C, Security',
+    rules: { main: 'RFC 0252 §C, Security', 'refusal-tells-nothing': 'RFC 0252 §C, Security (the refusal tells a foreign run from no run in no way)' },
+    needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY], tenantB: true },
+    async run(check, target) {
+      const tenantB = target.tenantB!;
+      const foreign = requireCompleted(check, await observeEvalRun(target, SOURCE, {}, tenantB));
+      const own = requireCompleted(check, await sharedEvalRun(target, SOURCE));
+      const unknown = await createEvalRun(target.client, {
+        evalSuiteRef: REPLAY,
+        agentId: SCRIPTED_AGENT,
+        fixtureRuns: { record: unknownRunId(target.seed, own.runId, 'source-uniform') },
+      });
+      const otherUnknown = await createEvalRun(target.client, {
+        evalSuiteRef: REPLAY,
+        agentId: SCRIPTED_AGENT,
+        fixtureRuns: { record: unknownRunId(target.seed, own.runId, 'source-uniform-calibration') },
+      });
+      const other = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: foreign.runId } });
+      check.equal(other.status, 400, "tenant B's run as a source is refused with 400");
+      check.equal(refusalOf(other), refusalOf(unknown), "tenant B's run is refused with the status and error code of an unknown id");
+      check.ok(!other.text.includes(foreign.runId), 'the refusal does not echo the id', other.text);
+      check.equal(other.runId, undefined, 'no run is created');
+      // Nor by what its body says, once the noise between two unknown ids' refusals is masked.
+      check.rule('refusal-tells-nothing');
+      const told = informationBeyondUnknown(unknown.json ?? unknown.text, otherUnknown.json ?? otherUnknown.text, other.json ?? other.text);
+      check.ok(told.length === 0, "the refusal of tenant B's run carries no information the refusal of an unknown id does not", told);
+    },
+  },
+];
+
+export default defineScenario('v2-eval-recorded-fixtures/0252-c-source-refused.ts', [...hostLegs]);

@@ -1,0 +1,104 @@
+// v2-eval-run-surface/0081-d-cost-ceiling — RFC 0081 §D, RFC 0244 §B: every limit a host advertises is crossed
+// at least once, whatever it is. A fixed fixture crosses only the limits below its own size (the
+// conformance-eval-cost-ceiling suite costs 6 USD), and the fit rules make the legs it does not fit
+// inapplicable; this leg seeds, through the seams, a suite sized from the advertised number, so a
+// host's verdict over its own ceiling is always compared.
+//
+// Legs:
+//   1. openwop.requirement.0081.cost-ceiling-held   a one-task golden suite whose one model call costs more than the
+//      advertised maxCostUsdPerSuite is refused at create (4xx), or its run ends without
+//      run.completed, or it completes and its suite does not pass (CONTRACT §6, "how a host
+//      enforces its maxCostUsdPerSuite"); never a passing suite over the ceiling
+// Gate: agents.evalSuite with maxCostUsdPerSuite, and the seams (the suite is seeded at the
+// host's ceiling). The task ceiling (maxTasksPerSuite) is crossed the same way by
+// openwop.requirement.0081.task-ceiling-held (./0081-d-task-ceiling.ts).
+
+import { createEvalRun, readErrorCode, readRunEvents, seedEvalSuite, waitForSummary } from '../../lib/client/index.ts';
+import { need } from '../../lib/ledger/leg.ts';
+import { defineScenario } from '../../lib/ledger/scenario.ts';
+import { RUN_DEADLINE_MS, SCRIPTED_AGENT } from '../support/eval-run.ts';
+
+/** The id the over-ceiling suite is seeded under (CONTRACT §5 seam). */
+const OVER_COST_CEILING = 'conformance-eval-over-cost-ceiling';
+
+/** The cost of the seeded suite's one model call: a whole dollar over the ceiling, in cents. */
+function overCeilingCost(ceiling: number): number {
+  return Math.ceil(ceiling * 100) / 100 + 1;
+}
+
+/** A golden suite of one task that answers "ok" for "ok" with one model call costing `costUsd`. */
+function overCostCeilingFixture(costUsd: number): { id: string } & Record<string, unknown> {
+  const suite = {
+    suiteId: 'core.conformance.evals.over-cost-ceiling',
+    version: '1.0.0',
+    targetAgentId: SCRIPTED_AGENT,
+    modes: ['golden'],
+    tasks: [
+      {
+        taskId: 'costly',
+        input: { steps: [], output: 'ok', usage: [{ inputTokens: 10, outputTokens: 1, costUsd }] },
+        expected: { kind: 'golden', match: { strategy: 'exact', value: 'ok' } },
+      },
+    ],
+  };
+  return {
+    id: OVER_COST_CEILING,
+    description: `A golden suite of one task whose one model call costs ${costUsd} USD, over the host's advertised maxCostUsdPerSuite.`,
+    requires: {},
+    suite,
+    // The reference grade knows no host ceiling (CONTRACT §6): by the suite alone it passes.
+    expectedGrade: {
+      suiteId: suite.suiteId,
+      suiteVersion: suite.version,
+      aggregateScore: 1,
+      passed: true,
+      taskCount: 1,
+      passedCount: 1,
+      totalCostUsd: costUsd,
+      tasks: [{ taskId: 'costly', score: 1, passed: true, costUsd, efficiency: { toolCallCount: 0, modelCallCount: 1, inputTokens: 10, outputTokens: 1 } }],
+    },
+    notes: 'Seeded by the cost-ceiling leg at the ceiling the host advertises, so every advertised ceiling is crossed.',
+  };
+}
+
+export default defineScenario('v2-eval-run-surface/0081-d-cost-ceiling.ts', [
+  {
+    id: 'openwop.requirement.0081.cost-ceiling-held',
+    title: 'a suite costing more than the advertised maxCostUsdPerSuite never passes, whatever the ceiling',
+    clause: 'RFC 0081 §D (maxCostUsdPerSuite), RFC 0244 §B (it counts every trial), CONTRACT §6',
+    needs: { facet: [] },
+    async run(check, target) {
+      const ceiling = target.facet?.maxCostUsdPerSuite;
+      if (typeof ceiling !== 'number' || !Number.isFinite(ceiling) || ceiling < 0) return check.inapplicable('the host advertises no maxCostUsdPerSuite');
+      if (!target.seams) check.blocked('the host does not mount the conformance seams profile, so a suite over its maxCostUsdPerSuite cannot be seeded');
+      const cost = overCeilingCost(ceiling);
+      check.saw(`maxCostUsdPerSuite ${ceiling}, crossed by a suite costing ${cost} USD`);
+      const seeded = await seedEvalSuite(target.client, overCostCeilingFixture(cost));
+      need(check, seeded.ok, `the seeding seam accepts a suite costing ${cost} USD`, seeded.ok ? undefined : seeded.reason);
+      const created = await createEvalRun(target.client, { evalSuiteRef: OVER_COST_CEILING, agentId: SCRIPTED_AGENT });
+      if (created.runId === undefined) {
+        check.ok(created.status >= 400 && created.status < 500, `a suite costing ${cost} USD is refused at create with a 4xx`, {
+          status: created.status,
+          body: created.json,
+        });
+        check.saw(`a suite over maxCostUsdPerSuite is refused ${created.status} ${String(readErrorCode(created.json))}`);
+        return;
+      }
+      need(check, created.status === 201, `POST /runs for ${OVER_COST_CEILING} answers 201 with a runId, or is refused 4xx`, created.status);
+      const read = await readRunEvents(target.client, created.runId, { deadlineMs: RUN_DEADLINE_MS });
+      need(check, read.ok, `the event log of the ${OVER_COST_CEILING} run is read in full`, read.ok ? undefined : read.reason);
+      const evalCompleted = read.events.filter((e) => e.type === 'eval.completed').map((e) => (e.payload ?? {}) as Record<string, unknown>);
+      const last = read.events[read.events.length - 1];
+      if (last?.type !== 'run.completed') {
+        check.saw(`the run ends ${String(last?.type)} over the ceiling`);
+        check.ok(!evalCompleted.some((p) => p.passed === true), 'no eval.completed of a run stopped over the ceiling says the suite passed', evalCompleted);
+        return;
+      }
+      const answer = await waitForSummary(target.client, created.runId, RUN_DEADLINE_MS);
+      need(check, answer.kind === 'ok', `GET /runs/{id}/eval-summary for the ${OVER_COST_CEILING} run answers 200`, { status: answer.result.status });
+      check.saw('the run completes and the suite does not pass');
+      check.equal(answer.summary.passed, false, `the suite costing ${cost} USD, over the host's maxCostUsdPerSuite ${ceiling}, does not pass`);
+      check.equal(evalCompleted[0]?.passed, false, 'eval.completed says the suite did not pass');
+    },
+  },
+]);

@@ -1,0 +1,172 @@
+// v2-eval-trajectory-trials/0244-a-modes — RFC 0244 §A: every trajectory mode, its rule and its edges.
+//
+// Legs:
+//   1. openwop.requirement.0244.modes-each-rule          `exact` with an extra or a missing call, `any-order` with an
+//                                    expected call missing, `subset` with a tool outside `calls`:
+//                                    each unmatched by its own rule (conformance-eval-trajectory-modes)
+//   2. openwop.requirement.0244.forbidden-every-mode     a forbidden call unmatches a trajectory that otherwise matches,
+//                                    under each of the four modes
+//   3. openwop.requirement.0244.modes-args-cells         exact × ignore, in-order × exact, any-order × subset,
+//                                    subset × exact match; a failing args subset does not
+//   4. openwop.requirement.0244.delegates-default-excluded  with includeDelegates absent, a delegate's call stays out
+//                                    of the observed trajectory (it still counts in efficiency)
+//   5. openwop.requirement.0244.trajectory-last-trial    with trials, the trajectory block is the last trial's, whose
+//                                    path differs from the first's (conformance-eval-trials-any)
+// Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
+// Every observed run is already compared in full with the reference grade (served facts,
+// scenarios/support/served-facts/). The legs here add what that comparison cannot prove: that the
+// reference grade itself is what the fixture's expectedGrade says the scripted agent's contract
+// produces (CONTRACT §3), and that the host's served member agrees, each under the rule of the
+// clause that decides it.
+
+import { toSummaryView } from '../../lib/grader/index.ts';
+import { need, type Checks } from '../../lib/ledger/leg.ts';
+import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
+import { requireCompleted, sharedEvalRun, summaryTask } from '../support/eval-run.ts';
+import { isJsonObject } from '../../lib/json-value.ts';
+
+const MODES = 'conformance-eval-trajectory-modes';
+const TRIALS_ANY = 'conformance-eval-trials-any';
+
+type Completed = ReturnType<typeof requireCompleted>;
+type Member = 'trajectory' | 'passed' | 'score' | 'trials' | 'efficiency';
+type Json = Record<string, unknown>;
+
+/** JSON equality with numbers within 1e-9 · max(1, |expected|) (RFC 0244 §B tolerance, CONTRACT §6). */
+function agrees(actual: unknown, expected: unknown): boolean {
+  if (typeof expected === 'number') return typeof actual === 'number' && Math.abs(actual - expected) <= 1e-9 * Math.max(1, Math.abs(expected));
+  if (Array.isArray(expected)) return Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => agrees(actual[i], e));
+  if (isJsonObject(expected)) {
+    if (!isJsonObject(actual)) return false;
+    const keys = new Set([...Object.keys(expected), ...Object.keys(actual)]);
+    return [...keys].every((key) => agrees(actual[key], expected[key]));
+  }
+  return actual === expected;
+}
+
+function expectedTask(run: Completed, taskId: string): Json | undefined {
+  return (run.fixture.expectedGrade as { tasks: Json[] }).tasks.find((t) => t.taskId === taskId);
+}
+
+function gradedTask(run: Completed, taskId: string): Json | undefined {
+  return toSummaryView(run.grade).tasks.find((t) => t.taskId === taskId);
+}
+
+/**
+ * For one task: the reference grade of the events equals what the scripted agent's contract
+ * produces (the fixture's expectedGrade), and the host's served member equals the reference grade.
+ */
+function checkTask(check: Checks, run: Completed, taskId: string, members: Member[]): void {
+  const want = expectedTask(run, taskId);
+  const graded = gradedTask(run, taskId);
+  const served = summaryTask(run.summary, taskId);
+  need(check, want, `the expectedGrade of ${run.fixture.id} has task ${taskId}`);
+  for (const member of members) {
+    check.ok(agrees(graded?.[member], want[member]), `task ${taskId}: the ${member} the events show is what the scripted agent's contract produces`, {
+      graded: graded?.[member],
+      expected: want[member],
+    });
+    check.ok(agrees(served?.[member], graded?.[member]), `task ${taskId}: the served ${member} equals the reference grade of the events`, {
+      served: served?.[member],
+      graded: graded?.[member],
+    });
+  }
+}
+
+const TRAJECTORY_ONLY: Member[] = ['trajectory', 'passed', 'score'];
+
+export default defineScenario('v2-eval-trajectory-trials/0244-a-modes.ts', [
+  {
+    id: 'openwop.requirement.0244.modes-each-rule',
+    title: 'exact, any-order and subset each leave a trajectory unmatched by their own rule',
+    clause: 'RFC 0244 §A',
+    rules: {
+      'exact-length': 'RFC 0244 §A (exact: the same length as calls, the i-th matching the i-th)',
+      'any-order-covers-expected': 'RFC 0244 §A (any-order: each expected call matched by a distinct observed call)',
+      'subset-no-outside-tool': 'RFC 0244 §A (subset: no tool outside calls was called)',
+    },
+    needs: { facet: ['trajectory'], fixtures: [MODES] },
+    async run(check, target) {
+      // No task of this leg constrains arguments, so redacted inputs (RFC 0244 UQ 6) do not hide its grade.
+      const run = requireCompleted(check, await sharedEvalRun(target, MODES), { trajectoryArgs: false });
+      check.rule('exact-length');
+      for (const taskId of ['exact-extra-call', 'exact-short']) checkTask(check, run, taskId, TRAJECTORY_ONLY);
+      check.rule('any-order-covers-expected');
+      checkTask(check, run, 'any-order-missing', TRAJECTORY_ONLY);
+      check.rule('subset-no-outside-tool');
+      checkTask(check, run, 'subset-outside-tool', TRAJECTORY_ONLY);
+    },
+  },
+  {
+    id: 'openwop.requirement.0244.forbidden-every-mode',
+    title: 'a call to a forbidden tool unmatches the trajectory under exact, in-order, any-order and subset alike',
+    clause: 'RFC 0244 §A ("whatever the mode")',
+    needs: { facet: ['trajectory'], fixtures: [MODES] },
+    async run(check, target) {
+      const run = requireCompleted(check, await sharedEvalRun(target, MODES), { trajectoryArgs: false });
+      for (const mode of ['exact', 'in-order', 'any-order', 'subset']) {
+        const taskId = `forbidden-${mode}`;
+        checkTask(check, run, taskId, TRAJECTORY_ONLY);
+        const served = summaryTask(run.summary, taskId)?.trajectory as Json | undefined;
+        check.equal(served?.matched, false, `task ${taskId}: the ${mode} trajectory with a forbidden call is unmatched`);
+        check.equal(summaryTask(run.summary, taskId)?.passed, false, `task ${taskId}: it does not pass`);
+      }
+    },
+  },
+  {
+    id: 'openwop.requirement.0244.modes-args-cells',
+    title:
+      'each mode grades the argsMatch of its calls: exact × ignore, in-order × exact, any-order × subset and subset × exact match, a failing subset does not',
+    clause: 'RFC 0244 §A',
+    rules: {
+      cells: 'RFC 0244 §A (call matching under argsMatch, inside every match mode)',
+      'subset-args-mismatch': 'RFC 0244 §A (subset: every key path in args present with a JSON-deep-equal value)',
+    },
+    needs: { facet: ['trajectory'], fixtures: [MODES] },
+    async run(check, target) {
+      const run = requireCompleted(check, await sharedEvalRun(target, MODES));
+      for (const taskId of ['exact-args-ignored', 'in-order-args-exact', 'any-order-args-subset', 'subset-args-exact']) {
+        checkTask(check, run, taskId, TRAJECTORY_ONLY);
+      }
+      check.rule('subset-args-mismatch');
+      checkTask(check, run, 'args-subset-mismatch', TRAJECTORY_ONLY);
+    },
+  },
+  {
+    id: 'openwop.requirement.0244.delegates-default-excluded',
+    title: "with includeDelegates absent, a delegate's call stays out of the observed trajectory",
+    clause: 'RFC 0244 §A (includeDelegates: default false)',
+    needs: { facet: ['trajectory'], fixtures: [MODES] },
+    async run(check, target) {
+      const run = requireCompleted(check, await sharedEvalRun(target, MODES));
+      const taskId = 'delegates-by-default-excluded';
+      checkTask(check, run, taskId, TRAJECTORY_ONLY);
+      const served = summaryTask(run.summary, taskId)?.trajectory as Json | undefined;
+      check.equal(served?.observedCount, 1, `task ${taskId}: only the target agent's own call is observed`);
+    },
+  },
+  {
+    id: 'openwop.requirement.0244.trajectory-last-trial',
+    title: 'with trials, the trajectory block describes the last trial, whose path differs from the first',
+    clause: 'RFC 0244 §A (Reporting: "With trials (§B), the block describes the last trial")',
+    needs: { facet: ['trials', 'trajectory'], fixtures: [TRIALS_ANY] },
+    async run(check, target) {
+      const run = requireCompleted(check, await sharedEvalRun(target, TRIALS_ANY), { trajectoryArgs: false });
+      const taskId = 'last-trial-path';
+      checkTask(check, run, taskId, ['trajectory']);
+      const task = run.grade.tasks.find((t) => t.taskId === taskId);
+      const first = task?.trialGrades.find((t) => t.trialIndex === 0)?.trajectory;
+      const last = task?.trialGrades.find((t) => t.trialIndex === (task?.trialGrades.length ?? 0) - 1)?.trajectory;
+      check.ok(
+        first !== undefined && last !== undefined && !agrees(first, last),
+        'the first and the last trial took different paths, so the block tells them apart',
+        { first, last },
+      );
+      check.ok(
+        agrees(summaryTask(run.summary, taskId)?.trajectory, last),
+        `task ${taskId}: the served block is the last trial's`,
+        summaryTask(run.summary, taskId)?.trajectory,
+      );
+    },
+  },
+] satisfies Leg[]);

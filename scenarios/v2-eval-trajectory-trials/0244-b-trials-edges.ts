@@ -1,0 +1,150 @@
+// v2-eval-trajectory-trials/0244-b-trials-edges — RFC 0244 §B: the trials pass rules and formulas, at their edges.
+//
+// Legs:
+//   1. openwop.requirement.0244.pass-rule-any-all        passRule "any" passes a task with c ≥ 1; an explicit "all"
+//                                    fails a task with c = n − 1 (conformance-eval-trials-all)
+//   2. openwop.requirement.0244.trials-formulas-everywhere  the §B formulas with k absent (k = n), with k = 1 and c = 0,
+//                                    and scoreStderr omitted for a one-task suite
+// Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
+// Every observed run is already compared in full with the reference grade (served facts,
+// scenarios/support/served-facts/). The legs here add what that comparison cannot prove: that the
+// reference grade itself is what the fixture's expectedGrade says the scripted agent's contract
+// produces (CONTRACT §3), and that the host's served member agrees, each under the rule of the
+// clause that decides it.
+
+import { toSummaryView } from '../../lib/grader/index.ts';
+import { need, type Checks } from '../../lib/ledger/leg.ts';
+import { defineScenario, fittingFixtures, type Leg } from '../../lib/ledger/scenario.ts';
+import { requireCompleted, sharedEvalRun, summaryTask } from '../support/eval-run.ts';
+import { isJsonObject } from '../../lib/json-value.ts';
+const TRIALS_ANY = 'conformance-eval-trials-any';
+const TRIALS_ALL = 'conformance-eval-trials-all';
+
+type Completed = ReturnType<typeof requireCompleted>;
+type Member = 'trajectory' | 'passed' | 'score' | 'trials' | 'efficiency';
+type Json = Record<string, unknown>;
+
+/** JSON equality with numbers within 1e-9 · max(1, |expected|) (RFC 0244 §B tolerance, CONTRACT §6). */
+function agrees(actual: unknown, expected: unknown): boolean {
+  if (typeof expected === 'number') return typeof actual === 'number' && Math.abs(actual - expected) <= 1e-9 * Math.max(1, Math.abs(expected));
+  if (Array.isArray(expected)) return Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => agrees(actual[i], e));
+  if (isJsonObject(expected)) {
+    if (!isJsonObject(actual)) return false;
+    const keys = new Set([...Object.keys(expected), ...Object.keys(actual)]);
+    return [...keys].every((key) => agrees(actual[key], expected[key]));
+  }
+  return actual === expected;
+}
+
+function expectedTask(run: Completed, taskId: string): Json | undefined {
+  return (run.fixture.expectedGrade as { tasks: Json[] }).tasks.find((t) => t.taskId === taskId);
+}
+
+function gradedTask(run: Completed, taskId: string): Json | undefined {
+  return toSummaryView(run.grade).tasks.find((t) => t.taskId === taskId);
+}
+
+/**
+ * For one task: the reference grade of the events equals what the scripted agent's contract
+ * produces (the fixture's expectedGrade), and the host's served member equals the reference grade.
+ */
+function checkTask(check: Checks, run: Completed, taskId: string, members: Member[]): void {
+  const want = expectedTask(run, taskId);
+  const graded = gradedTask(run, taskId);
+  const served = summaryTask(run.summary, taskId);
+  need(check, want, `the expectedGrade of ${run.fixture.id} has task ${taskId}`);
+  for (const member of members) {
+    check.ok(agrees(graded?.[member], want[member]), `task ${taskId}: the ${member} the events show is what the scripted agent's contract produces`, {
+      graded: graded?.[member],
+      expected: want[member],
+    });
+    check.ok(agrees(served?.[member], graded?.[member]), `task ${taskId}: the served ${member} equals the reference grade of the events`, {
+      served: served?.[member],
+      graded: graded?.[member],
+    });
+  }
+}
+
+/** The same for members of the summary's trialStats; returns the served trialStats. */
+function checkTrialStats(check: Checks, run: Completed, members: Array<'k' | 'passAtK' | 'passHatK' | 'scoreStderr'>): Json | undefined {
+  const want = (run.fixture.expectedGrade as { trialStats?: Json }).trialStats;
+  const graded = toSummaryView(run.grade).trialStats as Json | undefined;
+  const served = isJsonObject(run.summary.trialStats) ? run.summary.trialStats : undefined;
+  for (const member of members) {
+    check.ok(agrees(graded?.[member], want?.[member]), `trialStats.${member} the events show is what the scripted agent's contract produces`, {
+      graded: graded?.[member],
+      expected: want?.[member],
+    });
+    check.ok(agrees(served?.[member], graded?.[member]), `the served trialStats.${member} equals the reference grade of the events`, {
+      served: served?.[member],
+      graded: graded?.[member],
+    });
+  }
+  return served;
+}
+
+export default defineScenario('v2-eval-trajectory-trials/0244-b-trials-edges.ts', [
+  {
+    id: 'openwop.requirement.0244.pass-rule-any-all',
+    title: 'passRule "any" passes a task with one passed trial; an explicit "all" fails a task with one failed trial',
+    clause: 'RFC 0244 §B',
+    rules: {
+      any: 'RFC 0244 §B (passRule any ⇔ c ≥ 1)',
+      'all-explicit': 'RFC 0244 §B (passRule all ⇔ c = n)',
+    },
+    needs: { facet: ['trials'], someFixtures: [TRIALS_ANY, TRIALS_ALL] },
+    async run(check, target) {
+      const fitting = fittingFixtures(target, [TRIALS_ANY, TRIALS_ALL]);
+      if (fitting.includes(TRIALS_ANY)) {
+        check.rule('any');
+        const run = requireCompleted(check, await sharedEvalRun(target, TRIALS_ANY), { trajectoryArgs: false });
+        checkTask(check, run, 'last-trial-path', ['passed', 'score']);
+        check.equal(summaryTask(run.summary, 'last-trial-path')?.passed, true, 'task last-trial-path: one passed trial of three passes under passRule any');
+      }
+      if (fitting.includes(TRIALS_ALL)) {
+        check.rule('all-explicit');
+        const run = requireCompleted(check, await sharedEvalRun(target, TRIALS_ALL));
+        for (const taskId of ['never', 'mostly', 'always-varied']) checkTask(check, run, taskId, ['passed', 'score']);
+        check.equal(
+          summaryTask(run.summary, 'mostly')?.passed,
+          false,
+          'task mostly: three passed trials of four fail under passRule all, though meanScore 0.75 ≥ passScore 0.5',
+        );
+      }
+    },
+  },
+  {
+    id: 'openwop.requirement.0244.trials-formulas-everywhere',
+    title: 'passAtK, passHatK and trialStats follow the formulas with k absent, with k = 1 and c = 0, and omit scoreStderr for one task',
+    clause: 'RFC 0244 §B',
+    rules: {
+      'k-absent': 'RFC 0244 §B (k absent ⇒ count)',
+      'k-one-c-zero': 'RFC 0244 §B (passAtK 0 when c = 0; passHatK 0 when c < k)',
+      'one-task-no-stderr': 'RFC 0244 §B (scoreStderr omitted when taskCount < 2)',
+    },
+    needs: { facet: ['trials'], someFixtures: [TRIALS_ANY, TRIALS_ALL] },
+    async run(check, target) {
+      const fitting = fittingFixtures(target, [TRIALS_ANY, TRIALS_ALL]);
+      if (fitting.includes(TRIALS_ANY)) {
+        const run = requireCompleted(check, await sharedEvalRun(target, TRIALS_ANY), { trajectoryArgs: false });
+        check.rule('k-absent');
+        checkTask(check, run, 'last-trial-path', ['trials']);
+        const served = checkTrialStats(check, run, ['k', 'passAtK', 'passHatK']);
+        check.equal(served?.k, (run.fixture.suite.trials as { count: number }).count, 'trialStats.k is trials.count when k is absent');
+        check.rule('one-task-no-stderr');
+        need(check, run.grade.tasks.length === 1, 'the suite has one task');
+        check.ok(served !== undefined && !('scoreStderr' in served), 'trialStats carries no scoreStderr for a one-task suite', served);
+      }
+      if (fitting.includes(TRIALS_ALL)) {
+        const run = requireCompleted(check, await sharedEvalRun(target, TRIALS_ALL));
+        check.rule('k-one-c-zero');
+        for (const taskId of ['never', 'mostly', 'always-varied']) checkTask(check, run, taskId, ['trials']);
+        const served = checkTrialStats(check, run, ['k', 'passAtK', 'passHatK', 'scoreStderr']);
+        check.equal(served?.k, 1, 'trialStats.k is trials.k, 1');
+        const never = summaryTask(run.summary, 'never')?.trials as Json | undefined;
+        check.equal(never?.passAtK, 0, 'task never: passAtK is 0 when c = 0');
+        check.equal(never?.passHatK, 0, 'task never: passHatK is 0 when c < k');
+      }
+    },
+  },
+] satisfies Leg[]);
