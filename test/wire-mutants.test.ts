@@ -9,11 +9,7 @@ import { WIRE_MUTANT_EXCEPTIONS } from '../hosts/known-bad/wire-mutant-exception
 import { wireMutants } from '../hosts/known-bad/wire-mutants-census.ts';
 import { type Census, mutantCandidates, SERVER_EVENTS } from '../hosts/known-bad/wire-mutants.ts';
 import { loadScenarios } from '../lib/scenarios.ts';
-import { censusAndMutants, killsOf, sampleMutants } from './support/wire-mutants-harness.ts';
-
-/** The sample: sized so the file adds about 20 s to `npm test` on two cores (bench/RESULTS.md). */
-export const SAMPLE_SIZE = 16;
-export const SAMPLE_SEED = 'wire-mutants-1';
+import { censusAndMutants, killsOf, SAMPLE_SEED, SAMPLE_SIZE, sampleMutants } from './support/wire-mutants-harness.ts';
 
 const scenarios = await loadScenarios();
 const { reference, mutants, noOps } = await censusAndMutants(scenarios);

@@ -8,6 +8,10 @@ import { censusHost, wireMutants } from '../../hosts/known-bad/wire-mutants-cens
 import type { WireMutant } from '../../hosts/known-bad/wire-mutants.ts';
 import { certifyConfiguration } from './matrix-harness.ts';
 
+/** The sample test/wire-mutants.test.ts certifies: sized so it adds about 20 s to `npm test` on two cores (bench/RESULTS.md). */
+export const SAMPLE_SIZE = 16;
+export const SAMPLE_SEED = 'wire-mutants-1';
+
 /** The honest rows, and the mutants placed by what that certification served. */
 export async function censusAndMutants(scenarios: Scenario[]): Promise<{ reference: Map<string, LedgerRow>; mutants: WireMutant[]; noOps: string[] }> {
   const census = censusHost();
