@@ -19,6 +19,7 @@ import { benchGeneratedVariants, benchLatitudeMatrix } from './latitude-matrix.t
 import { benchSchemaStartup } from './startup.ts';
 import { benchFirstRequest, benchLatencyProxy, benchWholeProcess } from './waiting.ts';
 import { benchGenerated } from './generated.ts';
+import { benchWireMutants } from './wire-mutants.ts';
 
 const args = process.argv.slice(2);
 const write = args.includes('--write');
@@ -41,6 +42,7 @@ for (const [section, bench] of [
   ['Generated suites', benchGenerated],
   ['The archive and its replay', benchArchive],
   ['Whole-run hostile hosts', benchWholeRunHostile],
+  ['Kill matrix: generated wire mutants', benchWireMutants],
 ] as const) {
   if (wanted.length > 0 && !wanted.some((word) => section.toLowerCase().includes(word))) continue;
   process.stderr.write(`bench: ${section}…\n`);
