@@ -20,6 +20,7 @@ import { benchSchemaStartup } from './startup.ts';
 import { benchFirstRequest, benchLatencyProxy, benchWholeProcess } from './waiting.ts';
 import { benchGenerated } from './generated.ts';
 import { benchNpmTest } from './npm-test.ts';
+import { benchWireMutants } from './wire-mutants.ts';
 
 const args = process.argv.slice(2);
 const write = args.includes('--write');
@@ -42,6 +43,7 @@ for (const [section, bench] of [
   ['Generated suites', benchGenerated],
   ['The archive and its replay', benchArchive],
   ['Whole-run hostile hosts', benchWholeRunHostile],
+  ['Kill matrix: generated wire mutants', benchWireMutants],
   ['npm test, file by file', benchNpmTest],
 ] as const) {
   if (wanted.length > 0 && !wanted.some((word) => section.toLowerCase().includes(word))) continue;

@@ -44,7 +44,7 @@ export function shippedSchemas(): Map<string, Json> {
 }
 
 /** Follows `$ref`s (absolute ids or `#/…` in `doc`) to the schema node they name. */
-function resolve(node: unknown, doc: Json, schemas: Schemas): { node: Json; doc: Json } {
+export function resolve(node: unknown, doc: Json, schemas: Schemas): { node: Json; doc: Json } {
   let current = node;
   let home = doc;
   for (let hops = 0; isJsonObject(current) && typeof current.$ref === 'string' && hops < 16; hops++) {

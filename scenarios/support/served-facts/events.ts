@@ -100,6 +100,13 @@ export function compareCompleted(ctx: ServedContext): void {
       evalCompleted: completed[0]?.sequence,
       runCompleted: runCompleted?.sequence,
     });
+    // RFC 0081 §C: eval.completed comes "after all tasks"; its Conformance leg reads
+    // eval.started → per-task eval.scored → eval.completed "in order".
+    const lastScored = run.events.filter((e) => e.type === 'eval.scored').at(-1);
+    check.ok((completed[0]?.sequence ?? -1) > (lastScored?.sequence ?? -1), `${clause} eval.completed comes after every eval.scored`, {
+      evalCompleted: completed[0]?.sequence,
+      lastEvalScored: lastScored?.sequence,
+    });
     const outputs = payloadOf(runCompleted).outputs;
     const t = fact('served-summary-output');
     const carried = jsonDeepEqual(outputs, summary) || (isJsonObject(outputs) && Object.values(outputs).some((value) => jsonDeepEqual(value, summary)));

@@ -1,0 +1,52 @@
+// The generated wire mutants (./wire-mutants.ts) the harness does not kill, each by name with
+// its reason, so none is dropped silently: test/wire-mutants.test.ts and the bench print them, and
+// every mutant not named here must be killed. Most are no defect at all (a member the schema makes
+// optional and no clause requires, an order or a label the RFCs leave to the host); the others
+// are core OpenWOP event semantics that RFC 0081/0244/0252 do not state, so no leg of this
+// harness may charge them. A gap the harness should close is fixed in its leg, not listed here.
+
+/** The reason of a dropped optional member, which is no defect. */
+const OPTIONAL = (member: string, clause: string): string =>
+  `no defect: ${member} is optional (${clause}) and no clause requires it where it lands; the honest variants leave it out and pass`;
+
+/** Mutants not killed, by name, with the reason. */
+export const WIRE_MUTANT_EXCEPTIONS: Readonly<Record<string, string>> = {
+  // Optional members dropped: leaving them out is an honest choice (hosts/honest-variants/generated.ts).
+  'wire-dropped-eval-summary-tasks-costusd': OPTIONAL('the task entry costUsd', 'RFC 0081 §C'),
+  'wire-dropped-eval-summary-tasks-efficiency': OPTIONAL('the task entry efficiency block', 'RFC 0244 §C'),
+  'wire-dropped-eval-summary-regression-alpha': OPTIONAL('regression.alpha', 'RFC 0244 §F'),
+  'wire-dropped-eval-started-baselinerunid': OPTIONAL('eval.started.baselineRunId', 'RFC 0081 §C `baselineRunId?`; the summary names the baseline'),
+  'wire-dropped-eval-scored-costusd': OPTIONAL('eval.scored.costUsd', 'RFC 0081 §C `costUsd?`'),
+  'wire-dropped-eval-scored-scorelabel': OPTIONAL('eval.scored.scoreLabel', 'RFC 0244 §E'),
+  'wire-dropped-eval-scored-evaluatortype': OPTIONAL('eval.scored.evaluatorType', 'RFC 0244 §E'),
+  'wire-dropped-eval-completed-regressionvsbaseline': OPTIONAL('eval.completed.regressionVsBaseline', 'RFC 0081 §C `regressionVsBaseline?`'),
+  'wire-dropped-eval-scored-trialindex':
+    'no defect where it lands: the first suite serving trialIndex runs one trial, where RFC 0244 §B lets eval.scored omit it (with count > 1 the (taskId, trialIndex) pairs are checked)',
+  // Host choices the RFCs leave open.
+  'wire-items-swapped-eval-summary-tasks': "no defect: the RFCs fix no order of the summary's task entries; they are paired by taskId",
+  'wire-items-swapped-eval-started-modes': 'no defect: modes is a set (uniqueItems), compared as one',
+  'wire-altered-eval-summary-regression-method':
+    'no defect the wire shows: a method name is open (RFC 0244 §F: a pattern, names only RECOMMENDED), and a verdict under a method the harness does not know is held only to the directions no paired task moved in (CONTRACT §6)',
+  'wire-plus-1e-6-eval-summary-regression-alpha':
+    "no defect: alpha is the host's (RFC 0244 §F); the sign-test verdict is recomputed at the served alpha, and 0.05 + 5e-8 gives the same verdict",
+  'wire-altered-eval-scored-scorelabel': "no defect: a scoreLabel is the host's label (RFC 0244 §E), within its pattern; it carries no content",
+  'wire-altered-eval-scored-evaluatortype':
+    'no clause ties evaluatorType to the mode or the grader (RFC 0244 §E, provisional per UQ 4): a host may judge a deterministic task with a model and say so',
+  // Events whose order the three RFCs do not fix, or whose pairing is core OpenWOP event semantics.
+  'wire-event-moved-eval-scored':
+    "no clause broken: eval.scored stays after its trial's agent.decided and before eval.completed (RFC 0081 §C); no clause puts it before the next task's events",
+  'wire-event-moved-provider-usage':
+    'no defect: the usage stays inside its bracket (after agent.decided, before invocation-completed), where RFC 0244 §C counts it',
+  'wire-event-moved-agent-invocation-completed':
+    "no clause of RFC 0081/0244/0252 orders a bracket's close against eval.scored (which stays after the trial's agent.decided); nothing counted inside the bracket changes",
+  'wire-event-duplicated-agent-invocation-completed':
+    'a bracket closed twice is core OpenWOP event semantics, not a clause of RFC 0081/0244/0252; every count inside the bracket is unchanged',
+  'wire-event-duplicated-agent-decided':
+    "no clause broken: RFC 0244 §B reads the trial's terminal agent.decided, and the repeat is the same decision; eval.scored stays after it",
+  'wire-event-dropped-agent-tool-returned':
+    'a call without its tool-returned is core OpenWOP event semantics, outside RFC 0081/0244/0252: trajectories read agent.tool-called (RFC 0244 §A), and where it lands no grade reads the result',
+  'wire-event-duplicated-agent-tool-returned':
+    'a result sent twice is core OpenWOP event semantics, outside RFC 0081/0244/0252; trajectories and efficiency count agent.tool-called (RFC 0244 §A, §C)',
+  'wire-event-moved-agent-tool-returned':
+    'a result after agent.decided, still inside its bracket, is core OpenWOP event ordering, outside RFC 0081/0244/0252; no grade reads it where it lands',
+};
