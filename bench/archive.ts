@@ -1,4 +1,4 @@
-// The archive of one certification and its replay (README "Replaying a certification"): the
+// The archive of one certification and its replay (docs/auditing.md "Replaying a certification"): the
 // command as `npm start` runs it, with --archive, in a child process; the archive's size, raw
 // and gzip-compressed, and its exchange count; then `verify --replay` of it, wall time from spawn
 // to exit (median of 3), with the load average it was measured at.

@@ -1,4 +1,4 @@
-// Generated suites (README "Generated suites"): what a certification of the embedded reference
+// Generated suites (docs/certifying.md "Generated suites"): what a certification of the embedded reference
 // host costs at each --generated N (the default was chosen by this figure: the catalogue legs run
 // beside the generated leg, so a few suites add little wall time), and how long shrinking a
 // failing suite takes on a host only a generated suite catches (known-bad forbidden-count-per-tool).

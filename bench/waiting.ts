@@ -156,7 +156,7 @@ export function runChild(args: string[]): Promise<ChildRun> {
     let stderr = '';
     let pending = '';
     const started = performance.now();
-    // A progress line per finished leg times each leg's end (README "Flags", --progress).
+    // A progress line per finished leg times each leg's end (docs/cli.md, --progress).
     const child = spawn(process.execPath, [...args, '--progress', 'lines'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     const timer = setTimeout(() => child.kill('SIGTERM'), RUN_TIMEOUT_MS);
     child.stdout.setEncoding('utf8');

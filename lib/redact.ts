@@ -4,7 +4,7 @@
 // harness lets out goes through one `Redactor` that knows every secret of the run: the rows and
 // their details, the terminal lines, the JSON report, the JUnit file, the bundle (before it is
 // signed, so the signature covers what is published) and the client's transport errors.
-// README "Certifying your host": no API key is ever written to the terminal, the JSON report,
+// docs/certifying.md "Certifying your host": no API key is ever written to the terminal, the JSON report,
 // the JUnit file or the bundle.
 //
 // One rule for every secret:

@@ -1,4 +1,4 @@
-// The archive of a certification and its replay (README "Replaying a certification"): `run`
+// The archive of a certification and its replay (docs/auditing.md "Replaying a certification"): `run`
 // writes every exchange as HAR 1.2 beside the bundle, bound to it by a signed file; `verify
 // --replay` runs the certification again against the archive and reproduces every row; an edited
 // answer moves the row that read it, a swapped archive/bundle pair breaks the binding, a

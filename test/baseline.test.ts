@@ -1,4 +1,4 @@
-// `run --expected-failures FILE` (README "Expected failures in CI"): a listed executed-fail is
+// `run --expected-failures FILE` (docs/certifying.md "Expected failures in CI"): a listed executed-fail is
 // tolerated, a listed pass is a stale entry that fails the run, a blocked row is never excused,
 // a bad file is one line and exit 2 before any leg, and the rows, JUnit file and bundle still
 // record what happened.

@@ -1,4 +1,4 @@
-// Memory caps a vendor can set (lib/ledger/caps.ts, README "Memory caps"): a flag wins over its
+// Memory caps a vendor can set (lib/ledger/caps.ts, docs/certifying.md "Memory caps"): a flag wins over its
 // environment variable, the defaults are the client's, anything but a positive integer is a
 // usage problem, and the client carries the caps to the event reader.
 

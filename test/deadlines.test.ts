@@ -1,4 +1,4 @@
-// Deadlines a vendor can set (lib/ledger/deadlines.ts, README "Deadlines and interruption"): against
+// Deadlines a vendor can set (lib/ledger/deadlines.ts, docs/certifying.md "Deadlines and interruption"): against
 // a host that never answers `POST /runs`, a leg past --leg-deadline is blocked with the reason and
 // the rest still run; --run-deadline, SIGINT and SIGTERM block every row not reached and still
 // write the report, the JUnit file and the bundle. No timing is asserted: every wait is bounded

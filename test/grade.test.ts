@@ -1,4 +1,4 @@
-// `grade` as an auditor meets it (README "Recomputing a grade"): the events file in each form a
+// `grade` as an auditor meets it (docs/auditing.md "Recomputing a grade"): the events file in each form a
 // host serves (NDJSON, a JSON array, a poll response, an SSE transcript, one of them captured from
 // the embedded reference host), a file in no such form, and `--base-url`: the served summary
 // against the recomputed grade, equal on the reference host, different behind a proxy that alters

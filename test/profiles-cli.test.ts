@@ -1,4 +1,4 @@
-// The eval verdict end to end (README "Eval profiles", "Verifying a bundle", "Exit codes"):
+// The eval verdict end to end (docs/auditing.md "Eval profiles", "Verifying a bundle", "Exit codes"):
 // - a host that advertises no agents.evalSuite: `run --certify` and `verify` say "nothing
 //   certified", exit 4, never "certified";
 // - the keys `verify` reads from each discovery form: a saved file (a retired key included), a

@@ -1,4 +1,4 @@
-// The eval profiles (requirements/profiles.json, README "Eval profiles"): the file against its
+// The eval profiles (requirements/profiles.json, docs/auditing.md "Eval profiles"): the file against its
 // schema and against the legs, and the verdict rule over every profile × every id it requires:
 // a profile certifies on full passing rows, and each single failing, blocked, skipped,
 // inapplicable or missing id of it denies it by name, while the profiles that do not need the id

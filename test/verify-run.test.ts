@@ -1,4 +1,4 @@
-// `run --certify` and `verify` on the same bundle (README "Verifying a bundle"): a filtered run of
+// `run --certify` and `verify` on the same bundle (docs/auditing.md "Verifying a bundle"): a filtered run of
 // the reference host is cut, signed, and certifies nothing (exit 4); `run` prints the very verdict
 // line `verify` prints; and the bundle claims the upstream profiles the host's discovery derives,
 // then the eval profiles, each denied by an id the filter left out.

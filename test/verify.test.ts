@@ -1,4 +1,4 @@
-// `verify` as an auditor's tool (README "Verifying a bundle", "Exit codes"): one test per exit
+// `verify` as an auditor's tool (docs/auditing.md "Verifying a bundle", "Exit codes"): one test per exit
 // code, authenticity and the verdict as two statements, the totals, completeness against this
 // harness's requirement ids, and every derivation and consistency check, each on a bundle with
 // exactly one planted defect.

@@ -1,4 +1,4 @@
-// The kill matrix's pins, kept beside the known-bad hosts they hold (README "Kill matrix").
+// The kill matrix's pins, kept beside the known-bad hosts they hold (hosts/known-bad/README.md "Kill matrix").
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -1,4 +1,4 @@
-// The reference host grades in its own code (README "How it is built"): no file under
+// The reference host grades in its own code (docs/architecture.md "The layers"): no file under
 // hosts/reference/ may import from lib/grader/, by any relative path that reaches it. The walk
 // reads every file under hosts/reference/ (tests and helpers included) and names the file and
 // line of each offending import. A second test follows relative imports out of hosts/reference/

@@ -17,7 +17,7 @@ export type HarHeader = Header;
 /** How the replay host answers a request whose recorded answer never came whole. */
 export type ReplayFailure = 'no-answer' | 'lost' | 'too-large';
 
-/** What the replay needs to drive the same certification (README "Replaying a certification"). */
+/** What the replay needs to drive the same certification (docs/auditing.md "Replaying a certification"). */
 export interface ArchiveSettings {
   /** The certification seed (lib/certification-seed.ts): every generated id and nonce. */
   seed: string;

@@ -1,4 +1,4 @@
-// The archive of one certification (README "The archive of a certification"): every exchange the
+// The archive of one certification (docs/auditing.md "Replaying a certification"): every exchange the
 // harness's clients make, kept as it happened and written as HAR 1.2 (./har.ts) when the run ends.
 // Redaction happens at writing time, through the run's one redactor (lib/redact.ts), so a secret
 // learnt late in the run (the embedded host's keys, the signing key) is still taken out of every

@@ -1,4 +1,4 @@
-// The replay host (README "Replaying a certification"): a loopback HTTP server that answers the
+// The replay host (docs/auditing.md "Replaying a certification"): a loopback HTTP server that answers the
 // harness's requests from an archive instead of from the host. Each request is named as the
 // recorder named it (./request-key.ts) and served the next archived answer of that name, so legs
 // running concurrently may ask in any order; a request the archive does not hold is a replay

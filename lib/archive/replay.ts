@@ -1,8 +1,8 @@
-// `verify BUNDLE --replay ARCHIVE` (README "Replaying a certification"): the certification run
+// `verify BUNDLE --replay ARCHIVE` (docs/auditing.md "Replaying a certification"): the certification run
 // again, against a replay host answering from the archive (./replay-host.ts), with the seed and
 // the settings the archive records; every row, every disposition and the witness digest must come
 // out as the bundle has them. Before that, the archive must be the one bound to this bundle
-// (lib/evidence/archive.ts). What the replay proves and what it cannot is in README "Replaying a
+// (lib/evidence/archive.ts). What the replay proves and what it cannot is in docs/auditing.md "Replaying a
 // certification": it re-derives the checks and the grading from the recorded answers; it cannot
 // show that the host really sent them.
 

@@ -1,6 +1,6 @@
 // How a request is named in the archive, the same on both sides of a replay: the recorder names
 // each request the harness sent, the replay host names each request it receives, and an archived
-// answer is served to the request of the same name (README "Replaying a certification").
+// answer is served to the request of the same name (docs/auditing.md "Replaying a certification").
 //
 // The name is the method, the path with its query, the headers the harness chose and the body,
 // every one of them after redaction, so no secret enters it. Headers count because some legs

@@ -1,4 +1,4 @@
-// What the harness holds of every run it is reading at once (README "Memory caps"): the per-run
+// What the harness holds of every run it is reading at once (docs/certifying.md "Memory caps"): the per-run
 // caps (`--max-events`, `--max-response-bytes`) bound one run, and this budget bounds the sum
 // over all runs in flight, so that eight concurrent runs of a million events each cannot add up
 // past what the process can hold. A read takes from the budget as events and bytes arrive and

@@ -1,4 +1,4 @@
-// The events file of `grade`, in every form a host serves a run's log (README "Recomputing a
+// The events file of `grade`, in every form a host serves a run's log (docs/auditing.md "Recomputing a
 // grade"): NDJSON (one `RunEventDoc` a line), a JSON array of them, the body of one poll
 // `GET /runs/{runId}/events/poll` (`{runId, events, lastSequence, status, isTerminal}`,
 // docs/wire.md §5.3), or an SSE transcript of `GET /runs/{runId}/events` (docs/wire.md §5.2:

@@ -15,7 +15,7 @@
 // timeout, by `maxEvents` and `maxBytes` (and so the number of resumes that bring something), by
 // `maxResumes`, by `maxPolls`, and by the in-flight budget of every read together (budget.ts). The
 // two caps default to the client's
-// (`--max-events`, `--max-response-bytes`, README "Memory caps"): the log of one run counts as
+// (`--max-events`, `--max-response-bytes`, docs/certifying.md "Memory caps"): the log of one run counts as
 // one response, SSE and polls together. A cap reached throws HarnessCapReached (the row is
 // `blocked`, naming the cap), never an `{ok: false}` the legs would charge to the host: the
 // stream is parsed frame by frame as it arrives, reading stops at the cap and the connection is

@@ -8,7 +8,7 @@
 //   starts `transport-loss: ` so a ledger records `blocked`, never the host's fault. No error this
 //   module raises ever carries an API key: every key the client knows is scrubbed from its text
 //   (lib/redact.ts, the same rule as every other output).
-// - Response bodies are capped (`maxBodyBytes`, README "Memory caps"): a declared Content-Length
+// - Response bodies are capped (`maxBodyBytes`, docs/certifying.md "Memory caps"): a declared Content-Length
 //   above the cap is refused before a byte is read, and a body without one is read only up to the
 //   cap, then the connection is dropped. Either is `ResponseTooLarge` (a `TransportError`, so the
 //   row is `blocked`, naming the cap), never an out-of-memory crash. A `Content-Encoding: gzip`
@@ -53,7 +53,7 @@ function undiciRequest(
 export const OPENWOP_VERSION = '2.0';
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
-/** Events read from one run before the harness gives up on it (README "Memory caps"). */
+/** Events read from one run before the harness gives up on it (docs/certifying.md "Memory caps"). */
 export const DEFAULT_MAX_EVENTS = 100_000;
 /**
  * Longest wait for a new event of a run (lib/client/events.ts). Chosen by measurement: the longest
@@ -133,7 +133,7 @@ export interface ClientOptions {
   budget?: ReadBudget;
 }
 
-/** The caps of README "Memory caps", as a client carries them to the readers built on it. */
+/** The caps of docs/certifying.md "Memory caps", as a client carries them to the readers built on it. */
 export interface ClientLimits {
   maxBodyBytes: number;
   maxEvents: number;

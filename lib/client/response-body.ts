@@ -1,4 +1,4 @@
-// Reading a response body within the harness's caps (README "Memory caps"): a declared
+// Reading a response body within the harness's caps (docs/certifying.md "Memory caps"): a declared
 // Content-Length above the cap is refused before a byte is read, a body without one is read only
 // up to the cap, then the connection is dropped (`ResponseTooLarge`); a JSON body nested deeper
 // than MAX_JSON_DEPTH (lib/json-depth.ts, RFC 8259 §9) is `ResponseTooDeep`, never a stack

@@ -1,6 +1,6 @@
 // The errors of a lost response (docs/wire.md §1.1: a lost response is recorded `blocked`, never
 // the host's fault). Every one is a `TransportError`, whose message starts `transport-loss: `; a
-// harness cap reached (README "Memory caps") or a body nested too deep to read is one too, naming
+// harness cap reached (docs/certifying.md "Memory caps") or a body nested too deep to read is one too, naming
 // the cap. No message built here carries an API key: every key the client knows is scrubbed from
 // it (lib/redact.ts, the same rule as every other output).
 

@@ -15,7 +15,7 @@ import { startEmbeddedReferenceHost } from './support/reference-host.ts';
 import { packageIdentity } from '../package-root.ts';
 import { PROGRAM, usage, type Io } from '../io.ts';
 
-/** The Examples section of each command's --help (README "Flags" has the same commands). */
+/** The Examples section of each command's --help (docs/cli.md has the same commands). */
 export const EXAMPLES_HELP = {
   run: `
 Examples:

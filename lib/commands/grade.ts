@@ -1,4 +1,4 @@
-// The `grade` command, an auditor's tool (README "Recomputing a grade"): the reference grade of an
+// The `grade` command, an auditor's tool (docs/auditing.md "Recomputing a grade"): the reference grade of an
 // eval run, recomputed from the run's own event log with the in-repo grader.
 // - `--events FILE`: the log as a file, in any form a host serves it (lib/client/events-text.ts);
 //   the grade is printed as JSON on stdout, the form read on stderr.

@@ -323,7 +323,7 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
         ? noBundle('no bundle was written (see the run output)')
         : verdictOf(cut.certification);
   const interrupted = interruption.reason;
-  // An interrupted run says so first, in every report (README "Deadlines and interruption").
+  // An interrupted run says so first, in every report (docs/certifying.md "Deadlines and interruption").
   const content = {
     ...(interrupted === undefined ? {} : { interrupted: { reason: interrupted } }),
     ...runReport(PACKAGE.version, rows, scenarios, clock, about, verdict),
@@ -344,7 +344,7 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
 }
 
 /**
- * Prints the rows and totals, applies the expected-failures baseline (README "Expected failures
+ * Prints the rows and totals, applies the expected-failures baseline (docs/certifying.md "Expected failures
  * in CI") and gives the exit code, and the baseline's outcome for the reports.
  */
 function finish(printed: { rows: LedgerRow[]; baseline: Baseline | undefined; io: Io; redactor: Redactor }): {

@@ -1,4 +1,4 @@
-// The `verify` command, an auditor's tool (README "Verifying a bundle", "Exit codes"). It makes
+// The `verify` command, an auditor's tool (docs/auditing.md "Verifying a bundle", "Exit codes"). It makes
 // its statements about a bundle apart and prints each:
 // - authenticity: every rejection the bundle earns, each labelled as an upstream rule or a check
 //   only this harness makes, and whether the host signature holds under the host's key — a

@@ -1,4 +1,4 @@
-// The binding of an archive to its bundle (README "The archive of a certification", docs/wire.md
+// The binding of an archive to its bundle (docs/auditing.md "Replaying a certification", docs/wire.md
 // §12.6). The v3 bundle is a closed shape whose signature covers four named members, so it has no
 // member that could carry the archive's digest: adding one would make the bundle fail every
 // v3 verifier's shape check, and a member outside the four would not be signed anyway. So the

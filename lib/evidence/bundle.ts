@@ -91,7 +91,7 @@ function checkKeyLabel(keyId: string | undefined, devKey: boolean, profiles: rea
 export function buildBundle(input: BuildBundleInput): UnsignedBundle {
   const { generatedAt, host, discovery, rows } = input;
   // Without an explicit list, every profile the host's own discovery derives, none certified
-  // (derivation.ts; README "Profiles and derivation").
+  // (derivation.ts; docs/auditing.md "Profiles and derivation").
   const claimedProfiles = input.claimedProfiles ?? claimedProfilesFromDiscovery(discovery.document, input.suite.targetMajor);
   checkRows(rows);
   checkKeyLabel(host.signingKeyId, host.selfSignedDevelopmentKey === true, claimedProfiles);

@@ -1,5 +1,5 @@
 // The eval verdict on what a bundle shows, kept apart from whether the bundle is authentic
-// (README "Verifying a bundle"). Authenticity and the upstream bundle-v3 rules are verify.ts. The
+// (docs/auditing.md "Verifying a bundle"). Authenticity and the upstream bundle-v3 rules are verify.ts. The
 // eval verdict is this file: which eval profiles (./profiles.ts) the bundle certifies. It applies
 // only to a bundle this harness version cut; another suite's bundle, or another version's, gets
 // "does not apply", since which ids its profiles need is not known here. Pure: the caller says

@@ -1,7 +1,7 @@
 // The claims of a bundle outside its signature, re-derived from what the signature covers
 // (docs/wire.md §12.5 "Derivation" and "Certification rules"): the host record against the signed
 // discovery, the certified profiles, the rung and the opt-outs. verify.ts calls it with its
-// `reject`; the rules themselves are derivation.ts and README "Profiles and derivation".
+// `reject`; the rules themselves are derivation.ts and docs/auditing.md "Profiles and derivation".
 
 import type { LedgerRow, RejectionKind } from './types.ts';
 import { advertises, optedOutFromRows, profileDerivable, profilesRelaxedBy, rungProblem, V2_PROFILES } from './derivation.ts';

@@ -2,7 +2,7 @@
 // §12.5 "Derivation" and "Certification rules"). `claimedProfiles`, `durability.rung` and
 // the opt-outs are not among the four signed members, so the verifier never takes them on the
 // bundle's word: it derives them from the signed discovery document (`discovery.sha256`) and the
-// signed rows (`witnessSha256`). Pure; README "Profiles and derivation" states every rule here.
+// signed rows (`witnessSha256`). Pure; docs/auditing.md "Profiles and derivation" states every rule here.
 
 import type { ClaimedProfile, EvidenceTier, LedgerRow } from './types.ts';
 import { isJsonObject } from '../json-value.ts';
@@ -11,7 +11,7 @@ type Json = Record<string, unknown>;
 
 /**
  * The OpenWOP major-2 profiles as predicates over the discovery root: every listed family present
- * as a record (a JSON object), every listed metadata key present (README "Profiles and
+ * as a record (a JSON object), every listed metadata key present (docs/auditing.md "Profiles and
  * derivation", which names where the table was read and when). The upstream registry holds many
  * more; an id outside this table is undecidable here, and verify.ts says so instead of refusing it.
  */
@@ -42,7 +42,7 @@ export function profileDerivable(document: Json, profile: string, targetMajor: u
  * `claimedProfiles` for a bundle this harness cuts: every profile the host's own discovery
  * derives, as the OpenWOP suite claims them. None is certified, with no witness: a profile
  * certifies on its floor scenarios, and no requirement id of this harness is a floor row of any
- * OpenWOP profile (README "Profiles and derivation"). Major 1 derives nothing.
+ * OpenWOP profile (docs/auditing.md "Profiles and derivation"). Major 1 derives nothing.
  */
 export function claimedProfilesFromDiscovery(document: Json, targetMajor: 1 | 2, evidenceTier: EvidenceTier = 'self'): ClaimedProfile[] {
   if (targetMajor !== 2) return [];
@@ -93,7 +93,7 @@ function isCount(value: unknown): value is number {
 
 /**
  * Why the rows do not support `durability.rung`, or `undefined` when they do (docs/wire.md §12.5
- * `rung-not-derivable`; README "Profiles and derivation"). Only the lowest rung is derivable: its
+ * `rung-not-derivable`; docs/auditing.md "Profiles and derivation"). Only the lowest rung is derivable: its
  * five durability rows executed-pass, the bound row declaring recovery classes whose terms sum to
  * their bounds, and each kill row naming a declared class, its bound, and a recovery inside it.
  */

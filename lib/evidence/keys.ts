@@ -12,7 +12,7 @@ import type { NotABundle } from './verify.ts';
 import type { ProfileTable } from './profiles.ts';
 import { packagePath } from '../package-root.ts';
 
-/** requirements/profiles.json: the eval profiles of this harness version (README "Eval profiles"). */
+/** requirements/profiles.json: the eval profiles of this harness version (docs/auditing.md "Eval profiles"). */
 export const PROFILES_FILE = packagePath('requirements/profiles.json');
 
 /** The profile table of this harness version; test/profiles.test.ts holds the file to its schema. */

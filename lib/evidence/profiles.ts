@@ -1,4 +1,4 @@
-// The eval profiles a certificate names (requirements/profiles.json; README "Eval profiles"). A
+// The eval profiles a certificate names (requirements/profiles.json; docs/auditing.md "Eval profiles"). A
 // profile is claimed when the discovery document advertises its `claimedBy` member, and certified
 // only when every id it requires there is `executed-pass`. Anything else denies it, with the id
 // and the reason. The rules use nothing but the signed discovery document and the signed rows, so
@@ -120,7 +120,7 @@ export function profileVerdicts(table: ProfileTable, document: Json, rows: reado
     });
 }
 
-/** The verdict in the words every output uses (README "Eval profiles"). */
+/** The verdict in the words every output uses (docs/auditing.md "Eval profiles"). */
 export function verdictText(verdicts: readonly ProfileVerdict[]): string {
   if (verdicts.length === 0) return 'nothing certified: the host claims no eval profile (its discovery does not advertise agents.evalSuite)';
   const certified = verdicts.filter((v) => v.certified).map((v) => v.id);
@@ -135,7 +135,7 @@ export function verdictText(verdicts: readonly ProfileVerdict[]): string {
   return denied.length > 0 ? `${head}; not certified: ${denied.join(', ')}` : head;
 }
 
-/** The bundle's `claimedProfiles` entries for the eval profiles (README "Eval profiles"). */
+/** The bundle's `claimedProfiles` entries for the eval profiles (docs/auditing.md "Eval profiles"). */
 export function evalClaimedProfiles(verdicts: readonly ProfileVerdict[], evidenceTier: EvidenceTier = 'self'): ClaimedProfile[] {
   return verdicts.map((v) => ({ id: v.id, evidenceTier, witnessCount: v.witnessCount, certified: v.certified }));
 }
@@ -145,7 +145,7 @@ export function isEvalProfile(table: ProfileTable, id: unknown): boolean {
   return table.profiles.some((profile) => profile.id === id);
 }
 
-/** README "Eval profiles": the table of what each profile needs, written from the data. */
+/** docs/auditing.md "Eval profiles": the table of what each profile needs, written from the data. */
 export function profilesMarkdown(table: ProfileTable): string {
   const short = (id: string): string => `\`${id.replace(/^openwop\.requirement\./, '')}\``;
   const condition = (entry: ProfileRequirement): string => {

@@ -162,13 +162,13 @@ export interface Rejection {
   own?: true;
 }
 
-/** Whether `rejection` is a check only this harness makes (README "Verifying a bundle"). */
+/** Whether `rejection` is a check only this harness makes (docs/auditing.md "Verifying a bundle"). */
 export function isHarnessRejection(rejection: Rejection): boolean {
   return rejection.own === true || HARNESS_KINDS.includes(rejection.kind);
 }
 
 /**
- * The kinds only this harness checks (README "Verifying a bundle"): the upstream bundle-v3
+ * The kinds only this harness checks (docs/auditing.md "Verifying a bundle"): the upstream bundle-v3
  * verifier has no such rule, so they never enter the upstream verdict. Every other kind is an
  * upstream rule, named as the upstream verifier names it (`schema`: its separate schema step).
  */

@@ -13,7 +13,7 @@
 //   relaxes one const: `suite.name`). A defect the schema also sees, such as a wrong `over`, is
 //   named twice: once as `schema`, once by its own kind.
 // - `signing-key-mismatch`, `development-key-tier`, `host-mismatch`, `profile-unwitnessed`:
-//   README "Verifying a bundle".
+//   docs/auditing.md "Verifying a bundle".
 //
 // Two verdicts come out, apart: `upstream`, the official bundle-v3 rules alone (every kind but
 // `HARNESS_KINDS`), with the profiles they certify as the upstream verifier scopes its rejections
@@ -22,7 +22,7 @@
 //
 // The derivation kinds (`profile-not-derivable`, `blocked-certified`, `relaxed-profile-certified`,
 // `rung-not-derivable`, `opted-out-but-advertised`) re-derive what the bundle claims outside its
-// signature (claims.ts); the rules are derivation.ts and README "Profiles and derivation". Whether the bundle
+// signature (claims.ts); the rules are derivation.ts and docs/auditing.md "Profiles and derivation". Whether the bundle
 // certifies the host is not this file's question: certification.ts answers it.
 
 import type { KeyObject } from 'node:crypto';
@@ -63,7 +63,7 @@ export interface VerifyResult {
   derivabilityChecked: boolean;
   /** The opt-outs the signed rows record (docs/wire.md §12.5). */
   optedOut: string[];
-  /** The verdict of the official bundle-v3 rules alone (README "Verifying a bundle"). */
+  /** The verdict of the official bundle-v3 rules alone (docs/auditing.md "Verifying a bundle"). */
   upstream: UpstreamVerdict;
 }
 
@@ -305,7 +305,7 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
     }
   }
 
-  // The key the host record names is the key that signed (README "Verifying a bundle").
+  // The key the host record names is the key that signed (docs/auditing.md "Verifying a bundle").
   if (typeof host.signingKeyId === 'string' && keyId !== undefined && host.signingKeyId !== keyId) {
     reject('signing-key-mismatch', `host.signingKeyId is ${host.signingKeyId}, but the signature names key ${keyId}`);
   }

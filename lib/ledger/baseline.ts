@@ -1,4 +1,4 @@
-// The expected-failures baseline of `run --expected-failures FILE` (README "Expected failures in
+// The expected-failures baseline of `run --expected-failures FILE` (docs/certifying.md "Expected failures in
 // CI"): what a vendor's CI tolerates as executed-fail, each with a reason. An entry names a
 // requirement id (`id`: any failure of it) or one rule of it (`id/rule`: that rule's failure
 // only), so one known-broken rule can be excused while the id's other rules keep gating: a row

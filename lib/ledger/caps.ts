@@ -1,4 +1,4 @@
-// Memory caps a vendor can set (README "Memory caps"), read like the deadlines
+// Memory caps a vendor can set (docs/certifying.md "Memory caps"), read like the deadlines
 // (lib/ledger/deadlines.ts): a flag wins over its environment variable, and a value that is not
 // a positive integer is a usage problem. The caps bound what the harness holds, whatever the host
 // sends: the events of one run, and the bytes of one response (one run's event log counts as

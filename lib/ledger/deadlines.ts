@@ -1,4 +1,4 @@
-// Deadlines a vendor can set, and interruption (README "Deadlines and interruption").
+// Deadlines a vendor can set, and interruption (docs/certifying.md "Deadlines and interruption").
 //
 // - the request timeout bounds every HTTP request (the client's own bound);
 // - the leg deadline bounds one host leg: a leg past it is `blocked` with the reason, and the legs

@@ -39,7 +39,7 @@ export interface TargetOptions {
   requireBehavior: boolean;
   /** Per-request bound; stays below every leg's own deadline. */
   requestTimeoutMs?: number;
-  /** Memory caps (README "Memory caps"); the client's defaults when absent. */
+  /** Memory caps (docs/certifying.md "Memory caps"); the client's defaults when absent. */
   maxEvents?: number;
   maxResponseBytes?: number;
   /** The certification's seed (lib/certification-seed.ts); a fresh one when absent. */

@@ -49,7 +49,7 @@ export async function adapterRows(scenarios: Scenario[], connect: () => Promise<
   const byId = (rows: LedgerRow[]) => new Map(rows.map((row) => [row.id, row]));
   if (scenarios.every((scenario) => scenario.legs.every((leg) => leg.serverFree))) return { ok: true, rows: byId(await runLegs(scenarios, undefined)) };
   const connection = await connect();
-  // The memory caps of the environment (README "Memory caps"), as `run` reads them.
+  // The memory caps of the environment (docs/certifying.md "Memory caps"), as `run` reads them.
   const caps = readCaps({}, process.env);
   if (!caps.ok) throw new TestBug(caps.problem);
   const outcome = await certifyTarget({ ...connection, ...caps.caps, scenarios });

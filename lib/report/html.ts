@@ -1,5 +1,5 @@
 // The HTML report (`run --html FILE`): one self-contained file a vendor or an auditor opens in a
-// browser. It leads with what matters: the verdict as `verify` states it (README "Verifying a
+// browser. It leads with what matters: the verdict as `verify` states it (docs/auditing.md "Verifying a
 // bundle"), a banner when the run was interrupted or filtered, then the failed and blocked rows,
 // each with its failing rules, what each check expected and observed (pretty-printed,
 // collapsible), its evidence and any reproducer files. Below them, the totals by disposition

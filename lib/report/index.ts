@@ -1,6 +1,6 @@
 // What a run prints and writes: one line per requirement id with its disposition and reason,
 // the totals, the machine-readable JSON report (schemas/report.schema.json) and JUnit XML; the
-// reports people look at are ./html.ts and ./markdown.ts (README "Reports"). Every text that
+// reports people look at are ./html.ts and ./markdown.ts (docs/certifying.md "Reports"). Every text that
 // leaves the process goes through the run's one `Redactor` (lib/redact.ts), so no secret reaches
 // a terminal, a report or a file.
 

@@ -15,7 +15,7 @@ import type { BaselineOutcome } from '../ledger/baseline.ts';
 /** The eval verdict of the run's bundle (lib/evidence/certification.ts), or `no-bundle`. */
 export interface ReportVerdict {
   status: Exclude<Certification['status'], 'does-not-apply'> | 'no-bundle';
-  /** The verdict in the words every output uses (README "Eval profiles"). */
+  /** The verdict in the words every output uses (docs/auditing.md "Eval profiles"). */
   text: string;
   profiles: ProfileVerdict[];
 }
@@ -39,7 +39,7 @@ export interface RunReport {
   /** The run's wall time, from its start (discovery and seeding included) to its last row. */
   durationMs: number;
   rows: ReportRow[];
-  /** What the expected-failures baseline did, when one was given (README "Expected failures in CI"). */
+  /** What the expected-failures baseline did, when one was given (docs/certifying.md "Expected failures in CI"). */
   baseline?: BaselineOutcome;
   /** The run's --filter, when one was given (lib/leg-filter.ts): the ids it kept of all. */
   filter?: { pattern: string; reading: 'regex' | 'text'; kept: number; total: number };

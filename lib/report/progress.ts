@@ -1,4 +1,4 @@
-// Progress on standard error while the legs of `run` run (`--progress`, README "Certifying your
+// Progress on standard error while the legs of `run` run (`--progress`, docs/certifying.md "Certifying your
 // host"); the rows themselves are printed once, at the end, by lib/commands/run.ts.
 
 import type { LedgerRow } from '../evidence/types.ts';

@@ -1,5 +1,5 @@
 // The statements `verify` makes about a bundle, in the words it prints them: `verify` and `run
-// --certify` (the bundle it just wrote) both say them (README "Verifying a bundle").
+// --certify` (the bundle it just wrote) both say them (docs/auditing.md "Verifying a bundle").
 
 import type { Certification } from '../evidence/certification.ts';
 import { isHarnessRejection, type Rejection } from '../evidence/types.ts';
@@ -10,7 +10,7 @@ export function rejectionLines(rejections: readonly Rejection[]): string[] {
   return rejections.map((r) => `rejected (${isHarnessRejection(r) ? "this harness's check" : 'upstream rule'}): ${r.kind}: ${r.detail}`);
 }
 
-/** The upstream verdict: the official bundle-v3 rules alone (README "Verifying a bundle"). */
+/** The upstream verdict: the official bundle-v3 rules alone (docs/auditing.md "Verifying a bundle"). */
 export function upstreamLine(result: VerifyResult): string {
   const { upstream } = result;
   const rejected = upstream.rejections.length > 0 ? `rejected by ${upstream.rejections.length} upstream rule(s); ` : '';
@@ -33,7 +33,7 @@ export function authenticityLine(result: VerifyResult, keyId: string | undefined
   return `authenticity: ${authenticity}`;
 }
 
-/** The eval verdict, in the words every output uses (README "Eval profiles"). */
+/** The eval verdict, in the words every output uses (docs/auditing.md "Eval profiles"). */
 export function verdictLine(certification: Pick<Certification, 'text'>): string {
   return `eval verdict: ${certification.text}`;
 }

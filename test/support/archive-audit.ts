@@ -1,4 +1,4 @@
-// Every archive the test suite writes holds none of the secrets its runs used (README "Replaying a
+// Every archive the test suite writes holds none of the secrets its runs used (docs/auditing.md "Replaying a
 // certification"). Run after each test file, in every worker: each archive (`*.har`, `*.har.gz`)
 // written since the file began, in any folder under the temporary directory, is read whole and
 // searched for the suite's secrets: the reference host's default keys, every key named with

@@ -1,7 +1,7 @@
 // A hostile host for the redaction tests: the reference host behind a proxy on 127.0.0.1 that
 // quotes back, in every error answer, the Authorization header it received, the request body and
 // the query — and answers every `POST /runs` with such a 400. Nothing it sends may reach an
-// output of the harness (README "Certifying your host": no API key is ever written out).
+// output of the harness (docs/certifying.md "Certifying your host": no API key is ever written out).
 
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import { startReferenceHost, type ReferenceHost, type ReferenceHostOptions } from '../../hosts/reference/server.ts';

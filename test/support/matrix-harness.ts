@@ -24,7 +24,7 @@ export function brokenRules(row: LedgerRow | undefined): string[] {
 export interface HostRun {
   rows: Map<string, LedgerRow>;
   trafficViolations: readonly string[];
-  /** The discovery document the host served: what it claims (README "Eval profiles"). */
+  /** The discovery document the host served: what it claims (docs/auditing.md "Eval profiles"). */
   discovery: Record<string, unknown>;
   /** What the wire proxy injected (hosts/honest-variants/retriable-wire.ts); 0 without one. */
   injected: number;

@@ -7,6 +7,6 @@ import { setEmbeddedHostFactory } from '../../lib/ledger/vitest.ts';
 // Imported on first use: most test files never start it through the adapter.
 setEmbeddedHostFactory(async (options) => (await import('../../hosts/reference/server.ts')).startReferenceHost(options));
 
-// `run` appends its Markdown summary to $GITHUB_STEP_SUMMARY (README "Reports"); the runs the
+// `run` appends its Markdown summary to $GITHUB_STEP_SUMMARY (docs/certifying.md "Reports"); the runs the
 // tests make are not a CI job's summary.
 delete process.env.GITHUB_STEP_SUMMARY;

@@ -1,5 +1,5 @@
 // The bundle of a certification (`run --certify`): built from the redacted rows and the host's
-// discovery, signed, written, and judged as `verify` judges it (README "Verifying a bundle").
+// discovery, signed, written, and judged as `verify` judges it (docs/auditing.md "Verifying a bundle").
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -67,7 +67,7 @@ export interface BundleWritten {
 
 /**
  * Builds, signs and writes the bundle of a certification, then states what `verify` would say of
- * it, in its words (README "Verifying a bundle").
+ * it, in its words (docs/auditing.md "Verifying a bundle").
  */
 export function writeBundle(options: BundleWrite): BundleWritten {
   const { harness, path, rows, target, signer, hostBuild, seed, io, redactor } = options;
@@ -77,7 +77,7 @@ export function writeBundle(options: BundleWrite): BundleWritten {
   const discovery = redactor.value(target.discovery);
   const implementation = (discovery.implementation ?? {}) as Record<string, string>;
   // The upstream profiles as the host's discovery derives them, then the eval profiles with the
-  // verdict of the rows (README "Eval profiles"), which `verify` recomputes from the bundle.
+  // verdict of the rows (docs/auditing.md "Eval profiles"), which `verify` recomputes from the bundle.
   const verdicts = profileVerdicts(harness.profiles, discovery, rows);
   const claimedProfiles = [...claimedProfilesFromDiscovery(discovery, 2, evidenceTier), ...evalClaimedProfiles(verdicts, evidenceTier)];
   // Only the embedded host goes without --host-build: its build is this checkout.
@@ -121,7 +121,7 @@ export function writeBundle(options: BundleWrite): BundleWritten {
   writeFileSync(out, text);
   const verdict = verifyBundle(bundle, { hostPublicKeyPem: publicKeyPemFromPrivate(privateKeyPem) });
   io.out(`bundle written to ${out}\n`);
-  // The two statements `verify` makes, in its words (README "Verifying a bundle").
+  // The two statements `verify` makes, in its words (docs/auditing.md "Verifying a bundle").
   for (const line of rejectionLines(verdict.rejections)) io.out(`${line}\n`);
   io.out(`${authenticityLine(verdict, keyId)}\n`);
   io.out(`${upstreamLine(verdict)}\n`);

@@ -1,4 +1,4 @@
-// The generated-suites leg's flags (README "Generated suites"): `--seed`, `--generated`, `--suite`
+// The generated-suites leg's flags (docs/certifying.md "Generated suites"): `--seed`, `--generated`, `--suite`
 // and `--baseline-suite`, read before any leg runs; and the shrunk reproducer of a failing
 // generated suite, written beside the report once the legs have run.
 
@@ -24,7 +24,7 @@ export interface GeneratedFlags {
 export const MAX_GENERATED_SUITES = 500;
 
 /**
- * `--seed`, `--generated` and `--suite` (README "Generated suites"): the seed is 16 to 64
+ * `--seed`, `--generated` and `--suite` (docs/certifying.md "Generated suites"): the seed is 16 to 64
  * lower-case hex digits; `--suite FILE` is an AgentEvalSuite (a `*.repro.json` the leg wrote),
  * valid against schemas/v2/agent-eval-suite.schema.json, and `--baseline-suite FILE` its baseline.
  */

@@ -1,5 +1,5 @@
 // The served `EvalSummary` of one run against the grade recomputed from the run's own events,
-// member by member (`grade --base-url`, README "Recomputing a grade"). Pure. Where the RFCs leave
+// member by member (`grade --base-url`, docs/auditing.md "Recomputing a grade"). Pure. Where the RFCs leave
 // the host a choice the comparison accepts each choice the harness accepts (CONTRACT §6): a
 // judge's cost in or out of the costs (RFC 0081 UQ 5), the task entries in any order (RFC 0081 §C).
 // A member the EvalSummary schema makes optional (docs/wire.md §7) and the host does not serve is

@@ -1,4 +1,4 @@
-// Interruption of a certification (README "Deadlines and interruption", lib/ledger/deadlines.ts):
+// Interruption of a certification (docs/certifying.md "Deadlines and interruption", lib/ledger/deadlines.ts):
 // SIGINT, SIGTERM or the run deadline stop the legs; what was not reached is blocked, and every
 // output is still written.
 

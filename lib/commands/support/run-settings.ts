@@ -1,5 +1,5 @@
 // The flags of `run` and what they settle before any leg runs: each flag, or its environment
-// variable (README "Flags"), checked, so that a run that cannot do what it was asked (sign what it
+// variable (docs/cli.md), checked, so that a run that cannot do what it was asked (sign what it
 // certifies, name the build, keep its deadlines) does not start (README "Exit codes").
 
 import { homedir } from 'node:os';
