@@ -5,9 +5,9 @@
 // the variables a runner sets (CI, GITHUB_ACTIONS, RUNNER_TEMP, GITHUB_OUTPUT,
 // GITHUB_STEP_SUMMARY, GITHUB_ACTION_PATH, GITHUB_WORKSPACE) — against the reference host.
 
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,6 +114,7 @@ describe('the steps of action.yml, run as a runner runs them', () => {
   const runnerTemp = join(workspace, '_temp');
   const outputFile = join(runnerTemp, 'output');
   const summaryFile = join(runnerTemp, 'step-summary.md');
+  const installLog = join(runnerTemp, 'npm-installs.log');
   const pair = generateKeyPairSync('ed25519');
   const privatePem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const publicPem = join(workspace, 'host.pub.pem');
@@ -143,8 +144,20 @@ describe('the steps of action.yml, run as a runner runs them', () => {
     };
     // What a runner's environment holds; nothing of this process's own OPENWOP_* settings.
     const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OPENWOP_') && !name.startsWith('GITHUB_')));
+    // `npm ci` in the action's folder is this checkout: the real one would replace node_modules
+    // under every other test file running beside this one. A shim first on PATH records the
+    // install and does nothing; every other npm call is npm's own.
+    const shims = join(runnerTemp, 'shims');
+    mkdirSync(shims, { recursive: true });
+    const realNpm = execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim();
+    writeFileSync(
+      join(shims, 'npm'),
+      `#!/bin/sh\nif [ "$1" = ci ] || [ "$1" = install ]; then echo "npm $*" >> "${installLog}"; exit 0; fi\nexec "${realNpm}" "$@"\n`,
+      { mode: 0o755 },
+    );
     const runner = {
       ...base,
+      PATH: `${shims}:${base.PATH ?? ''}`,
       CI: 'true',
       GITHUB_ACTIONS: 'true',
       RUNNER_TEMP: runnerTemp,
@@ -168,6 +181,14 @@ describe('the steps of action.yml, run as a runner runs them', () => {
   }, 180_000);
   afterAll(async () => {
     await host?.close();
+  });
+
+  it('installs the harness only when its folder lacks it, and then with npm ci', () => {
+    const install = results.find((r) => r.step === 'Install the harness')!;
+    const installs = existsSync(installLog) ? readFileSync(installLog, 'utf8').trim().split('\n') : [];
+    // Either branch of the step is right for this checkout: built and installed, or not yet.
+    if (/the harness is installed at \d+\.\d+\.\d+/.test(install.stdout)) expect(installs).toEqual([]);
+    else expect(installs).toEqual(['npm ci --no-audit --no-fund']);
   });
 
   it('every step succeeds against the reference host', () => {
