@@ -16,6 +16,8 @@ import { DEFAULT_CONCURRENCY, readConcurrency, schedule } from '../lib/ledger/sc
 import type { HostLeg, Leg, Scenario, SharedHostState } from '../lib/ledger/scenario.ts';
 import type { Target } from '../lib/ledger/target.ts';
 import { loadScenarios } from '../scenarios/index.ts';
+import { Findings } from '../lib/ledger/findings.ts';
+import { compareServed, type ServedObservation } from '../lib/ledger/served-facts.ts';
 
 const scenarios = await loadScenarios();
 
@@ -282,5 +284,23 @@ describe('--concurrency and OPENWOP_MAX_WORKERS', () => {
     const run = await cli('run', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--concurrency', '0');
     expect(run.code).toBe(2);
     expect(run.err).toBe('openwop-eval-conformance: --concurrency (or OPENWOP_MAX_WORKERS) must be an integer from 1 to 64, got "0" (see --help)\n');
+  });
+});
+
+describe('the compare step of the served facts', () => {
+  it('compares the observed runs in the order of what they were, whatever order the legs ended in', () => {
+    // Legs running concurrently queue their runs in the order they end; the findings, and so each
+    // row's detail, which the bundle signs, must not follow it (a replay would not reproduce it).
+    const compared = (queued: string[]) => {
+      const order: string[] = [];
+      const queue: ServedObservation[] = queued.map((name) => ({ runId: name, order: JSON.stringify([name]), compare: () => order.push(name) }));
+      compareServed(queue, new Findings(), 'host');
+      expect(queue).toEqual([]);
+      return order;
+    };
+    const names = ['conformance-eval-trials', 'conformance-eval-efficiency', 'conformance-eval-trajectory', 'conformance-eval-delegates'];
+    const sorted = compared(names);
+    expect(compared([...names].reverse())).toEqual(sorted);
+    expect(compared([names[2]!, names[0]!, names[3]!, names[1]!])).toEqual(sorted);
   });
 });

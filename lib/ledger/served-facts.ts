@@ -177,12 +177,19 @@ export function servedRulesOf(id: string): ServedRule[] {
  */
 export interface ServedObservation {
   runId: string;
+  /**
+   * Where it stands in the compare step: what the run was (its fixture and request) and its id.
+   * Legs finish in any order when they run concurrently; the findings, and so the signed rows,
+   * must not depend on it.
+   */
+  order: string;
   /** Charges every served fact of the run to its id in `findings`; `label` names the host. */
   compare(findings: Findings, label: string): void;
 }
 
-/** The compare step: every queued run, in the order observed, into `findings`. Empties the queue. */
+/** The compare step: every queued run, in the order of `order`, into `findings`. Empties the queue. */
 export function compareServed(queue: ServedObservation[] | undefined, findings: Findings | undefined, label: string): void {
   if (queue === undefined || findings === undefined) return;
-  for (const observation of queue.splice(0)) observation.compare(findings, label);
+  const queued = queue.splice(0).sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
+  for (const observation of queued) observation.compare(findings, label);
 }

@@ -187,16 +187,15 @@ export default defineScenario('v2-eval-trajectory-trials/0244-af-generated-suite
         `conformance-eval-generated-${stem}-${i}-${tries[i]!++}${role === 'baseline' ? '-baseline' : ''}`;
       // Every case's facts are charged to the ids they witness; the first failing case is shrunk.
       const outcomes: CaseOutcome[] = new Array(cases.length);
+      const scratches = cases.map(() => new Findings());
       let next = 0;
       await Promise.all(
         Array.from({ length: Math.min(IN_FLIGHT, cases.length) }, async () => {
-          for (let i = next++; i < cases.length; i = next++) {
-            const scratch = new Findings();
-            outcomes[i] = await runCase(target, cases[i]!, idOf(i), scratch);
-            target.findings?.adopt(scratch);
-          }
+          for (let i = next++; i < cases.length; i = next++) outcomes[i] = await runCase(target, cases[i]!, idOf(i), scratches[i]!);
         }),
       );
+      // Adopted in case order, not the order the cases ended in, so the rows do not depend on it.
+      for (const scratch of scratches) target.findings?.adopt(scratch);
       check.rule('within-advertised');
       for (const [i, outcome] of outcomes.entries())
         check.equal(outcome.problems, [], `${where}, suite ${i} (${cases[i]!.suite.suiteId}): created, read to completion and summarised`);

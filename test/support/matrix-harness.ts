@@ -39,7 +39,6 @@ export interface CertifyChoices {
   generated?: number;
 }
 
-/** The matrices certify with one fixed seed, so a generated suite is the same from run to run. */
 const functionIds = new Map<unknown, number>();
 
 /**
@@ -55,6 +54,7 @@ export function configurationKey(options: ReferenceHostOptions, ...more: unknown
   });
 }
 
+/** The matrices certify with one fixed seed, so a generated suite is the same from run to run. */
 export const MATRIX_SEED = '6d6174726978000000000000000000ff';
 
 /** Every leg of `scenarios` against the reference host started with `options`. */

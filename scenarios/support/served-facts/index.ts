@@ -47,7 +47,11 @@ export type ServedHost = Pick<Target, 'label' | 'facet'>;
 /** The observe → compare hand-over: queues `run` on the target, for the compare step once every leg has run. */
 export function queueServedFacts(target: Target, run: ServedRun): void {
   const host: ServedHost = { label: target.label, facet: target.facet };
-  target.served?.push({ runId: run.runId, compare: (findings) => compareServedFacts(findings, host, run) });
+  target.served?.push({
+    runId: run.runId,
+    order: JSON.stringify([run.fixture.id, run.request ?? {}, run.runId]),
+    compare: (findings) => compareServedFacts(findings, host, run),
+  });
 }
 
 /**
