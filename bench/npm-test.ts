@@ -56,7 +56,7 @@ export async function benchNpmTest(): Promise<BenchResult[]> {
       ok: ok && whole <= TARGET_S,
     },
     ...files.slice(0, LISTED).map((file) => ({
-      name: `vitest file \`${file.name}\` (${file.tests} tests): its own wall time as vitest reports it; files run two at a time, one per core`,
+      name: `vitest file \`${file.name}\` (${file.tests} tests): its own wall time as vitest reports it; files run on one fork more than the cores (vitest.config.ts)`,
       figure: `${file.s.toFixed(1)} s (${((100 * file.s) / fileSeconds).toFixed(0)} % of the files' summed time)`,
       target: 'recorded, no target',
       ok: true,

@@ -3,6 +3,7 @@
 // sections stay as they were). SECTION is a word of a section's name, e.g. `latitude`; none runs
 // every section. Speed targets live here, never in tests.
 
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +52,15 @@ for (const [section, bench] of [
   results.push([section, await bench()]);
 }
 
+/** Which tree was measured: its commit, and whether it had changes git does not hold. */
+function checkoutOf(): string {
+  const git = (...args: string[]) => spawnSync('git', args, { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8' });
+  const head = git('rev-parse', '--short', 'HEAD');
+  if (head.status !== 0) return 'outside a git checkout';
+  const dirty = git('status', '--porcelain', '--untracked-files=no').stdout.trim() !== '';
+  return `at commit ${head.stdout.trim()}${dirty ? ' with uncommitted changes' : ''}`;
+}
+const checkout = checkoutOf();
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node.js ${process.version}, ${process.platform}`;
 const header = [
   '# Benchmark results',
@@ -72,7 +82,7 @@ for (const [section, rows] of results) {
   const lines = [
     `## ${section}`,
     '',
-    `Measured ${new Date().toISOString()} on ${machine}.`,
+    `Measured ${new Date().toISOString()} on ${machine}, ${checkout}.`,
     '',
     '| measurement | figure | target | met |',
     '|---|---|---|---|',

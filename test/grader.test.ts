@@ -13,6 +13,7 @@ import {
   rollUpSuite,
   rollUpTask,
   scoreStderr,
+  trajectoryReading,
   withinTolerance,
   type ObservedCall,
   type TrajectorySpec,
@@ -103,6 +104,28 @@ describe('CONTRACT §6 Task and Suite', () => {
     expect(withinTolerance(task.gatingScore, 1 / 3)).toBe(true);
     expect(task.passed).toBe(false);
     expect(task.trajectory).toEqual(unmatched); // the last trial's block
+  });
+
+  it('the last trial is the highest trialIndex, or the trial the log scored last where the host ran them out of order', () => {
+    const other = { ...unmatched, expectedCount: 2 };
+    // In order: one reading, nothing else accepted.
+    const inOrder = rollUpTask('t', [trial(0, { trajectory: matched, scoredSequence: 5 }), trial(1, { trajectory: unmatched, scoredSequence: 9 })], {
+      trials: { count: 2 },
+    });
+    expect(inOrder.trajectory).toEqual(unmatched);
+    expect(inOrder.lastRunTrajectory).toBeUndefined();
+    expect(trajectoryReading(inOrder, unmatched)).toBe('last-index');
+    expect(trajectoryReading(inOrder, matched)).toBeUndefined();
+    // Trial 1 ran (and was scored) first: the block may be trial 1's or trial 0's, nothing else.
+    const reversed = rollUpTask('t', [trial(0, { trajectory: matched, scoredSequence: 9 }), trial(1, { trajectory: unmatched, scoredSequence: 5 })], {
+      trials: { count: 2 },
+    });
+    expect(reversed.trajectory).toEqual(unmatched);
+    expect(reversed.lastRunTrajectory).toEqual(matched);
+    expect(trajectoryReading(reversed, unmatched)).toBe('last-index');
+    expect(trajectoryReading(reversed, matched)).toBe('last-run');
+    expect(trajectoryReading(reversed, other)).toBeUndefined();
+    expect(trajectoryReading(reversed, undefined)).toBeUndefined();
   });
 
   it('passRule mean compares the exact mean: scores 0.7, 0.8, 0.9 reach passScore 0.8', () => {

@@ -126,6 +126,13 @@ export const LIMIT_AND_OPTIONAL_VARIANTS: HonestVariant[] = [
     options: scoredInBatches,
   },
   {
+    name: 'trials-run-in-reverse',
+    choice: "a task's trials run last first (trialIndex n−1 down to 0), each scored after its own bracket",
+    clause: "RFC 0244 §B (trial scheduling is the host's; every eval.scored carries trialIndex)",
+    shows: "a task's trials run out of trialIndex order",
+    options: { engineBehaviour: { trialOrder: (count) => Array.from({ length: count }, (_, position) => count - 1 - position) } },
+  },
+  {
     name: 'sign-test-alpha-unserved',
     choice: 'the sign-test verdict is taken at alpha 0.2, and alpha is not served',
     clause: 'RFC 0244 §F (verdict, method, alpha and pairedTaskCount are optional)',

@@ -39,6 +39,7 @@ export {
   rollUpSuite,
   rollUpTask,
   toSummaryView,
+  trajectoryReading,
   type SuiteRollUpInput,
   type TaskRollUpOptions,
   type TrialFacts,

@@ -5,6 +5,7 @@
 
 import { type Rational, add, divideByInteger, exactMean, fromNumber, greaterOrEqual, ratToNumber, sum, ZERO } from './rational.ts';
 import { passAtK, passHatK, scoreStderr } from './stats.ts';
+import { jsonDeepEqual } from './json.ts';
 import type {
   Efficiency,
   ExpectedKind,
@@ -139,6 +140,13 @@ export function rollUpTask(taskId: string, trialGrades: readonly TrialGrade[], o
   };
   const last = trials[n - 1];
   if (last?.trajectory) grade.trajectory = { ...last.trajectory };
+  // "The last trial" (RFC 0244 §A) by trialIndex, or, scheduling being the host's (§B), the trial
+  // scored last in the log: both readings are accepted where they differ (CONTRACT §6).
+  const ranLast = trials.reduce<TrialGrade | undefined>(
+    (latest, t) => (latest === undefined || t.scoredSequence > latest.scoredSequence ? t : latest),
+    undefined,
+  );
+  if (ranLast !== undefined && ranLast !== last && ranLast.trajectory !== undefined) grade.lastRunTrajectory = { ...ranLast.trajectory };
   if (options.trials) {
     const k = Math.min(Math.max(1, Math.trunc(options.trials.k ?? n)), n);
     grade.trials = {
@@ -172,6 +180,16 @@ export interface SuiteRollUpInput {
  * `meanScore` (omitted under two tasks). Efficiency never fails anything; `maxP95LatencyMs` is
  * not graded (the log carries no latency the contract defines).
  */
+/**
+ * Which reading of "the last trial" (RFC 0244 §A) a served trajectory block agrees with: the
+ * highest `trialIndex`, or the trial the log scored last; undefined when it agrees with neither.
+ */
+export function trajectoryReading(task: TaskGrade, served: unknown): 'last-index' | 'last-run' | undefined {
+  if (task.trajectory !== undefined && jsonDeepEqual(served, task.trajectory)) return 'last-index';
+  if (task.lastRunTrajectory !== undefined && jsonDeepEqual(served, task.lastRunTrajectory)) return 'last-run';
+  return undefined;
+}
+
 export function rollUpSuite(suite: SuiteRollUpInput, tasks: readonly TaskGrade[], anomalies: readonly string[] = []): RunGrade {
   const passScore = suite.thresholds?.passScore ?? DEFAULT_PASS_SCORE;
   const aggregate = exactMean(tasks.map((t) => t.score));

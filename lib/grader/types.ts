@@ -138,7 +138,13 @@ export interface TaskGrade {
   score: number;
   gatingScore: number;
   passed: boolean;
+  /** The trajectory block of the trial with the highest `trialIndex` (RFC 0244 §A: "the last trial"). */
   trajectory?: TrajectoryGrade;
+  /**
+   * The block of the trial the log scored last, where that is another trial: a host that runs
+   * trials out of `trialIndex` order (RFC 0244 §B) may read "the last trial" as the one run last.
+   */
+  lastRunTrajectory?: TrajectoryGrade;
   trials?: TaskTrials;
   efficiency: Efficiency;
   fixtureMissCount?: number;

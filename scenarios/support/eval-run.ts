@@ -13,7 +13,9 @@ import type { Target } from '../../lib/ledger/target.ts';
 import { queueServedFacts, suiteMatchesArgs, type ServedRun } from './served-facts/index.ts';
 
 /** The payload of a run event when it is an object (lib/json-value.ts). */
-export { payloadOf } from '../../lib/json-value.ts';
+import { payloadOf } from '../../lib/json-value.ts';
+
+export { payloadOf };
 
 /** Every fixture's tasks target this agent (CONTRACT §3). */
 export const SCRIPTED_AGENT = 'core.conformance.agents.scripted';
@@ -166,6 +168,7 @@ export function requireCompleted(
   if ((grade.scoredInsideBracketCount ?? 0) > 0) check.saw('eval.scored before its trial bracket closes (RFC 0081 §C)');
   else if (grade.tasks.length > 0) check.saw('eval.scored after its trial bracket closes');
   if ((grade.scoredInBatchCount ?? 0) > 0) check.saw('eval.scored in a batch after its trial brackets (RFC 0244 §B)');
+  if (trialsOutOfOrder(run.events)) check.saw("a task's trials run out of trialIndex order (RFC 0244 §B)");
   if ((grade.judgeCostUsd ?? 0) > 0) check.saw('judge provider.usage outside the agent bracket (RFC 0081 UQ 5)');
   if (reads.trajectoryArgs && (run.grade.redactedCallCount ?? 0) > 0 && suiteMatchesArgs(run.fixture.suite)) {
     check.inapplicable(
@@ -173,6 +176,19 @@ export function requireCompleted(
     );
   }
   return run as Required<Pick<ObservedEvalRun, 'runId' | 'summary' | 'grade'>> & ObservedEvalRun;
+}
+
+/** Whether some task's `eval.scored` events name its trials out of `trialIndex` order in the log. */
+function trialsOutOfOrder(events: readonly RunEvent[]): boolean {
+  const last = new Map<unknown, number>();
+  for (const event of events) {
+    if (event.type !== 'eval.scored') continue;
+    const { taskId, trialIndex } = payloadOf(event);
+    if (typeof trialIndex !== 'number') continue;
+    if (trialIndex < (last.get(taskId) ?? -1)) return true;
+    last.set(taskId, trialIndex);
+  }
+  return false;
 }
 
 export function eventsOfType(run: ObservedEvalRun, type: string): RunEvent[] {

@@ -34,6 +34,8 @@ export interface RunRules {
   answerMiss: MissHandler;
   /** The `trialIndex` of the trial at 0-based position `position` of its task. */
   trialIndexOf(position: number): number;
+  /** The order a task's `count` trials run in, as positions (RFC 0244 §B: scheduling is the host's). */
+  trialOrder(count: number): number[];
   /** Called once per run with the emitter into the log; the events leave through what it returns. */
   outgoingEvents(emit: Emit): Emit;
   /** The summary the run ends with, as served (after eval.completed was emitted from it). */
@@ -63,6 +65,7 @@ export const REFERENCE_BEHAVIOUR: Readonly<EngineBehaviour> = Object.freeze({
   selectFixture: firstUnconsumedMatch,
   answerMiss: missByOnMiss,
   trialIndexOf: (position: number) => position,
+  trialOrder: (count: number) => Array.from({ length: count }, (_, position) => position),
   outgoingEvents: (emit: Emit) => emit,
   outgoingSummary: (summary: Record<string, unknown>) => summary,
   judgeUsage: () => undefined,

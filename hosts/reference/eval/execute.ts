@@ -71,7 +71,7 @@ async function runEval(plan: EvalPlan, io: EvalRunIO, behaviour: EngineBehaviour
     const nextMemory = behaviour.memoryPerTrial(memorySeedOf(plan, task));
 
     const trials: TrialGrade[] = [];
-    for (let trialIndex = 0; trialIndex < settings.count; trialIndex++) {
+    for (const trialIndex of behaviour.trialOrder(settings.count)) {
       if (io.cancelled()) throw new RunCancelled();
       await io.pace();
       if (io.cancelled()) throw new RunCancelled();

@@ -1,7 +1,7 @@
 // Served facts of each task's summary entry: its outcome, trajectory block, trials, efficiency,
 // cost and fixture misses, against the task's reference grade (RFC 0081 §C, RFC 0244 §A–§D).
 
-import type { TrialGrade } from '../../../lib/grader/index.ts';
+import { trajectoryReading, type TrialGrade } from '../../../lib/grader/index.ts';
 import { costs, isJsonObject, type ServedContext } from './context.ts';
 
 /** Which rule decides a task's or trial's score and passed. */
@@ -30,7 +30,14 @@ export function compareTasks(ctx: ServedContext): void {
       check.equal(served.passed, task.passed, `${clause} ${where}: passed against the reference grade`);
       if (task.trajectory !== undefined) {
         const t = fact('served-trajectory');
-        t.check.equal(served.trajectory, task.trajectory, `${t.clause} ${where}: the trajectory block is the last trial's, as the reference grades it`);
+        if (task.lastRunTrajectory === undefined)
+          t.check.equal(served.trajectory, task.trajectory, `${t.clause} ${where}: the trajectory block is the last trial's, as the reference grades it`);
+        else
+          t.check.ok(
+            trajectoryReading(task, served.trajectory) !== undefined,
+            `${t.clause} ${where}: the trajectory block is the last trial's, by trialIndex or as run (the trials ran out of trialIndex order), as the reference grades it`,
+            { served: served.trajectory, lastByIndex: task.trajectory, lastRun: task.lastRunTrajectory },
+          );
       }
       if (trialsBlock !== undefined) {
         const t = fact('served-trials');
