@@ -224,8 +224,9 @@ describe('CONTRACT §6 attribution: gradeRun', () => {
     const oneByOne = gradeRun(suite, log());
     expect(batched.anomalies).toEqual([]);
     expect(batched.scoredInBatchCount).toBe(2);
-    // Only where each eval.scored sits in the log differs.
-    const placeless = (tasks: typeof batched.tasks) => JSON.parse(JSON.stringify(tasks, (key, value) => (key === 'scoredSequence' ? undefined : value)));
+    // Only where each eval.scored, and so each bracket after the first, sits in the log differs.
+    const placeless = (tasks: typeof batched.tasks) =>
+      JSON.parse(JSON.stringify(tasks, (key, value) => (key === 'scoredSequence' || key === 'ranSequence' ? undefined : value)));
     expect(placeless(batched.tasks)).toEqual(placeless(oneByOne.tasks));
   });
 

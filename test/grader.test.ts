@@ -106,7 +106,7 @@ describe('CONTRACT §6 Task and Suite', () => {
     expect(task.trajectory).toEqual(unmatched); // the last trial's block
   });
 
-  it('the last trial is the highest trialIndex, or the trial the log scored last where the host ran them out of order', () => {
+  it('the last trial is the highest trialIndex, or the trial run last where the host ran them out of order', () => {
     const other = { ...unmatched, expectedCount: 2 };
     // In order: one reading, nothing else accepted.
     const inOrder = rollUpTask('t', [trial(0, { trajectory: matched, scoredSequence: 5 }), trial(1, { trajectory: unmatched, scoredSequence: 9 })], {

@@ -39,6 +39,8 @@ export interface TrialFacts {
   /** The part of `costUsd` spent outside the brackets (a judge, RFC 0081 UQ 5). */
   judgeCostUsd?: number;
   scoredSequence: number;
+  /** The `sequence` its (last) bracket opened at: when it ran, in the log; absent with no bracket. */
+  ranSequence?: number;
   bracketCount: number;
 }
 
@@ -74,6 +76,7 @@ export function gradeTrial(facts: TrialFacts, passScore: number = DEFAULT_PASS_S
   };
   if (facts.trajectory) grade.trajectory = { ...facts.trajectory };
   if (facts.judgeCostUsd) grade.judgeCostUsd = facts.judgeCostUsd;
+  if (facts.ranSequence !== undefined) grade.ranSequence = facts.ranSequence;
   return grade;
 }
 
@@ -141,11 +144,9 @@ export function rollUpTask(taskId: string, trialGrades: readonly TrialGrade[], o
   const last = trials[n - 1];
   if (last?.trajectory) grade.trajectory = { ...last.trajectory };
   // "The last trial" (RFC 0244 §A) by trialIndex, or, scheduling being the host's (§B), the trial
-  // scored last in the log: both readings are accepted where they differ (CONTRACT §6).
-  const ranLast = trials.reduce<TrialGrade | undefined>(
-    (latest, t) => (latest === undefined || t.scoredSequence > latest.scoredSequence ? t : latest),
-    undefined,
-  );
+  // whose bracket opened last in the log: both readings are accepted where they differ (CONTRACT §6).
+  const ran = (t: TrialGrade) => t.ranSequence ?? t.scoredSequence;
+  const ranLast = trials.reduce<TrialGrade | undefined>((latest, t) => (latest === undefined || ran(t) > ran(latest) ? t : latest), undefined);
   if (ranLast !== undefined && ranLast !== last && ranLast.trajectory !== undefined) grade.lastRunTrajectory = { ...ranLast.trajectory };
   if (options.trials) {
     const k = Math.min(Math.max(1, Math.trunc(options.trials.k ?? n)), n);

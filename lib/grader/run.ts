@@ -47,6 +47,7 @@ function trialFacts(task: EvalTask, trial: ScoredTrial, failClosedOnMiss: boolea
     judgeCostUsd: ratToNumber(sum(trial.judgeCosts.map(fromNumber))),
     fixtureMissCount: countMisses(brackets, entries),
     scoredSequence: trial.sequence,
+    ...(brackets.length === 0 ? {} : { ranSequence: Math.max(...brackets.map((b) => b.openSequence)) }),
     bracketCount: brackets.length,
   };
 }

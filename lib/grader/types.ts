@@ -121,6 +121,8 @@ export interface TrialGrade {
   judgeCostUsd?: number;
   /** The `sequence` of the trial's `eval.scored`; −1 for a trial the log never scored. */
   scoredSequence: number;
+  /** The `sequence` its (last) top-level bracket opened at; absent when it has none. */
+  ranSequence?: number;
   /** Top-level brackets attributed to the trial (1 in a well-formed log). */
   bracketCount: number;
 }
@@ -141,8 +143,9 @@ export interface TaskGrade {
   /** The trajectory block of the trial with the highest `trialIndex` (RFC 0244 §A: "the last trial"). */
   trajectory?: TrajectoryGrade;
   /**
-   * The block of the trial the log scored last, where that is another trial: a host that runs
-   * trials out of `trialIndex` order (RFC 0244 §B) may read "the last trial" as the one run last.
+   * The block of the trial whose bracket opened last in the log, where that is another trial: a
+   * host that runs trials out of `trialIndex` order (RFC 0244 §B) may read "the last trial" as
+   * the one run last.
    */
   lastRunTrajectory?: TrajectoryGrade;
   trials?: TaskTrials;

@@ -7,50 +7,9 @@
 // Checked on the runs of the regression verdicts (../v2-eval-trajectory-trials/0244-f-verdicts.ts):
 // needs agents.evalSuite.regressionVerdict and their four fixtures.
 
-import { need, type Checks } from '../../lib/ledger/leg.ts';
 import { defineScenario } from '../../lib/ledger/scenario.ts';
 import { validate } from '../../lib/schemas/index.ts';
-import { observeEvalRun, requireCompleted, sharedEvalRun } from '../support/eval-run.ts';
-import type { Target } from '../../lib/ledger/target.ts';
-
-const BASELINE = 'conformance-eval-verdict-baseline';
-const CANDIDATES = {
-  improved: 'conformance-eval-verdict-improved',
-  regressed: 'conformance-eval-verdict-regressed',
-  inconclusive: 'conformance-eval-verdict-one-rise',
-} as const;
-
-interface VerdictRun {
-  baseline: Array<{ taskId: string; score: number }>;
-  candidate: Array<{ taskId: string; score: number }>;
-  baselineRunId: string;
-  summary: Record<string, unknown>;
-  regression: Record<string, unknown>;
-}
-
-/** The baseline run (shared) and one candidate run against it, each read to its summary. */
-async function verdictRun(check: Checks, target: Target, candidateId: string): Promise<VerdictRun> {
-  const baseline = requireCompleted(check, await sharedEvalRun(target, BASELINE), { trajectoryArgs: false });
-  const candidate = requireCompleted(
-    check,
-    await target.memo(`eval-run:${candidateId}:against:${BASELINE}`, () => observeEvalRun(target, candidateId, { baselineRunId: baseline.runId })),
-    { trajectoryArgs: false },
-  );
-  const regression = candidate.summary.regression as Record<string, unknown> | undefined;
-  need(
-    check,
-    regression !== undefined && typeof regression === 'object',
-    `the ${candidateId} summary carries a regression block`,
-    candidate.summary.regression,
-  );
-  return {
-    baseline: baseline.grade.tasks.map((t) => ({ taskId: t.taskId, score: t.score })),
-    candidate: candidate.grade.tasks.map((t) => ({ taskId: t.taskId, score: t.score })),
-    baselineRunId: baseline.runId,
-    summary: candidate.summary,
-    regression,
-  };
-}
+import { BASELINE, CANDIDATES, verdictRun } from '../support/verdict-runs.ts';
 
 export default defineScenario('v2-eval-run-surface/0081-c-regression-diff-ref.ts', [
   {

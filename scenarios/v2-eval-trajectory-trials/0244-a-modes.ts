@@ -19,63 +19,15 @@
 // produces (CONTRACT §3), and that the host's served member agrees, each under the rule of the
 // clause that decides it.
 
-import { toSummaryView, trajectoryReading } from '../../lib/grader/index.ts';
-import { need, type Checks } from '../../lib/ledger/leg.ts';
+import { trajectoryReading } from '../../lib/grader/index.ts';
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
 import { requireCompleted, sharedEvalRun, summaryTask } from '../support/eval-run.ts';
-import { isJsonObject } from '../../lib/json-value.ts';
+import { agrees, checkTask, type Member } from '../support/task-checks.ts';
+
+type Json = Record<string, unknown>;
 
 const MODES = 'conformance-eval-trajectory-modes';
 const TRIALS_ANY = 'conformance-eval-trials-any';
-
-type Completed = ReturnType<typeof requireCompleted>;
-type Member = 'trajectory' | 'passed' | 'score' | 'trials' | 'efficiency';
-type Json = Record<string, unknown>;
-
-/** JSON equality with numbers within 1e-9 · max(1, |expected|) (RFC 0244 §B tolerance, CONTRACT §6). */
-function agrees(actual: unknown, expected: unknown): boolean {
-  if (typeof expected === 'number') return typeof actual === 'number' && Math.abs(actual - expected) <= 1e-9 * Math.max(1, Math.abs(expected));
-  if (Array.isArray(expected)) return Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => agrees(actual[i], e));
-  if (isJsonObject(expected)) {
-    if (!isJsonObject(actual)) return false;
-    const keys = new Set([...Object.keys(expected), ...Object.keys(actual)]);
-    return [...keys].every((key) => agrees(actual[key], expected[key]));
-  }
-  return actual === expected;
-}
-
-function expectedTask(run: Completed, taskId: string): Json | undefined {
-  return (run.fixture.expectedGrade as { tasks: Json[] }).tasks.find((t) => t.taskId === taskId);
-}
-
-function gradedTask(run: Completed, taskId: string): Json | undefined {
-  return toSummaryView(run.grade).tasks.find((t) => t.taskId === taskId);
-}
-
-/**
- * For one task: the reference grade of the events equals what the scripted agent's contract
- * produces (the fixture's expectedGrade), and the host's served member equals the reference grade.
- */
-function checkTask(check: Checks, run: Completed, taskId: string, members: Member[]): void {
-  const want = expectedTask(run, taskId);
-  const graded = gradedTask(run, taskId);
-  const served = summaryTask(run.summary, taskId);
-  need(check, want, `the expectedGrade of ${run.fixture.id} has task ${taskId}`);
-  for (const member of members) {
-    check.ok(agrees(graded?.[member], want[member]), `task ${taskId}: the ${member} the events show is what the scripted agent's contract produces`, {
-      graded: graded?.[member],
-      expected: want[member],
-    });
-    // The trajectory block is the last trial's: by trialIndex, or the one run last (CONTRACT §6).
-    const task = run.grade.tasks.find((t) => t.taskId === taskId);
-    const agreed =
-      member === 'trajectory' && task !== undefined ? trajectoryReading(task, served?.[member]) !== undefined : agrees(served?.[member], graded?.[member]);
-    check.ok(agreed, `task ${taskId}: the served ${member} equals the reference grade of the events`, {
-      served: served?.[member],
-      graded: graded?.[member],
-    });
-  }
-}
 
 const TRAJECTORY_ONLY: Member[] = ['trajectory', 'passed', 'score'];
 

@@ -1,0 +1,46 @@
+// The regression verdict fixtures (RFC 0244 §F): one baseline and three candidates that rise,
+// fall and barely move against it, and one candidate's run against the shared baseline run, read
+// to its summary's regression block. The verdict legs and the diffRef leg judge the same runs.
+
+import { need, type Checks } from '../../lib/ledger/leg.ts';
+import type { Target } from '../../lib/ledger/target.ts';
+import { observeEvalRun, requireCompleted, sharedEvalRun } from './eval-run.ts';
+
+export const BASELINE = 'conformance-eval-verdict-baseline';
+export const CANDIDATES = {
+  improved: 'conformance-eval-verdict-improved',
+  regressed: 'conformance-eval-verdict-regressed',
+  inconclusive: 'conformance-eval-verdict-one-rise',
+} as const;
+
+export interface VerdictRun {
+  baseline: Array<{ taskId: string; score: number }>;
+  candidate: Array<{ taskId: string; score: number }>;
+  baselineRunId: string;
+  summary: Record<string, unknown>;
+  regression: Record<string, unknown>;
+}
+
+/** The baseline run (shared) and one candidate run against it, each read to its summary. */
+export async function verdictRun(check: Checks, target: Target, candidateId: string): Promise<VerdictRun> {
+  const baseline = requireCompleted(check, await sharedEvalRun(target, BASELINE), { trajectoryArgs: false });
+  const candidate = requireCompleted(
+    check,
+    await target.memo(`eval-run:${candidateId}:against:${BASELINE}`, () => observeEvalRun(target, candidateId, { baselineRunId: baseline.runId })),
+    { trajectoryArgs: false },
+  );
+  const regression = candidate.summary.regression as Record<string, unknown> | undefined;
+  need(
+    check,
+    regression !== undefined && typeof regression === 'object',
+    `the ${candidateId} summary carries a regression block`,
+    candidate.summary.regression,
+  );
+  return {
+    baseline: baseline.grade.tasks.map((t) => ({ taskId: t.taskId, score: t.score })),
+    candidate: candidate.grade.tasks.map((t) => ({ taskId: t.taskId, score: t.score })),
+    baselineRunId: baseline.runId,
+    summary: candidate.summary,
+    regression,
+  };
+}
