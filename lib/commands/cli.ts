@@ -8,9 +8,10 @@
 
 import { Command, CommanderError, Option } from 'commander';
 import { certify, PROGRESS_MODES, runOffline } from './run.ts';
-import { verifyCommand } from './verify.ts';
-import { gradeCommand, type GradeOptions } from './grade.ts';
-import { hostCommand, type HostOptions } from './host.ts';
+// verify, grade and host are loaded when asked for: a certification's first request waits on
+// what `run` loads, and nothing else (bench/RESULTS.md "Waiting: process start to first request").
+import type { GradeOptions } from './grade.ts';
+import type { HostOptions } from './host.ts';
 import { startEmbeddedReferenceHost } from './support/reference-host.ts';
 import { packageIdentity } from '../package-root.ts';
 import { PROGRAM, usage, type Io } from '../io.ts';
@@ -219,6 +220,7 @@ export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<n
     )
     .addHelpText('after', EXAMPLES_HELP.verify)
     .action(async (bundle: string, options) => {
+      const { verifyCommand } = await import('./verify.ts');
       exitCode = await verifyCommand(bundle, options, io);
     });
 
@@ -233,6 +235,7 @@ export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<n
     .option('--run <id>', 'with --base-url or --archive: the eval run')
     .addHelpText('after', EXAMPLES_HELP.grade)
     .action(async (options: GradeOptions) => {
+      const { gradeCommand } = await import('./grade.ts');
       exitCode = await gradeCommand(options, io);
     });
 
@@ -243,6 +246,7 @@ export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<n
     .option('--db <file>', 'SQLite file (default: in memory)')
     .addHelpText('after', EXAMPLES_HELP.host)
     .action(async (options: HostOptions) => {
+      const { hostCommand } = await import('./host.ts');
       exitCode = await hostCommand(options, io);
     });
 

@@ -22,7 +22,6 @@ import { archivePathOf, writeArchive, type SignedBundle } from '../archive/write
 import { LegClock } from '../report/clock.ts';
 import { formatRow, formatTotals, totalsOf, writeReports } from '../report/index.ts';
 import { noBundle, runReport, verdictOf, type RunReport } from '../report/model.ts';
-import { writeOtelLogs } from '../report/otel.ts';
 import { Progress } from '../report/progress.ts';
 import { loadScenarios } from '../../scenarios/index.ts';
 import { gitCommit, PACKAGE, writeBundle, type BundleWritten, type Signer } from './support/bundle-writer.ts';
@@ -46,6 +45,16 @@ export interface CertifyDecision {
   interrupted?: string;
 }
 
+/**
+ * `--otel FILE`: the OpenTelemetry packages are loaded only when it is given, so a run without it
+ * does not wait on them before its first request.
+ */
+async function writeOtel(request: Parameters<typeof import('../report/otel.ts').writeOtelLogs>[0]): Promise<boolean> {
+  if (request.path === undefined || request.path === '') return true;
+  const { writeOtelLogs } = await import('../report/otel.ts');
+  return writeOtelLogs(request);
+}
+
 export async function runOffline(options: RunOptions, io: Io): Promise<number> {
   const scenarios = await loadScenarios();
   const ready = prepareRun(options, scenarios, io);
@@ -61,7 +70,7 @@ export async function runOffline(options: RunOptions, io: Io): Promise<number> {
     ...baseline,
     ...filterOf(ready.filter, scenarios),
   };
-  const written = report(options, content, redactor, io) && (await writeOtelLogs({ path: options.otel, content, runs: [], redactor, io }));
+  const written = report(options, content, redactor, io) && (await writeOtel({ path: options.otel, content, runs: [], redactor, io }));
   return written ? code : 2;
 }
 
@@ -331,7 +340,7 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
     ...filterOf(ready.filter, scenarios),
   };
   const reported = report(options, content, redactor, io);
-  const logged = await writeOtelLogs({ path: options.otel, content, runs: target.observedRuns ?? [], redactor, io });
+  const logged = await writeOtel({ path: options.otel, content, runs: target.observedRuns ?? [], redactor, io });
   const afterReports = reported && logged ? afterArchive : 2;
   const decided = { rows, ...cut, ...(interrupted === undefined ? {} : { interrupted }) };
   if (interrupted === undefined) return { code: afterReports, ...decided };
