@@ -133,6 +133,20 @@ export const LIMIT_AND_OPTIONAL_VARIANTS: HonestVariant[] = [
     options: { engineBehaviour: { trialOrder: (count) => Array.from({ length: count }, (_, position) => count - 1 - position) } },
   },
   {
+    name: 'trials-run-middle-last',
+    choice: "a task's middle trial runs last (0, 2, …, n−1, then ⌊n/2⌋): the trial run last is neither the first nor the highest trialIndex",
+    clause: "RFC 0244 §B (trial scheduling is the host's; every eval.scored carries trialIndex)",
+    shows: "a task's trials run out of trialIndex order",
+    options: {
+      engineBehaviour: {
+        trialOrder: (count) => {
+          const middle = Math.floor(count / 2);
+          return [...Array.from({ length: count }, (_, position) => position).filter((position) => position !== middle), middle];
+        },
+      },
+    },
+  },
+  {
     name: 'sign-test-alpha-unserved',
     choice: 'the sign-test verdict is taken at alpha 0.2, and alpha is not served',
     clause: 'RFC 0244 §F (verdict, method, alpha and pairedTaskCount are optional)',

@@ -168,7 +168,7 @@ export function requireCompleted(
   if ((grade.scoredInsideBracketCount ?? 0) > 0) check.saw('eval.scored before its trial bracket closes (RFC 0081 §C)');
   else if (grade.tasks.length > 0) check.saw('eval.scored after its trial bracket closes');
   if ((grade.scoredInBatchCount ?? 0) > 0) check.saw('eval.scored in a batch after its trial brackets (RFC 0244 §B)');
-  if (trialsOutOfOrder(run.events)) check.saw("a task's trials run out of trialIndex order (RFC 0244 §B)");
+  if (trialsOutOfOrder(grade)) check.saw("a task's trials run out of trialIndex order (RFC 0244 §B)");
   if ((grade.judgeCostUsd ?? 0) > 0) check.saw('judge provider.usage outside the agent bracket (RFC 0081 UQ 5)');
   if (reads.trajectoryArgs && (run.grade.redactedCallCount ?? 0) > 0 && suiteMatchesArgs(run.fixture.suite)) {
     check.inapplicable(
@@ -178,17 +178,16 @@ export function requireCompleted(
   return run as Required<Pick<ObservedEvalRun, 'runId' | 'summary' | 'grade'>> & ObservedEvalRun;
 }
 
-/** Whether some task's `eval.scored` events name its trials out of `trialIndex` order in the log. */
-function trialsOutOfOrder(events: readonly RunEvent[]): boolean {
-  const last = new Map<unknown, number>();
-  for (const event of events) {
-    if (event.type !== 'eval.scored') continue;
-    const { taskId, trialIndex } = payloadOf(event);
-    if (typeof trialIndex !== 'number') continue;
-    if (trialIndex < (last.get(taskId) ?? -1)) return true;
-    last.set(taskId, trialIndex);
-  }
-  return false;
+/**
+ * Whether some task's trials ran out of `trialIndex` order: their brackets, as the grader
+ * attributed them, opened in another order. Where the `eval.scored` events stand says nothing of
+ * it (a batch may name its trials in any order).
+ */
+function trialsOutOfOrder(grade: RunGrade): boolean {
+  return grade.tasks.some((task) => {
+    const ran = task.trialGrades.filter((t) => t.ranSequence !== undefined).sort((a, b) => a.ranSequence! - b.ranSequence!);
+    return ran.some((t, i) => i > 0 && t.trialIndex < ran[i - 1]!.trialIndex);
+  });
 }
 
 export function eventsOfType(run: ObservedEvalRun, type: string): RunEvent[] {
