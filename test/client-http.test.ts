@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { projectId, ResponseTooLarge, TransportError, unprojectId } from '../lib/client/index.ts';
+import { toTransportError } from '../lib/client/transport-errors.ts';
 import { binaryString } from './support/arbitraries.ts';
 import { API_KEY, baseUrl, CANARY, client, countHeader, every, fake, json, only, rejection, seen, useFakeHost } from './support/fake-host.ts';
 
@@ -67,6 +68,21 @@ describe('http client', () => {
     fake.handler = (_req, res) => json(res, 200, {});
     await client({ base: `${baseUrl}///` }).request('GET', '/runs', { query: { a: 'x y', skip: undefined, n: 3 } });
     expect(only(seen).url).toBe('/runs?a=x+y&n=3');
+  });
+
+  it('a timeout reads the same whichever timer ends it: the request bound, or the dispatcher inside it', () => {
+    // Which one fires first depends on the load; the row's detail, signed and replayed, must not.
+    const what = 'GET /runs/x/eval-summary';
+    const expired = AbortSignal.abort(new Error('timed out'));
+    const byBound = toTransportError(new Error('This operation was aborted'), what, [], { timeout: expired, bound: 1000 }) as TransportError;
+    for (const code of ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']) {
+      const byPhase = toTransportError(Object.assign(new Error('Headers Timeout Error'), { code }), what, [], { bound: 1000 }) as TransportError;
+      expect([byPhase.message, byPhase.code], code).toEqual([byBound.message, byBound.code]);
+    }
+    expect(byBound.message).toBe(`transport-loss: ${what}: no complete response within 1000 ms`);
+    // A stream's idle timeout, read after its headers with no request bound, keeps its own words.
+    const idle = toTransportError(Object.assign(new Error('Body Timeout Error'), { code: 'UND_ERR_BODY_TIMEOUT' }), what, [], {}) as TransportError;
+    expect(idle.code).toBe('UND_ERR_BODY_TIMEOUT');
   });
 
   // The handler never answers, so only the client's 300 ms bound can end the request: the message

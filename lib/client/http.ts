@@ -169,8 +169,9 @@ export function createClient(options: ClientOptions): Client {
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
   const defaultKey = options.apiKey;
   const recorder = options.recorder;
-  // The dispatcher's own bounds fire before the overall AbortSignal, so a stall is reported as
-  // the phase it happened in (connect, headers, body).
+  // The dispatcher's own bounds sit just inside the overall AbortSignal, so a stalled socket is
+  // let go even if that signal's timer is late; either way it is reported as one timeout
+  // (./transport-errors.ts).
   const innerMs = innerBound(timeoutMs);
   const dispatcher = new Agent({
     connectTimeout: innerMs,

@@ -73,6 +73,9 @@ interface AbortContext {
   caller?: AbortSignal | undefined;
 }
 
+/** undici's timeouts of one phase of a request (connect, headers, body) within its bound. */
+const PHASE_TIMEOUTS = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
 /** Any error of a request, as the TransportError (or, for a harness misuse, TestBug) it is, secrets scrubbed. */
 export function toTransportError(error: unknown, what: string, secrets: string[], ctx: AbortContext): Error {
   if (error instanceof TransportError) {
@@ -88,11 +91,15 @@ export function toTransportError(error: unknown, what: string, secrets: string[]
   if (code === 'UND_ERR_INVALID_ARG') {
     return new TestBug(scrubSecrets(`${what}: ${message}`, secrets));
   }
+  // The dispatcher's phase timeouts sit just inside the request's bound, but its timers are coarse:
+  // under load either may fire first. One message for both, so a row's detail (which the bundle
+  // signs, and a replay must reproduce) does not depend on which timer won.
+  const timedOut = ctx.timeout?.aborted === true || (ctx.bound !== undefined && code !== undefined && PHASE_TIMEOUTS.has(code));
   let detail: string;
-  if (ctx.timeout?.aborted) detail = `${what}: no complete response within ${ctx.bound} ms`;
+  if (timedOut) detail = `${what}: no complete response within ${ctx.bound} ms`;
   else if (ctx.caller?.aborted) detail = `${what}: aborted by the caller (${describeReason(ctx.caller.reason)})`;
   else detail = `${what}: ${message}${code ? ` (${code})` : ''}`;
-  return new TransportError(scrubSecrets(detail, secrets), code ?? (ctx.timeout?.aborted ? 'TIMEOUT' : undefined));
+  return new TransportError(scrubSecrets(detail, secrets), timedOut ? 'TIMEOUT' : code);
 }
 
 function errorCode(error: unknown): string | undefined {
