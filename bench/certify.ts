@@ -5,7 +5,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { main } from '../lib/commands/cli.ts';
+import { main } from '../commands/cli.ts';
 import type { BenchResult } from './grader.ts';
 import { spawnHost } from './host.ts';
 

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../lib/commands/cli.ts';
+import { main } from '../commands/cli.ts';
 import { DEFAULT_GENERATED_SUITES } from '../lib/ledger/target.ts';
 import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
 import { startReferenceHost, type ReferenceHostOptions } from '../hosts/reference/server.ts';

@@ -1,5 +1,5 @@
 // Whole-run hostile hosts under the DEFAULT settings: per stream behaviour of the hostile-host
-// catalogue (test/support/hostile-host.ts STREAM_BEHAVIOURS), the harness CLI certifying every
+// catalogue (hosts/hostile/catalogue.ts STREAM_BEHAVIOURS), the harness CLI certifying every
 // leg (`run --base-url …`, no deadline, cap or budget flag) in a child process, so every event
 // stream of every run is hostile at once; its wall time and peak RSS
 // (`process.resourceUsage().maxRSS`, via test/support/maxrss.mjs). Targets (issue 20): ≤ 180 s
@@ -16,7 +16,7 @@ import { certifyTarget } from '../lib/certify.ts';
 import { DEFAULT_PROGRESS_TIMEOUT_MS } from '../lib/client/index.ts';
 import { loadScenarios } from '../scenarios/index.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
-import { HOSTILE_BEHAVIOURS, STREAM_BEHAVIOURS } from '../test/support/hostile-host.ts';
+import { HOSTILE_BEHAVIOURS, STREAM_BEHAVIOURS } from '../hosts/hostile/catalogue.ts';
 import { runHarnessAgainst, startUpstream, type HarnessRun } from '../test/support/hostile-run.ts';
 import type { BenchResult } from './grader.ts';
 

@@ -4,7 +4,7 @@
 // test/hostile.test.ts makes with short deadlines. Three children at a time, as in that test.
 
 import { cpus, loadavg } from 'node:os';
-import { HOSTILE_BEHAVIOURS } from '../test/support/hostile-host.ts';
+import { HOSTILE_BEHAVIOURS } from '../hosts/hostile/catalogue.ts';
 import { HOSTILE_FILTER, runHarnessAgainst, startUpstream, type HarnessRun } from '../test/support/hostile-run.ts';
 import type { BenchResult } from './grader.ts';
 

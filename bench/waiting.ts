@@ -309,7 +309,7 @@ async function startToFirstRequest(args: (url: string) => string[]): Promise<{ w
 }
 
 /** The command's main from the sources, for `node --import tsx -e`: what bin/ runs without a current build. */
-const FROM_SOURCES = "const { main } = await import('./lib/commands/cli.ts'); process.exitCode = await main(process.argv.slice(1));";
+const FROM_SOURCES = "const { main } = await import('./commands/cli.ts'); process.exitCode = await main(process.argv.slice(1));";
 
 export async function benchFirstRequest(): Promise<BenchResult[]> {
   const runs = 5;
@@ -334,7 +334,7 @@ export async function benchFirstRequest(): Promise<BenchResult[]> {
       ok: mid <= 200,
     },
     {
-      name: 'the same command run from its TypeScript sources through tsx (`node --import tsx`, lib/commands/cli.ts), as bin/ runs it without a current build',
+      name: 'the same command run from its TypeScript sources through tsx (`node --import tsx`, commands/cli.ts), as bin/ runs it without a current build',
       figure: describe(sources),
       target: 'recorded, no target',
       ok: true,

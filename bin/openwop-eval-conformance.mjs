@@ -5,15 +5,15 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 
 const ROOT = new URL('../', import.meta.url);
-const BUILT = new URL('dist/lib/commands/cli.js', ROOT);
+const BUILT = new URL('dist/commands/cli.js', ROOT);
 // Written last by the build (scripts/precompile-schemas.ts): its time is the build's.
 const BUILD_STAMP = new URL('dist/lib/schemas/precompiled.cjs', ROOT);
-const SOURCES = ['lib', 'scenarios', 'hosts/reference', 'schemas'];
+const SOURCES = ['commands', 'lib', 'scenarios', 'hosts/reference', 'schemas'];
 
 function buildIsCurrent() {
   if (!existsSync(BUILD_STAMP) || !existsSync(BUILT)) return false;
   // The package as installed ships no sources: its build is current by construction.
-  if (!existsSync(new URL('lib/commands/cli.ts', ROOT))) return true;
+  if (!existsSync(new URL('commands/cli.ts', ROOT))) return true;
   const built = statSync(BUILD_STAMP).mtimeMs;
   for (const dir of SOURCES) {
     for (const file of readdirSync(new URL(dir, ROOT), { recursive: true })) {
@@ -29,6 +29,6 @@ if (buildIsCurrent()) {
 } else {
   const { register } = await import('tsx/esm/api');
   register();
-  ({ main } = await import('../lib/commands/cli.ts'));
+  ({ main } = await import('../commands/cli.ts'));
 }
 process.exitCode = await main(process.argv.slice(2));

@@ -24,7 +24,7 @@ import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
 import { readFilter } from '../lib/leg-filter.ts';
 import { cli } from './support/cli.ts';
-import { HOSTILE_BEHAVIOURS, startHostileHost } from './support/hostile-host.ts';
+import { HOSTILE_BEHAVIOURS, startHostileHost } from '../hosts/hostile/catalogue.ts';
 
 const KEY_A = 'ow2k_ARCHIVE_CANARY_A_5c81d0e9b2f4';
 const KEY_B = 'ow2k_ARCHIVE_CANARY_B_09e7a3c6d51f';

@@ -11,7 +11,7 @@ import {
   DEFAULT_MAX_EVENTS_IN_FLIGHT,
   ReadBudget,
 } from '../lib/client/index.ts';
-import { main } from '../lib/commands/cli.ts';
+import { main } from '../commands/cli.ts';
 import { readCaps } from '../lib/ledger/caps.ts';
 
 describe('readCaps', () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli } from './support/cli.ts';
 import { forward } from './support/forward.ts';
-import { main } from '../lib/commands/cli.ts';
+import { main } from '../commands/cli.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
 

@@ -1,12 +1,12 @@
 // Where `run` keeps the development signing key of the embedded host
-// (lib/commands/support/run-settings.ts, README "Quickstart"): a folder of the user's, never the
+// (commands/support/run-settings.ts, README "Quickstart"): a folder of the user's, never the
 // package folder.
 
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../lib/package-root.ts';
-import { devKeyDir } from '../lib/commands/support/run-settings.ts';
+import { devKeyDir } from '../commands/support/run-settings.ts';
 
 describe('the development key folder', () => {
   it('is OPENWOP_DEV_KEY_DIR when set, whatever XDG_CONFIG_HOME says', () => {

@@ -1,8 +1,8 @@
-// The member-by-member comparison of `grade --base-url` (lib/commands/support/grade-compare.ts),
+// The member-by-member comparison of `grade --base-url` (commands/support/grade-compare.ts),
 // on a grade of the trials fixture and its own summary view with one member changed at a time.
 
 import { describe, expect, it } from 'vitest';
-import { compareSummary } from '../lib/commands/support/grade-compare.ts';
+import { compareSummary } from '../commands/support/grade-compare.ts';
 import { fixture } from '../lib/fixtures.ts';
 import { toSummaryView, type RunGrade, type SummaryView } from '../lib/grader/index.ts';
 

@@ -1,4 +1,4 @@
-// The stream behaviours of the hostile-host catalogue (test/support/hostile-host.ts) met by a
+// The stream behaviours of the hostile-host catalogue (hosts/hostile/catalogue.ts) met by a
 // whole certification, every leg, so that every event stream of every run is hostile at once —
 // where test/hostile.test.ts meets each behaviour with one leg. In-process (certifyTarget, as
 // `run` certifies), with short bounds passed as options so each certification takes seconds:
@@ -14,7 +14,7 @@ import type { LedgerRow } from '../lib/evidence/types.ts';
 import { certifyTarget } from '../lib/certify.ts';
 import { withDeadlines } from '../lib/ledger/deadlines.ts';
 import { loadScenarios } from '../scenarios/index.ts';
-import { HOSTILE_BEHAVIOURS, STREAM_BEHAVIOURS, startHostileHost } from './support/hostile-host.ts';
+import { HOSTILE_BEHAVIOURS, STREAM_BEHAVIOURS, startHostileHost } from '../hosts/hostile/catalogue.ts';
 import { HOSTILE_SECRETS, startUpstream, type Upstream } from './support/hostile-run.ts';
 
 /** Short bounds: above what a loaded machine needs for an honest answer, far below the defaults. */

@@ -1,4 +1,4 @@
-// The hostile-host catalogue (test/support/hostile-host.ts), each behaviour met by the harness
+// The hostile-host catalogue (hosts/hostile/catalogue.ts), each behaviour met by the harness
 // CLI as a vendor runs it — `node bin/openwop-eval-conformance.mjs run --base-url …` in a child
 // process, with short deadlines — and judged on what it must never do whatever a host sends:
 // crash, print a stack trace, outlive its deadlines, pass a row the behaviour breaks, let a
@@ -11,7 +11,7 @@
 // is what the memory bound is about.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOSTILE_BEHAVIOURS, type HostileBehaviour } from './support/hostile-host.ts';
+import { HOSTILE_BEHAVIOURS, type HostileBehaviour } from '../hosts/hostile/catalogue.ts';
 import { HOSTILE_FILTER, HOSTILE_SECRETS, runHarnessAgainst, startUpstream, type HarnessRun, type Upstream } from './support/hostile-run.ts';
 
 /** The deadlines of these runs: short, yet above what a loaded CI machine needs for an honest answer. */

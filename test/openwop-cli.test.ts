@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, hostFlags } from './support/cli.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
-import { EXAMPLES_HELP } from '../lib/commands/cli.ts';
+import { EXAMPLES_HELP } from '../commands/cli.ts';
 import { packagePath } from '../lib/package-root.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'owec-openwop-cli-'));

@@ -113,7 +113,7 @@ describe('the installed package', () => {
 
   it('ships the build, the data the command reads and the licence, and no tests, bench or CI', () => {
     for (const path of [
-      'dist/lib/commands/cli.js',
+      'dist/commands/cli.js',
       'dist/lib/schemas/precompiled.cjs',
       'schemas/v2/run-event.schema.json',
       'fixtures/eval-suites',
@@ -126,7 +126,7 @@ describe('the installed package', () => {
     ]) {
       expect(existsSync(installed(path)), path).toBe(true);
     }
-    for (const path of ['test', 'bench', '.ci', 'lib', 'scenarios', 'hosts', 'scripts', 'dist/lib/ledger/vitest.js', 'dist/scenarios/index.test.js'])
+    for (const path of ['test', 'bench', '.ci', 'commands', 'lib', 'scenarios', 'hosts', 'scripts', 'dist/commands/vitest.js', 'dist/scenarios/index.test.js'])
       expect(existsSync(installed(path)), path).toBe(false);
     expect(readFileSync(installed('LICENSE'), 'utf8')).toMatch(/^\s*Apache License\s+Version 2\.0, January 2004/);
   });

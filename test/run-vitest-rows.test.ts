@@ -2,13 +2,13 @@
 // other legs' runs reveal (the trajectory ignored when the output matches: the summary, the
 // eval.* events and the trial statistics of every trajectory run are wrong) is certified twice,
 // on two fresh copies with one seed: through the certify pipeline `run` uses (lib/certify.ts),
-// and through the vitest adapter (lib/ledger/vitest.ts, scenarios/index.test.ts). Every row,
+// and through the vitest adapter (commands/vitest.ts, scenarios/index.test.ts). Every row,
 // its disposition, assertions and broken rules, is the same, and so is what vitest makes of it.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { certifyTarget } from '../lib/certify.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
-import { adapterRows, vitestVerdict } from '../lib/ledger/vitest.ts';
+import { adapterRows, vitestVerdict } from '../commands/vitest.ts';
 import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
 import { loadScenarios } from '../scenarios/index.ts';

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../lib/commands/cli.ts';
+import { main } from '../commands/cli.ts';
 import { buildBundle, signBundle, type BuildBundleInput } from '../lib/evidence/bundle.ts';
 import { certificationOf } from '../lib/evidence/certification.ts';
 import { claimedProfilesFromDiscovery, derivableV2Profiles, rungProblem } from '../lib/evidence/derivation.ts';

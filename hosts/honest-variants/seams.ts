@@ -2,7 +2,7 @@
 // seams a host offers is the host's choice, and a host with only the first seams certifies clean,
 // its legs that read effects run alone.
 
-import { GLOBAL_READING } from '../../scenarios/support/effects.ts';
+import { GLOBAL_READING } from '../../lib/ledger/target.ts';
 import type { HonestVariant } from './catalogue.ts';
 
 export const SEAM_VARIANTS: HonestVariant[] = [

@@ -59,6 +59,9 @@ export interface TargetOptions {
 /** Suites generated per certification when `--generated` is not given (bench/RESULTS.md, "Generated suites"). */
 export const DEFAULT_GENERATED_SUITES = 6;
 
+/** What a row on a host with only the first seams records (CONTRACT §5). */
+export const GLOBAL_READING = 'the host reads effects only globally: read around a run of the leg alone, with no other leg in flight (CONTRACT §5)';
+
 export interface Target {
   /** `[name@version]`, the prefix of every failure message. */
   label: string;

@@ -1,5 +1,5 @@
 // Progress on standard error while the legs of `run` run (`--progress`, docs/certifying.md "Certifying your
-// host"); the rows themselves are printed once, at the end, by lib/commands/run.ts.
+// host"); the rows themselves are printed once, at the end, by commands/run.ts.
 
 import type { LedgerRow } from '../evidence/types.ts';
 import type { Io } from '../io.ts';

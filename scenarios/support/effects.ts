@@ -9,11 +9,8 @@
 
 import { readCounter, readEffects, readRunEffects } from '../../lib/client/index.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
-import type { Target } from '../../lib/ledger/target.ts';
+import { GLOBAL_READING, type Target } from '../../lib/ledger/target.ts';
 import { requireCompleted, type ObservedEvalRun } from './eval-run.ts';
-
-/** What a row on a host with only the first seams records (CONTRACT §5). */
-export const GLOBAL_READING = 'the host reads effects only globally: read around a run of the leg alone, with no other leg in flight (CONTRACT §5)';
 
 export interface ObservedEffects {
   run: ReturnType<typeof requireCompleted>;

@@ -1,6 +1,6 @@
 // The command line in-process, as the tests drive it: its exit code and everything it wrote.
 
-import { main } from '../../lib/commands/cli.ts';
+import { main } from '../../commands/cli.ts';
 
 export async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';

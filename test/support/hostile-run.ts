@@ -1,5 +1,5 @@
-// Runs the harness CLI, as a vendor would, against one hostile behaviour (test/support/
-// hostile-host.ts) in a child process, and measures it: wall time, exit, every output (stdout,
+// Runs the harness CLI, as a vendor would, against one hostile behaviour (hosts/hostile/
+// catalogue.ts) in a child process, and measures it: wall time, exit, every output (stdout,
 // stderr, the JSON report, the JUnit file) and the child's peak memory. The peak is
 // `process.resourceUsage().maxRSS` of the child, written at its exit by the preload
 // test/support/maxrss.mjs (`node --import`), so it covers everything the harness process held,
@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startReferenceHost, type ReferenceHost } from '../../hosts/reference/server.ts';
-import { startHostileHost, type HostileBehaviour } from './hostile-host.ts';
+import { startHostileHost, type HostileBehaviour } from '../../hosts/hostile/catalogue.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

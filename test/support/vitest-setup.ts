@@ -1,8 +1,8 @@
 // Installs, in every vitest worker, what lib/ stays free of: the embedded reference host the
-// scenario adapter (scenarios/index.test.ts, lib/ledger/vitest.ts) certifies when
+// scenario adapter (scenarios/index.test.ts, commands/vitest.ts) certifies when
 // OPENWOP_BASE_URL is unset.
 
-import { setEmbeddedHostFactory } from '../../lib/ledger/vitest.ts';
+import { setEmbeddedHostFactory } from '../../commands/vitest.ts';
 
 // Imported on first use: most test files never start it through the adapter.
 setEmbeddedHostFactory(async (options) => (await import('../../hosts/reference/server.ts')).startReferenceHost(options));

@@ -9,17 +9,17 @@
 //   a bundle this harness version cut; for any other it does not apply.
 
 import { readFileSync } from 'node:fs';
-import { createClient, discover, type DiscoveryResult } from '../client/index.ts';
-import { certificationOf, type Certification, type HarnessIdentity } from '../evidence/certification.ts';
-import { decodeCanonicalBase64url } from '../evidence/ed25519.ts';
-import { thisHarness } from '../evidence/harness.ts';
-import { readBundleFile, readPublicKeyFile } from '../evidence/keys.ts';
-import type { LedgerRow } from '../evidence/types.ts';
-import { verifyBundle, verifyExitCode, type VerifyOptions, type VerifyResult } from '../evidence/verify.ts';
-import { cannotStart, type Io } from '../io.ts';
-import { replayCommand } from '../archive/replay.ts';
-import { authenticityLine, rejectionLines, upstreamLine, verdictLine } from '../report/verdict-lines.ts';
-import { isJsonObject } from '../json-value.ts';
+import { createClient, discover, type DiscoveryResult } from '../lib/client/index.ts';
+import { certificationOf, type Certification, type HarnessIdentity } from '../lib/evidence/certification.ts';
+import { decodeCanonicalBase64url } from '../lib/evidence/ed25519.ts';
+import { thisHarness } from '../lib/evidence/harness.ts';
+import { readBundleFile, readPublicKeyFile } from '../lib/evidence/keys.ts';
+import type { LedgerRow } from '../lib/evidence/types.ts';
+import { verifyBundle, verifyExitCode, type VerifyOptions, type VerifyResult } from '../lib/evidence/verify.ts';
+import { cannotStart, type Io } from '../lib/io.ts';
+import { replayCommand } from '../lib/archive/replay.ts';
+import { authenticityLine, rejectionLines, upstreamLine, verdictLine } from '../lib/report/verdict-lines.ts';
+import { isJsonObject } from '../lib/json-value.ts';
 
 export interface VerifyCommandOptions {
   hostKey?: string;
@@ -37,7 +37,7 @@ export async function verifyCommand(path: string, options: VerifyCommandOptions,
   if (options.replay !== undefined) {
     if (options.discovery || options.bundleDiscovery) return cannotStart(io, '--replay checks the binding under --host-key, not a discovery document');
     // Only a replay runs legs, so only a replay loads them; the ids and profiles are data.
-    const loadScenarios = async () => (await import('../../scenarios/index.ts')).loadScenarios();
+    const loadScenarios = async () => (await import('../scenarios/index.ts')).loadScenarios();
     return replayCommand(path, { replay: options.replay, ...(options.hostKey ? { hostKey: options.hostKey } : {}), loadScenarios }, io);
   }
   const file = readBundleFile(path);

@@ -20,16 +20,16 @@ import {
   type Client,
   type EvalSummaryResult,
   type RunEvent,
-} from '../client/index.ts';
+} from '../lib/client/index.ts';
 import { compareSummary, type MemberComparison } from './support/grade-compare.ts';
-import { FORM_NAMES, readEventsText } from '../client/events-text.ts';
-import { gradeRun, type EvalSuite } from '../grader/index.ts';
-import { JsonTooDeep, parseJsonBounded } from '../json-depth.ts';
-import { cannotStart, type Io } from '../io.ts';
-import { Redactor } from '../redact.ts';
-import { checkSuite, validateRunEvent } from '../schemas/index.ts';
-import { archivedRun } from '../archive/archived-run.ts';
-import { readArchiveFile } from '../archive/replay.ts';
+import { FORM_NAMES, readEventsText } from '../lib/client/events-text.ts';
+import { gradeRun, type EvalSuite } from '../lib/grader/index.ts';
+import { JsonTooDeep, parseJsonBounded } from '../lib/json-depth.ts';
+import { cannotStart, type Io } from '../lib/io.ts';
+import { Redactor } from '../lib/redact.ts';
+import { checkSuite, validateRunEvent } from '../lib/schemas/index.ts';
+import { archivedRun } from '../lib/archive/archived-run.ts';
+import { readArchiveFile } from '../lib/archive/replay.ts';
 
 export interface GradeOptions {
   suite: string;

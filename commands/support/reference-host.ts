@@ -1,14 +1,14 @@
 // The embedded reference host as the commands reach it: `run` is handed it (lib/certify.ts) when
 // no --base-url is given, and `host` starts it. The only module of lib/ that imports hosts/.
 
-import { EmbeddedHostUnavailable, type EmbeddedHostFactory } from '../../certify.ts';
+import { EmbeddedHostUnavailable, type EmbeddedHostFactory } from '../../lib/certify.ts';
 
-type ReferenceHostModule = typeof import('../../../hosts/reference/server.ts');
+type ReferenceHostModule = typeof import('../../hosts/reference/server.ts');
 
 /** The reference host a command starts: what `startReferenceHost` resolves to. */
 export type ReferenceHost = Awaited<ReturnType<ReferenceHostModule['startReferenceHost']>>;
 
-/** The embedded reference host, handed to `run` by the composition root (lib/commands/cli.ts). */
+/** The embedded reference host, handed to `run` by the composition root (commands/cli.ts). */
 export const startEmbeddedReferenceHost: EmbeddedHostFactory = async (options) => {
   const { startReferenceHost } = await importReferenceHost();
   return startReferenceHost(options);
@@ -33,5 +33,5 @@ export async function importReferenceHost(): Promise<ReferenceHostModule> {
       `the embedded reference host needs better-sqlite3, which is not installed: ${cause}; use --base-url to certify a running host`,
     );
   }
-  return import('../../../hosts/reference/server.ts');
+  return import('../../hosts/reference/server.ts');
 }

@@ -11,7 +11,7 @@
 
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { echoOf, frame, GiB, gzipBomb, hang, openSse, pump, sendText, withheldTerminal } from './hostile-helpers.ts';
+import { echoOf, frame, GiB, gzipBomb, hang, openSse, pump, sendText, withheldTerminal } from './helpers.ts';
 
 export type Endpoint = 'discovery' | 'create' | 'events' | 'poll' | 'summary' | 'other';
 

@@ -1,7 +1,7 @@
 // The composition root, the command line: `run` (certify a host, or the server-free checks with
 // --offline), `verify` (check a bundle), `grade` (recompute a run's grade from its events) and
 // `host` (start the reference host), each a module beside this one. This is the only module that
-// imports commands; a command imports lib/commands/support/ and the library layers of lib/, never
+// imports commands; a command imports commands/support/ and the library layers of lib/, never
 // another command (test/layering.test.ts). Flags and environment names follow the OpenWOP
 // conformance suite where they overlap (docs/wire.md §13); a flag wins over its environment
 // variable.
@@ -13,8 +13,8 @@ import { certify, PROGRESS_MODES, runOffline } from './run.ts';
 import type { GradeOptions } from './grade.ts';
 import type { HostOptions } from './host.ts';
 import { startEmbeddedReferenceHost } from './support/reference-host.ts';
-import { packageIdentity } from '../package-root.ts';
-import { PROGRAM, usage, type Io } from '../io.ts';
+import { packageIdentity } from '../lib/package-root.ts';
+import { PROGRAM, usage, type Io } from '../lib/io.ts';
 
 /** The Examples section of each command's --help (docs/cli.md has the same commands). */
 export const EXAMPLES_HELP = {
@@ -199,7 +199,7 @@ export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<n
     .addHelpText('after', EXAMPLES_HELP.run)
     .action(async (options) => {
       if (options.list) {
-        const [{ loadScenarios }, { listing, readTraceability }] = await Promise.all([import('../../scenarios/index.ts'), import('../traceability.ts')]);
+        const [{ loadScenarios }, { listing, readTraceability }] = await Promise.all([import('../scenarios/index.ts'), import('../lib/traceability.ts')]);
         io.out(listing(await loadScenarios(), readTraceability()));
         exitCode = 0;
         return;

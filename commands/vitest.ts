@@ -9,12 +9,12 @@
 // inapplicable and skipped are skips with their reason, never passes.
 
 import { afterAll, describe, it } from 'vitest';
-import type { LedgerRow } from '../evidence/types.ts';
-import { certifyTarget, type EmbeddedHostFactory } from '../certify.ts';
-import { TestBug } from '../test-bug.ts';
-import { runLegs } from './runner.ts';
-import type { Scenario } from './scenario.ts';
-import { readCaps } from './caps.ts';
+import type { LedgerRow } from '../lib/evidence/types.ts';
+import { certifyTarget, type EmbeddedHostFactory } from '../lib/certify.ts';
+import { TestBug } from '../lib/test-bug.ts';
+import { runLegs } from '../lib/ledger/runner.ts';
+import type { Scenario } from '../lib/ledger/scenario.ts';
+import { readCaps } from '../lib/ledger/caps.ts';
 
 /** How long the tests of one adapter may wait for the certification they share. */
 const CERTIFY_TIMEOUT_MS = 600_000;

@@ -5,9 +5,9 @@
 // A member the EvalSummary schema makes optional (docs/wire.md §7) and the host does not serve is
 // listed as not served, which is no difference; a required one missing is a difference.
 
-import { jsonDeepEqual } from '../../grader/json.ts';
-import { trajectoryReading, type RunGrade, type TaskGrade } from '../../grader/index.ts';
-import { isJsonObject } from '../../json-value.ts';
+import { jsonDeepEqual } from '../../lib/grader/json.ts';
+import { trajectoryReading, type RunGrade, type TaskGrade } from '../../lib/grader/index.ts';
+import { isJsonObject } from '../../lib/json-value.ts';
 
 export type Outcome = 'equal' | 'different' | 'not served';
 

@@ -4,15 +4,15 @@
 
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { readSigningKeyFile } from '../../evidence/keys.ts';
-import { usage, type Io } from '../../io.ts';
-import { readCaps, type Caps } from '../../ledger/caps.ts';
-import { readDeadlines, type Deadlines } from '../../ledger/deadlines.ts';
-import { readConcurrency } from '../../ledger/schedule.ts';
-import type { GeneratedPlan } from '../../ledger/target.ts';
-import { pemSecrets, type Redactor } from '../../redact.ts';
-import type { ProgressMode } from '../../report/progress.ts';
-import { freshSeed } from '../../certification-seed.ts';
+import { readSigningKeyFile } from '../../lib/evidence/keys.ts';
+import { usage, type Io } from '../../lib/io.ts';
+import { readCaps, type Caps } from '../../lib/ledger/caps.ts';
+import { readDeadlines, type Deadlines } from '../../lib/ledger/deadlines.ts';
+import { readConcurrency } from '../../lib/ledger/schedule.ts';
+import type { GeneratedPlan } from '../../lib/ledger/target.ts';
+import { pemSecrets, type Redactor } from '../../lib/redact.ts';
+import type { ProgressMode } from '../../lib/report/progress.ts';
+import { freshSeed } from '../../lib/certification-seed.ts';
 import { parseBuild, type Signer } from './bundle-writer.ts';
 import { readEvidenceTier } from './evidence-tier.ts';
 import { readGeneratedPlan } from './generated-plan.ts';

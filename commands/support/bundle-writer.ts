@@ -4,18 +4,18 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { PACKAGE_ROOT, packageIdentity } from '../../package-root.ts';
-import type { Bundle, EvidenceTier, LedgerRow, UnsignedBundle } from '../../evidence/types.ts';
-import { buildBundle, signBundle } from '../../evidence/bundle.ts';
-import { claimedProfilesFromDiscovery } from '../../evidence/derivation.ts';
-import { evalClaimedProfiles, profileVerdicts } from '../../evidence/profiles.ts';
-import { publicKeyPemFromPrivate } from '../../evidence/keys.ts';
-import { verifyBundle } from '../../evidence/verify.ts';
-import { certificationOf, type Certification, type HarnessIdentity } from '../../evidence/certification.ts';
-import { cannotStart, type Io } from '../../io.ts';
-import type { Target } from '../../ledger/target.ts';
-import type { Redactor } from '../../redact.ts';
-import { authenticityLine, rejectionLines, upstreamLine, verdictLine } from '../../report/verdict-lines.ts';
+import { PACKAGE_ROOT, packageIdentity } from '../../lib/package-root.ts';
+import type { Bundle, EvidenceTier, LedgerRow, UnsignedBundle } from '../../lib/evidence/types.ts';
+import { buildBundle, signBundle } from '../../lib/evidence/bundle.ts';
+import { claimedProfilesFromDiscovery } from '../../lib/evidence/derivation.ts';
+import { evalClaimedProfiles, profileVerdicts } from '../../lib/evidence/profiles.ts';
+import { publicKeyPemFromPrivate } from '../../lib/evidence/keys.ts';
+import { verifyBundle } from '../../lib/evidence/verify.ts';
+import { certificationOf, type Certification, type HarnessIdentity } from '../../lib/evidence/certification.ts';
+import { cannotStart, type Io } from '../../lib/io.ts';
+import type { Target } from '../../lib/ledger/target.ts';
+import type { Redactor } from '../../lib/redact.ts';
+import { authenticityLine, rejectionLines, upstreamLine, verdictLine } from '../../lib/report/verdict-lines.ts';
 
 /** Who signs the bundle, settled before any leg runs, and the evidence tier it claims. */
 export interface Signer {

@@ -1,7 +1,7 @@
 // The `host` command: the embedded reference host on 127.0.0.1, its base URL and tenant keys
 // printed, until SIGINT or SIGTERM.
 
-import { cannotStart, usage, type Io } from '../io.ts';
+import { cannotStart, usage, type Io } from '../lib/io.ts';
 import { importReferenceHost, type ReferenceHost } from './support/reference-host.ts';
 
 export interface HostOptions {

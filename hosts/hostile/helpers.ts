@@ -1,11 +1,11 @@
-// The building blocks of the hostile behaviours (./hostile-host.ts): answers that hang, pumps
+// The building blocks of the hostile behaviours (./catalogue.ts): answers that hang, pumps
 // of endless bodies, SSE frames, a gzip bomb, echoed secrets, an upstream stream with its
 // terminal event held back. Every loop here is bounded and stops when the harness drops the
 // connection.
 
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import type { Endpoint, HostileContext } from './hostile-host.ts';
+import type { Endpoint, HostileContext } from './catalogue.ts';
 
 export const GiB = 1024 * 1024 * 1024;
 

@@ -4,32 +4,32 @@
 // (lib/certify.ts), then what the run decided — the rows printed, the bundle, the archive and the
 // reports — which `certify` returns (CertifyDecision) rather than leaving in outer state.
 
-import type { EmbeddedHost, EmbeddedHostFactory } from '../certify.ts';
-import { certifyTarget, EmbeddedHostUnavailable } from '../certify.ts';
-import type { Certification } from '../evidence/certification.ts';
-import { thisHarness } from '../evidence/harness.ts';
-import { loadOrCreateDevKey, signingKeyProblem } from '../evidence/keys.ts';
-import type { LedgerRow } from '../evidence/types.ts';
-import { cannotStart, prepareOutputs, usage, type Io } from '../io.ts';
-import { describeFilter, readFilter, type LegFilter } from '../leg-filter.ts';
-import { applyBaseline, formatBaseline, readBaseline, type Baseline, type BaselineOutcome } from '../ledger/baseline.ts';
-import { withDeadlines } from '../ledger/deadlines.ts';
-import { runLegs, selectLegs } from '../ledger/runner.ts';
-import { ruleNames, type Scenario } from '../ledger/scenario.ts';
-import { pemSecrets, Redactor } from '../redact.ts';
-import { ArchiveRecorder } from '../archive/recorder.ts';
-import { archivePathOf, writeArchive, type SignedBundle } from '../archive/write.ts';
-import { LegClock } from '../report/clock.ts';
-import { formatRow, formatTotals, totalsOf, writeReports } from '../report/index.ts';
-import { noBundle, runReport, verdictOf, type RunReport } from '../report/model.ts';
-import { Progress } from '../report/progress.ts';
-import { loadScenarios } from '../../scenarios/index.ts';
+import type { EmbeddedHost, EmbeddedHostFactory } from '../lib/certify.ts';
+import { certifyTarget, EmbeddedHostUnavailable } from '../lib/certify.ts';
+import type { Certification } from '../lib/evidence/certification.ts';
+import { thisHarness } from '../lib/evidence/harness.ts';
+import { loadOrCreateDevKey, signingKeyProblem } from '../lib/evidence/keys.ts';
+import type { LedgerRow } from '../lib/evidence/types.ts';
+import { cannotStart, prepareOutputs, usage, type Io } from '../lib/io.ts';
+import { describeFilter, readFilter, type LegFilter } from '../lib/leg-filter.ts';
+import { applyBaseline, formatBaseline, readBaseline, type Baseline, type BaselineOutcome } from '../lib/ledger/baseline.ts';
+import { withDeadlines } from '../lib/ledger/deadlines.ts';
+import { runLegs, selectLegs } from '../lib/ledger/runner.ts';
+import { ruleNames, type Scenario } from '../lib/ledger/scenario.ts';
+import { pemSecrets, Redactor } from '../lib/redact.ts';
+import { ArchiveRecorder } from '../lib/archive/recorder.ts';
+import { archivePathOf, writeArchive, type SignedBundle } from '../lib/archive/write.ts';
+import { LegClock } from '../lib/report/clock.ts';
+import { formatRow, formatTotals, totalsOf, writeReports } from '../lib/report/index.ts';
+import { noBundle, runReport, verdictOf, type RunReport } from '../lib/report/model.ts';
+import { Progress } from '../lib/report/progress.ts';
+import { loadScenarios } from '../scenarios/index.ts';
 import { gitCommit, PACKAGE, writeBundle, type BundleWritten, type Signer } from './support/bundle-writer.ts';
 import { writeReproducer } from './support/generated-plan.ts';
 import { RunInterruption } from './support/interruption.ts';
 import { devKeyDir, readCertifySettings, type CertifySettings, type RunOptions } from './support/run-settings.ts';
 
-export { PROGRESS_MODES, type ProgressMode } from '../report/progress.ts';
+export { PROGRESS_MODES, type ProgressMode } from '../lib/report/progress.ts';
 export type { RunOptions } from './support/run-settings.ts';
 
 /** What a certification decided: its exit code, and what it found and cut on the way there. */
@@ -49,9 +49,9 @@ export interface CertifyDecision {
  * `--otel FILE`: the OpenTelemetry packages are loaded only when it is given, so a run without it
  * does not wait on them before its first request.
  */
-async function writeOtel(request: Parameters<typeof import('../report/otel.ts').writeOtelLogs>[0]): Promise<boolean> {
+async function writeOtel(request: Parameters<typeof import('../lib/report/otel.ts').writeOtelLogs>[0]): Promise<boolean> {
   if (request.path === undefined || request.path === '') return true;
-  const { writeOtelLogs } = await import('../report/otel.ts');
+  const { writeOtelLogs } = await import('../lib/report/otel.ts');
   return writeOtelLogs(request);
 }
 

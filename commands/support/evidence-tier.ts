@@ -1,6 +1,6 @@
 // `run --evidence-tier`: the tier each profile a bundle claims carries (docs/openwop-cli.md).
 
-import type { EvidenceTier } from '../../evidence/types.ts';
+import type { EvidenceTier } from '../../lib/evidence/types.ts';
 
 const EVIDENCE_TIERS: readonly EvidenceTier[] = ['self', 'steward', 'independent'];
 

@@ -5,11 +5,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { isSeed } from '../../certification-seed.ts';
-import type { Io } from '../../io.ts';
-import type { GeneratedPlan } from '../../ledger/target.ts';
-import type { Redactor } from '../../redact.ts';
-import { checkSuite } from '../../schemas/index.ts';
+import { isSeed } from '../../lib/certification-seed.ts';
+import type { Io } from '../../lib/io.ts';
+import type { GeneratedPlan } from '../../lib/ledger/target.ts';
+import type { Redactor } from '../../lib/redact.ts';
+import { checkSuite } from '../../lib/schemas/index.ts';
 
 export interface GeneratedFlags {
   seed?: string;
