@@ -1,37 +1,45 @@
-// The layering of lib/. lib/commands/ is the command layer: cli.ts, the composition root, and one
-// module per command beside it (run, verify, grade, host); what the commands share lives in
-// lib/commands/support/ (a helper of one command, or of several, that no library layer needs).
-// Below lib/commands/, lib/ is library layers only. The rules:
-// - nothing below lib/commands/ imports lib/commands/, scenarios/ or hosts/ (two temporary
-//   exceptions, each named with its reason in TEMPORARY below); the embedded host is handed in
-//   (lib/certify.ts), and the legs are handed to what runs them;
-// - no module of lib/commands/ imports a command module, but cli.ts, which wires them together;
-// - the modules of lib/ import one another without a circle;
-// - the product folders, lib/ and the hosts' own modules, import nothing from test/: test helpers
-//   serve tests, never the other way round.
+// The layering of the repository (docs/architecture.md "The layers"). The top-level folders are
+// the layers, from the top: bin/, bench/ and scripts/ (the entries), commands/ (the composition
+// roots), hosts/, scenarios/, lib/ (the library). The rules:
+// 1. each folder imports only itself and the folders below it: nothing imports bin/, bench/ or
+//    scripts/, nothing below commands/ imports it, and lib/ imports only lib/;
+// 2. no module of commands/ imports a command but cli.ts, which wires them together (a command is a
+//    module directly in commands/; what commands share lives in commands/support/);
+// 3. hosts import no scenario (the hosts and the legs meet only in the command that runs them);
+// 4. no import circle among the modules of the layers (a type import, erased, is no arrow).
+// test/ stands beside the layers: tests import any of them, and no module of a layer but bench/
+// and scripts/ imports test/ (test helpers serve tests, never the other way round).
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const LIB = join(ROOT, 'lib');
+
+/** The layers from the top; the entries share the top rank. */
+const LAYERS: ReadonlyArray<readonly string[]> = [['bin', 'bench', 'scripts'], ['commands'], ['hosts'], ['scenarios'], ['lib']];
+const FOLDERS = LAYERS.flat();
+const COMPOSITION_ROOT = 'commands/cli.ts';
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+    return /\.(ts|mjs)$/.test(entry.name) && !entry.name.endsWith('.test.ts') ? [path] : [];
   });
 }
 
-/** Every module specifier a file imports, statically (for its bindings or its effects) or through import(). */
-function specifiers(file: string): string[] {
+/**
+ * Every module specifier a file imports, statically (for its bindings or its effects) or through
+ * import(); with `values`, only the imports that stay at run time (not `import type`).
+ */
+function specifiers(file: string, values = false): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'";]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)|(?:^|\n)\s*import\s+'([^']+)'/g)].map(
-    (m) => (m[1] ?? m[2] ?? m[3])!,
-  );
+  return [...text.matchAll(/(?:^|\n)\s*(import|export)\s(type\s)?[^'";]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)|(?:^|\n)\s*import\s+'([^']+)'/g)]
+    .filter((m) => !(values && m[2]))
+    .map((m) => (m[3] ?? m[4] ?? m[5])!);
 }
 
 const rel = (file: string) => relative(ROOT, file);
@@ -39,57 +47,55 @@ const rel = (file: string) => relative(ROOT, file);
 /** A module and the modules it imports, as paths relative to the root (relative imports only). */
 type Graph = ReadonlyMap<string, readonly string[]>;
 
-function graphOf(files: readonly string[]): Graph {
+function graphOf(files: readonly string[], values = false): Graph {
   return new Map(
     files.map((file) => [
       rel(file),
-      specifiers(file)
+      specifiers(file, values)
         .filter((spec) => spec.startsWith('.'))
         .map((spec) => rel(resolve(dirname(file), spec))),
     ]),
   );
 }
 
-const COMMANDS = 'lib/commands/';
-/** The composition root: the one module that imports the commands. */
-const ROOT_MODULE = 'lib/commands/cli.ts';
+const folderOf = (path: string): string => path.split('/')[0]!;
+/** The rank of a path's layer (0 at the top), or undefined outside the layers (test/). */
+const rankOf = (path: string): number | undefined => {
+  const rank = LAYERS.findIndex((layer) => layer.includes(folderOf(path)));
+  return rank < 0 ? undefined : rank;
+};
 
-/**
- * Imports below lib/commands/ that reach up, allowed for a time, each with its reason. Empty: the
- * scenario index lives in scenarios/ and the served-fact table in lib/ledger/. The rules below keep
- * reading it, so an exception added here must name its reason and is reported once it is stale.
- */
-const TEMPORARY: ReadonlyArray<{ from: string; to: string; reason: string }> = [];
-
-/**
- * Rule 1: each import from below lib/commands/ into lib/commands/, scenarios/ or hosts/, less the
- * temporary ones; and each import of a temporary exception from below lib/commands/, so that what
- * reaches up is reached from the command layer only.
- */
+/** Rule 1: each import that runs up the layers, or from a layer but bench/ and scripts/ into test/. */
 function importsUpward(graph: Graph): string[] {
-  const upward = [COMMANDS, 'scenarios/', 'hosts/'];
-  const exceptions = new Set(TEMPORARY.map((allowed) => allowed.from));
   return [...graph].flatMap(([from, targets]) =>
-    from.startsWith(COMMANDS)
-      ? []
-      : targets
-          .filter((to) => upward.some((folder) => to.startsWith(folder)) || (exceptions.has(to) && !exceptions.has(from)))
-          .filter((to) => !TEMPORARY.some((allowed) => allowed.from === from && to.startsWith(allowed.to)))
-          .map((to) => `${from} imports ${to}`),
+    targets
+      .filter((to) => {
+        const [here, there] = [rankOf(from)!, rankOf(to)];
+        if (there === undefined) return folderOf(to) === 'test' && !['bench', 'scripts'].includes(folderOf(from));
+        return there < here || (there === here && folderOf(to) !== folderOf(from));
+      })
+      .map((to) => `${from} imports ${to}`),
   );
 }
 
-/** A command module: a module directly in lib/commands/ other than the composition root. */
-const isCommand = (path: string) => path.startsWith(COMMANDS) && !path.slice(COMMANDS.length).includes('/') && path !== ROOT_MODULE;
+/** A command: a module directly in commands/ other than the composition root. */
+const isCommand = (path: string) => /^commands\/[^/]+$/.test(path) && path !== COMPOSITION_ROOT;
 
-/** Rule 2: each import of a command module by a module of lib/commands/ other than the composition root. */
+/** Rule 2: each import of a command by a module of commands/ other than the composition root. */
 function commandsImportingCommands(graph: Graph): string[] {
   return [...graph].flatMap(([from, targets]) =>
-    from.startsWith(COMMANDS) && from !== ROOT_MODULE ? targets.filter(isCommand).map((to) => `${from} imports the command ${to}`) : [],
+    folderOf(from) === 'commands' && from !== COMPOSITION_ROOT ? targets.filter(isCommand).map((to) => `${from} imports the command ${to}`) : [],
   );
 }
 
-/** Rule 3: each import circle among the modules of the graph, as `a → b → a`. */
+/** Rule 3: each import of a scenario module by a host module. */
+function hostsImportingScenarios(graph: Graph): string[] {
+  return [...graph].flatMap(([from, targets]) =>
+    folderOf(from) === 'hosts' ? targets.filter((to) => folderOf(to) === 'scenarios').map((to) => `${from} imports ${to}`) : [],
+  );
+}
+
+/** Rule 4: each import circle among the modules of the graph, as `a → b → a`. */
 function circles(graph: Graph): string[] {
   const found: string[] = [];
   const state = new Map<string, 'open' | 'done'>();
@@ -107,57 +113,79 @@ function circles(graph: Graph): string[] {
   return found;
 }
 
-const lib = graphOf(sources(LIB));
+const files = FOLDERS.flatMap((folder) => sources(join(ROOT, folder)));
+const tree = graphOf(files);
+/** What runs: a type import is erased, so two modules may name each other's types. */
+const running = graphOf(files, true);
 
-describe('the layering of lib/', () => {
-  it('imports nothing from lib/commands/, scenarios/ or hosts/ below the command layer, but the temporary exceptions', () => {
-    expect(importsUpward(lib)).toEqual([]);
-    // An exception whose import is gone is taken off the list (a module gone with it needs none).
-    const stale = TEMPORARY.filter(({ from, to }) => lib.has(from) && !lib.get(from)!.some((target) => target.startsWith(to)));
-    expect(stale, 'exceptions no longer needed').toEqual([]);
+describe('the layering of the repository', () => {
+  it('has every top-level folder of code in a layer, or beside them as test/', () => {
+    const code = readdirSync(ROOT, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && !['node_modules', 'dist', '.git'].includes(entry.name))
+      .filter((entry) => sources(join(ROOT, entry.name)).length > 0)
+      .map((entry) => entry.name);
+    expect(code.filter((folder) => folder !== 'test' && !FOLDERS.includes(folder))).toEqual([]);
   });
 
-  it('has no command that imports another command: only the composition root imports them', () => {
-    expect([...lib.keys()].filter(isCommand).sort()).toEqual([
-      'lib/commands/grade.ts',
-      'lib/commands/host.ts',
-      'lib/commands/run.ts',
-      'lib/commands/verify.ts',
+  it('rule 1: no import runs up the layers, and lib/ imports only lib/', () => {
+    expect(importsUpward(tree)).toEqual([]);
+  });
+
+  it('rule 2: no command imports another command; only cli.ts imports them', () => {
+    expect([...tree.keys()].filter(isCommand).sort()).toEqual([
+      'commands/grade.ts',
+      'commands/host.ts',
+      'commands/run.ts',
+      'commands/verify.ts',
+      'commands/vitest.ts',
     ]);
-    expect(commandsImportingCommands(lib)).toEqual([]);
+    expect(commandsImportingCommands(tree)).toEqual([]);
   });
 
-  it('imports nothing from test/, and neither do the modules of hosts/', () => {
-    const product = graphOf([...sources(LIB), ...sources(join(ROOT, 'hosts'))]);
-    const intoTests = [...product].flatMap(([from, targets]) => targets.filter((to) => to.startsWith('test/')).map((to) => `${from} imports ${to}`));
-    expect(intoTests, 'move what a product module needs out of test/support/').toEqual([]);
+  it('rule 3: no host imports a scenario', () => {
+    expect(hostsImportingScenarios(tree)).toEqual([]);
   });
 
-  it('has no import circle among its modules', () => {
-    expect(circles(lib)).toEqual([]);
+  it('rule 4: no import circle among the modules of the layers', () => {
+    expect(circles(running)).toEqual([]);
   });
 
-  it('catches each break of its rules', () => {
+  it('breaks on each rule', () => {
     const broken: Graph = new Map([
-      ['lib/ledger/a.ts', ['lib/commands/run.ts', 'hosts/reference/server.ts', 'scenarios/v2-eval-run-surface/0081-c-eval-run.ts', 'lib/ledger/b.ts']],
-      ['lib/ledger/b.ts', ['lib/ledger/a.ts', 'lib/ledger/c.ts']],
-      ['lib/ledger/c.ts', ['scenarios/index.ts', 'hosts/reference/server.ts']],
-      ['lib/commands/run.ts', ['lib/commands/verify.ts', 'lib/commands/support/x.ts', 'hosts/reference/server.ts']],
-      ['lib/commands/support/x.ts', ['lib/commands/grade.ts']],
-      ['lib/commands/cli.ts', ['lib/commands/run.ts', 'lib/commands/verify.ts']],
-      ['lib/commands/verify.ts', []],
+      ['lib/ledger/a.ts', ['commands/run.ts', 'hosts/reference/server.ts', 'scenarios/index.ts', 'lib/ledger/b.ts']],
+      ['lib/ledger/b.ts', ['lib/ledger/a.ts', 'test/support/cli.ts']],
+      ['scenarios/support/x.ts', ['hosts/reference/server.ts', 'lib/ledger/b.ts', 'bench/run.ts']],
+      ['hosts/honest-variants/seams.ts', ['scenarios/support/effects.ts', 'lib/ledger/target.ts']],
+      ['commands/run.ts', ['commands/verify.ts', 'commands/support/x.ts', 'hosts/reference/server.ts', 'scenarios/index.ts']],
+      ['commands/support/x.ts', ['commands/grade.ts']],
+      ['commands/cli.ts', ['commands/run.ts', 'commands/verify.ts']],
+      ['commands/verify.ts', []],
+      ['bench/run.ts', ['commands/cli.ts', 'test/support/cli.ts', 'scripts/x.ts']],
+      ['scripts/x.ts', ['lib/ledger/a.ts']],
     ]);
     expect(importsUpward(broken)).toEqual([
-      'lib/ledger/a.ts imports lib/commands/run.ts',
+      'lib/ledger/a.ts imports commands/run.ts',
       'lib/ledger/a.ts imports hosts/reference/server.ts',
-      'lib/ledger/a.ts imports scenarios/v2-eval-run-surface/0081-c-eval-run.ts',
-      'lib/ledger/c.ts imports scenarios/index.ts',
-      'lib/ledger/c.ts imports hosts/reference/server.ts',
+      'lib/ledger/a.ts imports scenarios/index.ts',
+      'lib/ledger/b.ts imports test/support/cli.ts',
+      'scenarios/support/x.ts imports hosts/reference/server.ts',
+      'scenarios/support/x.ts imports bench/run.ts',
+      'bench/run.ts imports scripts/x.ts',
     ]);
     expect(commandsImportingCommands(broken)).toEqual([
-      'lib/commands/run.ts imports the command lib/commands/verify.ts',
-      'lib/commands/support/x.ts imports the command lib/commands/grade.ts',
+      'commands/run.ts imports the command commands/verify.ts',
+      'commands/support/x.ts imports the command commands/grade.ts',
     ]);
+    expect(hostsImportingScenarios(broken)).toEqual(['hosts/honest-variants/seams.ts imports scenarios/support/effects.ts']);
     expect(circles(broken)).toEqual(['lib/ledger/a.ts → lib/ledger/b.ts → lib/ledger/a.ts']);
+  });
+
+  it('reads a type import as an arrow of the layers, and no arrow of a circle', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'layering-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'a.ts');
+    writeFileSync(file, "import type { B } from './b.ts';\nimport { c } from './c.ts';\nexport { d } from './d.ts';\nconst e = await import('./e.ts');\n");
+    expect(specifiers(file)).toEqual(['./b.ts', './c.ts', './d.ts', './e.ts']);
+    expect(specifiers(file, true)).toEqual(['./c.ts', './d.ts', './e.ts']);
   });
 });
