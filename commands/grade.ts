@@ -22,6 +22,7 @@ import {
   type RunEvent,
 } from '../lib/client/index.ts';
 import { compareSummary, type MemberComparison } from './support/grade-compare.ts';
+import { given } from './support/run-settings.ts';
 import { FORM_NAMES, readEventsText } from '../lib/client/events-text.ts';
 import { gradeRun, type EvalSuite } from '../lib/grader/index.ts';
 import { JsonTooDeep, parseJsonBounded } from '../lib/json-depth.ts';
@@ -82,7 +83,7 @@ function invalidEvent(events: unknown[], where: string): string | undefined {
 }
 
 export async function gradeCommand(options: GradeOptions, rawIo: Io): Promise<number> {
-  const apiKey = options.apiKey ?? process.env.OPENWOP_API_KEY;
+  const apiKey = given(options.apiKey, 'OPENWOP_API_KEY');
   const io = new Redactor([apiKey]).io(rawIo);
   if (options.events !== undefined && options.baseUrl !== undefined) return cannotStart(io, 'give --events or --base-url, not both');
   const sources = [options.events, options.baseUrl, options.archive].filter((source) => source !== undefined).length;

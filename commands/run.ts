@@ -27,7 +27,7 @@ import { loadScenarios } from '../scenarios/index.ts';
 import { gitCommit, PACKAGE, writeBundle, type BundleWritten, type Signer } from './support/bundle-writer.ts';
 import { writeReproducer } from './support/generated-plan.ts';
 import { RunInterruption } from './support/interruption.ts';
-import { devKeyDir, readCertifySettings, type CertifySettings, type RunOptions } from './support/run-settings.ts';
+import { devKeyDir, given, givenKeys, readCertifySettings, type CertifySettings, type RunOptions } from './support/run-settings.ts';
 
 export { PROGRESS_MODES, type ProgressMode } from '../lib/report/progress.ts';
 export type { RunOptions } from './support/run-settings.ts';
@@ -113,12 +113,11 @@ function prepareRun(options: RunOptions, scenarios: Scenario[], io: Io): Ready |
 }
 
 export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: EmbeddedHostFactory): Promise<CertifyDecision> {
-  const env = process.env;
   // The one door (lib/redact.ts): every secret of the run is added to this redactor as soon as it
   // is known, and every line, row, report, JUnit file and bundle leaves through it.
-  const redactor = new Redactor([options.apiKey, options.tenantBApiKey, env.OPENWOP_API_KEY, env.OPENWOP_TEST_TENANT_B_API_KEY]);
+  const redactor = new Redactor(givenKeys(options));
   const io = redactor.io(rawIo);
-  const read = readCertifySettings(options, env, redactor, io);
+  const read = readCertifySettings(options, redactor, io);
   if (!read.ok) return { code: read.code };
   const { settings } = read;
   const interruption = new RunInterruption(settings.deadlines.runDeadlineMs);
@@ -380,7 +379,7 @@ function report(options: RunOptions, content: RunReport, redactor: Redactor, io:
     junit: options.junit,
     html: options.html,
     summary: options.summary,
-    stepSummary: process.env.GITHUB_STEP_SUMMARY,
+    stepSummary: given(undefined, 'GITHUB_STEP_SUMMARY'),
   };
   return writeReports(outputs, content, redactor, io);
 }

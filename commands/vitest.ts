@@ -14,7 +14,7 @@ import { certifyTarget, type EmbeddedHostFactory } from '../lib/certify.ts';
 import { TestBug } from '../lib/test-bug.ts';
 import { runLegs } from '../lib/ledger/runner.ts';
 import type { Scenario } from '../lib/ledger/scenario.ts';
-import { readCaps } from '../lib/ledger/caps.ts';
+import { given, readCaps } from './support/run-settings.ts';
 
 /** How long the tests of one adapter may wait for the certification they share. */
 const CERTIFY_TIMEOUT_MS = 600_000;
@@ -50,7 +50,7 @@ export async function adapterRows(scenarios: Scenario[], connect: () => Promise<
   if (scenarios.every((scenario) => scenario.legs.every((leg) => leg.serverFree))) return { ok: true, rows: byId(await runLegs(scenarios, undefined)) };
   const connection = await connect();
   // The memory caps of the environment (docs/certifying.md "Memory caps"), as `run` reads them.
-  const caps = readCaps({}, process.env);
+  const caps = readCaps({});
   if (!caps.ok) throw new TestBug(caps.problem);
   const outcome = await certifyTarget({ ...connection, ...caps.caps, scenarios });
   if (!outcome.ok) return { ok: false, reason: `discovery of ${connection.baseUrl} failed: ${outcome.reason}` };
@@ -93,9 +93,11 @@ export function setEmbeddedHostFactory(factory: EmbeddedHostFactory | undefined)
 
 /** The host of the environment (OPENWOP_BASE_URL and its keys), or the embedded one, started here. */
 async function connectFromEnvironment(onClose: (close: () => Promise<void>) => void): Promise<AdapterConnection> {
-  const requireBehavior = process.env.OPENWOP_REQUIRE_BEHAVIOR === 'true';
-  const baseUrl = process.env.OPENWOP_BASE_URL;
-  if (baseUrl) return { baseUrl, apiKey: process.env.OPENWOP_API_KEY ?? '', tenantBApiKey: process.env.OPENWOP_TEST_TENANT_B_API_KEY, requireBehavior };
+  const requireBehavior = given(undefined, 'OPENWOP_REQUIRE_BEHAVIOR') === 'true';
+  const baseUrl = given(undefined, 'OPENWOP_BASE_URL');
+  if (baseUrl) {
+    return { baseUrl, apiKey: given(undefined, 'OPENWOP_API_KEY') ?? '', tenantBApiKey: given(undefined, 'OPENWOP_TEST_TENANT_B_API_KEY'), requireBehavior };
+  }
   if (embedded === undefined) throw new TestBug('OPENWOP_BASE_URL is unset and no embedded host was installed (test/support/vitest-setup.ts)');
   const host = await embedded({});
   onClose(() => host.close());

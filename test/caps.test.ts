@@ -1,4 +1,4 @@
-// Memory caps a vendor can set (lib/ledger/caps.ts, docs/certifying.md "Memory caps"): a flag wins over its
+// Memory caps a vendor can set (commands/support/run-settings.ts, docs/certifying.md "Memory caps"): a flag wins over its
 // environment variable, the defaults are the client's, anything but a positive integer is a
 // usage problem, and the client carries the caps to the event reader.
 
@@ -12,7 +12,7 @@ import {
   ReadBudget,
 } from '../lib/client/index.ts';
 import { main } from '../commands/cli.ts';
-import { readCaps } from '../lib/ledger/caps.ts';
+import { readCaps } from '../commands/support/run-settings.ts';
 
 describe('readCaps', () => {
   it('defaults to the client defaults', () => {

@@ -15,7 +15,7 @@ import { cli } from './support/cli.ts';
 import { forward } from './support/forward.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
-import { readDeadlines } from '../lib/ledger/deadlines.ts';
+import { readDeadlines } from '../commands/support/run-settings.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));

@@ -1,14 +1,22 @@
 // The flags of `run` and what they settle before any leg runs: each flag, or its environment
 // variable (docs/cli.md), checked, so that a run that cannot do what it was asked (sign what it
-// certifies, name the build, keep its deadlines) does not start (README "Exit codes").
+// certifies, name the build, keep its deadlines) does not start (README "Exit codes"). The one
+// module that reads a flag or the environment (`given`): the layers below take the groups it
+// builds (deadlines, caps, the concurrency) and name no flag (test/settings-read.test.ts).
 
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { readSigningKeyFile } from '../../lib/evidence/keys.ts';
 import { usage, type Io } from '../../lib/io.ts';
-import { readCaps, type Caps } from '../../lib/ledger/caps.ts';
-import { readDeadlines, type Deadlines } from '../../lib/ledger/deadlines.ts';
-import { readConcurrency } from '../../lib/ledger/schedule.ts';
+import { DEFAULT_CAPS, type Caps } from '../../lib/ledger/caps.ts';
+import {
+  DEFAULT_LEG_DEADLINE_MS,
+  DEFAULT_PROGRESS_TIMEOUT_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_RUN_DEADLINE_MS,
+  type Deadlines,
+} from '../../lib/ledger/deadlines.ts';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../lib/ledger/schedule.ts';
 import type { GeneratedPlan } from '../../lib/ledger/target.ts';
 import { pemSecrets, type Redactor } from '../../lib/redact.ts';
 import type { ProgressMode } from '../../lib/report/progress.ts';
@@ -77,14 +85,122 @@ export interface CertifySettings {
   seed: string;
 }
 
+/** A setting's text: its flag's value, which wins, else its environment variable's. */
+export function given(flag: string | undefined, variable: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return flag ?? env[variable];
+}
+
+/** Every API key the flags and the environment hold, the ones not used included: all are secrets. */
+export function givenKeys(options: Pick<RunOptions, 'apiKey' | 'tenantBApiKey'>, env: NodeJS.ProcessEnv = process.env): Array<string | undefined> {
+  return [options.apiKey, options.tenantBApiKey, given(undefined, 'OPENWOP_API_KEY', env), given(undefined, 'OPENWOP_TEST_TENANT_B_API_KEY', env)];
+}
+
+/**
+ * A number setting: undefined when unset (or empty), else what `parse` makes of its text, or the
+ * problem naming the flag (when it has one) and the variable and saying what it `must` be.
+ */
+function numberSetting(
+  flag: { name: string; value: string | undefined } | undefined,
+  variable: string,
+  env: NodeJS.ProcessEnv,
+  must: string,
+  parse: (text: string) => number | undefined,
+): number | undefined | { problem: string } {
+  const text = given(flag?.value, variable, env);
+  if (text === undefined || text === '') return undefined;
+  const n = parse(text);
+  if (n !== undefined) return n;
+  return { problem: `${flag ? `${flag.name} (or ${variable})` : variable} must be ${must}, got "${text}"` };
+}
+
+type Read<K extends string, T> = ({ ok: true } & { [key in K]: T }) | { ok: false; problem: string };
+const isProblem = (value: number | undefined | { problem: string }): value is { problem: string } => typeof value === 'object';
+const positiveInteger = (text: string): number | undefined => {
+  const n = Number(text);
+  return /^\s*\d+\s*$/.test(text) && Number.isSafeInteger(n) && n > 0 ? n : undefined;
+};
+
+export type CapFlags = { maxEvents?: string; maxResponseBytes?: string; maxEventsInFlight?: string; maxBytesInFlight?: string };
+
+/** The memory caps (docs/certifying.md "Memory caps"): each a positive integer, its default the client's. */
+export function readCaps(flags: CapFlags, env: NodeJS.ProcessEnv = process.env): Read<'caps', Caps> {
+  const read = (name: string, value: string | undefined, variable: string) =>
+    numberSetting({ name, value }, variable, env, 'a positive integer', positiveInteger);
+  const caps = {
+    maxEvents: read('--max-events', flags.maxEvents, 'OPENWOP_MAX_EVENTS'),
+    maxResponseBytes: read('--max-response-bytes', flags.maxResponseBytes, 'OPENWOP_MAX_RESPONSE_BYTES'),
+    maxEventsInFlight: read('--max-events-in-flight', flags.maxEventsInFlight, 'OPENWOP_MAX_EVENTS_IN_FLIGHT'),
+    maxBytesInFlight: read('--max-bytes-in-flight', flags.maxBytesInFlight, 'OPENWOP_MAX_BYTES_IN_FLIGHT'),
+  };
+  for (const value of Object.values(caps)) if (isProblem(value)) return { ok: false, problem: value.problem };
+  const or = (key: keyof Caps) => (caps[key] as number | undefined) ?? DEFAULT_CAPS[key];
+  return {
+    ok: true,
+    caps: {
+      maxEvents: or('maxEvents'),
+      maxResponseBytes: or('maxResponseBytes'),
+      maxEventsInFlight: or('maxEventsInFlight'),
+      maxBytesInFlight: or('maxBytesInFlight'),
+    },
+  };
+}
+
+export type DeadlineFlags = { requestTimeout?: string; legDeadline?: string; runDeadline?: string; progressTimeout?: string };
+
+/**
+ * The deadlines (docs/certifying.md "Deadlines and interruption"), each a positive number of
+ * milliseconds; OPENWOP_TIMEOUT_SCALE multiplies all four, given or default (a slow host or CI
+ * machine), in the style of the OpenWOP conformance suite's OPENWOP_POLL_TIMEOUT_SCALE.
+ */
+export function readDeadlines(flags: DeadlineFlags, env: NodeJS.ProcessEnv): Read<'deadlines', Deadlines> {
+  const scale = numberSetting(undefined, 'OPENWOP_TIMEOUT_SCALE', env, 'a positive number', (text) => {
+    const n = Number(text);
+    return Number.isFinite(n) && n > 0 ? n : undefined;
+  });
+  if (isProblem(scale)) return { ok: false, problem: scale.problem };
+  const factor = scale ?? 1;
+  const read = (name: string, value: string | undefined, variable: string) =>
+    numberSetting({ name, value }, variable, env, 'a positive number of milliseconds', (text) => {
+      const ms = Number(text);
+      return Number.isFinite(ms) && ms > 0 ? Math.max(1, Math.round(ms * factor)) : undefined;
+    });
+  const request = read('--request-timeout', flags.requestTimeout, 'OPENWOP_REQUEST_TIMEOUT_MS');
+  const leg = read('--leg-deadline', flags.legDeadline, 'OPENWOP_LEG_DEADLINE_MS');
+  const run = read('--run-deadline', flags.runDeadline, 'OPENWOP_RUN_DEADLINE_MS');
+  const progress = read('--progress-timeout', flags.progressTimeout, 'OPENWOP_PROGRESS_TIMEOUT_MS');
+  for (const value of [request, leg, run, progress]) if (isProblem(value)) return { ok: false, problem: value.problem };
+  const or = (value: number | undefined | { problem: string }, fallback: number) => (value as number | undefined) ?? Math.round(fallback * factor);
+  return {
+    ok: true,
+    deadlines: {
+      requestTimeoutMs: or(request, DEFAULT_REQUEST_TIMEOUT_MS),
+      legDeadlineMs: or(leg, DEFAULT_LEG_DEADLINE_MS),
+      progressTimeoutMs: or(progress, DEFAULT_PROGRESS_TIMEOUT_MS),
+      runDeadlineMs: or(run, DEFAULT_RUN_DEADLINE_MS),
+      scale: factor,
+    },
+  };
+}
+
+/** `--concurrency` (which wins) or OPENWOP_MAX_WORKERS: the legs in flight, an integer 1..64. */
+export function readConcurrency(flag: string | undefined, env: NodeJS.ProcessEnv): Read<'concurrency', number> {
+  const read = numberSetting({ name: '--concurrency', value: flag }, 'OPENWOP_MAX_WORKERS', env, `an integer from 1 to ${MAX_CONCURRENCY}`, (text) => {
+    const n = positiveInteger(text);
+    return n !== undefined && n <= MAX_CONCURRENCY ? n : undefined;
+  });
+  if (isProblem(read)) return { ok: false, problem: read.problem };
+  return { ok: true, concurrency: read ?? DEFAULT_CONCURRENCY };
+}
+
 /**
  * Where the development signing key lives, created on first use: `OPENWOP_DEV_KEY_DIR`, else
  * `$XDG_CONFIG_HOME/openwop-eval-conformance`, else `~/.config/openwop-eval-conformance` (README
  * "Quickstart") — a folder of the user's, never the package's own (node_modules when installed).
  */
 export function devKeyDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.OPENWOP_DEV_KEY_DIR) return env.OPENWOP_DEV_KEY_DIR;
-  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'openwop-eval-conformance');
+  const chosen = given(undefined, 'OPENWOP_DEV_KEY_DIR', env);
+  if (chosen) return chosen;
+  return join(given(undefined, 'XDG_CONFIG_HOME', env) || join(homedir(), '.config'), 'openwop-eval-conformance');
 }
 
 /**
@@ -93,16 +209,16 @@ export function devKeyDir(env: NodeJS.ProcessEnv = process.env): string {
  */
 export function readCertifySettings(
   options: RunOptions,
-  env: NodeJS.ProcessEnv,
   redactor: Redactor,
   io: Io,
+  env: NodeJS.ProcessEnv = process.env,
 ): { ok: true; settings: CertifySettings } | { ok: false; code: 2 } {
   const refuse = (message: string) => ({ ok: false, code: usage(io, message) }) as const;
-  const baseUrl = options.baseUrl ?? env.OPENWOP_BASE_URL;
-  const apiKey = options.apiKey ?? env.OPENWOP_API_KEY;
-  const signingKey = options.signingKey ?? env.OPENWOP_BUNDLE_SIGNING_KEY;
-  const signingKeyId = options.signingKeyId ?? env.OPENWOP_BUNDLE_SIGNING_KEY_ID;
-  const hostBuild = options.hostBuild ?? env.OPENWOP_HOST_BUILD;
+  const baseUrl = given(options.baseUrl, 'OPENWOP_BASE_URL', env);
+  const apiKey = given(options.apiKey, 'OPENWOP_API_KEY', env);
+  const signingKey = given(options.signingKey, 'OPENWOP_BUNDLE_SIGNING_KEY', env);
+  const signingKeyId = given(options.signingKeyId, 'OPENWOP_BUNDLE_SIGNING_KEY_ID', env);
+  const hostBuild = given(options.hostBuild, 'OPENWOP_HOST_BUILD', env);
   const buildProblem = hostBuild === undefined ? undefined : parseBuild(hostBuild).problem;
   if (buildProblem) return refuse(buildProblem);
   if (baseUrl !== undefined && !/^https?:\/\/[^/\s]+/.test(baseUrl)) return refuse(`--base-url must be an http(s) URL, got "${baseUrl}"`);
@@ -142,8 +258,8 @@ export function readCertifySettings(
     settings: {
       baseUrl,
       apiKey,
-      tenantBApiKey: options.tenantBApiKey ?? env.OPENWOP_TEST_TENANT_B_API_KEY,
-      requireBehavior: options.requireBehavior === true || env.OPENWOP_REQUIRE_BEHAVIOR === 'true',
+      tenantBApiKey: given(options.tenantBApiKey, 'OPENWOP_TEST_TENANT_B_API_KEY', env),
+      requireBehavior: options.requireBehavior === true || given(undefined, 'OPENWOP_REQUIRE_BEHAVIOR', env) === 'true',
       hostBuild,
       signer,
       deadlines: deadlines.deadlines,

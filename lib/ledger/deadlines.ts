@@ -9,8 +9,8 @@
 // - the run deadline (150 s by default), SIGINT or SIGTERM interrupt the run: the leg in flight
 //   and every leg not yet reached are `blocked` ("interrupted: …"), and the report, the JUnit
 //   file and the bundle (if asked) are still written.
-// Each has a flag and an environment variable; OPENWOP_TIMEOUT_SCALE multiplies all four (a slow
-// host or CI machine), in the style of the OpenWOP conformance suite's OPENWOP_POLL_TIMEOUT_SCALE.
+// Each is set on the command line or in the environment, and one scale multiplies all four (a
+// slow host or CI machine): commands/support/run-settings.ts reads them.
 //
 // A deadline is not the host's fault as far as the harness can tell — like a lost response it is
 // `blocked`, never `executed-fail` — so the error is a TransportError (runner.ts records those as
@@ -45,39 +45,8 @@ export interface Deadlines {
   legDeadlineMs: number;
   progressTimeoutMs: number;
   runDeadlineMs: number;
-  /** The scale applied (1 when OPENWOP_TIMEOUT_SCALE is unset). */
+  /** The scale applied to all four (1 when none is set). */
   scale: number;
-}
-
-export type DeadlineFlags = { requestTimeout?: string; legDeadline?: string; runDeadline?: string; progressTimeout?: string };
-
-/** Reads the flags (which win) and the environment; a value that is not a positive number is a problem. */
-export function readDeadlines(flags: DeadlineFlags, env: NodeJS.ProcessEnv): { ok: true; deadlines: Deadlines } | { ok: false; problem: string } {
-  const scaleText = env.OPENWOP_TIMEOUT_SCALE;
-  const scale = scaleText === undefined || scaleText === '' ? 1 : Number(scaleText);
-  if (!Number.isFinite(scale) || scale <= 0) return { ok: false, problem: `OPENWOP_TIMEOUT_SCALE must be a positive number, got "${scaleText}"` };
-  const read = (flag: string, value: string | undefined, envName: string): number | string | undefined => {
-    const text = value ?? env[envName];
-    if (text === undefined || text === '') return undefined;
-    const ms = Number(text);
-    if (!Number.isFinite(ms) || ms <= 0) return `${flag} (or ${envName}) must be a positive number of milliseconds, got "${text}"`;
-    return Math.max(1, Math.round(ms * scale));
-  };
-  const request = read('--request-timeout', flags.requestTimeout, 'OPENWOP_REQUEST_TIMEOUT_MS');
-  const leg = read('--leg-deadline', flags.legDeadline, 'OPENWOP_LEG_DEADLINE_MS');
-  const run = read('--run-deadline', flags.runDeadline, 'OPENWOP_RUN_DEADLINE_MS');
-  const progress = read('--progress-timeout', flags.progressTimeout, 'OPENWOP_PROGRESS_TIMEOUT_MS');
-  for (const value of [request, leg, run, progress]) if (typeof value === 'string') return { ok: false, problem: value };
-  return {
-    ok: true,
-    deadlines: {
-      requestTimeoutMs: (request as number | undefined) ?? Math.round(DEFAULT_REQUEST_TIMEOUT_MS * scale),
-      legDeadlineMs: (leg as number | undefined) ?? Math.round(DEFAULT_LEG_DEADLINE_MS * scale),
-      progressTimeoutMs: (progress as number | undefined) ?? Math.round(DEFAULT_PROGRESS_TIMEOUT_MS * scale),
-      runDeadlineMs: (run as number | undefined) ?? Math.round(DEFAULT_RUN_DEADLINE_MS * scale),
-      scale,
-    },
-  };
 }
 
 /** Why the run was interrupted, once it is: `SIGINT received`, `the run deadline of N ms passed`. */

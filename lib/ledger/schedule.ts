@@ -33,17 +33,6 @@ export const DEFAULT_CONCURRENCY = 8;
 
 export const MAX_CONCURRENCY = 64;
 
-/** Reads `--concurrency` (which wins) or OPENWOP_MAX_WORKERS: an integer 1..64. */
-export function readConcurrency(flag: string | undefined, env: NodeJS.ProcessEnv): { ok: true; concurrency: number } | { ok: false; problem: string } {
-  const text = flag ?? env.OPENWOP_MAX_WORKERS;
-  if (text === undefined || text === '') return { ok: true, concurrency: DEFAULT_CONCURRENCY };
-  const n = Number(text);
-  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(n) || n < 1 || n > MAX_CONCURRENCY) {
-    return { ok: false, problem: `--concurrency (or OPENWOP_MAX_WORKERS) must be an integer from 1 to ${MAX_CONCURRENCY}, got "${text}"` };
-  }
-  return { ok: true, concurrency: n };
-}
-
 /**
  * Runs `jobs` with at most `limit` in flight and returns their results in declaration order;
  * `onDone` sees each result in declaration order too, a result that finishes early being held
