@@ -58,9 +58,7 @@ async function eventGaps(): Promise<{ firstMs: number; betweenMs: number; stream
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   try {
     const outcome = await certifyTarget({
-      baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-      apiKey: host.tenants.a.apiKey,
-      tenantBApiKey: host.tenants.b.apiKey,
+      host: { baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey },
       requireBehavior: false,
       scenarios: await loadScenarios(),
     });

@@ -12,8 +12,13 @@ import { certify, PROGRESS_MODES, runOffline } from './run.ts';
 // what `run` loads, and nothing else (bench/RESULTS.md "Waiting: process start to first request").
 import type { GradeOptions } from './grade.ts';
 import type { HostOptions } from './host.ts';
+import { MAX_GENERATED_SUITES } from './support/generated-plan.ts';
 import { startEmbeddedReferenceHost } from './support/reference-host.ts';
 import { packageIdentity } from '../lib/package-root.ts';
+import { DEFAULT_CAPS } from '../lib/ledger/caps.ts';
+import { DEFAULT_LEG_DEADLINE_MS, DEFAULT_PROGRESS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RUN_DEADLINE_MS } from '../lib/ledger/deadlines.ts';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../lib/ledger/schedule.ts';
+import { DEFAULT_GENERATED_SUITES } from '../lib/ledger/target.ts';
 import { PROGRAM, usage, type Io } from '../lib/io.ts';
 
 /** The Examples section of each command's --help (docs/cli.md has the same commands). */
@@ -154,40 +159,52 @@ export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<n
     .option('--signing-key <pem>', 'Ed25519 PKCS8 private key file to sign the bundle (env OPENWOP_BUNDLE_SIGNING_KEY)')
     .option('--signing-key-id <id>', 'the keyId the host publishes for that key (env OPENWOP_BUNDLE_SIGNING_KEY_ID)')
     .option('--host-build <kind:id>', 'image-digest|commit|artifact-sha256:<id> (env OPENWOP_HOST_BUILD)')
-    .option('--request-timeout <ms>', 'bound on each HTTP request, default 10000 (env OPENWOP_REQUEST_TIMEOUT_MS)')
-    .option('--leg-deadline <ms>', 'bound on each host leg; a leg past it is blocked and the rest still run, default 180000 (env OPENWOP_LEG_DEADLINE_MS)')
+    .option('--request-timeout <ms>', `bound on each HTTP request, default ${DEFAULT_REQUEST_TIMEOUT_MS} (env OPENWOP_REQUEST_TIMEOUT_MS)`)
+    .option(
+      '--leg-deadline <ms>',
+      `bound on each host leg; a leg past it is blocked and the rest still run, default ${DEFAULT_LEG_DEADLINE_MS} (env OPENWOP_LEG_DEADLINE_MS)`,
+    )
     .option(
       '--run-deadline <ms>',
-      'bound on the whole run; past it the rows not reached are blocked and every output is written, default 150000 (env OPENWOP_RUN_DEADLINE_MS)',
+      `bound on the whole run; past it the rows not reached are blocked and every output is written, default ${DEFAULT_RUN_DEADLINE_MS} (env OPENWOP_RUN_DEADLINE_MS)`,
     )
     .option(
       '--progress-timeout <ms>',
-      'longest wait for a new event of a run (keep-alives are not events); past it the row is blocked "no progress", default 20000 (env OPENWOP_PROGRESS_TIMEOUT_MS)',
+      `longest wait for a new event of a run (keep-alives are not events); past it the row is blocked "no progress", default ${DEFAULT_PROGRESS_TIMEOUT_MS} (env OPENWOP_PROGRESS_TIMEOUT_MS)`,
     )
-    .option('--max-events <n>', 'cap on the events read from one run; past it the row is blocked, naming the cap, default 100000 (env OPENWOP_MAX_EVENTS)')
+    .option(
+      '--max-events <n>',
+      `cap on the events read from one run; past it the row is blocked, naming the cap, default ${DEFAULT_CAPS.maxEvents} (env OPENWOP_MAX_EVENTS)`,
+    )
     .option(
       '--max-response-bytes <n>',
-      "cap on the bytes of one response (one run's event log counts as one); past it the row is blocked, naming the cap, default 8388608 (env OPENWOP_MAX_RESPONSE_BYTES)",
+      `cap on the bytes of one response (one run's event log counts as one); past it the row is blocked, naming the cap, default ${DEFAULT_CAPS.maxResponseBytes} (env OPENWOP_MAX_RESPONSE_BYTES)`,
     )
     .option(
       '--max-events-in-flight <n>',
-      'cap on the events held by all the runs read at once; past it the row is blocked, naming the cap, default 25000 (env OPENWOP_MAX_EVENTS_IN_FLIGHT)',
+      `cap on the events held by all the runs read at once; past it the row is blocked, naming the cap, default ${DEFAULT_CAPS.maxEventsInFlight} (env OPENWOP_MAX_EVENTS_IN_FLIGHT)`,
     )
     .option(
       '--max-bytes-in-flight <n>',
-      'cap on the event bytes held by all the runs read at once; past it the row is blocked, naming the cap, default 4194304 (env OPENWOP_MAX_BYTES_IN_FLIGHT)',
+      `cap on the event bytes held by all the runs read at once; past it the row is blocked, naming the cap, default ${DEFAULT_CAPS.maxBytesInFlight} (env OPENWOP_MAX_BYTES_IN_FLIGHT)`,
     )
     .addOption(
       new Option('--progress <mode>', 'auto: one line redrawn on a terminal, nothing on a pipe; lines: a line per finished leg; none')
         .choices(PROGRESS_MODES)
         .default('auto'),
     )
-    .option('--concurrency <n>', 'host legs in flight at most, 1 to 64; a leg reading shared host state always runs alone; default 8 (env OPENWOP_MAX_WORKERS)')
+    .option(
+      '--concurrency <n>',
+      `host legs in flight at most, 1 to ${MAX_CONCURRENCY}; a leg reading shared host state always runs alone; default ${DEFAULT_CONCURRENCY} (env OPENWOP_MAX_WORKERS)`,
+    )
     .option(
       '--seed <hex>',
       "the certification's seed, 16 to 64 lower-case hex digits: every generated value derives from it, so a run replays; default a fresh one, printed",
     )
-    .option('--generated <n>', 'eval suites the generated-suites leg generates within what the host advertises, 0 to 500; default 6')
+    .option(
+      '--generated <n>',
+      `eval suites the generated-suites leg generates within what the host advertises, 0 to ${MAX_GENERATED_SUITES}; default ${DEFAULT_GENERATED_SUITES}`,
+    )
     .option('--suite <file>', 'the generated-suites leg certifies with exactly this AgentEvalSuite (a *.repro.json it wrote) instead of generating')
     .option('--baseline-suite <file>', "with --suite: the reproducer's baseline suite (a *.repro.baseline.json)")
     .option('--max-workers <n>', "--concurrency by the OpenWOP CLI's name")

@@ -15,6 +15,7 @@ import { describeFilter, readFilter, type LegFilter } from '../lib/leg-filter.ts
 import { applyBaseline, formatBaseline, readBaseline, type Baseline, type BaselineOutcome } from '../lib/ledger/baseline.ts';
 import { withDeadlines } from '../lib/ledger/deadlines.ts';
 import { runLegs, selectLegs } from '../lib/ledger/runner.ts';
+import type { HostAccess } from '../lib/ledger/target.ts';
 import { ruleNames, type Scenario } from '../lib/ledger/scenario.ts';
 import { pemSecrets, Redactor } from '../lib/redact.ts';
 import { ArchiveRecorder } from '../lib/archive/recorder.ts';
@@ -146,9 +147,7 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
 /** The host a certification drives: the one at --base-url, or the embedded host it starts. */
 interface HostToCertify {
   ok: true;
-  url: string;
-  apiKey: string;
-  tenantBApiKey: string | undefined;
+  access: HostAccess;
   /** Who signs the bundle: the settings' signer, or the development key for the embedded host. */
   signer: Signer | undefined;
   /** The embedded host, to be closed once the run is over. */
@@ -164,8 +163,10 @@ async function hostToCertify(start: {
   io: Io;
 }): Promise<HostToCertify | { ok: false; code: 2 }> {
   const { options, settings, embeddedHost, redactor, io } = start;
-  const { baseUrl, signer } = settings;
-  if (baseUrl !== undefined) return { ok: true, url: baseUrl, apiKey: settings.apiKey ?? '', tenantBApiKey: settings.tenantBApiKey, signer };
+  const { signer } = settings;
+  const named = settings.host;
+  if (named.baseUrl !== undefined)
+    return { ok: true, access: { baseUrl: named.baseUrl, apiKey: named.apiKey ?? '', tenantBApiKey: named.tenantBApiKey }, signer };
   if (embeddedHost === undefined) return { ok: false, code: usage(io, '--base-url is required: this build has no embedded reference host') };
   let config: Record<string, unknown> = {};
   if (options.referenceHostConfig) {
@@ -191,9 +192,7 @@ async function hostToCertify(start: {
   io.err(`started the embedded reference host at ${host.baseUrl}\n`);
   return {
     ok: true,
-    url: host.baseUrl,
-    apiKey,
-    tenantBApiKey,
+    access: { baseUrl: host.baseUrl, apiKey, tenantBApiKey },
     signer: devKey ? { privateKeyPem: devKey.privateKeyPem, keyId: devKey.keyId, selfSignedDevelopmentKey: true, evidenceTier: 'self' } : signer,
     embedded: host,
   };
@@ -217,23 +216,17 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
   const { deadlines, caps, seed } = settings;
   const { signer } = host;
   const selected = selectLegs(scenarios, ready.filter);
-  const withoutTenantB = host.tenantBApiKey ? [] : selected.filter(({ leg }) => !leg.serverFree && leg.needs.tenantB === true).map(({ leg }) => leg.id);
+  const withoutTenantB = host.access.tenantBApiKey ? [] : selected.filter(({ leg }) => !leg.serverFree && leg.needs.tenantB === true).map(({ leg }) => leg.id);
   const progress = new Progress(io, options.progress ?? 'auto', selected.length);
   const clock = new LegClock();
   const archivePath = archivePathOf(options);
   const recorder = archivePath === undefined ? undefined : new ArchiveRecorder();
   const outcome = await certifyTarget({
     recorder,
-    baseUrl: host.url,
-    apiKey: host.apiKey,
-    tenantBApiKey: host.tenantBApiKey,
+    host: host.access,
     requireBehavior: settings.requireBehavior,
-    requestTimeoutMs: deadlines.requestTimeoutMs,
-    progressTimeoutMs: deadlines.progressTimeoutMs,
-    maxEvents: caps.maxEvents,
-    maxResponseBytes: caps.maxResponseBytes,
-    maxEventsInFlight: caps.maxEventsInFlight,
-    maxBytesInFlight: caps.maxBytesInFlight,
+    deadlines,
+    caps,
     scenarios,
     filter: ready.filter,
     concurrency: settings.concurrency,
@@ -246,7 +239,7 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
     // Before any request but discovery (README "Exit codes"): a bundle whose key the host does
     // not publish cannot be verified by an auditor against the host's own discovery.
     beforeLegs:
-      options.certify && settings.baseUrl !== undefined && signer !== undefined
+      options.certify && settings.host.baseUrl !== undefined && signer !== undefined
         ? (discovery) => {
             const problem = signingKeyProblem(discovery, signer);
             if (problem === undefined) return undefined;
@@ -270,7 +263,7 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
     },
   });
   progress.end();
-  if (!outcome.ok) return { code: cannotStart(io, outcome.refused ? outcome.reason : `cannot certify ${host.url}: ${outcome.reason}`) };
+  if (!outcome.ok) return { code: cannotStart(io, outcome.refused ? outcome.reason : `cannot certify ${host.access.baseUrl}: ${outcome.reason}`) };
   const { target } = outcome;
   io.err(`certification seed ${seed} (run --seed ${seed} replays the generated suites)\n`);
   const reproducer = target.generated?.reproducer;
@@ -300,7 +293,7 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
             requireBehavior: settings.requireBehavior,
             ...(options.filter === undefined ? {} : { filter: options.filter }),
             concurrency: settings.concurrency,
-            tenantB: host.tenantBApiKey !== undefined && host.tenantBApiKey !== '',
+            tenantB: host.access.tenantBApiKey !== undefined && host.access.tenantBApiKey !== '',
             checkKeys: true,
             requestTimeoutMs: deadlines.requestTimeoutMs,
             legDeadlineMs: deadlines.legDeadlineMs,
@@ -309,7 +302,7 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
             generated: settings.generated,
             ...(settings.replaySuite === undefined ? {} : { replaySuite: settings.replaySuite }),
           },
-          roles: { tenantA: host.apiKey, tenantB: host.tenantBApiKey },
+          roles: { tenantA: host.access.apiKey, tenantB: host.access.tenantBApiKey },
           redactor,
           signed,
           io,
@@ -319,7 +312,7 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
   const about = {
     offline: false,
     requireBehavior: settings.requireBehavior,
-    baseUrl: host.url,
+    baseUrl: host.access.baseUrl,
     implementation: target.label,
     ...(hostBuild ? { hostBuild } : {}),
     seed,

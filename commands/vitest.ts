@@ -11,6 +11,7 @@
 import { afterAll, describe, it } from 'vitest';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { certifyTarget, type EmbeddedHostFactory } from '../lib/certify.ts';
+import type { HostAccess } from '../lib/ledger/target.ts';
 import { TestBug } from '../lib/test-bug.ts';
 import { runLegs } from '../lib/ledger/runner.ts';
 import type { Scenario } from '../lib/ledger/scenario.ts';
@@ -31,9 +32,7 @@ export function vitestVerdict(row: LedgerRow | undefined): VitestVerdict {
 
 /** The host the adapter certifies, and how. */
 export interface AdapterConnection {
-  baseUrl: string;
-  apiKey: string;
-  tenantBApiKey?: string;
+  host: HostAccess;
   requireBehavior: boolean;
   /** The certification seed (random when absent, as under `run`). */
   seed?: string;
@@ -52,8 +51,8 @@ export async function adapterRows(scenarios: Scenario[], connect: () => Promise<
   // The memory caps of the environment (docs/certifying.md "Memory caps"), as `run` reads them.
   const caps = readCaps({});
   if (!caps.ok) throw new TestBug(caps.problem);
-  const outcome = await certifyTarget({ ...connection, ...caps.caps, scenarios });
-  if (!outcome.ok) return { ok: false, reason: `discovery of ${connection.baseUrl} failed: ${outcome.reason}` };
+  const outcome = await certifyTarget({ ...connection, caps: caps.caps, scenarios });
+  if (!outcome.ok) return { ok: false, reason: `discovery of ${connection.host.baseUrl} failed: ${outcome.reason}` };
   return { ok: true, rows: byId(outcome.rows) };
 }
 
@@ -96,10 +95,13 @@ async function connectFromEnvironment(onClose: (close: () => Promise<void>) => v
   const requireBehavior = given(undefined, 'OPENWOP_REQUIRE_BEHAVIOR') === 'true';
   const baseUrl = given(undefined, 'OPENWOP_BASE_URL');
   if (baseUrl) {
-    return { baseUrl, apiKey: given(undefined, 'OPENWOP_API_KEY') ?? '', tenantBApiKey: given(undefined, 'OPENWOP_TEST_TENANT_B_API_KEY'), requireBehavior };
+    return {
+      host: { baseUrl, apiKey: given(undefined, 'OPENWOP_API_KEY') ?? '', tenantBApiKey: given(undefined, 'OPENWOP_TEST_TENANT_B_API_KEY') },
+      requireBehavior,
+    };
   }
   if (embedded === undefined) throw new TestBug('OPENWOP_BASE_URL is unset and no embedded host was installed (test/support/vitest-setup.ts)');
   const host = await embedded({});
   onClose(() => host.close());
-  return { baseUrl: host.baseUrl, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey, requireBehavior };
+  return { host: { baseUrl: host.baseUrl, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey }, requireBehavior };
 }

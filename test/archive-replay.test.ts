@@ -218,9 +218,7 @@ describe('the archive of a known-bad host', () => {
     let outcome: Awaited<ReturnType<typeof certifyTarget>>;
     try {
       outcome = await certifyTarget({
-        baseUrl: host.baseUrl,
-        apiKey: KEY_A,
-        tenantBApiKey: KEY_B,
+        host: { baseUrl: host.baseUrl, apiKey: KEY_A, tenantBApiKey: KEY_B },
         requireBehavior: false,
         scenarios: await loadScenarios(),
         recorder,
@@ -265,11 +263,12 @@ async function certifyHostile(name: string): Promise<{ rows: LedgerRow[]; har: H
   let outcome: Awaited<ReturnType<typeof certifyTarget>>;
   try {
     outcome = await certifyTarget({
-      ...settings,
+      requireBehavior: settings.requireBehavior,
+      concurrency: settings.concurrency,
+      checkKeys: settings.checkKeys,
+      deadlines: { requestTimeoutMs: settings.requestTimeoutMs },
       filter: readFilter(settings.filter),
-      baseUrl: hostile.baseUrl,
-      apiKey: KEY_A,
-      tenantBApiKey: KEY_B,
+      host: { baseUrl: hostile.baseUrl, apiKey: KEY_A, tenantBApiKey: KEY_B },
       scenarios: await loadScenarios(),
       recorder,
       bound: (legs) => withDeadlines(legs, settings.legDeadlineMs, { signal: never.signal, reason: () => 'not interrupted' }),

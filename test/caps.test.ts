@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   createClient,
-  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_BYTES_IN_FLIGHT,
   DEFAULT_MAX_EVENTS,
   DEFAULT_MAX_EVENTS_IN_FLIGHT,
@@ -20,7 +20,7 @@ describe('readCaps', () => {
       ok: true,
       caps: {
         maxEvents: DEFAULT_MAX_EVENTS,
-        maxResponseBytes: DEFAULT_MAX_BODY_BYTES,
+        maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
         maxEventsInFlight: DEFAULT_MAX_EVENTS_IN_FLIGHT,
         maxBytesInFlight: DEFAULT_MAX_BYTES_IN_FLIGHT,
       },
@@ -49,8 +49,8 @@ describe('readCaps', () => {
   });
 
   it('is carried by the client to the readers built on it', () => {
-    expect(createClient({ baseUrl: 'http://127.0.0.1:9', maxEvents: 3, maxBodyBytes: 99 }).limits).toEqual({ maxEvents: 3, maxBodyBytes: 99 });
-    expect(createClient({ baseUrl: 'http://127.0.0.1:9' }).limits).toEqual({ maxEvents: DEFAULT_MAX_EVENTS, maxBodyBytes: DEFAULT_MAX_BODY_BYTES });
+    expect(createClient({ baseUrl: 'http://127.0.0.1:9', maxEvents: 3, maxResponseBytes: 99 }).limits).toEqual({ maxEvents: 3, maxResponseBytes: 99 });
+    expect(createClient({ baseUrl: 'http://127.0.0.1:9' }).limits).toEqual({ maxEvents: DEFAULT_MAX_EVENTS, maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES });
     const budget = new ReadBudget(5, 6);
     expect(createClient({ baseUrl: 'http://127.0.0.1:9', progressTimeoutMs: 700, budget }).limits).toMatchObject({ progressTimeoutMs: 700, budget });
   });

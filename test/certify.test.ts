@@ -26,9 +26,7 @@ async function certifyReference(options: ReferenceHostOptions, requireBehavior =
   const host = await startReferenceHost({ log: () => {}, ...options });
   cleanups.push(() => host.close());
   const outcome = await certifyTarget({
-    baseUrl: host.baseUrl,
-    apiKey: host.tenants.a.apiKey,
-    tenantBApiKey: host.tenants.b.apiKey,
+    host: { baseUrl: host.baseUrl, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey },
     requireBehavior,
     scenarios,
   });

@@ -134,7 +134,7 @@ describe('http client', () => {
         else res.end();
       });
     };
-    const error = await rejection(client({ maxBodyBytes: 4096 }).request('GET', '/big'));
+    const error = await rejection(client({ maxResponseBytes: 4096 }).request('GET', '/big'));
     expect(error).toBeInstanceOf(ResponseTooLarge);
     expect(error).toBeInstanceOf(TransportError);
     expect((error as ResponseTooLarge).limitBytes).toBe(4096);
@@ -147,7 +147,7 @@ describe('http client', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(bomb.length) });
       res.end(bomb);
     };
-    const result = await client({ maxBodyBytes: 1024 * 1024 }).request('GET', '/bomb');
+    const result = await client({ maxResponseBytes: 1024 * 1024 }).request('GET', '/bomb');
     expect(result.status).toBe(200);
     expect(result.json).toBeUndefined();
     expect(Buffer.byteLength(result.text)).toBeLessThan(4 * bomb.length);

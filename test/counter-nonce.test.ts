@@ -51,8 +51,7 @@ describe('a host that lists no fixture of its own', () => {
         const scenarios = (await loadScenarios()).map((scenario) => ({ ...scenario, legs: scenario.legs.filter((leg) => wanted.has(leg.id)) }));
         const seeded: string[] = [];
         const outcome = await certifyTarget({
-          baseUrl: host.baseUrl,
-          apiKey: host.tenants.a.apiKey,
+          host: { baseUrl: host.baseUrl, apiKey: host.tenants.a.apiKey },
           requireBehavior: true,
           scenarios,
           seed: SEED,

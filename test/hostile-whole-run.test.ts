@@ -11,7 +11,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerRow } from '../lib/evidence/types.ts';
-import { certifyTarget } from '../lib/certify.ts';
+import { certifyTarget, type CertifyRequest } from '../lib/certify.ts';
 import { withDeadlines } from '../lib/ledger/deadlines.ts';
 import { loadScenarios } from '../scenarios/index.ts';
 import { HOSTILE_BEHAVIOURS, STREAM_BEHAVIOURS, startHostileHost } from '../hosts/hostile/catalogue.ts';
@@ -19,18 +19,14 @@ import { HOSTILE_SECRETS, startUpstream, type Upstream } from './support/hostile
 
 /** Short bounds: above what a loaded machine needs for an honest answer, far below the defaults. */
 const BOUNDS = {
-  requestTimeoutMs: 3_000,
-  progressTimeoutMs: 1_500,
-  maxEvents: 20_000,
-  maxResponseBytes: 2 * 1024 * 1024,
-  maxEventsInFlight: 40_000,
-  maxBytesInFlight: 4 * 1024 * 1024,
-};
+  deadlines: { requestTimeoutMs: 3_000, progressTimeoutMs: 1_500 },
+  caps: { maxEvents: 20_000, maxResponseBytes: 2 * 1024 * 1024, maxEventsInFlight: 40_000, maxBytesInFlight: 4 * 1024 * 1024 },
+} satisfies Pick<CertifyRequest, 'deadlines' | 'caps'>;
 const LEG_DEADLINE_MS = 5_000;
 /** How a row blocked by the request timeout reads (lib/client/transport-errors.ts). */
-const REQUEST_TIMEOUT = `no complete response within ${BOUNDS.requestTimeoutMs} ms`;
+const REQUEST_TIMEOUT = `no complete response within ${BOUNDS.deadlines.requestTimeoutMs} ms`;
 /** How a row blocked by the progress timeout reads (lib/client/events.ts). */
-const NO_PROGRESS = `no progress for ${BOUNDS.progressTimeoutMs / 1000} s`;
+const NO_PROGRESS = `no progress for ${BOUNDS.deadlines.progressTimeoutMs / 1000} s`;
 /** How a row blocked by the leg deadline reads (lib/ledger/deadlines.ts). */
 const LEG_DEADLINE = `the leg deadline of ${LEG_DEADLINE_MS} ms passed`;
 /** The run deadline; a certification that reaches it has a bound that did not hold. */
@@ -70,9 +66,7 @@ async function certifyWholeRun(name: string): Promise<WholeRun> {
   const started = performance.now();
   try {
     const outcome = await certifyTarget({
-      baseUrl: hostile.baseUrl,
-      apiKey: HOSTILE_SECRETS.a,
-      tenantBApiKey: HOSTILE_SECRETS.b,
+      host: { baseUrl: hostile.baseUrl, apiKey: HOSTILE_SECRETS.a, tenantBApiKey: HOSTILE_SECRETS.b },
       requireBehavior: false,
       scenarios,
       ...BOUNDS,

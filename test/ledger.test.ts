@@ -231,7 +231,7 @@ describe('the no-assertion guard on a host leg', () => {
   });
 
   async function openReference(): Promise<OpenedTarget> {
-    const opened = await openTarget({ baseUrl: host.baseUrl, apiKey: host.tenants.a.apiKey, requireBehavior: false });
+    const opened = await openTarget({ host: { baseUrl: host.baseUrl, apiKey: host.tenants.a.apiKey }, requireBehavior: false });
     if (!opened.ok) throw new TestBug(`discovery of the reference host failed: ${opened.reason}`);
     return opened.target;
   }

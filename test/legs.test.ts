@@ -59,7 +59,7 @@ describe('legs against a real reference-host run', () => {
   const start = async (options: ReferenceHostOptions): Promise<Target> => {
     const host = await startReferenceHost({ log: () => {}, port: 0, dbPath: ':memory:', ...options });
     hosts.push(host);
-    const opened = await openTarget({ baseUrl: host.baseUrl, apiKey: host.tenants.a.apiKey, requireBehavior: false });
+    const opened = await openTarget({ host: { baseUrl: host.baseUrl, apiKey: host.tenants.a.apiKey }, requireBehavior: false });
     if (!opened.ok) throw new TestBug(`discovery of the reference host failed: ${opened.reason}`);
     return opened.target;
   };

@@ -37,9 +37,9 @@ function essence(row: LedgerRow | undefined) {
 
 describe('run and vitest', () => {
   it('give the same rows for a failing known-bad host, served-fact findings charged to their own ids', async () => {
-    const viaRun = await certifyTarget({ ...(await knownBad()), requireBehavior: false, scenarios, seed: SEED });
+    const viaRun = await certifyTarget({ host: await knownBad(), requireBehavior: false, scenarios, seed: SEED });
     if (!viaRun.ok) throw new Error(viaRun.reason);
-    const viaVitest = await adapterRows(scenarios, async () => ({ ...(await knownBad()), requireBehavior: false, seed: SEED }));
+    const viaVitest = await adapterRows(scenarios, async () => ({ host: await knownBad(), requireBehavior: false, seed: SEED }));
     if (!viaVitest.ok) throw new Error(viaVitest.reason);
     const ids = scenarios.flatMap((s) => s.legs.map((leg) => leg.id));
     const run = new Map(viaRun.rows.map((row) => [row.id, row]));

@@ -66,10 +66,8 @@ export interface RunOptions {
 
 /** What a certification settled from its flags and environment before any leg runs. */
 export interface CertifySettings {
-  /** The host to certify; absent, the embedded reference host. */
-  baseUrl: string | undefined;
-  apiKey: string | undefined;
-  tenantBApiKey: string | undefined;
+  /** The host to certify and its keys; no base URL, the embedded reference host. */
+  host: { baseUrl: string | undefined; apiKey: string | undefined; tenantBApiKey: string | undefined };
   requireBehavior: boolean;
   hostBuild: string | undefined;
   /** Who signs the bundle, when `--certify` names one and a signing key is given. */
@@ -256,9 +254,7 @@ export function readCertifySettings(
   return {
     ok: true,
     settings: {
-      baseUrl,
-      apiKey,
-      tenantBApiKey: given(options.tenantBApiKey, 'OPENWOP_TEST_TENANT_B_API_KEY', env),
+      host: { baseUrl, apiKey, tenantBApiKey: given(options.tenantBApiKey, 'OPENWOP_TEST_TENANT_B_API_KEY', env) },
       requireBehavior: options.requireBehavior === true || given(undefined, 'OPENWOP_REQUIRE_BEHAVIOR', env) === 'true',
       hostBuild,
       signer,

@@ -53,13 +53,10 @@ export async function replayCertification(har: Har, scenarios: Scenario[]): Prom
   const never = new AbortController();
   try {
     const outcome = await certifyTarget({
-      baseUrl: host.baseUrl,
-      apiKey: host.tenants.a.apiKey,
-      ...(settings.tenantB ? { tenantBApiKey: host.tenants.b.apiKey } : {}),
+      host: { baseUrl: host.baseUrl, apiKey: host.tenants.a.apiKey, ...(settings.tenantB ? { tenantBApiKey: host.tenants.b.apiKey } : {}) },
       requireBehavior: settings.requireBehavior,
-      ...(settings.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: settings.requestTimeoutMs }),
-      ...(settings.maxEvents === undefined ? {} : { maxEvents: settings.maxEvents }),
-      ...(settings.maxResponseBytes === undefined ? {} : { maxResponseBytes: settings.maxResponseBytes }),
+      deadlines: { requestTimeoutMs: settings.requestTimeoutMs },
+      caps: { maxEvents: settings.maxEvents, maxResponseBytes: settings.maxResponseBytes },
       seed: settings.seed,
       ...(settings.generated === undefined ? {} : { generated: settings.generated }),
       ...(settings.replaySuite === undefined ? {} : { replaySuite: settings.replaySuite }),

@@ -25,7 +25,7 @@
 
 import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
 import {
-  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_EVENTS,
   DEFAULT_PROGRESS_TIMEOUT_MS,
   type AuthChoice,
@@ -82,7 +82,7 @@ export interface ReadEventsOptions {
 
 export const READ_EVENTS_DEFAULTS = {
   maxEvents: DEFAULT_MAX_EVENTS,
-  maxBytes: DEFAULT_MAX_BODY_BYTES,
+  maxBytes: DEFAULT_MAX_RESPONSE_BYTES,
   maxResumes: 3,
   maxPolls: 2_000,
   pollTimeoutS: 10,
@@ -117,11 +117,11 @@ type Attempt =
 /** Reads a run's events until a terminal event, the deadline, or a limit. */
 export async function readRunEvents(client: Client, runId: string, options: ReadEventsOptions): Promise<ReadEventsResult> {
   const maxEvents = options.maxEvents ?? client.limits?.maxEvents ?? READ_EVENTS_DEFAULTS.maxEvents;
-  const maxBytes = options.maxBytes ?? client.limits?.maxBodyBytes ?? READ_EVENTS_DEFAULTS.maxBytes;
+  const maxBytes = options.maxBytes ?? client.limits?.maxResponseBytes ?? READ_EVENTS_DEFAULTS.maxBytes;
   const bytesCap = (): HarnessCapReached =>
     new HarnessCapReached(
-      `the events of run ${runId} exceed ${maxBytes} bytes: the harness cap of ${maxBytes} bytes per response, ${CAP_NAMES.maxBodyBytes}, was reached; reading stopped and the connection was dropped`,
-      CAP_NAMES.maxBodyBytes,
+      `the events of run ${runId} exceed ${maxBytes} bytes: the harness cap of ${maxBytes} bytes per response, ${CAP_NAMES.maxResponseBytes}, was reached; reading stopped and the connection was dropped`,
+      CAP_NAMES.maxResponseBytes,
       maxBytes,
     );
   const eventsCap = (reason: string): HarnessCapReached => new HarnessCapReached(reason, CAP_NAMES.maxEvents, maxEvents);
@@ -282,8 +282,8 @@ export async function readRunEvents(client: Client, runId: string, options: Read
         stop = {
           kind: 'cap',
           error: new HarnessCapReached(
-            `an SSE frame of run ${runId} exceeded ${limit} characters: the harness cap of ${maxBytes} bytes per response, ${CAP_NAMES.maxBodyBytes} (frames at most ${MAX_FRAME_CHARS}), was reached; reading stopped and the connection was dropped`,
-            CAP_NAMES.maxBodyBytes,
+            `an SSE frame of run ${runId} exceeded ${limit} characters: the harness cap of ${maxBytes} bytes per response, ${CAP_NAMES.maxResponseBytes} (frames at most ${MAX_FRAME_CHARS}), was reached; reading stopped and the connection was dropped`,
+            CAP_NAMES.maxResponseBytes,
             maxBytes,
           ),
         };
@@ -329,7 +329,7 @@ export async function readRunEvents(client: Client, runId: string, options: Read
         auth,
         signal,
         timeoutMs: timeoutS * 1000 + client.timeoutMs,
-        maxBodyBytes: Math.max(1, Math.min(8 * 1024 * 1024, maxBytes - bytes)),
+        maxResponseBytes: Math.max(1, Math.min(8 * 1024 * 1024, maxBytes - bytes)),
       });
     } catch (error) {
       if (signal.aborted) return { kind: 'done', result: ended() };

@@ -8,7 +8,7 @@
 //   starts `transport-loss: ` so a ledger records `blocked`, never the host's fault. No error this
 //   module raises ever carries an API key: every key the client knows is scrubbed from its text
 //   (lib/redact.ts, the same rule as every other output).
-// - Response bodies are capped (`maxBodyBytes`, docs/certifying.md "Memory caps"): a declared Content-Length
+// - Response bodies are capped (`maxResponseBytes`, docs/certifying.md "Memory caps"): a declared Content-Length
 //   above the cap is refused before a byte is read, and a body without one is read only up to the
 //   cap, then the connection is dropped. Either is `ResponseTooLarge` (a `TransportError`, so the
 //   row is `blocked`, naming the cap), never an out-of-memory crash. A `Content-Encoding: gzip`
@@ -51,8 +51,8 @@ function undiciRequest(
 }
 
 export const OPENWOP_VERSION = '2.0';
-export const DEFAULT_TIMEOUT_MS = 10_000;
-export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 /** Events read from one run before the harness gives up on it (docs/certifying.md "Memory caps"). */
 export const DEFAULT_MAX_EVENTS = 100_000;
 /**
@@ -91,7 +91,7 @@ export interface RequestOptions {
   /** Overrides the client's bound for this request (e.g. a long poll). */
   timeoutMs?: number;
   /** Overrides the client's body cap for this request. */
-  maxBodyBytes?: number;
+  maxResponseBytes?: number;
   /** Aborting it ends the request with a TransportError. */
   signal?: AbortSignal;
 }
@@ -122,7 +122,7 @@ export interface ClientOptions {
   timeoutMs?: number;
   userAgent?: string;
   /** Bytes of one response body (and of one run's event log, lib/client/events.ts). */
-  maxBodyBytes?: number;
+  maxResponseBytes?: number;
   /** Events of one run read before giving up (lib/client/events.ts). */
   maxEvents?: number;
   /** Told every exchange, as sent and as read (the archive, lib/archive/recorder.ts). */
@@ -135,7 +135,7 @@ export interface ClientOptions {
 
 /** The caps of docs/certifying.md "Memory caps", as a client carries them to the readers built on it. */
 export interface ClientLimits {
-  maxBodyBytes: number;
+  maxResponseBytes: number;
   maxEvents: number;
   progressTimeoutMs?: number;
   budget?: ReadBudget;
@@ -153,15 +153,15 @@ export interface Client {
 }
 
 export function createClient(options: ClientOptions): Client {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
     throw new TestBug(`timeoutMs must be a positive number, got ${String(timeoutMs)}`);
   }
   const baseUrl = normaliseBaseUrl(options.baseUrl, options.apiKey);
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const maxEvents = options.maxEvents ?? DEFAULT_MAX_EVENTS;
   for (const [name, value] of [
-    ['maxBodyBytes', maxBodyBytes],
+    ['maxResponseBytes', maxResponseBytes],
     ['maxEvents', maxEvents],
   ] as const) {
     if (!Number.isSafeInteger(value) || value <= 0) throw new TestBug(`${name} must be a positive integer, got ${String(value)}`);
@@ -219,7 +219,7 @@ export function createClient(options: ClientOptions): Client {
     const headers = buildHeaders(opts.auth, opts.headers, 'application/json');
     const body = encodeBody(opts.body, headers);
     const bound = opts.timeoutMs ?? timeoutMs;
-    const cap = opts.maxBodyBytes ?? maxBodyBytes;
+    const cap = opts.maxResponseBytes ?? maxResponseBytes;
     const timeout = AbortSignal.timeout(bound);
     const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout;
     const what = `${method} ${path}`;
@@ -312,7 +312,7 @@ export function createClient(options: ClientOptions): Client {
     baseUrl,
     timeoutMs,
     limits: {
-      maxBodyBytes,
+      maxResponseBytes,
       maxEvents,
       ...(options.progressTimeoutMs === undefined ? {} : { progressTimeoutMs: options.progressTimeoutMs }),
       ...(options.budget === undefined ? {} : { budget: options.budget }),

@@ -68,7 +68,7 @@ export async function readCapped(body: AsyncIterable<unknown> & Discardable, cap
   if (Number.isFinite(declared) && declared > cap) {
     discard(body);
     throw new ResponseTooLarge(
-      `${what}: the response declares ${declared} bytes, above the harness cap of ${cap} bytes per response, ${CAP_NAMES.maxBodyBytes}; nothing was read and the connection was dropped`,
+      `${what}: the response declares ${declared} bytes, above the harness cap of ${cap} bytes per response, ${CAP_NAMES.maxResponseBytes}; nothing was read and the connection was dropped`,
       cap,
     );
   }
@@ -80,7 +80,7 @@ export async function readCapped(body: AsyncIterable<unknown> & Discardable, cap
     if (total > cap) {
       discard(body);
       throw new ResponseTooLarge(
-        `${what}: the response body exceeds the harness cap of ${cap} bytes per response, ${CAP_NAMES.maxBodyBytes}; reading stopped and the connection was dropped`,
+        `${what}: the response body exceeds the harness cap of ${cap} bytes per response, ${CAP_NAMES.maxResponseBytes}; reading stopped and the connection was dropped`,
         cap,
       );
     }

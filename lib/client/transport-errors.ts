@@ -49,7 +49,7 @@ export class HarnessCapReached extends TransportError {
 /** The flag and environment variable of each cap, for the messages that name them. */
 export const CAP_NAMES = {
   maxEvents: '--max-events (OPENWOP_MAX_EVENTS)',
-  maxBodyBytes: '--max-response-bytes (OPENWOP_MAX_RESPONSE_BYTES)',
+  maxResponseBytes: '--max-response-bytes (OPENWOP_MAX_RESPONSE_BYTES)',
 } as const;
 
 /** A response body nested deeper than the harness reads; reading stopped there. */

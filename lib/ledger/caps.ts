@@ -5,7 +5,7 @@
 // Reaching any makes the row `blocked`, naming the cap (lib/client/transport-errors.ts
 // HarnessCapReached), never the host's `executed-fail`. The timeout scale does not touch them.
 
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_BYTES_IN_FLIGHT, DEFAULT_MAX_EVENTS, DEFAULT_MAX_EVENTS_IN_FLIGHT } from '../client/index.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_BYTES_IN_FLIGHT, DEFAULT_MAX_EVENTS, DEFAULT_MAX_EVENTS_IN_FLIGHT } from '../client/index.ts';
 
 export interface Caps {
   maxEvents: number;
@@ -16,7 +16,7 @@ export interface Caps {
 
 export const DEFAULT_CAPS: Caps = {
   maxEvents: DEFAULT_MAX_EVENTS,
-  maxResponseBytes: DEFAULT_MAX_BODY_BYTES,
+  maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
   maxEventsInFlight: DEFAULT_MAX_EVENTS_IN_FLIGHT,
   maxBytesInFlight: DEFAULT_MAX_BYTES_IN_FLIGHT,
 };

@@ -16,12 +16,11 @@
 // `blocked`, never `executed-fail` — so the error is a TransportError (runner.ts records those as
 // blocked), with its own message and no `transport-loss:` prefix.
 
-import { DEFAULT_PROGRESS_TIMEOUT_MS, TransportError, type Client } from '../client/index.ts';
+import { DEFAULT_PROGRESS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, TransportError, type Client } from '../client/index.ts';
 import type { Checks } from './leg.ts';
 import type { Leg, Scenario } from './scenario.ts';
 import type { Target } from './target.ts';
 
-export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 /** Above the longest leg of the suite (a recorded-fixture leg waits for two eval runs of 30 s). */
 export const DEFAULT_LEG_DEADLINE_MS = 180_000;
 /**
@@ -30,7 +29,7 @@ export const DEFAULT_LEG_DEADLINE_MS = 180_000;
  * honest host is certified in seconds (bench/RESULTS.md "Waiting").
  */
 export const DEFAULT_RUN_DEADLINE_MS = 150_000;
-export { DEFAULT_PROGRESS_TIMEOUT_MS };
+export { DEFAULT_PROGRESS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS };
 
 export class DeadlinePassed extends TransportError {
   constructor(detail: string) {

@@ -16,6 +16,8 @@ import {
 import { certificationSeed, type CertificationSeed } from '../certification-seed.ts';
 import { loadFixtures, withCounterNonce, type FixtureDocument } from '../fixtures.ts';
 import type { ExchangeRecorder } from '../client/recorder.ts';
+import type { Caps } from './caps.ts';
+import type { Deadlines } from './deadlines.ts';
 import { Findings } from './findings.ts';
 import type { ServedObservation } from './served-facts.ts';
 
@@ -32,16 +34,25 @@ export interface GeneratedPlan {
   reproducer?: { suite: Record<string, unknown>; baseline?: Record<string, unknown>; failures: string[]; shrinkRuns: number; shrinkMs: number };
 }
 
-export interface TargetOptions {
+/** The host to certify and the keys of its two tenants. */
+export interface HostAccess {
   baseUrl: string;
   apiKey: string;
   tenantBApiKey?: string;
+}
+
+/**
+ * How a certification reaches its host. The groups are the ones `run` builds from its flags
+ * (commands/support/run-settings.ts), carried under the same names down to the client; a member
+ * absent is the client's default.
+ */
+export interface TargetOptions {
+  host: HostAccess;
   requireBehavior: boolean;
-  /** Per-request bound; stays below every leg's own deadline. */
-  requestTimeoutMs?: number;
-  /** Memory caps (docs/certifying.md "Memory caps"); the client's defaults when absent. */
-  maxEvents?: number;
-  maxResponseBytes?: number;
+  /** The request timeout (below every leg's own deadline) and the progress timeout; the others bound the legs, not the client. */
+  deadlines?: Partial<Pick<Deadlines, 'requestTimeoutMs' | 'progressTimeoutMs'>>;
+  /** Memory caps (docs/certifying.md "Memory caps"): per run, and over all reads in flight of both tenants together. */
+  caps?: Partial<Caps>;
   /** The certification's seed (lib/certification-seed.ts); a fresh one when absent. */
   seed?: string;
   /** Suites the generated-suites leg generates; its default when absent. */
@@ -49,11 +60,6 @@ export interface TargetOptions {
   replaySuite?: GeneratedPlan['replay'];
   /** Told every exchange of every client (the archive, lib/archive/recorder.ts). */
   recorder?: ExchangeRecorder;
-  /** The in-flight budget of every read of both tenants together (lib/client/budget.ts); the defaults when absent. */
-  maxEventsInFlight?: number;
-  maxBytesInFlight?: number;
-  /** Longest wait for a new event of a run (lib/client/events.ts); the default when absent. */
-  progressTimeoutMs?: number;
 }
 
 /** Suites generated per certification when `--generated` is not given (bench/RESULTS.md, "Generated suites"). */
@@ -111,16 +117,17 @@ export type OpenTargetResult = { ok: true; target: Target } | { ok: false; reaso
 
 /** Discovers the host. A host whose discovery cannot be read yields a reason, not a target. */
 export async function openTarget(options: TargetOptions): Promise<OpenTargetResult> {
-  const timeoutMs = options.requestTimeoutMs ?? 10_000;
-  const limits = {
-    ...(options.maxEvents === undefined ? {} : { maxEvents: options.maxEvents }),
-    ...(options.maxResponseBytes === undefined ? {} : { maxBodyBytes: options.maxResponseBytes }),
-    ...(options.recorder === undefined ? {} : { recorder: options.recorder }),
-    ...(options.progressTimeoutMs === undefined ? {} : { progressTimeoutMs: options.progressTimeoutMs }),
+  const { host, deadlines = {}, caps = {} } = options;
+  const reach = {
+    timeoutMs: deadlines.requestTimeoutMs,
+    progressTimeoutMs: deadlines.progressTimeoutMs,
+    maxEvents: caps.maxEvents,
+    maxResponseBytes: caps.maxResponseBytes,
+    recorder: options.recorder,
     // One budget for both tenants' clients: it bounds what the process holds.
-    budget: new ReadBudget(options.maxEventsInFlight, options.maxBytesInFlight),
+    budget: new ReadBudget(caps.maxEventsInFlight, caps.maxBytesInFlight),
   };
-  const client = createClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs, ...limits });
+  const client = createClient({ baseUrl: host.baseUrl, apiKey: host.apiKey, ...reach });
   let found: DiscoveryResult;
   try {
     found = await discover(client);
@@ -138,9 +145,9 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
   const memos = new Map<string, Promise<unknown>>();
   const target: Target = {
     label: `[${name}@${version}]`,
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    baseUrl: host.baseUrl.replace(/\/+$/, ''),
     client,
-    tenantB: options.tenantBApiKey ? createClient({ baseUrl: options.baseUrl, apiKey: options.tenantBApiKey, timeoutMs, ...limits }) : undefined,
+    tenantB: host.tenantBApiKey ? createClient({ baseUrl: host.baseUrl, apiKey: host.tenantBApiKey, ...reach }) : undefined,
     discovery: document,
     facet: evalSuiteFacet(document),
     fixtures: new Set(listed),

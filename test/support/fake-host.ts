@@ -77,12 +77,12 @@ export function useFakeHost(): void {
   });
 }
 
-export function client(options: { apiKey?: string; timeoutMs?: number; maxBodyBytes?: number; maxEvents?: number; base?: string } = {}): Client {
+export function client(options: { apiKey?: string; timeoutMs?: number; maxResponseBytes?: number; maxEvents?: number; base?: string } = {}): Client {
   const c = createClient({
     baseUrl: options.base ?? baseUrl,
     apiKey: 'apiKey' in options ? options.apiKey : API_KEY,
     timeoutMs: options.timeoutMs ?? 2_000,
-    maxBodyBytes: options.maxBodyBytes,
+    maxResponseBytes: options.maxResponseBytes,
     maxEvents: options.maxEvents,
   });
   clients.push(c);

@@ -70,9 +70,7 @@ export async function certifyConfiguration(options: ReferenceHostOptions, scenar
   const proxy = choices.wire === undefined ? undefined : await startWireProxy(host.baseUrl, choices.wire);
   try {
     const outcome = await certifyTarget({
-      baseUrl: proxy?.baseUrl ?? host.baseUrl,
-      apiKey: host.tenants.a.apiKey,
-      tenantBApiKey: host.tenants.b.apiKey,
+      host: { baseUrl: proxy?.baseUrl ?? host.baseUrl, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey },
       requireBehavior: choices.requireBehavior ?? false,
       scenarios,
       seed: MATRIX_SEED,
