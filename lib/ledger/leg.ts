@@ -31,18 +31,22 @@ export class LegInapplicable extends Error {}
 /** Thrown by harness misuse; never recorded as the host's fault. */
 export { TestBug };
 
+/**
+ * The assertions of a leg. Each states its `claim`, the sentence the failure message quotes
+ * ("no run is created"); the rule it witnesses is the one `rule(name)` set last.
+ */
 export interface Checks {
   /** Deep equality (JSON values). */
-  equal(actual: unknown, expected: unknown, rule: string): boolean;
+  equal(actual: unknown, expected: unknown, claim: string): boolean;
   /** A condition, with what was seen when it does not hold. */
-  ok(condition: boolean, rule: string, seen?: unknown): boolean;
+  ok(condition: boolean, claim: string, seen?: unknown): boolean;
   /** RFC 0244 §B tolerance: |actual − formula| ≤ 1e-9 · max(1, |formula|). */
-  close(actual: unknown, formula: number, rule: string): boolean;
+  close(actual: unknown, formula: number, claim: string): boolean;
   /**
    * A precondition: stops the leg, failed, when it does not hold. Counted in `preconditions`,
    * never in `assertions`: a leg passes only on the strength of a real check.
    */
-  require(condition: boolean, rule: string, seen?: unknown): asserts condition;
+  require(condition: boolean, claim: string, seen?: unknown): asserts condition;
   /** Stops the leg as `blocked`: the claimed behaviour could not be observed. */
   blocked(reason: string): never;
   /** Stops the leg as `inapplicable`: an RFC-permitted choice of the host puts it out of reach. */
@@ -84,33 +88,33 @@ export function createChecks(prefix: string, rules?: readonly string[]): Checks 
   const observations: string[] = [];
   const failedRules: string[] = [];
   let current = rules?.[0];
-  const fail = (rule: string, detail: string): false => {
-    failures.push(`${prefix} ${rule}: ${detail}`);
+  const fail = (claim: string, detail: string): false => {
+    failures.push(`${prefix} ${claim}: ${detail}`);
     if (current !== undefined && !failedRules.includes(current)) failedRules.push(current);
     return false;
   };
   const checks: Checks = {
-    equal(actual, expected, rule) {
+    equal(actual, expected, claim) {
       assertions += 1;
       if (isDeepStrictEqual(actual, expected)) return true;
-      return fail(rule, `expected ${describeValue(expected)}, got ${describeValue(actual)}`);
+      return fail(claim, `expected ${describeValue(expected)}, got ${describeValue(actual)}`);
     },
-    ok(condition, rule, seen) {
+    ok(condition, claim, seen) {
       assertions += 1;
       if (condition) return true;
-      return fail(rule, seen === undefined ? 'does not hold' : `does not hold; saw ${describeValue(seen)}`);
+      return fail(claim, seen === undefined ? 'does not hold' : `does not hold; saw ${describeValue(seen)}`);
     },
-    close(actual, formula, rule) {
+    close(actual, formula, claim) {
       assertions += 1;
       if (typeof actual === 'number' && Math.abs(actual - formula) <= 1e-9 * Math.max(1, Math.abs(formula))) {
         return true;
       }
-      return fail(rule, `expected ${formula} (within 1e-9 relative), got ${describeValue(actual)}`);
+      return fail(claim, `expected ${formula} (within 1e-9 relative), got ${describeValue(actual)}`);
     },
-    require(condition, rule, seen) {
+    require(condition, claim, seen) {
       preconditions += 1;
       if (condition) return;
-      fail(rule, seen === undefined ? 'does not hold' : `does not hold; saw ${describeValue(seen)}`);
+      fail(claim, seen === undefined ? 'does not hold' : `does not hold; saw ${describeValue(seen)}`);
       throw new LegAbort(failures[failures.length - 1]);
     },
     blocked(reason) {
@@ -149,8 +153,8 @@ export function createChecks(prefix: string, rules?: readonly string[]): Checks 
  * `check.require` as a free function: TypeScript narrows through an assertion only when the
  * callee's type is declared, which a leg's contextually typed `check` parameter is not.
  */
-export function need(check: Checks, condition: unknown, rule: string, seen?: unknown): asserts condition {
-  check.require(Boolean(condition), rule, seen);
+export function need(check: Checks, condition: unknown, claim: string, seen?: unknown): asserts condition {
+  check.require(Boolean(condition), claim, seen);
 }
 
 export type { Disposition };
