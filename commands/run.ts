@@ -210,6 +210,21 @@ interface HostRun {
   io: Io;
 }
 
+/**
+ * The exit code of a certification, decided here alone from what each step gave (README "Exit
+ * codes", docs/cli.md): the rows' code (0, or 1 for a failed or blocked row), the bundle's (1
+ * refused by its own verification, 2 not written, 4 a certificate of nothing; absent when none was
+ * asked), the archive's, whether every report was written, and the interruption.
+ */
+function exitCode(steps: { rows: number; bundle: number | undefined; archive: number; reportsWritten: boolean; interruption: RunInterruption }): number {
+  const { rows, bundle, archive } = steps;
+  // A failed row (1) says more than a certificate of nothing (4).
+  let code = bundle !== undefined && (bundle === 4 ? rows === 0 : bundle !== 0) ? bundle : rows;
+  if (archive !== 0 && code === 0) code = archive;
+  if (!steps.reportsWritten) code = 2;
+  return steps.interruption.exitCode(code);
+}
+
 /** The legs against the host, then everything the run decides and writes from their rows. */
 async function certifyHost(run: HostRun): Promise<CertifyDecision> {
   const { options, settings, host, scenarios, ready, interruption, redactor, io } = run;
@@ -280,8 +295,6 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
     written?.bundle !== undefined && written.certification !== undefined ? { bundle: written.bundle, certification: written.certification } : undefined;
   const signed: SignedBundle | undefined =
     cut === undefined || signer === undefined ? undefined : { bundle: cut.bundle, privateKeyPem: signer.privateKeyPem, keyId: signer.keyId };
-  // A failed row (1) says more than a certificate of nothing (4).
-  const afterBundle = written !== undefined && (written.code === 4 ? printed.code === 0 : written.code !== 0) ? written.code : printed.code;
   const archived =
     archivePath === undefined || recorder === undefined
       ? 0
@@ -307,7 +320,6 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
           signed,
           io,
         });
-  const afterArchive = archived !== 0 && afterBundle === 0 ? archived : afterBundle;
   const hostBuild = settings.hostBuild ?? (host.embedded !== undefined ? `commit:${gitCommit()}` : undefined);
   const about = {
     offline: false,
@@ -333,11 +345,10 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
   };
   const reported = report(options, content, redactor, io);
   const logged = await writeOtel({ path: options.otel, content, runs: target.observedRuns ?? [], redactor, io });
-  const afterReports = reported && logged ? afterArchive : 2;
+  const code = exitCode({ rows: printed.code, bundle: written?.code, archive: archived, reportsWritten: reported && logged, interruption });
   const decided = { rows, ...cut, ...(interrupted === undefined ? {} : { interrupted }) };
-  if (interrupted === undefined) return { code: afterReports, ...decided };
+  if (interrupted === undefined) return { code, ...decided };
   io.err(`openwop-eval-conformance: interrupted (${interrupted}); every row not reached is blocked\n`);
-  const code = interruption.exitCode(afterReports);
   // A signal means "stop now": legs abandoned mid-flight may still hold sockets open, so the
   // process is not left waiting for them once the outputs are written.
   if (interrupted.startsWith('SIG')) setTimeout(() => process.exit(code), 1_000).unref();
