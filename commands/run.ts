@@ -22,7 +22,7 @@ import { ArchiveRecorder } from '../lib/archive/recorder.ts';
 import { archivePathOf, writeArchive, type SignedBundle } from '../lib/archive/write.ts';
 import { LegClock } from '../lib/report/clock.ts';
 import { formatRow, formatTotals, totalsOf, writeReports } from '../lib/report/index.ts';
-import { noBundle, runReport, verdictOf, type RunReport } from '../lib/report/model.ts';
+import { inPathOrder, noBundle, runReport, verdictOf, type RunReport } from '../lib/report/model.ts';
 import { Progress } from '../lib/report/progress.ts';
 import { loadScenarios } from '../scenarios/index.ts';
 import { gitCommit, PACKAGE, writeBundle, type BundleWritten, type Signer } from './support/bundle-writer.ts';
@@ -365,7 +365,7 @@ function finish(printed: { rows: LedgerRow[]; baseline: Baseline | undefined; io
 } {
   const { rows, baseline, io, redactor } = printed;
   const totals = totalsOf(rows);
-  for (const row of rows) io.out(`${redactor.text(formatRow(row))}\n`);
+  for (const row of inPathOrder(rows)) io.out(`${redactor.text(formatRow(row))}\n`);
   io.out(`${formatTotals(totals)}\n`);
   const applied = baseline === undefined ? undefined : applyBaseline(baseline, rows);
   if (applied !== undefined) for (const line of formatBaseline(applied)) io.out(`${redactor.text(line)}\n`);

@@ -17,7 +17,7 @@ import { LegClock } from '../lib/report/clock.ts';
 import { htmlReport } from '../lib/report/html.ts';
 import { junitXml, writeReports } from '../lib/report/index.ts';
 import { markdownSummary } from '../lib/report/markdown.ts';
-import { groupedRows, placeOf, type ReportRow, type RunReport } from '../lib/report/model.ts';
+import { groupedRows, inPathOrder, placeOf, type ReportRow, type RunReport } from '../lib/report/model.ts';
 
 const SCHEMA = JSON.parse(readFileSync(new URL('../schemas/report.schema.json', import.meta.url), 'utf8')) as object;
 const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true });
@@ -337,5 +337,21 @@ describe('the leg clock', () => {
     } finally {
       now.mockRestore();
     }
+  });
+});
+
+describe('the order of the rows in a report', () => {
+  it('is the path order, RFC then section, each module in its legs order; the run order is kept within a module', () => {
+    const row = (id: string, scenario: string) => ({ id, scenario });
+    const ran = [
+      row('0244.b-one', 'v2-eval-trajectory-trials/0244-b-trials.ts'),
+      row('0081.c-one', 'v2-eval-run-surface/0081-c-eval-run.ts'),
+      row('0252.a-one', 'v2-eval-recorded-fixtures/0252-a-needs-fixture-matching.ts'),
+      row('0081.a-shape', 'agent-eval-suite-shape/0081-a-suite-shape.ts'),
+      row('0244.b-two', 'v2-eval-trajectory-trials/0244-b-trials.ts'),
+      row('0081.c-two', 'v2-eval-run-surface/0081-c-eval-run.ts'),
+      row('0244.a-one', 'v2-eval-trajectory-trials/0244-a-trajectory.ts'),
+    ];
+    expect(inPathOrder(ran).map((r) => r.id)).toEqual(['0081.a-shape', '0081.c-one', '0081.c-two', '0244.a-one', '0244.b-one', '0244.b-two', '0252.a-one']);
   });
 });

@@ -61,8 +61,19 @@ export function runReport(
     verdict,
     totals: totalsOf(rows),
     durationMs: clock.elapsedMs(),
-    rows: reportRows(rows, legInfo(scenarios), clock.durations()),
+    rows: reportRows(inPathOrder(rows), legInfo(scenarios), clock.durations()),
   };
+}
+
+/**
+ * The rows in the order of their modules' paths, which is the clause's (`0081-a-…` before
+ * `0081-b-…` before `0244-a-…`: RFC, then section), and a module's rows in its legs' order: how
+ * a reader looks a requirement up. The run's own order (the legs' declaration, which the scenario
+ * index keeps) is what the runner reports progress in; the bundle orders its rows itself.
+ */
+export function inPathOrder<T extends Pick<LedgerRow, 'scenario'>>(rows: readonly T[]): T[] {
+  const file = (row: T): string => row.scenario.slice(row.scenario.lastIndexOf('/') + 1);
+  return [...rows].sort((a, b) => (file(a) < file(b) ? -1 : file(a) > file(b) ? 1 : 0));
 }
 
 /** What the leg of each requirement id says of itself, for the rows' titles and clauses. */
