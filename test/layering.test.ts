@@ -150,6 +150,18 @@ describe('the layering of the repository', () => {
     expect(circles(running)).toEqual([]);
   });
 
+  it('is the table of docs/architecture.md, which names every folder ls shows', () => {
+    const doc = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## The layers'), doc.indexOf('## The folders'));
+    const named = [...section.matchAll(/^\| (.+?) \|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([^`/]+)\/`/g)].map((n) => n[1]!));
+    const shown = readdirSync(ROOT, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && !['node_modules', 'dist'].includes(entry.name))
+      .map((entry) => entry.name);
+    expect([...named].sort()).toEqual([...shown].sort());
+    const layered = [...section.matchAll(/^\| `([^`/]+)\/` \| (entry|composition roots|hosts|legs|library) \|/gm)].map((m) => m[1]!);
+    expect(layered, 'the layers, from the top').toEqual(FOLDERS);
+  });
+
   it('breaks on each rule', () => {
     const broken: Graph = new Map([
       ['lib/ledger/a.ts', ['commands/run.ts', 'hosts/reference/server.ts', 'scenarios/index.ts', 'lib/ledger/b.ts']],

@@ -1,8 +1,8 @@
 // The hostile-host catalogue: a scriptable host that misbehaves at the transport and framing
 // level (hangs, broken JSON, huge and endless bodies, resets, redirects, a gzip bomb, echoed
-// secrets…), one named behaviour at a time. Not an OpenWOP host (hosts/ holds those), but a
-// loopback proxy in front of the reference host that breaks one endpoint's transport; only
-// test/hostile.test.ts and bench/hostile.ts use it.
+// secrets…), one named behaviour at a time. Not an OpenWOP host with a defect (known-bad/ holds
+// those), but a loopback proxy in front of the reference host that breaks one endpoint's
+// transport; only the hostile tests and the bench use it (hosts/known-bad/README.md "Hostile hosts").
 //
 // Every request a behaviour does not claim is forwarded to the upstream reference host byte for
 // byte, so the legs get far enough to meet the broken endpoint. Every loop here is bounded (a
