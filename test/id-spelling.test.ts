@@ -1,5 +1,5 @@
 // One spelling of a requirement id (lib/ledger/scenario.ts): in the product code and its
-// comments — lib/, scenarios/, hosts/ — an id is written in full, `openwop.requirement.<rfc>.<slug>`;
+// comments — commands/, lib/, scenarios/, hosts/ — an id is written in full, `openwop.requirement.<rfc>.<slug>`;
 // its short form appears only as the stem of a rule, `<rfc>.<slug>/<rule>`.
 
 import { readdirSync, readFileSync } from 'node:fs';
@@ -20,10 +20,10 @@ function sources(dir: string): string[] {
 }
 
 describe('a requirement id', () => {
-  it('is written in full in lib/, scenarios/ and hosts/, its short form only as the stem of a rule', async () => {
+  it('is written in full in commands/, lib/, scenarios/ and hosts/, its short form only as the stem of a rule', async () => {
     const short = new Set((await loadScenarios()).flatMap((s) => s.legs.map((leg) => shortId(leg.id))));
     const bare = /(?<![\w./-])(\d{4}\.[a-z0-9]+(?:-[a-z0-9]+)*)(?![\w/-])/g;
-    const offenders = ['lib', 'scenarios', 'hosts'].flatMap((folder) =>
+    const offenders = ['commands', 'lib', 'scenarios', 'hosts'].flatMap((folder) =>
       sources(join(ROOT, folder)).flatMap((file) =>
         readFileSync(file, 'utf8')
           .split('\n')

@@ -19,6 +19,7 @@ const SOURCES = [
   'tsconfig.json',
   'tsconfig.build.json',
   'bin',
+  'commands',
   'lib',
   'scenarios',
   'hosts',
