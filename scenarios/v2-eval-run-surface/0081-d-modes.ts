@@ -9,6 +9,7 @@
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 
 import type { Checks } from '../../lib/ledger/leg.ts';
+import { checkScoreDelta, scoreDeltaReadings } from '../support/regression-judgement.ts';
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
 import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, SCRIPTED_AGENT, sharedEvalRun, type ObservedEvalRun } from '../support/eval-run.ts';
 
@@ -69,6 +70,16 @@ export default defineScenario('v2-eval-run-surface/0081-d-modes.ts', [
       );
       check.equal(regression?.baselineRunId, baseline.runId, 'regression.baselineRunId names the baseline run');
       check.ok(typeof regression?.scoreDelta === 'number', 'regression.scoreDelta is a number', regression?.scoreDelta);
+      // The run and its baseline ran the same suite, so both readings of scoreDelta (the aggregate
+      // difference, the paired mean change; CONTRACT §6) are what the two grades give, with or
+      // without the verdict facet.
+      const tasks = (grade: typeof run.grade) => (grade?.tasks ?? []).map((t) => ({ taskId: t.taskId, score: t.score, passed: t.passed }));
+      checkScoreDelta(
+        check,
+        regression?.scoreDelta,
+        scoreDeltaReadings(tasks(baseline.grade), tasks(run.grade), (run.grade?.aggregateScore ?? 0) - (baseline.grade?.aggregateScore ?? 0)),
+        '',
+      );
     },
   },
   {
