@@ -31,6 +31,7 @@ import { AUDIT_CLAUSES } from './catalogue/audit-clauses.ts';
 import { SEAMS } from './catalogue/seams.ts';
 import { LATITUDE } from './catalogue/latitude.ts';
 import { REGRESSION_METHODS } from './catalogue/v2-eval-trajectory-trials/0244-f-methods.ts';
+import { FEATURE_REFUSALS } from './catalogue/v2-eval-trajectory-trials/0244-g-refusals.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -50,4 +51,5 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...SEAMS,
   ...LATITUDE,
   ...REGRESSION_METHODS,
+  ...FEATURE_REFUSALS,
 ];
