@@ -32,6 +32,7 @@ import { SEAMS } from './catalogue/seams.ts';
 import { LATITUDE } from './catalogue/latitude.ts';
 import { REGRESSION_METHODS } from './catalogue/v2-eval-trajectory-trials/0244-f-methods.ts';
 import { FEATURE_REFUSALS } from './catalogue/v2-eval-trajectory-trials/0244-g-refusals.ts';
+import { COST_CEILING } from './catalogue/v2-eval-run-surface/0081-d-cost-ceiling.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -52,4 +53,5 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...LATITUDE,
   ...REGRESSION_METHODS,
   ...FEATURE_REFUSALS,
+  ...COST_CEILING,
 ];
