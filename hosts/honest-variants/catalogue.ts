@@ -19,6 +19,7 @@ import { CLASS_VARIANTS } from './classes.ts';
 import { RETRIABLE_VARIANTS } from './retriable.ts';
 import { REGRESSION_METHOD_VARIANTS } from './regression-methods.ts';
 import { EVAL_EVENT_VARIANTS } from './eval-events.ts';
+import { ADVERSARIAL_VARIANTS } from './adversarial.ts';
 
 export interface HonestVariant {
   /** kebab-case, unique. */
@@ -223,4 +224,10 @@ const BASE_VARIANTS: HonestVariant[] = [
 ];
 
 /** Every hand-written honest variant. */
-export const HONEST_VARIANTS: HonestVariant[] = [...BASE_VARIANTS, ...LIMIT_AND_OPTIONAL_VARIANTS, ...REGRESSION_METHOD_VARIANTS, ...EVAL_EVENT_VARIANTS];
+export const HONEST_VARIANTS: HonestVariant[] = [
+  ...BASE_VARIANTS,
+  ...LIMIT_AND_OPTIONAL_VARIANTS,
+  ...REGRESSION_METHOD_VARIANTS,
+  ...EVAL_EVENT_VARIANTS,
+  ...ADVERSARIAL_VARIANTS,
+];

@@ -33,6 +33,7 @@ import { LATITUDE } from './catalogue/latitude.ts';
 import { REGRESSION_METHODS } from './catalogue/v2-eval-trajectory-trials/0244-f-methods.ts';
 import { FEATURE_REFUSALS } from './catalogue/v2-eval-trajectory-trials/0244-g-refusals.ts';
 import { COST_CEILING } from './catalogue/v2-eval-run-surface/0081-d-cost-ceiling.ts';
+import { ADVERSARIAL } from './catalogue/v2-eval-run-surface/0081-d-adversarial.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -54,4 +55,5 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...REGRESSION_METHODS,
   ...FEATURE_REFUSALS,
   ...COST_CEILING,
+  ...ADVERSARIAL,
 ];
