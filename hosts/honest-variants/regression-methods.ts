@@ -10,7 +10,7 @@ export const REGRESSION_METHOD_VARIANTS: HonestVariant[] = [
   {
     name: 'regression-method-mcnemar',
     choice: "the verdict is McNemar's exact test over the paired tasks' pass flips, at alpha 0.05",
-    clause: 'RFC 0244 §F, UQ 5 (mcnemar is a registered method; its internals are the host\'s)',
+    clause: "RFC 0244 §F, UQ 5 (mcnemar is a registered method; its internals are the host's)",
     shows: 'regression method mcnemar',
     options: {
       engineBehaviour: {

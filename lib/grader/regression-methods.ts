@@ -133,7 +133,8 @@ function directionOf(sign: number): Reading['direction'] {
 /** The verdicts one reading allows at `alpha`. */
 function verdictsAt(method: RecomputedMethod, reading: Reading, alpha: number): RegressionVerdict[] {
   if (reading.p === undefined) return method === 'sign-test' ? ['unchanged'] : ['unchanged', 'inconclusive'];
-  if (reading.direction === undefined || reading.degenerate === true) return reading.direction === undefined ? ['inconclusive'] : [reading.direction, 'inconclusive'];
+  if (reading.direction === undefined || reading.degenerate === true)
+    return reading.direction === undefined ? ['inconclusive'] : [reading.direction, 'inconclusive'];
   if (Math.abs(reading.p - alpha) <= ALPHA_BAND * Math.max(1, alpha)) return [reading.direction, 'inconclusive'];
   return reading.p <= alpha ? [reading.direction] : ['inconclusive'];
 }

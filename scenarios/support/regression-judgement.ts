@@ -83,7 +83,11 @@ export function checkVerdict(
   }
   const never = directionsNobodyMoved(baseline, candidate);
   if (never.length === 2)
-    check.ok(verdict === 'unchanged' || verdict === 'inconclusive', `${at(where)}no paired task moved, so the ${String(method)} verdict is unchanged or inconclusive`, verdict);
+    check.ok(
+      verdict === 'unchanged' || verdict === 'inconclusive',
+      `${at(where)}no paired task moved, so the ${String(method)} verdict is unchanged or inconclusive`,
+      verdict,
+    );
   else check.ok(!never.includes(String(verdict)), `${at(where)}the ${String(method)} verdict claims no direction no paired task moved in`, { verdict, never });
   return undefined;
 }

@@ -34,7 +34,12 @@ const legs: Leg[] = [
       // RFC 0244 §F fixes only the pairing: scoreDelta is accepted as the difference of the
       // aggregates or as the mean change over the paired tasks (CONTRACT §6).
       check.rule('score-delta');
-      checkScoreDelta(check, regression.scoreDelta, scoreDeltaReadings(baseTasks, candTasks, candidate.grade.aggregateScore - baseline.grade.aggregateScore), '');
+      checkScoreDelta(
+        check,
+        regression.scoreDelta,
+        scoreDeltaReadings(baseTasks, candTasks, candidate.grade.aggregateScore - baseline.grade.aggregateScore),
+        '',
+      );
       // The verdict is recomputed under every registered deterministic method; any other method
       // must say `unchanged` (or `inconclusive`) when no paired task moved, and never claim the
       // direction nobody moved in (./../support/regression-judgement.ts).

@@ -37,7 +37,11 @@ export default defineScenario('v2-eval-trajectory-trials/0244-f-verdicts.ts', [
         check.equal(run.regression.pairedTaskCount, run.baseline.length, `${candidateId}: every one of the twelve tasks is paired by taskId`);
         const allowed = checkVerdict(check, run.regression, run.baseline, run.candidate, `${candidateId}:`);
         if (allowed !== undefined && expectation === 'inconclusive')
-          check.ok(run.regression.verdict !== 'improved', `${candidateId}: one rise and no fall is not improved under ${String(run.regression.method)}`, run.regression.verdict);
+          check.ok(
+            run.regression.verdict !== 'improved',
+            `${candidateId}: one rise and no fall is not improved under ${String(run.regression.method)}`,
+            run.regression.verdict,
+          );
       }
     },
   },

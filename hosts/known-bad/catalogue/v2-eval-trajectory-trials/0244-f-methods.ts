@@ -46,6 +46,10 @@ export const REGRESSION_METHODS: KnownBadHost[] = [
     name: 'score-delta-off-without-verdict-facet',
     defect: 'without the verdict facet, scoreDelta is the aggregate difference plus 0.25',
     clause: 'RFC 0081 §C',
-    ...engine({ scoreDelta: (candidate, baseline, pairs) => REF.scoreDelta(candidate, baseline, pairs).add(new Fraction(1, 4)) }, NO_VERDICT_FACET, NO_VERDICT_FACET),
+    ...engine(
+      { scoreDelta: (candidate, baseline, pairs) => REF.scoreDelta(candidate, baseline, pairs).add(new Fraction(1, 4)) },
+      NO_VERDICT_FACET,
+      NO_VERDICT_FACET,
+    ),
   },
 ];
