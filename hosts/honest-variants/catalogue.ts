@@ -20,6 +20,7 @@ import { RETRIABLE_VARIANTS } from './retriable.ts';
 import { REGRESSION_METHOD_VARIANTS } from './regression-methods.ts';
 import { EVAL_EVENT_VARIANTS } from './eval-events.ts';
 import { ADVERSARIAL_VARIANTS } from './adversarial.ts';
+import { PROVENANCE_VARIANTS } from './provenance.ts';
 
 export interface HonestVariant {
   /** kebab-case, unique. */
@@ -230,4 +231,5 @@ export const HONEST_VARIANTS: HonestVariant[] = [
   ...REGRESSION_METHOD_VARIANTS,
   ...EVAL_EVENT_VARIANTS,
   ...ADVERSARIAL_VARIANTS,
+  ...PROVENANCE_VARIANTS,
 ];

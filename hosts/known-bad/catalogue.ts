@@ -34,6 +34,7 @@ import { REGRESSION_METHODS } from './catalogue/v2-eval-trajectory-trials/0244-f
 import { FEATURE_REFUSALS } from './catalogue/v2-eval-trajectory-trials/0244-g-refusals.ts';
 import { COST_CEILING } from './catalogue/v2-eval-run-surface/0081-d-cost-ceiling.ts';
 import { ADVERSARIAL } from './catalogue/v2-eval-run-surface/0081-d-adversarial.ts';
+import { PROVENANCE } from './catalogue/v2-eval-run-surface/0081-c-provenance.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -56,4 +57,5 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...FEATURE_REFUSALS,
   ...COST_CEILING,
   ...ADVERSARIAL,
+  ...PROVENANCE,
 ];

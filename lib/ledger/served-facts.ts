@@ -161,6 +161,11 @@ export const SERVED_FACTS = {
     clause: 'CONTRACT §4, RFC 0244 §D',
     id: 'openwop.requirement.0244.fixture-miss-fails',
   },
+  'served-model-class': {
+    member: 'summary evaluatedModelClass, when served, one of the suite allowedModels',
+    clause: 'RFC 0081 §C (evaluatedModelClass provenance), §A (allowedModels: the model classes the suite is valid for)',
+    id: 'openwop.requirement.0081.summary-served',
+  },
   'served-score-delta': {
     member: 'summary regression.scoreDelta, with or without the verdict facet',
     clause: 'RFC 0081 §C (the score delta against the baseline), RFC 0244 §F (tasks paired by taskId)',
