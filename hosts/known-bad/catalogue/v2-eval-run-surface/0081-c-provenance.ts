@@ -6,7 +6,7 @@ import { type KnownBadHost, engine } from '../build.ts';
 export const PROVENANCE: KnownBadHost[] = [
   {
     name: 'evaluated-model-class-not-allowed',
-    defect: "the summary names evaluatedModelClass coding for a suite whose allowedModels are general only",
+    defect: 'the summary names evaluatedModelClass coding for a suite whose allowedModels are general only',
     clause: 'RFC 0081 §C',
     ...engine({
       outgoingSummary: (summary, suite) =>
