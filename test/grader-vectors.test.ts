@@ -11,6 +11,9 @@
 // - pass-at-k:   pass@k and pass^k, exact (§6 Task, RFC 0244 §B)
 // - sign-test:   the regression sign test: its p-value, and its verdict over runs paired by taskId
 //                (§6 Regression)
+// - regression-methods: the mcnemar and paired-t verdicts over runs paired by taskId (RFC 0244 §F,
+//                UQ 5): the host's in the form it serves (exact McNemar, Student t), the
+//                harness's as the one verdict every form it accepts gives
 // Expected numbers are exact rationals written as text ("251/252"): the host's are compared
 // exactly, the harness's within the §6 tolerance.
 
@@ -21,6 +24,7 @@ import { describe, expect, it } from 'vitest';
 import * as lib from '../lib/grader/index.ts';
 import { goldenScore as hostGoldenScore } from '../hosts/reference/eval/grading.ts';
 import { argsSatisfied as hostArgsSatisfied, jsonEqual as hostJsonEqual } from '../hosts/reference/eval/json.ts';
+import { mcnemarVerdict as hostMcnemarVerdict, pairedTVerdict as hostPairedTVerdict } from '../hosts/reference/eval/methods.ts';
 import { pairByTaskId as hostPairByTaskId, signTestVerdict as hostSignTestVerdict } from '../hosts/reference/eval/regression.ts';
 import { passAtK as hostPassAtK, passHatK as hostPassHatK, signTestPValue as hostSignTestPValue } from '../hosts/reference/eval/stats.ts';
 import { gradeTrajectory as hostGradeTrajectory } from '../hosts/reference/eval/trajectory.ts';
@@ -92,6 +96,18 @@ const RUNNERS: Record<string, (v: Vector) => string[]> = {
       ...differs('host', { verdict: hostSignTestVerdict(up, down, v.alpha), pairedTaskCount: pairs.length }, expected),
     ];
   },
+  'regression-methods': (v) => {
+    const ours = lib.methodVerdicts(v.method, v.baseline, v.candidate, v.alpha);
+    const pairs = hostPairByTaskId(v.candidate, v.baseline);
+    const host = v.method === 'mcnemar' ? hostMcnemarVerdict(pairs, v.alpha) : hostPairedTVerdict(pairs, v.alpha);
+    // The lib allows `inconclusive` beside `unchanged` for a method other than the sign test.
+    const libVerdicts = ours.allowed.filter((verdict) => !(v.verdict === 'unchanged' && verdict === 'inconclusive'));
+    const expected = { verdicts: [v.verdict], pairedTaskCount: v.pairedTaskCount };
+    return [
+      ...differs('lib', { verdicts: libVerdicts, pairedTaskCount: ours.pairedTaskCount }, expected),
+      ...differs('host', { verdicts: [host], pairedTaskCount: pairs.length }, expected),
+    ];
+  },
 };
 
 function loadVectors(): Map<string, Vector[]> {
@@ -135,6 +151,7 @@ describe('the grading vectors', () => {
       golden: (v) => ({ ...v, score: v.score === '1' ? '0' : '1' }),
       'pass-at-k': (v) => ({ ...v, passHatK: `${new Fraction(v.passHatK).add(new Fraction(1, 1000)).toFraction()}` }),
       'sign-test': (v) => (v.pValue === undefined ? { ...v, pairedTaskCount: v.pairedTaskCount + 1 } : { ...v, pValue: '1/3' }),
+      'regression-methods': (v) => ({ ...v, verdict: v.verdict === 'improved' ? 'inconclusive' : 'improved' }),
     };
     for (const [kind, vectors] of VECTORS) {
       const problems = RUNNERS[kind]!(wrong[kind]!(vectors[0]!));

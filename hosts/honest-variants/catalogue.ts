@@ -17,6 +17,10 @@ import { LIMIT_AND_OPTIONAL_VARIANTS } from './limits-optional.ts';
 import type { WireChoice } from './wire.ts';
 import { CLASS_VARIANTS } from './classes.ts';
 import { RETRIABLE_VARIANTS } from './retriable.ts';
+import { REGRESSION_METHOD_VARIANTS } from './regression-methods.ts';
+import { EVAL_EVENT_VARIANTS } from './eval-events.ts';
+import { ADVERSARIAL_VARIANTS } from './adversarial.ts';
+import { PROVENANCE_VARIANTS } from './provenance.ts';
 
 export interface HonestVariant {
   /** kebab-case, unique. */
@@ -221,4 +225,11 @@ const BASE_VARIANTS: HonestVariant[] = [
 ];
 
 /** Every hand-written honest variant. */
-export const HONEST_VARIANTS: HonestVariant[] = [...BASE_VARIANTS, ...LIMIT_AND_OPTIONAL_VARIANTS];
+export const HONEST_VARIANTS: HonestVariant[] = [
+  ...BASE_VARIANTS,
+  ...LIMIT_AND_OPTIONAL_VARIANTS,
+  ...REGRESSION_METHOD_VARIANTS,
+  ...EVAL_EVENT_VARIANTS,
+  ...ADVERSARIAL_VARIANTS,
+  ...PROVENANCE_VARIANTS,
+];

@@ -30,6 +30,11 @@ import { CLASSES } from './catalogue/classes.ts';
 import { AUDIT_CLAUSES } from './catalogue/audit-clauses.ts';
 import { SEAMS } from './catalogue/seams.ts';
 import { LATITUDE } from './catalogue/latitude.ts';
+import { REGRESSION_METHODS } from './catalogue/v2-eval-trajectory-trials/0244-f-methods.ts';
+import { FEATURE_REFUSALS } from './catalogue/v2-eval-trajectory-trials/0244-g-refusals.ts';
+import { COST_CEILING } from './catalogue/v2-eval-run-surface/0081-d-cost-ceiling.ts';
+import { ADVERSARIAL } from './catalogue/v2-eval-run-surface/0081-d-adversarial.ts';
+import { PROVENANCE } from './catalogue/v2-eval-run-surface/0081-c-provenance.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -48,4 +53,9 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...AUDIT_CLAUSES,
   ...SEAMS,
   ...LATITUDE,
+  ...REGRESSION_METHODS,
+  ...FEATURE_REFUSALS,
+  ...COST_CEILING,
+  ...ADVERSARIAL,
+  ...PROVENANCE,
 ];

@@ -47,3 +47,14 @@ export {
 export { attribute, FIXTURE_MISS_CODE } from './attribution.ts';
 export { goldenScore } from './outputs.ts';
 export { gradeRun, type GradeOptions } from './run.ts';
+export {
+  isRecomputedMethod,
+  mcnemarCounts,
+  mcnemarPValues,
+  methodVerdicts,
+  pairedT,
+  RECOMPUTED_METHODS,
+  type MethodVerdicts,
+  type RecomputedMethod,
+  type RegressionTask,
+} from './regression-methods.ts';

@@ -161,6 +161,21 @@ export const SERVED_FACTS = {
     clause: 'CONTRACT §4, RFC 0244 §D',
     id: 'openwop.requirement.0244.fixture-miss-fails',
   },
+  'served-model-class': {
+    member: 'summary evaluatedModelClass, when served, one of the suite allowedModels',
+    clause: 'RFC 0081 §C (evaluatedModelClass provenance), §A (allowedModels: the model classes the suite is valid for)',
+    id: 'openwop.requirement.0081.summary-served',
+  },
+  'served-score-delta': {
+    member: 'summary regression.scoreDelta, with or without the verdict facet',
+    clause: 'RFC 0081 §C (the score delta against the baseline), RFC 0244 §F (tasks paired by taskId)',
+    id: 'openwop.requirement.0081.mode-regression-runs',
+  },
+  'served-regression-verdict': {
+    member: 'summary regression.verdict under its method (sign-test, mcnemar, paired-t recomputed)',
+    clause: 'RFC 0244 §F, UQ 5',
+    id: 'openwop.requirement.0244.regression-paired',
+  },
 } as const satisfies Record<string, ServedFact>;
 
 /** A served-fact rule, as the table names it. */

@@ -128,11 +128,25 @@ export async function observeEvalRun(
       grade: observed.grade,
       request: extras,
       otherForms,
+      ...(extras.baselineRunId !== undefined && gradesOf(target).has(extras.baselineRunId) ? { baseline: gradesOf(target).get(extras.baselineRunId)! } : {}),
     };
+    gradesOf(target).set(created.runId, observed.grade);
     // Observed; the pipeline compares it once every leg has run (scenarios/support/served-facts/).
     if (how.judgeApart !== true) queueServedFacts(target, observed.served);
   }
   return observed;
+}
+
+/** The grades of the completed runs observed on each target, by run id: a candidate's baseline. */
+const GRADES = new WeakMap<Target, Map<string, RunGrade>>();
+
+function gradesOf(target: Target): Map<string, RunGrade> {
+  let grades = GRADES.get(target);
+  if (grades === undefined) {
+    grades = new Map();
+    GRADES.set(target, grades);
+  }
+  return grades;
 }
 
 /** The same fixture run, observed once per target and shared by every leg that judges it. */

@@ -2,6 +2,7 @@
 // fall and barely move against it, and one candidate's run against the shared baseline run, read
 // to its summary's regression block. The verdict legs and the diffRef leg judge the same runs.
 
+import type { RegressionTask } from '../../lib/grader/index.ts';
 import { need, type Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import { observeEvalRun, requireCompleted, sharedEvalRun } from './eval-run.ts';
@@ -14,8 +15,8 @@ export const CANDIDATES = {
 } as const;
 
 export interface VerdictRun {
-  baseline: Array<{ taskId: string; score: number }>;
-  candidate: Array<{ taskId: string; score: number }>;
+  baseline: RegressionTask[];
+  candidate: RegressionTask[];
   baselineRunId: string;
   summary: Record<string, unknown>;
   regression: Record<string, unknown>;
@@ -37,8 +38,8 @@ export async function verdictRun(check: Checks, target: Target, candidateId: str
     candidate.summary.regression,
   );
   return {
-    baseline: baseline.grade.tasks.map((t) => ({ taskId: t.taskId, score: t.score })),
-    candidate: candidate.grade.tasks.map((t) => ({ taskId: t.taskId, score: t.score })),
+    baseline: baseline.grade.tasks.map((t) => ({ taskId: t.taskId, score: t.score, passed: t.passed })),
+    candidate: candidate.grade.tasks.map((t) => ({ taskId: t.taskId, score: t.score, passed: t.passed })),
     baselineRunId: baseline.runId,
     summary: candidate.summary,
     regression,

@@ -8,42 +8,46 @@
 //   1. openwop.requirement.0081.cost-ceiling-held   a one-task golden suite whose one model call costs more than the
 //      advertised maxCostUsdPerSuite is refused at create (4xx), or its run ends without
 //      run.completed, or it completes and its suite does not pass (CONTRACT §6, "how a host
-//      enforces its maxCostUsdPerSuite"); never a passing suite over the ceiling
+//      enforces its maxCostUsdPerSuite"); never a passing suite over the ceiling; and a suite of
+//      two tasks each under the ceiling, together over it, the same (rule several-tasks: the
+//      ceiling is the suite's, not each task's)
 // Gate: agents.evalSuite with maxCostUsdPerSuite, and the seams (the suite is seeded at the
 // host's ceiling). The task ceiling (maxTasksPerSuite) is crossed the same way by
 // openwop.requirement.0081.task-ceiling-held (./0081-d-task-ceiling.ts).
 
 import { createEvalRun, readErrorCode, readRunEvents, seedEvalSuite, waitForSummary } from '../../lib/client/index.ts';
-import { need } from '../../lib/ledger/leg.ts';
+import { need, type Checks } from '../../lib/ledger/leg.ts';
 import { defineScenario } from '../../lib/ledger/scenario.ts';
+import type { Target } from '../../lib/ledger/target.ts';
 import { RUN_DEADLINE_MS, SCRIPTED_AGENT } from '../support/eval-run.ts';
 
 /** The id the over-ceiling suite is seeded under (CONTRACT §5 seam). */
 const OVER_COST_CEILING = 'conformance-eval-over-cost-ceiling';
+/** The id of the suite of two tasks, each under the ceiling and together over it. */
+const OVER_COST_CEILING_SPLIT = 'conformance-eval-over-cost-ceiling-split';
 
 /** The cost of the seeded suite's one model call: a whole dollar over the ceiling, in cents. */
 function overCeilingCost(ceiling: number): number {
   return Math.ceil(ceiling * 100) / 100 + 1;
 }
 
-/** A golden suite of one task that answers "ok" for "ok" with one model call costing `costUsd`. */
-function overCostCeilingFixture(costUsd: number): { id: string } & Record<string, unknown> {
+/** A golden suite whose tasks each answer "ok" for "ok" with one model call costing `costs[i]`. */
+function overCostCeilingFixture(id: string, costs: readonly number[]): { id: string } & Record<string, unknown> {
   const suite = {
-    suiteId: 'core.conformance.evals.over-cost-ceiling',
+    suiteId: `core.conformance.evals.${id.replace(/^conformance-eval-/, '')}`,
     version: '1.0.0',
     targetAgentId: SCRIPTED_AGENT,
     modes: ['golden'],
-    tasks: [
-      {
-        taskId: 'costly',
-        input: { steps: [], output: 'ok', usage: [{ inputTokens: 10, outputTokens: 1, costUsd }] },
-        expected: { kind: 'golden', match: { strategy: 'exact', value: 'ok' } },
-      },
-    ],
+    tasks: costs.map((costUsd, i) => ({
+      taskId: `costly-${i + 1}`,
+      input: { steps: [], output: 'ok', usage: [{ inputTokens: 10, outputTokens: 1, costUsd }] },
+      expected: { kind: 'golden', match: { strategy: 'exact', value: 'ok' } },
+    })),
   };
+  const total = costs.reduce((sum, cost) => sum + cost, 0);
   return {
-    id: OVER_COST_CEILING,
-    description: `A golden suite of one task whose one model call costs ${costUsd} USD, over the host's advertised maxCostUsdPerSuite.`,
+    id,
+    description: `A golden suite of ${costs.length} task(s), one model call each costing ${costs.join(' + ')} USD: ${total} USD in all, over the host's advertised maxCostUsdPerSuite.`,
     requires: {},
     suite,
     // The reference grade knows no host ceiling (CONTRACT §6): by the suite alone it passes.
@@ -52,13 +56,63 @@ function overCostCeilingFixture(costUsd: number): { id: string } & Record<string
       suiteVersion: suite.version,
       aggregateScore: 1,
       passed: true,
-      taskCount: 1,
-      passedCount: 1,
-      totalCostUsd: costUsd,
-      tasks: [{ taskId: 'costly', score: 1, passed: true, costUsd, efficiency: { toolCallCount: 0, modelCallCount: 1, inputTokens: 10, outputTokens: 1 } }],
+      taskCount: costs.length,
+      passedCount: costs.length,
+      totalCostUsd: total,
+      tasks: costs.map((costUsd, i) => ({
+        taskId: `costly-${i + 1}`,
+        score: 1,
+        passed: true,
+        costUsd,
+        efficiency: { toolCallCount: 0, modelCallCount: 1, inputTokens: 10, outputTokens: 1 },
+      })),
     },
     notes: 'Seeded by the cost-ceiling leg at the ceiling the host advertises, so every advertised ceiling is crossed.',
   };
+}
+
+/**
+ * Seeds `costs` as a suite, runs it, and checks the host enforced its ceiling in one of the ways
+ * CONTRACT §6 accepts: refused at create (4xx), stopped before run.completed, or not passed.
+ */
+async function checkOverCeiling(check: Checks, target: Target, id: string, costs: readonly number[], ceiling: number): Promise<void> {
+  const cost = costs.reduce((sum, c) => sum + c, 0);
+  const seeded = await seedEvalSuite(target.client, overCostCeilingFixture(id, costs));
+  need(check, seeded.ok, `the seeding seam accepts a suite costing ${cost} USD`, seeded.ok ? undefined : seeded.reason);
+  const created = await createEvalRun(target.client, { evalSuiteRef: id, agentId: SCRIPTED_AGENT });
+  if (created.runId === undefined) {
+    check.ok(created.status >= 400 && created.status < 500, `a suite costing ${cost} USD is refused at create with a 4xx`, {
+      status: created.status,
+      body: created.json,
+    });
+    check.saw(`a suite over maxCostUsdPerSuite is refused ${created.status} ${String(readErrorCode(created.json))}`);
+    return;
+  }
+  need(check, created.status === 201, `POST /runs for ${id} answers 201 with a runId, or is refused 4xx`, created.status);
+  const read = await readRunEvents(target.client, created.runId, { deadlineMs: RUN_DEADLINE_MS });
+  need(check, read.ok, `the event log of the ${id} run is read in full`, read.ok ? undefined : read.reason);
+  const evalCompleted = read.events.filter((e) => e.type === 'eval.completed').map((e) => (e.payload ?? {}) as Record<string, unknown>);
+  const last = read.events[read.events.length - 1];
+  if (last?.type !== 'run.completed') {
+    check.saw(`the run ends ${String(last?.type)} over the ceiling`);
+    check.ok(!evalCompleted.some((p) => p.passed === true), 'no eval.completed of a run stopped over the ceiling says the suite passed', evalCompleted);
+    return;
+  }
+  const answer = await waitForSummary(target.client, created.runId, RUN_DEADLINE_MS);
+  need(check, answer.kind === 'ok', `GET /runs/{id}/eval-summary for the ${id} run answers 200`, { status: answer.result.status });
+  check.saw('the run completes and the suite does not pass');
+  check.equal(answer.summary.passed, false, `the suite costing ${cost} USD, over the host's maxCostUsdPerSuite ${ceiling}, does not pass`);
+  check.equal(evalCompleted[0]?.passed, false, 'eval.completed says the suite did not pass');
+}
+
+/**
+ * Two tasks each costing just over half the ceiling, in cents: each under it, together over it.
+ * Undefined when the ceiling is too small to split into two positive costs in cents.
+ */
+function splitCosts(ceiling: number): [number, number] | undefined {
+  const half = Math.floor((ceiling * 100) / 2) / 100 + 0.01;
+  if (half <= 0.01 || half > ceiling || 2 * half <= ceiling) return undefined;
+  return [half, half];
 }
 
 export default defineScenario('v2-eval-run-surface/0081-d-cost-ceiling.ts', [
@@ -66,6 +120,10 @@ export default defineScenario('v2-eval-run-surface/0081-d-cost-ceiling.ts', [
     id: 'openwop.requirement.0081.cost-ceiling-held',
     title: 'a suite costing more than the advertised maxCostUsdPerSuite never passes, whatever the ceiling',
     clause: 'RFC 0081 §D (maxCostUsdPerSuite), RFC 0244 §B (it counts every trial), CONTRACT §6',
+    rules: {
+      main: 'RFC 0081 §D (maxCostUsdPerSuite)',
+      'several-tasks': 'RFC 0081 §D (a ceiling per suite, not per task), RFC 0244 §B',
+    },
     needs: { facet: [] },
     async run(check, target) {
       const ceiling = target.facet?.maxCostUsdPerSuite;
@@ -73,32 +131,16 @@ export default defineScenario('v2-eval-run-surface/0081-d-cost-ceiling.ts', [
       if (!target.seams) check.blocked('the host does not mount the conformance seams profile, so a suite over its maxCostUsdPerSuite cannot be seeded');
       const cost = overCeilingCost(ceiling);
       check.saw(`maxCostUsdPerSuite ${ceiling}, crossed by a suite costing ${cost} USD`);
-      const seeded = await seedEvalSuite(target.client, overCostCeilingFixture(cost));
-      need(check, seeded.ok, `the seeding seam accepts a suite costing ${cost} USD`, seeded.ok ? undefined : seeded.reason);
-      const created = await createEvalRun(target.client, { evalSuiteRef: OVER_COST_CEILING, agentId: SCRIPTED_AGENT });
-      if (created.runId === undefined) {
-        check.ok(created.status >= 400 && created.status < 500, `a suite costing ${cost} USD is refused at create with a 4xx`, {
-          status: created.status,
-          body: created.json,
-        });
-        check.saw(`a suite over maxCostUsdPerSuite is refused ${created.status} ${String(readErrorCode(created.json))}`);
+      await checkOverCeiling(check, target, OVER_COST_CEILING, [cost], ceiling);
+      // The ceiling is the suite's: two tasks each under it, together over it, are over it too,
+      // so a host that holds each task to it alone lets the suite pass.
+      check.rule('several-tasks');
+      const split = splitCosts(ceiling);
+      if (split === undefined) {
+        check.saw(`maxCostUsdPerSuite ${ceiling} is too small to split over two tasks in cents`);
         return;
       }
-      need(check, created.status === 201, `POST /runs for ${OVER_COST_CEILING} answers 201 with a runId, or is refused 4xx`, created.status);
-      const read = await readRunEvents(target.client, created.runId, { deadlineMs: RUN_DEADLINE_MS });
-      need(check, read.ok, `the event log of the ${OVER_COST_CEILING} run is read in full`, read.ok ? undefined : read.reason);
-      const evalCompleted = read.events.filter((e) => e.type === 'eval.completed').map((e) => (e.payload ?? {}) as Record<string, unknown>);
-      const last = read.events[read.events.length - 1];
-      if (last?.type !== 'run.completed') {
-        check.saw(`the run ends ${String(last?.type)} over the ceiling`);
-        check.ok(!evalCompleted.some((p) => p.passed === true), 'no eval.completed of a run stopped over the ceiling says the suite passed', evalCompleted);
-        return;
-      }
-      const answer = await waitForSummary(target.client, created.runId, RUN_DEADLINE_MS);
-      need(check, answer.kind === 'ok', `GET /runs/{id}/eval-summary for the ${OVER_COST_CEILING} run answers 200`, { status: answer.result.status });
-      check.saw('the run completes and the suite does not pass');
-      check.equal(answer.summary.passed, false, `the suite costing ${cost} USD, over the host's maxCostUsdPerSuite ${ceiling}, does not pass`);
-      check.equal(evalCompleted[0]?.passed, false, 'eval.completed says the suite did not pass');
+      await checkOverCeiling(check, target, OVER_COST_CEILING_SPLIT, split, ceiling);
     },
   },
 ]);

@@ -9,6 +9,7 @@
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 
 import type { Checks } from '../../lib/ledger/leg.ts';
+import { checkScoreDelta, scoreDeltaReadings } from '../support/regression-judgement.ts';
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
 import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, SCRIPTED_AGENT, sharedEvalRun, type ObservedEvalRun } from '../support/eval-run.ts';
 
@@ -19,6 +20,24 @@ const ADVERSARIAL = 'conformance-eval-mode-probe';
 const LIVE_SHADOW = 'conformance-eval-mode-live-shadow';
 /** A golden + regression suite of three one-line tasks, run against itself as its baseline. */
 const REGRESSION = 'conformance-eval-regression-baseline';
+
+/**
+ * The texts a safety finding must not excerpt (RFC 0081 §C): the agent's answers as the run's
+ * agent.decided events carry them, and the suite's expected values; pieces shorter than four
+ * characters are too common to be excerpts.
+ */
+function contentOf(run: ReturnType<typeof requireCompleted>): string[] {
+  const texts = new Set<string>();
+  for (const decided of eventsOfType(run, 'agent.decided')) {
+    const decision = payloadOf(decided).decision;
+    if (typeof decision === 'string') texts.add(decision);
+  }
+  for (const task of run.fixture.suite.tasks as Array<{ expected?: { match?: { value?: unknown } } }>) {
+    const value = task.expected?.match?.value;
+    if (typeof value === 'string') texts.add(value);
+  }
+  return [...texts].filter((text) => text.length >= 4);
+}
 
 /**
  * The checks every mode leg makes (RFC 0081 §D: a host advertises only the modes it implements,
@@ -50,7 +69,39 @@ function modeLeg(id: string, mode: string, fixtureId: string): Leg {
 export default defineScenario('v2-eval-run-surface/0081-d-modes.ts', [
   modeLeg('openwop.requirement.0081.mode-golden-runs', 'golden', GOLDEN),
   modeLeg('openwop.requirement.0081.mode-rubric-runs', 'rubric', RUBRIC),
-  modeLeg('openwop.requirement.0081.mode-adversarial-runs', 'adversarial', ADVERSARIAL),
+  {
+    id: 'openwop.requirement.0081.mode-adversarial-runs',
+    title: 'a suite in the adversarial mode the host advertises runs, and every task reports its safety findings as kind and severity alone',
+    clause: 'RFC 0081 §D, §C',
+    rules: {
+      main: 'RFC 0081 §D',
+      'safety-findings': 'RFC 0081 §D ("safetyFindings is the primary output"), §C ("redaction-safe descriptors (kind + severity, no excerpted content)")',
+    },
+    needs: { facet: [], modes: ['adversarial'], fixtures: [ADVERSARIAL] },
+    async run(check, target) {
+      const run = checkModeRun(check, await sharedEvalRun(target, ADVERSARIAL), 'adversarial');
+      // What RFC 0081 §D makes observable of the mode: every task's summary entry carries its
+      // safetyFindings (the primary output; empty when the probe found nothing), and §C makes each
+      // finding a redaction-safe descriptor: kind and severity, no excerpt of what the agent said
+      // or the suite holds.
+      check.rule('safety-findings');
+      const tasks = Array.isArray(run.summary.tasks) ? (run.summary.tasks as Array<Record<string, unknown>>) : [];
+      const excerpts = contentOf(run);
+      for (const task of tasks) {
+        const findings = task.safetyFindings;
+        check.ok(Array.isArray(findings), `task ${String(task.taskId)} of the adversarial run carries safetyFindings`, findings);
+        if (!Array.isArray(findings)) continue;
+        if (findings.length === 0) check.saw('an adversarial task with no safety findings');
+        for (const finding of findings as unknown[]) {
+          const members = finding !== null && typeof finding === 'object' ? Object.keys(finding).sort() : [];
+          check.equal(members, ['kind', 'severity'], `a safety finding of task ${String(task.taskId)} is kind and severity alone`);
+          const kind = String((finding as { kind?: unknown } | null)?.kind ?? '');
+          const quoted = excerpts.filter((text) => kind.toLowerCase().includes(text.toLowerCase()));
+          check.ok(quoted.length === 0, `a safety finding's kind of task ${String(task.taskId)} excerpts no answer or suite text`, { kind, quoted });
+        }
+      }
+    },
+  },
   {
     id: 'openwop.requirement.0081.mode-regression-runs',
     title: 'a suite in the regression mode the host advertises runs against a baseline run and its summary carries the regression block',
@@ -69,6 +120,16 @@ export default defineScenario('v2-eval-run-surface/0081-d-modes.ts', [
       );
       check.equal(regression?.baselineRunId, baseline.runId, 'regression.baselineRunId names the baseline run');
       check.ok(typeof regression?.scoreDelta === 'number', 'regression.scoreDelta is a number', regression?.scoreDelta);
+      // The run and its baseline ran the same suite, so both readings of scoreDelta (the aggregate
+      // difference, the paired mean change; CONTRACT §6) are what the two grades give, with or
+      // without the verdict facet.
+      const tasks = (grade: typeof run.grade) => (grade?.tasks ?? []).map((t) => ({ taskId: t.taskId, score: t.score, passed: t.passed }));
+      checkScoreDelta(
+        check,
+        regression?.scoreDelta,
+        scoreDeltaReadings(tasks(baseline.grade), tasks(run.grade), (run.grade?.aggregateScore ?? 0) - (baseline.grade?.aggregateScore ?? 0)),
+        '',
+      );
     },
   },
   {

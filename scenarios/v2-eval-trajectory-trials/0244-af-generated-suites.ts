@@ -19,7 +19,7 @@
 
 import { seedEvalSuite } from '../../lib/client/index.ts';
 import type { FixtureDocument } from '../../lib/fixtures.ts';
-import { gradeRun, signTestVerdict, toSummaryView, type EvalSuite } from '../../lib/grader/index.ts';
+import { gradeRun, isRecomputedMethod, toSummaryView, type EvalSuite } from '../../lib/grader/index.ts';
 import { Findings } from '../../lib/ledger/findings.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
 import { defineScenario } from '../../lib/ledger/scenario.ts';
@@ -30,6 +30,7 @@ import { checkSuite, validate } from '../../lib/schemas/index.ts';
 import { observeEvalRun, SCRIPTED_AGENT, type ObservedEvalRun } from '../support/eval-run.ts';
 import { scriptedCallDifferences } from '../support/scripted-calls.ts';
 import { boundsOf, generateCase, Rand, shrinkCase, type GeneratedCase, type Suite } from '../support/generated-suites.ts';
+import { checkVerdict } from '../support/regression-judgement.ts';
 import { compareServedFacts } from '../support/served-facts/index.ts';
 
 const ID = 'openwop.requirement.0244.generated-suites';
@@ -127,21 +128,19 @@ async function runCase(target: Target, c: GeneratedCase, idOf: (role: 'suite' | 
 
 /**
  * RFC 0244 §F: tasks are paired by taskId — never by position: the baseline's tasks are
- * reordered, one is missing and one is its own. Under `sign-test` the verdict is recomputed.
+ * reordered, one is missing and one is its own. Under a registered deterministic method
+ * (`sign-test`, `mcnemar`, `paired-t`) the verdict is recomputed.
  */
 function comparePairing(check: Checks, run: ObservedEvalRun, baseline: ObservedEvalRun): void {
   check.rule('served-regression');
   const clause = `[the ${run.fixture.id} run ${run.runId}] RFC 0244 §F`;
   const regression = run.summary?.regression as Record<string, unknown> | undefined;
   if (regression === undefined || typeof regression !== 'object') return; // served-facts charges its absence
-  const before = (baseline.grade?.tasks ?? []).map((t) => ({ taskId: t.taskId, score: t.score }));
-  const after = (run.grade?.tasks ?? []).map((t) => ({ taskId: t.taskId, score: t.score }));
+  const before = (baseline.grade?.tasks ?? []).map((t) => ({ taskId: t.taskId, score: t.score, passed: t.passed }));
+  const after = (run.grade?.tasks ?? []).map((t) => ({ taskId: t.taskId, score: t.score, passed: t.passed }));
   const shared = after.filter((t) => before.some((b) => b.taskId === t.taskId)).length;
   check.equal(regression.pairedTaskCount, shared, `${clause} regression.pairedTaskCount is the number of task ids both runs share`);
-  if (regression.method === 'sign-test') {
-    const alpha = typeof regression.alpha === 'number' ? regression.alpha : 0.05;
-    check.equal(regression.verdict, signTestVerdict(before, after, alpha).verdict, `${clause} the sign-test verdict over the tasks paired by taskId`);
-  }
+  if (isRecomputedMethod(regression.method)) checkVerdict(check, regression, before, after, clause);
 }
 
 function outcomeOf(findings: Findings, problems: string[], scripted: string[]): CaseOutcome {

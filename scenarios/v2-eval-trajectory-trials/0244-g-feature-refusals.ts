@@ -1,7 +1,8 @@
 // v2-eval-trajectory-trials/0244-g-feature-refusals — RFC 0244 §G: a feature the host does not advertise is refused, facet by facet.
 //
 // Legs:
-//   1. openwop.requirement.0244.trajectory-unadvertised-refused      a trajectory suite on a host without `trajectory`
+//   1. openwop.requirement.0244.trajectory-unadvertised-refused      a trajectory suite on a host without `trajectory`, and
+//                                                 a golden task carrying expected.trajectory (one rule each)
 //   2. openwop.requirement.0244.fixture-matching-unadvertised-refused  `onMiss`, and `toolResponses[].args`, on a host
 //                                                 without `fixtureMatching` (one rule each)
 //   3. openwop.requirement.0244.trials-over-max-refused              `trials.count` above the host's `maxTrials`
@@ -23,6 +24,8 @@ import { RUN_DEADLINE_MS, SCRIPTED_AGENT } from '../support/eval-run.ts';
 
 /** Trajectory-only tasks (kind "trajectory", expected.trajectory), no fixtures, one trial. */
 const TRAJECTORY_MATCHING = 'conformance-eval-trajectory-matching';
+/** A golden task with expected.trajectory: the field without the kind. */
+const TRAJECTORY_ON_GOLDEN = 'conformance-eval-trajectory-on-golden';
 /** A fixtures block with onMiss and nothing else. */
 const ONMISS_ONLY = 'conformance-eval-onmiss-only';
 /** One fixture entry with args, no onMiss. */
@@ -87,12 +90,22 @@ const hostLegs: Leg[] = [
     id: 'openwop.requirement.0244.trajectory-unadvertised-refused',
     title: 'a suite with trajectory expectations on a host that does not advertise the trajectory facet is refused with 400 naming the field',
     clause: 'RFC 0244 §G',
-    needs: { absent: ['trajectory'], fixtures: [TRAJECTORY_MATCHING] },
+    rules: {
+      main: 'RFC 0244 §G (kind "trajectory" with expected.trajectory)',
+      'trajectory-on-golden': 'RFC 0244 §G (expected.trajectory, whatever the kind)',
+    },
+    needs: { absent: ['trajectory'], fixtures: [TRAJECTORY_MATCHING, TRAJECTORY_ON_GOLDEN] },
     async run(check, target) {
-      // The feature is `expected.trajectory` or `kind: "trajectory"` (RFC 0244 §G); the probe's
-      // tasks carry both, so a refusal naming either field names the feature.
+      // The feature is `expected.trajectory` or `kind: "trajectory"` (RFC 0244 §G); the first
+      // probe's tasks carry both, so a refusal naming either field names the feature.
+      check.rule('main');
       const answer = await createEvalRun(target.client, { evalSuiteRef: TRAJECTORY_MATCHING, agentId: SCRIPTED_AGENT });
       await checkRefused(check, target, answer, TRAJECTORY_MATCHING, ['expected.trajectory', 'expected.kind'], 'a trajectory suite');
+      // The second carries expected.trajectory on a golden task: only that field names the
+      // feature, so a host that refuses the kind alone grades the path as absent.
+      check.rule('trajectory-on-golden');
+      const golden = await createEvalRun(target.client, { evalSuiteRef: TRAJECTORY_ON_GOLDEN, agentId: SCRIPTED_AGENT });
+      await checkRefused(check, target, golden, TRAJECTORY_ON_GOLDEN, ['expected.trajectory'], 'a golden task with expected.trajectory');
     },
   },
   {

@@ -108,6 +108,7 @@ export const NAMED_FIXTURES = [
   'conformance-eval-live-shadow',
   'conformance-eval-recorded-repeat-source',
   'conformance-eval-recorded-repeat-replay',
+  'conformance-eval-trajectory-on-golden',
 ];
 
 export const LIVE_TOOLS = new Set(['conformance.eval:counter', 'conformance.eval:echo']);

@@ -100,6 +100,12 @@ export const GRADING_LOGS: Record<string, () => LogEvent[]> = {
     return log.finish({ aggregateScore: 1, passed: true, passedCount: 2 });
   },
 
+  'conformance-eval-trajectory-on-golden': () => {
+    const log = open(fixture('conformance-eval-trajectory-on-golden'), 'trajectory-on-golden');
+    log.trial('golden-with-path', 0, { steps: [echo('path')], usage: [usage(20, 4)], decision: 'echoed', score: 1, passed: true });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+  },
+
   'conformance-eval-trials': () => {
     const log = open(fixture('conformance-eval-trials'), 'trials');
     for (const i of [0, 1, 2]) {

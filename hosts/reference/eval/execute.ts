@@ -113,7 +113,9 @@ async function runEval(plan: EvalPlan, io: EvalRunIO, behaviour: EngineBehaviour
     taskCount: taskGrades.length,
     passedCount: suiteGrade.passedCount,
     totalCostUsd: fractionToNumber(suiteGrade.totalCostUsd),
-    tasks: taskGrades.map((task) => task.entry),
+    // RFC 0081 §D: in the adversarial mode `safetyFindings` is the primary output of every task.
+    // This host has no detector of unsafe behaviour beyond the script it runs, so it finds none.
+    tasks: taskGrades.map((task) => (suite.modes.includes('adversarial') ? { ...task.entry, safetyFindings: [] } : task.entry)),
   };
   if (suiteGrade.trialStats !== undefined) summary.trialStats = suiteGrade.trialStats;
   if (plan.baseline !== undefined) {

@@ -98,8 +98,11 @@ export interface GradingRules extends TrajectoryRules {
   efficiencyAllowsPass(efficiency: Efficiency): boolean;
   /** Which of a task's `n` trials the summary's trajectory block describes (RFC 0244 §A: the last). */
   reportedTrajectoryTrial(n: number): number;
-  /** The cost the host's `maxCostUsdPerSuite` is held to (RFC 0244 §B: every trial, so the whole total). */
-  suiteCeilingCost(totalCostUsd: Fraction, trialCount: number): Fraction;
+  /**
+   * The cost the host's `maxCostUsdPerSuite` is held to (RFC 0244 §B: every trial, so the whole
+   * total); `taskCosts` are the tasks' own costs, which a suite ceiling never reads one by one.
+   */
+  suiteCeilingCost(totalCostUsd: Fraction, trialCount: number, taskCosts?: Fraction[]): Fraction;
   /** A fixtured task's `fixtureMissCount` from its trials' misses; undefined leaves it out. */
   reportedMissCount(trialMisses: number[], onMiss: 'fail' | 'live'): number | undefined;
   /** The bar of a suite that states no `thresholds.passScore`: no RFC fixes one, the reference host takes 1. */
@@ -317,7 +320,17 @@ export function gradeSuite(
   const gatingScore = mean(tasks.map((task) => task.gatingScore));
   const totalCostUsd = tasks.reduce((sum, task) => sum.add(task.costUsd), ZERO);
   const withinCost = (ceiling: number | undefined, cost: Fraction = totalCostUsd): boolean => ceiling === undefined || cost.lte(exactDecimal(ceiling));
-  const passed = gatingScore.gte(passScore) && withinCost(maxCostUsd) && withinCost(maxCostUsdPerSuite, rules.suiteCeilingCost(totalCostUsd, settings.count));
+  const passed =
+    gatingScore.gte(passScore) &&
+    withinCost(maxCostUsd) &&
+    withinCost(
+      maxCostUsdPerSuite,
+      rules.suiteCeilingCost(
+        totalCostUsd,
+        settings.count,
+        tasks.map((task) => task.costUsd),
+      ),
+    );
 
   let trialStats: Record<string, unknown> | undefined;
   if (settings.declared) {

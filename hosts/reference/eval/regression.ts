@@ -14,6 +14,8 @@ export type Verdict = 'improved' | 'regressed' | 'unchanged' | 'inconclusive';
 export interface ScoredTask {
   taskId: string;
   score: number;
+  /** The task's served `passed`, which McNemar reads (./methods.ts). */
+  passed?: boolean;
 }
 
 export interface TaskPair {
@@ -24,8 +26,11 @@ export interface TaskPair {
 export interface RegressionRules {
   /** Which candidate task is compared with which baseline task (RFC 0244 §F: by taskId). */
   pairTasks(candidate: ScoredTask[], baseline: ScoredTask[]): TaskPair[];
-  /** The verdict over the paired tasks that rose (`up`) and fell (`down`). */
-  regressionVerdict(up: number, down: number): Verdict;
+  /**
+   * The verdict over the paired tasks that rose (`up`) and fell (`down`); `pairs` are the paired
+   * tasks themselves, for a method that reads more than the direction (McNemar, paired t).
+   */
+  regressionVerdict(up: number, down: number, pairs?: TaskPair[]): Verdict;
   /** The `method` and `alpha` the verdict names (RFC 0244 §F, UQ 5: any name in the pattern). */
   /** The served method and alpha; RFC 0244 §F makes alpha optional, so a host may leave it out. */
   regressionMethod: { method: string; alpha?: number };
@@ -40,7 +45,9 @@ export interface RegressionRules {
 export function scoredTasks(summary: Record<string, unknown>): ScoredTask[] {
   const tasks = Array.isArray(summary.tasks) ? summary.tasks : [];
   return tasks.flatMap((task: unknown) =>
-    isPlainObject(task) && typeof task.taskId === 'string' && typeof task.score === 'number' ? [{ taskId: task.taskId, score: task.score }] : [],
+    isPlainObject(task) && typeof task.taskId === 'string' && typeof task.score === 'number'
+      ? [{ taskId: task.taskId, score: task.score, ...(typeof task.passed === 'boolean' ? { passed: task.passed } : {}) }]
+      : [],
   );
 }
 
@@ -87,7 +94,7 @@ export function regressionBlock(
   return {
     baselineRunId: baseline.runId,
     scoreDelta: fractionToNumber(clampUnit(scoreDelta)),
-    ...(withVerdict ? { verdict: rules.regressionVerdict(up, down), ...rules.regressionMethod } : {}),
+    ...(withVerdict ? { verdict: rules.regressionVerdict(up, down, pairs), ...rules.regressionMethod } : {}),
     pairedTaskCount: pairs.length,
   };
 }

@@ -57,6 +57,8 @@ export function compareScored(ctx: ServedContext): void {
     const pairs = scored.map((p) => `${String(p.taskId)}#${String(p.trialIndex ?? 0)}`).sort();
     const wanted = suite.tasks.flatMap((t) => Array.from({ length: count }, (_, i) => `${t.taskId}#${i}`)).sort();
     check.equal(pairs, wanted, `${clause} eval.scored is emitted once per task per trial, trialIndex 0..${count - 1}`);
+    // RFC 0244 §B: with count = 1 trialIndex MAY be omitted (read as 0 above).
+    if (count === 1 && scored.some((p) => p.trialIndex === undefined)) check.saw('eval.scored without trialIndex at trials.count 1 (RFC 0244 §B)');
   }
   for (const task of run.grade.tasks) {
     for (const trial of task.trialGrades) {

@@ -12,7 +12,8 @@
 //
 // Where the RFC text leaves the host a choice, the comparison accepts each choice it allows
 // (CONTRACT §6): a judge's cost in or out of the costs, scoreDelta either reading, any error code
-// for a miss, any place of the summary in `run.completed.outputs`. Where the host redacts tool
+// for a miss, any place of the summary in `run.completed.outputs`, any verdict some variant of a
+// registered method gives (./regression.ts). Where the host redacts tool
 // inputs (RFC 0244 UQ 6), the grade facts that need arguments are not compared.
 
 import type { RunEvent } from '../../../lib/client/index.ts';
@@ -26,6 +27,7 @@ import { compareCompleted, compareScored, compareStarted } from './events.ts';
 import { compareReadForms } from './forms.ts';
 import { compareShapeAndContent } from './shape.ts';
 import { compareSummary, compareTrialStats } from './summary.ts';
+import { compareRegression } from './regression.ts';
 import { compareTasks } from './tasks.ts';
 import { isJsonObject, type Json, type ServedContext } from './context.ts';
 
@@ -37,6 +39,8 @@ export interface ServedRun {
   grade: RunGrade;
   /** What the create asked for, which eval.started echoes. */
   request: { fixtureRuns?: Record<string, string>; baselineRunId?: string };
+  /** The grade of the run named as `request.baselineRunId`, when the harness observed it (../eval-run.ts). */
+  baseline?: RunGrade;
   /** The log read in the host's other forms (../eval-run.ts). */
   otherForms?: ReadonlyArray<{ form: 'poll' | 'resumed'; after?: number; ok: boolean; problem?: string; events: RunEvent[] }>;
 }
@@ -89,6 +93,7 @@ export function compareServedFacts(findings: Findings, host: ServedHost, run: Se
   compareStarted(ctx);
   compareScored(ctx);
   compareCompleted(ctx);
+  compareRegression(ctx);
   compareReadForms(ctx);
   compareShapeAndContent(ctx);
   compareClassFacts(ctx.fact, {

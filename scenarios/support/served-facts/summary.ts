@@ -3,7 +3,7 @@
 
 import { costs, isJsonObject, type ServedContext } from './context.ts';
 
-/** `served-summary-identity`, `served-summary-verdict` and the summary's `served-total-cost`. */
+/** `served-summary-identity`, `served-model-class`, `served-summary-verdict` and the summary's `served-total-cost`. */
 export function compareSummary(ctx: ServedContext): void {
   const { run, suite, fact } = ctx;
   const { grade, summary } = run;
@@ -15,6 +15,17 @@ export function compareSummary(ctx: ServedContext): void {
     const served = Array.isArray(summary.tasks) ? summary.tasks.filter(isJsonObject).map((t) => t.taskId) : [];
     // RFC 0081 §C fixes no order for the task entries: each task once, in any order.
     check.equal([...served].sort(), suite.tasks.map((t) => t.taskId).sort(), `${clause} summary.tasks lists every task of the suite, once`);
+  }
+  if (summary.evaluatedModelClass !== undefined && Array.isArray(suite.allowedModels)) {
+    // RFC 0081 §C: evaluatedModelClass is provenance, the class of model the run evaluated; §A:
+    // allowedModels are the classes the suite is valid for, so a run under another is no run of it.
+    const { check, clause } = fact('served-model-class');
+    check.ok(
+      (suite.allowedModels as unknown[]).includes(summary.evaluatedModelClass),
+      `${clause} summary.evaluatedModelClass is one of the suite's allowedModels`,
+      { served: summary.evaluatedModelClass, allowedModels: suite.allowedModels },
+    );
+    check.saw(`evaluatedModelClass ${String(summary.evaluatedModelClass)} served`);
   }
   if (ctx.gradeKnown) {
     const { check, clause } = fact('served-summary-verdict');
