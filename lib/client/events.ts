@@ -292,6 +292,21 @@ export async function readRunEvents(client: Client, runId: string, options: Read
     };
     const parser = createParser({ onEvent, onError, maxBufferSize: Math.min(MAX_FRAME_CHARS, maxBytes) });
     const decoder = new TextDecoder();
+    let endsWithCr = false;
+    const feed = (text: string): void => {
+      if (text === '') return;
+      endsWithCr = text.endsWith('\r');
+      parser.feed(text);
+    };
+    // The end of a response, as the event-stream grammar reads it (a line ends with CRLF, LF or a
+    // bare CR): a CR that came last may be the first half of a CRLF, so the parser holds it until
+    // the next byte; with no next byte it was a line end, and the frame it completes is
+    // dispatched, not lost (nor lost again on every resume). Anything else still pending is an
+    // event without its blank line, which the grammar discards.
+    const endOfResponse = (): void => {
+      feed(decoder.decode());
+      if (endsWithCr && !stop) parser.feed('\n');
+    };
     try {
       for await (const chunk of stream.chunks()) {
         bytes += chunk.byteLength;
@@ -304,11 +319,13 @@ export async function readRunEvents(client: Client, runId: string, options: Read
           stop = { kind: 'cap', error: bytesCap() };
           break;
         }
-        parser.feed(decoder.decode(chunk, { stream: true }));
+        feed(decoder.decode(chunk, { stream: true }));
         if (stop) break;
       }
+      if (!stop) endOfResponse();
     } catch (error) {
       if (!(error instanceof TransportError)) throw error;
+      if (!stop) endOfResponse();
       return stop ?? { kind: 'lost', why: error.message };
     } finally {
       stream.close();

@@ -11,13 +11,15 @@
 // - Response bodies are capped (`maxBodyBytes`, docs/certifying.md "Memory caps"): a declared Content-Length
 //   above the cap is refused before a byte is read, and a body without one is read only up to the
 //   cap, then the connection is dropped. Either is `ResponseTooLarge` (a `TransportError`, so the
-//   row is `blocked`, naming the cap), never an out-of-memory crash. A `Content-Encoding: gzip`
-//   body is never expanded: undici's `request` hands over the bytes as sent, so a gzip bomb is
-//   its compressed size, and text that is not JSON. Likewise a JSON body nested deeper than MAX_JSON_DEPTH
+//   row is `blocked`, naming the cap), never an out-of-memory crash. Every request says
+//   `Accept-Encoding: identity` (docs/wire.md §1.1 "Content coding"), and a coded body is never
+//   expanded: undici's `request` hands over the bytes as sent, so a gzip bomb sent anyway is its
+//   compressed size, and text that is not JSON. Likewise a JSON body nested deeper than MAX_JSON_DEPTH
 //   (lib/json-depth.ts) is `ResponseTooDeep`, never a stack overflow further on: the harness
 //   cannot judge it, so the row is `blocked` with the reason, never the host's `executed-fail`.
 //
-// - A retriable answer (429, or 503 with Retry-After) is asked again (retry.ts) for every request
+// - A retriable answer (429, 503 with Retry-After, or a gateway's 502/503/504 without an error
+//   envelope) is asked again (retry.ts) for every request
 //   and every stream; `request` and `stream` below each stay the one function that makes one
 //   exchange, and the retries wrap them.
 //
@@ -29,7 +31,7 @@ import { TestBug } from '../test-bug.ts';
 import type { ReadBudget } from './budget.ts';
 import { discard, flattenHeaders, parseBody, readCapped } from './response-body.ts';
 import type { ExchangeRecorder } from './recorder.ts';
-import { withRetries } from './retry.ts';
+import { GATEWAY_STATUSES, withRetries } from './retry.ts';
 import { describeAnswer } from './util.ts';
 import { scrubSecrets, toTransportError } from './transport-errors.ts';
 
@@ -62,6 +64,8 @@ export const DEFAULT_MAX_EVENTS = 100_000;
  */
 export const DEFAULT_PROGRESS_TIMEOUT_MS = 20_000;
 const DEFAULT_USER_AGENT = 'openwop-eval-conformance/0.1.0';
+/** The most read of a 502/503/504 answer to a stream request: an error page, not a stream. */
+const GATEWAY_BODY_BYTES = 64 * 1024;
 /** Longest silence tolerated on an open stream: above the 30 s keep-alive of docs/wire.md §5.2. */
 const DEFAULT_STREAM_IDLE_MS = 45_000;
 
@@ -110,6 +114,8 @@ export interface StreamOptions {
 export interface StreamResponse {
   status: number;
   headers: Record<string, string>;
+  /** A 502/503/504 answer's body as JSON, read whole to tell a gateway's answer from the host's (retry.ts). */
+  json?: unknown;
   /** Yields body chunks; a lost connection throws TransportError. Iterate once. */
   chunks(): AsyncGenerator<Uint8Array, void, undefined>;
   /** Drops the connection; safe to call more than once. */
@@ -207,6 +213,9 @@ export function createClient(options: ClientOptions): Client {
     addDefault('openwop-version', OPENWOP_VERSION);
     addDefault('user-agent', userAgent);
     addDefault('accept', accept);
+    // Named, not left to the host: without it RFC 9110 §12.5.3 lets a host pick any coding
+    // (docs/wire.md §1.1 "Content coding").
+    addDefault('accept-encoding', 'identity');
     // A caller's own Authorization wins unchanged; the default key never overwrites it.
     const key = auth === 'none' ? undefined : auth && typeof auth === 'object' ? auth.apiKey : defaultKey;
     if (key !== undefined && key !== '') addDefault('authorization', `Bearer ${key}`);
@@ -282,6 +291,30 @@ export function createClient(options: ClientOptions): Client {
     const body = res.body;
     const resHeaders = flattenHeaders(res.headers);
     record?.headers(res.statusCode, resHeaders);
+    if (GATEWAY_STATUSES.has(res.statusCode)) {
+      // Whether a gateway's answer is retriable depends on its body (retry.ts): read it whole,
+      // within a small cap, and hand it on as the stream's one chunk.
+      let text: string;
+      try {
+        text = await readCapped(body, GATEWAY_BODY_BYTES, resHeaders['content-length'], what);
+      } catch (error) {
+        const lost = toTransportError(error, what, secrets, { caller: opts.signal });
+        record?.fail(lost);
+        throw lost;
+      }
+      const bytes = Buffer.from(text);
+      record?.chunk(bytes);
+      record?.end({ by: 'host' });
+      return {
+        status: res.statusCode,
+        headers: resHeaders,
+        json: parseBody(text, what),
+        async *chunks() {
+          if (bytes.length > 0) yield bytes;
+        },
+        close: () => {},
+      };
+    }
     let closed = false;
     const close = (): void => {
       if (closed) return;

@@ -8,9 +8,9 @@
 // checks loop over empty data made no assertion, and the runner reports it as a "Test bug"
 // instead of a pass resting on its preconditions alone.
 
-import { isDeepStrictEqual } from 'node:util';
 import type { Disposition } from '../evidence/types.ts';
 import { TestBug } from '../test-bug.ts';
+import { jsonDeepEqual } from '../json-value.ts';
 
 /** What a gate decides before a leg runs. */
 export type GateDecision = { run: true } | { run: false; kind: 'inapplicable' | 'skipped' | 'blocked'; reason: string; strictFails: boolean };
@@ -32,7 +32,7 @@ export class LegInapplicable extends Error {}
 export { TestBug };
 
 export interface Checks {
-  /** Deep equality (JSON values). */
+  /** JSON equality by value (lib/json-value.ts: key order ignored, -0 = 0, 1.0 = 1). */
   equal(actual: unknown, expected: unknown, rule: string): boolean;
   /** A condition, with what was seen when it does not hold. */
   ok(condition: boolean, rule: string, seen?: unknown): boolean;
@@ -92,7 +92,7 @@ export function createChecks(prefix: string, rules?: readonly string[]): Checks 
   const checks: Checks = {
     equal(actual, expected, rule) {
       assertions += 1;
-      if (isDeepStrictEqual(actual, expected)) return true;
+      if (jsonDeepEqual(actual, expected)) return true;
       return fail(rule, `expected ${describeValue(expected)}, got ${describeValue(actual)}`);
     },
     ok(condition, rule, seen) {
