@@ -68,7 +68,8 @@ export class ArchiveRecorder implements ExchangeRecorder {
 /** Why a recorded exchange has no whole answer, for the replay host to do the same. */
 function failureOf(error: Error): ReplayFailure {
   const code = (error as { code?: unknown }).code;
-  if (error.name === 'ResponseTooLarge') return 'too-large';
+  // A cap on what the harness reads (one response, or every read in flight) cut it.
+  if (error.name === 'ResponseTooLarge' || error.name === 'HarnessCapReached') return 'too-large';
   if (code === 'TIMEOUT' || (typeof code === 'string' && code.endsWith('_TIMEOUT')) || /aborted by the caller/.test(error.message)) return 'no-answer';
   return 'lost';
 }

@@ -85,7 +85,7 @@ export async function startReplayHost(har: Har): Promise<ReplayHost> {
     const headers: Record<string, string> = {};
     for (const { name, value } of response.headers) if (!FRAMING_HEADERS.has(name.toLowerCase())) headers[name] = value;
     const text = response.content.text ?? '';
-    if (response._failure === 'too-large') {
+    if (response._failure === 'too-large' && response._chunks === undefined) {
       // The body was refused past the cap: its declared length is kept, and more than the cap is sent.
       const declared = response.headers.find((h) => h.name.toLowerCase() === 'content-length')?.value;
       const cap = har.log._certification.maxResponseBytes ?? 8 * 1024 * 1024;
@@ -104,7 +104,12 @@ export async function startReplayHost(har: Har): Promise<ReplayHost> {
       res.writeHead(response.status, headers);
       for (const chunk of response._chunks) res.write(chunk.text);
       if (response._failure === 'lost') lose(res);
-      else if (response._failure === undefined && response._endedBy === 'host') res.end();
+      else if (response._failure === 'too-large') {
+        // Cut at a cap on what the harness reads: the chunk that crossed it was never kept, so
+        // blank lines (no event, no frame growing) carry the stream past the cap again.
+        res.write(Buffer.alloc((har.log._certification.maxResponseBytes ?? 8 * 1024 * 1024) + 1, 0x0a));
+        hold(res);
+      } else if (response._failure === undefined && response._endedBy === 'host') res.end();
       else hold(res);
       return;
     }

@@ -1,9 +1,11 @@
 // What the harness holds of every run it is reading at once (docs/certifying.md "Memory caps"): the per-run
 // caps (`--max-events`, `--max-response-bytes`) bound one run, and this budget bounds the sum
 // over all runs in flight, so that eight concurrent runs of a million events each cannot add up
-// past what the process can hold. A read takes from the budget as events and bytes arrive and
-// gives everything back when it ends (lib/client/events.ts); past the budget the read stops with
-// HarnessCapReached naming it, so the row is `blocked`, never the host's `executed-fail`.
+// past what the process can hold. A read takes from the budget as bytes arrive, each chunk
+// before anything records, decodes, parses or keeps it (the client's meter, http.ts), and as
+// events are kept; it gives everything back when it ends (lib/client/events.ts). Past the budget
+// the connection is cut at once with HarnessCapReached naming it, so the row is `blocked`, never
+// the host's `executed-fail`.
 
 import { TestBug } from '../test-bug.ts';
 

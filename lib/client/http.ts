@@ -98,9 +98,20 @@ export interface RequestOptions {
   maxBodyBytes?: number;
   /** Aborting it ends the request with a TransportError. */
   signal?: AbortSignal;
+  /** Told the size of every body chunk as it arrives, before it is recorded or kept (see Meter). */
+  meter?: Meter;
 }
 
+/**
+ * Charges a body chunk of `bytes` as it arrives, before anything records, decodes or keeps it
+ * (lib/client/budget.ts); an error returned cuts the connection at once, and is what the
+ * request throws.
+ */
+export type Meter = (bytes: number) => Error | undefined;
+
 export interface StreamOptions {
+  /** As RequestOptions.meter. */
+  meter?: Meter;
   headers?: HeaderMap;
   query?: QueryMap;
   auth?: AuthChoice;
@@ -248,7 +259,7 @@ export function createClient(options: ClientOptions): Client {
       });
       resHeaders = flattenHeaders(res.headers);
       record?.headers(res.statusCode, resHeaders);
-      text = await readCapped(res.body, cap, resHeaders['content-length'], what);
+      text = await readCapped(res.body, cap, resHeaders['content-length'], what, opts.meter);
     } catch (error) {
       const lost = toTransportError(error, what, secrets, { timeout, bound, caller: opts.signal });
       record?.fail(lost);
@@ -296,7 +307,7 @@ export function createClient(options: ClientOptions): Client {
       // within a small cap, and hand it on as the stream's one chunk.
       let text: string;
       try {
-        text = await readCapped(body, GATEWAY_BODY_BYTES, resHeaders['content-length'], what);
+        text = await readCapped(body, GATEWAY_BODY_BYTES, resHeaders['content-length'], what, opts.meter);
       } catch (error) {
         const lost = toTransportError(error, what, secrets, { caller: opts.signal });
         record?.fail(lost);
@@ -325,6 +336,8 @@ export function createClient(options: ClientOptions): Client {
     async function* chunks(): AsyncGenerator<Uint8Array, void, undefined> {
       try {
         for await (const chunk of body) {
+          const over = opts.meter?.((chunk as Uint8Array).byteLength);
+          if (over !== undefined) throw over;
           record?.chunk(chunk as Uint8Array);
           yield chunk as Uint8Array;
         }
