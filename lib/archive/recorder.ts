@@ -50,6 +50,10 @@ export class ArchiveRecorder implements ExchangeRecorder {
         if (!open()) return;
         exchange.error = error;
         exchange.endedAt = performance.now();
+        // Cut by a cap on what the harness holds: what it read is dropped, so a flood on every
+        // stream costs the archive nothing once each read is cut (the in-flight budget bounds
+        // it until then, lib/client/budget.ts); the replay sends past the cap again (./replay-host.ts).
+        if (failureOf(error) === 'too-large') exchange.chunks = [];
       },
     };
   }

@@ -329,7 +329,7 @@ export async function readRunEvents(client: Client, runId: string, options: Read
       if (!stop) endOfResponse();
       return stop ?? { kind: 'lost', why: error.message };
     } finally {
-      stream.close();
+      stream.close(stop?.kind === 'cap' ? stop.error : undefined);
     }
     if (tooDeep) throw tooDeep;
     return stop ?? { kind: 'lost', why: 'the stream ended before a terminal event' };

@@ -129,8 +129,11 @@ export interface StreamResponse {
   json?: unknown;
   /** Yields body chunks; a lost connection throws TransportError. Iterate once. */
   chunks(): AsyncGenerator<Uint8Array, void, undefined>;
-  /** Drops the connection; safe to call more than once. */
-  close(): void;
+  /**
+   * Drops the connection; safe to call more than once. `cutBy`: the harness cap that made it stop
+   * reading (told to the recorder, which then keeps no body, lib/archive/recorder.ts).
+   */
+  close(cutBy?: Error): void;
 }
 
 export interface ClientOptions {
@@ -327,10 +330,11 @@ export function createClient(options: ClientOptions): Client {
       };
     }
     let closed = false;
-    const close = (): void => {
+    const close = (cutBy?: Error): void => {
       if (closed) return;
       closed = true;
-      record?.end({ by: 'harness' });
+      if (cutBy === undefined) record?.end({ by: 'harness' });
+      else record?.fail(cutBy);
       discard(body);
     };
     async function* chunks(): AsyncGenerator<Uint8Array, void, undefined> {
