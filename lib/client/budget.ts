@@ -19,9 +19,12 @@ export const DEFAULT_MAX_EVENTS_IN_FLIGHT = 25_000;
 /**
  * Bytes of event bodies held by all the reads in flight. Measured likewise against endless 1 KiB
  * events on every stream: 32 MiB peaked at 356 MB, 4 MiB at 236–242 MB (what is read and dropped
- * costs memory too, until it is collected).
+ * costs memory too, until it is collected); and against a million small events on every stream
+ * as fast as the socket takes them, with the archive on (bench/RESULTS.md "Whole-run hostile
+ * hosts"): 4 MiB at 248–289 MB, 2 MiB at 197 MB, 1 MiB at 166 MB. A whole certification of the
+ * reference host holds at most 188 KB (506 events) at once, a tenth of it.
  */
-export const DEFAULT_MAX_BYTES_IN_FLIGHT = 4 * 1024 * 1024;
+export const DEFAULT_MAX_BYTES_IN_FLIGHT = 2 * 1024 * 1024;
 
 export const BUDGET_NAMES = {
   events: '--max-events-in-flight (OPENWOP_MAX_EVENTS_IN_FLIGHT)',

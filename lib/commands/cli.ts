@@ -175,7 +175,7 @@ export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<n
     )
     .option(
       '--max-bytes-in-flight <n>',
-      'cap on the event bytes held by all the runs read at once; past it the row is blocked, naming the cap, default 4194304 (env OPENWOP_MAX_BYTES_IN_FLIGHT)',
+      'cap on the event bytes held by all the runs read at once; past it the row is blocked, naming the cap, default 2097152 (env OPENWOP_MAX_BYTES_IN_FLIGHT)',
     )
     .addOption(
       new Option('--progress <mode>', 'auto: one line redrawn on a terminal, nothing on a pipe; lines: a line per finished leg; none')

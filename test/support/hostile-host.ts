@@ -148,7 +148,7 @@ export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
   {
     name: 'endless-sse',
     does: 'the event stream sends 1 KiB events as fast as it can, never a terminal one',
-    // The in-flight budget (4 MiB by default) binds before the per-run cap (8 MiB).
+    // The in-flight budget (2 MiB by default) binds before the per-run cap (8 MiB).
     expect: { exit: 1, blockedNaming: ['--max-response-bytes', '--max-bytes-in-flight'], noPass: true },
     respond: (endpoint, req, res) => {
       if (endpoint !== 'events') return false;
