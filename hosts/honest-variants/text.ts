@@ -17,7 +17,7 @@ export const WIRE_TEXT_VARIANTS: HonestVariant[] = [
   {
     name: 'sse-bare-cr-line-ends',
     choice: 'every SSE line ends with a bare CR, the last frame of each stream included',
-    clause: 'the event-stream grammar (a line ends with CRLF, LF or CR; docs/wire.md §5.2)',
+    clause: 'OpenWOP v2 SSE (the event-stream grammar: a line ends with CRLF, LF or CR; docs/wire.md §5.2)',
     options: {},
     wire: { text: { sseLineEnd: '\r' } },
     injects: true,
@@ -25,7 +25,7 @@ export const WIRE_TEXT_VARIANTS: HonestVariant[] = [
   {
     name: 'sse-crlf-line-ends',
     choice: 'every SSE line ends with CRLF',
-    clause: 'the event-stream grammar (a line ends with CRLF, LF or CR; docs/wire.md §5.2)',
+    clause: 'OpenWOP v2 SSE (the event-stream grammar: a line ends with CRLF, LF or CR; docs/wire.md §5.2)',
     options: {},
     wire: { text: { sseLineEnd: '\r\n' } },
     injects: true,
