@@ -19,9 +19,8 @@
 //   cannot judge it, so the row is `blocked` with the reason, never the host's `executed-fail`.
 //
 // - A retriable answer (429, 503 with Retry-After, or a gateway's 502/503/504 without an error
-//   envelope) is asked again (retry.ts) for every request
-//   and every stream; `request` and `stream` below each stay the one function that makes one
-//   exchange, and the retries wrap them.
+//   envelope) is asked again (retry.ts) for every request and every stream; `request` and
+//   `stream` below each stay the one function that makes one exchange, and the retries wrap them.
 //
 // The errors are in transport-errors.ts, the capped reading of a body in response-body.ts.
 
@@ -33,7 +32,7 @@ import { discard, flattenHeaders, parseBody, readCapped } from './response-body.
 import type { ExchangeRecorder } from './recorder.ts';
 import { GATEWAY_STATUSES, withRetries } from './retry.ts';
 import { describeAnswer } from './util.ts';
-import { scrubSecrets, toTransportError } from './transport-errors.ts';
+import { ResponseTooLarge, scrubSecrets, toTransportError } from './transport-errors.ts';
 
 // undici's entry module loads every API it has (fetch, WebSocket, caches, mocks) when required:
 // about a third of the harness's start-up (bench/RESULTS.md "Start and CPU"). The client needs an
@@ -110,8 +109,6 @@ export interface RequestOptions {
 export type Meter = (bytes: number) => Error | undefined;
 
 export interface StreamOptions {
-  /** As RequestOptions.meter. */
-  meter?: Meter;
   headers?: HeaderMap;
   query?: QueryMap;
   auth?: AuthChoice;
@@ -119,6 +116,8 @@ export interface StreamOptions {
   signal?: AbortSignal;
   /** Longest silence between two chunks before the stream counts as lost. */
   idleTimeoutMs?: number;
+  /** As RequestOptions.meter. */
+  meter?: Meter;
 }
 
 /** An open response whose body is read chunk by chunk (SSE). */
@@ -307,18 +306,23 @@ export function createClient(options: ClientOptions): Client {
     record?.headers(res.statusCode, resHeaders);
     if (GATEWAY_STATUSES.has(res.statusCode)) {
       // Whether a gateway's answer is retriable depends on its body (retry.ts): read it whole,
-      // within a small cap, and hand it on as the stream's one chunk.
-      let text: string;
+      // within a small cap, and hand it on as the stream's one chunk. A page past the cap is no
+      // error envelope: it is dropped unread, and the answer is a gateway's.
+      let text = '';
+      let whole = true;
       try {
         text = await readCapped(body, GATEWAY_BODY_BYTES, resHeaders['content-length'], what, opts.meter);
       } catch (error) {
-        const lost = toTransportError(error, what, secrets, { caller: opts.signal });
-        record?.fail(lost);
-        throw lost;
+        whole = false;
+        if (!(error instanceof ResponseTooLarge)) {
+          const lost = toTransportError(error, what, secrets, { caller: opts.signal });
+          record?.fail(lost);
+          throw lost;
+        }
       }
       const bytes = Buffer.from(text);
-      record?.chunk(bytes);
-      record?.end({ by: 'host' });
+      if (bytes.length > 0) record?.chunk(bytes);
+      record?.end({ by: whole ? 'host' : 'harness' });
       return {
         status: res.statusCode,
         headers: resHeaders,
