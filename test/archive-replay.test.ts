@@ -24,7 +24,26 @@ import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
 import { readFilter } from '../lib/leg-filter.ts';
 import { cli } from './support/cli.ts';
-import { HOSTILE_BEHAVIOURS, startHostileHost } from '../hosts/hostile/catalogue.ts';
+import { HOSTILE_BEHAVIOURS, startHostileHost, type HostileBehaviour } from '../hosts/hostile/catalogue.ts';
+
+/**
+ * The summary closed mid-body, cleanly, where `reset-mid-body` resets it: the harness's stack
+ * names the loss otherwise (UND_ERR_SOCKET, not ECONNRESET), and the replay host loses the
+ * connection one way; one wording per class of loss makes the replay word the row as the run did.
+ */
+const CLOSED_MID_BODY: HostileBehaviour = {
+  name: 'closed-mid-body',
+  does: 'the eval summary declares 5000 bytes, sends 60, then closes the connection',
+  expect: { exit: 1, blockedNaming: ['/eval-summary'], noPass: true },
+  respond: (endpoint, req, res) => {
+    if (endpoint !== 'summary') return false;
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '5000' });
+    res.write('{"suiteId":"core.conformance.evals.efficiency","tasks":[{"t');
+    setTimeout(() => res.socket?.end(), 20);
+    return true;
+  },
+};
 
 const KEY_A = 'ow2k_ARCHIVE_CANARY_A_5c81d0e9b2f4';
 const KEY_B = 'ow2k_ARCHIVE_CANARY_B_09e7a3c6d51f';
@@ -248,7 +267,8 @@ describe('the archive of a known-bad host', () => {
 /** The summary legs against a hostile host in front of the reference host, archived; short bounds so a hang ends soon. */
 async function certifyHostile(name: string): Promise<{ rows: LedgerRow[]; har: Har }> {
   const upstream = await startReferenceHost({ log: () => {}, port: 0, dbPath: ':memory:', tenants: { a: { apiKey: KEY_A }, b: { apiKey: KEY_B } } });
-  const hostile = await startHostileHost(upstream.baseUrl, HOSTILE_BEHAVIOURS.find((b) => b.name === name)!, [KEY_A, KEY_B]);
+  const behaviour = [...HOSTILE_BEHAVIOURS, CLOSED_MID_BODY].find((b) => b.name === name)!;
+  const hostile = await startHostileHost(upstream.baseUrl, behaviour, [KEY_A, KEY_B]);
   const recorder = new ArchiveRecorder();
   const never = new AbortController();
   const settings = {
@@ -291,7 +311,7 @@ describe('the archive of a host that echoes every key back', () => {
   });
 });
 
-describe.each(['hang-summary', 'reset-mid-body', 'huge-body-declared', 'huge-body-chunked', 'truncated-json'])(
+describe.each(['hang-summary', 'reset-mid-body', 'closed-mid-body', 'huge-body-declared', 'huge-body-chunked', 'truncated-json'])(
   'the archive of a host whose answers fail (%s)',
   (name) => {
     it('replays the failure as the harness met it, to the same rows', { timeout: 60_000 }, async () => {

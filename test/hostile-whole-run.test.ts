@@ -45,6 +45,8 @@ const WHOLE_RUN: Record<(typeof STREAM_BEHAVIOURS)[number], string[]> = {
   'dripping-sse': ['no progress', '/events'],
   'keep-alive-no-terminal': ['no progress'],
   'rate-limited-forever': ['rate limited'],
+  'flood-events': ['--max-bytes-in-flight', '--max-response-bytes', '--max-events'],
+  'flood-poll': ['--max-bytes-in-flight', '--max-response-bytes', '--max-events'],
 };
 
 interface WholeRun {

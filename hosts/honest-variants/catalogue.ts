@@ -21,6 +21,7 @@ import { REGRESSION_METHOD_VARIANTS } from './regression-methods.ts';
 import { EVAL_EVENT_VARIANTS } from './eval-events.ts';
 import { ADVERSARIAL_VARIANTS } from './adversarial.ts';
 import { PROVENANCE_VARIANTS } from './provenance.ts';
+import { WIRE_TEXT_VARIANTS } from './text.ts';
 
 export interface HonestVariant {
   /** kebab-case, unique. */
@@ -222,6 +223,7 @@ const BASE_VARIANTS: HonestVariant[] = [
   ...CLASS_VARIANTS,
   ...SEAM_VARIANTS,
   ...RETRIABLE_VARIANTS,
+  ...WIRE_TEXT_VARIANTS,
 ];
 
 /** Every hand-written honest variant. */

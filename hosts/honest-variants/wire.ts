@@ -3,11 +3,13 @@
 // error messages that differ per response, a summary that is not ready at once, SSE comments
 // between frames, no `debug` stream mode, a JSON answer rewritten (a generated variant's choice:
 // an optional member left out, a small poll page), and the retriable answers and rotated streams
-// of ./retriable-wire.ts. The proxy forwards everything else byte for byte.
+// of ./retriable-wire.ts, and the bytes of ./wire-text.ts. The proxy forwards everything else byte
+// for byte.
 
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { retriableAnswer, rotatingStream, type Injections, type RetriableChoice } from './retriable-wire.ts';
+import { gatewayAnswer, textAnswer, type TextChoice } from './wire-text.ts';
 
 /** One wire-level choice; every member is optional and off by default. */
 export interface WireChoice {
@@ -28,6 +30,8 @@ export interface WireChoice {
   rewriteJson?: (answer: { method: string; pathname: string; status: number; body: unknown }) => unknown;
   /** Retriable answers and streams ended early (./retriable-wire.ts). */
   retriable?: RetriableChoice;
+  /** Bytes the text allows: -0.0, SSE line ends, gzip, a gateway's answers (./wire-text.ts). */
+  text?: TextChoice;
 }
 
 export interface WireProxy {
@@ -51,6 +55,7 @@ export async function startWireProxy(upstream: string, choice: WireChoice): Prom
   const version = (upstreamVersion: string | string[] | undefined): string => choice.responseVersion ?? String(upstreamVersion ?? '2.0');
   const injections: Injections = { count: 0 };
   const retried = new Set<string>();
+  const gateways = new Set<string>();
 
   // A retriable choice may need the request's body (POST /runs names its suite), so it is read first.
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
@@ -68,6 +73,7 @@ export async function startWireProxy(upstream: string, choice: WireChoice): Prom
   };
 
   const proceed = (req: IncomingMessage, res: ServerResponse, body: Buffer | undefined): void => {
+    if (choice.text !== undefined && gatewayAnswer(choice.text, gateways, injections, req, res)) return;
     const url = new URL(req.url ?? '/', 'http://proxy.invalid');
     if (req.method === 'GET' && url.pathname.endsWith('/eval-summary') && (choice.summaryNotReadyTimes ?? 0) > 0) {
       const asked = summaryAsks.get(url.pathname) ?? 0;
@@ -95,6 +101,7 @@ export async function startWireProxy(upstream: string, choice: WireChoice): Prom
         const isSse = String(answer.headers['content-type'] ?? '').startsWith('text/event-stream');
         const isJson = String(answer.headers['content-type'] ?? '').startsWith('application/json');
         const status = answer.statusCode ?? 200;
+        if (choice.text !== undefined && textAnswer(choice.text, injections, req, answer, res, headers)) return;
         const rewrites = (choice.requestIdInErrors && status >= 400) || choice.rewriteJson !== undefined;
         if (isJson && rewrites) {
           const chunks: Buffer[] = [];

@@ -12,6 +12,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { echoOf, frame, GiB, gzipBomb, hang, openSse, pump, sendText, withheldTerminal } from './helpers.ts';
+import { FLOOD_BEHAVIOURS } from './flood.ts';
 
 export type Endpoint = 'discovery' | 'create' | 'events' | 'poll' | 'summary' | 'other';
 
@@ -147,7 +148,7 @@ export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
   {
     name: 'endless-sse',
     does: 'the event stream sends 1 KiB events as fast as it can, never a terminal one',
-    // The in-flight budget (4 MiB by default) binds before the per-run cap (8 MiB).
+    // The in-flight budget (2 MiB by default) binds before the per-run cap (8 MiB).
     expect: { exit: 1, blockedNaming: ['--max-response-bytes', '--max-bytes-in-flight'], noPass: true },
     respond: (endpoint, req, res) => {
       if (endpoint !== 'events') return false;
@@ -328,13 +329,23 @@ export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
       return { ...json, echo };
     },
   },
+  ...FLOOD_BEHAVIOURS,
 ];
 
 /**
  * The behaviours that break the event streams (or every request): met by a whole certification,
  * every stream of every run at once (test/hostile-whole-run.test.ts, bench/hostile-whole-run.ts).
  */
-export const STREAM_BEHAVIOURS = ['hang-events', 'endless-sse', 'million-events', 'dripping-sse', 'keep-alive-no-terminal', 'rate-limited-forever'] as const;
+export const STREAM_BEHAVIOURS = [
+  'hang-events',
+  'endless-sse',
+  'million-events',
+  'dripping-sse',
+  'keep-alive-no-terminal',
+  'rate-limited-forever',
+  'flood-events',
+  'flood-poll',
+] as const;
 
 export interface HostileHost {
   baseUrl: string;

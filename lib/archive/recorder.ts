@@ -50,6 +50,10 @@ export class ArchiveRecorder implements ExchangeRecorder {
         if (!open()) return;
         exchange.error = error;
         exchange.endedAt = performance.now();
+        // Cut by a cap on what the harness holds: what it read is dropped, so a flood on every
+        // stream costs the archive nothing once each read is cut (the in-flight budget bounds
+        // it until then, lib/client/budget.ts); the replay sends past the cap again (./replay-host.ts).
+        if (failureOf(error) === 'too-large') exchange.chunks = [];
       },
     };
   }
@@ -68,7 +72,8 @@ export class ArchiveRecorder implements ExchangeRecorder {
 /** Why a recorded exchange has no whole answer, for the replay host to do the same. */
 function failureOf(error: Error): ReplayFailure {
   const code = (error as { code?: unknown }).code;
-  if (error.name === 'ResponseTooLarge') return 'too-large';
+  // A cap on what the harness reads (one response, or every read in flight) cut it.
+  if (error.name === 'ResponseTooLarge' || error.name === 'HarnessCapReached') return 'too-large';
   if (code === 'TIMEOUT' || (typeof code === 'string' && code.endsWith('_TIMEOUT')) || /aborted by the caller/.test(error.message)) return 'no-answer';
   return 'lost';
 }

@@ -68,10 +68,10 @@ export async function startReplayHost(har: Har): Promise<ReplayHost> {
     });
   };
 
-  // A connection lost as the harness met it: reset (ECONNRESET), or closed mid-answer.
-  const lose = (entry: HarEntry, res: ServerResponse): void => {
-    if (/ECONNRESET/.test(entry.response._error ?? '')) res.socket?.resetAndDestroy();
-    else res.socket?.destroy();
+  // A connection lost as the harness met it. A reset and a close mid-answer read the same
+  // (lib/client/transport-errors.ts), so one way of losing it reproduces either.
+  const lose = (res: ServerResponse): void => {
+    res.socket?.resetAndDestroy();
   };
 
   const answer = (entry: HarEntry, res: ServerResponse): void => {
@@ -79,13 +79,13 @@ export async function startReplayHost(har: Har): Promise<ReplayHost> {
     if (response.status === 0) {
       // No status line ever arrived: a lost connection, or no answer within the harness's bound.
       if (response._failure === 'no-answer') hold(res);
-      else lose(entry, res);
+      else lose(res);
       return;
     }
     const headers: Record<string, string> = {};
     for (const { name, value } of response.headers) if (!FRAMING_HEADERS.has(name.toLowerCase())) headers[name] = value;
     const text = response.content.text ?? '';
-    if (response._failure === 'too-large') {
+    if (response._failure === 'too-large' && response._chunks === undefined) {
       // The body was refused past the cap: its declared length is kept, and more than the cap is sent.
       const declared = response.headers.find((h) => h.name.toLowerCase() === 'content-length')?.value;
       const cap = har.log._certification.maxResponseBytes ?? 8 * 1024 * 1024;
@@ -103,8 +103,13 @@ export async function startReplayHost(har: Har): Promise<ReplayHost> {
     if (response._chunks !== undefined) {
       res.writeHead(response.status, headers);
       for (const chunk of response._chunks) res.write(chunk.text);
-      if (response._failure === 'lost') lose(entry, res);
-      else if (response._failure === undefined && response._endedBy === 'host') res.end();
+      if (response._failure === 'lost') lose(res);
+      else if (response._failure === 'too-large') {
+        // Cut at a cap on what the harness reads: the chunk that crossed it was never kept, so
+        // blank lines (no event, no frame growing) carry the stream past the cap again.
+        res.write(Buffer.alloc((har.log._certification.maxResponseBytes ?? 8 * 1024 * 1024) + 1, 0x0a));
+        hold(res);
+      } else if (response._failure === undefined && response._endedBy === 'host') res.end();
       else hold(res);
       return;
     }
@@ -112,7 +117,7 @@ export async function startReplayHost(har: Har): Promise<ReplayHost> {
       res.writeHead(response.status, headers);
       res.write(text);
       if (response._failure === 'no-answer') hold(res);
-      else setTimeout(() => lose(entry, res), 10).unref();
+      else setTimeout(() => lose(res), 10).unref();
       return;
     }
     const body = Buffer.from(text, 'utf8');

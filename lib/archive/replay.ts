@@ -14,6 +14,7 @@ import { readBundleFile, readPublicKeyFile } from '../evidence/keys.ts';
 import type { LedgerRow } from '../evidence/types.ts';
 import { sortedProjectedRows, witnessDigest } from '../evidence/witness.ts';
 import { cannotStart, type Io } from '../io.ts';
+import { jsonDeepEqual } from '../json-value.ts';
 import { withDeadlines } from '../ledger/deadlines.ts';
 import { Redactor } from '../redact.ts';
 import { readFilter } from '../leg-filter.ts';
@@ -95,7 +96,7 @@ export function rowDifferences(recorded: readonly LedgerRow[], replayed: readonl
     if (again.result !== row.result) moved.push(`disposition ${row.result} → ${again.result}`);
     if (again.assertions !== row.assertions) moved.push(`assertions ${String(row.assertions)} → ${String(again.assertions)}`);
     if (again.detail !== row.detail) moved.push(`detail ${shown(row.detail)} → ${shown(again.detail)}`);
-    if (JSON.stringify(again.evidence) !== JSON.stringify(row.evidence)) moved.push('evidence differs');
+    if (!jsonDeepEqual(again.evidence, row.evidence)) moved.push('evidence differs');
     if (again.scenario !== row.scenario) moved.push(`scenario ${row.scenario} → ${again.scenario}`);
     if (moved.length > 0) lines.push(`row ${id}: ${moved.join('; ')}`);
   }

@@ -17,9 +17,10 @@
 // two caps default to the client's
 // (`--max-events`, `--max-response-bytes`, docs/certifying.md "Memory caps"): the log of one run counts as
 // one response, SSE and polls together. A cap reached throws HarnessCapReached (the row is
-// `blocked`, naming the cap), never an `{ok: false}` the legs would charge to the host: the
-// stream is parsed frame by frame as it arrives, reading stops at the cap and the connection is
-// dropped, so no more than the cap is ever held. Events are kept in arrival order and
+// `blocked`, naming the cap), never an `{ok: false}` the legs would charge to the host: every
+// body chunk, of a stream or of a poll, is charged as it arrives, before it is recorded, decoded
+// or parsed (the client's meter); past a cap the connection is cut at once, so no more than the
+// cap is ever held. Events are kept in arrival order and
 // deduplicated by `sequence`; a duplicate, a gap or a step backwards is the host's defect and is
 // reported as the reason of an `{ok: false}` result, with every event still returned.
 
@@ -167,6 +168,15 @@ export async function readRunEvents(client: Client, runId: string, options: Read
       limit,
     );
   };
+  /**
+   * Every body chunk of the run's reads, charged as it arrives, before it is recorded, decoded,
+   * parsed or kept (http.ts Meter): to the in-flight budget and to the run's byte cap. Past
+   * either, the connection is cut at once.
+   */
+  const meter = (byteCount: number): HarnessCapReached | undefined => {
+    bytes += byteCount;
+    return hold(0, byteCount) ?? (bytes > maxBytes ? bytesCap() : undefined);
+  };
   /** A new event arrived: the watchdog is satisfied, and the event is held. */
   const progress = (): HarnessCapReached | undefined => {
     lastProgress = Date.now();
@@ -220,9 +230,9 @@ export async function readRunEvents(client: Client, runId: string, options: Read
     if (log.last >= 0) headers['last-event-id'] = String(log.last);
     let stream: StreamResponse;
     try {
-      stream = await client.stream('GET', base, { query: { streamMode: 'debug' }, headers, auth, signal });
+      stream = await client.stream('GET', base, { query: { streamMode: 'debug' }, headers, auth, signal, meter });
     } catch (error) {
-      if (error instanceof RateLimited) throw error;
+      if (error instanceof RateLimited || error instanceof HarnessCapReached) throw error;
       if (error instanceof TransportError) return { kind: 'lost', why: error.message };
       throw error;
     }
@@ -292,26 +302,34 @@ export async function readRunEvents(client: Client, runId: string, options: Read
     };
     const parser = createParser({ onEvent, onError, maxBufferSize: Math.min(MAX_FRAME_CHARS, maxBytes) });
     const decoder = new TextDecoder();
+    let endsWithCr = false;
+    const feed = (text: string): void => {
+      if (text === '') return;
+      endsWithCr = text.endsWith('\r');
+      parser.feed(text);
+    };
+    // The end of a response, as the event-stream grammar reads it (a line ends with CRLF, LF or a
+    // bare CR): a CR that came last may be the first half of a CRLF, so the parser holds it until
+    // the next byte; with no next byte it was a line end, and the frame it completes is
+    // dispatched, not lost (nor lost again on every resume). Anything else still pending is an
+    // event without its blank line, which the grammar discards.
+    const endOfResponse = (): void => {
+      feed(decoder.decode());
+      if (endsWithCr && !stop) parser.feed('\n');
+    };
     try {
       for await (const chunk of stream.chunks()) {
-        bytes += chunk.byteLength;
-        const over = hold(0, chunk.byteLength);
-        if (over !== undefined) {
-          stop = { kind: 'cap', error: over };
-          break;
-        }
-        if (bytes > maxBytes) {
-          stop = { kind: 'cap', error: bytesCap() };
-          break;
-        }
-        parser.feed(decoder.decode(chunk, { stream: true }));
+        feed(decoder.decode(chunk, { stream: true }));
         if (stop) break;
       }
+      if (!stop) endOfResponse();
     } catch (error) {
+      if (error instanceof HarnessCapReached) return stop ?? { kind: 'cap', error };
       if (!(error instanceof TransportError)) throw error;
+      if (!stop) endOfResponse();
       return stop ?? { kind: 'lost', why: error.message };
     } finally {
-      stream.close();
+      stream.close(stop?.kind === 'cap' ? stop.error : undefined);
     }
     if (tooDeep) throw tooDeep;
     return stop ?? { kind: 'lost', why: 'the stream ended before a terminal event' };
@@ -330,8 +348,10 @@ export async function readRunEvents(client: Client, runId: string, options: Read
         signal,
         timeoutMs: timeoutS * 1000 + client.timeoutMs,
         maxResponseBytes: Math.max(1, Math.min(8 * 1024 * 1024, maxBytes - bytes)),
+        meter,
       });
     } catch (error) {
+      if (error instanceof HarnessCapReached) throw error;
       if (signal.aborted) return { kind: 'done', result: ended() };
       if (error instanceof ResponseTooLarge) throw bytesCap();
       if (error instanceof ResponseTooDeep || error instanceof RateLimited) throw error;
@@ -339,9 +359,6 @@ export async function readRunEvents(client: Client, runId: string, options: Read
       await lose(error.message);
       return { kind: 'again', empty: false };
     }
-    bytes += Buffer.byteLength(result.text);
-    const over = hold(0, Buffer.byteLength(result.text));
-    if (over !== undefined) throw over;
     // A 503 without Retry-After (the client retries the others, retry.ts) is a lost read.
     if (result.status === 429 || result.status === 503) {
       await lose(`GET ${base}/poll answered ${describeAnswer(result)}`);
@@ -362,7 +379,6 @@ export async function readRunEvents(client: Client, runId: string, options: Read
       if (!more) throw eventsCap(log.limit ?? 'event limit reached');
       if (log.terminal) return { kind: 'done', result: finish(true) };
     }
-    if (bytes > maxBytes) throw bytesCap();
     if (body.isTerminal === true && isSequence(body.lastSequence) && log.last >= body.lastSequence) {
       return { kind: 'done', result: finish(false) };
     }

@@ -11,15 +11,16 @@
 // - Response bodies are capped (`maxResponseBytes`, docs/certifying.md "Memory caps"): a declared Content-Length
 //   above the cap is refused before a byte is read, and a body without one is read only up to the
 //   cap, then the connection is dropped. Either is `ResponseTooLarge` (a `TransportError`, so the
-//   row is `blocked`, naming the cap), never an out-of-memory crash. A `Content-Encoding: gzip`
-//   body is never expanded: undici's `request` hands over the bytes as sent, so a gzip bomb is
-//   its compressed size, and text that is not JSON. Likewise a JSON body nested deeper than MAX_JSON_DEPTH
+//   row is `blocked`, naming the cap), never an out-of-memory crash. Every request says
+//   `Accept-Encoding: identity` (docs/wire.md §1.1 "Content coding"), and a coded body is never
+//   expanded: undici's `request` hands over the bytes as sent, so a gzip bomb sent anyway is its
+//   compressed size, and text that is not JSON. Likewise a JSON body nested deeper than MAX_JSON_DEPTH
 //   (lib/json-depth.ts) is `ResponseTooDeep`, never a stack overflow further on: the harness
 //   cannot judge it, so the row is `blocked` with the reason, never the host's `executed-fail`.
 //
-// - A retriable answer (429, or 503 with Retry-After) is asked again (retry.ts) for every request
-//   and every stream; `request` and `stream` below each stay the one function that makes one
-//   exchange, and the retries wrap them.
+// - A retriable answer (429, 503 with Retry-After, or a gateway's 502/503/504 without an error
+//   envelope) is asked again (retry.ts) for every request and every stream; `request` and
+//   `stream` below each stay the one function that makes one exchange, and the retries wrap them.
 //
 // The errors are in transport-errors.ts, the capped reading of a body in response-body.ts.
 
@@ -29,9 +30,9 @@ import { TestBug } from '../test-bug.ts';
 import type { ReadBudget } from './budget.ts';
 import { discard, flattenHeaders, parseBody, readCapped } from './response-body.ts';
 import type { ExchangeRecorder } from './recorder.ts';
-import { withRetries } from './retry.ts';
+import { GATEWAY_STATUSES, withRetries } from './retry.ts';
 import { describeAnswer } from './util.ts';
-import { scrubSecrets, toTransportError } from './transport-errors.ts';
+import { ResponseTooLarge, scrubSecrets, toTransportError } from './transport-errors.ts';
 
 // undici's entry module loads every API it has (fetch, WebSocket, caches, mocks) when required:
 // about a third of the harness's start-up (bench/RESULTS.md "Start and CPU"). The client needs an
@@ -62,6 +63,8 @@ export const DEFAULT_MAX_EVENTS = 100_000;
  */
 export const DEFAULT_PROGRESS_TIMEOUT_MS = 20_000;
 const DEFAULT_USER_AGENT = 'openwop-eval-conformance/0.1.0';
+/** The most read of a 502/503/504 answer to a stream request: an error page, not a stream. */
+const GATEWAY_BODY_BYTES = 64 * 1024;
 /** Longest silence tolerated on an open stream: above the 30 s keep-alive of docs/wire.md §5.2. */
 const DEFAULT_STREAM_IDLE_MS = 45_000;
 
@@ -94,7 +97,16 @@ export interface RequestOptions {
   maxResponseBytes?: number;
   /** Aborting it ends the request with a TransportError. */
   signal?: AbortSignal;
+  /** Told the size of every body chunk as it arrives, before it is recorded or kept (see Meter). */
+  meter?: Meter;
 }
+
+/**
+ * Charges a body chunk of `bytes` as it arrives, before anything records, decodes or keeps it
+ * (lib/client/budget.ts); an error returned cuts the connection at once, and is what the
+ * request throws.
+ */
+export type Meter = (bytes: number) => Error | undefined;
 
 export interface StreamOptions {
   headers?: HeaderMap;
@@ -104,16 +116,23 @@ export interface StreamOptions {
   signal?: AbortSignal;
   /** Longest silence between two chunks before the stream counts as lost. */
   idleTimeoutMs?: number;
+  /** As RequestOptions.meter. */
+  meter?: Meter;
 }
 
 /** An open response whose body is read chunk by chunk (SSE). */
 export interface StreamResponse {
   status: number;
   headers: Record<string, string>;
+  /** A 502/503/504 answer's body as JSON, read whole to tell a gateway's answer from the host's (retry.ts). */
+  json?: unknown;
   /** Yields body chunks; a lost connection throws TransportError. Iterate once. */
   chunks(): AsyncGenerator<Uint8Array, void, undefined>;
-  /** Drops the connection; safe to call more than once. */
-  close(): void;
+  /**
+   * Drops the connection; safe to call more than once. `cutBy`: the harness cap that made it stop
+   * reading (told to the recorder, which then keeps no body, lib/archive/recorder.ts).
+   */
+  close(cutBy?: Error): void;
 }
 
 export interface ClientOptions {
@@ -207,6 +226,9 @@ export function createClient(options: ClientOptions): Client {
     addDefault('openwop-version', OPENWOP_VERSION);
     addDefault('user-agent', userAgent);
     addDefault('accept', accept);
+    // Named, not left to the host: without it RFC 9110 §12.5.3 lets a host pick any coding
+    // (docs/wire.md §1.1 "Content coding").
+    addDefault('accept-encoding', 'identity');
     // A caller's own Authorization wins unchanged; the default key never overwrites it.
     const key = auth === 'none' ? undefined : auth && typeof auth === 'object' ? auth.apiKey : defaultKey;
     if (key !== undefined && key !== '') addDefault('authorization', `Bearer ${key}`);
@@ -239,7 +261,7 @@ export function createClient(options: ClientOptions): Client {
       });
       resHeaders = flattenHeaders(res.headers);
       record?.headers(res.statusCode, resHeaders);
-      text = await readCapped(res.body, cap, resHeaders['content-length'], what);
+      text = await readCapped(res.body, cap, resHeaders['content-length'], what, opts.meter);
     } catch (error) {
       const lost = toTransportError(error, what, secrets, { timeout, bound, caller: opts.signal });
       record?.fail(lost);
@@ -282,16 +304,48 @@ export function createClient(options: ClientOptions): Client {
     const body = res.body;
     const resHeaders = flattenHeaders(res.headers);
     record?.headers(res.statusCode, resHeaders);
+    if (GATEWAY_STATUSES.has(res.statusCode)) {
+      // Whether a gateway's answer is retriable depends on its body (retry.ts): read it whole,
+      // within a small cap, and hand it on as the stream's one chunk. A page past the cap is no
+      // error envelope: it is dropped unread, and the answer is a gateway's.
+      let text = '';
+      let whole = true;
+      try {
+        text = await readCapped(body, GATEWAY_BODY_BYTES, resHeaders['content-length'], what, opts.meter);
+      } catch (error) {
+        whole = false;
+        if (!(error instanceof ResponseTooLarge)) {
+          const lost = toTransportError(error, what, secrets, { caller: opts.signal });
+          record?.fail(lost);
+          throw lost;
+        }
+      }
+      const bytes = Buffer.from(text);
+      if (bytes.length > 0) record?.chunk(bytes);
+      record?.end({ by: whole ? 'host' : 'harness' });
+      return {
+        status: res.statusCode,
+        headers: resHeaders,
+        json: parseBody(text, what),
+        async *chunks() {
+          if (bytes.length > 0) yield bytes;
+        },
+        close: () => {},
+      };
+    }
     let closed = false;
-    const close = (): void => {
+    const close = (cutBy?: Error): void => {
       if (closed) return;
       closed = true;
-      record?.end({ by: 'harness' });
+      if (cutBy === undefined) record?.end({ by: 'harness' });
+      else record?.fail(cutBy);
       discard(body);
     };
     async function* chunks(): AsyncGenerator<Uint8Array, void, undefined> {
       try {
         for await (const chunk of body) {
+          const over = opts.meter?.((chunk as Uint8Array).byteLength);
+          if (over !== undefined) throw over;
           record?.chunk(chunk as Uint8Array);
           yield chunk as Uint8Array;
         }

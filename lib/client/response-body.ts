@@ -63,7 +63,14 @@ export function discard(body: Discardable): void {
   body.destroy();
 }
 
-export async function readCapped(body: AsyncIterable<unknown> & Discardable, cap: number, contentLength: string | undefined, what: string): Promise<string> {
+/** `meter` is told every chunk's size as it arrives, before it is kept; an error it returns drops the connection and is thrown. */
+export async function readCapped(
+  body: AsyncIterable<unknown> & Discardable,
+  cap: number,
+  contentLength: string | undefined,
+  what: string,
+  meter?: (bytes: number) => Error | undefined,
+): Promise<string> {
   const declared = contentLength === undefined ? NaN : Number(contentLength);
   if (Number.isFinite(declared) && declared > cap) {
     discard(body);
@@ -76,6 +83,11 @@ export async function readCapped(body: AsyncIterable<unknown> & Discardable, cap
   let total = 0;
   for await (const chunk of body) {
     const buf = chunk as Buffer;
+    const over = meter?.(buf.length);
+    if (over !== undefined) {
+      discard(body);
+      throw over;
+    }
     total += buf.length;
     if (total > cap) {
       discard(body);

@@ -73,6 +73,22 @@ interface AbortContext {
   caller?: AbortSignal | undefined;
 }
 
+/**
+ * The classes of a lost connection, each worded one way whatever the stack said: the same loss
+ * reads `ECONNRESET` on one run and `UND_ERR_SOCKET` ("other side closed") on another, depending
+ * on when the socket noticed, and a row's detail (which the bundle signs, and `verify --replay`
+ * must reproduce) must not depend on it.
+ */
+const LOSS_CLASSES: ReadonlyArray<{ code: string; codes: ReadonlySet<string>; words: string }> = [
+  {
+    code: 'CONNECTION_LOST',
+    codes: new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH']),
+    words: 'the connection was lost before the answer was complete (reset or closed by the other side)',
+  },
+  { code: 'CONNECTION_REFUSED', codes: new Set(['ECONNREFUSED']), words: 'the connection was refused' },
+  { code: 'NAME_UNRESOLVED', codes: new Set(['ENOTFOUND', 'EAI_AGAIN']), words: 'the host name did not resolve' },
+];
+
 /** undici's timeouts of one phase of a request (connect, headers, body) within its bound. */
 const PHASE_TIMEOUTS = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
@@ -95,11 +111,13 @@ export function toTransportError(error: unknown, what: string, secrets: string[]
   // under load either may fire first. One message for both, so a row's detail (which the bundle
   // signs, and a replay must reproduce) does not depend on which timer won.
   const timedOut = ctx.timeout?.aborted === true || (ctx.bound !== undefined && code !== undefined && PHASE_TIMEOUTS.has(code));
+  const loss = code === undefined ? undefined : LOSS_CLASSES.find((c) => c.codes.has(code));
   let detail: string;
   if (timedOut) detail = `${what}: no complete response within ${ctx.bound} ms`;
   else if (ctx.caller?.aborted) detail = `${what}: aborted by the caller (${describeReason(ctx.caller.reason)})`;
+  else if (loss !== undefined) detail = `${what}: ${loss.words}`;
   else detail = `${what}: ${message}${code ? ` (${code})` : ''}`;
-  return new TransportError(scrubSecrets(detail, secrets), timedOut ? 'TIMEOUT' : code);
+  return new TransportError(scrubSecrets(detail, secrets), timedOut ? 'TIMEOUT' : (loss?.code ?? code));
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -1,37 +1,12 @@
 // JSON deep equality, a canonical text with the same equivalence, and RFC 0244 §A argument
 // matching (CONTRACT §6 "argsMatch").
 //
-// Values are treated as parsed JSON. Object key order is ignored; numbers compare by value (1 and
-// 1.0 are the same double; 0 and −0 are equal); a member whose value is `undefined` is absent, as
-// it would be after a JSON round trip.
+// Values are treated as parsed JSON, compared by the one JSON equality of lib/json-value.ts.
 
 import type { ArgsMatchMode } from './types.ts';
-import { isJsonObject } from '../json-value.ts';
+import { definedKeys, isJsonObject, jsonDeepEqual } from '../json-value.ts';
 
-function definedKeys(value: Record<string, unknown>): string[] {
-  return Object.keys(value).filter((key) => value[key] !== undefined);
-}
-
-/** JSON deep equality: ignores key order, compares numbers by value. */
-export function jsonDeepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a === 'number' && typeof b === 'number') return Number.isNaN(a) && Number.isNaN(b);
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonDeepEqual(a[i], b[i])) return false;
-    return true;
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const aKeys = definedKeys(ao);
-  if (aKeys.length !== definedKeys(bo).length) return false;
-  for (const key of aKeys) {
-    if (!Object.hasOwn(bo, key)) return false;
-    if (!jsonDeepEqual(ao[key], bo[key])) return false;
-  }
-  return true;
-}
+export { jsonDeepEqual } from '../json-value.ts';
 
 /**
  * A canonical text of a JSON value: `canonicalJson(a) === canonicalJson(b)` exactly when

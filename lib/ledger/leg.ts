@@ -8,9 +8,9 @@
 // checks loop over empty data made no assertion, and the runner reports it as a "Test bug"
 // instead of a pass resting on its preconditions alone.
 
-import { isDeepStrictEqual } from 'node:util';
 import type { Disposition } from '../evidence/types.ts';
 import { TestBug } from '../test-bug.ts';
+import { jsonDeepEqual } from '../json-value.ts';
 
 /** What a gate decides before a leg runs. */
 export type GateDecision = { run: true } | { run: false; kind: 'inapplicable' | 'skipped' | 'blocked'; reason: string; strictFails: boolean };
@@ -36,7 +36,7 @@ export { TestBug };
  * ("no run is created"); the rule it witnesses is the one `rule(name)` set last.
  */
 export interface Checks {
-  /** Deep equality (JSON values). */
+  /** JSON equality by value (lib/json-value.ts: key order ignored, -0 = 0, 1.0 = 1). */
   equal(actual: unknown, expected: unknown, claim: string): boolean;
   /** A condition, with what was seen when it does not hold. */
   ok(condition: boolean, claim: string, seen?: unknown): boolean;
@@ -96,7 +96,7 @@ export function createChecks(prefix: string, rules?: readonly string[]): Checks 
   const checks: Checks = {
     equal(actual, expected, claim) {
       assertions += 1;
-      if (isDeepStrictEqual(actual, expected)) return true;
+      if (jsonDeepEqual(actual, expected)) return true;
       return fail(claim, `expected ${describeValue(expected)}, got ${describeValue(actual)}`);
     },
     ok(condition, claim, seen) {

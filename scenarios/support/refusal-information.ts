@@ -7,7 +7,7 @@
 // them is noise and masked; everything else is the information an unknown id gets, and the foreign
 // refusal must carry exactly it.
 
-import { isJsonObject } from '../../lib/json-value.ts';
+import { isJsonObject, jsonDeepEqual } from '../../lib/json-value.ts';
 
 /**
  * A string's words and what separates them: "no run t/x-1 (request 7)" is `no`, ` `, `run`, ` `,
@@ -71,8 +71,7 @@ function differences(a: unknown, b: unknown, foreign: unknown, path: string, out
     return;
   }
   // Scalars (and shapes the two unknowns disagree on): equal is information, different is noise.
-  if (JSON.stringify(a) === JSON.stringify(b) && JSON.stringify(foreign) !== JSON.stringify(a))
-    out.push(`${path}: ${JSON.stringify(foreign)} where an unknown id gets ${JSON.stringify(a)}`);
+  if (jsonDeepEqual(a, b) && !jsonDeepEqual(foreign, a)) out.push(`${path}: ${JSON.stringify(foreign)} where an unknown id gets ${JSON.stringify(a)}`);
 }
 
 /**

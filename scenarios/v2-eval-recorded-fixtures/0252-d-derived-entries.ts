@@ -7,6 +7,7 @@
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Needs agents.evalSuite.recordedFixtures with fixtureMatching (§A), and trials.
 
+import { jsonDeepEqual } from '../../lib/json-value.ts';
 import { need } from '../../lib/ledger/leg.ts';
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
 import { RECORDED } from '../support/recorded.ts';
@@ -43,7 +44,7 @@ const hostLegs: Leg[] = [
       const recorded = sourceAnswers.byTrial.get(0)?.slice(0, 2) ?? [];
       need(
         check,
-        recorded.length === 2 && JSON.stringify(recorded[0]) !== JSON.stringify(recorded[1]),
+        recorded.length === 2 && !jsonDeepEqual(recorded[0], recorded[1]),
         'the source recorded two different answers to its two identical incs',
         recorded,
       );
