@@ -21,6 +21,7 @@ import { ArchiveRecorder } from '../archive/recorder.ts';
 import { archivePathOf, writeArchive, type SignedBundle } from '../archive/write.ts';
 import { LegClock } from '../report/clock.ts';
 import { formatRow, formatTotals, totalsOf, writeReports } from '../report/index.ts';
+import { formatCoverage } from '../report/coverage.ts';
 import { noBundle, runReport, verdictOf, type RunReport } from '../report/model.ts';
 import { Progress } from '../report/progress.ts';
 import { loadScenarios } from '../../scenarios/index.ts';
@@ -279,6 +280,7 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
   // Redacted once, before anything is printed, written, digested or signed.
   const rows = redactor.value(outcome.rows);
   const printed = finish({ rows, baseline: ready.baseline, io, redactor });
+  if (target.servedCoverage !== undefined) io.out(`${formatCoverage(target.servedCoverage)}\n`);
   // The baseline is not applied to the bundle: it records what happened.
   const written: BundleWritten | undefined =
     options.certify && signer !== undefined
@@ -338,6 +340,7 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
     ...runReport(PACKAGE.version, rows, scenarios, clock, about, verdict),
     ...printed.baseline,
     ...filterOf(ready.filter, scenarios),
+    ...(target.servedCoverage === undefined ? {} : { servedCoverage: target.servedCoverage }),
   };
   const reported = report(options, content, redactor, io);
   const logged = await writeOtel({ path: options.otel, content, runs: target.observedRuns ?? [], redactor, io });
