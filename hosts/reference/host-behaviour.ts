@@ -23,9 +23,9 @@ export interface HostBehaviour {
    * The run `GET /runs/{runId}/eval-summary` reads for `tenant`, given what the store holds
    * under the id; undefined answers what an unknown id answers (`404 not_found`). Another
    * tenant's run is read exactly like an unknown id (RFC 0081 §F cross-tenant, the run's owner
-   * triple).
+   * triple). `runId` is the id asked for, known to the host or not.
    */
-  summaryRunFor(tenant: string, run: RunRecord | undefined): RunRecord | undefined;
+  summaryRunFor(tenant: string, run: RunRecord | undefined, runId?: string): RunRecord | undefined;
   /**
    * Why a readable run has no summary to serve yet, or undefined when it has one: a run that is
    * not an eval run is `404 not_found`; an eval run that is not terminal, or ended without a

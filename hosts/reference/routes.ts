@@ -240,7 +240,8 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
   };
 
   const getEvalSummary: Handler = (ctx) => {
-    const run = behaviour.summaryRunFor(ctx.tenant, store.getRun(ctx.params.runId as string));
+    const runId = ctx.params.runId as string;
+    const run = behaviour.summaryRunFor(ctx.tenant, store.getRun(runId), runId);
     if (run === undefined) throw runNotFound();
     // A gated operation the host does not advertise answers 404, as does a run that is not an eval.
     if (facets === undefined) throw routeNotFound();

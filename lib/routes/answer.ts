@@ -113,7 +113,8 @@ function sameOrigin(url: string, request: string): boolean {
 /** The checks one route's 2xx document allows within the one answer. */
 function crossChecks(route: Route, body: Record<string, unknown>, answer: Answer, runId: string | undefined): { problems: string[]; seen?: StatusSeen } {
   const problems: string[] = [];
-  if (runId !== undefined && 'runId' in body && body.runId !== runId) problems.push(`runId ${JSON.stringify(body.runId)} is not the run of the path, ${JSON.stringify(runId)}`);
+  if (runId !== undefined && 'runId' in body && body.runId !== runId)
+    problems.push(`runId ${JSON.stringify(body.runId)} is not the run of the path, ${JSON.stringify(runId)}`);
   const status = typeof body.status === 'string' ? body.status : undefined;
   if (route.name === 'create') {
     for (const member of ['eventsUrl', 'statusUrl'])
@@ -123,12 +124,14 @@ function crossChecks(route: Route, body: Record<string, unknown>, answer: Answer
   }
   if (route.name === 'poll' && Array.isArray(body.events)) {
     const ended = body.events.map((event) => (isJsonObject(event) ? TERMINAL_EVENTS[String(event.type)] : undefined)).find((s) => s !== undefined);
-    if (ended !== undefined && status !== ended) problems.push(`the page carries the run's terminal event (the run ${ended}) but says status ${JSON.stringify(status)}`);
+    if (ended !== undefined && status !== ended)
+      problems.push(`the page carries the run's terminal event (the run ${ended}) but says status ${JSON.stringify(status)}`);
     if (ended !== undefined && body.isTerminal !== true) problems.push("the page carries the run's terminal event but says isTerminal false");
     if (status !== undefined && typeof body.isTerminal === 'boolean' && TERMINAL_STATUSES.has(status) !== body.isTerminal)
       problems.push(`status ${JSON.stringify(status)} and isTerminal ${String(body.isTerminal)} disagree`);
     const top = Math.max(-1, ...body.events.map((event) => (isJsonObject(event) && typeof event.sequence === 'number' ? event.sequence : -1)));
-    if (typeof body.lastSequence === 'number' && body.lastSequence < top) problems.push(`lastSequence ${body.lastSequence} is below the page's sequence ${top}`);
+    if (typeof body.lastSequence === 'number' && body.lastSequence < top)
+      problems.push(`lastSequence ${body.lastSequence} is below the page's sequence ${top}`);
   }
   if (route.name === 'summary' && runId !== undefined) return { problems, seen: { runId, status: 'terminal' } };
   return { problems, ...(runId !== undefined && status !== undefined ? { seen: { runId, status } } : {}) };

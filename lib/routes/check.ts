@@ -62,7 +62,9 @@ function statusContradictions(exchanges: readonly CheckedExchange[]): string[] {
         const now = later.seen!.status;
         const agrees = now === 'terminal' ? true : ended === 'terminal' ? TERMINAL_STATUSES.has(now) : now === ended;
         if (!agrees)
-          out.add(`run ${runId}: ${earlier.name} answered status ${JSON.stringify(ended)}, then ${later.name} said ${JSON.stringify(now)} (a run's status never leaves the terminal one)`);
+          out.add(
+            `run ${runId}: ${earlier.name} answered status ${JSON.stringify(ended)}, then ${later.name} said ${JSON.stringify(now)} (a run's status never leaves the terminal one)`,
+          );
       }
     }
   }
@@ -99,17 +101,25 @@ export function checkExchanges(exchanges: readonly CheckedExchange[], findings: 
     const found = failures.get(route) ?? [];
     const count = coverage.get(route.name)!.validated;
     if (count === 0) continue;
-    const check = findings.checksFor(route.id, `${label} ${route.clause}`);
+    const check = findings.checksFor(route.id, label);
     check.rule(route.rule);
     // One assertion per answer; one failure names every exchange that broke the route.
     for (let i = found.length; i < count; i++) check.ok(true, 'the answer is one the route fixes');
-    if (found.length > 0) check.ok(false, `${found.length} answer(s) break the route: ${[...new Set(found)].sort().join(' | ')}`);
+    if (found.length > 0)
+      check.ok(
+        false,
+        `${route.method} ${route.template} (${route.clause}): ${found.length} answer(s) break the route: ${[...new Set(found)].sort().join(' | ')}`,
+      );
   }
   const contradictions = statusContradictions(exchanges);
   if (checked > 0) {
-    const check = findings.checksFor(ROUTES_SERVED_ID, `${label} docs/wire.md §5.4, RFC 0081 §C`);
+    const check = findings.checksFor(ROUTES_SERVED_ID, label);
     check.rule(RUN_STATUS_RULE);
-    check.ok(contradictions.length === 0, "every run's status, as served, keeps its terminal status once one was served", contradictions);
+    check.ok(
+      contradictions.length === 0,
+      "docs/wire.md §5.4, RFC 0081 §C: every run's status, as served, keeps its terminal status once one was served",
+      contradictions,
+    );
   }
   const list = [...coverage.values()];
   const sum = (key: 'seen' | 'validated' | 'failed' | 'unanswered') => list.reduce((total, row) => total + row[key], 0);

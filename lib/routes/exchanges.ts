@@ -29,18 +29,16 @@ export interface CheckedExchange {
 }
 
 /** The route a request names: method, the path's segments after the base path, and its headers. */
-export function matchRoute(
-  method: string,
-  segments: readonly string[],
-  headers: Record<string, string>,
-  routes: readonly Route[] = ROUTES,
-): Route | undefined {
+export function matchRoute(method: string, segments: readonly string[], headers: Record<string, string>, routes: readonly Route[] = ROUTES): Route | undefined {
   const fits = routes.filter((route) => {
     const parts = route.template.split('/').filter(Boolean);
     return route.method === method && parts.length === segments.length && parts.every((part, i) => part.startsWith('{') || part === segments[i]);
   });
   // A route told apart by a request header wins when the request carries it.
-  return fits.find((route) => route.requestHeader !== undefined && headers[route.requestHeader] !== undefined) ?? fits.find((route) => route.requestHeader === undefined);
+  return (
+    fits.find((route) => route.requestHeader !== undefined && headers[route.requestHeader] !== undefined) ??
+    fits.find((route) => route.requestHeader === undefined)
+  );
 }
 
 export class ExchangeLog implements ExchangeRecorder {

@@ -88,7 +88,7 @@ const RUN_ID_REFUSALS: Record<string, RouteAnswer> = {
 };
 
 const SNAPSHOT_MORE =
-  'run-snapshot.schema.json is the subset of the upstream snapshot this harness reads (its description): a member of the upstream schema it lacks is not the host\'s fault';
+  "run-snapshot.schema.json is the subset of the upstream snapshot this harness reads (its description): a member of the upstream schema it lacks is not the host's fault";
 
 export const ROUTES: readonly Route[] = [
   {
@@ -281,7 +281,7 @@ export const ROUTES: readonly Route[] = [
     method: 'POST',
     template: '/conformance/seams/runs/{runId}/erase-tool-content',
     gate: 'seams',
-    clause: 'CONTRACT §5 (erasing a run\'s recorded tool content)',
+    clause: "CONTRACT §5 (erasing a run's recorded tool content)",
     id: ROUTES_SERVED_ID,
     rule: 'route-seam-erase',
     answers: {

@@ -42,7 +42,9 @@ export default defineScenario('v2-eval-run-surface/0081-bc-served-routes.ts', [
         check.equal(snapshot.run.status, 'completed', 'the snapshot of a run whose log ended run.completed says completed');
       }
       const last = run.events.at(-1)?.sequence ?? 0;
-      const past = await target.client.request('GET', `/runs/${projectId(run.runId)}/events/poll`, { query: { afterSequence: String(last + 1), timeout: '1' } });
+      const past = await target.client.request('GET', `/runs/${projectId(run.runId)}/events/poll`, {
+        query: { afterSequence: String(last + 1), timeout: '1' },
+      });
       check.equal(past.status, 200, 'a poll cursor past the end of the log is answered 200');
       check.ok(
         isJsonObject(past.json) && Array.isArray(past.json.events) && past.json.events.length === 0 && past.json.isTerminal === true,

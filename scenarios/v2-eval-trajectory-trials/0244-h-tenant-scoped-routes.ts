@@ -27,7 +27,9 @@ const GOLDEN = 'conformance-eval-efficiency';
 /** A golden + regression suite of three one-line tasks, run against a baseline (0081-d-modes.ts). */
 const REGRESSION = 'conformance-eval-regression-baseline';
 
-const TENANT_RULES = Object.fromEntries(runScopedRoutes(ROUTES).map((route) => [route.tenant.rule, `${route.clause}; RFC 0244 §H, RFC 0081 §F (cross-tenant)`]));
+const TENANT_RULES = Object.fromEntries(
+  runScopedRoutes(ROUTES).map((route) => [route.tenant.rule, `${route.clause}; RFC 0244 §H, RFC 0081 §F (cross-tenant)`]),
+);
 
 /** The log as two reads compare it: every event, member for member. */
 const logText = (events: readonly unknown[]) => JSON.stringify(events);
@@ -51,7 +53,11 @@ async function probeEveryRoute(check: Checks, target: Target): Promise<void> {
     check.rule(route.tenant.rule);
     check.equal(ended, 'run.completed', `after tenant B's ${route.method} ${route.template}, tenant A's run still ends run.completed`);
     const snapshot = await getRun(target.client, runId);
-    check.equal(snapshot.ok ? snapshot.run.status : snapshot.reason, 'completed', `after tenant B's ${route.method} ${route.template}, tenant A's run is completed`);
+    check.equal(
+      snapshot.ok ? snapshot.run.status : snapshot.reason,
+      'completed',
+      `after tenant B's ${route.method} ${route.template}, tenant A's run is completed`,
+    );
   }
   need(check, read.ok && read.terminal, "tenant A reads its run's log to the end", read.ok ? 'no terminal event' : read.reason);
   for (const route of routes.filter((r) => r.tenant.mutates === undefined)) judgeProbe(check, route, await probeRoute(target, route, runId));
@@ -97,7 +103,7 @@ export default defineScenario('v2-eval-trajectory-trials/0244-h-tenant-scoped-ro
     clause: "RFC 0244 §H (cross-tenant: everything is scoped to the run's owner triple), RFC 0081 §F",
     rules: {
       ...TENANT_RULES,
-      'foreign-baseline-run-id': 'RFC 0244 §F, §H (a baseline of another tenant is refused like an unknown one, RFC 0252 §C\'s discipline)',
+      'foreign-baseline-run-id': "RFC 0244 §F, §H (a baseline of another tenant is refused like an unknown one, RFC 0252 §C's discipline)",
     },
     needs: { facet: [], fixtures: [GOLDEN], tenantB: true },
     async run(check, target) {
