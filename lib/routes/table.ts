@@ -7,7 +7,8 @@
 // reports count what was checked per route (./coverage.ts).
 //
 // Rule names are written out here, literally (test/rule-names.test.ts): `route-…` is the rule an
-// answer that breaks its route fails, `foreign-…` the rule of the route's tenant probe.
+// answer that breaks its route fails (the seams of CONTRACT §5 share one, `route-seams`: one
+// clause), `foreign-…` the rule of the route's tenant probe.
 
 import type { SchemaName } from '../schemas/index.ts';
 
@@ -220,7 +221,7 @@ export const ROUTES: readonly Route[] = [
     gate: 'seams',
     clause: 'CONTRACT §5 (the counter seam)',
     id: ROUTES_SERVED_ID,
-    rule: 'route-seam-counter',
+    rule: 'route-seams',
     answers: {
       '200': { body: { schema: 'seam-counter' }, clause: 'CONTRACT §5 ({key, count})' },
       '400': { body: 'error', clause: ERRORS },
@@ -236,7 +237,7 @@ export const ROUTES: readonly Route[] = [
     gate: 'seams',
     clause: 'CONTRACT §5 (the effects seam)',
     id: ROUTES_SERVED_ID,
-    rule: 'route-seam-effects',
+    rule: 'route-seams',
     answers: {
       '200': { body: { schema: 'seam-effects' }, clause: 'CONTRACT §5 ({effects: {<toolName>: <count>}})' },
       '403': { body: 'error', clause: ERRORS },
@@ -251,7 +252,7 @@ export const ROUTES: readonly Route[] = [
     gate: 'run-effects',
     clause: 'CONTRACT §5 (the per-run effect reading)',
     id: ROUTES_SERVED_ID,
-    rule: 'route-seam-run-effects',
+    rule: 'route-seams',
     answers: {
       '200': { body: { schema: 'seam-run-effects' }, clause: 'CONTRACT §5 ({runId, effects})' },
       ...RUN_ID_REFUSALS,
@@ -266,7 +267,7 @@ export const ROUTES: readonly Route[] = [
     gate: 'seams',
     clause: 'CONTRACT §5 (seeding an eval-suite fixture)',
     id: ROUTES_SERVED_ID,
-    rule: 'route-seam-seed',
+    rule: 'route-seams',
     answers: {
       '204': { body: 'empty', clause: 'CONTRACT §5 (204)' },
       '400': { body: 'error', clause: ERRORS },
@@ -283,7 +284,7 @@ export const ROUTES: readonly Route[] = [
     gate: 'seams',
     clause: "CONTRACT §5 (erasing a run's recorded tool content)",
     id: ROUTES_SERVED_ID,
-    rule: 'route-seam-erase',
+    rule: 'route-seams',
     answers: {
       '204': { body: 'empty', clause: 'CONTRACT §5 (204)' },
       ...RUN_ID_REFUSALS,
