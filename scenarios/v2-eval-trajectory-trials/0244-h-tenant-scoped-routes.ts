@@ -7,9 +7,9 @@
 //      the per-run effects, erase, cancel) answers what an unknown id answers and changes nothing:
 //      a foreign cancel sent while tenant A's run is in flight leaves it to end `run.completed`, a
 //      foreign erase sent once it ended leaves its log as it was; and a `baselineRunId` naming
-//      tenant B's eval run is refused like an unknown one (a `fixtureRuns` source of another tenant
-//      is 0252.source-uniform's). The probes are generated from the table: a route added there is
-//      probed here with no code of its own (test/routes.test.ts).
+//      tenant B's eval run is refused like an unknown one (a `fixtureRuns` source of another
+//      tenant is openwop.requirement.0252.source-uniform's). The probes are generated from the
+//      table: a route added there is probed here with no code of its own (test/routes.test.ts).
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Needs a tenant-B key. A route the host does not mount (its seams, the per-run reading, the
 // summary without the facet) is not probed; the baselineRunId probe needs the regression mode.
