@@ -109,7 +109,9 @@ describe('the route step', () => {
     expect(coverage.totals).toEqual({ seen: 2, validated: 2, failed: 0, unanswered: 0 });
     const found = findings.summary().get(ROUTES_SERVED_ID)!;
     expect(found.failedRules).toEqual(['run-status-consistent']);
-    expect(found.failures.join('\n')).toMatch(/eval-summary answered status \\"cancelled\\", then GET \/runs\/tenant-a~2F0123456789abcdef said \\"completed\\"/);
+    expect(found.failures.join('\n')).toMatch(
+      /eval-summary answered status \\"cancelled\\", then GET \/runs\/tenant-a~2F0123456789abcdef said \\"completed\\"/,
+    );
   });
 
   it('blocks the routes row as a harness bug when an exchange matches no route', () => {

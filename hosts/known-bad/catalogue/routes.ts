@@ -72,7 +72,7 @@ export const ROUTE_DEFECTS: KnownBadHost[] = [
   {
     name: 'poll-terminal-says-running',
     defect: "a poll page that carries the run's terminal event says the run is running",
-    clause: 'docs/wire.md §5.3, RFC 0081 §C',
+    clause: "RFC 0081 §C (docs/wire.md §5.3: a poll page says the run's status)",
     ...server({
       polledEvents: (body) => {
         const events = Array.isArray(body.events) ? (body.events as Array<{ type?: unknown }>) : [];
@@ -83,7 +83,7 @@ export const ROUTE_DEFECTS: KnownBadHost[] = [
   {
     name: 'create-answer-without-events-url',
     defect: 'the createRun 201 answer has no eventsUrl (validateTraffic off: the schema refuses it)',
-    clause: 'docs/wire.md §4, RFC 0081 §B',
+    clause: 'RFC 0081 §B (docs/wire.md §4: the createRun answer)',
     base: {},
     options: {
       validateTraffic: 'off',
@@ -98,7 +98,7 @@ export const ROUTE_DEFECTS: KnownBadHost[] = [
   {
     name: 'discovery-fixture-listed-twice',
     defect: 'discovery lists one fixture id twice (validateTraffic off: the schema refuses it)',
-    clause: 'docs/wire.md §1.2, RFC 0081 §B',
+    clause: 'RFC 0081 §B (docs/wire.md §1.2: discovery fixtures are unique)',
     base: {},
     options: {
       validateTraffic: 'off',
@@ -113,7 +113,7 @@ export const ROUTE_DEFECTS: KnownBadHost[] = [
   {
     name: 'not-found-code-unregistered',
     defect: 'a run the caller does not hold is refused 404 run_not_found, a code outside the registry',
-    clause: 'docs/wire.md §1.4, §5.4',
+    clause: 'RFC 0081 §B (docs/wire.md §1.4, §5.4: not_found is the registered 404 code)',
     ...server({
       runFor: (route, tenant, runId, run) => {
         const own = REFERENCE_HOST_BEHAVIOUR.runFor(route, tenant, runId, run);
@@ -125,7 +125,7 @@ export const ROUTE_DEFECTS: KnownBadHost[] = [
   {
     name: 'summary-conflict-status-contradicts',
     defect: "a running eval run's summary is refused 409 run_state_conflict with details.runStatus cancelled, and the run then completes",
-    clause: 'docs/wire.md §7, RFC 0081 §C',
+    clause: 'RFC 0081 §C (docs/wire.md §7: details.runStatus of a 409)',
     ...server(
       {
         summaryRefusal: (run, terminal) =>
@@ -139,7 +139,7 @@ export const ROUTE_DEFECTS: KnownBadHost[] = [
   {
     name: 'snapshot-status-stale',
     defect: "the run snapshot says running, whatever the run's status",
-    clause: 'docs/wire.md §5.4, RFC 0081 §C',
+    clause: 'RFC 0081 §C (docs/wire.md §5.4: the run snapshot)',
     ...server({ servedSnapshot: (snapshot) => ({ ...snapshot, status: 'running' }) }),
   },
 ];
