@@ -60,6 +60,9 @@ describe('an answer checked against its route', () => {
     expect(checkAnswer(snapshot, ['runs', PROJECTED], answer(404, { error: 'acme.gone', message: 'no' })).problems).toEqual([]);
     expect(checkAnswer(snapshot, ['runs', PROJECTED], answer(404, { error: 'run_not_found', message: 'no' })).problems[0]).toMatch(/no registered 404 code/);
     expect(checkAnswer(snapshot, ['runs', PROJECTED], answer(403, { error: 'not_found', message: 'no' })).problems[0]).toMatch(/registered with 404, not 403/);
+    // The older nested form docs/wire.md §1.4 still reads, held to the same codes.
+    expect(checkAnswer(snapshot, ['runs', PROJECTED], answer(404, { error: { code: 'not_found', message: 'no' } })).problems).toEqual([]);
+    expect(checkAnswer(snapshot, ['runs', PROJECTED], answer(404, { error: { code: 'gone', message: 'no' } })).problems[0]).toMatch(/no registered 404 code/);
     const create = route('create');
     expect(checkAnswer(create, ['runs'], answer(501, { error: 'capability_not_provided', message: 'no' }, 'http://h.test/runs')).problems).toEqual([]);
   });

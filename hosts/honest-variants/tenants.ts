@@ -19,7 +19,7 @@ export const TENANT_VARIANTS: HonestVariant[] = [
   {
     name: 'foreign-tenant-segment-403',
     choice: 'a run id of another tenant segment is refused 403 id_tenant_mismatch on every run-scoped route, whether the run exists or not',
-    clause: 'docs/wire.md §1.3 (403 id_tenant_mismatch, without disclosing whether it exists), RFC 0244 §H',
+    clause: 'RFC 0244 §H (cross-tenant), docs/wire.md §1.3 (403 id_tenant_mismatch, without disclosing whether it exists)',
     shows: 'a foreign or unknown run id on GET /runs/{runId} is 403 id_tenant_mismatch',
     options: {
       hostBehaviour: {

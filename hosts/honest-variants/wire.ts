@@ -67,14 +67,37 @@ export async function startWireProxy(upstream: string, choice: WireChoice): Prom
     });
   };
 
+  /** The status of the run at `path` (`/runs/{runId}`), asked of the host with the caller's headers. */
+  const runStatusOf = (path: string, headers: IncomingMessage['headers'], then: (status: string) => void): void => {
+    const ask = httpRequest({ host: target.hostname, port: target.port, method: 'GET', path, headers: { ...headers, host: target.host } }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+      answer.on('end', () => {
+        let status = 'running';
+        try {
+          const snapshot = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { status?: unknown };
+          if (typeof snapshot.status === 'string') status = snapshot.status;
+        } catch {
+          // Not a snapshot: the run is taken as running, the one status a 409 always fits.
+        }
+        then(status);
+      });
+    });
+    ask.on('error', () => then('running'));
+    ask.end();
+  };
+
   const proceed = (req: IncomingMessage, res: ServerResponse, body: Buffer | undefined): void => {
     const url = new URL(req.url ?? '/', 'http://proxy.invalid');
     if (req.method === 'GET' && url.pathname.endsWith('/eval-summary') && (choice.summaryNotReadyTimes ?? 0) > 0) {
       const asked = summaryAsks.get(url.pathname) ?? 0;
       if (asked < choice.summaryNotReadyTimes!) {
         summaryAsks.set(url.pathname, asked + 1);
-        send(res, 409, { code: 'run_state_conflict', message: 'the eval summary is being assembled' }, version(undefined));
         req.resume();
+        // `run_state_conflict` names the run's status (docs/wire.md §1.4), read from the host as it stands.
+        runStatusOf(url.pathname.slice(0, -'/eval-summary'.length), req.headers, (runStatus) =>
+          send(res, 409, { error: 'run_state_conflict', message: 'the eval summary is being assembled', details: { runStatus } }, version(undefined)),
+        );
         return;
       }
     }
@@ -82,7 +105,7 @@ export async function startWireProxy(upstream: string, choice: WireChoice): Prom
       send(
         res,
         400,
-        { code: 'unsupported_stream_mode', message: 'this host streams the updates mode only', details: { supported: ['updates'] } },
+        { error: 'unsupported_stream_mode', message: 'this host streams the updates mode only', details: { supported: ['updates'] } },
         version(undefined),
       );
       req.resume();

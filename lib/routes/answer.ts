@@ -89,10 +89,16 @@ function parse(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
+/** The older nested envelope `{error: {code, message}}`, which docs/wire.md §1.4 says the harness still reads. */
+function nestedCode(body: unknown): string | undefined {
+  return isJsonObject(body) && isJsonObject(body.error) && typeof body.error.code === 'string' ? body.error.code : undefined;
+}
+
 function errorProblems(status: number, body: unknown): string[] {
-  const shape = validate('error-envelope', body);
+  const nested = nestedCode(body);
+  const shape = nested === undefined ? validate('error-envelope', body) : { ok: true as const };
   if (!shape.ok) return shape.errors.map((error) => `the error envelope: ${error}`);
-  const code = (body as { error: string }).error;
+  const code = nested ?? (body as { error: string }).error;
   const registered = REGISTERED_STATUS[code];
   if (registered !== undefined && !registered.includes(status)) return [`${code} is registered with ${registered.join(' or ')}, not ${status}`];
   if (registered === undefined && CLOSED_STATUSES.has(status) && !VENDOR_CODE.test(code)) {
