@@ -22,6 +22,7 @@ import { ArchiveRecorder } from '../lib/archive/recorder.ts';
 import { archivePathOf, writeArchive, type SignedBundle } from '../lib/archive/write.ts';
 import { LegClock } from '../lib/report/clock.ts';
 import { formatRow, formatTotals, totalsOf, writeReports } from '../lib/report/index.ts';
+import { formatCoverage } from '../lib/report/coverage.ts';
 import { inPathOrder, noBundle, runReport, verdictOf, type RunReport } from '../lib/report/model.ts';
 import { Progress } from '../lib/report/progress.ts';
 import { loadScenarios } from '../scenarios/index.ts';
@@ -286,6 +287,7 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
   // Redacted once, before anything is printed, written, digested or signed.
   const rows = redactor.value(outcome.rows);
   const printed = finish({ rows, baseline: ready.baseline, io, redactor });
+  if (target.servedCoverage !== undefined) io.out(`${formatCoverage(target.servedCoverage)}\n`);
   // The baseline is not applied to the bundle: it records what happened.
   const written: BundleWritten | undefined =
     options.certify && signer !== undefined
@@ -342,6 +344,7 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
     ...runReport(PACKAGE.version, rows, scenarios, clock, about, verdict),
     ...printed.baseline,
     ...filterOf(ready.filter, scenarios),
+    ...(target.servedCoverage === undefined ? {} : { servedCoverage: target.servedCoverage }),
   };
   const reported = report(options, content, redactor, io);
   const logged = await writeOtel({ path: options.otel, content, runs: target.observedRuns ?? [], redactor, io });

@@ -227,7 +227,7 @@ describe('the messages of a first run', () => {
       '--api-key',
       host.tenants.a.apiKey,
       '--filter',
-      'tenant-scoped|suite-shape',
+      'summary-tenant-scoped|suite-shape',
       '--progress',
       'lines',
     );

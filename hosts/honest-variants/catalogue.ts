@@ -22,6 +22,7 @@ import { EVAL_EVENT_VARIANTS } from './eval-events.ts';
 import { ADVERSARIAL_VARIANTS } from './adversarial.ts';
 import { PROVENANCE_VARIANTS } from './provenance.ts';
 import { WIRE_TEXT_VARIANTS } from './text.ts';
+import { TENANT_VARIANTS } from './tenants.ts';
 
 export interface HonestVariant {
   /** kebab-case, unique. */
@@ -224,6 +225,7 @@ const BASE_VARIANTS: HonestVariant[] = [
   ...SEAM_VARIANTS,
   ...RETRIABLE_VARIANTS,
   ...WIRE_TEXT_VARIANTS,
+  ...TENANT_VARIANTS,
 ];
 
 /** Every hand-written honest variant. */

@@ -72,23 +72,49 @@ export async function startWireProxy(upstream: string, choice: WireChoice): Prom
     });
   };
 
-  const proceed = (req: IncomingMessage, res: ServerResponse, body: Buffer | undefined): void => {
+  /** The status of the run at `path` (`/runs/{runId}`), asked of the host with the caller's headers; undefined when not served. */
+  const runStatusOf = (path: string, headers: IncomingMessage['headers'], then: (status: string | undefined) => void): void => {
+    const ask = httpRequest({ host: target.hostname, port: target.port, method: 'GET', path, headers: { ...headers, host: target.host } }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+      answer.on('end', () => {
+        let status: string | undefined;
+        try {
+          const snapshot = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { status?: unknown };
+          if (answer.statusCode === 200 && typeof snapshot.status === 'string') status = snapshot.status;
+        } catch {
+          // Not a snapshot: the summary is asked of the host as it is.
+        }
+        then(status);
+      });
+    });
+    ask.on('error', () => then(undefined));
+    ask.end();
+  };
+
+  const proceed = (req: IncomingMessage, res: ServerResponse, body: Buffer | undefined, summaryReady = false): void => {
     if (choice.text !== undefined && gatewayAnswer(choice.text, gateways, injections, req, res)) return;
     const url = new URL(req.url ?? '/', 'http://proxy.invalid');
-    if (req.method === 'GET' && url.pathname.endsWith('/eval-summary') && (choice.summaryNotReadyTimes ?? 0) > 0) {
-      const asked = summaryAsks.get(url.pathname) ?? 0;
-      if (asked < choice.summaryNotReadyTimes!) {
+    if (!summaryReady && req.method === 'GET' && url.pathname.endsWith('/eval-summary') && (choice.summaryNotReadyTimes ?? 0) > 0) {
+      // `run_state_conflict` names the run's status (docs/wire.md §1.4), read from the host as it
+      // stands; a run the caller cannot read gets the host's own answer.
+      runStatusOf(url.pathname.slice(0, -'/eval-summary'.length), req.headers, (runStatus) => {
+        const asked = summaryAsks.get(url.pathname) ?? 0;
+        if (runStatus === undefined || asked >= choice.summaryNotReadyTimes!) {
+          proceed(req, res, body ?? Buffer.alloc(0), true);
+          return;
+        }
         summaryAsks.set(url.pathname, asked + 1);
-        send(res, 409, { code: 'run_state_conflict', message: 'the eval summary is being assembled' }, version(undefined));
         req.resume();
-        return;
-      }
+        send(res, 409, { error: 'run_state_conflict', message: 'the eval summary is being assembled', details: { runStatus } }, version(undefined));
+      });
+      return;
     }
     if (choice.noDebugStream && req.method === 'GET' && /\/events$/.test(url.pathname) && (url.searchParams.get('streamMode') ?? '').includes('debug')) {
       send(
         res,
         400,
-        { code: 'unsupported_stream_mode', message: 'this host streams the updates mode only', details: { supported: ['updates'] } },
+        { error: 'unsupported_stream_mode', message: 'this host streams the updates mode only', details: { supported: ['updates'] } },
         version(undefined),
       );
       req.resume();

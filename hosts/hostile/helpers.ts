@@ -77,6 +77,11 @@ export function withheldTerminal(req: IncomingMessage, res: ServerResponse, ctx:
     { host: target.hostname, port: target.port, method: 'GET', path: req.url, headers: { ...req.headers, host: target.host } },
     (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
+      // A refusal (another tenant's run, an unknown id) is passed on as the upstream sent it.
+      if (answer.statusCode !== 200) {
+        answer.pipe(res);
+        return;
+      }
       let pending = '';
       answer.on('data', (chunk: Buffer) => {
         pending += chunk.toString('utf8');

@@ -35,6 +35,7 @@ import { FEATURE_REFUSALS } from './catalogue/v2-eval-trajectory-trials/0244-g-r
 import { COST_CEILING } from './catalogue/v2-eval-run-surface/0081-d-cost-ceiling.ts';
 import { ADVERSARIAL } from './catalogue/v2-eval-run-surface/0081-d-adversarial.ts';
 import { PROVENANCE } from './catalogue/v2-eval-run-surface/0081-c-provenance.ts';
+import { ROUTE_DEFECTS } from './catalogue/routes.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -58,4 +59,5 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...COST_CEILING,
   ...ADVERSARIAL,
   ...PROVENANCE,
+  ...ROUTE_DEFECTS,
 ];

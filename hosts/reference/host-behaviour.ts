@@ -13,7 +13,7 @@ export interface HostBehaviour {
    * under it; undefined makes it unusable. Another tenant's run is unusable, and refused exactly
    * like an unknown id (RFC 0252 §C).
    */
-  priorRunFor(tenant: string, run: RunRecord | undefined): RunRecord | undefined;
+  priorRunFor(tenant: string, run: RunRecord | undefined, use?: PriorRunUse): RunRecord | undefined;
   /**
    * A createRun body without `mode: "eval"`, as the host reads it. Read whole, so an eval-only
    * member in it (`fixtureRuns`, RFC 0252 §B) is refused, never ignored.
@@ -23,9 +23,9 @@ export interface HostBehaviour {
    * The run `GET /runs/{runId}/eval-summary` reads for `tenant`, given what the store holds
    * under the id; undefined answers what an unknown id answers (`404 not_found`). Another
    * tenant's run is read exactly like an unknown id (RFC 0081 §F cross-tenant, the run's owner
-   * triple).
+   * triple). `runId` is the id asked for, known to the host or not.
    */
-  summaryRunFor(tenant: string, run: RunRecord | undefined): RunRecord | undefined;
+  summaryRunFor(tenant: string, run: RunRecord | undefined, runId?: string): RunRecord | undefined;
   /**
    * Why a readable run has no summary to serve yet, or undefined when it has one: a run that is
    * not an eval run is `404 not_found`; an eval run that is not terminal, or ended without a
@@ -46,6 +46,26 @@ export interface HostBehaviour {
   streamedEvent(doc: RunEventDoc): RunEventDoc;
   /** A run's live calls as `GET /conformance/seams/runs/{runId}/effects` serves them, from those the store counted (CONTRACT §5). */
   servedRunEffects(effects: Record<string, number>): Record<string, number>;
+  /**
+   * The run a run-scoped route (named as in lib/routes/table.ts: `snapshot`, `events`,
+   * `events-resumed`, `poll`, `cancel`, `seam-run-effects`, `seam-erase`) reads for `tenant`,
+   * given what the store holds under `runId`; undefined answers what an unknown id answers.
+   * Another tenant's run is read exactly like an unknown id (RFC 0244 §H, the run's owner triple).
+   */
+  runFor(route: string, tenant: string, runId: string, run: RunRecord | undefined): RunRecord | undefined;
+  /** The createRun 201 answer as served, from the one the host built (docs/wire.md §4). */
+  createdAnswer(body: Record<string, unknown>): Record<string, unknown>;
+  /** The run snapshot as served, from the one the host built (docs/wire.md §5.4). */
+  servedSnapshot(snapshot: Record<string, unknown>): Record<string, unknown>;
+}
+
+/** What a prior run is named for in a create body: a `fixtureRuns` source (RFC 0252) or a baseline (RFC 0244 §F). */
+export type PriorRunUse = 'fixtureRuns' | 'baselineRunId';
+
+/** The tenant segment of a v2 run id, `<tenantId>/<opaque>` (docs/wire.md §1.3). */
+export function tenantSegment(runId: string): string {
+  const slash = runId.lastIndexOf('/');
+  return slash === -1 ? '' : runId.slice(0, slash);
 }
 
 export const REFERENCE_HOST_BEHAVIOUR: Readonly<HostBehaviour> = Object.freeze({
@@ -69,4 +89,7 @@ export const REFERENCE_HOST_BEHAVIOUR: Readonly<HostBehaviour> = Object.freeze({
   polledEvents: (body: Record<string, unknown>) => body,
   streamedEvent: (doc: RunEventDoc) => doc,
   servedRunEffects: (effects: Record<string, number>) => effects,
+  runFor: (_route: string, tenant: string, _runId: string, run: RunRecord | undefined) => (run !== undefined && run.tenant === tenant ? run : undefined),
+  createdAnswer: (body: Record<string, unknown>) => body,
+  servedSnapshot: (snapshot: Record<string, unknown>) => snapshot,
 });

@@ -118,9 +118,9 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
    * step further and never lets a caller tell a foreign run from a missing one at all, whether
    * the id names another tenant or not (RFC 0252 §C asks the same of a source run).
    */
-  const ownedRun = (ctx: RequestContext): RunRecord => {
+  const ownedRun = (ctx: RequestContext, route: string): RunRecord => {
     const runId = ctx.params.runId as string;
-    const run = runs.ownedRun(ctx.tenant, runId);
+    const run = behaviour.runFor(route, ctx.tenant, runId, store.getRun(runId));
     if (run === undefined) throw runNotFound();
     return run;
   };
@@ -132,7 +132,7 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
 
   const sendCreated = (res: ServerResponse, run: RunRecord): void => {
     const urls = runUrls(run);
-    const body = { runId: run.runId, status: run.status, ...urls };
+    const body = behaviour.createdAnswer({ runId: run.runId, status: run.status, ...urls });
     sendChecked(res, 201, 'create-run-response', 'a createRun response', body, { Location: urls.statusUrl });
   };
 
@@ -197,7 +197,7 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
   };
 
   const getRun: Handler = (ctx) => {
-    const run = ownedRun(ctx);
+    const run = ownedRun(ctx, 'snapshot');
     const snapshot: Record<string, unknown> = {
       runId: run.runId,
       status: run.status,
@@ -213,33 +213,35 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
     snapshot.updatedAt = run.updatedAt;
     snapshot.eventLogSchemaVersion = 3;
     if (run.error !== null) snapshot.error = run.error;
-    guard.outgoing('run-snapshot', 'a run snapshot', snapshot);
-    const text = JSON.stringify(snapshot);
+    const served = behaviour.servedSnapshot(snapshot);
+    guard.outgoing('run-snapshot', 'a run snapshot', served);
+    const text = JSON.stringify(served);
     const etag = etagOf(text);
     if (ifNoneMatchHits(ctx.req.headers['if-none-match'], etag)) {
       sendEmpty(ctx.res, 304, { ETag: etag });
       return;
     }
-    sendJson(ctx.res, 200, snapshot, { ETag: etag });
+    sendJson(ctx.res, 200, served, { ETag: etag });
   };
 
   const streamEvents: Handler = (ctx) => {
     const mode = parseStreamMode(ctx.query.get('streamMode'));
     const lastEventId = parseLastEventId(ctx.req.headers['last-event-id']);
-    const run = ownedRun(ctx);
+    const run = ownedRun(ctx, ctx.req.headers['last-event-id'] === undefined ? 'events' : 'events-resumed');
     serveEventStream(streams, run, mode, lastEventId < 0 ? lastEventId : behaviour.resumeAfter(lastEventId), ctx.res);
   };
 
   const pollEvents: Handler = async (ctx) => {
     const params = parsePollParams(ctx.query);
-    const run = ownedRun(ctx);
+    const run = ownedRun(ctx, 'poll');
     const body = await servePoll(streams, run, params, ctx.res);
     if (body === undefined || ctx.res.destroyed) return;
     sendChecked(ctx.res, 200, 'poll-response', 'a poll response', behaviour.polledEvents(body));
   };
 
   const getEvalSummary: Handler = (ctx) => {
-    const run = behaviour.summaryRunFor(ctx.tenant, store.getRun(ctx.params.runId as string));
+    const runId = ctx.params.runId as string;
+    const run = behaviour.summaryRunFor(ctx.tenant, store.getRun(runId), runId);
     if (run === undefined) throw runNotFound();
     // A gated operation the host does not advertise answers 404, as does a run that is not an eval.
     if (facets === undefined) throw routeNotFound();
@@ -256,15 +258,15 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
     if (reason !== undefined && (typeof reason !== 'string' || reason.length > MAX_REASON_LENGTH)) {
       throw validationError(`reason must be a string of at most ${MAX_REASON_LENGTH} characters`, { field: 'reason' });
     }
-    const run = ownedRun(ctx);
+    const run = ownedRun(ctx, 'cancel');
     const status = runs.cancel(run, reason);
-    sendJson(ctx.res, 200, { runId: run.runId, status });
+    sendChecked(ctx.res, 200, 'cancel-run-response', 'a cancelRun response', { runId: run.runId, status });
   };
 
   const forkRun: Handler = async (ctx) => {
     const body = await optionalObjectBody(ctx.req);
     if (Object.keys(body).length > 0) throw validationError('the fork body takes no members', { field: Object.keys(body)[0] });
-    const run = ownedRun(ctx);
+    const run = ownedRun(ctx, 'fork');
     if (run.mode === 'eval' && facets === undefined) throw behaviour.evalCapabilityRefusal();
     sendCreated(ctx.res, runs.fork(ctx.tenant, run));
   };
@@ -274,17 +276,20 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
     if (key === null || key.length === 0 || key.length > MAX_COUNTER_KEY_LENGTH) {
       throw validationError(`key must be a string of 1..${MAX_COUNTER_KEY_LENGTH} characters`, { field: 'key' });
     }
-    sendJson(res, 200, { key, count: store.bumpCounter(tenant, key, 0) });
+    sendChecked(res, 200, 'seam-counter', 'a counter seam answer', { key, count: store.bumpCounter(tenant, key, 0) });
   };
 
   const seamEffects: Handler = ({ res, tenant }) => {
-    sendJson(res, 200, { effects: store.effects(tenant) });
+    sendChecked(res, 200, 'seam-effects', 'an effects seam answer', { effects: store.effects(tenant) });
   };
 
   // Only the caller's own run: another tenant's id reads like an unknown one (404).
   const seamRunEffects: Handler = (ctx) => {
-    const run = ownedRun(ctx);
-    sendJson(ctx.res, 200, { runId: run.runId, effects: behaviour.servedRunEffects(store.runEffects(run.runId)) });
+    const run = ownedRun(ctx, 'seam-run-effects');
+    sendChecked(ctx.res, 200, 'seam-run-effects', 'a per-run effects seam answer', {
+      runId: run.runId,
+      effects: behaviour.servedRunEffects(store.runEffects(run.runId)),
+    });
   };
 
   const seamSeedSuite: Handler = async ({ req, res, params }) => {
@@ -306,7 +311,7 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
 
   const seamErase: Handler = async (ctx) => {
     await optionalObjectBody(ctx.req);
-    const run = ownedRun(ctx);
+    const run = ownedRun(ctx, 'seam-erase');
     runs.eraseToolContent(run);
     sendEmpty(ctx.res, 204);
   };

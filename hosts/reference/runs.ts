@@ -6,7 +6,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { executeEvalRun, OwnTrafficInvalid, planEvalRun, REFERENCE_BEHAVIOUR, type EngineBehaviour, type EvalPlan, type ToolResponse } from './eval/index.ts';
 import type { EvalCreatePort, EvalFacets, EvalRunIO, PriorRunView, RecordedToolCall, Refusal } from './eval/port.ts';
 import { HttpError } from './errors.ts';
-import { REFERENCE_HOST_BEHAVIOUR, type HostBehaviour } from './host-behaviour.ts';
+import { REFERENCE_HOST_BEHAVIOUR, type HostBehaviour, type PriorRunUse } from './host-behaviour.ts';
 import { mintEventId, mintRunId } from './ids.ts';
 import { TERMINAL_STATUSES, type RunEventDoc, type RunRecord, type RunStatus, type Store } from './store.ts';
 import type { SuiteCatalogue } from './suites.ts';
@@ -152,8 +152,8 @@ export class RunManager {
   }
 
   /** What the eval engine may know about a prior run of the caller's tenant (RFC 0252 §C). */
-  #priorRun(tenant: string, runId: string): PriorRunView | undefined {
-    const run = this.#priorRunFor(tenant, this.#store.getRun(runId));
+  #priorRun(tenant: string, runId: string, use: PriorRunUse): PriorRunView | undefined {
+    const run = this.#priorRunFor(tenant, this.#store.getRun(runId), use);
     if (run === undefined) return undefined;
     const view: PriorRunView = {
       runId: run.runId,
@@ -185,7 +185,7 @@ export class RunManager {
     const port: EvalCreatePort = {
       facets: this.#facets,
       resolveSuite: (ref) => this.#catalogue.resolveSuite(ref),
-      readPriorRun: (runId) => this.#priorRun(tenant, runId),
+      readPriorRun: (runId, use) => this.#priorRun(tenant, runId, use),
     };
     let planned: ReturnType<typeof planEvalRun>;
     try {

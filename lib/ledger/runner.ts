@@ -5,7 +5,8 @@
 // - transport loss → `blocked`, never `executed-fail` (the host is not at fault for our network);
 // - a failed assertion → `executed-fail` with every failure message;
 // - a leg that ran and asserted nothing → `blocked` with "Test bug: …": a vacuous pass is a
-//   harness defect, never a pass.
+//   harness defect, never a pass;
+// - after every leg, every exchange is checked against its route (lib/routes/).
 
 import type { LedgerRow } from '../evidence/types.ts';
 import { TransportError } from '../client/index.ts';
@@ -17,6 +18,7 @@ import { compareServed } from './served-facts.ts';
 import { DEFAULT_CONCURRENCY, schedule } from './schedule.ts';
 import type { Target } from './target.ts';
 import { filterKeeps, type LegFilter } from '../leg-filter.ts';
+import { blockUnmatched, checkExchanges } from '../routes/check.ts';
 
 export interface RunLegsOptions {
   /** Only legs whose id or title matches (lib/leg-filter.ts). */
@@ -54,8 +56,12 @@ export async function runLegs(scenarios: Scenario[], target: Target | undefined,
   const rows = await schedule(jobs, options.concurrency ?? DEFAULT_CONCURRENCY, (row, index) => options.onRow?.(row, chosen[index]!.leg));
   // 2. Compare: every served fact of every observed run, charged to the id whose clause it witnesses.
   if (target !== undefined) compareServed(target.served, target.findings, target.label);
-  // 3. Record: each id's findings join its own row, whichever leg's run showed them.
-  return applyFindings(rows, target?.findings);
+  // 3. Check every exchange against its route (lib/routes/), charged to the route's id.
+  if (target?.exchanges !== undefined && target.findings !== undefined)
+    target.servedCoverage = checkExchanges(target.exchanges.exchanges, target.findings, target.label);
+  // 4. Record: each id's findings join its own row, whichever leg's run showed them; an exchange
+  // no route matches is the harness's bug.
+  return blockUnmatched(applyFindings(rows, target?.findings), target?.servedCoverage);
 }
 
 /**

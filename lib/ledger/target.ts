@@ -20,6 +20,8 @@ import type { Caps } from './caps.ts';
 import type { Deadlines } from './deadlines.ts';
 import { Findings } from './findings.ts';
 import type { ServedObservation } from './served-facts.ts';
+import { ExchangeLog, teeRecorder } from '../routes/exchanges.ts';
+import type { ServedCoverage } from '../routes/check.ts';
 
 /**
  * The generated-suites leg's plan (scenarios/v2-eval-trajectory-trials/0244-af-generated-suites.ts): how many suites
@@ -104,6 +106,10 @@ export interface Target {
   generated?: GeneratedPlan;
   /** The eval runs the legs observed end to end, with their events, for `run --otel` (lib/report/otel.ts). */
   observedRuns?: ObservedRunLog[];
+  /** Every exchange of every client, matched to its route and checked as it ended (lib/routes/). */
+  exchanges?: ExchangeLog;
+  /** What the route step checked, per route, once every leg has run (lib/routes/check.ts). */
+  servedCoverage?: ServedCoverage;
 }
 
 /** One eval run as read: its id, the suite it ran and its event log as the host sent it. */
@@ -118,12 +124,14 @@ export type OpenTargetResult = { ok: true; target: Target } | { ok: false; reaso
 /** Discovers the host. A host whose discovery cannot be read yields a reason, not a target. */
 export async function openTarget(options: TargetOptions): Promise<OpenTargetResult> {
   const { host, deadlines = {}, caps = {} } = options;
+  // Every exchange is checked against its route, whether or not an archive is written.
+  const exchanges = new ExchangeLog(host.baseUrl);
   const reach = {
     timeoutMs: deadlines.requestTimeoutMs,
     progressTimeoutMs: deadlines.progressTimeoutMs,
     maxEvents: caps.maxEvents,
     maxResponseBytes: caps.maxResponseBytes,
-    recorder: options.recorder,
+    recorder: teeRecorder(exchanges, options.recorder),
     // One budget for both tenants' clients: it bounds what the process holds.
     budget: new ReadBudget(caps.maxEventsInFlight, caps.maxBytesInFlight),
   };
@@ -160,6 +168,7 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     seed: certificationSeed(options.seed),
     generated: { count: options.generated ?? DEFAULT_GENERATED_SUITES, ...(options.replaySuite ? { replay: options.replaySuite } : {}) },
     observedRuns: [],
+    exchanges,
     memo<T>(key: string, make: () => Promise<T>): Promise<T> {
       let pending = memos.get(key) as Promise<T> | undefined;
       if (pending === undefined) {

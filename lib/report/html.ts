@@ -14,6 +14,7 @@
 
 import { createHash } from 'node:crypto';
 import type { Disposition } from '../evidence/types.ts';
+import { coverageHtml } from './coverage.ts';
 import { displayUrl, escapeMarkup as e, groupedRows, placeOf, TOTALS_OF, verdictLabel, type ReportRow, type RunReport } from './model.ts';
 
 const PAGE_CSS = `
@@ -289,6 +290,7 @@ export function htmlReport(report: RunReport): string {
 ${bannersHtml(report)}
 ${metaHtml(report)}
 ${findingsHtml(report)}
+${coverageHtml(report.servedCoverage)}
 <h2 id="all-rows">Every row</h2>
 ${totalsHtml(report)}
 <p class="empty" id="none-shown" hidden>No row of the checked dispositions.</p>

@@ -11,6 +11,7 @@ import type { Scenario } from '../ledger/scenario.ts';
 import { totalsOf } from '../evidence/witness.ts';
 import type { LegClock } from './clock.ts';
 import type { BaselineOutcome } from '../ledger/baseline.ts';
+import type { ServedCoverage } from '../routes/check.ts';
 
 /** The eval verdict of the run's bundle (lib/evidence/certification.ts), or `no-bundle`. */
 export interface ReportVerdict {
@@ -43,6 +44,8 @@ export interface RunReport {
   baseline?: BaselineOutcome;
   /** The run's --filter, when one was given (lib/leg-filter.ts): the ids it kept of all. */
   filter?: { pattern: string; reading: 'regex' | 'text'; kept: number; total: number };
+  /** Per route of the route table: exchanges seen, checked, failed (lib/routes/check.ts). */
+  servedCoverage?: ServedCoverage;
 }
 
 /** The report of a run: its rows with their legs' titles, clauses and durations, and `verdict`. */

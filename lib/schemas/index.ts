@@ -41,6 +41,10 @@ export const SCHEMA_NAMES = [
   'certification-bundle',
   'scripted-agent-input',
   'eval-suite-fixture',
+  'cancel-run-response',
+  'seam-counter',
+  'seam-effects',
+  'seam-run-effects',
 ] as const;
 
 export type SchemaName = (typeof SCHEMA_NAMES)[number];

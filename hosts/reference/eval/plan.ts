@@ -237,7 +237,7 @@ function planFixtureRuns(
 
   const derived: Record<string, DerivedFixtures> = {};
   for (const [taskId, runId] of entries) {
-    const source = typeof runId === 'string' ? port.readPriorRun(runId) : undefined;
+    const source = typeof runId === 'string' ? port.readPriorRun(runId, 'fixtureRuns') : undefined;
     const calls = rules.sourceCalls(source, agentId);
     if (calls === undefined || typeof runId !== 'string') return fail(rules.sourceRefusal(String(runId)));
     derived[taskId] = { sourceRunId: runId, entries: deriveFixtureEntries(calls) };
@@ -250,7 +250,7 @@ function planBaseline(
   baselineRunId: unknown,
   port: EvalCreatePort,
 ): { ok: true; baseline: NonNullable<EvalPlan['baseline']> } | { ok: false; refusal: Refusal } {
-  const run = typeof baselineRunId === 'string' ? port.readPriorRun(baselineRunId) : undefined;
+  const run = typeof baselineRunId === 'string' ? port.readPriorRun(baselineRunId, 'baselineRunId') : undefined;
   if (run === undefined || !run.terminal || run.mode !== 'eval' || !isPlainObject(run.summary)) {
     return { ok: false, refusal: unusableBaselineRefusal() };
   }

@@ -55,9 +55,10 @@ export interface EvalCreatePort {
   resolveSuite(evalSuiteRef: string): unknown | undefined;
   /**
    * A prior run of the caller's tenant. Undefined for an unknown id, an id that does not decode
-   * and another tenant's run alike, so the engine cannot tell them apart (RFC 0252 §C).
+   * and another tenant's run alike, so the engine cannot tell them apart (RFC 0252 §C). `use`
+   * says what the create body names it for: a `fixtureRuns` source or a `baselineRunId`.
    */
-  readPriorRun(runId: string): PriorRunView | undefined;
+  readPriorRun(runId: string, use: 'fixtureRuns' | 'baselineRunId'): PriorRunView | undefined;
 }
 
 /** The outcome of one live tool call. */

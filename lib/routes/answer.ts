@@ -1,0 +1,182 @@
+// One answer checked against its route (./table.ts): the status is one the route may give, the
+// body is what the route fixes for that status (a schema, the error envelope with a code the
+// registry gives that status, no body, an SSE stream), and the members the harness can cross-check
+// within the one answer agree (the run id of the path, a poll page's terminal event and status,
+// the create answer's URLs). What it says about the run's status is kept for the cross-exchange
+// rule (./check.ts).
+
+import { unprojectId } from '../client/ids.ts';
+import { jsonTextDeepAndBalanced } from '../json-depth.ts';
+import { isJsonObject } from '../json-value.ts';
+import { validate } from '../schemas/index.ts';
+import { answerFor, type Route } from './table.ts';
+
+/**
+ * The registered codes docs/wire.md §1.4 names, with their `x-openwop-http-status`.
+ * `capability_not_provided` is also accepted with 501, as RFC 0081 §B writes it (§14 item 1).
+ */
+export const REGISTERED_STATUS: Readonly<Record<string, readonly number[]>> = {
+  validation_error: [400],
+  protocol_version_mismatch: [400],
+  unsupported_stream_mode: [400],
+  unauthenticated: [401],
+  forbidden: [403],
+  run_forbidden: [403],
+  id_tenant_mismatch: [403],
+  not_found: [404],
+  protocol_version_unsupported: [406],
+  run_terminal: [409],
+  run_state_conflict: [409],
+  run_already_active: [409],
+  capability_not_provided: [422, 501],
+  capability_required: [422],
+  client_version_unsupported: [426],
+  rate_limited: [429],
+  event_type_unmapped: [500],
+  payload_unprojectable: [500],
+  internal_error: [500],
+  credential_unavailable: [501],
+};
+
+/**
+ * Statuses whose every code the routes can meet is named by docs/wire.md: a 404 is `not_found`
+ * (§1.3, §5.4, §7, §8) and a 409 one of the three registered 409 codes (§1.4, §5.4, §7); any
+ * other code there is outside the registry, unless it is a vendor code (§1.4).
+ */
+const CLOSED_STATUSES: ReadonlySet<number> = new Set([404, 409]);
+const VENDOR_CODE = /^(?!openwop\.)[a-z][a-z0-9]*(-[a-z0-9]+)*\.[a-z][a-z0-9_]*$/;
+
+export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
+const TERMINAL_EVENTS: Readonly<Record<string, string>> = { 'run.completed': 'completed', 'run.failed': 'failed', 'run.cancelled': 'cancelled' };
+
+/** One answer as the route check reads it. */
+export interface Answer {
+  /** The request URL, absolute. */
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  /** The body; undefined when the harness did not read it (a stream it closed). */
+  text?: string;
+}
+
+/** What one answer says about its run's status, for the cross-exchange rule. */
+export interface StatusSeen {
+  runId: string;
+  /** A run status, or `terminal` when the answer shows the run ended without naming how (a summary served). */
+  status: string;
+}
+
+export interface AnswerCheck {
+  problems: string[];
+  /** The body was read and checked (not only the status). */
+  bodyChecked: boolean;
+  seen?: StatusSeen;
+}
+
+/** The run id a `{runId}` segment of the path carries, decoded; undefined when the route takes none. */
+export function pathRunId(route: Route, segments: readonly string[]): string | undefined {
+  const at = route.template.split('/').filter(Boolean).indexOf('{runId}');
+  if (at < 0) return undefined;
+  const decoded = unprojectId(segments[at] ?? '');
+  return decoded.ok ? decoded.id : undefined;
+}
+
+function parse(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** The older nested envelope `{error: {code, message}}`, which docs/wire.md §1.4 says the harness still reads. */
+function nestedCode(body: unknown): string | undefined {
+  return isJsonObject(body) && isJsonObject(body.error) && typeof body.error.code === 'string' ? body.error.code : undefined;
+}
+
+function errorProblems(status: number, body: unknown): string[] {
+  const nested = nestedCode(body);
+  const shape = nested === undefined ? validate('error-envelope', body) : { ok: true as const };
+  if (!shape.ok) return shape.errors.map((error) => `the error envelope: ${error}`);
+  const code = nested ?? (body as { error: string }).error;
+  const registered = REGISTERED_STATUS[code];
+  if (registered !== undefined && !registered.includes(status)) return [`${code} is registered with ${registered.join(' or ')}, not ${status}`];
+  if (registered === undefined && CLOSED_STATUSES.has(status) && !VENDOR_CODE.test(code)) {
+    const codes = Object.keys(REGISTERED_STATUS).filter((c) => REGISTERED_STATUS[c]!.includes(status));
+    return [`a ${status} carries ${JSON.stringify(code)}, no registered ${status} code (${codes.join(', ')}) nor a vendor code`];
+  }
+  return [];
+}
+
+/** A URL the create answer gives resolves on the request's origin, with no scheme downgrade (docs/wire.md §4). */
+function sameOrigin(url: string, request: string): boolean {
+  try {
+    return new URL(url, request).origin === new URL(request).origin;
+  } catch {
+    return false;
+  }
+}
+
+/** The checks one route's 2xx document allows within the one answer. */
+function crossChecks(route: Route, body: Record<string, unknown>, answer: Answer, runId: string | undefined): { problems: string[]; seen?: StatusSeen } {
+  const problems: string[] = [];
+  if (runId !== undefined && 'runId' in body && body.runId !== runId)
+    problems.push(`runId ${JSON.stringify(body.runId)} is not the run of the path, ${JSON.stringify(runId)}`);
+  const status = typeof body.status === 'string' ? body.status : undefined;
+  if (route.name === 'create') {
+    for (const member of ['eventsUrl', 'statusUrl'])
+      if (typeof body[member] === 'string' && !sameOrigin(body[member] as string, answer.url))
+        problems.push(`${member} ${JSON.stringify(body[member])} leaves the request's origin`);
+    return { problems, ...(typeof body.runId === 'string' && status !== undefined ? { seen: { runId: body.runId, status } } : {}) };
+  }
+  if (route.name === 'poll' && Array.isArray(body.events)) {
+    const ended = body.events.map((event) => (isJsonObject(event) ? TERMINAL_EVENTS[String(event.type)] : undefined)).find((s) => s !== undefined);
+    if (ended !== undefined && status !== ended)
+      problems.push(`the page carries the run's terminal event (the run ${ended}) but says status ${JSON.stringify(status)}`);
+    if (ended !== undefined && body.isTerminal !== true) problems.push("the page carries the run's terminal event but says isTerminal false");
+    if (status !== undefined && typeof body.isTerminal === 'boolean' && TERMINAL_STATUSES.has(status) !== body.isTerminal)
+      problems.push(`status ${JSON.stringify(status)} and isTerminal ${String(body.isTerminal)} disagree`);
+    const top = Math.max(-1, ...body.events.map((event) => (isJsonObject(event) && typeof event.sequence === 'number' ? event.sequence : -1)));
+    if (typeof body.lastSequence === 'number' && body.lastSequence < top)
+      problems.push(`lastSequence ${body.lastSequence} is below the page's sequence ${top}`);
+  }
+  if (route.name === 'summary' && runId !== undefined) return { problems, seen: { runId, status: 'terminal' } };
+  return { problems, ...(runId !== undefined && status !== undefined ? { seen: { runId, status } } : {}) };
+}
+
+/** Checks one answer against its route; `segments` are the request path's, after the base path. */
+export function checkAnswer(route: Route, segments: readonly string[], answer: Answer): AnswerCheck {
+  const spec = answerFor(route, answer.status);
+  if (spec === undefined) {
+    const allowed = Object.keys(route.answers).join(', ');
+    return { problems: [`${answer.status} is no answer of this route (it answers ${allowed})`], bodyChecked: false };
+  }
+  const runId = pathRunId(route, segments);
+  const contentType = (answer.headers['content-type'] ?? '').toLowerCase();
+  if (spec.body === 'any') return { problems: [], bodyChecked: true };
+  if (spec.body === 'event-stream') {
+    const ok = contentType.startsWith('text/event-stream');
+    return { problems: ok ? [] : [`a ${answer.status} stream with content-type ${JSON.stringify(contentType)}, not text/event-stream`], bodyChecked: true };
+  }
+  if (answer.text === undefined) return { problems: [], bodyChecked: false };
+  if (spec.body === 'empty') {
+    return { problems: answer.text.trim() === '' ? [] : [`a ${answer.status} with a body (${answer.text.length} characters)`], bodyChecked: true };
+  }
+  // Deeper than the harness reads (RFC 8259 §9): the client gives up on it (blocked), so here only the status counts.
+  if (jsonTextDeepAndBalanced(answer.text)) return { problems: [], bodyChecked: false };
+  const parsed = parse(answer.text);
+  if (!parsed.ok) return { problems: [`a ${answer.status} whose body is not JSON`], bodyChecked: true };
+  if (spec.body === 'error') {
+    const problems = errorProblems(answer.status, parsed.value);
+    const details = isJsonObject(parsed.value) && isJsonObject(parsed.value.details) ? parsed.value.details : undefined;
+    const conflict = isJsonObject(parsed.value) && parsed.value.error === 'run_state_conflict' && typeof details?.runStatus === 'string';
+    return { problems, bodyChecked: true, ...(conflict && runId !== undefined ? { seen: { runId, status: details.runStatus as string } } : {}) };
+  }
+  const shape = validate(spec.body.schema, parsed.value);
+  // A schema that is a subset of what the host may send admits members beyond it at its root.
+  const more = spec.body.admitsMore !== undefined;
+  const problems = shape.ok ? [] : shape.errors.filter((error) => !(more && /^\/ must NOT have additional properties/.test(error)));
+  if (!isJsonObject(parsed.value)) return { problems, bodyChecked: true };
+  const crossed = crossChecks(route, parsed.value, answer, runId);
+  return { problems: [...problems, ...crossed.problems], bodyChecked: true, ...(crossed.seen === undefined ? {} : { seen: crossed.seen }) };
+}

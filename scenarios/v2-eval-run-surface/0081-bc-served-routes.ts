@@ -1,0 +1,58 @@
+// v2-eval-run-surface/0081-bc-served-routes — RFC 0081 §B, §C: the eval run is a run, created,
+// read and summarised on the v2 run surface, and every answer a host gives there is one its route
+// fixes.
+//
+// Legs:
+//   1. openwop.requirement.0081.routes-served   every exchange of the certification is matched to
+//      its route in the route table (lib/routes/table.ts) and its answer checked against the
+//      route's schema for that status, with the error envelope's registered code and the details
+//      the wire fixes (rules `route-…`, one per route, charged after every leg has run by
+//      lib/routes/check.ts); a run's status as served never leaves a terminal status
+//      (`run-status-consistent`). The leg itself reads a completed eval run's snapshot and polls
+//      past the end of its log (`read-routes`).
+// Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
+
+import { getRun, projectId } from '../../lib/client/index.ts';
+import { isJsonObject } from '../../lib/json-value.ts';
+import { defineScenario } from '../../lib/ledger/scenario.ts';
+import { ROUTES, ROUTES_SERVED_ID, RUN_STATUS_RULE } from '../../lib/routes/table.ts';
+import { requireCompleted, sharedEvalRun } from '../support/eval-run.ts';
+
+const GOLDEN = 'conformance-eval-efficiency';
+
+/** One rule per route, a rule shared by several routes (the seams) under the first one's clause. */
+const ROUTE_RULES: Record<string, string> = {};
+for (const route of ROUTES) if (route.id === ROUTES_SERVED_ID) ROUTE_RULES[route.rule] ??= route.clause;
+
+export default defineScenario('v2-eval-run-surface/0081-bc-served-routes.ts', [
+  {
+    id: ROUTES_SERVED_ID,
+    title: 'every answer the host gives on the run surface and the seams is one its route fixes, status by status',
+    clause: 'RFC 0081 §B, §C (the eval run on the run surface), docs/wire.md §1–§8',
+    rules: {
+      'read-routes': 'docs/wire.md §5.3, §5.4 (the snapshot of a completed run; a cursor past the end is 200 with events: [])',
+      ...ROUTE_RULES,
+      [RUN_STATUS_RULE]: "docs/wire.md §5.4, RFC 0081 §C (a run's status, once terminal, stays)",
+    },
+    needs: { facet: [], fixtures: [GOLDEN] },
+    async run(check, target) {
+      const run = requireCompleted(check, await sharedEvalRun(target, GOLDEN), { trajectoryArgs: false });
+      const snapshot = await getRun(target.client, run.runId);
+      check.ok(snapshot.ok, 'GET /runs/{runId} serves the snapshot of a completed eval run', snapshot.ok ? undefined : snapshot.reason);
+      if (snapshot.ok) {
+        check.equal(snapshot.run.runId, run.runId, 'the snapshot names the run asked for');
+        check.equal(snapshot.run.status, 'completed', 'the snapshot of a run whose log ended run.completed says completed');
+      }
+      const last = run.events.at(-1)?.sequence ?? 0;
+      const past = await target.client.request('GET', `/runs/${projectId(run.runId)}/events/poll`, {
+        query: { afterSequence: String(last + 1), timeout: '1' },
+      });
+      check.equal(past.status, 200, 'a poll cursor past the end of the log is answered 200');
+      check.ok(
+        isJsonObject(past.json) && Array.isArray(past.json.events) && past.json.events.length === 0 && past.json.isTerminal === true,
+        'a poll cursor past the end of a completed run serves no events, and says the run is terminal',
+        past.json ?? past.text,
+      );
+    },
+  },
+]);

@@ -1,0 +1,114 @@
+// v2-eval-trajectory-trials/0244-h-tenant-scoped-routes — RFC 0244 §H, RFC 0081 §F: everything
+// is scoped to the run's owner triple (cross-tenant), on every route that takes a run id.
+//
+// Legs:
+//   1. openwop.requirement.0244.run-routes-tenant-scoped   tenant B's request on every run-scoped
+//      route of the route table (lib/routes/table.ts: snapshot, SSE, resumed SSE, poll, summary,
+//      the per-run effects, erase, cancel) answers what an unknown id answers and changes nothing:
+//      a foreign cancel sent while tenant A's run is in flight leaves it to end `run.completed`, a
+//      foreign erase sent once it ended leaves its log as it was; and a `baselineRunId` naming
+//      tenant B's eval run is refused like an unknown one (a `fixtureRuns` source of another
+//      tenant is openwop.requirement.0252.source-uniform's). The probes are generated from the
+//      table: a route added there is probed here with no code of its own (test/routes.test.ts).
+// Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
+// Needs a tenant-B key. A route the host does not mount (its seams, the per-run reading, the
+// summary without the facet) is not probed; the baselineRunId probe needs the regression mode.
+
+import { createEvalRun, getRun, readErrorCode, readRunEvents } from '../../lib/client/index.ts';
+import { need, type Checks } from '../../lib/ledger/leg.ts';
+import { defineScenario, fixtureMisfit } from '../../lib/ledger/scenario.ts';
+import type { Target } from '../../lib/ledger/target.ts';
+import { ROUTES, ROUTES_TENANT_ID, runScopedRoutes } from '../../lib/routes/table.ts';
+import { observeEvalRun, requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT } from '../support/eval-run.ts';
+import { informationBeyondUnknown } from '../support/refusal-information.ts';
+import { judgeProbe, probeRoute, routeOffered, unknownRunIdLike } from '../support/tenant-probes.ts';
+
+const GOLDEN = 'conformance-eval-efficiency';
+/** A golden + regression suite of three one-line tasks, run against a baseline (0081-d-modes.ts). */
+const REGRESSION = 'conformance-eval-regression-baseline';
+
+const TENANT_RULES = Object.fromEntries(
+  runScopedRoutes(ROUTES).map((route) => [route.tenant.rule, `${route.clause}; RFC 0244 §H, RFC 0081 §F (cross-tenant)`]),
+);
+
+/** The log as two reads compare it: every event, member for member. */
+const logText = (events: readonly unknown[]) => JSON.stringify(events);
+
+/**
+ * Tenant A's run of the probe fixture, created and probed by tenant B on every run-scoped route:
+ * the run-state probes while it is in flight, the rest once it ended, the recorded-content ones last.
+ */
+async function probeEveryRoute(check: Checks, target: Target): Promise<void> {
+  const routes = runScopedRoutes(ROUTES).filter((route) => routeOffered(route.gate, target));
+  for (const route of runScopedRoutes(ROUTES).filter((r) => !routes.includes(r))) check.saw(`${route.method} ${route.template} is not mounted, so not probed`);
+  const created = await createEvalRun(target.client, { evalSuiteRef: GOLDEN, agentId: SCRIPTED_AGENT });
+  need(check, created.runId, 'tenant A creates an eval run of the probe fixture', { status: created.status });
+  const runId = created.runId;
+  const inFlight = routes.filter((route) => route.tenant.mutates === 'run-state');
+  for (const route of inFlight) judgeProbe(check, route, await probeRoute(target, route, runId));
+  const read = await readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS, transport: 'poll' });
+  const ended = read.events.at(-1)?.type;
+  for (const route of inFlight) {
+    // From here tenant A's run must be what it would have been: run.completed, its snapshot too.
+    check.rule(route.tenant.rule);
+    check.equal(ended, 'run.completed', `after tenant B's ${route.method} ${route.template}, tenant A's run still ends run.completed`);
+    const snapshot = await getRun(target.client, runId);
+    check.equal(
+      snapshot.ok ? snapshot.run.status : snapshot.reason,
+      'completed',
+      `after tenant B's ${route.method} ${route.template}, tenant A's run is completed`,
+    );
+  }
+  need(check, read.ok && read.terminal, "tenant A reads its run's log to the end", read.ok ? 'no terminal event' : read.reason);
+  for (const route of routes.filter((r) => r.tenant.mutates === undefined)) judgeProbe(check, route, await probeRoute(target, route, runId));
+  const recorded = routes.filter((route) => route.tenant.mutates === 'recorded-content');
+  for (const route of recorded) judgeProbe(check, route, await probeRoute(target, route, runId));
+  if (recorded.length === 0) return;
+  const again = await readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS, transport: 'poll' });
+  for (const route of recorded) {
+    check.rule(route.tenant.rule);
+    check.ok(
+      again.ok && logText(again.events) === logText(read.events),
+      `after tenant B's ${route.method} ${route.template}, tenant A's run reads as it did, event for event (its recorded content intact)`,
+      again.ok ? `${again.events.length} events read again` : again.reason,
+    );
+  }
+}
+
+/** Tenant B's eval run named as tenant A's baseline is refused like an unknown baseline, and creates nothing. */
+async function probeBaseline(check: Checks, target: Target): Promise<void> {
+  check.rule('foreign-baseline-run-id');
+  // The mode list and the fixture's fit are what a leg's gate reads (lib/ledger/gates.ts).
+  const modes = target.facet?.modes;
+  if (!Array.isArray(modes) || !modes.includes('regression') || !target.fixtures.has(REGRESSION) || fixtureMisfit(target, REGRESSION) !== undefined) {
+    check.saw('no regression mode or fixture: the baselineRunId probe was not sent');
+    return;
+  }
+  const foreign = requireCompleted(check, await observeEvalRun(target, REGRESSION, {}, target.tenantB!), { trajectoryArgs: false });
+  const create = (baselineRunId: string) => createEvalRun(target.client, { evalSuiteRef: REGRESSION, agentId: SCRIPTED_AGENT, baselineRunId });
+  const other = await create(foreign.runId);
+  const unknown = await create(unknownRunIdLike(target.seed, foreign.runId, 'baseline:unknown'));
+  const otherUnknown = await create(unknownRunIdLike(target.seed, foreign.runId, 'baseline:calibration'));
+  check.equal(other.runId, undefined, "tenant B's eval run as tenant A's baseline creates no run");
+  check.equal(other.status, unknown.status, "tenant B's run as a baseline gets the status of an unknown baseline");
+  check.equal(readErrorCode(other.json), readErrorCode(unknown.json), "tenant B's run as a baseline gets the error code of an unknown baseline");
+  const told = informationBeyondUnknown(unknown.json ?? unknown.text, otherUnknown.json ?? otherUnknown.text, other.json ?? other.text);
+  check.ok(told.length === 0, "the refusal of tenant B's baseline carries no information the refusal of an unknown one does not", told);
+}
+
+export default defineScenario('v2-eval-trajectory-trials/0244-h-tenant-scoped-routes.ts', [
+  {
+    id: ROUTES_TENANT_ID,
+    title: "tenant B's request on every run-scoped route answers what an unknown run id answers and changes nothing of tenant A's run",
+    clause: "RFC 0244 §H (cross-tenant: everything is scoped to the run's owner triple), RFC 0081 §F",
+    rules: {
+      ...TENANT_RULES,
+      'foreign-baseline-run-id': "RFC 0244 §F, §H (a baseline of another tenant is refused like an unknown one, RFC 0252 §C's discipline)",
+    },
+    needs: { facet: [], fixtures: [GOLDEN], tenantB: true },
+    async run(check, target) {
+      await probeEveryRoute(check, target);
+      await probeBaseline(check, target);
+    },
+  },
+]);

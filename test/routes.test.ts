@@ -1,0 +1,194 @@
+// The route table (lib/routes/): its shape, how an exchange is matched and checked, the
+// cross-exchange status rule, a request no route matches (the harness's bug), the tenant probe a
+// new route gets from the table alone, and a reference certification with every exchange matched
+// and checked.
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../lib/client/index.ts';
+import { certifyTarget } from '../lib/certify.ts';
+import { Findings } from '../lib/ledger/findings.ts';
+import { createChecks } from '../lib/ledger/leg.ts';
+import type { Target } from '../lib/ledger/target.ts';
+import { checkAnswer } from '../lib/routes/answer.ts';
+import { blockUnmatched, checkExchanges } from '../lib/routes/check.ts';
+import { ExchangeLog, matchRoute } from '../lib/routes/exchanges.ts';
+import { ROUTES, ROUTES_SERVED_ID, runScopedRoutes, type Route } from '../lib/routes/table.ts';
+import { certificationSeed } from '../lib/certification-seed.ts';
+import { startReferenceHost } from '../hosts/reference/server.ts';
+import { loadScenarios } from '../scenarios/index.ts';
+import { judgeProbe, probeRoute } from '../scenarios/support/tenant-probes.ts';
+
+const route = (name: string): Route => ROUTES.find((r) => r.name === name)!;
+const RUN = 'tenant-a/0123456789abcdef';
+const PROJECTED = 'tenant-a~2F0123456789abcdef';
+const json = (value: unknown) => JSON.stringify(value);
+const answer = (status: number, body: unknown, url = `http://h.test/runs/${PROJECTED}`) => ({
+  url,
+  status,
+  headers: { 'content-type': 'application/json' },
+  text: json(body),
+});
+
+describe('the route table', () => {
+  it('names each route once, and gives every route that takes a run id its tenant probe', () => {
+    expect(new Set(ROUTES.map((r) => r.name)).size).toBe(ROUTES.length);
+    const runScoped = ROUTES.filter((r) => r.template.includes('{runId}')).map((r) => r.name);
+    expect(runScopedRoutes().map((r) => r.name)).toEqual(runScoped);
+    expect(runScoped).toEqual(['snapshot', 'events', 'events-resumed', 'poll', 'summary', 'cancel', 'seam-run-effects', 'seam-erase']);
+  });
+
+  it('matches a request by method, template and the header that tells a resumed stream apart', () => {
+    expect(matchRoute('GET', ['runs', PROJECTED, 'events'], {})?.name).toBe('events');
+    expect(matchRoute('GET', ['runs', PROJECTED, 'events'], { 'last-event-id': '3' })?.name).toBe('events-resumed');
+    expect(matchRoute('POST', ['runs', PROJECTED], {})).toBeUndefined();
+    expect(matchRoute('GET', ['runs', PROJECTED, 'artifacts'], {})).toBeUndefined();
+  });
+});
+
+describe('an answer checked against its route', () => {
+  it('refuses a status the route does not give, and a body its schema refuses', () => {
+    expect(checkAnswer(route('snapshot'), ['runs', PROJECTED], answer(418, { error: 'teapot', message: 'x' })).problems[0]).toMatch(/418 is no answer/);
+    const created = checkAnswer(route('create'), ['runs'], answer(201, { runId: RUN, status: 'pending' }, 'http://h.test/runs'));
+    expect(created.problems).toEqual(["/ must have required property 'eventsUrl'"]);
+  });
+
+  it('holds a 404 to not_found or a vendor code, and a registered code to its status', () => {
+    const snapshot = route('snapshot');
+    expect(checkAnswer(snapshot, ['runs', PROJECTED], answer(404, { error: 'not_found', message: 'no' })).problems).toEqual([]);
+    expect(checkAnswer(snapshot, ['runs', PROJECTED], answer(404, { error: 'acme.gone', message: 'no' })).problems).toEqual([]);
+    expect(checkAnswer(snapshot, ['runs', PROJECTED], answer(404, { error: 'run_not_found', message: 'no' })).problems[0]).toMatch(/no registered 404 code/);
+    expect(checkAnswer(snapshot, ['runs', PROJECTED], answer(403, { error: 'not_found', message: 'no' })).problems[0]).toMatch(/registered with 404, not 403/);
+    // The older nested form docs/wire.md §1.4 still reads, held to the same codes.
+    expect(checkAnswer(snapshot, ['runs', PROJECTED], answer(404, { error: { code: 'not_found', message: 'no' } })).problems).toEqual([]);
+    expect(checkAnswer(snapshot, ['runs', PROJECTED], answer(404, { error: { code: 'gone', message: 'no' } })).problems[0]).toMatch(/no registered 404 code/);
+    const create = route('create');
+    expect(checkAnswer(create, ['runs'], answer(501, { error: 'capability_not_provided', message: 'no' }, 'http://h.test/runs')).problems).toEqual([]);
+  });
+
+  it('admits snapshot members beyond the subset it reads, and crosses the run id with the path', () => {
+    const snapshot = { runId: RUN, status: 'running', owner: { tenant: 'tenant-a', subject: 's' }, vendorMember: 1 };
+    expect(checkAnswer(route('snapshot'), ['runs', PROJECTED], answer(200, snapshot)).problems).toEqual([]);
+    const other = { ...snapshot, runId: 'tenant-a/ffffffffffffffff' };
+    expect(checkAnswer(route('snapshot'), ['runs', PROJECTED], answer(200, other)).problems[0]).toMatch(/not the run of the path/);
+  });
+
+  it('fails a poll page that carries the terminal event but says running, and a create URL that leaves the origin', () => {
+    const event = {
+      eventId: 'evt-0000000000000001',
+      runId: RUN,
+      type: 'run.completed',
+      payload: { outputs: {} },
+      timestamp: '2026-01-01T00:00:00Z',
+      sequence: 4,
+      schemaVersion: 1,
+    };
+    const page = { runId: RUN, events: [event], lastSequence: 4, status: 'running', isTerminal: false };
+    const problems = checkAnswer(route('poll'), ['runs', PROJECTED, 'events', 'poll'], answer(200, page)).problems;
+    expect(problems.join('\n')).toMatch(/terminal event \(the run completed\) but says status "running"/);
+    expect(checkAnswer(route('poll'), ['runs', PROJECTED, 'events', 'poll'], answer(200, { ...page, status: 'completed', isTerminal: true })).problems).toEqual(
+      [],
+    );
+    const created = { runId: RUN, status: 'pending', eventsUrl: 'https://elsewhere.test/runs/x/events' };
+    expect(checkAnswer(route('create'), ['runs'], answer(201, created, 'http://h.test/runs')).problems[0]).toMatch(/leaves the request's origin/);
+  });
+});
+
+/** Drives an ExchangeLog by hand: one exchange, its status and its body. */
+function exchange(log: ExchangeLog, method: string, path: string, status: number, body: unknown): void {
+  const record = log.begin({ method, url: `http://h.test${path}`, headers: {}, stream: false });
+  record.headers(status, { 'content-type': 'application/json' });
+  record.end({ text: json(body) });
+}
+
+describe('the route step', () => {
+  it('fails a run whose status leaves the terminal one, and names both exchanges', () => {
+    const log = new ExchangeLog('http://h.test');
+    exchange(log, 'GET', `/runs/${PROJECTED}/eval-summary`, 409, { error: 'run_state_conflict', message: 'not yet', details: { runStatus: 'cancelled' } });
+    exchange(log, 'GET', `/runs/${PROJECTED}`, 200, { runId: RUN, status: 'completed', owner: { tenant: 'tenant-a', subject: 's' } });
+    const findings = new Findings();
+    const coverage = checkExchanges(log.exchanges, findings, '[h]');
+    expect(coverage.totals).toEqual({ seen: 2, validated: 2, failed: 0, unanswered: 0 });
+    const found = findings.summary().get(ROUTES_SERVED_ID)!;
+    expect(found.failedRules).toEqual(['run-status-consistent']);
+    expect(found.failures.join('\n')).toMatch(
+      /eval-summary answered status \\"cancelled\\", then GET \/runs\/tenant-a~2F0123456789abcdef said \\"completed\\"/,
+    );
+  });
+
+  it('blocks the routes row as a harness bug when an exchange matches no route', () => {
+    const log = new ExchangeLog('http://h.test/base');
+    exchange(log, 'GET', '/base/runs/x/artifacts', 200, {});
+    exchange(log, 'GET', '/base/.well-known/openwop', 304, '');
+    const coverage = checkExchanges(log.exchanges, new Findings(), '[h]');
+    expect(coverage.unmatched).toEqual(['GET /runs/x/artifacts']);
+    const rows = blockUnmatched([{ id: ROUTES_SERVED_ID, scenario: 's', result: 'executed-pass', assertions: 3 }], coverage);
+    expect(rows[0]).toMatchObject({ result: 'blocked' });
+    expect(rows[0]!.detail).toMatch(/^Test bug: 1 exchange\(s\) match no route .* GET \/runs\/x\/artifacts$/);
+  });
+});
+
+describe('a route added to the table', () => {
+  // A host with one more run-scoped route, which serves tenant A's run to anyone and refuses
+  // unknown ids 404 not_found: the probe the table generates for it catches the leak.
+  const ARTIFACTS: Route = {
+    name: 'artifacts',
+    method: 'GET',
+    template: '/runs/{runId}/artifacts',
+    clause: 'a clause',
+    id: ROUTES_SERVED_ID,
+    rule: 'route-artifacts',
+    answers: { '200': { body: 'any', clause: 'a clause' } },
+    tenant: { rule: 'foreign-artifacts' },
+  };
+  let server: Server;
+  let baseUrl = '';
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const known = req.url?.startsWith(`/runs/${PROJECTED}/artifacts`) === true;
+      res.writeHead(known ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(json(known ? { artifacts: [] } : { error: 'not_found', message: 'no such run' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('gets its tenant probe with no code of its own', async () => {
+    const routes = [...ROUTES, ARTIFACTS];
+    const probed = runScopedRoutes(routes).find((r) => r.name === 'artifacts')!;
+    expect(probed).toBeDefined();
+    const target = { tenantB: createClient({ baseUrl, apiKey: 'key-b' }), seed: certificationSeed('00'.repeat(16)) } as unknown as Target;
+    const check = createChecks('[h]', ['foreign-artifacts']);
+    judgeProbe(check, probed, await probeRoute(target, probed, RUN));
+    expect(check.failedRules).toEqual(['foreign-artifacts']);
+    expect(check.failures.join('\n')).toMatch(/GET \/runs\/\{runId\}\/artifacts: tenant B is not served tenant A's run/);
+  });
+});
+
+describe('a certification of the reference host', () => {
+  it('matches every exchange to a route and checks it: none unmatched, none failed', async () => {
+    const host = await startReferenceHost({ port: 0, dbPath: ':memory:', log: () => {} });
+    try {
+      const outcome = await certifyTarget({
+        host: { baseUrl: host.baseUrl, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey },
+        requireBehavior: true,
+        scenarios: await loadScenarios(),
+        generated: 0,
+      });
+      if (!outcome.ok) throw new Error(outcome.reason);
+      const coverage = outcome.target.servedCoverage!;
+      expect(coverage.unmatched).toEqual([]);
+      expect(coverage.totals.failed).toBe(0);
+      expect(coverage.totals.unanswered).toBe(0);
+      expect(coverage.totals.validated).toBe(coverage.totals.seen);
+      expect(coverage.totals.seen).toBeGreaterThan(100);
+      const rows = new Map(outcome.rows.map((row) => [row.id, row]));
+      expect(rows.get(ROUTES_SERVED_ID)?.result).toBe('executed-pass');
+      expect(rows.get('openwop.requirement.0244.run-routes-tenant-scoped')?.result).toBe('executed-pass');
+    } finally {
+      await host.close();
+    }
+  }, 300_000);
+});
