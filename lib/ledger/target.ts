@@ -17,7 +17,7 @@ import { certificationSeed, type CertificationSeed } from '../certification-seed
 import { loadFixtures, withCounterNonce, type FixtureDocument } from '../fixtures.ts';
 import type { ExchangeRecorder } from '../client/recorder.ts';
 import { Findings } from './findings.ts';
-import type { ServedObservation } from './served-facts.ts';
+import type { ObservedRun } from './observed-run.ts';
 
 /**
  * The generated-suites leg's plan (scenarios/v2-eval-trajectory-trials/0244-af-generated-suites.ts): how many suites
@@ -85,23 +85,14 @@ export interface Target {
   memo<T>(key: string, make: () => Promise<T>): Promise<T>;
   /** Checks made on any observed run, charged to the id of the clause each witnesses. */
   findings?: Findings;
-  /**
-   * The observed runs whose served facts are still to be compared: the legs queue them, and the
-   * pipeline compares them into `findings` once every leg has run (./served-facts.ts).
-   */
-  served?: ServedObservation[];
   /** Every value the harness generates for this host derives from it, so a replay sends the same requests. */
   seed: CertificationSeed;
   generated?: GeneratedPlan;
-  /** The eval runs the legs observed end to end, with their events, for `run --otel` (lib/report/otel.ts). */
-  observedRuns?: ObservedRunLog[];
-}
-
-/** One eval run as read: its id, the suite it ran and its event log as the host sent it. */
-export interface ObservedRunLog {
-  runId: string;
-  suiteId: string;
-  events: ReadonlyArray<{ type: string; [member: string]: unknown }>;
+  /**
+   * Every eval run the legs observed (./observed-run.ts): those still queued are compared into
+   * `findings` once every leg has run (./served-facts.ts); `run --otel` writes their events.
+   */
+  observedRuns?: ObservedRun[];
 }
 
 export type OpenTargetResult = { ok: true; target: Target } | { ok: false; reason: string };
@@ -146,7 +137,6 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     requireBehavior: options.requireBehavior,
     fixtureDocs: new Map(loadFixtures()),
     findings: new Findings(),
-    served: [],
     seed: certificationSeed(options.seed),
     generated: { count: options.generated ?? DEFAULT_GENERATED_SUITES, ...(options.replaySuite ? { replay: options.replaySuite } : {}) },
     observedRuns: [],

@@ -10,7 +10,7 @@
 import { readCounter, readEffects, readRunEffects } from '../../lib/client/index.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
-import { requireCompleted, type ObservedEvalRun } from './eval-run.ts';
+import { requireCompleted, type ObservedRun } from './eval-run.ts';
 
 /** What a row on a host with only the first seams records (CONTRACT §5). */
 export const GLOBAL_READING = 'the host reads effects only globally: read around a run of the leg alone, with no other leg in flight (CONTRACT §5)';
@@ -29,9 +29,9 @@ export interface ObservedEffects {
 
 export interface EffectsRequest {
   /** A run of the leg's own, started between the two global readings. */
-  own(): Promise<ObservedEvalRun>;
+  own(): Promise<ObservedRun>;
   /** The run to judge on a host that reads effects per run; `own` when absent. */
-  shared?(): Promise<ObservedEvalRun>;
+  shared?(): Promise<ObservedRun>;
   /** Keyed counters read with the global effect counter. */
   counterKeys?: readonly string[];
 }
