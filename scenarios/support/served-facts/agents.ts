@@ -247,5 +247,6 @@ function compareEvaluatorType(ctx: ServedContext, events: readonly RunEvent[]): 
     const kind = isJsonObject(task?.expected) ? task.expected.kind : undefined;
     if (kind === 'golden' || kind === 'trajectory')
       check.equal(p.evaluatorType, 'deterministic', `${clause} eval.scored of ${kind} task ${String(p.taskId)} at sequence ${event.sequence}: evaluatorType`);
+    else if (kind === 'rubric') check.saw(`evaluatorType ${JSON.stringify(p.evaluatorType)} on a rubric trial (RFC 0081 §D: the judge is the host's)`);
   }
 }

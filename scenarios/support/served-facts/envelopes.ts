@@ -11,6 +11,9 @@ import type { RunEvent } from '../../../lib/client/index.ts';
 import { validate } from '../../../lib/schemas/index.ts';
 import type { ServedContext } from './context.ts';
 
+/** What a row records of a host whose timestamps carry a numeric offset, not `Z` (a date-time either way). */
+export const OFFSET_TIMESTAMPS = 'event timestamps with a numeric offset, not Z (docs/wire.md §5.1: a date-time)';
+
 /** At most this many offenders are named in one message. */
 const SHOWN = 5;
 
@@ -52,6 +55,7 @@ export function compareEnvelopes(ctx: ServedContext): void {
     }
     {
       const { check, clause } = ctx.fact('served-envelope');
+      if (events.some((event) => typeof event.timestamp === 'string' && !/z$/i.test(event.timestamp))) check.saw(OFFSET_TIMESTAMPS);
       const invalid: Array<{ sequence: number; type: string; errors: string[] }> = [];
       for (const event of events) {
         // The payload is a separate fact, by type; the envelope is checked whole here.
