@@ -23,7 +23,7 @@ export const ENVELOPE_VARIANTS: HonestVariant[] = [
   {
     name: 'rubric-scored-by-judge',
     choice: 'a rubric trial\'s eval.scored says evaluatorType "llm_judge"; golden and trajectory trials say "deterministic"',
-    clause: "RFC 0244 §E (evaluatorType names the evaluator), RFC 0081 §D (rubric: a host-chosen judge)",
+    clause: 'RFC 0244 §E (evaluatorType names the evaluator), RFC 0081 §D (rubric: a host-chosen judge)',
     shows: 'evaluatorType "llm_judge" on a rubric trial',
     options: {
       engineBehaviour: {
