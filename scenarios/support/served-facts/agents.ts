@@ -82,7 +82,9 @@ function walkBrackets(ctx: ServedContext, events: readonly RunEvent[]): Frame[] 
     const inner = stack.at(-1);
     const at = `${event.type} at sequence ${event.sequence}`;
     if (inner !== undefined && event.type.startsWith('agent.') && event.type !== 'agent.invocation-started' && event.type !== 'agent.invocation-completed')
-      if (p.agentId !== inner.agentId) strangers.push(`${at} names agent ${String(p.agentId)} inside the bracket of ${String(inner.agentId)}`);
+      if (p.agentId !== undefined && p.agentId !== inner.agentId)
+        // A payload that names no agent (agent.reasoning-delta may not) is left to its schema.
+        strangers.push(`${at} names agent ${String(p.agentId)} inside the bracket of ${String(inner.agentId)}`);
     switch (event.type) {
       case 'agent.invocation-started': {
         const frame: Frame = {
