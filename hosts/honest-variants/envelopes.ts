@@ -39,7 +39,7 @@ export const ENVELOPE_VARIANTS: HonestVariant[] = [
   {
     name: 'event-timestamps-with-offset',
     choice: 'event timestamps carry the offset +00:00 instead of Z',
-    clause: 'docs/wire.md §5.1 (timestamp: a date-time, RFC 3339)',
+    clause: 'OpenWOP v2 RunEventDoc (timestamp: a date-time, RFC 3339; docs/wire.md §5.1)',
     shows: OFFSET_TIMESTAMPS,
     options: { hostBehaviour: everyForm((doc) => ({ ...doc, timestamp: doc.timestamp.replace(/Z$/, '+00:00') })) },
   },
