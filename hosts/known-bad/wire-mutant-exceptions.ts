@@ -41,4 +41,13 @@ export const WIRE_MUTANT_EXCEPTIONS: Readonly<Record<string, string>> = {
     'a bracket closed twice is core OpenWOP event semantics, not a clause of RFC 0081/0244/0252; every count inside the bracket is unchanged',
   'wire-event-duplicated-agent-decided':
     "no clause broken: RFC 0244 §B reads the trial's terminal agent.decided, and the repeat is the same decision; eval.scored stays after it",
+  // The agent events' members (issue 28): optional ones left out are honest, and two values no clause fixes.
+  'wire-dropped-agent-tool-called-inputs': OPTIONAL('agent.tool-called.inputs', 'docs/wire.md §6.2; RFC 0244 UQ 6 lets a host redact them'),
+  'wire-dropped-agent-tool-returned-outcome': OPTIONAL('agent.tool-returned.outcome', 'docs/wire.md §6.2'),
+  'wire-dropped-agent-tool-returned-status': OPTIONAL('agent.tool-returned.status', 'docs/wire.md §6.2'),
+  'wire-dropped-provider-usage-totaltokens': OPTIONAL('provider.usage.totalTokens', 'docs/wire.md §6.2'),
+  'wire-plus-one-provider-usage-totaltokens':
+    'no clause the harness holds: docs/wire.md §6.2 gives totalTokens no formula, the script fixes only inputTokens and outputTokens (CONTRACT §3), and RFC 0244 §C sums those two',
+  'wire-altered-agent-invocation-started-source':
+    "no clause fixes which of the three sources a trial's invocation names (docs/wire.md §6.2 gives the enum, which served-agent-shape holds); the scripted agent's run-api is the reference host's choice",
 };

@@ -8,7 +8,8 @@
 //   - served-bracket-agents: a trial's bracket is the target agent's, each nested bracket the
 //     delegate the script names, in step order, and every event in a bracket carries its agent
 //     (RFC 0244 §A reads the trajectory by agentId);
-//   - served-script-values: the calls (tool, agent, inputs after `$memory`), the provider.usage
+//   - served-script-values: the calls (tool, agent, inputs after `$memory`, the answer the
+//     suite's fixtures fix where the host serves status or outcome), the provider.usage
 //     events (provider "scripted", model "scripted-1", the script's tokens and cost) and the
 //     decision of each trial are its script's;
 //   - served-evaluator-type: a golden or trajectory trial's evaluatorType, when served, says
@@ -58,13 +59,13 @@ export function compareAgentEvents(ctx: ServedContext): void {
     }
     check.ok(invalid.length === 0, `${clause} every agent.* and provider.* payload validates (${invalid.length} do not)`, invalid.slice(0, SHOWN));
   }
-  const tops = walkBrackets(ctx, events);
-  compareScripts(ctx, events, tops);
+  const { tops, returns } = walkBrackets(ctx, events);
+  compareScripts(ctx, events, tops, returns);
   compareEvaluatorType(ctx, events);
 }
 
 /** Walks the brackets once: pairing and agents are checked on the way; the top-level frames are returned. */
-function walkBrackets(ctx: ServedContext, events: readonly RunEvent[]): Frame[] {
+function walkBrackets(ctx: ServedContext, events: readonly RunEvent[]): { tops: Frame[]; returns: Map<string, Json> } {
   const pairing = ctx.fact('served-tool-pairing');
   const agents = ctx.fact('served-bracket-agents');
   const pairs: string[] = [];
@@ -72,6 +73,7 @@ function walkBrackets(ctx: ServedContext, events: readonly RunEvent[]): Frame[] 
   const calls = new Map<string, { toolName: unknown; agentId: unknown; frame: Frame | undefined; sequence: number; returned: boolean }>();
   const stack: Frame[] = [];
   const tops: Frame[] = [];
+  const returns = new Map<string, Json>();
   const unreturned = (frame: Frame, why: string, sequence: number) => {
     for (const callId of frame.pending)
       pairs.push(`call ${callId} (sequence ${calls.get(callId)?.sequence}) is not returned before ${why} at sequence ${sequence}`);
@@ -133,6 +135,7 @@ function walkBrackets(ctx: ServedContext, events: readonly RunEvent[]): Frame[] 
         if (p.agentId !== call.agentId) pairs.push(`${at} names agent ${String(p.agentId)} for a call by ${String(call.agentId)}`);
         if (call.frame !== inner) pairs.push(`${at} lands in another bracket than its call (sequence ${call.sequence})`);
         call.returned = true;
+        returns.set(String(p.callId), p);
         call.frame?.pending.delete(String(p.callId));
         break;
       }
@@ -162,11 +165,11 @@ function walkBrackets(ctx: ServedContext, events: readonly RunEvent[]): Frame[] 
     `${agents.clause} every trial bracket is ${target}'s, and every event in a bracket carries the bracket's agent`,
     [...foreignTops, ...strangers].slice(0, SHOWN),
   );
-  return tops;
+  return { tops, returns };
 }
 
 /** The script of each top-level bracket's trial: its nested brackets, calls, usage and decision. */
-function compareScripts(ctx: ServedContext, events: readonly RunEvent[], tops: readonly Frame[]): void {
+function compareScripts(ctx: ServedContext, events: readonly RunEvent[], tops: readonly Frame[], returns: ReadonlyMap<string, Json>): void {
   const { run, suite } = ctx;
   const trialOf = new Map<number, { taskId: string; trialIndex: number }>();
   for (const trial of attribute(events, []).scored) for (const bracket of trial.brackets) trialOf.set(bracket.openSequence, trial);
@@ -185,6 +188,8 @@ function compareScripts(ctx: ServedContext, events: readonly RunEvent[], tops: r
       `${agents.clause} ${where}: the nested brackets are the delegates the script names, in step order`,
     );
     const wanted = predictTrial(task, trial.trialIndex, run.agentId);
+    // A task named in fixtureRuns is answered from its source run (RFC 0252 §D), not its suite.
+    const recorded = run.request.fixtureRuns?.[task.taskId] !== undefined;
     const served = frame.calls;
     const callsDiffer =
       served.length !== wanted.length
@@ -196,10 +201,21 @@ function compareScripts(ctx: ServedContext, events: readonly RunEvent[], tops: r
                 return `call ${i}: ${String(call.agentId)} called ${String(call.toolName)} where the script has ${want.agentId} call ${want.toolName}`;
               if ('inputs' in call && !liveMemory && !jsonDeepEqual(call.inputs, want.inputs))
                 return `call ${i}: ${String(call.toolName)} with ${JSON.stringify(call.inputs)} where the script gives ${JSON.stringify(want.inputs)}`;
+              // The answer its fixtures (or the live echo) fix, where served: status and outcome are optional (CONTRACT §4).
+              const answer = returns.get(String(call.callId));
+              if (want.answer === undefined || answer === undefined || liveMemory || recorded) return undefined;
+              if (answer.status !== undefined && answer.status !== want.answer.status)
+                return `call ${i}: ${String(call.toolName)} answered ${String(answer.status)} where its fixtures answer ${want.answer.status}`;
+              if (want.answer.status === 'ok' && 'outcome' in answer && !jsonDeepEqual(answer.outcome, want.answer.outcome))
+                return `call ${i}: ${String(call.toolName)} answered ${JSON.stringify(answer.outcome)} where its fixtures answer ${JSON.stringify(want.answer.outcome)}`;
               return undefined;
             })
             .find((problem) => problem !== undefined);
-    values.check.ok(callsDiffer === undefined, `${values.clause} ${where}: the tool calls are the script's, in step order`, callsDiffer);
+    values.check.ok(
+      callsDiffer === undefined,
+      `${values.clause} ${where}: the tool calls are the script's, in step order, answered as its fixtures say`,
+      callsDiffer,
+    );
     const usage = (Array.isArray(script.usage) ? script.usage : []).filter(isJsonObject);
     const usageDiffers =
       frame.usage.length !== usage.length
