@@ -74,9 +74,8 @@ function walkBrackets(ctx: ServedContext, events: readonly RunEvent[]): { tops: 
   const stack: Frame[] = [];
   const tops: Frame[] = [];
   const returns = new Map<string, Json>();
-  const unreturned = (frame: Frame, why: string, sequence: number) => {
-    for (const callId of frame.pending)
-      pairs.push(`call ${callId} (sequence ${calls.get(callId)?.sequence}) is not returned before ${why} at sequence ${sequence}`);
+  const unreturned = (frame: Frame, before: string) => {
+    for (const callId of frame.pending) pairs.push(`call ${callId} (sequence ${calls.get(callId)?.sequence}) is not returned before ${before}`);
     frame.pending.clear();
   };
   for (const event of events) {
@@ -109,7 +108,7 @@ function walkBrackets(ctx: ServedContext, events: readonly RunEvent[]): { tops: 
         if (index === -1) break;
         const frame = stack[index]!;
         if (p.agentId !== frame.agentId) strangers.push(`${at} closes the bracket of ${String(frame.agentId)} as ${String(p.agentId)}`);
-        for (const closed of stack.splice(index)) unreturned(closed, 'its bracket closes', event.sequence);
+        for (const closed of stack.splice(index)) unreturned(closed, `its bracket closes at sequence ${event.sequence}`);
         break;
       }
       case 'agent.tool-called': {
@@ -117,7 +116,7 @@ function walkBrackets(ctx: ServedContext, events: readonly RunEvent[]): { tops: 
         if (callId === undefined) break; // the payload schema names it (served-agent-shape)
         if (calls.has(callId)) pairs.push(`${at} repeats callId ${callId}`);
         if (inner !== undefined) {
-          unreturned(inner, 'the next call of its bracket', event.sequence);
+          unreturned(inner, `the next call of its bracket, at sequence ${event.sequence}`);
           inner.pending.add(callId);
           stack[0]!.calls.push(p);
         }
@@ -141,7 +140,7 @@ function walkBrackets(ctx: ServedContext, events: readonly RunEvent[]): { tops: 
       }
       case 'agent.decided': {
         if (inner === undefined) break;
-        unreturned(inner, 'its agent decided', event.sequence);
+        unreturned(inner, `its agent decided, at sequence ${event.sequence}`);
         if (inner === stack[0]) inner.decisions.push(p.decision);
         break;
       }
@@ -152,7 +151,7 @@ function walkBrackets(ctx: ServedContext, events: readonly RunEvent[]): { tops: 
       }
     }
   }
-  for (const frame of stack) unreturned(frame, 'the log ends', Number.NaN);
+  for (const frame of stack) unreturned(frame, 'the log ends');
   pairing.check.ok(
     pairs.length === 0,
     `${pairing.clause} every agent.tool-returned pairs with its agent.tool-called (${pairs.length} do not)`,
