@@ -18,7 +18,8 @@ import type { HostLeg, Leg, Scenario, SharedHostState } from '../lib/ledger/scen
 import type { Target } from '../lib/ledger/target.ts';
 import { loadScenarios } from '../scenarios/index.ts';
 import { Findings } from '../lib/ledger/findings.ts';
-import { compareServed, type ServedObservation } from '../lib/ledger/served-facts.ts';
+import type { ObservedRun } from '../lib/ledger/observed-run.ts';
+import { compareServed } from '../lib/ledger/served-facts.ts';
 
 const scenarios = await loadScenarios();
 
@@ -294,9 +295,9 @@ describe('the compare step of the served facts', () => {
     // row's detail, which the bundle signs, must not follow it (a replay would not reproduce it).
     const compared = (queued: string[]) => {
       const order: string[] = [];
-      const queue: ServedObservation[] = queued.map((name) => ({ runId: name, order: JSON.stringify([name]), compare: () => order.push(name) }));
-      compareServed(queue, new Findings(), 'host');
-      expect(queue).toEqual([]);
+      const runs = queued.map((name) => ({ fixture: { id: name }, request: {}, runId: name, compare: () => order.push(name) }) as unknown as ObservedRun);
+      compareServed(runs, new Findings());
+      expect(runs.filter((run) => run.compare !== undefined)).toEqual([]);
       return order;
     };
     const names = ['conformance-eval-trials', 'conformance-eval-efficiency', 'conformance-eval-trajectory', 'conformance-eval-delegates'];

@@ -16,7 +16,7 @@ import { loadScenarios } from '../scenarios/index.ts';
 import { TestBug } from '../lib/test-bug.ts';
 import { HONEST_VARIANTS } from '../hosts/honest-variants/catalogue.ts';
 import { startReferenceHost, type ReferenceHost, type ReferenceHostOptions } from '../hosts/reference/server.ts';
-import { observeEvalRun, sharedEvalRun, type ObservedEvalRun } from '../scenarios/support/eval-run.ts';
+import { observeEvalRun, sharedEvalRun, type ObservedRun } from '../scenarios/support/eval-run.ts';
 
 const legs = (await loadScenarios()).flatMap((scenario) => scenario.legs.map((leg) => ({ file: scenario.file, leg })));
 function legOf(id: string): { file: string; leg: Leg } {
@@ -26,7 +26,7 @@ function legOf(id: string): { file: string; leg: Leg } {
 }
 
 /** The shared observation of `fixtureId` that every leg of `target` will read, replaced by `run`. */
-function inject(target: Target, fixtureId: string, run: ObservedEvalRun): void {
+function inject(target: Target, fixtureId: string, run: ObservedRun): void {
   const memo = target.memo.bind(target);
   target.memo = <T>(key: string, make: () => Promise<T>) => (key === `eval-run:${fixtureId}` ? Promise.resolve(run as T) : memo(key, make));
 }

@@ -23,6 +23,7 @@ import { ADVERSARIAL_VARIANTS } from './adversarial.ts';
 import { PROVENANCE_VARIANTS } from './provenance.ts';
 import { WIRE_TEXT_VARIANTS } from './text.ts';
 import { TENANT_VARIANTS } from './tenants.ts';
+import { ENVELOPE_VARIANTS } from './envelopes.ts';
 
 export interface HonestVariant {
   /** kebab-case, unique. */
@@ -226,6 +227,7 @@ const BASE_VARIANTS: HonestVariant[] = [
   ...RETRIABLE_VARIANTS,
   ...WIRE_TEXT_VARIANTS,
   ...TENANT_VARIANTS,
+  ...ENVELOPE_VARIANTS,
 ];
 
 /** Every hand-written honest variant. */

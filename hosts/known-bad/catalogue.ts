@@ -36,6 +36,7 @@ import { COST_CEILING } from './catalogue/v2-eval-run-surface/0081-d-cost-ceilin
 import { ADVERSARIAL } from './catalogue/v2-eval-run-surface/0081-d-adversarial.ts';
 import { PROVENANCE } from './catalogue/v2-eval-run-surface/0081-c-provenance.ts';
 import { ROUTE_DEFECTS } from './catalogue/routes.ts';
+import { ENVELOPES } from './catalogue/envelopes.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -60,4 +61,5 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...ADVERSARIAL,
   ...PROVENANCE,
   ...ROUTE_DEFECTS,
+  ...ENVELOPES,
 ];

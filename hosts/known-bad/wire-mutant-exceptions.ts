@@ -30,8 +30,6 @@ export const WIRE_MUTANT_EXCEPTIONS: Readonly<Record<string, string>> = {
   'wire-plus-1e-6-eval-summary-regression-alpha':
     "no defect: alpha is the host's (RFC 0244 §F); the sign-test verdict is recomputed at the served alpha, and 0.05 + 5e-8 gives the same verdict",
   'wire-altered-eval-scored-scorelabel': "no defect: a scoreLabel is the host's label (RFC 0244 §E), within its pattern; it carries no content",
-  'wire-altered-eval-scored-evaluatortype':
-    'no clause ties evaluatorType to the mode or the grader (RFC 0244 §E, provisional per UQ 4): a host may judge a deterministic task with a model and say so',
   // Events whose order the three RFCs do not fix, or whose pairing is core OpenWOP event semantics.
   'wire-event-moved-eval-scored':
     "no clause broken: eval.scored stays after its trial's agent.decided and before eval.completed (RFC 0081 §C); no clause puts it before the next task's events",
@@ -43,10 +41,13 @@ export const WIRE_MUTANT_EXCEPTIONS: Readonly<Record<string, string>> = {
     'a bracket closed twice is core OpenWOP event semantics, not a clause of RFC 0081/0244/0252; every count inside the bracket is unchanged',
   'wire-event-duplicated-agent-decided':
     "no clause broken: RFC 0244 §B reads the trial's terminal agent.decided, and the repeat is the same decision; eval.scored stays after it",
-  'wire-event-dropped-agent-tool-returned':
-    'a call without its tool-returned is core OpenWOP event semantics, outside RFC 0081/0244/0252: trajectories read agent.tool-called (RFC 0244 §A), and where it lands no grade reads the result',
-  'wire-event-duplicated-agent-tool-returned':
-    'a result sent twice is core OpenWOP event semantics, outside RFC 0081/0244/0252; trajectories and efficiency count agent.tool-called (RFC 0244 §A, §C)',
-  'wire-event-moved-agent-tool-returned':
-    'a result after agent.decided, still inside its bracket, is core OpenWOP event ordering, outside RFC 0081/0244/0252; no grade reads it where it lands',
+  // The agent events' members (issue 28): optional ones left out are honest, and two values no clause fixes.
+  'wire-dropped-agent-tool-called-inputs': OPTIONAL('agent.tool-called.inputs', 'docs/wire.md §6.2; RFC 0244 UQ 6 lets a host redact them'),
+  'wire-dropped-agent-tool-returned-outcome': OPTIONAL('agent.tool-returned.outcome', 'docs/wire.md §6.2'),
+  'wire-dropped-agent-tool-returned-status': OPTIONAL('agent.tool-returned.status', 'docs/wire.md §6.2'),
+  'wire-dropped-provider-usage-totaltokens': OPTIONAL('provider.usage.totalTokens', 'docs/wire.md §6.2'),
+  'wire-plus-one-provider-usage-totaltokens':
+    'no clause the harness holds: docs/wire.md §6.2 gives totalTokens no formula, the script fixes only inputTokens and outputTokens (CONTRACT §3), and RFC 0244 §C sums those two',
+  'wire-altered-agent-invocation-started-source':
+    "no clause fixes which of the three sources a trial's invocation names (docs/wire.md §6.2 gives the enum, which served-agent-shape holds); the scripted agent's run-api is the reference host's choice",
 };

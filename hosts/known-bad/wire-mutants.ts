@@ -1,8 +1,8 @@
 // Wire mutants derived from the schemas (issue 18 item 6), beside the hand-written known-bad
 // hosts: each one is the reference host with one served fact perturbed in one place.
 //   - Members: every member, required or optional, of the eval summary (its task entries, their
-//     trials, trajectory and efficiency blocks, trialStats, regression) and of every `eval.*`
-//     event payload, walked from schemas/v2. Each gets the perturbations its schema types admit:
+//     trials, trajectory and efficiency blocks, trialStats, regression) and of every `eval.*`,
+//     `agent.*` and `provider.*` event payload, walked from schemas/v2. Each gets the perturbations its schema types admit:
 //     a number +1 and, where the schema says `number`, +1e-6 relative; dropped; swapped with the
 //     first sibling of a shared type whose value differs; its type changed where the schema
 //     admits more than one; a string altered in its last character (an enum: the next value); a
@@ -83,13 +83,16 @@ function eventTypes(schemas: Schemas): Array<[string, unknown]> {
   return Object.entries(index);
 }
 
-/** Every member of the summary and of every `eval.*` payload in `schemas`, required and optional. */
+/** The payloads the engine emits, whose members are perturbed: the eval.* family and the agent events inside its trials. */
+const ENGINE_PAYLOADS = /^(eval|agent|provider)\./;
+
+/** Every member of the summary and of every `eval.*`, `agent.*` and `provider.*` payload in `schemas`, required and optional. */
 export function servedMembers(schemas: Schemas = shippedSchemas()): ServedMember[] {
   const out: ServedMember[] = [];
   const summary = schemas.get(`${BASE}eval-summary.schema.json`);
   if (summary !== undefined) walk(summary, summary, schemas, 'eval-summary', [], out);
   const payloads = schemas.get(`${BASE}run-event-payloads.schema.json`)!;
-  for (const [type, entry] of eventTypes(schemas)) if (type.startsWith('eval.')) walk(entry, payloads, schemas, type, [], out);
+  for (const [type, entry] of eventTypes(schemas)) if (ENGINE_PAYLOADS.test(type)) walk(entry, payloads, schemas, type, [], out);
   return out;
 }
 

@@ -52,10 +52,10 @@ export function selectLegs(scenarios: Scenario[], filter?: LegFilter): Array<{ s
 export async function runLegs(scenarios: Scenario[], target: Target | undefined, options: RunLegsOptions = {}): Promise<LedgerRow[]> {
   const chosen = selectLegs(scenarios, options.filter).filter(({ leg }) => leg.serverFree || target !== undefined);
   const jobs = chosen.map(({ scenario, leg }) => ({ alone: runsAlone(leg, target), start: () => runLeg(scenario.file, leg, target) }));
-  // 1. Observe: the legs run; each eval run they observe is queued on target.served.
+  // 1. Observe: the legs run; each eval run they observe is kept on target.observedRuns.
   const rows = await schedule(jobs, options.concurrency ?? DEFAULT_CONCURRENCY, (row, index) => options.onRow?.(row, chosen[index]!.leg));
   // 2. Compare: every served fact of every observed run, charged to the id whose clause it witnesses.
-  if (target !== undefined) compareServed(target.served, target.findings, target.label);
+  if (target !== undefined) compareServed(target.observedRuns, target.findings);
   // 3. Check every exchange against its route (lib/routes/), charged to the route's id.
   if (target?.exchanges !== undefined && target.findings !== undefined)
     target.servedCoverage = checkExchanges(target.exchanges.exchanges, target.findings, target.label);

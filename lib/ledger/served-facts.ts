@@ -5,13 +5,14 @@
 // both; test/rule-names.test.ts holds that for every rule of every id.
 //
 // The served facts are a step of their own in the certify pipeline (./runner.ts): the legs
-// observe runs and queue each on the target (`target.served`), the queue is compared once every
+// observe runs and keep each on the target (`target.observedRuns`, ./observed-run.ts), the queue is compared once every
 // leg has run, and the findings are recorded on their own id's row (./findings.ts). `run` and the
 // vitest adapter (./vitest.ts) both go through it, so they give the same rows.
 //
 // Ids are spelled in full, rules by their bare names (lib/ledger/scenario.ts on spelling).
 
 import type { Findings } from './findings.ts';
+import type { ObservedRun } from './observed-run.ts';
 
 /** One served member: the clause that fixes it and the requirement id a mismatch fails. */
 export interface ServedFact {
@@ -176,6 +177,48 @@ export const SERVED_FACTS = {
     clause: 'RFC 0244 §F, UQ 5',
     id: 'openwop.requirement.0244.regression-paired',
   },
+  // The envelope and the agent events of every event, in every read form (scenarios/support/served-facts/envelopes.ts, agents.ts).
+  'served-event-run-id': {
+    member: "every event's runId, in every read form (SSE, poll, resumed): the run read, never another run, another tenant's included",
+    clause: "docs/wire.md §5.1 (runId: the run), RFC 0244 §H (scoped to the run's owner triple)",
+    id: 'openwop.requirement.0081.eval-run-events',
+  },
+  'served-event-ids': {
+    member: "every event's eventId, in every read form: unique within the run",
+    clause: 'docs/wire.md §1.3, §5.1 (eventId names one event), RFC 0081 §C',
+    id: 'openwop.requirement.0081.eval-run-events',
+  },
+  'served-envelope': {
+    member: "every event's envelope, in every read form: closed, ids in their patterns, timestamp a date-time with its offset, schemaVersion",
+    clause: 'docs/wire.md §5.1 (the RunEventDoc envelope), RFC 0081 §C',
+    id: 'openwop.requirement.0081.eval-run-events',
+  },
+  'served-agent-shape': {
+    member: 'every agent.* and provider.* payload validates (transport, status, outcome and source in their enums)',
+    clause: 'RFC 0081 §B (the existing agent.* and provider.usage events per task), docs/wire.md §6.2',
+    id: 'openwop.requirement.0081.eval-run-events',
+  },
+  'served-tool-pairing': {
+    member: 'agent.tool-returned: one per agent.tool-called, after it, by callId, naming the same tool and agent, in the same bracket, before the next step',
+    clause: 'RFC 0081 §B, docs/wire.md §6.2 (callId pairs a call with its return), CONTRACT §3 (each tool step one call and one return)',
+    id: 'openwop.requirement.0081.eval-run-events',
+  },
+  'served-script-values': {
+    member: "each trial's calls (tool, agent, inputs), provider.usage (provider, model, tokens, cost) and agent.decided decision, against its script",
+    clause: 'RFC 0081 §B, CONTRACT §3 (the scripted agent does exactly what the script says)',
+    id: 'openwop.requirement.0081.eval-run-events',
+  },
+  'served-bracket-agents': {
+    member:
+      "each bracket's agentId: the target's for a trial, the delegate's the script names for a nested bracket; every event in a bracket carries its agent",
+    clause: 'RFC 0244 §A (the observed trajectory is read by agentId; delegates, UQ 2), CONTRACT §3 (delegate)',
+    id: 'openwop.requirement.0244.delegates-scoped',
+  },
+  'served-evaluator-type': {
+    member: 'eval.scored evaluatorType of a golden or trajectory trial: deterministic',
+    clause: 'RFC 0244 §E (evaluatorType names the evaluator), RFC 0081 §D (golden: a match), RFC 0244 §A (trajectory: a match)',
+    id: 'openwop.requirement.0244.served-shape',
+  },
 } as const satisfies Record<string, ServedFact>;
 
 /** A served-fact rule, as the table names it. */
@@ -186,25 +229,24 @@ export function servedRulesOf(id: string): ServedRule[] {
   return (Object.keys(SERVED_FACTS) as ServedRule[]).filter((rule) => SERVED_FACTS[rule].id === id);
 }
 
-/**
- * One observed eval run whose served facts are still to be compared: the legs queue it on the
- * target as they observe it, and the pipeline compares the queue once every leg has run.
- */
-export interface ServedObservation {
-  runId: string;
-  /**
-   * Where it stands in the compare step: what the run was (its fixture and request) and its id.
-   * Legs finish in any order when they run concurrently; the findings, and so the signed rows,
-   * must not depend on it.
-   */
-  order: string;
-  /** Charges every served fact of the run to its id in `findings`; `label` names the host. */
-  compare(findings: Findings, label: string): void;
+/** Where a queued run stands in the compare step: what it was (its fixture and request) and its id. */
+function compareOrder(run: ObservedRun): string {
+  return JSON.stringify([run.fixture.id, run.request, run.runId]);
 }
 
-/** The compare step: every queued run, in the order of `order`, into `findings`. Empties the queue. */
-export function compareServed(queue: ServedObservation[] | undefined, findings: Findings | undefined, label: string): void {
-  if (queue === undefined || findings === undefined) return;
-  const queued = queue.splice(0).sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
-  for (const observation of queued) observation.compare(findings, label);
+/**
+ * The compare step: every observed run still queued (`compare` set), in the order of what it was,
+ * into `findings`; each is compared once. Legs finish in any order when they run concurrently;
+ * the findings, and so the signed rows, must not depend on it.
+ */
+export function compareServed(runs: readonly ObservedRun[] | undefined, findings: Findings | undefined): void {
+  if (runs === undefined || findings === undefined) return;
+  const queued = runs
+    .filter((run) => run.compare !== undefined)
+    .sort((a, b) => (compareOrder(a) < compareOrder(b) ? -1 : compareOrder(a) > compareOrder(b) ? 1 : 0));
+  for (const run of queued) {
+    const compare = run.compare!;
+    delete run.compare;
+    compare(findings);
+  }
 }

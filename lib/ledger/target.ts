@@ -19,9 +19,9 @@ import type { ExchangeRecorder } from '../client/recorder.ts';
 import type { Caps } from './caps.ts';
 import type { Deadlines } from './deadlines.ts';
 import { Findings } from './findings.ts';
-import type { ServedObservation } from './served-facts.ts';
 import { ExchangeLog, teeRecorder } from '../routes/exchanges.ts';
 import type { ServedCoverage } from '../routes/check.ts';
+import type { ObservedRun } from './observed-run.ts';
 
 /**
  * The generated-suites leg's plan (scenarios/v2-eval-trajectory-trials/0244-af-generated-suites.ts): how many suites
@@ -96,27 +96,18 @@ export interface Target {
   memo<T>(key: string, make: () => Promise<T>): Promise<T>;
   /** Checks made on any observed run, charged to the id of the clause each witnesses. */
   findings?: Findings;
-  /**
-   * The observed runs whose served facts are still to be compared: the legs queue them, and the
-   * pipeline compares them into `findings` once every leg has run (./served-facts.ts).
-   */
-  served?: ServedObservation[];
   /** Every value the harness generates for this host derives from it, so a replay sends the same requests. */
   seed: CertificationSeed;
   generated?: GeneratedPlan;
-  /** The eval runs the legs observed end to end, with their events, for `run --otel` (lib/report/otel.ts). */
-  observedRuns?: ObservedRunLog[];
+  /**
+   * Every eval run the legs observed (./observed-run.ts): those still queued are compared into
+   * `findings` once every leg has run (./served-facts.ts); `run --otel` writes their events.
+   */
+  observedRuns?: ObservedRun[];
   /** Every exchange of every client, matched to its route and checked as it ended (lib/routes/). */
   exchanges?: ExchangeLog;
   /** What the route step checked, per route, once every leg has run (lib/routes/check.ts). */
   servedCoverage?: ServedCoverage;
-}
-
-/** One eval run as read: its id, the suite it ran and its event log as the host sent it. */
-export interface ObservedRunLog {
-  runId: string;
-  suiteId: string;
-  events: ReadonlyArray<{ type: string; [member: string]: unknown }>;
 }
 
 export type OpenTargetResult = { ok: true; target: Target } | { ok: false; reason: string };
@@ -164,7 +155,6 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     requireBehavior: options.requireBehavior,
     fixtureDocs: new Map(loadFixtures()),
     findings: new Findings(),
-    served: [],
     seed: certificationSeed(options.seed),
     generated: { count: options.generated ?? DEFAULT_GENERATED_SUITES, ...(options.replaySuite ? { replay: options.replaySuite } : {}) },
     observedRuns: [],

@@ -25,7 +25,10 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { InMemoryLogRecordExporter, LoggerProvider, SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
 import { writeFileSync } from 'node:fs';
 import type { Io } from '../io.ts';
-import type { ObservedRunLog } from '../ledger/target.ts';
+import { suiteIdOf, type ObservedRun } from '../ledger/observed-run.ts';
+
+/** What the log records of one observed run. */
+type ObservedRunLog = Pick<ObservedRun, 'runId' | 'fixture' | 'events'>;
 import type { Redactor } from '../redact.ts';
 import { displayUrl, type RunReport } from './model.ts';
 import { isJsonObject } from '../json-value.ts';
@@ -43,12 +46,12 @@ export function scoredAttributes(run: ObservedRunLog, event: ObservedRunLog['eve
   const { taskId, score, scoreLabel, evaluatorType, trialIndex, passed } = payload;
   if (typeof taskId !== 'string' || typeof score !== 'number') return undefined;
   return {
-    'gen_ai.evaluation.name': `${run.suiteId}/${taskId}`,
+    'gen_ai.evaluation.name': `${suiteIdOf(run)}/${taskId}`,
     'gen_ai.evaluation.score.value': score,
     ...(typeof scoreLabel === 'string' ? { 'gen_ai.evaluation.score.label': scoreLabel } : {}),
     ...(typeof evaluatorType === 'string' ? { 'gen_ai.evaluation.evaluator.type': evaluatorType } : {}),
     [SOURCE_ATTRIBUTE]: 'host',
-    'openwop.suite.id': run.suiteId,
+    'openwop.suite.id': suiteIdOf(run),
     'openwop.task.id': taskId,
     ...(typeof trialIndex === 'number' ? { 'openwop.trial.index': trialIndex } : {}),
     'openwop.run.id': run.runId,

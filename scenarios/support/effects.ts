@@ -8,9 +8,10 @@
 //   reading in its evidence.
 
 import { readCounter, readEffects, readRunEffects } from '../../lib/client/index.ts';
-import type { Checks } from '../../lib/ledger/leg.ts';
+import type { HttpResult } from '../../lib/client/index.ts';
+import { LegAbort, type Checks } from '../../lib/ledger/leg.ts';
 import { GLOBAL_READING, type Target } from '../../lib/ledger/target.ts';
-import { requireCompleted, type ObservedEvalRun } from './eval-run.ts';
+import { requireCompleted, type ObservedRun } from './eval-run.ts';
 
 export interface ObservedEffects {
   run: ReturnType<typeof requireCompleted>;
@@ -26,9 +27,9 @@ export interface ObservedEffects {
 
 export interface EffectsRequest {
   /** A run of the leg's own, started between the two global readings. */
-  own(): Promise<ObservedEvalRun>;
+  own(): Promise<ObservedRun>;
   /** The run to judge on a host that reads effects per run; `own` when absent. */
-  shared?(): Promise<ObservedEvalRun>;
+  shared?(): Promise<ObservedRun>;
   /** Keyed counters read with the global effect counter. */
   counterKeys?: readonly string[];
 }
@@ -37,7 +38,7 @@ export async function observeLiveEffects(check: Checks, target: Target, request:
   if (target.runEffects === true) {
     const run = requireCompleted(check, await (request.shared ?? request.own)());
     const read = await readRunEffects(target.client, run.runId);
-    if (!read.ok) return check.blocked(`the per-run effect seam did not answer: ${read.reason}`);
+    if (!read.ok) return seamAnswerWrong(check, 'GET /conformance/seams/runs/{runId}/effects answers 200 {runId, effects: {<toolName>: <integer ≥0>}}', read);
     return { run, effects: read.effects };
   }
   check.saw(GLOBAL_READING);
@@ -55,12 +56,25 @@ export async function observeLiveEffects(check: Checks, target: Target, request:
 
 async function globalReading(check: Checks, target: Target, keys: readonly string[]): Promise<{ effects: Record<string, number>; counts: number[] }> {
   const effects = await readEffects(target.client);
-  if (!effects.ok) return check.blocked(`the effect counter seam did not answer: ${effects.reason}`);
+  if (!effects.ok) return seamAnswerWrong(check, 'GET /conformance/seams/effects answers 200 {effects: {<toolName>: <integer ≥0>}}', effects);
   const counts: number[] = [];
   for (const key of keys) {
     const read = await readCounter(target.client, key);
-    if (!read.ok) return check.blocked(`the counter seam did not answer: ${read.reason}`);
+    if (!read.ok) return seamAnswerWrong(check, 'GET /conformance/seams/counter?key=K answers 200 {key, count}', read);
     counts.push(read.count);
   }
   return { effects: effects.effects, counts };
+}
+
+/**
+ * A seam the host claims (`conformance.seamsProfile`, `evalSeamsProfile`) and answers otherwise
+ * than CONTRACT §5 says — another status, a body of another shape, another run's runId — fails the
+ * leg that reads it: the host served it wrongly. A 404 or 403 says the seam cannot be observed,
+ * which docs/wire.md §10 (RFC 0148 §B) makes `blocked` (a failure under --require-behavior); a lost
+ * transport never gets here (the client throws, and the row is `blocked`).
+ */
+export function seamAnswerWrong(check: Checks, says: string, failed: { reason: string; result: HttpResult }): never {
+  if (failed.result.status === 404 || failed.result.status === 403) check.blocked(`the seam cannot be observed: ${failed.reason}`);
+  check.require(false, `CONTRACT §5: ${says}`, failed.reason);
+  throw new LegAbort(says);
 }

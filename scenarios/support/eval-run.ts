@@ -5,12 +5,13 @@
 // An observation is memoised per target, so several legs judge one run without re-running it;
 // each leg then asserts, on its own checks, that the run got as far as it needs.
 
-import { createEvalRun, readRunEvents, waitForSummary, type Client, type HttpResult, type RunEvent } from '../../lib/client/index.ts';
+import { createEvalRun, readRunEvents, waitForSummary, type Client, type RunEvent } from '../../lib/client/index.ts';
 import { fixture, type FixtureDocument } from '../../lib/fixtures.ts';
 import { gradeRun, type EvalSuite, type GradeOptions, type RunGrade } from '../../lib/grader/index.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
+import type { CompletedRun, EvalRunRequestExtras, ObservedRun, ReadForm } from '../../lib/ledger/observed-run.ts';
 import type { Target } from '../../lib/ledger/target.ts';
-import { queueServedFacts, suiteMatchesArgs, type ServedRun } from './served-facts/index.ts';
+import { queueServedFacts, suiteMatchesArgs } from './served-facts/index.ts';
 
 /** The payload of a run event when it is an object (lib/json-value.ts). */
 import { payloadOf } from '../../lib/json-value.ts';
@@ -23,39 +24,7 @@ export const SCRIPTED_AGENT = 'core.conformance.agents.scripted';
 /** How long one eval run may take, end to end, before the leg gives up on it. */
 export const RUN_DEADLINE_MS = 30_000;
 
-export interface EvalRunRequestExtras {
-  fixtureRuns?: Record<string, string>;
-  baselineRunId?: string;
-}
-
-export interface ObservedEvalRun {
-  fixture: FixtureDocument;
-  created: HttpResult;
-  runId?: string;
-  /** Why the event log could not be read in full, if it could not. */
-  eventsProblem?: string;
-  /** How the log was read: SSE (`debug`), or polled when the host does not stream it. */
-  eventsVia?: 'sse' | 'poll';
-  events: RunEvent[];
-  summaryAnswer?: HttpResult;
-  summary?: Record<string, unknown>;
-  /** The reference grade of the run, recomputed from `events`. */
-  grade?: RunGrade;
-  /** The same log read in the other forms the host offers (docs/wire.md §5.2, §5.3). */
-  otherForms?: ReadForm[];
-  /** What the host served about a completed, summarised run, for the compare step (./served-facts/). */
-  served?: ServedRun;
-}
-
-/** One more read of a run's log: by polling, or over SSE resumed with `Last-Event-ID`. */
-export interface ReadForm {
-  form: 'poll' | 'resumed';
-  /** For `resumed`: the `Last-Event-ID` sent, the sequence the read resumes after. */
-  after?: number;
-  ok: boolean;
-  problem?: string;
-  events: RunEvent[];
-}
+export type { EvalRunRequestExtras, ObservedRun, ReadForm };
 
 /**
  * Reads a completed run's log again in every other form the host offers: when the primary read
@@ -95,18 +64,17 @@ export async function observeEvalRun(
   client: Client = target.client,
   grading: GradeOptions = {},
   how: ObserveOptions = {},
-): Promise<ObservedEvalRun> {
+): Promise<ObservedRun> {
   // A generated suite is a document the leg seeded itself; a catalogue fixture is read by its id,
   // from the copy the harness seeded where it seeded one (its counter keys are the certification's).
   const doc = typeof fixtureId === 'string' ? (target.fixtureDocs.get(fixtureId) ?? fixture(fixtureId)) : fixtureId;
   const created = await createEvalRun(client, { evalSuiteRef: doc.id, agentId: SCRIPTED_AGENT, ...extras });
-  const observed: ObservedEvalRun = { fixture: doc, created, runId: created.runId, events: [] };
+  const observed: ObservedRun = { fixture: doc, agentId: SCRIPTED_AGENT, request: extras, created, runId: created.runId, events: [] };
   if (created.status !== 201 || created.runId === undefined) return observed;
   const read = await readRunEvents(client, created.runId, { deadlineMs: RUN_DEADLINE_MS });
   observed.events = read.events;
   observed.eventsVia = read.via;
-  const suiteId = (doc.suite as { suiteId?: unknown }).suiteId;
-  target.observedRuns?.push({ runId: created.runId, suiteId: typeof suiteId === 'string' ? suiteId : doc.id, events: read.events });
+  target.observedRuns?.push(observed);
   if (!read.ok) observed.eventsProblem = read.reason;
   else if (!read.terminal) observed.eventsProblem = 'the event log ended without a terminal event';
   const complete = observed.eventsProblem === undefined && how.everyForm !== false;
@@ -118,23 +86,24 @@ export async function observeEvalRun(
   observed.summaryAnswer = answer.result;
   if (answer.kind === 'ok') observed.summary = answer.summary;
   observed.grade = gradeRun(doc.suite as EvalSuite, read.events, grading);
-  const last = read.events[read.events.length - 1];
-  if (observed.eventsProblem === undefined && last?.type === 'run.completed' && observed.summary !== undefined) {
-    observed.served = {
-      fixture: doc,
-      runId: created.runId,
-      events: read.events,
-      summary: observed.summary,
-      grade: observed.grade,
-      request: extras,
-      otherForms,
-      ...(extras.baselineRunId !== undefined && gradesOf(target).has(extras.baselineRunId) ? { baseline: gradesOf(target).get(extras.baselineRunId)! } : {}),
-    };
-    gradesOf(target).set(created.runId, observed.grade);
-    // Observed; the pipeline compares it once every leg has run (scenarios/support/served-facts/).
-    if (how.judgeApart !== true) queueServedFacts(target, observed.served);
+  if (extras.baselineRunId !== undefined && gradesOf(target).has(extras.baselineRunId)) observed.baseline = gradesOf(target).get(extras.baselineRunId)!;
+  // Observed; the pipeline compares it once every leg has run (scenarios/support/served-facts/).
+  if (isCompleted(observed)) {
+    gradesOf(target).set(observed.runId, observed.grade);
+    if (how.judgeApart !== true) queueServedFacts(target, observed);
   }
   return observed;
+}
+
+/** A run read in full to run.completed and summarised: what the served facts compare. */
+export function isCompleted(run: ObservedRun): run is CompletedRun {
+  return (
+    run.eventsProblem === undefined &&
+    run.runId !== undefined &&
+    run.events.at(-1)?.type === 'run.completed' &&
+    run.summary !== undefined &&
+    run.grade !== undefined
+  );
 }
 
 /** The grades of the completed runs observed on each target, by run id: a candidate's baseline. */
@@ -150,7 +119,7 @@ function gradesOf(target: Target): Map<string, RunGrade> {
 }
 
 /** The same fixture run, observed once per target and shared by every leg that judges it. */
-export function sharedEvalRun(target: Target, fixtureId: string): Promise<ObservedEvalRun> {
+export function sharedEvalRun(target: Target, fixtureId: string): Promise<ObservedRun> {
   return target.memo(`eval-run:${fixtureId}`, () => observeEvalRun(target, fixtureId));
 }
 
@@ -162,9 +131,9 @@ export function sharedEvalRun(target: Target, fixtureId: string): Promise<Observ
  */
 export function requireCompleted(
   check: Checks,
-  run: ObservedEvalRun,
+  run: ObservedRun,
   reads: { trajectoryArgs: boolean } = { trajectoryArgs: true },
-): Required<Pick<ObservedEvalRun, 'runId' | 'summary' | 'grade'>> & ObservedEvalRun {
+): Required<Pick<ObservedRun, 'runId' | 'summary' | 'grade'>> & ObservedRun {
   check.require(run.created.status === 201 && run.runId !== undefined, `POST /runs for ${run.fixture.id} answers 201 with a runId`, {
     status: run.created.status,
     body: run.created.json,
@@ -189,7 +158,7 @@ export function requireCompleted(
       `the host serves agent.tool-called without inputs (${run.grade.redactedCallCount} calls of the ${run.fixture.id} run), and the suite matches arguments: RFC 0244 UQ 6 leaves argument matching recomputable only from unredacted inputs`,
     );
   }
-  return run as Required<Pick<ObservedEvalRun, 'runId' | 'summary' | 'grade'>> & ObservedEvalRun;
+  return run as Required<Pick<ObservedRun, 'runId' | 'summary' | 'grade'>> & ObservedRun;
 }
 
 /**
@@ -204,7 +173,7 @@ function trialsOutOfOrder(grade: RunGrade): boolean {
   });
 }
 
-export function eventsOfType(run: ObservedEvalRun, type: string): RunEvent[] {
+export function eventsOfType(run: ObservedRun, type: string): RunEvent[] {
   return run.events.filter((event) => event.type === type);
 }
 

@@ -4,7 +4,7 @@
 
 import type { FixtureDocument } from '../../lib/fixtures.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
-import { requireCompleted, SCRIPTED_AGENT, summaryTask, type ObservedEvalRun } from './eval-run.ts';
+import { requireCompleted, SCRIPTED_AGENT, summaryTask, type ObservedRun } from './eval-run.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -73,7 +73,7 @@ export function probeSuite(id: string, suiteId: string, modes: string[], tasks: 
 export const golden = (strategy: string, value: unknown): Json => ({ kind: 'golden', match: { strategy, value } });
 
 /** Each probe task's served score and passed against what the contract fixes. */
-export function checkProbes(check: Checks, run: ObservedEvalRun, tasks: ProbeTask[]): void {
+export function checkProbes(check: Checks, run: ObservedRun, tasks: ProbeTask[]): void {
   const done = requireCompleted(check, run, { trajectoryArgs: false });
   for (const task of tasks) {
     check.rule(task.rule);

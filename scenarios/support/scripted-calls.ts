@@ -34,7 +34,7 @@ function substitute(value: unknown, memory: ReadonlyMap<string, unknown>, top = 
 }
 
 /** The trial's script: the members of `byTrial[i]` replace the script's (CONTRACT §3). */
-function scriptOf(input: Json, trialIndex: number): Json {
+export function scriptOf(input: Json, trialIndex: number): Json {
   const override = isJsonObject(input.byTrial) ? input.byTrial[String(trialIndex)] : undefined;
   return isJsonObject(override) ? { ...input, ...override } : input;
 }

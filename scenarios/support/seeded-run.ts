@@ -10,14 +10,14 @@ import type { FixtureDocument } from '../../lib/fixtures.ts';
 import { gradeRun, type EvalSuite } from '../../lib/grader/index.ts';
 import { need, type Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
-import { RUN_DEADLINE_MS, SCRIPTED_AGENT, type ObservedEvalRun } from './eval-run.ts';
+import { isCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT, type ObservedRun } from './eval-run.ts';
 import { queueServedFacts } from './served-facts/index.ts';
 
 /**
  * Seeds `doc`, runs it and reads it to its summary; blocked without the seams, failed when the
  * seam refuses the document. The result is what requireCompleted (./eval-run.ts) judges.
  */
-export async function observeSeededRun(check: Checks, target: Target, doc: FixtureDocument): Promise<ObservedEvalRun> {
+export async function observeSeededRun(check: Checks, target: Target, doc: FixtureDocument): Promise<ObservedRun> {
   if (!target.seams) check.blocked(`the host does not mount the conformance seams profile, so the ${doc.id} suite cannot be seeded`);
   // The fit rule of the catalogue fixtures holds for seeded suites too (lib/ledger/fit.ts).
   const misfit = fixtureMisfitOf(target.facet ?? {}, doc);
@@ -25,19 +25,18 @@ export async function observeSeededRun(check: Checks, target: Target, doc: Fixtu
   const seeded = await seedEvalSuite(target.client, doc);
   need(check, seeded.ok, `the seeding seam accepts the ${doc.id} suite`, seeded.ok ? undefined : seeded.reason);
   const created = await createEvalRun(target.client, { evalSuiteRef: doc.id, agentId: SCRIPTED_AGENT });
-  const observed: ObservedEvalRun = { fixture: doc, created, runId: created.runId, events: [] };
+  const observed: ObservedRun = { fixture: doc, agentId: SCRIPTED_AGENT, request: {}, created, runId: created.runId, events: [] };
   if (created.status !== 201 || created.runId === undefined) return observed;
   const read = await readRunEvents(target.client, created.runId, { deadlineMs: RUN_DEADLINE_MS });
   observed.events = read.events;
   observed.eventsVia = read.via;
+  target.observedRuns?.push(observed);
   if (!read.ok) observed.eventsProblem = read.reason;
   else if (!read.terminal) observed.eventsProblem = 'the event log ended without a terminal event';
   const answer = await waitForSummary(target.client, created.runId, RUN_DEADLINE_MS);
   observed.summaryAnswer = answer.result;
   if (answer.kind === 'ok') observed.summary = answer.summary;
   observed.grade = gradeRun(doc.suite as EvalSuite, read.events);
-  const last = read.events[read.events.length - 1];
-  if (observed.eventsProblem === undefined && last?.type === 'run.completed' && observed.summary !== undefined)
-    queueServedFacts(target, { fixture: doc, runId: created.runId, events: read.events, summary: observed.summary, grade: observed.grade, request: {} });
+  if (isCompleted(observed)) queueServedFacts(target, observed);
   return observed;
 }

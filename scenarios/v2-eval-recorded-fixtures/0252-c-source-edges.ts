@@ -17,6 +17,7 @@ import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import { RECORDED, unknownRunId } from '../support/recorded.ts';
 import { observeEvalRun, requireCompleted, SCRIPTED_AGENT, sharedEvalRun } from '../support/eval-run.ts';
+import { seamAnswerWrong } from '../support/effects.ts';
 
 const SOURCE = 'conformance-eval-recorded-source';
 const REPLAY = 'conformance-eval-recorded-replay';
@@ -58,7 +59,7 @@ const hostLegs: Leg[] = [
       // A source of its own: the shared one is replayed by other legs.
       const source = requireCompleted(check, await observeEvalRun(target, SOURCE));
       const erased = await eraseToolContent(target.client, source.runId);
-      if (!erased.ok) return check.blocked(`the erase seam did not answer 204: ${erased.reason}`);
+      if (!erased.ok) return seamAnswerWrong(check, 'POST /conformance/seams/runs/{runId}/erase-tool-content answers 204', erased);
       const answer = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: source.runId } });
       await checkRefusedLikeUnknown(check, target, answer, source.runId, 'an erased source');
     },

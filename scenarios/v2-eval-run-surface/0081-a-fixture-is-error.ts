@@ -5,13 +5,13 @@
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
-import { eventsOfType, payloadOf, requireCompleted, SCRIPTED_AGENT, sharedEvalRun, summaryTask, type ObservedEvalRun } from '../support/eval-run.ts';
+import { eventsOfType, payloadOf, requireCompleted, SCRIPTED_AGENT, sharedEvalRun, summaryTask, type ObservedRun } from '../support/eval-run.ts';
 
 /** An isError entry answers the task's one counter call. */
 const IS_ERROR = 'conformance-eval-fixture-is-error';
 
 /** What each of the target agent's tool calls in `taskId` got back, in log order. */
-function returnedTo(run: ObservedEvalRun, taskId: string): Array<Record<string, unknown>> {
+function returnedTo(run: ObservedRun, taskId: string): Array<Record<string, unknown>> {
   const scored = eventsOfType(run, 'eval.scored');
   const end = scored.find((event) => payloadOf(event).taskId === taskId);
   const start = scored[scored.indexOf(end!) - 1]?.sequence ?? -1;

@@ -11,7 +11,7 @@
 import type { Checks } from '../../lib/ledger/leg.ts';
 import { checkScoreDelta, scoreDeltaReadings } from '../support/regression-judgement.ts';
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
-import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, SCRIPTED_AGENT, sharedEvalRun, type ObservedEvalRun } from '../support/eval-run.ts';
+import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, SCRIPTED_AGENT, sharedEvalRun, type ObservedRun } from '../support/eval-run.ts';
 
 const GOLDEN = 'conformance-eval-efficiency';
 const RUBRIC = 'conformance-eval-mode-rubric';
@@ -44,7 +44,7 @@ function contentOf(run: ReturnType<typeof requireCompleted>): string[] {
  * so a suite in an advertised mode runs): accepted at create, run to one eval.completed and a
  * served summary of the suite, and eval.started names the mode among the run's modes (§C).
  */
-function checkModeRun(check: Checks, observed: ObservedEvalRun, mode: string): ReturnType<typeof requireCompleted> {
+function checkModeRun(check: Checks, observed: ObservedRun, mode: string): ReturnType<typeof requireCompleted> {
   check.equal(observed.created.status, 201, `a ${mode} suite on a host advertising ${mode} is accepted at create`);
   const run = requireCompleted(check, observed, { trajectoryArgs: false });
   check.equal(eventsOfType(run, 'eval.completed').length, 1, `the ${mode} run emits eval.completed once`);

@@ -27,7 +27,7 @@ import type { Target } from '../../lib/ledger/target.ts';
 import { TestBug } from '../../lib/test-bug.ts';
 import { certificationSeed } from '../../lib/certification-seed.ts';
 import { checkSuite, validate } from '../../lib/schemas/index.ts';
-import { observeEvalRun, SCRIPTED_AGENT, type ObservedEvalRun } from '../support/eval-run.ts';
+import { isCompleted, observeEvalRun, SCRIPTED_AGENT, type ObservedRun } from '../support/eval-run.ts';
 import { scriptedCallDifferences } from '../support/scripted-calls.ts';
 import { boundsOf, generateCase, Rand, shrinkCase, type GeneratedCase, type Suite } from '../support/generated-suites.ts';
 import { checkVerdict } from '../support/regression-judgement.ts';
@@ -94,7 +94,7 @@ interface CaseOutcome {
 async function runCase(target: Target, c: GeneratedCase, idOf: (role: 'suite' | 'baseline') => string, findings: Findings): Promise<CaseOutcome> {
   const problems: string[] = [];
   const scripted: string[] = [];
-  const observe = async (suite: Suite, role: 'suite' | 'baseline', extras = {}): Promise<ObservedEvalRun | undefined> => {
+  const observe = async (suite: Suite, role: 'suite' | 'baseline', extras = {}): Promise<ObservedRun | undefined> => {
     const doc = documentOf(suite, idOf(role));
     const seeded = await seedEvalSuite(target.client, doc);
     if (!seeded.ok) {
@@ -103,7 +103,7 @@ async function runCase(target: Target, c: GeneratedCase, idOf: (role: 'suite' | 
     }
     // Judged apart: its served facts go to this case's findings, read below to shrink a failure.
     const run = await observeEvalRun(target, doc, extras, target.client, {}, { judgeApart: true });
-    if (run.served !== undefined) compareServedFacts(findings, target, run.served);
+    if (isCompleted(run)) compareServedFacts(findings, target, run);
     const last = run.events[run.events.length - 1];
     if (run.created.status !== 201 || run.runId === undefined) problems.push(`POST /runs for ${suite.suiteId} answered ${run.created.status}, not 201`);
     else if (run.eventsProblem !== undefined) problems.push(`the event log of the ${suite.suiteId} run ${run.runId}: ${run.eventsProblem}`);
@@ -114,7 +114,7 @@ async function runCase(target: Target, c: GeneratedCase, idOf: (role: 'suite' | 
       scripted.push(...scriptedCallDifferences(suite, run.events, SCRIPTED_AGENT).map((d) => `[the ${doc.id} run ${run.runId}] ${d}`));
     return run;
   };
-  let baselineRun: ObservedEvalRun | undefined;
+  let baselineRun: ObservedRun | undefined;
   if (c.baseline !== undefined) {
     baselineRun = await observe(c.baseline, 'baseline');
     if (baselineRun?.summary === undefined) return outcomeOf(findings, problems, scripted);
@@ -131,7 +131,7 @@ async function runCase(target: Target, c: GeneratedCase, idOf: (role: 'suite' | 
  * reordered, one is missing and one is its own. Under a registered deterministic method
  * (`sign-test`, `mcnemar`, `paired-t`) the verdict is recomputed.
  */
-function comparePairing(check: Checks, run: ObservedEvalRun, baseline: ObservedEvalRun): void {
+function comparePairing(check: Checks, run: ObservedRun, baseline: ObservedRun): void {
   check.rule('served-regression');
   const clause = `[the ${run.fixture.id} run ${run.runId}] RFC 0244 §F`;
   const regression = run.summary?.regression as Record<string, unknown> | undefined;

@@ -2,12 +2,12 @@
 
 import type { Checks } from '../../../lib/ledger/leg.ts';
 import type { ServedRule } from '../../../lib/ledger/served-facts.ts';
-import type { ServedRun } from './index.ts';
+import type { CompletedRun } from '../../../lib/ledger/observed-run.ts';
 
 export type Json = Record<string, unknown>;
 
 export interface ServedContext {
-  run: ServedRun;
+  run: CompletedRun;
   suite: Json & { tasks: Array<Json & { taskId: string }> };
   /** The suite's trials block, when it runs trials. */
   trialsBlock: Json | undefined;

@@ -5,7 +5,7 @@
 // (lib/ledger/served-facts.ts); each family of facts below is one function, and each names the
 // rules it checks literally.
 //
-// The pipeline: a leg observes a run (../eval-run.ts) and queues it on the target with
+// The pipeline: a leg observes a run (../eval-run.ts, kept on the target) and queues it with
 // `queueServedFacts`; once every leg has run, the runner compares the queue (compareServed in
 // lib/ledger/served-facts.ts) and records the findings on their own id's row (lib/ledger/findings.ts).
 // A leg that judges runs apart (the generated suites) calls compareServedFacts itself.
@@ -16,13 +16,14 @@
 // registered method gives (./regression.ts). Where the host redacts tool
 // inputs (RFC 0244 UQ 6), the grade facts that need arguments are not compared.
 
-import type { RunEvent } from '../../../lib/client/index.ts';
 import type { FixtureDocument } from '../../../lib/fixtures.ts';
-import type { RunGrade } from '../../../lib/grader/index.ts';
 import type { Findings } from '../../../lib/ledger/findings.ts';
+import type { CompletedRun } from '../../../lib/ledger/observed-run.ts';
 import { SERVED_FACTS, type ServedRule } from '../../../lib/ledger/served-facts.ts';
 import type { Target } from '../../../lib/ledger/target.ts';
+import { compareAgentEvents } from './agents.ts';
 import { compareClassFacts } from './classes.ts';
+import { compareEnvelopes } from './envelopes.ts';
 import { compareCompleted, compareScored, compareStarted } from './events.ts';
 import { compareReadForms } from './forms.ts';
 import { compareShapeAndContent } from './shape.ts';
@@ -31,38 +32,20 @@ import { compareRegression } from './regression.ts';
 import { compareTasks } from './tasks.ts';
 import { isJsonObject, type Json, type ServedContext } from './context.ts';
 
-export interface ServedRun {
-  fixture: FixtureDocument;
-  runId: string;
-  events: RunEvent[];
-  summary: Record<string, unknown>;
-  grade: RunGrade;
-  /** What the create asked for, which eval.started echoes. */
-  request: { fixtureRuns?: Record<string, string>; baselineRunId?: string };
-  /** The grade of the run named as `request.baselineRunId`, when the harness observed it (../eval-run.ts). */
-  baseline?: RunGrade;
-  /** The log read in the host's other forms (../eval-run.ts). */
-  otherForms?: ReadonlyArray<{ form: 'poll' | 'resumed'; after?: number; ok: boolean; problem?: string; events: RunEvent[] }>;
-}
-
 /** The host a comparison names, and its own cost ceiling (RFC 0081 §D). */
 export type ServedHost = Pick<Target, 'label' | 'facet'>;
 
-/** The observe → compare hand-over: queues `run` on the target, for the compare step once every leg has run. */
-export function queueServedFacts(target: Target, run: ServedRun): void {
+/** The observe → compare hand-over: queues `run` (kept on the target) for the compare step once every leg has run. */
+export function queueServedFacts(target: Target, run: CompletedRun): void {
   const host: ServedHost = { label: target.label, facet: target.facet };
-  target.served?.push({
-    runId: run.runId,
-    order: JSON.stringify([run.fixture.id, run.request ?? {}, run.runId]),
-    compare: (findings) => compareServedFacts(findings, host, run),
-  });
+  run.compare = (findings) => compareServedFacts(findings, host, run);
 }
 
 /**
  * Compares every fact the host served about `run` and charges each to its id in `findings`.
  * Needs a completed run; the legs assert completion themselves.
  */
-export function compareServedFacts(findings: Findings, host: ServedHost, run: ServedRun): void {
+export function compareServedFacts(findings: Findings, host: ServedHost, run: CompletedRun): void {
   const { grade, fixture } = run;
   const suite = fixture.suite as Json & { tasks: Array<Json & { taskId: string }> };
   const trialsBlock = isJsonObject(suite.trials) ? suite.trials : undefined;
@@ -95,6 +78,8 @@ export function compareServedFacts(findings: Findings, host: ServedHost, run: Se
   compareCompleted(ctx);
   compareRegression(ctx);
   compareReadForms(ctx);
+  compareEnvelopes(ctx);
+  compareAgentEvents(ctx);
   compareShapeAndContent(ctx);
   compareClassFacts(ctx.fact, {
     fixture,
