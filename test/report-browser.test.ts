@@ -234,7 +234,7 @@ describe('the HTML report in Chromium', () => {
       verdict: {
         status: 'nothing-certified',
         text: `nothing certified; not certified: openwop-eval-trials (x: blocked: ${hostile})`,
-        profiles: [{ id: 'openwop-eval-trials', certified: false, witnessCount: 0, denials: [{ id: 'x', reason: `blocked: ${hostile}` }] }],
+        profiles: [{ id: 'openwop-eval-trials', certified: false, witnessCount: 0, denials: [{ id: 'x', reason: `blocked: ${hostile}` }], rows: [] }],
       },
       totals: { executedPass: 0, executedFail: 1, skipped: 0, inapplicable: 0, blocked: 0 },
       durationMs: 5,

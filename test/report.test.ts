@@ -41,8 +41,8 @@ function syntheticReport(rows: ReportRow[], extra: Partial<RunReport> = {}): Run
       status: 'partly-certified',
       text: 'certified: openwop-eval-suite-core; not certified: openwop-eval-trials (openwop.requirement.0244.x: executed-fail)',
       profiles: [
-        { id: 'openwop-eval-suite-core', certified: true, witnessCount: 3, denials: [] },
-        { id: 'openwop-eval-trials', certified: false, witnessCount: 0, denials: [{ id: 'openwop.requirement.0244.x', reason: 'executed-fail' }] },
+        { id: 'openwop-eval-suite-core', certified: true, witnessCount: 3, denials: [], rows: [] },
+        { id: 'openwop-eval-trials', certified: false, witnessCount: 0, denials: [{ id: 'openwop.requirement.0244.x', reason: 'executed-fail' }], rows: [] },
       ],
     },
     totals: {
@@ -258,7 +258,7 @@ describe('writing the reports', () => {
       verdict: {
         status: 'nothing-certified',
         text: `nothing certified; not certified: openwop-eval-trials (x: blocked: because ${secret})`,
-        profiles: [{ id: 'openwop-eval-trials', certified: false, witnessCount: 0, denials: [{ id: 'x', reason: `blocked: because ${secret}` }] }],
+        profiles: [{ id: 'openwop-eval-trials', certified: false, witnessCount: 0, denials: [{ id: 'x', reason: `blocked: because ${secret}` }], rows: [] }],
       },
     });
     const paths = { reportJson: join(dir, 'r.json'), junit: join(dir, 'j.xml'), html: join(dir, 'r.html'), summary: join(dir, 's.md') };

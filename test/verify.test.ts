@@ -18,6 +18,8 @@ import { HARNESS_KINDS, UPSTREAM_SUITE_NAME, type Bundle, type ClaimedProfile, t
 import { thisHarness } from '../lib/evidence/harness.ts';
 
 const harness = await thisHarness();
+/** An eval certificate that holds for the bundle (lib/evidence/eval-certificate.ts). */
+const HOLDS = { checked: true, problems: [] } as const;
 const dir = mkdtempSync(join(tmpdir(), 'owec-verify-cmd-'));
 const HOST = { ...generateDevKeyPair(), keyId: 'acme-key-1' };
 const DEV = generateDevKeyPair();
@@ -439,12 +441,12 @@ describe('claimedProfiles and the rules behind them', () => {
       r.pop();
     });
     const bundle = { suite: { name: harness.name, version: harness.version }, discovery: { document: DOCUMENT } };
-    const partial = certificationOf(bundle, rows, false, harness);
+    const partial = certificationOf(bundle, rows, false, harness, HOLDS);
     expect(partial.missing).toEqual([harness.requirementIds.at(-1)]);
     expect(partial.status).not.toBe('certified');
-    expect(certificationOf(bundle, fullRows(), true, harness).status).toBe('rejected');
+    expect(certificationOf(bundle, fullRows(), true, harness, HOLDS).status).toBe('rejected');
     const extra = [...fullRows(), { id: 'openwop.requirement.9999.invented', scenario: 'x.test.ts', result: 'executed-pass' as const, assertions: 1 }];
-    expect(certificationOf(bundle, extra, false, harness)).toMatchObject({ status: 'rejected', unknown: ['openwop.requirement.9999.invented'] });
-    expect(certificationOf({ suite: bundle.suite, discovery: {} }, fullRows(), false, harness).status).toBe('rejected');
+    expect(certificationOf(bundle, extra, false, harness, HOLDS)).toMatchObject({ status: 'rejected', unknown: ['openwop.requirement.9999.invented'] });
+    expect(certificationOf({ suite: bundle.suite, discovery: {} }, fullRows(), false, harness, HOLDS).status).toBe('rejected');
   });
 });

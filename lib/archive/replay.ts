@@ -12,7 +12,7 @@ import { bindingPath, checkBinding } from '../evidence/archive.ts';
 import { ed25519PublicKey } from '../evidence/ed25519.ts';
 import { readBundleFile, readPublicKeyFile } from '../evidence/keys.ts';
 import type { LedgerRow } from '../evidence/types.ts';
-import { sortedProjectedRows, witnessDigest } from '../evidence/witness.ts';
+import { bundleRow, sortedProjectedRows, witnessDigest } from '../evidence/witness.ts';
 import { cannotStart, type Io } from '../io.ts';
 import { withDeadlines } from '../ledger/deadlines.ts';
 import { Redactor } from '../redact.ts';
@@ -160,9 +160,12 @@ export async function replayCommand(bundlePath: string, options: ReplayOptions, 
   const recorded = Array.isArray((file.bundle.results as { requirements?: unknown } | undefined)?.requirements)
     ? ((file.bundle.results as { requirements: LedgerRow[] }).requirements ?? [])
     : [];
-  const differences = rowDifferences(recorded, replay.rows);
+  // The replay's rows as the bundle publishes them (witness.ts `bundleRow`): the notes the
+  // bundle cannot carry are the eval certificate's.
+  const replayed = replay.rows.map(bundleRow);
+  const differences = rowDifferences(recorded, replayed);
   for (const line of differences) io.out(`${line}\n`);
-  const digest = witnessDigest(replay.rows);
+  const digest = witnessDigest(replayed);
   const digestHolds = digest === file.bundle.witnessSha256;
   if (!digestHolds) io.out(`witness: the replay's witnessSha256 is ${digest}, the bundle's ${String(file.bundle.witnessSha256)}\n`);
   failed ||= differences.length > 0 || !digestHolds || replay.misses.length > 0;

@@ -214,6 +214,7 @@ export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<n
     .option('--host-key <key>', "the host's Ed25519 public key: a PEM file, or the raw base64url key as discovery signingKeys publish it")
     .option('--discovery <url-or-file>', "the key signature.keyId names in a discovery document: a live host's URL or a saved file (retired keys included)")
     .option('--bundle-discovery', "the key from the bundle's own embedded discovery document (self-attested: integrity, not who signed)")
+    .option('--eval-certificate <file>', 'the eval certificate, which carries the eval verdict (default: BUNDLE.eval-certificate.json beside the bundle)')
     .option(
       '--replay <archive>',
       "run the certification again against the archive (not the host) and require every row, disposition and the witness digest to be the bundle's; checks the archive's binding (ARCHIVE.sig.json)",

@@ -8,6 +8,7 @@ import type { EmbeddedHost, EmbeddedHostFactory } from '../certify.ts';
 import { certifyTarget, EmbeddedHostUnavailable } from '../certify.ts';
 import type { Certification } from '../evidence/certification.ts';
 import { thisHarness } from '../evidence/harness.ts';
+import { readFileSync } from 'node:fs';
 import { loadOrCreateDevKey, signingKeyProblem } from '../evidence/keys.ts';
 import type { LedgerRow } from '../evidence/types.ts';
 import { cannotStart, prepareOutputs, usage, type Io } from '../io.ts';
@@ -24,7 +25,7 @@ import { formatRow, formatTotals, totalsOf, writeReports } from '../report/index
 import { noBundle, runReport, verdictOf, type RunReport } from '../report/model.ts';
 import { Progress } from '../report/progress.ts';
 import { loadScenarios } from '../../scenarios/index.ts';
-import { gitCommit, PACKAGE, writeBundle, type BundleWritten, type Signer } from './support/bundle-writer.ts';
+import { gitCommit, PACKAGE, writeBundle, writeCertificate, type BundleWritten, type Signer } from './support/bundle-writer.ts';
 import { writeReproducer } from './support/generated-plan.ts';
 import { RunInterruption } from './support/interruption.ts';
 import { devKeyDir, readCertifySettings, type CertifySettings, type RunOptions } from './support/run-settings.ts';
@@ -282,7 +283,7 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
   // The baseline is not applied to the bundle: it records what happened.
   const written: BundleWritten | undefined =
     options.certify && signer !== undefined
-      ? writeBundle({ harness: thisHarness(), path: options.certify, rows, target, signer, hostBuild: settings.hostBuild, seed, io, redactor })
+      ? writeBundle({ harness: thisHarness(), path: options.certify, rows, target, signer, hostBuild: settings.hostBuild, io, redactor })
       : undefined;
   const cut =
     written?.bundle !== undefined && written.certification !== undefined ? { bundle: written.bundle, certification: written.certification } : undefined;
@@ -315,7 +316,22 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
           signed,
           io,
         });
-  const afterArchive = archived !== 0 && afterBundle === 0 ? archived : afterBundle;
+  // The eval certificate binds the bundle and the archive, so it is written after both.
+  const certified =
+    cut === undefined || signer === undefined || options.certify === undefined
+      ? 0
+      : writeCertificate({
+          harness: thisHarness(),
+          path: options.certify,
+          ...cut,
+          rows,
+          seed,
+          archive: archived === 0 && archivePath !== undefined && recorder !== undefined ? readFileSync(archivePath) : undefined,
+          signer,
+          io,
+          redactor,
+        });
+  const afterArchive = (archived !== 0 || certified !== 0) && afterBundle === 0 ? 1 : afterBundle;
   const hostBuild = settings.hostBuild ?? (host.embedded !== undefined ? `commit:${gitCommit()}` : undefined);
   const about = {
     offline: false,

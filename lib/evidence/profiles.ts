@@ -75,6 +75,8 @@ export interface ProfileVerdict {
   witnessCount: number;
   /** Why it is not certified, every reason; empty when it is. */
   denials: Denial[];
+  /** Every id it requires of this host: the rows it rests on. */
+  rows: string[];
 }
 
 const DETAIL_MAX = 120;
@@ -105,7 +107,8 @@ export function profileVerdicts(table: ProfileTable, document: Json, rows: reado
     .map((profile) => {
       const denials: Denial[] = [];
       let witnessCount = 0;
-      for (const entry of requiredIds(profile, document)) {
+      const required = requiredIds(profile, document);
+      for (const entry of required) {
         const row = byId.get(entry.id);
         if (row?.result === 'executed-pass') witnessCount++;
         const reason = denialOf(entry, row);
@@ -116,7 +119,7 @@ export function profileVerdicts(table: ProfileTable, document: Json, rows: reado
       }
       if (witnessCount === 0 && denials.length === 0)
         denials.push({ id: profile.id, reason: 'no required id was executed, and a profile nothing witnessed certifies nothing' });
-      return { id: profile.id, certified: denials.length === 0, witnessCount, denials };
+      return { id: profile.id, certified: denials.length === 0, witnessCount, denials, rows: required.map((entry) => entry.id) };
     });
 }
 

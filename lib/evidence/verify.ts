@@ -30,10 +30,11 @@ import { canonicalJson, sha256Hex } from './jcs.ts';
 import { ed25519PublicKey, ed25519PublicKeyFromRaw, isDevelopmentKeyId, SIG_PATTERN, verifyText, decodeCanonicalBase64url } from './ed25519.ts';
 import { signaturePayload } from './bundle.ts';
 import { shapeProblems } from './shape.ts';
-import { DISPOSITIONS, isHarnessRejection, SIGNED_MEMBERS, type LedgerRow, type Rejection, type RejectionKind, type Totals } from './types.ts';
+import { DISPOSITIONS, SIGNED_MEMBERS, type LedgerRow, type Rejection, type RejectionKind, type Totals } from './types.ts';
 import { totalsOf, witnessDigest } from './witness.ts';
 import type { Certification } from './certification.ts';
 import { deriveClaims, show } from './claims.ts';
+import { officialVerdict } from './upstream.ts';
 import { isJsonObject } from '../json-value.ts';
 
 export interface VerifyOptions {
@@ -72,8 +73,12 @@ export interface UpstreamVerdict {
   rejections: Rejection[];
   /** The profiles the upstream rules certify: marked certified, decidable here, not removed by a rejection. */
   certifiedProfiles: string[];
-  /** Profiles marked certified that this harness's copy of the upstream profile table does not hold: it cannot decide them. */
+  /** Profiles marked certified in a major-1 bundle, which the v1 catalogue decides: not decided here. */
   undecidable: string[];
+  /** The official `derivabilityChecked`: the certified profiles were re-derived from the captured discovery document. */
+  derivabilityChecked: boolean;
+  /** The official `signatureVerified`. */
+  signatureVerified: boolean;
 }
 
 /** What a caller gets when a file is not a bundle at all (keys.ts `readBundleFile`). */
@@ -132,7 +137,7 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
       certifiedProfiles: [],
       derivabilityChecked: false,
       optedOut: [],
-      upstream: { rejections: [...rejections], certifiedProfiles: [], undecidable: [] },
+      upstream: { rejections: [...rejections], certifiedProfiles: [], undecidable: [], derivabilityChecked: false, signatureVerified: false },
     };
   }
   if (bundle.bundleVersion !== '3') {
@@ -323,21 +328,19 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
   }
 
   const derived = deriveClaims(bundle, rows, profiles, documentSigned ? (discovery.document as Json) : undefined, reject);
+  // The official rules, alone and in their own order (upstream.ts): the upstream verdict.
+  const official = officialVerdict(bundle, { host: hostKeys, verifier: verifierKeys });
+  for (const r of official.rejections) if (r.kind === 'undeclared-relaxation-observed') rejections.push(r);
   const verdict = rejections.length > 0 ? 'rejected' : signatureVerified ? 'verified' : 'unverified';
-  const { undecidable, ...rest } = derived;
-  return { rejections, signatureVerified, verdict, developmentKey, ...rest, upstream: upstreamVerdict(rejections, rest.certifiedProfiles, undecidable) };
-}
-
-/** The upstream verdict: the official rules' rejections, scoped as the upstream verifier scopes them. */
-function upstreamVerdict(all: readonly Rejection[], certified: readonly string[], undecidable: readonly string[]): UpstreamVerdict {
-  const rejections = all.filter((r) => !isHarnessRejection(r));
-  const bundleWide = rejections.some((r) => r.profile === undefined);
-  const scoped = new Set(rejections.map((r) => r.profile));
-  return {
-    rejections,
-    certifiedProfiles: bundleWide ? [] : certified.filter((id) => !scoped.has(id) && !undecidable.includes(id)),
-    undecidable: [...undecidable],
+  const { undecidable: _, ...rest } = derived;
+  const upstream: UpstreamVerdict = {
+    rejections: official.rejections,
+    certifiedProfiles: official.certifiedProfiles,
+    undecidable: official.undecidable,
+    derivabilityChecked: official.derivabilityChecked,
+    signatureVerified: official.signatureVerified,
   };
+  return { rejections, signatureVerified, verdict, developmentKey, ...rest, upstream };
 }
 
 function canonicalOrUndefined(value: unknown): string | undefined {
