@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../lib/commands/cli.ts';
 import { buildBundle, signBundle, type BuildBundleInput } from '../lib/evidence/bundle.ts';
-import { certificationOf } from '../lib/evidence/certification.ts';
+import { certificationOf, type CertificateFinding } from '../lib/evidence/certification.ts';
 import { claimedProfilesFromDiscovery, derivableV2Profiles, rungProblem } from '../lib/evidence/derivation.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
 import { evalClaimedProfiles, isEvalProfile, profileVerdicts } from '../lib/evidence/profiles.ts';
@@ -19,7 +19,7 @@ import { thisHarness } from '../lib/evidence/harness.ts';
 
 const harness = await thisHarness();
 /** An eval certificate that holds for the bundle (lib/evidence/eval-certificate.ts). */
-const HOLDS = { checked: true, problems: [] } as const;
+const HOLDS: CertificateFinding = { checked: true, problems: [] };
 const dir = mkdtempSync(join(tmpdir(), 'owec-verify-cmd-'));
 const HOST = { ...generateDevKeyPair(), keyId: 'acme-key-1' };
 const DEV = generateDevKeyPair();
