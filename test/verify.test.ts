@@ -13,7 +13,9 @@ import { buildBundle, signBundle, type BuildBundleInput } from '../lib/evidence/
 import { certificationOf, type CertificateFinding } from '../lib/evidence/certification.ts';
 import { claimedProfilesFromDiscovery, derivableV2Profiles, rungProblem } from '../lib/evidence/derivation.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
-import { evalClaimedProfiles, isEvalProfile, profileVerdicts } from '../lib/evidence/profiles.ts';
+import { certificatePath, certificatePayload, signEvalCertificate, type EvalCertificate } from '../lib/evidence/eval-certificate.ts';
+import { ed25519PrivateKey, signText } from '../lib/evidence/ed25519.ts';
+import { profileVerdicts, verdictText } from '../lib/evidence/profiles.ts';
 import { HARNESS_KINDS, UPSTREAM_SUITE_NAME, type Bundle, type ClaimedProfile, type LedgerRow, type RejectionKind } from '../lib/evidence/index.ts';
 import { thisHarness } from '../lib/evidence/harness.ts';
 
@@ -52,23 +54,29 @@ function fullRows(): LedgerRow[] {
   return harness.requirementIds.map((id) => ({ id, scenario: 'v2-eval-run.test.ts', result: 'executed-pass', assertions: 2 }));
 }
 
-/** A bundle input as `run` builds it: the upstream profiles (or `overrides.claimedProfiles`), then the eval profiles of the rows. */
+/** A bundle input as `run` builds it: the upstream profiles discovery derives (or `overrides.claimedProfiles`), none certified. */
 function input(overrides: Partial<BuildBundleInput> = {}, document: Record<string, unknown> = DOCUMENT): BuildBundleInput {
-  const base: BuildBundleInput = {
+  return {
     generatedAt: '2026-12-01T10:00:00Z',
     suite: { name: harness.name, version: harness.version, targetMajor: 2, specArtifactsVersion: harness.version },
     host: { name: 'acme-host', version: '1.4.0', vendor: 'Acme', build: { kind: 'commit', id: '0123456789abcdef' }, signingKeyId: HOST.keyId },
     discovery: { url: 'https://acme.example/.well-known/openwop', document: structuredClone(document) },
     rows: fullRows(),
+    claimedProfiles: claimedProfilesFromDiscovery(document, 2),
     ...overrides,
   };
-  const upstream = overrides.claimedProfiles ?? claimedProfilesFromDiscovery(document, 2);
-  return { ...base, claimedProfiles: [...upstream, ...evalClaimedProfiles(profileVerdicts(harness.profiles, document, base.rows))] };
 }
 
-/** `bundle`'s claimedProfiles with `upstream` in place of its upstream entries. */
-function withUpstream(bundle: Bundle, upstream: ClaimedProfile[]): ClaimedProfile[] {
-  return [...upstream, ...bundle.claimedProfiles.filter((p) => isEvalProfile(harness.profiles, p.id))];
+/** The eval certificate `run` writes beside `bundle`, signed by `key` (the host's unless given). */
+function certificateOf(bundle: Bundle, key: { privateKeyPem: string; keyId: string } = HOST): EvalCertificate {
+  const document = (bundle.discovery.document ?? {}) as Record<string, unknown>;
+  const rows = bundle.results.requirements;
+  const profiles = profileVerdicts(harness.profiles, document, rows);
+  return signEvalCertificate(
+    { harness, generatedAt: bundle.generatedAt, bundle, seed: '0123456789abcdef', verdict: verdictText(profiles), profiles, rows },
+    key.privateKeyPem,
+    key.keyId,
+  );
 }
 
 function signed(overrides: Partial<BuildBundleInput> = {}, document?: Record<string, unknown>): Bundle {
@@ -76,9 +84,13 @@ function signed(overrides: Partial<BuildBundleInput> = {}, document?: Record<str
 }
 
 let files = 0;
-function file(value: unknown): string {
+/** Writes a bundle; a signed one gets its eval certificate beside it unless `certificate` is false (or given). */
+function file(value: unknown, certificate: EvalCertificate | false | undefined = undefined): string {
   const path = join(dir, `bundle-${files++}.json`);
   writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+  const isSigned = typeof value === 'object' && value !== null && 'signature' in value && 'results' in value;
+  const beside = certificate === false ? undefined : (certificate ?? (isSigned ? certificateOf(value as Bundle) : undefined));
+  if (beside !== undefined) writeFileSync(certificatePath(path), JSON.stringify(beside, null, 2));
   return path;
 }
 
@@ -116,7 +128,11 @@ describe('verify: exit codes', () => {
       ),
     );
     expect(out).toContain(`\neval verdict: certified: ${ALL_PROFILES}\n`);
-    expect(out).toMatch(/^upstream verdict \(official bundle-v3 rules\): certifies no profile; undecidable here: openwop-eval-suite-core, /m);
+    // The official rules accept the bundle: nothing they cannot derive is marked certified.
+    expect(out).toMatch(
+      /^upstream verdict \(official bundle-v3 rules\): no rejection; certified profiles: none; signatureVerified true; derivabilityChecked true$/m,
+    );
+    expect(out).toMatch(/^schema \(official closed bundle-v3 schema\): valid, but for suite\.name "openwop-eval-conformance" /m);
     expect(out).not.toMatch(/^rejected/m);
   });
 
@@ -127,7 +143,7 @@ describe('verify: exit codes', () => {
     expect(code).toBe(1);
     expect(out).toMatch(/^rejected \(upstream rule\): totals-mismatch: /m);
     expect(out).toMatch(/^authenticity: rejected \(1 rejection above\)$/m);
-    expect(out).toMatch(/^upstream verdict \(official bundle-v3 rules\): rejected by 1 upstream rule\(s\); certifies no profile/m);
+    expect(out).toMatch(/^upstream verdict \(official bundle-v3 rules\): 1 rejection\(s\) \(totals-mismatch\); certified profiles: none/m);
     expect(out).toMatch(/^eval verdict: nothing certified: the bundle is rejected/m);
   });
 
@@ -236,7 +252,7 @@ describe('verify: exit codes', () => {
     const { code, out } = await verify(file(signed()));
     expect(code).toBe(5);
     expect(out).toMatch(/^authenticity: unverified \(no host key given/m);
-    expect(out).toContain(`\neval verdict: certified: ${ALL_PROFILES}\n`);
+    expect(out).toContain(`\neval verdict: unverified (no host key was given, so the signature was not checked): certified: ${ALL_PROFILES}\n`);
   });
 
   it("5: another suite's certified profile with no discovery document to re-derive it from", async () => {
@@ -268,7 +284,7 @@ describe('verify: checks beyond the rows', () => {
     const devKeyId = DEV.keyId;
     const unsigned = buildBundle(input({ host: { ...input().host, signingKeyId: devKeyId, selfSignedDevelopmentKey: true } }));
     const bundle = signBundle(unsigned, DEV.privateKeyPem, devKeyId);
-    bundle.claimedProfiles = withUpstream(bundle, [{ id: 'openwop-discovery-core', evidenceTier: 'steward', witnessCount: 0, certified: false }]);
+    bundle.claimedProfiles = [{ id: 'openwop-discovery-core', evidenceTier: 'steward', witnessCount: 0, certified: false }];
     expect(await rejectedFor(bundle, 'development-key-tier', 'dev.pub.pem')).toMatch(
       /claims "steward" evidence, but the bundle is signed with development key openwop-eval-conformance-dev-/,
     );
@@ -304,7 +320,7 @@ describe('verify: checks beyond the rows', () => {
     const { code, out } = await withKey(file(bundle));
     expect(code).toBe(1);
     expect(out).toMatch(/^rejected \(this harness's check\): discovery-digest: discovery\.protocolVersions differs from the embedded document$/m);
-    expect(out).toMatch(/^upstream verdict \(official bundle-v3 rules\): certifies no profile; undecidable here: /m);
+    expect(out).toMatch(/^upstream verdict \(official bundle-v3 rules\): no rejection; certified profiles: none;/m);
   });
 
   it('a build suffix on host.version beside discovery implementation.version is no mismatch', async () => {
@@ -312,18 +328,51 @@ describe('verify: checks beyond the rows', () => {
     expect(code, out).toBe(0);
   });
 
-  it("eval profiles listed otherwise than the rows give, or missing: this harness's eval-profile-mismatch", async () => {
+  it("the eval certificate: absent, another bundle's, altered, re-signed with other profiles, or signed by another key", async () => {
     const bundle = signed();
-    const trials = bundle.claimedProfiles.find((p) => p.id === 'openwop-eval-trials')!;
-    trials.witnessCount += 1;
-    const { code, out } = await withKey(file(bundle));
-    expect(code).toBe(1);
-    expect(out).toMatch(
-      /^rejected \(this harness's check\): eval-profile-mismatch: openwop-eval-trials is listed certified true with witnessCount \d+, but the rows give/m,
+    const absent = await withKey(file(bundle, false));
+    expect(absent.code, absent.out).toBe(4);
+    expect(absent.out).toMatch(
+      /^eval verdict: nothing certified: no eval certificate \(none at .*\.eval-certificate\.json\), and the eval verdict travels in it$/m,
     );
-    expect(out).toMatch(/^eval verdict: nothing certified: the bundle claims eval profiles other than its rows and discovery give$/m);
-    bundle.claimedProfiles = bundle.claimedProfiles.filter((p) => p !== trials);
-    expect((await withKey(file(bundle))).out).toMatch(/eval-profile-mismatch: openwop-eval-trials is claimed by the signed discovery document but not listed/);
+
+    const other = signed({ generatedAt: '2026-12-02T10:00:00Z' });
+    const foreign = await withKey(file(bundle, certificateOf(other)));
+    expect(foreign.code).toBe(1);
+    expect(foreign.out).toMatch(
+      /^rejected \(this harness's check\): eval-certificate: the bundle's SHA-256 is [0-9a-f]{64}, the certificate names [0-9a-f]{64}: it certifies another bundle$/m,
+    );
+    expect(foreign.out).toMatch(/^eval verdict: nothing certified: the eval certificate does not hold for this bundle$/m);
+
+    const altered = certificateOf(bundle);
+    altered.profiles[0]!.witnessCount += 1;
+    const tampered = await withKey(file(bundle, altered));
+    expect(tampered.code).toBe(1);
+    expect(tampered.out).toMatch(/^rejected \(this harness's check\): eval-certificate: the certificate signature does not hold under the host key$/m);
+    expect(tampered.out).toMatch(/eval-certificate: openwop-eval-suite-core is stated certified true with witnessCount \d+, but the signed rows give/);
+
+    // Re-signed with the host's own key, the certificate still cannot state what the rows do not give.
+    const { sig: _sig, ...unsigned } = altered;
+    const resigned = { ...unsigned, sig: signText(certificatePayload(unsigned), ed25519PrivateKey(HOST.privateKeyPem)) };
+    const lying = await withKey(file(bundle, resigned as EvalCertificate));
+    expect(lying.code).toBe(1);
+    expect(lying.out).not.toMatch(/signature does not hold/);
+    expect(lying.out).toMatch(/eval-certificate: openwop-eval-suite-core is stated certified true/);
+
+    const byOther = await withKey(file(bundle, certificateOf(bundle, { privateKeyPem: DEV.privateKeyPem, keyId: HOST.keyId })));
+    expect(byOther.code).toBe(1);
+    expect(byOther.out).toMatch(/eval-certificate: the certificate signature does not hold under the host key/);
+  });
+
+  it('a bundle altered after its certificate was signed: the certificate no longer binds it', async () => {
+    const bundle = signed();
+    const certificate = certificateOf(bundle);
+    // claimedProfiles is outside the bundle's signature, so only the certificate's digest sees this.
+    bundle.claimedProfiles[0]!.witnessCount = 0;
+    bundle.generatedAt = '2026-12-03T10:00:00Z';
+    const { code, out } = await withKey(file(bundle, certificate));
+    expect(code).toBe(1);
+    expect(out).toMatch(/eval-certificate: the bundle's SHA-256 is [0-9a-f]{64}, the certificate names [0-9a-f]{64}: it certifies another bundle/);
   });
 
   it('a certified profile with no witness', async () => {
@@ -335,7 +384,7 @@ describe('verify: checks beyond the rows', () => {
     const claimedProfiles: ClaimedProfile[] = [{ id: 'openwop-discovery-core', evidenceTier: 'self', witnessCount: 3, certified: true }];
     const { code, out } = await withKey(file(signed({ claimedProfiles })));
     expect(code).toBe(0);
-    expect(out).toMatch(/^upstream verdict \(official bundle-v3 rules\): certifies openwop-discovery-core; undecidable here: openwop-eval-suite-core, /m);
+    expect(out).toMatch(/^upstream verdict \(official bundle-v3 rules\): no rejection; certified profiles: openwop-discovery-core;/m);
   });
 
   it('a certified profile the signed discovery does not derive', async () => {
@@ -350,7 +399,7 @@ describe('verify: checks beyond the rows', () => {
     const claimedProfiles: ClaimedProfile[] = [{ id: 'openwop-discovery-core', evidenceTier: 'self', witnessCount: 3, certified: true }];
     // buildBundle refuses this, so the claim is planted after signing (claimedProfiles is unsigned).
     const bundle = signed({ rows });
-    bundle.claimedProfiles = withUpstream(bundle, claimedProfiles);
+    bundle.claimedProfiles = claimedProfiles;
     expect(await rejectedFor(bundle, 'blocked-certified')).toMatch(/1 row\(s\) are blocked, yet openwop-discovery-core is marked certified/);
   });
 
