@@ -85,8 +85,9 @@ function shown(detail: string | undefined): string {
 
 /** Each row that moved between the bundle and the replay, in one line. */
 export function rowDifferences(recorded: readonly LedgerRow[], replayed: readonly LedgerRow[]): string[] {
-  const before = new Map(sortedProjectedRows(recorded).map((row) => [row.id, row]));
-  const after = new Map(sortedProjectedRows(replayed).map((row) => [row.id, row]));
+  // Both as the bundle publishes them (witness.ts `bundleRow`): the notes it cannot carry are the eval certificate's.
+  const before = new Map(sortedProjectedRows(recorded.map(bundleRow)).map((row) => [row.id, row]));
+  const after = new Map(sortedProjectedRows(replayed.map(bundleRow)).map((row) => [row.id, row]));
   const lines: string[] = [];
   for (const [id, row] of before) {
     const again = after.get(id);
@@ -160,12 +161,9 @@ export async function replayCommand(bundlePath: string, options: ReplayOptions, 
   const recorded = Array.isArray((file.bundle.results as { requirements?: unknown } | undefined)?.requirements)
     ? ((file.bundle.results as { requirements: LedgerRow[] }).requirements ?? [])
     : [];
-  // The replay's rows as the bundle publishes them (witness.ts `bundleRow`): the notes the
-  // bundle cannot carry are the eval certificate's.
-  const replayed = replay.rows.map(bundleRow);
-  const differences = rowDifferences(recorded, replayed);
+  const differences = rowDifferences(recorded, replay.rows);
   for (const line of differences) io.out(`${line}\n`);
-  const digest = witnessDigest(replayed);
+  const digest = witnessDigest(replay.rows.map(bundleRow));
   const digestHolds = digest === file.bundle.witnessSha256;
   if (!digestHolds) io.out(`witness: the replay's witnessSha256 is ${digest}, the bundle's ${String(file.bundle.witnessSha256)}\n`);
   failed ||= differences.length > 0 || !digestHolds || replay.misses.length > 0;
