@@ -40,7 +40,8 @@ Examples:
   host: `
 Examples:
   $ ${PROGRAM} host                       # on 127.0.0.1:3838, in memory
-  $ ${PROGRAM} host --port 0 --db host.sqlite`,
+  $ ${PROGRAM} host --port 0 --db host.sqlite
+  $ ${PROGRAM} host --write-signing-key host.pem --signing-key-id host-key-1   # a key to certify with`,
 } as const;
 
 export const EXIT_CODES_HELP = `
@@ -245,6 +246,9 @@ export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<n
     .description('start the embedded reference host on 127.0.0.1 and print its base URL and tenant keys')
     .option('--port <port>', 'port to bind (0 picks a free one)', '3838')
     .option('--db <file>', 'SQLite file (default: in memory)')
+    .option('--publish-key <pem>', 'publish this Ed25519 public key (a PEM file; the vendor keeps the private half) in discovery signingKeys')
+    .option('--write-signing-key <file>', 'write a fresh Ed25519 private key to FILE (a new file, mode 600) and publish its public half')
+    .option('--signing-key-id <id>', 'the key id the key is published under (required with either of the two above)')
     .addHelpText('after', EXAMPLES_HELP.host)
     .action(async (options: HostOptions) => {
       const { hostCommand } = await import('./host.ts');
