@@ -26,6 +26,8 @@ h1 { font-size: 20px; margin: 0 0 12px; }
 h2 { font-size: 17px; margin: 28px 0 6px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
 h3 { font-size: 14px; margin: 14px 0 6px; color: #57606a; }
 .verdict { border-radius: 6px; padding: 12px 16px; color: #fff; font-size: 18px; font-weight: 600; }
+.cause { border-left: 4px solid var(--blocked); padding-left: 12px; margin: 12px 0; }
+.cause h3 { font-size: 15px; margin: 4px 0 8px; }
 .verdict .verdict-text { font-size: 13px; font-weight: 400; margin-top: 4px; }
 .verdict ul { margin: 6px 0 0; padding-left: 20px; font-size: 13px; font-weight: 400; }
 .verdict-certified { background: var(--pass); }
@@ -201,12 +203,7 @@ function findingsHtml(report: RunReport): string {
   const { causes, alone } = rootCauses(ordered);
   const causeCards = causes.map(
     ({ cause, rows }) =>
-      `<article class="finding cause" data-rows="${rows.length}"><header><span class="badge r-${e(rows[0]!.result)}">${rows.length} rows, one cause</span></header><p class="title">${e(cause)}</p><ul class="checks">${rows
-        .map(
-          (row) =>
-            `<li><a class="id" href="#${e(rowAnchor(row.id))}" id="${e(findingAnchor(row.id))}">${breakableId(row.id)}</a> <span class="badge r-${e(row.result)}">${e(row.result)}</span></li>`,
-        )
-        .join('')}</ul></article>`,
+      `<section class="cause" data-rows="${rows.length}"><h3><span class="badge r-${e(rows[0]!.result)}">${rows.length} rows, one cause</span> ${e(cause)}</h3>\n${rows.map(findingHtml).join('\n')}</section>`,
   );
   return `<section id="findings" class="findings"><h2>Failed and blocked (${failed.length} failed, ${ordered.length - failed.length} blocked)</h2>\n${[...causeCards, ...alone.map(findingHtml)].join('\n')}</section>`;
 }

@@ -12,7 +12,7 @@ export function verdictHeadline(verdict: ReportVerdict): string {
   const of = `${certified} of ${total} profile${total === 1 ? '' : 's'}`;
   const headline =
     verdict.status === 'no-bundle'
-      ? 'no verdict: no bundle was cut'
+      ? verdict.text
       : verdict.status === 'rejected'
         ? 'rejected: nothing certified'
         : verdict.status === 'certified'
