@@ -1,14 +1,18 @@
 // The vendor path end to end, as docs/certifying.md "Certify it, as a vendor would" writes it:
 // its two shell blocks run as written (the command's name resolved to this checkout, a free port
 // for 3838): `host` publishing a key the vendor holds, the documented certify command with
-// `--require-behavior`, and `verify` against the key the host publishes.
+// `--require-behavior`, and `verify` against the key the host publishes. And the other side: a
+// bundle no published key verifies is called "self-attested" wherever its verdict appears.
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startReferenceHost } from '../hosts/reference/server.ts';
+import { generateDevKeyPair } from '../lib/evidence/keys.ts';
+import { cli, hostFlags } from './support/cli.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const COMMAND = `node ${join(ROOT, 'bin/openwop-eval-conformance.mjs')}`;
@@ -86,5 +90,54 @@ describe('docs/certifying.md, the vendor practice, run as written', () => {
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
     expect(report.verdict.status).toBe('certified');
     expect(report.verdict).not.toHaveProperty('attestation');
+  });
+});
+
+describe('a bundle no published key verifies', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'owec-self-attested-'));
+  let close: (() => Promise<void>) | undefined;
+  afterAll(async () => {
+    await close?.();
+  });
+
+  it('is never called certified without "self-attested": terminal, JSON, JUnit, HTML banner and Markdown summary', { timeout: 180_000 }, async () => {
+    // The host publishes a fresh key of its own; the run signs with another, which no one publishes.
+    const host = await startReferenceHost({ log: () => {} });
+    close = () => host.close();
+    const key = generateDevKeyPair();
+    writeFileSync(join(dir, 'vendor.pem'), key.privateKeyPem);
+    const files = { json: join(dir, 'r.json'), junit: join(dir, 'j.xml'), html: join(dir, 'r.html'), summary: join(dir, 's.md') };
+    const { code, out, err } = await cli(
+      'run',
+      ...hostFlags(host),
+      '--certify',
+      join(dir, 'b.json'),
+      '--signing-key',
+      join(dir, 'vendor.pem'),
+      '--signing-key-id',
+      'unpublished',
+      '--host-build',
+      'commit:abc',
+      '--report-json',
+      files.json,
+      '--junit',
+      files.junit,
+      '--html',
+      files.html,
+      '--summary',
+      files.summary,
+    );
+    expect(code, err).toBe(0);
+    expect(err).toMatch(/warning: the host's discovery signingKeys publish no key "unpublished"/);
+    const qualified = "self-attested (the host's discovery does not publish the signing key): certified: openwop-eval-suite-core, ";
+    expect(out).toContain(`\neval verdict: ${qualified}`);
+    expect(out).not.toMatch(/^eval verdict: certified/m);
+    const report = JSON.parse(readFileSync(files.json, 'utf8'));
+    expect(report.verdict).toMatchObject({ status: 'certified', attestation: 'self-attested' });
+    expect(report.verdict.text.startsWith(qualified)).toBe(true);
+    expect(readFileSync(files.junit, 'utf8')).toContain(`name="verdict" value="${qualified.replace(/'/g, '&apos;')}`);
+    const html = readFileSync(files.html, 'utf8');
+    expect(html).toMatch(/id="verdict">certified: 6 of 6 profiles, self-attested<div class="verdict-text">self-attested /);
+    expect(readFileSync(files.summary, 'utf8')).toMatch(/^## OpenWOP eval conformance: certified: 6 of 6 profiles, self-attested$/m);
   });
 });
