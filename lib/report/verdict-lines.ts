@@ -33,7 +33,7 @@ export function schemaLine(bundle: Record<string, unknown>, result: VerifyResult
   const suite = bundle.suite as { name?: unknown } | undefined;
   const deviation =
     suite?.name !== undefined && suite.name !== UPSTREAM_SUITE_NAME
-      ? `, but for suite.name ${JSON.stringify(suite.name)} where it pins "${UPSTREAM_SUITE_NAME}" (the one documented deviation: another suite's bundle)`
+      ? `, but for suite.name ${JSON.stringify(suite.name)} where it pins "${UPSTREAM_SUITE_NAME}" (the one documented deviation, docs/wire.md §12.1: this harness is not that suite)`
       : '';
   return problems === 0
     ? `schema (official closed bundle-v3 schema): valid${deviation}`
