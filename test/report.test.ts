@@ -235,7 +235,9 @@ describe('the HTML report', () => {
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;');
     expect(html).toMatch(/content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-[A-Za-z0-9+/]+=*'"/);
     // The outcome first, counted, before any profile is named; then the verdict in verify's words.
-    expect(html).toContain('id="verdict">partly certified: 1 of 2 profiles<div class="verdict-text">certified: openwop-eval-suite-core; not certified: openwop-eval-trials');
+    expect(html).toContain(
+      'id="verdict">partly certified: 1 of 2 profiles<div class="verdict-text">certified: openwop-eval-suite-core; not certified: openwop-eval-trials',
+    );
     expect(html).toContain('<title>OpenWOP eval conformance: partly certified: 1 of 2 profiles</title>');
     expect(html.match(/<tr data-result=/g)).toHaveLength(3);
   });

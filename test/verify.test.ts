@@ -4,111 +4,14 @@
 // exactly one planted defect.
 
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../lib/commands/cli.ts';
-import { buildBundle, signBundle, type BuildBundleInput } from '../lib/evidence/bundle.ts';
-import { certificationOf, type CertificateFinding } from '../lib/evidence/certification.ts';
+import { buildBundle, signBundle } from '../lib/evidence/bundle.ts';
+import { certificationOf } from '../lib/evidence/certification.ts';
 import { claimedProfilesFromDiscovery, derivableV2Profiles, rungProblem } from '../lib/evidence/derivation.ts';
-import { generateDevKeyPair } from '../lib/evidence/keys.ts';
-import { certificatePath, certificatePayload, signEvalCertificate, type EvalCertificate } from '../lib/evidence/eval-certificate.ts';
-import { ed25519PrivateKey, signText } from '../lib/evidence/ed25519.ts';
-import { profileVerdicts, verdictText } from '../lib/evidence/profiles.ts';
 import { HARNESS_KINDS, UPSTREAM_SUITE_NAME, type Bundle, type ClaimedProfile, type LedgerRow, type RejectionKind } from '../lib/evidence/index.ts';
-import { thisHarness } from '../lib/evidence/harness.ts';
-
-const harness = await thisHarness();
-/** An eval certificate that holds for the bundle (lib/evidence/eval-certificate.ts). */
-const HOLDS: CertificateFinding = { checked: true, problems: [] };
-const dir = mkdtempSync(join(tmpdir(), 'owec-verify-cmd-'));
-const HOST = { ...generateDevKeyPair(), keyId: 'acme-key-1' };
-const DEV = generateDevKeyPair();
-writeFileSync(join(dir, 'host.pem'), HOST.privateKeyPem);
-writeFileSync(join(dir, 'host.pub.pem'), HOST.publicKeyPem);
-writeFileSync(join(dir, 'dev.pub.pem'), DEV.publicKeyPem);
-
-const DOCUMENT = {
-  protocolVersions: ['2.0'],
-  preferredVersion: '2.0',
-  implementation: { name: 'acme-host', version: '1.4.0', vendor: 'Acme' },
-  conformance: { seamsProfile: 'openwop-conformance-seams-v2' },
-  agents: {
-    evalSuite: {
-      modes: ['golden', 'rubric', 'regression'],
-      trajectory: true,
-      trials: { maxTrials: 10 },
-      fixtureMatching: true,
-      regressionVerdict: true,
-      recordedFixtures: true,
-    },
-  },
-};
-
-/** The eval profiles DOCUMENT claims, all certified on full rows. */
-const ALL_PROFILES = harness.profiles.profiles.map((p) => p.id).join(', ');
-
-/** One passing row for every requirement id of this harness version. */
-function fullRows(): LedgerRow[] {
-  return harness.requirementIds.map((id) => ({ id, scenario: 'v2-eval-run.test.ts', result: 'executed-pass', assertions: 2 }));
-}
-
-/** A bundle input as `run` builds it: the upstream profiles discovery derives (or `overrides.claimedProfiles`), none certified. */
-function input(overrides: Partial<BuildBundleInput> = {}, document: Record<string, unknown> = DOCUMENT): BuildBundleInput {
-  return {
-    generatedAt: '2026-12-01T10:00:00Z',
-    suite: { name: harness.name, version: harness.version, targetMajor: 2, specArtifactsVersion: harness.version },
-    host: { name: 'acme-host', version: '1.4.0', vendor: 'Acme', build: { kind: 'commit', id: '0123456789abcdef' }, signingKeyId: HOST.keyId },
-    discovery: { url: 'https://acme.example/.well-known/openwop', document: structuredClone(document) },
-    rows: fullRows(),
-    claimedProfiles: claimedProfilesFromDiscovery(document, 2),
-    ...overrides,
-  };
-}
-
-/** The eval certificate `run` writes beside `bundle`, signed by `key` (the host's unless given). */
-function certificateOf(bundle: Bundle, key: { privateKeyPem: string; keyId: string } = HOST): EvalCertificate {
-  const document = (bundle.discovery.document ?? {}) as Record<string, unknown>;
-  const rows = bundle.results.requirements;
-  const profiles = profileVerdicts(harness.profiles, document, rows);
-  return signEvalCertificate(
-    { harness, generatedAt: bundle.generatedAt, bundle, seed: '0123456789abcdef', verdict: verdictText(profiles), profiles, rows },
-    key.privateKeyPem,
-    key.keyId,
-  );
-}
-
-function signed(overrides: Partial<BuildBundleInput> = {}, document?: Record<string, unknown>): Bundle {
-  return signBundle(buildBundle(input(overrides, document)), HOST.privateKeyPem, HOST.keyId);
-}
-
-let files = 0;
-/** Writes a bundle; a signed one gets its eval certificate beside it unless `certificate` is false (or given). */
-function file(value: unknown, certificate: EvalCertificate | false | undefined = undefined): string {
-  const path = join(dir, `bundle-${files++}.json`);
-  writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value, null, 2));
-  const isSigned = typeof value === 'object' && value !== null && 'signature' in value && 'results' in value;
-  const beside = certificate === false ? undefined : (certificate ?? (isSigned ? certificateOf(value as Bundle) : undefined));
-  if (beside !== undefined) writeFileSync(certificatePath(path), JSON.stringify(beside, null, 2));
-  return path;
-}
-
-async function verify(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await main(['verify', ...args], { out: (s) => (out += s), err: (s) => (err += s) });
-  expect(err).not.toMatch(/^\s+at /m);
-  return { code, out, err };
-}
-
-const withKey = (path: string) => verify(path, '--host-key', join(dir, 'host.pub.pem'));
-
-function rowsWith(change: (rows: LedgerRow[]) => void): LedgerRow[] {
-  const rows = fullRows();
-  change(rows);
-  return rows;
-}
+import { ALL_PROFILES, DEV, DOCUMENT, dir, file, fullRows, harness, HOLDS, input, rowsWith, signed, verify, withKey } from './support/verify-fixtures.ts';
 
 describe('verify: exit codes', () => {
   it('0: authentic and certified — every requirement id present, none failed or blocked, signature checked', async () => {
@@ -326,53 +229,6 @@ describe('verify: checks beyond the rows', () => {
   it('a build suffix on host.version beside discovery implementation.version is no mismatch', async () => {
     const { code, out } = await withKey(file(signed({ host: { ...input().host, version: '1.4.0+side-rev-abc123' } })));
     expect(code, out).toBe(0);
-  });
-
-  it("the eval certificate: absent, another bundle's, altered, re-signed with other profiles, or signed by another key", async () => {
-    const bundle = signed();
-    const absent = await withKey(file(bundle, false));
-    expect(absent.code, absent.out).toBe(4);
-    expect(absent.out).toMatch(
-      /^eval verdict: nothing certified: no eval certificate \(none at .*\.eval-certificate\.json\), and the eval verdict travels in it$/m,
-    );
-
-    const other = signed({ generatedAt: '2026-12-02T10:00:00Z' });
-    const foreign = await withKey(file(bundle, certificateOf(other)));
-    expect(foreign.code).toBe(1);
-    expect(foreign.out).toMatch(
-      /^rejected \(this harness's check\): eval-certificate: the bundle's SHA-256 is [0-9a-f]{64}, the certificate names [0-9a-f]{64}: it certifies another bundle$/m,
-    );
-    expect(foreign.out).toMatch(/^eval verdict: nothing certified: the eval certificate does not hold for this bundle$/m);
-
-    const altered = certificateOf(bundle);
-    altered.profiles[0]!.witnessCount += 1;
-    const tampered = await withKey(file(bundle, altered));
-    expect(tampered.code).toBe(1);
-    expect(tampered.out).toMatch(/^rejected \(this harness's check\): eval-certificate: the certificate signature does not hold under the host key$/m);
-    expect(tampered.out).toMatch(/eval-certificate: openwop-eval-suite-core is stated certified true with witnessCount \d+, but the signed rows give/);
-
-    // Re-signed with the host's own key, the certificate still cannot state what the rows do not give.
-    const { sig: _sig, ...unsigned } = altered;
-    const resigned = { ...unsigned, sig: signText(certificatePayload(unsigned), ed25519PrivateKey(HOST.privateKeyPem)) };
-    const lying = await withKey(file(bundle, resigned as EvalCertificate));
-    expect(lying.code).toBe(1);
-    expect(lying.out).not.toMatch(/signature does not hold/);
-    expect(lying.out).toMatch(/eval-certificate: openwop-eval-suite-core is stated certified true/);
-
-    const byOther = await withKey(file(bundle, certificateOf(bundle, { privateKeyPem: DEV.privateKeyPem, keyId: HOST.keyId })));
-    expect(byOther.code).toBe(1);
-    expect(byOther.out).toMatch(/eval-certificate: the certificate signature does not hold under the host key/);
-  });
-
-  it('a bundle altered after its certificate was signed: the certificate no longer binds it', async () => {
-    const bundle = signed();
-    const certificate = certificateOf(bundle);
-    // claimedProfiles is outside the bundle's signature, so only the certificate's digest sees this.
-    bundle.claimedProfiles[0]!.witnessCount = 0;
-    bundle.generatedAt = '2026-12-03T10:00:00Z';
-    const { code, out } = await withKey(file(bundle, certificate));
-    expect(code).toBe(1);
-    expect(out).toMatch(/eval-certificate: the bundle's SHA-256 is [0-9a-f]{64}, the certificate names [0-9a-f]{64}: it certifies another bundle/);
   });
 
   it('a certified profile with no witness', async () => {
