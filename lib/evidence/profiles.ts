@@ -4,7 +4,7 @@
 // and the reason. The rules use nothing but the signed discovery document and the signed rows, so
 // an auditor recomputes every verdict from the bundle alone. Pure: keys.ts reads the table.
 
-import type { ClaimedProfile, EvidenceTier, LedgerRow } from './types.ts';
+import type { LedgerRow } from './types.ts';
 import { isJsonObject } from '../json-value.ts';
 
 export interface ProfileRequirement {
@@ -136,16 +136,6 @@ export function verdictText(verdicts: readonly ProfileVerdict[]): string {
     });
   const head = certified.length > 0 ? `certified: ${certified.join(', ')}` : 'nothing certified';
   return denied.length > 0 ? `${head}; not certified: ${denied.join(', ')}` : head;
-}
-
-/** The bundle's `claimedProfiles` entries for the eval profiles (docs/auditing.md "Eval profiles"). */
-export function evalClaimedProfiles(verdicts: readonly ProfileVerdict[], evidenceTier: EvidenceTier = 'self'): ClaimedProfile[] {
-  return verdicts.map((v) => ({ id: v.id, evidenceTier, witnessCount: v.witnessCount, certified: v.certified }));
-}
-
-/** Whether `id` names an eval profile of `table`. */
-export function isEvalProfile(table: ProfileTable, id: unknown): boolean {
-  return table.profiles.some((profile) => profile.id === id);
 }
 
 /** docs/auditing.md "Eval profiles": the table of what each profile needs, written from the data. */

@@ -2,28 +2,28 @@
 // at the first defect and never throws on what the bundle holds: it returns every rejection it
 // finds, each as `{kind, detail}`. Only a malformed key supplied by the caller throws.
 //
-// Kinds beyond §12.5, all named in types.ts:
-// - `discovery-digest`: the embedded discovery document does not hash to `discovery.sha256`, or
-//   `discovery.protocolVersions` / `preferredVersion` disagree with it.
+// What this file adds to the official kinds of §12.5 (all named in types.ts):
+// - `discovery-digest` also when `discovery.protocolVersions` / `preferredVersion` disagree with
+//   the embedded document (this harness's own, marked so).
 // - `detail-mismatch`: `detail.nonPass` is a derived view of the rows (§12.1 "Counting"); an entry
 //   that no non-pass row backs, or whose result or reason differs from its row, is named here.
 //   A non-pass row missing from the view is named here too; `detail-missing` is the upstream
 //   rule alone: no `detail` block while some row is not executed-pass.
-// - `schema`: the bundle fails `schemas/v2/certification-bundle.schema.json` (shape.ts, which
-//   relaxes one const: `suite.name`). A defect the schema also sees, such as a wrong `over`, is
-//   named twice: once as `schema`, once by its own kind.
+// - `schema`: the official schema step, apart from the verifier (shape.ts, which relaxes one
+//   const: `suite.name`). A defect the schema also sees, such as a wrong `over`, is named twice:
+//   once as `schema`, once by its own kind.
 // - `signing-key-mismatch`, `development-key-tier`, `host-mismatch`, `profile-unwitnessed`:
 //   docs/auditing.md "Verifying a bundle".
 //
-// Two verdicts come out, apart: `upstream`, the official bundle-v3 rules alone (every kind but
-// `HARNESS_KINDS`), with the profiles they certify as the upstream verifier scopes its rejections
-// (a rejection naming a profile removes that profile; any other removes every one); and `verdict`,
-// which also counts this harness's own checks.
+// Two verdicts come out, apart: `upstream`, the official bundle-v3 rules alone, restated in
+// upstream.ts and run as they are (their order, their scoping: a rejection naming a profile removes
+// that profile, any other removes every one); and `verdict`, which counts every rejection here,
+// this harness's own checks included (`undeclared-relaxation-observed` is taken from upstream.ts).
 //
-// The derivation kinds (`profile-not-derivable`, `blocked-certified`, `relaxed-profile-certified`,
-// `rung-not-derivable`, `opted-out-but-advertised`) re-derive what the bundle claims outside its
-// signature (claims.ts); the rules are derivation.ts and docs/auditing.md "Profiles and derivation". Whether the bundle
-// certifies the host is not this file's question: certification.ts answers it.
+// The derivation kinds re-derive what the bundle claims outside its signature (claims.ts); the
+// rules are derivation.ts and docs/auditing.md "Profiles and derivation". Whether the bundle
+// certifies the host is not this file's question: certification.ts answers it, from the eval
+// certificate beside the bundle (eval-certificate.ts).
 
 import type { KeyObject } from 'node:crypto';
 import { canonicalJson, sha256Hex } from './jcs.ts';
