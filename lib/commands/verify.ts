@@ -4,9 +4,12 @@
 //   only this harness makes, and whether the host signature holds under the host's key — a
 //   public key (PEM file or raw base64url), or the key `signature.keyId` names in a discovery
 //   document: a saved file, a live host, or the bundle's own embedded one (self-attested);
-// - the upstream verdict: the official bundle-v3 rules alone, and the profiles they certify;
-// - the eval verdict: which eval profiles (requirements/profiles.json) the bundle certifies, for
-//   a bundle this harness version cut; for any other it does not apply.
+// - the schema: the official closed bundle-v3 schema, `suite.name` aside (docs/wire.md §12.1);
+// - the upstream verdict: exactly what the official bundle-v3 rules give (lib/evidence/upstream.ts);
+// - the eval verdict: which eval profiles (requirements/profiles.json) the eval certificate beside
+//   the bundle certifies, re-derived from the bundle's signed discovery and rows, qualified
+//   `self-attested` or `unverified` when no published key backs it; for a bundle another suite or
+//   another version cut it does not apply.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { createClient, discover, type DiscoveryResult } from '../client/index.ts';
