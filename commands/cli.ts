@@ -45,7 +45,8 @@ Examples:
   host: `
 Examples:
   $ ${PROGRAM} host                       # on 127.0.0.1:3838, in memory
-  $ ${PROGRAM} host --port 0 --db host.sqlite`,
+  $ ${PROGRAM} host --port 0 --db host.sqlite
+  $ ${PROGRAM} host --write-signing-key host.pem --signing-key-id host-key-1   # a key to certify with`,
 } as const;
 
 export const EXIT_CODES_HELP = `
@@ -231,6 +232,7 @@ export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<n
     .option('--host-key <key>', "the host's Ed25519 public key: a PEM file, or the raw base64url key as discovery signingKeys publish it")
     .option('--discovery <url-or-file>', "the key signature.keyId names in a discovery document: a live host's URL or a saved file (retired keys included)")
     .option('--bundle-discovery', "the key from the bundle's own embedded discovery document (self-attested: integrity, not who signed)")
+    .option('--eval-certificate <file>', 'the eval certificate, which carries the eval verdict (default: BUNDLE.eval-certificate.json beside the bundle)')
     .option(
       '--replay <archive>',
       "run the certification again against the archive (not the host) and require every row, disposition and the witness digest to be the bundle's; checks the archive's binding (ARCHIVE.sig.json)",
@@ -261,6 +263,9 @@ export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<n
     .description('start the embedded reference host on 127.0.0.1 and print its base URL and tenant keys')
     .option('--port <port>', 'port to bind (0 picks a free one)', '3838')
     .option('--db <file>', 'SQLite file (default: in memory)')
+    .option('--publish-key <pem>', 'publish this Ed25519 public key (a PEM file; the vendor keeps the private half) in discovery signingKeys')
+    .option('--write-signing-key <file>', 'write a fresh Ed25519 private key to FILE (a new file, mode 600) and publish its public half')
+    .option('--signing-key-id <id>', 'the key id the key is published under (required with either of the two above)')
     .addHelpText('after', EXAMPLES_HELP.host)
     .action(async (options: HostOptions) => {
       const { hostCommand } = await import('./host.ts');

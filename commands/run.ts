@@ -8,6 +8,7 @@ import type { EmbeddedHost, EmbeddedHostFactory } from '../lib/certify.ts';
 import { certifyTarget, EmbeddedHostUnavailable } from '../lib/certify.ts';
 import type { Certification } from '../lib/evidence/certification.ts';
 import { thisHarness } from '../lib/evidence/harness.ts';
+import { readFileSync } from 'node:fs';
 import { loadOrCreateDevKey, signingKeyProblem } from '../lib/evidence/keys.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { cannotStart, prepareOutputs, usage, type Io } from '../lib/io.ts';
@@ -26,7 +27,7 @@ import { formatCoverage } from '../lib/report/coverage.ts';
 import { inPathOrder, noBundle, runReport, verdictOf, type RunReport } from '../lib/report/model.ts';
 import { Progress } from '../lib/report/progress.ts';
 import { loadScenarios } from '../scenarios/index.ts';
-import { gitCommit, PACKAGE, writeBundle, type BundleWritten, type Signer } from './support/bundle-writer.ts';
+import { gitCommit, PACKAGE, writeBundle, writeCertificate, type BundleWritten, type Signer } from './support/bundle-writer.ts';
 import { writeReproducer } from './support/generated-plan.ts';
 import { RunInterruption } from './support/interruption.ts';
 import { devKeyDir, given, givenKeys, readCertifySettings, type CertifySettings, type RunOptions } from './support/run-settings.ts';
@@ -215,13 +216,22 @@ interface HostRun {
  * The exit code of a certification, decided here alone from what each step gave (README "Exit
  * codes", docs/cli.md): the rows' code (0, or 1 for a failed or blocked row), the bundle's (1
  * refused by its own verification, 2 not written, 4 a certificate of nothing; absent when none was
- * asked), the archive's, whether every report was written, and the interruption.
+ * asked), the archive's, the eval certificate's, whether every report was written, and the interruption.
  */
-function exitCode(steps: { rows: number; bundle: number | undefined; archive: number; reportsWritten: boolean; interruption: RunInterruption }): number {
+function exitCode(steps: {
+  rows: number;
+  bundle: number | undefined;
+  archive: number;
+  certificate: number;
+  reportsWritten: boolean;
+  interruption: RunInterruption;
+}): number {
   const { rows, bundle, archive } = steps;
   // A failed row (1) says more than a certificate of nothing (4).
   let code = bundle !== undefined && (bundle === 4 ? rows === 0 : bundle !== 0) ? bundle : rows;
   if (archive !== 0 && code === 0) code = archive;
+  // An eval certificate not written leaves the run without its verdict's evidence.
+  if (steps.certificate !== 0 && code === 0) code = 1;
   if (!steps.reportsWritten) code = 2;
   return steps.interruption.exitCode(code);
 }
@@ -291,7 +301,7 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
   // The baseline is not applied to the bundle: it records what happened.
   const written: BundleWritten | undefined =
     options.certify && signer !== undefined
-      ? writeBundle({ harness: thisHarness(), path: options.certify, rows, target, signer, hostBuild: settings.hostBuild, seed, io, redactor })
+      ? writeBundle({ harness: thisHarness(), path: options.certify, rows, target, signer, hostBuild: settings.hostBuild, io, redactor })
       : undefined;
   const cut =
     written?.bundle !== undefined && written.certification !== undefined ? { bundle: written.bundle, certification: written.certification } : undefined;
@@ -322,6 +332,21 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
           signed,
           io,
         });
+  // The eval certificate binds the bundle and the archive, so it is written after both.
+  const certified =
+    cut === undefined || signer === undefined || options.certify === undefined
+      ? 0
+      : writeCertificate({
+          harness: thisHarness(),
+          path: options.certify,
+          ...cut,
+          rows,
+          seed,
+          archive: archived === 0 && archivePath !== undefined && recorder !== undefined ? readFileSync(archivePath) : undefined,
+          signer,
+          io,
+          redactor,
+        });
   const hostBuild = settings.hostBuild ?? (host.embedded !== undefined ? `commit:${gitCommit()}` : undefined);
   const about = {
     offline: false,
@@ -348,7 +373,14 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
   };
   const reported = report(options, content, redactor, io);
   const logged = await writeOtel({ path: options.otel, content, runs: target.observedRuns ?? [], redactor, io });
-  const code = exitCode({ rows: printed.code, bundle: written?.code, archive: archived, reportsWritten: reported && logged, interruption });
+  const code = exitCode({
+    rows: printed.code,
+    bundle: written?.code,
+    archive: archived,
+    certificate: certified,
+    reportsWritten: reported && logged,
+    interruption,
+  });
   const decided = { rows, ...cut, ...(interrupted === undefined ? {} : { interrupted }) };
   if (interrupted === undefined) return { code, ...decided };
   io.err(`openwop-eval-conformance: interrupted (${interrupted}); every row not reached is blocked\n`);

@@ -4,27 +4,41 @@
 //   only this harness makes, and whether the host signature holds under the host's key — a
 //   public key (PEM file or raw base64url), or the key `signature.keyId` names in a discovery
 //   document: a saved file, a live host, or the bundle's own embedded one (self-attested);
-// - the upstream verdict: the official bundle-v3 rules alone, and the profiles they certify;
-// - the eval verdict: which eval profiles (requirements/profiles.json) the bundle certifies, for
-//   a bundle this harness version cut; for any other it does not apply.
+// - the schema: the official closed bundle-v3 schema, `suite.name` aside (docs/wire.md §12.1);
+// - the upstream verdict: exactly what the official bundle-v3 rules give (lib/evidence/upstream.ts);
+// - the eval verdict: which eval profiles (requirements/profiles.json) the eval certificate beside
+//   the bundle certifies, re-derived from the bundle's signed discovery and rows, qualified
+//   `self-attested` or `unverified` when no published key backs it; for a bundle another suite or
+//   another version cut it does not apply.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createClient, discover, type DiscoveryResult } from '../lib/client/index.ts';
-import { certificationOf, type Certification, type HarnessIdentity } from '../lib/evidence/certification.ts';
-import { decodeCanonicalBase64url } from '../lib/evidence/ed25519.ts';
+import {
+  attested,
+  certificationOf,
+  type Attestation,
+  type CertificateFinding,
+  type Certification,
+  type HarnessIdentity,
+} from '../lib/evidence/certification.ts';
+import { decodeCanonicalBase64url, ed25519PublicKey, ed25519PublicKeyFromRaw } from '../lib/evidence/ed25519.ts';
+import { certificatePath, checkEvalCertificate } from '../lib/evidence/eval-certificate.ts';
+import { profileVerdicts } from '../lib/evidence/profiles.ts';
 import { thisHarness } from '../lib/evidence/harness.ts';
 import { readBundleFile, readPublicKeyFile } from '../lib/evidence/keys.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { verifyBundle, verifyExitCode, type VerifyOptions, type VerifyResult } from '../lib/evidence/verify.ts';
 import { cannotStart, type Io } from '../lib/io.ts';
 import { replayCommand } from '../lib/archive/replay.ts';
-import { authenticityLine, rejectionLines, upstreamLine, verdictLine } from '../lib/report/verdict-lines.ts';
+import { authenticityLine, rejectionLines, schemaLine, upstreamLine, verdictLine } from '../lib/report/verdict-lines.ts';
 import { isJsonObject } from '../lib/json-value.ts';
 
 export interface VerifyCommandOptions {
   hostKey?: string;
   discovery?: string;
   bundleDiscovery?: boolean;
+  /** `--eval-certificate FILE`: the eval certificate, when it is not beside the bundle. */
+  evalCertificate?: string;
   /** `--replay ARCHIVE`: re-derive every row from the archive (lib/archive/replay.ts). */
   replay?: string;
 }
@@ -77,9 +91,52 @@ export async function verifyCommand(path: string, options: VerifyCommandOptions,
     return cannotStart(io, `Test bug: this harness cannot list its own requirement ids or profiles: ${(error as Error).message}`);
   }
   const rows = rowsOf(file.bundle);
-  const certification = certificationOf(file.bundle, rows, result.verdict === 'rejected', harness);
+  const certificate = readCertificate(path, options.evalCertificate, file.bundle, rows, harness, keys);
+  if (!certificate.ok) return cannotStart(io, certificate.reason);
+  const [attestation, why]: [Attestation, string] = options.bundleDiscovery
+    ? ['self-attested', "the key was read from the bundle's own discovery document"]
+    : result.developmentKey
+      ? ['self-attested', 'signed with a development key']
+      : result.signatureVerified
+        ? ['published', '']
+        : ['unverified', 'no host key was given, so the signature was not checked'];
+  const certification = attested(certificationOf(file.bundle, rows, result.verdict === 'rejected', harness, certificate.finding), attestation, why);
   report(file.bundle, result, certification, keySource, options.bundleDiscovery === true, io);
   return verifyExitCode(result, certification);
+}
+
+/**
+ * The eval certificate beside the bundle (`--eval-certificate`, else `<bundle>.eval-certificate.json`),
+ * checked against the bundle, the archive beside it when there is one, and the host key.
+ */
+function readCertificate(
+  path: string,
+  given: string | undefined,
+  bundle: Record<string, unknown>,
+  rows: LedgerRow[],
+  harness: HarnessIdentity,
+  keys: VerifyOptions,
+): { ok: true; finding: CertificateFinding } | { ok: false; reason: string } {
+  const where = given ?? certificatePath(path);
+  if (!existsSync(where)) {
+    if (given !== undefined) return { ok: false, reason: `--eval-certificate: no file ${given}` };
+    return { ok: true, finding: { checked: false, absent: `none at ${where}` } };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(where, 'utf8'));
+  } catch (error) {
+    return { ok: true, finding: { checked: true, problems: [`${where} is not JSON: ${(error as Error).message}`] } };
+  }
+  const document = isJsonObject(bundle.discovery) && isJsonObject(bundle.discovery.document) ? bundle.discovery.document : {};
+  const expected = profileVerdicts(harness.profiles, document, rows);
+  const publicKeys = [
+    ...(keys.hostPublicKeyPem !== undefined ? [ed25519PublicKey(keys.hostPublicKeyPem)] : []),
+    ...(keys.hostPublicKeyRaw !== undefined ? [ed25519PublicKeyFromRaw(keys.hostPublicKeyRaw)] : []),
+  ];
+  const archivePath = `${path.replace(/\.json$/, '')}.archive.har.gz`;
+  const archive = existsSync(archivePath) ? readFileSync(archivePath) : undefined;
+  return { ok: true, finding: { checked: true, problems: checkEvalCertificate(value, bundle, expected, publicKeys, archive).problems } };
 }
 
 function rowsOf(bundle: Record<string, unknown>): LedgerRow[] {
@@ -96,7 +153,7 @@ function report(
   io: Io,
 ): void {
   for (const line of rejectionLines(result.rejections)) io.out(`${line}\n`);
-  for (const mismatch of certification.mismatches) io.out(`rejected (this harness's check): eval-profile-mismatch: ${mismatch}\n`);
+  for (const mismatch of certification.mismatches) io.out(`rejected (this harness's check): eval-certificate: ${mismatch}\n`);
   const keyId = isJsonObject(bundle.signature) && typeof bundle.signature.keyId === 'string' ? bundle.signature.keyId : undefined;
   if (result.developmentKey) io.out(`note: signed with a self-signed development key (${keyId}): the signature attests integrity, not who signed\n`);
   if (result.certifiedProfiles.length > 0 && !result.derivabilityChecked) {
@@ -108,6 +165,7 @@ function report(
   }
 
   io.out(`${authenticityLine(result, keyId)}\n`);
+  io.out(`${schemaLine(bundle, result)}\n`);
   io.out(`${upstreamLine(result)}\n`);
 
   const t = certification.totals;

@@ -126,7 +126,8 @@ describe('the steps of action.yml, run as a runner runs them', () => {
     writeFileSync(outputFile, '');
     writeFileSync(summaryFile, '');
     writeFileSync(publicPem, pair.publicKey.export({ type: 'spki', format: 'pem' }));
-    host = await startReferenceHost({ log: () => {}, signingKey: privatePem, signingKeyId: 'action-key' });
+    // The host publishes the vendor's public key only, as `host --publish-key` does.
+    host = await startReferenceHost({ log: () => {}, publishedKey: pair.publicKey, signingKeyId: 'action-key' });
     const inputs: Record<string, string> = {
       ...Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, input.default ?? ''])),
       'base-url': host.baseUrl,
@@ -205,10 +206,14 @@ describe('the steps of action.yml, run as a runner runs them', () => {
         .split('\n')
         .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
     );
-    const bundle = JSON.parse(readFileSync(join(workspace, 'out', 'bundle.json'), 'utf8')) as { claimedProfiles: Array<{ id: string; certified: boolean }> };
+    // The eval profiles, as the eval certificate beside the bundle states them; a published key, so unqualified.
+    const certificate = JSON.parse(readFileSync(join(workspace, 'out', 'bundle.eval-certificate.json'), 'utf8')) as {
+      profiles: Array<{ id: string; certified: boolean }>;
+    };
+    expect(certificate.profiles.length).toBeGreaterThan(0);
     expect(outputs).toEqual({
       verdict: 'certified',
-      'certified-profiles': bundle.claimedProfiles
+      'certified-profiles': certificate.profiles
         .filter((p) => p.certified)
         .map((p) => p.id)
         .join(','),
@@ -221,6 +226,7 @@ describe('the steps of action.yml, run as a runner runs them', () => {
     expect(readdirSync(join(workspace, 'out')).sort()).toEqual([
       'bundle.archive.har.gz',
       'bundle.archive.har.gz.sig.json',
+      'bundle.eval-certificate.json',
       'bundle.json',
       'junit.xml',
       'otel.json',
@@ -229,7 +235,7 @@ describe('the steps of action.yml, run as a runner runs them', () => {
       'summary.md',
     ]);
     const summary = readFileSync(summaryFile, 'utf8');
-    expect(summary).toMatch(/^## OpenWOP eval conformance: certified/m);
+    expect(summary).toMatch(/^## OpenWOP eval conformance: certified: (\d+) of \1 profiles$/m);
     const everything = [
       summary,
       ...readdirSync(join(workspace, 'out')).map((file) => readFileSync(join(workspace, 'out', file), 'utf8')),

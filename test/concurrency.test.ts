@@ -67,7 +67,10 @@ async function certifyEmbedded(concurrency: number): Promise<Certified> {
     code: run.code,
     progress: run.err.split('\n').filter((line) => /^\[\d+\/\d+\]/.test(line)),
     // The archive's lines name its folder, its size and its exchanges, which differ run to run.
-    out: run.out.replace(/^bundle written to .*$/m, 'bundle written to <dir>').replace(/^archive (written|bound) .*$/gm, 'archive $1 <per run>'),
+    out: run.out
+      .replace(/^bundle written to .*$/m, 'bundle written to <dir>')
+      .replace(/^archive (written|bound) .*$/gm, 'archive $1 <per run>')
+      .replace(/^eval certificate written to .*$/m, 'eval certificate written to <per run>'),
     // When, on which port and how long each leg took are per run by nature; the rest is not.
     report: {
       ...report,

@@ -18,7 +18,7 @@ describe('verifyBundle', () => {
       certifiedProfiles: [],
       derivabilityChecked: true,
       optedOut: [],
-      upstream: { rejections: [], certifiedProfiles: [], undecidable: [] },
+      upstream: { rejections: [], certifiedProfiles: [], undecidable: [], derivabilityChecked: true, signatureVerified: true },
     });
     expect(verifyExitCode(byPem)).toBe(0);
     const byRaw = verifyBundle(bundle, { hostPublicKeyRaw: DOCUMENT.signingKeys[0]!.publicKey });
@@ -50,7 +50,7 @@ describe('verifyBundle', () => {
       certifiedProfiles: [],
       derivabilityChecked: true,
       optedOut: [],
-      upstream: { rejections: [], certifiedProfiles: [], undecidable: [] },
+      upstream: { rejections: [], certifiedProfiles: [], undecidable: [], derivabilityChecked: true, signatureVerified: false },
     });
     expect(verifyExitCode(result)).toBe(5);
   });
@@ -292,7 +292,7 @@ function applyFlip(bundle: Draft, flip: Flip): string {
       // A field this row lacks falls back to the id, which every row has.
       const field = row[flip.field] === undefined ? 'id' : flip.field;
       if (field === 'assertions') row.assertions ^= 1 << flip.bit;
-      else if (field === 'evidence') row.evidence.observed = flipChar(row.evidence.observed, flip.position, flip.bit);
+      else if (field === 'evidence') row.evidence.recovery.class = flipChar(row.evidence.recovery.class, flip.position, flip.bit);
       else row[field] = flipChar(row[field], flip.position, flip.bit);
       return 'witness-digest';
     }

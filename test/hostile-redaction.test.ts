@@ -74,6 +74,7 @@ describe('a host that echoes the Authorization header, the body and the query in
     expect(files.sort()).toEqual([
       'bundle.archive.har.gz',
       'bundle.archive.har.gz.sig.json',
+      'bundle.eval-certificate.json',
       'bundle.json',
       'junit.xml',
       'report.html',

@@ -41,8 +41,8 @@ function syntheticReport(rows: ReportRow[], extra: Partial<RunReport> = {}): Run
       status: 'partly-certified',
       text: 'certified: openwop-eval-suite-core; not certified: openwop-eval-trials (openwop.requirement.0244.x: executed-fail)',
       profiles: [
-        { id: 'openwop-eval-suite-core', certified: true, witnessCount: 3, denials: [] },
-        { id: 'openwop-eval-trials', certified: false, witnessCount: 0, denials: [{ id: 'openwop.requirement.0244.x', reason: 'executed-fail' }] },
+        { id: 'openwop-eval-suite-core', certified: true, witnessCount: 3, denials: [], rows: [] },
+        { id: 'openwop-eval-trials', certified: false, witnessCount: 0, denials: [{ id: 'openwop.requirement.0244.x', reason: 'executed-fail' }], rows: [] },
       ],
     },
     totals: {
@@ -191,8 +191,10 @@ describe('the JUnit file', () => {
 describe('the Markdown summary', () => {
   it('states the verdict and totals, and lists each row that did not pass with its reason as one escaped table line', () => {
     const md = markdownSummary(syntheticReport([passRow, failRow, skippedRow]));
+    // The outcome first, counted, before any profile is named; then the verdict in verify's words.
+    expect(md).toMatch(/^## OpenWOP eval conformance: partly certified: 1 of 2 profiles$/m);
     expect(md).toMatch(
-      /^## OpenWOP eval conformance: certified: openwop-eval-suite-core; not certified: openwop-eval-trials \\\(openwop\.requirement\.0244\.x: executed-fail\\\)$/m,
+      /^Verdict: certified: openwop-eval-suite-core; not certified: openwop-eval-trials \\\(openwop\.requirement\.0244\.x: executed-fail\\\)$/m,
     );
     expect(md).toContain('- openwop-eval-trials: openwop.requirement.0244.x: executed-fail');
     expect(md).toContain('| 1 | 0 | 1 | 0 | 1 |');
@@ -232,7 +234,11 @@ describe('the HTML report', () => {
     expect(html).not.toMatch(/@import|url\(/);
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;');
     expect(html).toMatch(/content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-[A-Za-z0-9+/]+=*'"/);
-    expect(html).toContain('Verdict: certified: openwop-eval-suite-core; not certified: openwop-eval-trials');
+    // The outcome first, counted, before any profile is named; then the verdict in verify's words.
+    expect(html).toContain(
+      'id="verdict">partly certified: 1 of 2 profiles<div class="verdict-text">certified: openwop-eval-suite-core; not certified: openwop-eval-trials',
+    );
+    expect(html).toContain('<title>OpenWOP eval conformance: partly certified: 1 of 2 profiles</title>');
     expect(html.match(/<tr data-result=/g)).toHaveLength(3);
   });
 
@@ -258,7 +264,7 @@ describe('writing the reports', () => {
       verdict: {
         status: 'nothing-certified',
         text: `nothing certified; not certified: openwop-eval-trials (x: blocked: because ${secret})`,
-        profiles: [{ id: 'openwop-eval-trials', certified: false, witnessCount: 0, denials: [{ id: 'x', reason: `blocked: because ${secret}` }] }],
+        profiles: [{ id: 'openwop-eval-trials', certified: false, witnessCount: 0, denials: [{ id: 'x', reason: `blocked: because ${secret}` }], rows: [] }],
       },
     });
     const paths = { reportJson: join(dir, 'r.json'), junit: join(dir, 'j.xml'), html: join(dir, 'r.html'), summary: join(dir, 's.md') };

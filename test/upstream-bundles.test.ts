@@ -1,16 +1,19 @@
 // Bundles of another suite, generated in the upstream shape (openwop/openwop
 // evidence/v2-host-bundles/): other requirement ids, `host.deployment: "colocated-companion"`
-// (RFC 0216 §E.14), a build suffix on `host.version`, a profile this harness's table does not
-// hold. `verify` states authenticity and the upstream verdict, and "eval verdict: does not apply"
+// (RFC 0216 §E.14), a build suffix on `host.version`; planted defects include a certified
+// profile outside the official v2 table, which the official rules refuse (`profile-not-derivable`). `verify` states authenticity and the upstream verdict, and "eval verdict: does not apply"
 // (exit 6). The upstream verdict is held to an independent reading of the official bundle-v3
 // rules, written here from the upstream verifier's text without the harness's code: its own
 // canonical JSON, digest and signature check. Each planted defect is compared both ways.
 
 import { createHash, createPrivateKey, createPublicKey, sign, verify as edVerify } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { signaturePayload } from '../lib/evidence/bundle.ts';
+import { V2_PROFILES } from '../lib/evidence/derivation.ts';
+import { verifyText } from '../lib/evidence/ed25519.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
 import { verifyBundle } from '../lib/evidence/verify.ts';
 import { cli } from './support/cli.ts';
@@ -97,7 +100,7 @@ function upstreamBundle(edit: (b: Json) => void = () => {}, options: { resign?: 
     },
     claimedProfiles: [
       { id: 'openwop-discovery-core', evidenceTier: 'self', witnessCount: 3, certified: true },
-      { id: 'openwop-v2-agents-registry', evidenceTier: 'self', witnessCount: 12, certified: true },
+      { id: 'openwop-core-standard', evidenceTier: 'self', witnessCount: 0, certified: false },
     ],
     results: { totals: {}, requirements: structuredClone(ROWS) },
     witnessSha256: '',
@@ -133,10 +136,14 @@ function upstreamBundle(edit: (b: Json) => void = () => {}, options: { resign?: 
   return b;
 }
 
-const DECIDABLE: Record<string, (doc: Json) => boolean> = {
+/** The official v2 table (spec/v2/profiles.json): the whole registry, so any other id derives nothing. */
+const CORE_FAMILIES = ['interrupt', 'replay', 'webhooks', 'idempotency', 'eventLog'];
+const DERIVES: Record<string, (doc: Json) => boolean> = {
   'openwop-discovery-core': (doc) => doc.protocolVersions !== undefined && doc.preferredVersion !== undefined,
-  'openwop-core-standard': (doc) => ['interrupt', 'replay', 'webhooks', 'idempotency', 'eventLog'].every((f) => typeof doc[f] === 'object' && doc[f] !== null),
+  'openwop-core-standard': (doc) => CORE_FAMILIES.every((f) => typeof doc[f] === 'object' && doc[f] !== null && !Array.isArray(doc[f])),
+  'openwop-conformance-seams-v2': (doc) => doc.conformance !== undefined,
 };
+const EGRESS_ROW = 'openwop.requirement.0171.webhook-egress-refused';
 
 /** The official bundle-v3 rules, read independently: rejection kinds, the signature, the certified profiles. */
 function officialReading(b: Json, publicKeyPem: string): { kinds: string[]; signatureVerified: boolean; certified: string[] } {
@@ -171,18 +178,21 @@ function officialReading(b: Json, publicKeyPem: string): { kinds: string[]; sign
     if (!signatureVerified) push('signature-invalid');
   }
   const certified = (b.claimedProfiles ?? []).filter((p: Json) => p.certified).map((p: Json) => p.id as string);
+  // An open egress guard seen on the wire denies a certified profile built on webhooks.
+  if (rows.some((r) => r.id === EGRESS_ROW && r.result === 'executed-fail'))
+    for (const id of certified) if (id === 'openwop-core-standard' || id.includes('webhooks')) push('undeclared-relaxation-observed', id);
   if (want.blocked > 0 && certified.length > 0) push('blocked-certified');
   const doc = b.discovery?.document;
   if (doc !== undefined) {
     if (sha256(canonical(doc)) !== b.discovery.sha256) push('discovery-digest');
-    else for (const id of certified) if (DECIDABLE[id] !== undefined && !DECIDABLE[id]!(doc)) push('profile-not-derivable', id);
+    else for (const id of certified) if (!(DERIVES[id]?.(doc) ?? false)) push('profile-not-derivable', id);
   }
   const bundleWide = out.some((r) => r.profile === undefined);
   const scoped = new Set(out.map((r) => r.profile));
   return {
     kinds: [...new Set(out.map((r) => r.kind))].sort(),
     signatureVerified,
-    certified: bundleWide ? [] : certified.filter((id: string) => !scoped.has(id) && DECIDABLE[id] !== undefined),
+    certified: bundleWide ? [] : certified.filter((id: string) => !scoped.has(id)),
   };
 }
 
@@ -198,6 +208,23 @@ const DEFECTS: Array<[string, (b: Json) => void, { resign?: boolean; key?: strin
   [
     'a certified profile the document does not derive',
     (b) => b.claimedProfiles.push({ id: 'openwop-core-standard', evidenceTier: 'self', witnessCount: 9, certified: true }),
+  ],
+  [
+    'a certified profile outside the official v2 table',
+    (b) => b.claimedProfiles.push({ id: 'openwop-v2-agents-registry', evidenceTier: 'self', witnessCount: 12, certified: true }),
+  ],
+  [
+    'an open egress guard under a certified profile built on webhooks',
+    (b) => {
+      b.claimedProfiles[1].certified = true;
+      b.results.requirements.push({
+        id: EGRESS_ROW,
+        scenario: 'v2-webhook-egress-refusal.test.ts',
+        result: 'executed-fail',
+        assertions: 1,
+        detail: 'accepted a loopback destination',
+      });
+    },
   ],
   ['signed by another key', () => {}, { key: OTHER.privateKeyPem }],
   ['no detail with a non-pass row', (b) => delete b.detail, { resign: false }],
@@ -216,12 +243,18 @@ describe("another suite's bundle against the official rules", () => {
     expect(ours.upstream.certifiedProfiles).toEqual(reading.certified);
   });
 
-  it('the clean bundle: accepted, the unknown profile undecidable, the deployment in the digest', () => {
+  it('the clean bundle: accepted, its derivable profile certified, the deployment in the digest', () => {
     const bundle = upstreamBundle();
     const ours = verifyBundle(bundle, { hostPublicKeyPem: KEY.publicKeyPem });
     // Nor does any check of this harness's own refuse it: a build suffix is no host-mismatch.
     expect(ours.rejections).toEqual([]);
-    expect(ours.upstream).toEqual({ rejections: [], certifiedProfiles: ['openwop-discovery-core'], undecidable: ['openwop-v2-agents-registry'] });
+    expect(ours.upstream).toEqual({
+      rejections: [],
+      certifiedProfiles: ['openwop-discovery-core'],
+      undecidable: [],
+      derivabilityChecked: true,
+      signatureVerified: true,
+    });
     expect(bundle.witnessSha256).not.toBe(digestOf(bundle.results.requirements));
     expect(verifyBundle({ ...bundle, host: { ...bundle.host, deployment: 'sidecar' } }).rejections.map((r) => r.kind)).toContain('schema');
   });
@@ -237,8 +270,9 @@ describe("verify on another suite's bundle", () => {
     expect(out).not.toMatch(/^rejected/m);
     expect(out).toMatch(/^authenticity: verified /m);
     expect(out).toMatch(
-      /^upstream verdict \(official bundle-v3 rules\): certifies openwop-discovery-core; undecidable here: openwop-v2-agents-registry \(marked certified, but not in this harness's copy of the upstream profile table\)$/m,
+      /^upstream verdict \(official bundle-v3 rules\): no rejection; certified profiles: openwop-discovery-core; signatureVerified true; derivabilityChecked true$/m,
     );
+    expect(out).toMatch(/^schema \(official closed bundle-v3 schema\): valid$/m);
     expect(out).toMatch(/^eval verdict: does not apply: the bundle was cut by @openwop\/openwop-conformance 2\.41\.0, not by openwop-eval-conformance /m);
     expect(out).not.toMatch(/^coverage/m);
   });
@@ -252,5 +286,33 @@ describe("verify on another suite's bundle", () => {
     const rejected = await cli('verify', tampered, '--host-key', join(dir, 'host.pub.pem'));
     expect(rejected.code).toBe(1);
     expect(rejected.out).toMatch(/^rejected \(upstream rule\): witness-digest: /m);
+  });
+});
+
+describe('a bundle the OpenWOP project publishes', () => {
+  // vectors/upstream/: the signed core of evidence/v2-host-bundles/openwop-host-v2-reference.json,
+  // as published, and the key its discovery publishes. Its whole file is 132 KB; the four members
+  // and the signature are what this harness must assemble exactly as the official suite did.
+  const core = JSON.parse(readFileSync(new URL('../vectors/upstream/openwop-host-v2-reference.signed-core.json', import.meta.url), 'utf8')) as Json;
+  const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: core.publishedKey.publicKey }, format: 'jwk' });
+
+  it("verifies under the host's published key with the payload this harness assembles", () => {
+    expect(core.signature.keyId).toBe(core.publishedKey.keyId);
+    expect(verifyText(signaturePayload(core as never), core.signature.sig, key)).toBe(true);
+    // and under the independent reading of the payload above
+    expect(edVerify(null, payloadOf(core), key, Buffer.from(core.signature.sig, 'base64url'))).toBe(true);
+  });
+
+  it.each(['witnessSha256', 'host.build', 'suite.version', 'discovery.sha256'])('a changed %s breaks the published signature', (member) => {
+    const changed = structuredClone(core);
+    if (member === 'witnessSha256') changed.witnessSha256 = 'd'.repeat(64);
+    if (member === 'host.build') changed.host.build.id = 'another-commit';
+    if (member === 'suite.version') changed.suite.version = '2.39.3';
+    if (member === 'discovery.sha256') changed.discovery.sha256 = 'e'.repeat(64);
+    expect(verifyText(signaturePayload(changed as never), core.signature.sig, key)).toBe(false);
+  });
+
+  it('claims only profiles of the official v2 table, which this harness encodes whole', () => {
+    expect(core.claimedProfiles.map((p: Json) => p.id).sort()).toEqual(V2_PROFILES.map((p) => p.id).sort());
   });
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceHost } from '../hosts/reference/server.ts';
 import { claimedProfilesFromDiscovery } from '../lib/evidence/derivation.ts';
-import { isEvalProfile } from '../lib/evidence/profiles.ts';
+import { certificatePath } from '../lib/evidence/eval-certificate.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
 import { thisHarness } from '../lib/evidence/harness.ts';
 import { cli, hostFlags } from './support/cli.ts';
@@ -70,18 +70,19 @@ describe('a filtered run --certify', () => {
     }
   });
 
-  it('claims the upstream profiles the host discovery derives, then the eval profiles, none certified', async () => {
+  it('claims the upstream profiles the host discovery derives, none certified; the eval profiles are in the eval certificate', async () => {
     const harness = await thisHarness();
     const bundle = JSON.parse(readFileSync(bundlePath, 'utf8'));
     const upstream = claimedProfilesFromDiscovery(bundle.discovery.document, 2);
-    expect(bundle.claimedProfiles.slice(0, upstream.length)).toEqual(upstream);
+    expect(bundle.claimedProfiles).toEqual(upstream);
     expect(upstream.map((p) => p.id)).toContain('openwop-discovery-core');
-    const evalProfiles = bundle.claimedProfiles.slice(upstream.length);
-    expect(evalProfiles.map((p: { id: string }) => p.id)).toEqual(harness.profiles.profiles.map((p) => p.id));
-    expect(evalProfiles.every((p: { id: string }) => isEvalProfile(harness.profiles, p.id))).toBe(true);
-    expect(bundle.claimedProfiles.every((p: { certified: boolean }) => p.certified === false)).toBe(true);
+    const certificate = JSON.parse(readFileSync(certificatePath(bundlePath), 'utf8'));
+    expect(certificate.profiles.map((p: { id: string }) => p.id)).toEqual(harness.profiles.profiles.map((p) => p.id));
+    expect(certificate.profiles.every((p: { certified: boolean }) => p.certified === false)).toBe(true);
     // memory-isolated, the one row kept, witnesses trials once.
-    expect(evalProfiles.find((p: { id: string }) => p.id === 'openwop-eval-trials').witnessCount).toBe(1);
+    expect(certificate.profiles.find((p: { id: string }) => p.id === 'openwop-eval-trials').witnessCount).toBe(1);
+    expect(certificate.seed).toMatch(/^[0-9a-f]{16,64}$/);
+    expect(bundle.suite).not.toHaveProperty('seed');
   });
 
   it('verify --discovery of a host that does not publish the signing key: an input problem, exit 2', async () => {

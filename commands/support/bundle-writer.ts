@@ -8,14 +8,14 @@ import { PACKAGE_ROOT, packageIdentity } from '../../lib/package-root.ts';
 import type { Bundle, EvidenceTier, LedgerRow, UnsignedBundle } from '../../lib/evidence/types.ts';
 import { buildBundle, signBundle } from '../../lib/evidence/bundle.ts';
 import { claimedProfilesFromDiscovery } from '../../lib/evidence/derivation.ts';
-import { evalClaimedProfiles, profileVerdicts } from '../../lib/evidence/profiles.ts';
-import { publicKeyPemFromPrivate } from '../../lib/evidence/keys.ts';
+import { publicKeyPemFromPrivate, signingKeyProblem } from '../../lib/evidence/keys.ts';
 import { verifyBundle } from '../../lib/evidence/verify.ts';
-import { certificationOf, type Certification, type HarnessIdentity } from '../../lib/evidence/certification.ts';
+import { attested, certificationOf, type Certification, type HarnessIdentity } from '../../lib/evidence/certification.ts';
+import { certificatePath, signEvalCertificate } from '../../lib/evidence/eval-certificate.ts';
 import { cannotStart, type Io } from '../../lib/io.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import type { Redactor } from '../../lib/redact.ts';
-import { authenticityLine, rejectionLines, upstreamLine, verdictLine } from '../../lib/report/verdict-lines.ts';
+import { authenticityLine, rejectionLines, schemaLine, upstreamLine, verdictLine } from '../../lib/report/verdict-lines.ts';
 
 /** Who signs the bundle, settled before any leg runs, and the evidence tier it claims. */
 export interface Signer {
@@ -53,7 +53,6 @@ export interface BundleWrite {
   signer: Signer;
   /** `--host-build`; without it the build is this checkout's commit (the embedded host). */
   hostBuild: string | undefined;
-  seed: string;
   io: Io;
   redactor: Redactor;
 }
@@ -70,23 +69,28 @@ export interface BundleWritten {
  * it, in its words (docs/auditing.md "Verifying a bundle").
  */
 export function writeBundle(options: BundleWrite): BundleWritten {
-  const { harness, path, rows, target, signer, hostBuild, seed, io, redactor } = options;
+  const { harness, path, rows, target, signer, hostBuild, io, redactor } = options;
   const { privateKeyPem, keyId, selfSignedDevelopmentKey, evidenceTier } = signer;
+  // A key the host does not publish, or a development key, proves integrity, not who signed:
+  // every verdict says so (docs/auditing.md "Verifying a bundle").
+  const unpublished = signingKeyProblem(target.discovery, signer) !== undefined;
+  const attestation = unpublished || selfSignedDevelopmentKey ? 'self-attested' : 'published';
+  const why = unpublished ? "the host's discovery does not publish the signing key" : 'signed with a development key';
   // The discovery document goes into the bundle verbatim but for the secrets a host may have
   // echoed into it; its digest is taken over what is published (docs/wire.md §12.1).
   const discovery = redactor.value(target.discovery);
   const implementation = (discovery.implementation ?? {}) as Record<string, string>;
-  // The upstream profiles as the host's discovery derives them, then the eval profiles with the
-  // verdict of the rows (docs/auditing.md "Eval profiles"), which `verify` recomputes from the bundle.
-  const verdicts = profileVerdicts(harness.profiles, discovery, rows);
-  const claimedProfiles = [...claimedProfilesFromDiscovery(discovery, 2, evidenceTier), ...evalClaimedProfiles(verdicts, evidenceTier)];
+  // The upstream profiles as the host's discovery derives them, none certified: the official
+  // table derives nothing else, so the eval verdict travels in the eval certificate instead
+  // (docs/wire.md §12.6), which `verify` recomputes from the bundle's signed rows and discovery.
+  const claimedProfiles = claimedProfilesFromDiscovery(discovery, 2, evidenceTier);
   // Only the embedded host goes without --host-build: its build is this checkout.
   const build = hostBuild ? parseBuild(hostBuild) : { kind: 'commit' as const, id: gitCommit() };
   let unsigned: UnsignedBundle;
   try {
     unsigned = buildBundle({
       generatedAt: new Date().toISOString(),
-      suite: { name: PACKAGE.name, version: PACKAGE.version, targetMajor: 2, specArtifactsVersion: PACKAGE.version, seed },
+      suite: { name: PACKAGE.name, version: PACKAGE.version, targetMajor: 2, specArtifactsVersion: PACKAGE.version },
       host: {
         name: implementation.name ?? 'unknown',
         version: implementation.version ?? 'unknown',
@@ -124,12 +128,58 @@ export function writeBundle(options: BundleWrite): BundleWritten {
   // The two statements `verify` makes, in its words (docs/auditing.md "Verifying a bundle").
   for (const line of rejectionLines(verdict.rejections)) io.out(`${line}\n`);
   io.out(`${authenticityLine(verdict, keyId)}\n`);
+  io.out(`${schemaLine(bundle, verdict)}\n`);
   io.out(`${upstreamLine(verdict)}\n`);
-  const certification = certificationOf(bundle, rows, verdict.verdict === 'rejected', harness);
-  for (const mismatch of certification.mismatches) io.out(`rejected (this harness's check): eval-profile-mismatch: ${mismatch}\n`);
+  // The eval certificate written after the archive states exactly these profiles (writeCertificate).
+  const certification = attested(certificationOf(bundle, rows, verdict.verdict === 'rejected', harness, { checked: true, problems: [] }), attestation, why);
+  for (const mismatch of certification.mismatches) io.out(`rejected (this harness's check): eval-certificate: ${mismatch}\n`);
   io.out(`${verdictLine(certification)}\n`);
   const written = { bundle, certification };
   if (verdict.verdict !== 'verified' || certification.status === 'rejected') return { code: 1, ...written };
   // A certificate of nothing is not a green CI step (README "Exit codes").
   return { code: certification.status === 'nothing-certified' ? 4 : 0, ...written };
+}
+
+export interface CertificateWrite {
+  harness: HarnessIdentity;
+  /** The bundle's path (`--certify`): the certificate goes beside it. */
+  path: string;
+  bundle: Record<string, unknown>;
+  certification: Certification;
+  /** The rows as the legs wrote them, with the notes the bundle cannot carry. */
+  rows: LedgerRow[];
+  seed: string;
+  /** The archive's bytes, when the run wrote one. */
+  archive: Uint8Array | undefined;
+  signer: Signer;
+  io: Io;
+  redactor: Redactor;
+}
+
+/** Writes the eval certificate beside the bundle (docs/wire.md §12.6); 0, or 1 when it cannot be written. */
+export function writeCertificate(options: CertificateWrite): number {
+  const { harness, path, bundle, certification, rows, seed, archive, signer, io, redactor } = options;
+  const certificate = signEvalCertificate(
+    {
+      harness: { name: harness.name, version: harness.version },
+      generatedAt: new Date().toISOString(),
+      bundle,
+      ...(archive === undefined ? {} : { archive }),
+      seed,
+      verdict: certification.text,
+      profiles: certification.profiles,
+      rows,
+    },
+    signer.privateKeyPem,
+    signer.keyId,
+  );
+  const text = `${JSON.stringify(certificate, null, 2)}\n`;
+  if (redactor.text(text) !== text) {
+    io.err('openwop-eval-conformance: no eval certificate written: a secret of this run would appear in it\n');
+    return 1;
+  }
+  const out = resolve(certificatePath(path));
+  writeFileSync(out, text);
+  io.out(`eval certificate written to ${out} (signed by key ${signer.keyId})\n`);
+  return 0;
 }

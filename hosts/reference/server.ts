@@ -59,6 +59,11 @@ export interface ReferenceHostOptions {
   onTrafficViolation?: (violation: TrafficViolation) => void;
   /** Ed25519 private key (KeyObject or PKCS8 PEM); default: generated for this process. */
   signingKey?: KeyObject | string;
+  /**
+   * The Ed25519 public key (KeyObject or SPKI PEM) to publish instead: a key the vendor holds, whose
+   * private half this host never sees (`host --publish-key`). Wins over `signingKey`.
+   */
+  publishedKey?: KeyObject | string;
   /** The keyId published with it; default derived from the public key. */
   signingKeyId?: string;
   /** Milliseconds the engine waits between trials (a test holds a run open with it). Default 0. */
@@ -125,12 +130,17 @@ function resolveSigningKey(option: KeyObject | string | undefined): KeyObject {
   return key;
 }
 
+function resolvePublishedKey(option: KeyObject | string): KeyObject {
+  const key = typeof option === 'string' ? createPublicKey(option) : option;
+  if (key.type !== 'public' || key.asymmetricKeyType !== 'ed25519') throw new Error('publishedKey must be an Ed25519 public key');
+  return key;
+}
+
 /** Starts the reference host on 127.0.0.1 and resolves once it is listening. */
 export async function startReferenceHost(options: ReferenceHostOptions = {}): Promise<ReferenceHost> {
   const log = options.log ?? ((message: string) => console.error(`[reference-host] ${message}`));
   const tenants = resolveTenants(options.tenants);
-  const signingKey = resolveSigningKey(options.signingKey);
-  const publicKey = createPublicKey(signingKey);
+  const publicKey = options.publishedKey !== undefined ? resolvePublishedKey(options.publishedKey) : createPublicKey(resolveSigningKey(options.signingKey));
   const keyId = options.signingKeyId ?? `reference-host-${createHash('sha256').update(rawPublicKey(publicKey)).digest('hex').slice(0, 16)}`;
   const facets: EvalFacets | undefined = resolveFacets(options.evalSuite);
   const seams = options.seams ?? true;

@@ -12,7 +12,7 @@ import { bindingPath, checkBinding } from '../evidence/archive.ts';
 import { ed25519PublicKey } from '../evidence/ed25519.ts';
 import { readBundleFile, readPublicKeyFile } from '../evidence/keys.ts';
 import type { LedgerRow } from '../evidence/types.ts';
-import { sortedProjectedRows, witnessDigest } from '../evidence/witness.ts';
+import { bundleRow, sortedProjectedRows, witnessDigest } from '../evidence/witness.ts';
 import { cannotStart, type Io } from '../io.ts';
 import { jsonDeepEqual } from '../json-value.ts';
 import { withDeadlines } from '../ledger/deadlines.ts';
@@ -83,8 +83,9 @@ function shown(detail: string | undefined): string {
 
 /** Each row that moved between the bundle and the replay, in one line. */
 export function rowDifferences(recorded: readonly LedgerRow[], replayed: readonly LedgerRow[]): string[] {
-  const before = new Map(sortedProjectedRows(recorded).map((row) => [row.id, row]));
-  const after = new Map(sortedProjectedRows(replayed).map((row) => [row.id, row]));
+  // Both as the bundle publishes them (witness.ts `bundleRow`): the notes it cannot carry are the eval certificate's.
+  const before = new Map(sortedProjectedRows(recorded.map(bundleRow)).map((row) => [row.id, row]));
+  const after = new Map(sortedProjectedRows(replayed.map(bundleRow)).map((row) => [row.id, row]));
   const lines: string[] = [];
   for (const [id, row] of before) {
     const again = after.get(id);
@@ -160,7 +161,7 @@ export async function replayCommand(bundlePath: string, options: ReplayOptions, 
     : [];
   const differences = rowDifferences(recorded, replay.rows);
   for (const line of differences) io.out(`${line}\n`);
-  const digest = witnessDigest(replay.rows);
+  const digest = witnessDigest(replay.rows.map(bundleRow));
   const digestHolds = digest === file.bundle.witnessSha256;
   if (!digestHolds) io.out(`witness: the replay's witnessSha256 is ${digest}, the bundle's ${String(file.bundle.witnessSha256)}\n`);
   failed ||= differences.length > 0 || !digestHolds || replay.misses.length > 0;

@@ -29,12 +29,12 @@ import {
   type Relaxation,
   type UnsignedBundle,
 } from './types.ts';
-import { sortedProjectedRows, totalsOf, witnessDigest } from './witness.ts';
+import { bundleRow, sortedProjectedRows, totalsOf, witnessDigest } from './witness.ts';
 
 export interface BuildBundleInput {
   /** RFC 3339 date-time; the caller reads the clock. */
   generatedAt: string;
-  suite: { name?: string; version: string; targetMajor: 1 | 2; specArtifactsVersion: string; stampSha256?: string; seed?: string };
+  suite: { name?: string; version: string; targetMajor: 1 | 2; specArtifactsVersion: string; stampSha256?: string };
   host: {
     name: string;
     version: string;
@@ -89,7 +89,9 @@ function checkKeyLabel(keyId: string | undefined, devKey: boolean, profiles: rea
 
 /** A bundle v3 without its signature. Throws on input the verifier would reject. */
 export function buildBundle(input: BuildBundleInput): UnsignedBundle {
-  const { generatedAt, host, discovery, rows } = input;
+  const { generatedAt, host, discovery } = input;
+  // What the official schema does not admit on a row stays out (witness.ts `bundleRow`).
+  const rows = input.rows.map(bundleRow);
   // Without an explicit list, every profile the host's own discovery derives, none certified
   // (derivation.ts; docs/auditing.md "Profiles and derivation").
   const claimedProfiles = input.claimedProfiles ?? claimedProfilesFromDiscovery(discovery.document, input.suite.targetMajor);
@@ -122,7 +124,6 @@ export function buildBundle(input: BuildBundleInput): UnsignedBundle {
     specArtifactsVersion: input.suite.specArtifactsVersion,
   };
   if (input.suite.stampSha256 !== undefined) suite.stampSha256 = input.suite.stampSha256;
-  if (input.suite.seed !== undefined) suite.seed = input.suite.seed;
 
   const relaxations = host.relaxations ?? [];
   const bundleHost: UnsignedBundle['host'] = {

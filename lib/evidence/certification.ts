@@ -5,7 +5,7 @@
 // "does not apply", since which ids its profiles need is not known here. Pure: the caller says
 // which harness it is, which ids it produces and which profile table it holds.
 
-import { isEvalProfile, profileVerdicts, verdictText, type ProfileTable, type ProfileVerdict } from './profiles.ts';
+import { profileVerdicts, verdictText, type ProfileTable, type ProfileVerdict } from './profiles.ts';
 import type { LedgerRow, Totals } from './types.ts';
 import { totalsOf } from './witness.ts';
 import { isJsonObject } from '../json-value.ts';
@@ -38,14 +38,32 @@ export interface Certification {
   unknown: string[];
   /** The bundle's suite is this harness at this version, so the eval verdict applies. */
   sameHarness: boolean;
-  /** `eval-profile-mismatch`: where the bundle's eval entries of `claimedProfiles` differ from the recomputation. */
+  /** `eval-certificate`: every way the eval certificate fails for this bundle. */
   mismatches: string[];
+  /** Set when the verdict is not backed by a published key (`attested`). */
+  attestation?: Attestation;
 }
 
 type Json = Record<string, unknown>;
 
-/** The eval verdict; `rejected` is whether verify.ts found any rejection. */
-export function certificationOf(bundle: Json, rows: readonly LedgerRow[], rejected: boolean, harness: HarnessIdentity): Certification {
+/**
+ * What became of the bundle's eval certificate (eval-certificate.ts): checked, with every problem
+ * it has (none: it holds), or absent, with where it was looked for.
+ */
+export type CertificateFinding = { checked: true; problems: string[] } | { checked: false; absent: string };
+
+/**
+ * The eval verdict; `rejected` is whether verify.ts found any rejection. The verdict rests on the
+ * eval certificate: a bundle without one certifies no eval profile, and one whose certificate does
+ * not hold (another bundle's, altered, or stating other profiles than the rows give) is rejected.
+ */
+export function certificationOf(
+  bundle: Json,
+  rows: readonly LedgerRow[],
+  rejected: boolean,
+  harness: HarnessIdentity,
+  certificate: CertificateFinding,
+): Certification {
   const totals = totalsOf(rows);
   const suite = isJsonObject(bundle.suite) ? bundle.suite : {};
   const sameHarness = suite.name === harness.name && suite.version === harness.version;
@@ -86,14 +104,21 @@ export function certificationOf(bundle: Json, rows: readonly LedgerRow[], reject
     };
   }
   const profiles = profileVerdicts(harness.profiles, document, rows);
-  const mismatches = claimMismatches(bundle, profiles, harness.profiles);
-  if (mismatches.length > 0) {
+  if (!certificate.checked) {
     return {
       ...base,
-      mismatches,
+      status: 'nothing-certified',
+      profiles,
+      text: `nothing certified: no eval certificate (${certificate.absent}), and the eval verdict travels in it`,
+    };
+  }
+  if (certificate.problems.length > 0) {
+    return {
+      ...base,
+      mismatches: [...certificate.problems],
       status: 'rejected',
       profiles,
-      text: 'nothing certified: the bundle claims eval profiles other than its rows and discovery give',
+      text: 'nothing certified: the eval certificate does not hold for this bundle',
     };
   }
   const certified = profiles.filter((p) => p.certified).length;
@@ -102,24 +127,16 @@ export function certificationOf(bundle: Json, rows: readonly LedgerRow[], reject
 }
 
 /**
- * Where the bundle's eval entries of `claimedProfiles` differ from what its signed rows and
- * discovery give (`claimedProfiles` is outside the signature, so it is never taken on its word).
+ * Whose word a verdict is: `published`, a key the host publishes (or the auditor supplied) verifies
+ * the bundle; `self-attested`, no published key does (the key is unpublished, a development key,
+ * or read from the bundle itself), so the signature proves integrity, not who signed;
+ * `unverified`, no key was given at all. Only `published` leaves the words as they are.
  */
-function claimMismatches(bundle: Json, verdicts: readonly ProfileVerdict[], table: ProfileTable): string[] {
-  const listed = (Array.isArray(bundle.claimedProfiles) ? bundle.claimedProfiles : []).filter(isJsonObject).filter((p) => isEvalProfile(table, p.id));
-  const problems: string[] = [];
-  for (const verdict of verdicts) {
-    const entry = listed.find((p) => p.id === verdict.id);
-    if (entry === undefined) problems.push(`${verdict.id} is claimed by the signed discovery document but not listed in claimedProfiles`);
-    else if (entry.certified !== verdict.certified || entry.witnessCount !== verdict.witnessCount) {
-      problems.push(
-        `${verdict.id} is listed certified ${String(entry.certified)} with witnessCount ${String(entry.witnessCount)}, but the rows give certified ${verdict.certified} with witnessCount ${verdict.witnessCount}`,
-      );
-    }
-  }
-  for (const entry of listed) {
-    if (!verdicts.some((v) => v.id === entry.id))
-      problems.push(`${String(entry.id)} is listed in claimedProfiles, but the signed discovery document does not claim it`);
-  }
-  return problems;
+export type Attestation = 'published' | 'self-attested' | 'unverified';
+
+/** `certification` with its text qualified, wherever a certified profile is named, when no published key backs it; `why` says why. */
+export function attested(certification: Certification, attestation: Attestation, why: string): Certification {
+  const certifies = certification.status === 'certified' || certification.status === 'partly-certified';
+  if (attestation === 'published' || !certifies) return certification;
+  return { ...certification, attestation, text: `${attestation} (${why}): ${certification.text}` };
 }

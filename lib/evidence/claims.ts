@@ -4,7 +4,7 @@
 // `reject`; the rules themselves are derivation.ts and docs/auditing.md "Profiles and derivation".
 
 import type { LedgerRow, RejectionKind } from './types.ts';
-import { advertises, optedOutFromRows, profileDerivable, profilesRelaxedBy, rungProblem, V2_PROFILES } from './derivation.ts';
+import { advertises, optedOutFromRows, profileDerivable, profilesRelaxedBy, rungProblem } from './derivation.ts';
 import { isJsonObject } from '../json-value.ts';
 
 type Json = Record<string, unknown>;
@@ -27,7 +27,7 @@ export interface DerivedClaims {
   derivabilityChecked: boolean;
   /** The opt-outs the signed rows record. */
   optedOut: string[];
-  /** Certified profiles outside the upstream table held here: undecidable, never rejected. */
+  /** Certified profiles at major 1, which the v1 catalogue decides: undecidable here, never rejected. */
   undecidable: string[];
 }
 
@@ -97,10 +97,9 @@ export function deriveClaims(
   if (rung !== undefined) reject('rung-not-derivable', rung);
 
   const optedOut = optedOutFromRows(rows);
-  // A profile the table here does not hold is undecidable here, never "not derivable": the
-  // upstream registry holds many more profiles than this harness encodes (derivation.ts).
-  const decidable = new Set(V2_PROFILES.map((p) => p.id));
-  const undecidable = certified.filter((id) => targetMajor !== 2 || !decidable.has(id));
+  // At major 2 the table here is the whole upstream v2 registry (spec/v2/profiles.json), so an id
+  // outside it is not derivable; at major 1 the v1 catalogue decides, which is not encoded here.
+  const undecidable = targetMajor === 2 ? [] : [...certified];
   let derivabilityChecked = false;
   if (document !== undefined && targetMajor === 2) {
     derivabilityChecked = true;

@@ -9,8 +9,6 @@ export { verifyBundle, verifyExitCode, type VerifyOptions, type VerifyResult, ty
 export { shapeProblems, SUITE_NAME, UPSTREAM_SUITE_NAME } from './shape.ts';
 export {
   advertisesClaim,
-  evalClaimedProfiles,
-  isEvalProfile,
   profileVerdicts,
   requiredIds,
   verdictText,
@@ -19,7 +17,17 @@ export {
   type ProfileTable,
   type ProfileVerdict,
 } from './profiles.ts';
-export { certificationOf, type Certification, type CertificationStatus, type HarnessIdentity } from './certification.ts';
+export {
+  attested,
+  certificationOf,
+  type Attestation,
+  type CertificateFinding,
+  type Certification,
+  type CertificationStatus,
+  type HarnessIdentity,
+} from './certification.ts';
+export { certificatePath, checkEvalCertificate, signEvalCertificate, EVAL_CERTIFICATE, type EvalCertificate } from './eval-certificate.ts';
+export { officialVerdict, type OfficialVerdict } from './upstream.ts';
 export {
   DEV_KEY_ID_PREFIX,
   isDevelopmentKeyId,

@@ -4,7 +4,7 @@
 // and the reason. The rules use nothing but the signed discovery document and the signed rows, so
 // an auditor recomputes every verdict from the bundle alone. Pure: keys.ts reads the table.
 
-import type { ClaimedProfile, EvidenceTier, LedgerRow } from './types.ts';
+import type { LedgerRow } from './types.ts';
 import { isJsonObject } from '../json-value.ts';
 
 export interface ProfileRequirement {
@@ -75,6 +75,8 @@ export interface ProfileVerdict {
   witnessCount: number;
   /** Why it is not certified, every reason; empty when it is. */
   denials: Denial[];
+  /** Every id it requires of this host: the rows it rests on. */
+  rows: string[];
 }
 
 const DETAIL_MAX = 120;
@@ -105,7 +107,8 @@ export function profileVerdicts(table: ProfileTable, document: Json, rows: reado
     .map((profile) => {
       const denials: Denial[] = [];
       let witnessCount = 0;
-      for (const entry of requiredIds(profile, document)) {
+      const required = requiredIds(profile, document);
+      for (const entry of required) {
         const row = byId.get(entry.id);
         if (row?.result === 'executed-pass') witnessCount++;
         const reason = denialOf(entry, row);
@@ -116,7 +119,7 @@ export function profileVerdicts(table: ProfileTable, document: Json, rows: reado
       }
       if (witnessCount === 0 && denials.length === 0)
         denials.push({ id: profile.id, reason: 'no required id was executed, and a profile nothing witnessed certifies nothing' });
-      return { id: profile.id, certified: denials.length === 0, witnessCount, denials };
+      return { id: profile.id, certified: denials.length === 0, witnessCount, denials, rows: required.map((entry) => entry.id) };
     });
 }
 
@@ -133,16 +136,6 @@ export function verdictText(verdicts: readonly ProfileVerdict[]): string {
     });
   const head = certified.length > 0 ? `certified: ${certified.join(', ')}` : 'nothing certified';
   return denied.length > 0 ? `${head}; not certified: ${denied.join(', ')}` : head;
-}
-
-/** The bundle's `claimedProfiles` entries for the eval profiles (docs/auditing.md "Eval profiles"). */
-export function evalClaimedProfiles(verdicts: readonly ProfileVerdict[], evidenceTier: EvidenceTier = 'self'): ClaimedProfile[] {
-  return verdicts.map((v) => ({ id: v.id, evidenceTier, witnessCount: v.witnessCount, certified: v.certified }));
-}
-
-/** Whether `id` names an eval profile of `table`. */
-export function isEvalProfile(table: ProfileTable, id: unknown): boolean {
-  return table.profiles.some((profile) => profile.id === id);
 }
 
 /** docs/auditing.md "Eval profiles": the table of what each profile needs, written from the data. */

@@ -59,8 +59,6 @@ export interface BundleSuite {
   targetMajor: 1 | 2;
   specArtifactsVersion: string;
   stampSha256?: string;
-  /** The certification's seed (lib/certification-seed.ts): `run --seed` with it replays every generated value. */
-  seed?: string;
 }
 
 export interface BundleHost {
@@ -141,6 +139,7 @@ export const REJECTION_KINDS = [
   'relaxed-profile-certified',
   'rung-not-derivable',
   'opted-out-but-advertised',
+  'undeclared-relaxation-observed',
   'discovery-digest',
   'detail-mismatch',
   'schema',
@@ -148,7 +147,7 @@ export const REJECTION_KINDS = [
   'signing-key-mismatch',
   'host-mismatch',
   'profile-unwitnessed',
-  'eval-profile-mismatch',
+  'eval-certificate',
 ] as const;
 
 export type RejectionKind = (typeof REJECTION_KINDS)[number];
@@ -178,7 +177,7 @@ export const HARNESS_KINDS: readonly RejectionKind[] = [
   'signing-key-mismatch',
   'host-mismatch',
   'profile-unwitnessed',
-  'eval-profile-mismatch',
+  'eval-certificate',
 ];
 
 /** `host.deployment` (RFC 0216 §E.14): a closed enum; absent, the bundle measures the served host. */

@@ -2,38 +2,39 @@
 // at the first defect and never throws on what the bundle holds: it returns every rejection it
 // finds, each as `{kind, detail}`. Only a malformed key supplied by the caller throws.
 //
-// Kinds beyond §12.5, all named in types.ts:
-// - `discovery-digest`: the embedded discovery document does not hash to `discovery.sha256`, or
-//   `discovery.protocolVersions` / `preferredVersion` disagree with it.
+// What this file adds to the official kinds of §12.5 (all named in types.ts):
+// - `discovery-digest` also when `discovery.protocolVersions` / `preferredVersion` disagree with
+//   the embedded document (this harness's own, marked so).
 // - `detail-mismatch`: `detail.nonPass` is a derived view of the rows (§12.1 "Counting"); an entry
 //   that no non-pass row backs, or whose result or reason differs from its row, is named here.
 //   A non-pass row missing from the view is named here too; `detail-missing` is the upstream
 //   rule alone: no `detail` block while some row is not executed-pass.
-// - `schema`: the bundle fails `schemas/v2/certification-bundle.schema.json` (shape.ts, which
-//   relaxes one const: `suite.name`). A defect the schema also sees, such as a wrong `over`, is
-//   named twice: once as `schema`, once by its own kind.
+// - `schema`: the official schema step, apart from the verifier (shape.ts, which relaxes one
+//   const: `suite.name`). A defect the schema also sees, such as a wrong `over`, is named twice:
+//   once as `schema`, once by its own kind.
 // - `signing-key-mismatch`, `development-key-tier`, `host-mismatch`, `profile-unwitnessed`:
 //   docs/auditing.md "Verifying a bundle".
 //
-// Two verdicts come out, apart: `upstream`, the official bundle-v3 rules alone (every kind but
-// `HARNESS_KINDS`), with the profiles they certify as the upstream verifier scopes its rejections
-// (a rejection naming a profile removes that profile; any other removes every one); and `verdict`,
-// which also counts this harness's own checks.
+// Two verdicts come out, apart: `upstream`, the official bundle-v3 rules alone, restated in
+// upstream.ts and run as they are (their order, their scoping: a rejection naming a profile removes
+// that profile, any other removes every one); and `verdict`, which counts every rejection here,
+// this harness's own checks included (`undeclared-relaxation-observed` is taken from upstream.ts).
 //
-// The derivation kinds (`profile-not-derivable`, `blocked-certified`, `relaxed-profile-certified`,
-// `rung-not-derivable`, `opted-out-but-advertised`) re-derive what the bundle claims outside its
-// signature (claims.ts); the rules are derivation.ts and docs/auditing.md "Profiles and derivation". Whether the bundle
-// certifies the host is not this file's question: certification.ts answers it.
+// The derivation kinds re-derive what the bundle claims outside its signature (claims.ts); the
+// rules are derivation.ts and docs/auditing.md "Profiles and derivation". Whether the bundle
+// certifies the host is not this file's question: certification.ts answers it, from the eval
+// certificate beside the bundle (eval-certificate.ts).
 
 import type { KeyObject } from 'node:crypto';
 import { canonicalJson, sha256Hex } from './jcs.ts';
 import { ed25519PublicKey, ed25519PublicKeyFromRaw, isDevelopmentKeyId, SIG_PATTERN, verifyText, decodeCanonicalBase64url } from './ed25519.ts';
 import { signaturePayload } from './bundle.ts';
 import { shapeProblems } from './shape.ts';
-import { DISPOSITIONS, isHarnessRejection, SIGNED_MEMBERS, type LedgerRow, type Rejection, type RejectionKind, type Totals } from './types.ts';
+import { DISPOSITIONS, SIGNED_MEMBERS, type LedgerRow, type Rejection, type RejectionKind, type Totals } from './types.ts';
 import { totalsOf, witnessDigest } from './witness.ts';
 import type { Certification } from './certification.ts';
 import { deriveClaims, show } from './claims.ts';
+import { officialVerdict } from './upstream.ts';
 import { isJsonObject } from '../json-value.ts';
 
 export interface VerifyOptions {
@@ -72,8 +73,12 @@ export interface UpstreamVerdict {
   rejections: Rejection[];
   /** The profiles the upstream rules certify: marked certified, decidable here, not removed by a rejection. */
   certifiedProfiles: string[];
-  /** Profiles marked certified that this harness's copy of the upstream profile table does not hold: it cannot decide them. */
+  /** Profiles marked certified in a major-1 bundle, which the v1 catalogue decides: not decided here. */
   undecidable: string[];
+  /** The official `derivabilityChecked`: the certified profiles were re-derived from the captured discovery document. */
+  derivabilityChecked: boolean;
+  /** The official `signatureVerified`. */
+  signatureVerified: boolean;
 }
 
 /** What a caller gets when a file is not a bundle at all (keys.ts `readBundleFile`). */
@@ -132,7 +137,7 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
       certifiedProfiles: [],
       derivabilityChecked: false,
       optedOut: [],
-      upstream: { rejections: [...rejections], certifiedProfiles: [], undecidable: [] },
+      upstream: { rejections: [...rejections], certifiedProfiles: [], undecidable: [], derivabilityChecked: false, signatureVerified: false },
     };
   }
   if (bundle.bundleVersion !== '3') {
@@ -323,21 +328,19 @@ export function verifyBundle(bundle: unknown, opts: VerifyOptions = {}): VerifyR
   }
 
   const derived = deriveClaims(bundle, rows, profiles, documentSigned ? (discovery.document as Json) : undefined, reject);
+  // The official rules, alone and in their own order (upstream.ts): the upstream verdict.
+  const official = officialVerdict(bundle, { host: hostKeys, verifier: verifierKeys });
+  for (const r of official.rejections) if (r.kind === 'undeclared-relaxation-observed') rejections.push(r);
   const verdict = rejections.length > 0 ? 'rejected' : signatureVerified ? 'verified' : 'unverified';
-  const { undecidable, ...rest } = derived;
-  return { rejections, signatureVerified, verdict, developmentKey, ...rest, upstream: upstreamVerdict(rejections, rest.certifiedProfiles, undecidable) };
-}
-
-/** The upstream verdict: the official rules' rejections, scoped as the upstream verifier scopes them. */
-function upstreamVerdict(all: readonly Rejection[], certified: readonly string[], undecidable: readonly string[]): UpstreamVerdict {
-  const rejections = all.filter((r) => !isHarnessRejection(r));
-  const bundleWide = rejections.some((r) => r.profile === undefined);
-  const scoped = new Set(rejections.map((r) => r.profile));
-  return {
-    rejections,
-    certifiedProfiles: bundleWide ? [] : certified.filter((id) => !scoped.has(id) && !undecidable.includes(id)),
-    undecidable: [...undecidable],
+  const { undecidable: _, ...rest } = derived;
+  const upstream: UpstreamVerdict = {
+    rejections: official.rejections,
+    certifiedProfiles: official.certifiedProfiles,
+    undecidable: official.undecidable,
+    derivabilityChecked: official.derivabilityChecked,
+    signatureVerified: official.signatureVerified,
   };
+  return { rejections, signatureVerified, verdict, developmentKey, ...rest, upstream };
 }
 
 function canonicalOrUndefined(value: unknown): string | undefined {
@@ -372,7 +375,7 @@ function payloadOf(bundle: Json): { ok: true; text: string } | { ok: false; reas
  * certified; 5 no rejection but not independently verified
  * (no host key, or certified profiles that could not be re-derived from a signed discovery
  * document); 0 otherwise. Code 2, a problem with the inputs (flags, key files, --discovery), is
- * the command's own (lib/commands/verify.ts).
+ * the command's own (commands/verify.ts).
  */
 export function verifyExitCode(result: VerifyResult | NotABundle, certification?: Pick<Certification, 'status'>): 0 | 1 | 3 | 4 | 5 | 6 {
   if ('ok' in result) return 3;

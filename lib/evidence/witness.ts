@@ -23,6 +23,21 @@ export function projectRow(row: LedgerRow): LedgerRow {
   return projected;
 }
 
+/**
+ * The members of a row's `evidence` the official bundle schema admits (RFC 0158 §E, closed: one
+ * member per kind of evidence). A bundle this harness cuts keeps only these; what else a leg
+ * noted (`latitude`, `failedRules`) travels in the eval certificate (eval-certificate.ts).
+ */
+export const BUNDLE_EVIDENCE_MEMBERS = ['recovery', 'recoveryBounds'] as const;
+
+/** A row as a bundle this harness cuts publishes it: `evidence` cut to the members the schema admits. */
+export function bundleRow(row: LedgerRow): LedgerRow {
+  const { evidence, ...rest } = row;
+  if (evidence === undefined) return rest;
+  const kept = Object.fromEntries(BUNDLE_EVIDENCE_MEMBERS.filter((m) => evidence[m] !== undefined).map((m) => [m, evidence[m]]));
+  return Object.keys(kept).length > 0 ? { ...rest, evidence: kept } : rest;
+}
+
 /** The projected rows, sorted by id. */
 export function sortedProjectedRows(rows: readonly LedgerRow[]): LedgerRow[] {
   return rows.map(projectRow).sort((a, b) => compareRowIds(a.id, b.id));

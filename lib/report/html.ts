@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import type { Disposition } from '../evidence/types.ts';
 import { coverageHtml } from './coverage.ts';
+import { rootCauses, verdictHeadline } from './outcome.ts';
 import { displayUrl, escapeMarkup as e, groupedRows, placeOf, TOTALS_OF, verdictLabel, type ReportRow, type RunReport } from './model.ts';
 
 const PAGE_CSS = `
@@ -26,6 +27,9 @@ h1 { font-size: 20px; margin: 0 0 12px; }
 h2 { font-size: 17px; margin: 28px 0 6px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
 h3 { font-size: 14px; margin: 14px 0 6px; color: #57606a; }
 .verdict { border-radius: 6px; padding: 12px 16px; color: #fff; font-size: 18px; font-weight: 600; }
+.cause { border-left: 4px solid var(--blocked); padding-left: 12px; margin: 12px 0; }
+.cause h3 { font-size: 15px; margin: 4px 0 8px; }
+.verdict .verdict-text { font-size: 13px; font-weight: 400; margin-top: 4px; }
 .verdict ul { margin: 6px 0 0; padding-left: 20px; font-size: 13px; font-weight: 400; }
 .verdict-certified { background: var(--pass); }
 .verdict-nothing-certified, .verdict-rejected, .verdict-no-bundle { background: var(--fail); }
@@ -196,7 +200,13 @@ function findingsHtml(report: RunReport): string {
   const ordered = [...failed, ...findings.filter((row) => row.result === 'blocked')];
   if (ordered.length === 0)
     return '<section id="findings" class="findings"><h2>Failed and blocked</h2><p class="empty">No row failed or was blocked.</p></section>';
-  return `<section id="findings" class="findings"><h2>Failed and blocked (${failed.length} failed, ${ordered.length - failed.length} blocked)</h2>\n${ordered.map(findingHtml).join('\n')}</section>`;
+  // One cause that explains several rows is one card, listing them (lib/report/outcome.ts).
+  const { causes, alone } = rootCauses(ordered);
+  const causeCards = causes.map(
+    ({ cause, rows }) =>
+      `<section class="cause" data-rows="${rows.length}"><h3><span class="badge r-${e(rows[0]!.result)}">${rows.length} rows, one cause</span> ${e(cause)}</h3>\n${rows.map(findingHtml).join('\n')}</section>`,
+  );
+  return `<section id="findings" class="findings"><h2>Failed and blocked (${failed.length} failed, ${ordered.length - failed.length} blocked)</h2>\n${[...causeCards, ...alone.map(findingHtml)].join('\n')}</section>`;
 }
 
 function rowHtml(row: ReportRow): string {
@@ -267,6 +277,7 @@ function metaHtml(report: RunReport): string {
 /** The whole page, as one string with no reference to anything outside it. */
 export function htmlReport(report: RunReport): string {
   const label = verdictLabel(report.verdict);
+  const headline = verdictHeadline(report.verdict);
   // Every denial of every profile, where the banner's text names only the first of each.
   const denials = report.verdict.profiles.flatMap((p) => p.denials.map((d) => `${p.id}: ${d.id}: ${d.reason}`));
   const reasons = denials.length > 0 ? `<ul>${denials.map((r) => `<li>${e(r)}</li>`).join('')}</ul>` : '';
@@ -280,13 +291,13 @@ export function htmlReport(report: RunReport): string {
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>OpenWOP eval conformance: ${e(label)}</title>
+<title>OpenWOP eval conformance: ${e(headline)}</title>
 <style>${PAGE_CSS}</style>
 </head>
 <body>
 <main>
 <h1>OpenWOP eval conformance report${report.interrupted ? ' (interrupted)' : ''}</h1>
-<div class="verdict verdict-${e(report.verdict.status)}" id="verdict">Verdict: ${e(label)}${reasons}</div>
+<div class="verdict verdict-${e(report.verdict.status)}" id="verdict">${e(headline)}<div class="verdict-text">${e(label)}</div>${reasons}</div>
 ${bannersHtml(report)}
 ${metaHtml(report)}
 ${findingsHtml(report)}

@@ -8,6 +8,7 @@
 // escaped so it stays one line of plain text inside its cell.
 
 import { clip, displayUrl, TOTALS_OF, verdictLabel, type RunReport } from './model.ts';
+import { rootCauses, verdictHeadline } from './outcome.ts';
 
 /** Rows listed at most; a summary page is read, not searched (the HTML report has every row). */
 const MAX_ROWS = 100;
@@ -29,8 +30,10 @@ export function markdownSummary(report: RunReport): string {
     ? 'server-free legs only (--offline)'
     : `${target.implementation ?? 'a host'} at ${displayUrl(target.baseUrl) ?? 'an unknown URL'}`;
   const lines = [
-    `## OpenWOP eval conformance${report.interrupted ? ' (interrupted)' : ''}: ${cell(label)}`,
+    `## OpenWOP eval conformance${report.interrupted ? ' (interrupted)' : ''}: ${cell(verdictHeadline(report.verdict))}`,
     ...(report.interrupted ? ['', `**Interrupted: ${cell(report.interrupted.reason)}**; every row not reached is blocked.`] : []),
+    '',
+    `Verdict: ${cell(label)}`,
     '',
     `${cell(where)}; harness ${cell(report.harnessVersion)}${target.hostBuild ? `; host build ${cell(target.hostBuild)}` : ''}; ${report.rows.length} requirement ids in ${(report.durationMs / 1000).toFixed(1)} s.`,
     '',
@@ -65,7 +68,13 @@ export function markdownSummary(report: RunReport): string {
     return out;
   };
   lines.push(`### Failed and blocked (${findings.length})`, '');
-  lines.push(...(findings.length === 0 ? ['No row failed or was blocked.'] : table(findings)), '');
+  // One cause that explains several rows is one line, naming them (lib/report/outcome.ts).
+  const { causes, alone } = rootCauses(findings);
+  for (const { cause, rows } of causes) {
+    lines.push(`- **${rows.length} rows, one cause**: ${cell(cause)} (${rows.map((row) => `\`${row.id.replace(/`/g, '')}\``).join(', ')})`);
+  }
+  if (causes.length > 0) lines.push('');
+  if (alone.length > 0 || causes.length === 0) lines.push(...(findings.length === 0 ? ['No row failed or was blocked.'] : table(alone)), '');
   if (notRun.length > 0) lines.push(`<details><summary>Not run: skipped or inapplicable (${notRun.length})</summary>`, '', ...table(notRun), '', '</details>');
   return `${lines.join('\n')}\n\n`;
 }

@@ -19,6 +19,8 @@ export interface ReportVerdict {
   /** The verdict in the words every output uses (docs/auditing.md "Eval profiles"). */
   text: string;
   profiles: ProfileVerdict[];
+  /** Present when no key the host publishes backs the verdict (lib/evidence/certification.ts `attested`). */
+  attestation?: 'self-attested' | 'unverified';
 }
 
 /** One row of a report: a ledger row and what is known of its leg. */
@@ -107,7 +109,13 @@ export function noBundle(why: string): ReportVerdict {
 export function verdictOf(certification: Certification): ReportVerdict {
   // A bundle this run cut is always this harness's, so "does not apply" cannot arise here.
   const status = certification.status === 'does-not-apply' ? 'rejected' : certification.status;
-  return { status, text: certification.text, profiles: certification.profiles.map((p) => ({ ...p, denials: p.denials.map((d) => ({ ...d })) })) };
+  const attestation = certification.attestation === undefined || certification.attestation === 'published' ? {} : { attestation: certification.attestation };
+  return {
+    status,
+    text: certification.text,
+    profiles: certification.profiles.map((p) => ({ ...p, denials: p.denials.map((d) => ({ ...d })), rows: [...p.rows] })),
+    ...attestation,
+  };
 }
 
 /** The dispositions in the order the reports show them, with the totals member of each. */

@@ -38,7 +38,7 @@ export const ROWS: LedgerRow[] = [
     scenario: 'v2-eval-run.test.ts',
     result: 'executed-pass',
     assertions: 1,
-    evidence: { attempt: 'first', observed: 'recovered' },
+    evidence: { recovery: { class: 'leased', boundMs: 5000, observedMs: 1200 } },
   },
   {
     id: 'openwop.requirement.0244.pass-hat-k',
