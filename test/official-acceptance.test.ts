@@ -120,8 +120,21 @@ describe('the bundle of npm start, against the official rules', () => {
 describe('an interrupted bundle, against the official rules', () => {
   it('gets zero rejections: its blocked rows certify nothing, and nothing is marked certified', { timeout: 120_000 }, async () => {
     const path = join(dir, 'interrupted.json');
-    // One leg at a time, so the deadline falls mid-run however fast the host answers.
-    const run = await cli('run', '--certify', path, '--concurrency', '1', '--run-deadline', '2000', '--archive', join(dir, 'interrupted.har.gz'));
+    // One leg at a time, each event of the embedded host paced, so the deadline falls mid-run
+    // however fast the machine is.
+    const run = await cli(
+      'run',
+      '--certify',
+      path,
+      '--concurrency',
+      '1',
+      '--reference-host-config',
+      '{"paceMs":50}',
+      '--run-deadline',
+      '2000',
+      '--archive',
+      join(dir, 'interrupted.har.gz'),
+    );
     expect(run.err).toMatch(/interrupted \(the run deadline of 2000 ms passed/);
     const bundle = JSON.parse(readFileSync(path, 'utf8'));
     expect(bundle.results.totals.blocked).toBeGreaterThan(0);

@@ -3,7 +3,7 @@
 // hosts/known-bad/catalogue/envelopes.ts, so the check is shown to read the clause and not the
 // reference host's habits.
 
-import { OFFSET_TIMESTAMPS } from '../../scenarios/support/served-facts/envelopes.ts';
+import { OFFSET_TIMESTAMPS } from '../../lib/ledger/served-facts.ts';
 import { REFERENCE_BEHAVIOUR } from '../reference/eval/index.ts';
 import type { RunEventDoc } from '../reference/store.ts';
 import type { HonestVariant } from './catalogue.ts';

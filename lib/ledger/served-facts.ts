@@ -221,6 +221,9 @@ export const SERVED_FACTS = {
   },
 } as const satisfies Record<string, ServedFact>;
 
+/** What a row records of a host whose timestamps carry a numeric offset, not `Z` (a date-time either way); the honest variant that does it names the same words. */
+export const OFFSET_TIMESTAMPS = 'event timestamps with a numeric offset, not Z (docs/wire.md §5.1: a date-time)';
+
 /** A served-fact rule, as the table names it. */
 export type ServedRule = keyof typeof SERVED_FACTS;
 

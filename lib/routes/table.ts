@@ -72,13 +72,16 @@ const ERRORS = 'docs/wire.md §1.4 (the flat error envelope; a registered code c
 
 /**
  * What every authenticated route may answer besides its own: a refused key, rate limiting, a
- * failure, a brief outage (docs/wire.md §1.1, §1.4; RFC 9110 §15.6.4, which fixes no body).
+ * failure, a brief outage or a gateway's answer in front of the host (docs/wire.md §1.1, §1.4;
+ * RFC 9110 §15.6.3–§15.6.5, which fix no body).
  */
 const EVERY_ROUTE: Record<string, RouteAnswer> = {
   '401': { body: 'error', clause: ERRORS },
   '429': { body: 'error', clause: 'docs/wire.md §1.4 (429 rate_limited is retriable)' },
   '500': { body: 'error', clause: ERRORS },
+  '502': { body: 'any', clause: "RFC 9110 §15.6.3 (a gateway's answer; no body is fixed), docs/wire.md §1.1 (transient: retried)" },
   '503': { body: 'any', clause: 'RFC 9110 §15.6.4 (503 with Retry-After; no body is fixed)' },
+  '504': { body: 'any', clause: "RFC 9110 §15.6.5 (a gateway's timeout; no body is fixed), docs/wire.md §1.1 (transient: retried)" },
 };
 
 /** A run id in the path: malformed (400), another tenant's (403 id_tenant_mismatch, or as unknown), unknown (404). */
@@ -106,7 +109,9 @@ export const ROUTES: readonly Route[] = [
       '426': { body: 'error', clause: 'docs/wire.md §1.2 (426 client_version_unsupported)' },
       '429': EVERY_ROUTE['429']!,
       '500': EVERY_ROUTE['500']!,
+      '502': EVERY_ROUTE['502']!,
       '503': EVERY_ROUTE['503']!,
+      '504': EVERY_ROUTE['504']!,
     },
   },
   {

@@ -114,8 +114,8 @@ export const ENVELOPES: KnownBadHost[] = [
   },
   {
     name: 'run-effects-malformed',
-    defect: 'the per-run effect reading carries a member that is no count ("note": "per run") beside the counts',
+    defect: 'the per-run effect reading carries a member that is no count ("note": "per run") beside the counts (validateTraffic off: the schema refuses it)',
     clause: 'RFC 0244 §D, RFC 0252 §D (the live calls the per-run reading of CONTRACT §5 makes observable)',
-    ...server({ servedRunEffects: (effects) => ({ ...effects, note: 'per run' }) as unknown as Record<string, number> }),
+    ...server({ servedRunEffects: (effects) => ({ ...effects, note: 'per run' }) as unknown as Record<string, number> }, { validateTraffic: 'off' }),
   },
 ];

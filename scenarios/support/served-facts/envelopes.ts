@@ -9,10 +9,8 @@
 
 import type { RunEvent } from '../../../lib/client/index.ts';
 import { validate } from '../../../lib/schemas/index.ts';
+import { OFFSET_TIMESTAMPS } from '../../../lib/ledger/served-facts.ts';
 import type { ServedContext } from './context.ts';
-
-/** What a row records of a host whose timestamps carry a numeric offset, not `Z` (a date-time either way). */
-export const OFFSET_TIMESTAMPS = 'event timestamps with a numeric offset, not Z (docs/wire.md §5.1: a date-time)';
 
 /** At most this many offenders are named in one message. */
 const SHOWN = 5;
