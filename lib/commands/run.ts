@@ -5,7 +5,7 @@
 // reports — which `certify` returns (CertifyDecision) rather than leaving in outer state.
 
 import type { EmbeddedHost, EmbeddedHostFactory } from '../certify.ts';
-import { certifyTarget, EmbeddedHostUnavailable } from '../certify.ts';
+import { certifyTarget } from '../certify.ts';
 import type { Certification } from '../evidence/certification.ts';
 import { thisHarness } from '../evidence/harness.ts';
 import { loadOrCreateDevKey, signingKeyProblem } from '../evidence/keys.ts';
@@ -132,7 +132,6 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
     embedded = host.embedded;
     return await certifyHost({ options, settings, host, scenarios, ready, interruption, redactor, io });
   } catch (error) {
-    if (error instanceof EmbeddedHostUnavailable) return { code: cannotStart(io, error.message) };
     // A harness bug: one line, through the redactor like every other, never a stack trace that
     // could carry what a host sent. Not a verdict on the host.
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
