@@ -165,6 +165,14 @@ describe('output files', () => {
       /--certify .*a-file\/b\.json: cannot be written: a part of its folder path is a file$/,
     ],
   ];
+  if (process.platform === 'linux') {
+    // Root passes every permission check and /proc takes no new file: only a write tells.
+    cases.push([
+      '--report-json where no file can be created',
+      () => ['--report-json', '/proc/owec-probe.json'],
+      /--report-json \/proc\/owec-probe\.json: cannot be written \(ENOENT\)$/,
+    ]);
+  }
   for (const [what, flags, message] of cases) {
     it(`refuses ${what} in one line, exit 2, before any leg runs`, async () => {
       const { code, out, err } = await cli('run', ...flags());
@@ -174,6 +182,24 @@ describe('output files', () => {
       expectOneLine(err);
     });
   }
+});
+
+describe('a filter that keeps no leg', () => {
+  it('is one line and exit 2, before the embedded host starts', async () => {
+    const { code, out, err } = await cli('run', '--filter', 'matches-no-requirement-id');
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err.trimEnd()).toMatch(/^openwop-eval-conformance: --filter "matches-no-requirement-id": .*: 0 of \d+ requirement ids kept: no requirement id was selected$/);
+    expectOneLine(err);
+  });
+
+  it('under --offline, counts only the server-free legs', async () => {
+    const { code, out, err } = await cli('run', '--offline', '--filter', '^openwop\\.requirement\\.0244\\.served-shape$');
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err.trimEnd()).toMatch(/: 0 of \d+ requirement ids kept of the server-free legs --offline runs: no requirement id was selected$/);
+    expectOneLine(err);
+  });
 });
 
 describe('a refused API key', () => {
