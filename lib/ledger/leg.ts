@@ -60,6 +60,8 @@ export interface Checks {
   rule(name: string): void;
   /** The rules with at least one failed check, in the order they first failed. */
   readonly failedRules: readonly string[];
+  /** The rules with at least one check made (passed or failed), in the order they were first checked. */
+  readonly checkedRules: readonly string[];
   /** The `equal`, `ok` and `close` calls made. */
   readonly assertions: number;
   /** The `require` (and `need`) calls made. */
@@ -83,7 +85,11 @@ export function createChecks(prefix: string, rules?: readonly string[]): Checks 
   const failures: string[] = [];
   const observations: string[] = [];
   const failedRules: string[] = [];
+  const checkedRules: string[] = [];
   let current = rules?.[0];
+  const checked = (): void => {
+    if (current !== undefined && !checkedRules.includes(current)) checkedRules.push(current);
+  };
   const fail = (rule: string, detail: string): false => {
     failures.push(`${prefix} ${rule}: ${detail}`);
     if (current !== undefined && !failedRules.includes(current)) failedRules.push(current);
@@ -92,16 +98,19 @@ export function createChecks(prefix: string, rules?: readonly string[]): Checks 
   const checks: Checks = {
     equal(actual, expected, rule) {
       assertions += 1;
+      checked();
       if (isDeepStrictEqual(actual, expected)) return true;
       return fail(rule, `expected ${describeValue(expected)}, got ${describeValue(actual)}`);
     },
     ok(condition, rule, seen) {
       assertions += 1;
+      checked();
       if (condition) return true;
       return fail(rule, seen === undefined ? 'does not hold' : `does not hold; saw ${describeValue(seen)}`);
     },
     close(actual, formula, rule) {
       assertions += 1;
+      checked();
       if (typeof actual === 'number' && Math.abs(actual - formula) <= 1e-9 * Math.max(1, Math.abs(formula))) {
         return true;
       }
@@ -109,6 +118,7 @@ export function createChecks(prefix: string, rules?: readonly string[]): Checks 
     },
     require(condition, rule, seen) {
       preconditions += 1;
+      checked();
       if (condition) return;
       fail(rule, seen === undefined ? 'does not hold' : `does not hold; saw ${describeValue(seen)}`);
       throw new LegAbort(failures[failures.length - 1]);
@@ -131,6 +141,9 @@ export function createChecks(prefix: string, rules?: readonly string[]): Checks 
     },
     get failedRules() {
       return failedRules;
+    },
+    get checkedRules() {
+      return checkedRules;
     },
     get assertions() {
       return assertions;
