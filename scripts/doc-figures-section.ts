@@ -71,7 +71,7 @@ export const DOC_FIGURES: readonly DocFigure[] = [
       if (after === undefined || before === undefined) throw new Error('Test bug: bench/RESULTS.md lacks the two npm ci rows');
       const wall = (row: BenchRow) => matched(row.figure, /^([\d.]+) s wall/)[1];
       const build = matched(after.figure, /`npm run build` alone ([\d.]+) s/)[1];
-      return `${wall(after)} s here from an empty cache, ${build} s of it the TypeScript build (${wall(before)} s when the store was a native addon)`;
+      return `${wall(after)} s from an empty cache, the TypeScript build (\`prepare\`, ${build} s alone) included, against ${wall(before)} s when the store was a native addon compiled from source`;
     },
   },
 ];
