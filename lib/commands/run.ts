@@ -111,7 +111,10 @@ function prepareRun(options: RunOptions, scenarios: Scenario[], io: Io, mode: { 
     const runnable = ({ leg }: { leg: { serverFree?: boolean } }) => leg.serverFree === true || !mode.offline;
     if (!selectLegs(scenarios, filter).some(runnable)) {
       const among = mode.offline ? ' of the server-free legs --offline runs' : '';
-      return { ok: false, code: cannotStart(io, `${describeFilter(filter, 0, selectLegs(scenarios).filter(runnable).length)}${among}: no requirement id was selected`) };
+      return {
+        ok: false,
+        code: cannotStart(io, `${describeFilter(filter, 0, selectLegs(scenarios).filter(runnable).length)}${among}: no requirement id was selected`),
+      };
     }
   }
   if (options.expectedFailures === undefined) return { ok: true, filter };
