@@ -9,7 +9,7 @@
 
 import { execFileSync, spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,6 +123,9 @@ describe('the steps of action.yml, run as a runner runs them', () => {
   const workspace = mkdtempSync(join(tmpdir(), 'owec-action-'));
   const runnerTemp = join(workspace, '_temp');
   const toolCache = join(workspace, '_tool');
+  // The action's folder as a runner downloads it: a still copy of this checkout, so the files the
+  // other test files write meanwhile cannot move under the step that hashes and packs it.
+  const actionPath = join(workspace, '_action');
   const summaryFile = join(runnerTemp, 'step-summary.md');
   const installLog = join(runnerTemp, 'npm-installs.log');
   const pair = generateKeyPairSync('ed25519');
@@ -137,6 +140,7 @@ describe('the steps of action.yml, run as a runner runs them', () => {
 
   beforeAll(async () => {
     mkdirSync(runnerTemp, { recursive: true });
+    cpSync(ROOT, actionPath, { recursive: true, filter: (source) => !/[\\/](node_modules|dist|\.git)$/.test(source) });
     writeFileSync(summaryFile, '');
     writeFileSync(publicPem, pair.publicKey.export({ type: 'spki', format: 'pem' }));
     host = await startReferenceHost({ log: () => {}, signingKey: privatePem, signingKeyId: 'action-key' });
@@ -151,7 +155,7 @@ describe('the steps of action.yml, run as a runner runs them', () => {
     };
     const context: Record<string, string> = {
       ...Object.fromEntries(Object.entries(inputs).map(([name, value]) => [`inputs.${name}`, value])),
-      'github.action_path': ROOT,
+      'github.action_path': actionPath,
       'github.sha': 'f'.repeat(40),
       'github.workspace': workspace,
     };
@@ -176,7 +180,7 @@ describe('the steps of action.yml, run as a runner runs them', () => {
       RUNNER_TEMP: runnerTemp,
       RUNNER_TOOL_CACHE: toolCache,
       GITHUB_STEP_SUMMARY: summaryFile,
-      GITHUB_ACTION_PATH: ROOT,
+      GITHUB_ACTION_PATH: actionPath,
       GITHUB_WORKSPACE: workspace,
       GITHUB_SHA: 'f'.repeat(40),
     };
