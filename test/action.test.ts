@@ -42,6 +42,8 @@ const { version } = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')
 /** The inputs that are not a flag of `run`. */
 const NOT_FLAGS = ['report-dir'];
 const SECRETS = ['api-key', 'tenant-b-api-key', 'signing-key'];
+/** The bound of one step: the install step builds, packs and installs, minutes on a loaded machine. */
+const STEP_MS = 360_000;
 
 /** Runs a step's script as a runner does, bounded in time; its exit status and output. */
 function runScript(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
@@ -55,7 +57,7 @@ function runScript(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), STEP_MS);
     child.on('close', (status) => {
       clearTimeout(timer);
       resolve({ status, stdout, stderr });
@@ -212,7 +214,7 @@ describe('the steps of action.yml, run as a runner runs them', () => {
         for (const [name, value] of Object.entries(outputs[step.id]!)) context[`steps.${step.id}.outputs.${name}`] = value;
       }
     }
-  }, 400_000);
+  }, 3 * STEP_MS);
   afterAll(async () => {
     await host?.close();
   });
