@@ -14,6 +14,7 @@ import { benchConcurrentLegs } from './concurrency.ts';
 import { benchGrader, type BenchResult } from './grader.ts';
 import { benchHost } from './host.ts';
 import { benchHostile } from './hostile.ts';
+import { benchInstall } from './install.ts';
 import { benchWholeRunHostile } from './hostile-whole-run.ts';
 import { benchKillMatrix } from './kill-matrix.ts';
 import { benchGeneratedVariants, benchLatitudeMatrix } from './latitude-matrix.ts';
@@ -46,6 +47,7 @@ for (const [section, bench] of [
   ['Whole-run hostile hosts', benchWholeRunHostile],
   ['Kill matrix: generated wire mutants', benchWireMutants],
   ['npm test, file by file', benchNpmTest],
+  ['Install: npm ci from an empty cache', benchInstall],
 ] as const) {
   if (wanted.length > 0 && !wanted.some((word) => section.toLowerCase().includes(word))) continue;
   process.stderr.write(`bench: ${section}…\n`);

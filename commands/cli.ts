@@ -49,22 +49,33 @@ Examples:
   $ ${PROGRAM} host --write-signing-key host.pem --signing-key-id host-key-1   # a key to certify with`,
 } as const;
 
-export const EXIT_CODES_HELP = `
-Exit codes:
-  run     0 every executed row passed (or failed as --expected-failures lists) and none is blocked;
-          1 a row failed or is blocked, or an expected failure passed (a stale entry);
-          2 the run could not start (bad flags or files, discovery unreachable, the API key
-          refused), a report could not be written, or the harness failed
-  run     4 with --certify: the bundle is written but certifies nothing (no eval profile is
-          claimed, or every claimed one is denied) and no row failed
-  verify  0 authentic, and some eval profile certified; 1 rejected (an upstream rule or this
+/** Each command's exit codes, as README "Exit codes" and docs/auditing.md give them. */
+const EXIT_CODES = {
+  run: `  run     0 every executed row passed (or failed as --expected-failures lists) and none is blocked;
+          1 a row failed or is blocked, or an expected failure passed (a stale entry), or the run
+          deadline ended the run;
+          2 the run could not start (bad flags or files, an output path that cannot be written,
+          a filter that keeps no leg, discovery unreachable, the API key refused), a report could
+          not be written, or the harness failed;
+          4 with --certify: the bundle is written but certifies nothing (no eval profile is
+          claimed, or every claimed one is denied) and no row failed;
+          130, 143 interrupted by SIGINT, by SIGTERM (every output still written)`,
+  verify: `  verify  0 authentic, and some eval profile certified; 1 rejected (an upstream rule or this
           harness's check); 2 an input problem (flags, a key file missing, unreadable or private,
           --discovery unreachable or not publishing the key); 3 not a bundle; 4 nothing
           certified; 5 certified on its face but not independently verified (no host key);
-          6 another suite's bundle: the eval verdict does not apply
-  grade   0 graded, or with --base-url every served member equals the recomputed one; 1 a served
-          member differs; 2 a usage, file or transport problem
-  host    runs until interrupted; 2 when it cannot start`;
+          6 another suite's bundle: the eval verdict does not apply`,
+  grade: `  grade   0 graded, or with --base-url every served member equals the recomputed one; 1 a served
+          member differs; 2 a usage, file or transport problem`,
+  host: '  host    runs until interrupted; 2 when it cannot start',
+} as const;
+
+export const EXIT_CODES_HELP = `\nExit codes:\n${Object.values(EXIT_CODES).join('\n')}`;
+
+/** One command's exit codes, after its examples in its own --help. */
+function exitCodesOf(command: keyof typeof EXIT_CODES): string {
+  return `\nExit codes:\n${EXIT_CODES[command]}`;
+}
 
 /**
  * The flags of the OpenWOP conformance CLI this harness does not take, each with what to use
@@ -215,6 +226,7 @@ export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<n
     )
     .option('--reference-host-config <json>', 'embedded host only: JSON options for the reference host (e.g. {"evalSuite":false})')
     .addHelpText('after', EXAMPLES_HELP.run)
+    .addHelpText('after', exitCodesOf('run'))
     .action(async (options) => {
       if (options.list) {
         const [{ loadScenarios }, { listing, readTraceability }] = await Promise.all([import('../scenarios/index.ts'), import('../lib/traceability.ts')]);
@@ -238,6 +250,7 @@ export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<n
       "run the certification again against the archive (not the host) and require every row, disposition and the witness digest to be the bundle's; checks the archive's binding (ARCHIVE.sig.json)",
     )
     .addHelpText('after', EXAMPLES_HELP.verify)
+    .addHelpText('after', exitCodesOf('verify'))
     .action(async (bundle: string, options) => {
       const { verifyCommand } = await import('./verify.ts');
       exitCode = await verifyCommand(bundle, options, io);
@@ -253,6 +266,7 @@ export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<n
     .option('--archive <archive>', "read the run's events and served summary from a certification's archive (run --archive) instead")
     .option('--run <id>', 'with --base-url or --archive: the eval run')
     .addHelpText('after', EXAMPLES_HELP.grade)
+    .addHelpText('after', exitCodesOf('grade'))
     .action(async (options: GradeOptions) => {
       const { gradeCommand } = await import('./grade.ts');
       exitCode = await gradeCommand(options, io);
@@ -267,6 +281,7 @@ export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<n
     .option('--write-signing-key <file>', 'write a fresh Ed25519 private key to FILE (a new file, mode 600) and publish its public half')
     .option('--signing-key-id <id>', 'the key id the key is published under (required with either of the two above)')
     .addHelpText('after', EXAMPLES_HELP.host)
+    .addHelpText('after', exitCodesOf('host'))
     .action(async (options: HostOptions) => {
       const { hostCommand } = await import('./host.ts');
       exitCode = await hostCommand(options, io);

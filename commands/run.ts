@@ -5,7 +5,7 @@
 // reports — which `certify` returns (CertifyDecision) rather than leaving in outer state.
 
 import type { EmbeddedHost, EmbeddedHostFactory } from '../lib/certify.ts';
-import { certifyTarget, EmbeddedHostUnavailable } from '../lib/certify.ts';
+import { certifyTarget } from '../lib/certify.ts';
 import type { Certification } from '../lib/evidence/certification.ts';
 import { thisHarness } from '../lib/evidence/harness.ts';
 import { readFileSync } from 'node:fs';
@@ -60,7 +60,7 @@ async function writeOtel(request: Parameters<typeof import('../lib/report/otel.t
 
 export async function runOffline(options: RunOptions, io: Io): Promise<number> {
   const scenarios = await loadScenarios();
-  const ready = prepareRun(options, scenarios, io);
+  const ready = prepareRun(options, scenarios, io, { offline: true });
   if (!ready.ok) return ready.code;
   sayFilter(ready.filter, scenarios, io);
   const clock = new LegClock();
@@ -94,10 +94,11 @@ function sayFilter(filter: LegFilter | undefined, scenarios: Scenario[], io: Io)
 type Ready = { ok: true; baseline?: Baseline; filter?: LegFilter };
 
 /**
- * What every run checks before it starts: the output files can be written (their folders are
- * created), and the expected-failures file is well formed and names only ids of this harness.
+ * What every run checks before it starts, each refusal one line and exit 2: the output files can
+ * be written (their folders are created), the filter keeps a leg this run can run, and the
+ * expected-failures file is well formed and names only ids of this harness.
  */
-function prepareRun(options: RunOptions, scenarios: Scenario[], io: Io): Ready | { ok: false; code: 2 } {
+function prepareRun(options: RunOptions, scenarios: Scenario[], io: Io, mode: { offline: boolean }): Ready | { ok: false; code: 2 } {
   const outputProblem = prepareOutputs([
     ['--report-json', options.reportJson],
     ['--junit', options.junit],
@@ -109,6 +110,16 @@ function prepareRun(options: RunOptions, scenarios: Scenario[], io: Io): Ready |
   ]);
   if (outputProblem !== undefined) return { ok: false, code: cannotStart(io, outputProblem) };
   const filter = options.filter === undefined ? undefined : readFilter(options.filter);
+  if (filter !== undefined) {
+    const runnable = ({ leg }: { leg: { serverFree?: boolean } }) => leg.serverFree === true || !mode.offline;
+    if (!selectLegs(scenarios, filter).some(runnable)) {
+      const among = mode.offline ? ' of the server-free legs --offline runs' : '';
+      return {
+        ok: false,
+        code: cannotStart(io, `${describeFilter(filter, 0, selectLegs(scenarios).filter(runnable).length)}${among}: no requirement id was selected`),
+      };
+    }
+  }
   if (options.expectedFailures === undefined) return { ok: true, filter };
   const read = readBaseline(options.expectedFailures, new Map(scenarios.flatMap((s) => s.legs.map((leg) => [leg.id, ruleNames(leg)] as const))));
   if (!read.ok) return { ok: false, code: usage(io, read.problem) };
@@ -127,14 +138,13 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
   let embedded: EmbeddedHost | undefined;
   try {
     const scenarios = await loadScenarios();
-    const ready = prepareRun(options, scenarios, io);
+    const ready = prepareRun(options, scenarios, io, { offline: false });
     if (!ready.ok) return { code: ready.code };
     const host = await hostToCertify({ options, settings, embeddedHost, redactor, io });
     if (!host.ok) return { code: host.code };
     embedded = host.embedded;
     return await certifyHost({ options, settings, host, scenarios, ready, interruption, redactor, io });
   } catch (error) {
-    if (error instanceof EmbeddedHostUnavailable) return { code: cannotStart(io, error.message) };
     // A harness bug: one line, through the redactor like every other, never a stack trace that
     // could carry what a host sent. Not a verdict on the host.
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -405,7 +415,6 @@ function finish(printed: { rows: LedgerRow[]; baseline: Baseline | undefined; io
   const applied = baseline === undefined ? undefined : applyBaseline(baseline, rows);
   if (applied !== undefined) for (const line of formatBaseline(applied)) io.out(`${redactor.text(line)}\n`);
   const outcome = applied === undefined ? {} : { baseline: applied };
-  if (rows.length === 0) return { code: cannotStart(io, 'no requirement id was selected'), baseline: outcome };
   // A listed executed-fail is tolerated; a stale entry fails the run; a blocked row is never excused.
   const unexcused = totals.executedFail - (applied?.excused.length ?? 0);
   return { code: unexcused > 0 || totals.blocked > 0 || (applied?.stale.length ?? 0) > 0 ? 1 : 0, baseline: outcome };

@@ -17,11 +17,6 @@ export interface EmbeddedHost {
   close(): Promise<void>;
 }
 
-/** The embedded host cannot start here (a dependency it needs is missing): one line, exit 2. */
-export class EmbeddedHostUnavailable extends Error {
-  override name = 'EmbeddedHostUnavailable';
-}
-
 /** Starts an embedded host with options of its own (`--reference-host-config`, a signing key). */
 export type EmbeddedHostFactory = (options: Record<string, unknown>) => Promise<EmbeddedHost>;
 

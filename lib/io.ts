@@ -2,7 +2,7 @@
 // (progress, notes, errors). One shape for every command, and the two one-line error forms the
 // README's exit-code table promises.
 
-import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 export interface Io {
@@ -28,8 +28,11 @@ export function cannotStart(io: Io, message: string): 2 {
 
 /**
  * Makes ready the files a run will write (`[flag, path]`, a path left out is skipped): creates
- * each missing folder, and names the first path that cannot be written, so the run fails before
- * any leg instead of after all of them.
+ * each missing folder and proves each path writable by writing it (a missing file is created and
+ * removed again; an existing one is opened for writing and left as it is), and names the first
+ * path that cannot be written, so the run fails before any leg instead of after all of them.
+ * Permission bits alone would not tell: root passes every access check, and a read-only or full
+ * file system refuses only the write.
  */
 export function prepareOutputs(outputs: ReadonlyArray<readonly [flag: string, path: string | undefined]>): string | undefined {
   for (const [flag, path] of outputs) {
@@ -39,9 +42,10 @@ export function prepareOutputs(outputs: ReadonlyArray<readonly [flag: string, pa
       mkdirSync(dirname(file), { recursive: true });
       if (existsSync(file)) {
         if (statSync(file).isDirectory()) return `${flag} ${path}: is a folder, not a file`;
-        accessSync(file, constants.W_OK);
+        closeSync(openSync(file, 'r+'));
       } else {
-        accessSync(dirname(file), constants.W_OK);
+        writeFileSync(file, '', { flag: 'wx' });
+        unlinkSync(file);
       }
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;

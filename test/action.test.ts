@@ -1,13 +1,15 @@
 // The GitHub Action (action.yml at the root): read with a YAML parser, its inputs and outputs
 // held to what the `run` command takes and writes, and its steps run here as a runner runs a
 // composite action — each `run` script through `bash --noprofile --norc -eo pipefail`, its `env`
-// and `working-directory` expressions filled in from the inputs and the `github` context, with
-// the variables a runner sets (CI, GITHUB_ACTIONS, RUNNER_TEMP, GITHUB_OUTPUT,
-// GITHUB_STEP_SUMMARY, GITHUB_ACTION_PATH, GITHUB_WORKSPACE) — against the reference host.
+// and `working-directory` expressions filled in from the inputs, the earlier steps' outputs and
+// the `github` context, with the variables a runner sets (CI, GITHUB_ACTIONS, RUNNER_TEMP,
+// RUNNER_TOOL_CACHE, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_ACTION_PATH, GITHUB_WORKSPACE) —
+// against the reference host. The cache step (actions/cache) is not run: the run is a cache miss,
+// and a second run of the install step stands for the hit.
 
 import { execFileSync, spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +27,7 @@ interface Step {
   'working-directory'?: string;
   if?: string;
   uses?: string;
+  with?: Record<string, string>;
 }
 interface Action {
   name: string;
@@ -35,9 +38,12 @@ interface Action {
 
 const ROOT = packagePath('.').replace(/\/$/, '');
 const action = parse(readFileSync(packagePath('action.yml'), 'utf8')) as Action;
+const { version } = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
 /** The inputs that are not a flag of `run`. */
 const NOT_FLAGS = ['report-dir'];
 const SECRETS = ['api-key', 'tenant-b-api-key', 'signing-key'];
+/** The bound of one step: the install step builds, packs and installs, minutes on a loaded machine. */
+const STEP_MS = 360_000;
 
 /** Runs a step's script as a runner does, bounded in time; its exit status and output. */
 function runScript(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
@@ -51,7 +57,7 @@ function runScript(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), STEP_MS);
     child.on('close', (status) => {
       clearTimeout(timer);
       resolve({ status, stdout, stderr });
@@ -68,14 +74,20 @@ function expand(text: string, context: Record<string, string>): string {
 }
 
 describe('action.yml', () => {
-  it('is a composite action whose steps all run bash scripts', () => {
+  it('is a composite action whose steps all run bash scripts, but the cache of the installed harness', () => {
     expect(action.runs.using).toBe('composite');
     expect(action.runs.steps.length).toBeGreaterThan(0);
-    for (const step of action.runs.steps) {
+    for (const step of action.runs.steps.filter((s) => s.uses === undefined)) {
       expect(step.shell, step.name).toBe('bash');
       expect(step.run, step.name).toBeTypeOf('string');
-      expect(step.uses, step.name).toBeUndefined();
     }
+    expect(action.runs.steps.filter((s) => s.uses !== undefined)).toEqual([
+      {
+        name: 'Restore the installed harness',
+        uses: 'actions/cache@v4',
+        with: { path: `\${{ steps.harness.outputs.dir }}`, key: `\${{ steps.harness.outputs.key }}` },
+      },
+    ]);
   });
 
   it('takes, as inputs, flags that run --help lists, each reaching the command', async () => {
@@ -96,7 +108,7 @@ describe('action.yml', () => {
   });
 
   it('keeps the secret inputs out of every script text (they travel in the environment only)', () => {
-    for (const step of action.runs.steps) for (const secret of SECRETS) expect(step.run).not.toContain(`inputs.${secret}`);
+    for (const step of action.runs.steps) for (const secret of SECRETS) expect(step.run ?? JSON.stringify(step.with)).not.toContain(`inputs.${secret}`);
   });
 
   it('declares outputs that the certify step writes', () => {
@@ -112,7 +124,10 @@ describe('action.yml', () => {
 describe('the steps of action.yml, run as a runner runs them', () => {
   const workspace = mkdtempSync(join(tmpdir(), 'owec-action-'));
   const runnerTemp = join(workspace, '_temp');
-  const outputFile = join(runnerTemp, 'output');
+  const toolCache = join(workspace, '_tool');
+  // The action's folder as a runner downloads it: a still copy of this checkout, so the files the
+  // other test files write meanwhile cannot move under the step that hashes and packs it.
+  const actionPath = join(workspace, '_action');
   const summaryFile = join(runnerTemp, 'step-summary.md');
   const installLog = join(runnerTemp, 'npm-installs.log');
   const pair = generateKeyPairSync('ed25519');
@@ -120,10 +135,14 @@ describe('the steps of action.yml, run as a runner runs them', () => {
   const publicPem = join(workspace, 'host.pub.pem');
   let host: Awaited<ReturnType<typeof startReferenceHost>>;
   let results: Array<{ step: string; status: number | null; stdout: string; stderr: string }> = [];
+  /** Each step's GITHUB_OUTPUT, as the step wrote it, by step id. */
+  const outputs: Record<string, Record<string, string>> = {};
+  /** The install step's script and environment, to run it again as a cache hit. */
+  let installAgain: (() => ReturnType<typeof runScript>) | undefined;
 
   beforeAll(async () => {
     mkdirSync(runnerTemp, { recursive: true });
-    writeFileSync(outputFile, '');
+    cpSync(ROOT, actionPath, { recursive: true, filter: (source) => !/[\\/](node_modules|dist|\.git)$/.test(source) });
     writeFileSync(summaryFile, '');
     writeFileSync(publicPem, pair.publicKey.export({ type: 'spki', format: 'pem' }));
     // The host publishes the vendor's public key only, as `host --publish-key` does.
@@ -137,23 +156,23 @@ describe('the steps of action.yml, run as a runner runs them', () => {
       'signing-key-id': 'action-key',
       'report-dir': 'out',
     };
-    const context = {
+    const context: Record<string, string> = {
       ...Object.fromEntries(Object.entries(inputs).map(([name, value]) => [`inputs.${name}`, value])),
-      'github.action_path': ROOT,
+      'github.action_path': actionPath,
       'github.sha': 'f'.repeat(40),
       'github.workspace': workspace,
     };
     // What a runner's environment holds; nothing of this process's own OPENWOP_* settings.
     const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OPENWOP_') && !name.startsWith('GITHUB_')));
-    // `npm ci` in the action's folder is this checkout: the real one would replace node_modules
-    // under every other test file running beside this one. A shim first on PATH records the
-    // install and does nothing; every other npm call is npm's own.
+    // A shim first on PATH records every npm call with its folder. `npm ci` links this
+    // checkout's node_modules instead of installing (what it installs is package-lock.json, and
+    // the network is for the install of the packed harness); every other call is npm's own.
     const shims = join(runnerTemp, 'shims');
     mkdirSync(shims, { recursive: true });
     const realNpm = execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim();
     writeFileSync(
       join(shims, 'npm'),
-      `#!/bin/sh\nif [ "$1" = ci ] || [ "$1" = install ]; then echo "npm $*" >> "${installLog}"; exit 0; fi\nexec "${realNpm}" "$@"\n`,
+      `#!/bin/sh\necho "$PWD: npm $*" >> "${installLog}"\nif [ "$1" = ci ]; then exec ln -s "${ROOT}/node_modules" node_modules; fi\nexec "${realNpm}" "$@"\n`,
       { mode: 0o755 },
     );
     const runner = {
@@ -162,56 +181,92 @@ describe('the steps of action.yml, run as a runner runs them', () => {
       CI: 'true',
       GITHUB_ACTIONS: 'true',
       RUNNER_TEMP: runnerTemp,
-      GITHUB_OUTPUT: outputFile,
+      RUNNER_TOOL_CACHE: toolCache,
       GITHUB_STEP_SUMMARY: summaryFile,
-      GITHUB_ACTION_PATH: ROOT,
+      GITHUB_ACTION_PATH: actionPath,
       GITHUB_WORKSPACE: workspace,
       GITHUB_SHA: 'f'.repeat(40),
     };
     results = [];
     for (const [index, step] of action.runs.steps.entries()) {
+      if (step.uses !== undefined) continue;
       const script = join(runnerTemp, `step-${index}.sh`);
+      const outputFile = join(runnerTemp, `output-${index}`);
+      writeFileSync(outputFile, '');
       writeFileSync(script, expand(step.run!, context));
-      const env = { ...runner, ...Object.fromEntries(Object.entries(step.env ?? {}).map(([name, value]) => [name, expand(value, context)])) };
+      const env = {
+        ...runner,
+        GITHUB_OUTPUT: outputFile,
+        ...Object.fromEntries(Object.entries(step.env ?? {}).map(([name, value]) => [name, expand(value, context)])),
+      };
       const cwd = step['working-directory'] === undefined ? workspace : expand(step['working-directory'], context);
       // Asynchronously: the reference host answers from this process's event loop.
       const ran = await runScript(script, cwd, env);
       results.push({ step: step.name, ...ran });
       if (ran.status !== 0) break;
+      if (step.name === 'Install the harness') installAgain = () => runScript(script, cwd, env);
+      if (step.id !== undefined) {
+        outputs[step.id] = Object.fromEntries(
+          readFileSync(outputFile, 'utf8')
+            .split('\n')
+            .filter((line) => line !== '')
+            .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+        );
+        for (const [name, value] of Object.entries(outputs[step.id]!)) context[`steps.${step.id}.outputs.${name}`] = value;
+      }
     }
-  }, 180_000);
+  }, 3 * STEP_MS);
   afterAll(async () => {
     await host?.close();
   });
 
-  it('installs the harness only when its folder lacks it, and then with npm ci', () => {
-    const install = results.find((r) => r.step === 'Install the harness')!;
-    const installs = existsSync(installLog) ? readFileSync(installLog, 'utf8').trim().split('\n') : [];
-    // Either branch of the step is right for this checkout: built and installed, or not yet.
-    if (/the harness is installed at \d+\.\d+\.\d+/.test(install.stdout)) expect(installs).toEqual([]);
-    else expect(installs).toEqual(['npm ci --no-audit --no-fund']);
+  it('builds the harness in a scratch folder and installs the packed build without development dependencies', () => {
+    const dir = outputs.harness?.dir;
+    expect(dir).toMatch(
+      new RegExp(
+        `^${toolCache}/openwop-eval-conformance/openwop-eval-conformance-\\d+\\.\\d+\\.\\d+-${process.platform}-${process.arch}-node\\d+-[0-9a-f]{16}$`,
+      ),
+    );
+    expect(outputs.harness?.key).toBe(dir!.slice(dir!.lastIndexOf('/') + 1));
+    const calls = readFileSync(installLog, 'utf8').trim().split('\n');
+    expect(calls).toEqual([
+      expect.stringMatching(new RegExp(`^${runnerTemp}/openwop-eval-conformance-build\\.\\w+: npm ci --ignore-scripts --no-audit --no-fund$`)),
+      expect.stringMatching(new RegExp(`^${runnerTemp}/openwop-eval-conformance-build\\.\\w+: npm pack --pack-destination `)),
+      expect.stringMatching(/: npm run build$/),
+      `${dir}: npm install --omit=dev --ignore-scripts --no-audit --no-fund ${calls[0]!.slice(0, calls[0]!.indexOf(':'))}/openwop-eval-conformance-${version}.tgz`,
+    ]);
+    const installed = readdirSync(join(dir!, 'node_modules'));
+    expect(installed).toContain('openwop-eval-conformance');
+    expect(existsSync(join(dir!, 'node_modules', 'openwop-eval-conformance', 'dist'))).toBe(true);
+    for (const dev of ['vitest', 'vite', 'typescript', 'tsx', '@biomejs', 'playwright-core', 'fast-check', 'yaml']) expect(installed, dev).not.toContain(dev);
+    expect(
+      readdirSync(runnerTemp).filter((name) => name.startsWith('openwop-eval-conformance-build')),
+      'the scratch folder is removed',
+    ).toEqual([]);
+  });
+
+  it('installs nothing when the cache restored the harness', async () => {
+    const before = readFileSync(installLog, 'utf8');
+    const again = await installAgain!();
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/^the harness is installed at \d+\.\d+\.\d+ in /);
+    expect(readFileSync(installLog, 'utf8')).toBe(before);
   });
 
   it('every step succeeds against the reference host', () => {
     expect(
       results.map((r) => [r.step, r.status]),
       results.map((r) => r.stderr).join('\n'),
-    ).toEqual(action.runs.steps.map((step) => [step.name, 0]));
+    ).toEqual(action.runs.steps.filter((step) => step.uses === undefined).map((step) => [step.name, 0]));
   });
 
   it('sets the outputs: verdict, the certified profiles, the bundle and the report folder', () => {
-    const outputs = Object.fromEntries(
-      readFileSync(outputFile, 'utf8')
-        .trim()
-        .split('\n')
-        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-    );
     // The eval profiles, as the eval certificate beside the bundle states them; a published key, so unqualified.
     const certificate = JSON.parse(readFileSync(join(workspace, 'out', 'bundle.eval-certificate.json'), 'utf8')) as {
       profiles: Array<{ id: string; certified: boolean }>;
     };
     expect(certificate.profiles.length).toBeGreaterThan(0);
-    expect(outputs).toEqual({
+    expect(outputs.certify).toEqual({
       verdict: 'certified',
       'certified-profiles': certificate.profiles
         .filter((p) => p.certified)

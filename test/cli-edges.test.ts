@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cli } from './support/cli.ts';
 import { forward } from './support/forward.ts';
 import { main } from '../commands/cli.ts';
+import { packagePath } from '../lib/package-root.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
 
@@ -165,6 +166,14 @@ describe('output files', () => {
       /--certify .*a-file\/b\.json: cannot be written: a part of its folder path is a file$/,
     ],
   ];
+  if (process.platform === 'linux') {
+    // Root passes every permission check and /proc takes no new file: only a write tells.
+    cases.push([
+      '--report-json where no file can be created',
+      () => ['--report-json', '/proc/owec-probe.json'],
+      /--report-json \/proc\/owec-probe\.json: cannot be written \(ENOENT\)$/,
+    ]);
+  }
   for (const [what, flags, message] of cases) {
     it(`refuses ${what} in one line, exit 2, before any leg runs`, async () => {
       const { code, out, err } = await cli('run', ...flags());
@@ -174,6 +183,26 @@ describe('output files', () => {
       expectOneLine(err);
     });
   }
+});
+
+describe('a filter that keeps no leg', () => {
+  it('is one line and exit 2, before the embedded host starts', async () => {
+    const { code, out, err } = await cli('run', '--filter', 'matches-no-requirement-id');
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err.trimEnd()).toMatch(
+      /^openwop-eval-conformance: --filter "matches-no-requirement-id": .*: 0 of \d+ requirement ids kept: no requirement id was selected$/,
+    );
+    expectOneLine(err);
+  });
+
+  it('under --offline, counts only the server-free legs', async () => {
+    const { code, out, err } = await cli('run', '--offline', '--filter', '^openwop\\.requirement\\.0244\\.served-shape$');
+    expect(code).toBe(2);
+    expect(out).toBe('');
+    expect(err.trimEnd()).toMatch(/: 0 of \d+ requirement ids kept of the server-free legs --offline runs: no requirement id was selected$/);
+    expectOneLine(err);
+  });
 });
 
 describe('a refused API key', () => {
@@ -307,6 +336,16 @@ describe('the exit codes of run (README "Exit codes")', () => {
     const { code, err } = await cli('run', '--reference-host-config', '{"port":-5}');
     expect(code).toBe(2);
     expect(err).toMatch(/the harness failed \(a harness bug, not the host's fault\)/);
+  });
+
+  it('are every one listed by run --help', async () => {
+    const readme = readFileSync(packagePath('README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('## Exit codes'));
+    const documented = [...table.slice(0, table.indexOf('\n\n', table.indexOf('| code |'))).matchAll(/^\| ([\d, ]+) \|/gm)].flatMap((m) => m[1]!.split(', '));
+    expect(documented).toEqual(['0', '1', '2', '4', '130', '143']);
+    const { out } = await cli('run', '--help');
+    const listed = out.slice(out.indexOf('\nExit codes:\n'));
+    for (const code of documented) expect(listed, `run --help lists exit code ${code}`).toMatch(new RegExp(`(^|[ ;])${code}[ ,]`, 'm'));
   });
 });
 

@@ -130,7 +130,8 @@ describe('flags', () => {
     const { code, out } = await cli('--help');
     expect(code).toBe(0);
     expect(out).toMatch(/Exit codes:/);
-    expect(out).toMatch(/run\s+4 with --certify: the bundle is written but certifies nothing/);
+    expect(out).toMatch(/^ {10}4 with --certify: the bundle is written but certifies nothing/m);
+    expect(out).toMatch(/^ {10}130, 143 interrupted by SIGINT, by SIGTERM/m);
     expect(out).toMatch(/verify\s+0 authentic, and some eval profile certified; 1 rejected/);
     expect(out).toMatch(/3 not a bundle; 4 nothing\s+certified; 5 certified on its face/);
     expect(out).toMatch(/6 another suite's bundle: the eval verdict does not apply/);

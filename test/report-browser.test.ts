@@ -30,6 +30,8 @@ const dir = mkdtempSync(join(tmpdir(), 'owec-html-'));
 
 beforeAll(async () => {
   if (CHROMIUM.path !== undefined) browser = await chromium.launch({ executablePath: CHROMIUM.path, args: ['--no-sandbox'] });
+  // vitest's reporters list a skipped test without its note: the reason is said here, once.
+  else console.warn(`the HTML report's browser tests are skipped: ${CHROMIUM.skip}`);
 });
 
 /** Skips the test, with the reason, when there is no browser (never under CI=true: see above). */

@@ -1,9 +1,9 @@
-// The reference host's SQLite store (better-sqlite3, synchronous): runs, their event logs, the
-// tool calls recorded as executed (RFC 0252 §C), the fixture copies derived from them, the live
-// counter, the effect counter and the seeded eval suites. `:memory:` by default; a file survives
-// a restart.
+// The reference host's SQLite store: runs, their event logs, the tool calls recorded as executed
+// (RFC 0252 §C), the fixture copies derived from them, the live counter, the effect counter and
+// the seeded eval suites. `:memory:` by default; a file survives a restart, and a crash
+// (sqlite-file.ts).
 
-import Database from 'better-sqlite3';
+import { type Prepared, SqliteFile } from './sqlite-file.ts';
 import type { RecordedToolCall } from './eval/port.ts';
 
 export type RunMode = 'eval' | 'workflow';
@@ -173,28 +173,19 @@ function jsonOrNull(value: unknown): string | null {
 }
 
 export class Store {
-  readonly #db: Database.Database;
-  readonly #statements = new Map<string, Database.Statement>();
+  readonly #db: SqliteFile;
 
   constructor(path: string) {
-    this.#db = new Database(path);
-    if (path !== ':memory:') this.#db.pragma('journal_mode = WAL');
-    this.#db.pragma('foreign_keys = ON');
+    this.#db = new SqliteFile(path);
     this.#db.exec(SCHEMA);
   }
 
   close(): void {
-    if (this.#db.open) this.#db.close();
+    this.#db.close();
   }
 
-  /** A prepared statement, prepared once per SQL text. */
-  #sql(sql: string): Database.Statement {
-    let statement = this.#statements.get(sql);
-    if (statement === undefined) {
-      statement = this.#db.prepare(sql);
-      this.#statements.set(sql, statement);
-    }
-    return statement;
+  #sql(sql: string): Prepared {
+    return this.#db.prepared(sql);
   }
 
   // ---- runs -------------------------------------------------------------------------------
@@ -306,9 +297,9 @@ export class Store {
 
   insertDerivedCopies(evalRunId: string, copies: DerivedCopy[]): void {
     const insert = this.#sql('INSERT INTO derived_fixtures (eval_run_id, task_id, source_run_id, entries) VALUES (?, ?, ?, ?)');
-    this.#db.transaction(() => {
+    this.transaction(() => {
       for (const copy of copies) insert.run(evalRunId, copy.taskId, copy.sourceRunId, JSON.stringify(copy.entries));
-    })();
+    });
   }
 
   derivedCopies(evalRunId: string): DerivedCopy[] {
@@ -326,7 +317,7 @@ export class Store {
    * source's erasure). The run and its event sequence stay; what remains is content-free.
    */
   eraseToolContent(runId: string, at: string): void {
-    this.#db.transaction(() => {
+    this.transaction(() => {
       this.#sql('DELETE FROM tool_calls WHERE run_id = ?').run(runId);
       this.#sql('DELETE FROM derived_fixtures WHERE source_run_id = ?').run(runId);
       this.#sql('UPDATE runs SET tool_content_erased = 1, updated_at = ? WHERE run_id = ?').run(at, runId);
@@ -341,7 +332,7 @@ export class Store {
         delete payload.outcome;
         update.run(JSON.stringify(payload), runId, row.sequence);
       }
-    })();
+    });
   }
 
   // ---- live tool state --------------------------------------------------------------------
@@ -404,7 +395,7 @@ export class Store {
 
   /** Runs `fn` in one transaction. */
   transaction<T>(fn: () => T): T {
-    return this.#db.transaction(fn)();
+    return this.#db.transaction(fn);
   }
 }
 

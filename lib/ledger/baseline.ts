@@ -42,8 +42,11 @@ export interface BaselineOutcome {
   excused: string[];
   /** Rows listed by rules that failed a rule the list does not name: not excused. */
   unlisted: Array<{ id: string; rules: string[] }>;
-  /** Listed, but the row was not run (filtered out) or ended neither pass nor fail; no effect. */
-  notApplied: Array<ExpectedFailure & { result: Disposition | 'not run' }>;
+  /**
+   * Listed, but the row was not run (filtered out), ended neither pass nor fail, or, for a listed
+   * rule, its row ran without reaching a check of the rule (`result` "rule not run"); no effect.
+   */
+  notApplied: Array<ExpectedFailure & { result: Disposition | 'not run' | 'rule not run' }>;
 }
 
 let validate: ReturnType<Ajv2020['compile']> | undefined;
@@ -110,8 +113,16 @@ export function splitEntry(entry: string): { id: string; rule?: string } {
 
 /** The rules an executed-fail row failed (lib/ledger/runner.ts), as its evidence records them. */
 function failedRules(row: LedgerRow): string[] {
-  const rules = row.evidence?.failedRules;
-  return Array.isArray(rules) ? rules.filter((rule): rule is string => typeof rule === 'string') : [];
+  return rulesIn(row.evidence?.failedRules);
+}
+
+/** The declared rules of an executed row with no check made, as its evidence records them. */
+function rulesNotRun(row: LedgerRow): string[] {
+  return rulesIn(row.evidence?.rulesNotRun);
+}
+
+function rulesIn(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((rule): rule is string => typeof rule === 'string') : [];
 }
 
 /** Sorts the listed entries by what their rows did; the rows themselves are left as they are. */
@@ -134,6 +145,11 @@ export function applyBaseline(baseline: Baseline, rows: readonly LedgerRow[]): B
       continue;
     }
     listedRules.set(id, [...(listedRules.get(id) ?? []), rule]);
+    // A rule the leg never reached neither failed nor passed: the entry says nothing either way.
+    if (rulesNotRun(row!).includes(rule)) {
+      outcome.notApplied.push({ ...entry, result: 'rule not run' });
+      continue;
+    }
     (result === 'executed-fail' && failedRules(row!).includes(rule) ? outcome.expectedFailures : outcome.stale).push(entry);
   }
   for (const [id, listed] of listedRules) {
@@ -156,7 +172,10 @@ export function formatBaseline(outcome: BaselineOutcome): string[] {
     ...outcome.unlisted.map(
       (u) => `not excused   ${u.id}: listed by rule in ${outcome.file}, but it also failed ${u.rules.join(', ')}, which the list does not name`,
     ),
-    ...outcome.notApplied.map((e) => `not applied   ${e.id}: listed in ${outcome.file}, but the row is ${e.result}`),
+    ...outcome.notApplied.map(
+      (e) =>
+        `not applied   ${e.id}: listed in ${outcome.file}, but ${e.result === 'rule not run' ? 'the rule was not run: its row ran without reaching a check of it' : `the row is ${e.result}`}`,
+    ),
     `baseline: ${outcome.expectedFailures.length} expected failure(s) tolerated, ${outcome.stale.length} stale entry(ies), ${outcome.notApplied.length} not applied`,
   ];
 }

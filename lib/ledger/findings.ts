@@ -28,11 +28,20 @@ export class Findings {
   }
 
   /** Assertions made, failures found and permitted choices seen, per id (adopted findings included). */
-  summary(): Map<string, { assertions: number; failures: readonly string[]; failedRules: readonly string[]; observations: readonly string[] }> {
+  summary(): Map<
+    string,
+    { assertions: number; failures: readonly string[]; failedRules: readonly string[]; checkedRules: readonly string[]; observations: readonly string[] }
+  > {
     const out = new Map(
       [...this.#byId].map(([id, checks]) => [
         id,
-        { assertions: checks.assertions, failures: checks.failures, failedRules: checks.failedRules, observations: checks.observations },
+        {
+          assertions: checks.assertions,
+          failures: checks.failures,
+          failedRules: checks.failedRules,
+          checkedRules: checks.checkedRules,
+          observations: checks.observations,
+        },
       ]),
     );
     for (const other of this.#adopted) {
@@ -46,6 +55,7 @@ export class Findings {
                 assertions: mine.assertions + found.assertions,
                 failures: [...mine.failures, ...found.failures],
                 failedRules: [...new Set([...mine.failedRules, ...found.failedRules])],
+                checkedRules: [...new Set([...mine.checkedRules, ...found.checkedRules])],
                 observations: [...new Set([...mine.observations, ...found.observations])],
               },
         );
@@ -67,19 +77,24 @@ export function applyFindings(rows: readonly LedgerRow[], findings: Findings | u
     const found = byId.get(row.id);
     if (found === undefined) return row;
     const executed = row.result === 'executed-pass' || row.result === 'executed-fail';
-    // The choices a finding saw join the row's own, as the leg's `saw` does (runner.ts).
+    // The choices a finding saw join the row's own, as the leg's `saw` does (runner.ts), and a
+    // rule the leg never reached but a finding checked has run after all.
     const seen = [...new Set([...((row.evidence?.latitude as string[] | undefined) ?? []), ...found.observations])];
-    const latitude = executed && seen.length > 0 ? { evidence: { ...row.evidence, latitude: seen } } : {};
-    if (found.failures.length === 0) return executed ? { ...row, assertions: (row.assertions ?? 0) + found.assertions, ...latitude } : row;
+    const notRun = ((row.evidence?.rulesNotRun as string[] | undefined) ?? []).filter((rule) => !found.checkedRules.includes(rule));
+    const { latitude: _latitude, rulesNotRun: _notRun, ...rest } = row.evidence ?? {};
+    const evidence = { ...rest, ...(executed && seen.length > 0 ? { latitude: seen } : {}), ...(notRun.length > 0 ? { rulesNotRun: notRun } : {}) };
+    const { evidence: _evidence, ...bare } = row;
+    const folded = { ...bare, ...(Object.keys(evidence).length > 0 ? { evidence } : {}) };
+    if (found.failures.length === 0) return executed ? { ...folded, assertions: (row.assertions ?? 0) + found.assertions } : row;
     const own = row.result === 'executed-fail' && row.detail ? [row.detail] : [];
     const text = [...own, ...found.failures].join('\n');
     const ownRules = (row.result === 'executed-fail' ? (row.evidence?.failedRules as string[] | undefined) : undefined) ?? [];
     return {
-      ...row,
+      ...folded,
       result: 'executed-fail',
       assertions: (executed ? (row.assertions ?? 0) : 0) + found.assertions,
       detail: clipDetail(text),
-      evidence: { ...row.evidence, ...latitude.evidence, failedRules: [...new Set([...ownRules, ...found.failedRules])] },
+      evidence: { ...evidence, failedRules: [...new Set([...ownRules, ...found.failedRules])] },
     };
   });
 }

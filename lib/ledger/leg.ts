@@ -64,6 +64,8 @@ export interface Checks {
   rule(name: string): void;
   /** The rules with at least one failed check, in the order they first failed. */
   readonly failedRules: readonly string[];
+  /** The rules with at least one check made (passed or failed), in the order they were first checked. */
+  readonly checkedRules: readonly string[];
   /** The `equal`, `ok` and `close` calls made. */
   readonly assertions: number;
   /** The `require` (and `need`) calls made. */
@@ -87,7 +89,11 @@ export function createChecks(prefix: string, rules?: readonly string[]): Checks 
   const failures: string[] = [];
   const observations: string[] = [];
   const failedRules: string[] = [];
+  const checkedRules: string[] = [];
   let current = rules?.[0];
+  const checked = (): void => {
+    if (current !== undefined && !checkedRules.includes(current)) checkedRules.push(current);
+  };
   const fail = (claim: string, detail: string): false => {
     failures.push(`${prefix} ${claim}: ${detail}`);
     if (current !== undefined && !failedRules.includes(current)) failedRules.push(current);
@@ -96,16 +102,19 @@ export function createChecks(prefix: string, rules?: readonly string[]): Checks 
   const checks: Checks = {
     equal(actual, expected, claim) {
       assertions += 1;
+      checked();
       if (jsonDeepEqual(actual, expected)) return true;
       return fail(claim, `expected ${describeValue(expected)}, got ${describeValue(actual)}`);
     },
     ok(condition, claim, seen) {
       assertions += 1;
+      checked();
       if (condition) return true;
       return fail(claim, seen === undefined ? 'does not hold' : `does not hold; saw ${describeValue(seen)}`);
     },
     close(actual, formula, claim) {
       assertions += 1;
+      checked();
       if (typeof actual === 'number' && Math.abs(actual - formula) <= 1e-9 * Math.max(1, Math.abs(formula))) {
         return true;
       }
@@ -113,6 +122,7 @@ export function createChecks(prefix: string, rules?: readonly string[]): Checks 
     },
     require(condition, claim, seen) {
       preconditions += 1;
+      checked();
       if (condition) return;
       fail(claim, seen === undefined ? 'does not hold' : `does not hold; saw ${describeValue(seen)}`);
       throw new LegAbort(failures[failures.length - 1]);
@@ -135,6 +145,9 @@ export function createChecks(prefix: string, rules?: readonly string[]): Checks 
     },
     get failedRules() {
       return failedRules;
+    },
+    get checkedRules() {
+      return checkedRules;
     },
     get assertions() {
       return assertions;

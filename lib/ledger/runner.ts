@@ -95,15 +95,15 @@ export async function runLeg(file: string, leg: Leg, target: Target | undefined)
     else await leg.run(check, target as Target);
   } catch (error) {
     const row = { ...base, ...classify(error, check.failures, check.assertions, target?.requireBehavior ?? false) };
-    return row.result === 'executed-fail' ? { ...row, ...evidenceOf(check) } : row;
+    return row.result === 'executed-fail' ? { ...row, ...evidenceOf(check, leg) } : row;
   }
   if (check.failures.length > 0) {
-    return { ...base, result: 'executed-fail', assertions: check.assertions, detail: clipDetail(check.failures.join('\n')), ...evidenceOf(check) };
+    return { ...base, result: 'executed-fail', assertions: check.assertions, detail: clipDetail(check.failures.join('\n')), ...evidenceOf(check, leg) };
   }
   if (check.assertions === 0) {
     return { ...base, result: 'blocked', assertions: 0, detail: 'Test bug: the leg ran and made no assertion' };
   }
-  return { ...base, result: 'executed-pass', assertions: check.assertions, ...evidenceOf(check) };
+  return { ...base, result: 'executed-pass', assertions: check.assertions, ...evidenceOf(check, leg) };
 }
 
 function classify(error: unknown, failures: readonly string[], assertions: number, strict: boolean): Omit<LedgerRow, 'id' | 'scenario'> {
@@ -130,12 +130,16 @@ function classify(error: unknown, failures: readonly string[], assertions: numbe
 }
 
 /**
- * The row's evidence: the RFC-permitted choices the leg saw the host make (`latitude`), and the
- * rules whose checks failed (`failedRules`), which the kill matrix pins.
+ * The row's evidence: the RFC-permitted choices the leg saw the host make (`latitude`), the
+ * rules whose checks failed (`failedRules`), which the kill matrix pins, and the declared rules
+ * with no check made (`rulesNotRun`: a branch the host's answers never reached, or a leg stopped
+ * early), so that no one reads a rule that never ran as passed.
  */
-function evidenceOf(check: Checks): Pick<LedgerRow, 'evidence'> {
+function evidenceOf(check: Checks, leg: Leg): Pick<LedgerRow, 'evidence'> {
   const evidence: Record<string, unknown> = {};
   if (check.observations.length > 0) evidence.latitude = [...check.observations];
   if (check.failedRules.length > 0) evidence.failedRules = [...check.failedRules];
+  const notRun = leg.rules === undefined ? [] : ruleNames(leg).filter((rule) => !check.checkedRules.includes(rule));
+  if (notRun.length > 0) evidence.rulesNotRun = notRun;
   return Object.keys(evidence).length > 0 ? { evidence } : {};
 }

@@ -1,0 +1,123 @@
+// The reference host's SQLite connection. SQLite runs as WebAssembly (node-sqlite3-wasm: the
+// engine and its .wasm ship inside the npm package, and it reads and writes the file through
+// node:fs), so installing the harness compiles nothing and fetches nothing beyond the npm registry,
+// on Linux, macOS and Windows alike.
+//
+// One process owns a database file: the connection takes SQLite's exclusive locking mode, which
+// lets WAL run without shared memory (the WebAssembly file layer has none). That layer locks by
+// creating the folder `<file>.lock`, which a killed process leaves behind; the connection records
+// its process id in it, so the next start recognises a dead owner's lock and takes the file over,
+// and a crashed host restarts on its file as a stopped one does.
+
+import { existsSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import sqlite, { type JSValue, type Statement } from 'node-sqlite3-wasm';
+
+/** A prepared statement taking its parameters as arguments; rows are plain objects, column to value. */
+export interface Prepared {
+  run(...values: JSValue[]): void;
+  /** The first row, or undefined. */
+  get(...values: JSValue[]): unknown;
+  all(...values: JSValue[]): unknown[];
+}
+
+const MEMORY = ':memory:';
+
+export class SqliteFile {
+  readonly #db: sqlite.Database;
+  readonly #statements = new Map<string, { statement: Statement; prepared: Prepared }>();
+  /** The lock folder's owner record, for a database on a file. */
+  readonly #owner: string | undefined;
+  #savepoints = 0;
+
+  constructor(path: string) {
+    const lock = path === MEMORY ? undefined : `${resolve(path)}.lock`;
+    if (lock !== undefined) releaseDeadOwnersLock(path, lock);
+    this.#db = new sqlite.Database(path);
+    if (lock === undefined) return;
+    try {
+      this.#db.exec('PRAGMA locking_mode = EXCLUSIVE');
+      this.#db.exec('PRAGMA journal_mode = WAL');
+      // WAL with synchronous NORMAL survives the process ending at any point; only a power loss
+      // can take the last transactions, which a reference host's file can afford.
+      this.#db.exec('PRAGMA synchronous = NORMAL');
+      // The first read takes the exclusive lock (the folder), held until close.
+      this.#db.exec('SELECT count(*) FROM sqlite_schema');
+    } catch (error) {
+      this.#db.close();
+      throw error;
+    }
+    this.#owner = join(lock, 'owner');
+    writeFileSync(this.#owner, `${process.pid}\n`);
+  }
+
+  exec(sql: string): void {
+    this.#db.exec(sql);
+  }
+
+  /** A prepared statement, prepared once per SQL text. */
+  prepared(sql: string): Prepared {
+    let entry = this.#statements.get(sql);
+    if (entry === undefined) {
+      const statement = this.#db.prepare(sql);
+      const prepared: Prepared = {
+        run: (...values) => void statement.run(values),
+        get: (...values) => statement.get(values) ?? undefined,
+        all: (...values) => statement.all(values),
+      };
+      entry = { statement, prepared };
+      this.#statements.set(sql, entry);
+    }
+    return entry.prepared;
+  }
+
+  /** Runs `fn` in one transaction: a savepoint, so that it nests; a throw undoes it and rethrows. */
+  transaction<T>(fn: () => T): T {
+    const name = `s${++this.#savepoints}`;
+    this.#db.exec(`SAVEPOINT ${name}`);
+    try {
+      const result = fn();
+      this.#db.exec(`RELEASE ${name}`);
+      return result;
+    } catch (error) {
+      this.#db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+      throw error;
+    }
+  }
+
+  close(): void {
+    if (!this.#db.isOpen) return;
+    // WebAssembly memory is not garbage-collected: every prepared statement is finalized by hand.
+    for (const { statement } of this.#statements.values()) statement.finalize();
+    this.#statements.clear();
+    // The lock folder must be empty for the file layer to remove it on close.
+    if (this.#owner !== undefined) unlinkSync(this.#owner);
+    this.#db.close();
+  }
+}
+
+/** Removes the lock folder of a process that is gone; refuses a live owner's file in one line. */
+function releaseDeadOwnersLock(path: string, lock: string): void {
+  if (!existsSync(lock)) return;
+  let pid: number | undefined;
+  try {
+    pid = Number.parseInt(readFileSync(join(lock, 'owner'), 'utf8'), 10);
+  } catch {
+    pid = undefined;
+  }
+  if (pid === undefined || Number.isNaN(pid)) {
+    throw new Error(`${path} is locked by a connection that left no owner record; remove ${lock} if no process uses the file`);
+  }
+  if (isAlive(pid)) throw new Error(`${path} is in use by process ${pid}`);
+  rmSync(lock, { recursive: true, force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
