@@ -1,5 +1,5 @@
 // Whether dist/ is the build of the sources beside it: the command (openwop-eval-conformance.mjs)
-// runs dist/ only then, and `prepare` (scripts/prepare.mjs) rebuilds only when it is not.
+// runs dist/ only then, and `prepare` (bin/prepare.mjs) rebuilds only when it is not.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 
 const ROOT = new URL('../', import.meta.url);

@@ -4,7 +4,7 @@
 // run neither rebuilds nor removes dist/ from under a command. `npm pack` and `npm publish` build
 // afresh through `prepack`.
 import { spawnSync } from 'node:child_process';
-import { buildIsCurrent } from '../bin/build-state.mjs';
+import { buildIsCurrent } from './build-state.mjs';
 
 if (buildIsCurrent()) {
   console.log('dist/ is the build of the current sources: not rebuilt');
