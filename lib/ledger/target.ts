@@ -5,6 +5,7 @@ import {
   createClient,
   discover,
   evalSuiteFacet,
+  offersHolds,
   offersRunEffects,
   ReadBudget,
   SEAMS_PROFILE,
@@ -75,6 +76,11 @@ export interface Target {
    * a leg that observes effects reads its own run's and never runs alone. Absent: it does not.
    */
   runEffects?: boolean;
+  /**
+   * The host runs the scripted agent's hold step and mounts its release (`conformance.evalSeamsProfile`
+   * 3, CONTRACT §3, §5), so a leg that needs a running run holds one. Absent: it cannot.
+   */
+  holds?: boolean;
   requireBehavior: boolean;
   /**
    * The fixture documents of this harness, by id: a fixture the harness seeded is the copy it
@@ -143,6 +149,7 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     fixtures: new Set(listed),
     seams: conformance.seamsProfile === SEAMS_PROFILE,
     runEffects: offersRunEffects(conformance),
+    holds: offersHolds(conformance),
     requireBehavior: options.requireBehavior,
     fixtureDocs: new Map(loadFixtures()),
     findings: new Findings(),

@@ -8,7 +8,7 @@ import type { RecordedToolCall, ToolResult } from './port.ts';
 import type { FixtureSelector, MissHandler, ToolAnswer, TrialFixtures } from './tools.ts';
 import { answerCall } from './tools.ts';
 import type { ObservedCall } from './trajectory.ts';
-import type { DelegateStep, MemoryWriteStep, ScriptStep, ToolStep, TrialScript } from './types.ts';
+import type { DelegateStep, HoldStep, MemoryWriteStep, ScriptStep, ToolStep, TrialScript } from './types.ts';
 
 export const SCRIPTED_PROVIDER = 'scripted';
 export const SCRIPTED_MODEL = 'scripted-1';
@@ -29,6 +29,8 @@ export interface AgentEnvironment {
   cancelled(): boolean;
   nextInvocationId(): string;
   nextCallId(): string;
+  /** Resolves once the harness releases `key` (the seam of CONTRACT §5), `timeoutMs` passes, or the run is cancelled. */
+  hold(key: string, timeoutMs: number): Promise<void>;
   selectFixture: FixtureSelector;
   answerMiss: MissHandler;
 }
@@ -62,6 +64,9 @@ function isDelegateStep(step: ScriptStep): step is DelegateStep {
 }
 function isMemoryWriteStep(step: ScriptStep): step is MemoryWriteStep {
   return Object.hasOwn(step, 'memoryWrite');
+}
+function isHoldStep(step: ScriptStep): step is HoldStep {
+  return Object.hasOwn(step, 'hold');
 }
 
 /** Replaces every `{"$memory": KEY}` in `value` with what memory holds under KEY now (null when absent). */
@@ -110,12 +115,15 @@ function runToolStep(state: TrialState, step: ToolStep, agentId: string, depth: 
   });
 }
 
-function runSteps(state: TrialState, steps: readonly ScriptStep[], agentId: string, depth: number): void {
+async function runSteps(state: TrialState, steps: readonly ScriptStep[], agentId: string, depth: number): Promise<void> {
   for (const step of steps) {
     checkCancelled(state.env);
     if (isToolStep(step)) runToolStep(state, step, agentId, depth);
-    else if (isDelegateStep(step)) runDelegate(state, step, depth + 1);
+    else if (isDelegateStep(step)) await runDelegate(state, step, depth + 1);
     else if (isMemoryWriteStep(step)) state.memory.set(step.memoryWrite.key, cloneJson(step.memoryWrite.value));
+    // A hold emits nothing: the run simply stays running (CONTRACT §3), so the harness can ask
+    // what a running run answers without racing the host.
+    else if (isHoldStep(step)) await state.env.hold(step.hold.key, step.hold.timeoutMs);
   }
 }
 
@@ -124,10 +132,10 @@ function runSteps(state: TrialState, steps: readonly ScriptStep[], agentId: stri
  * shares the trial's memory and fixture cursor (it is part of the same trial), and has no output
  * or usage of its own (the script grammar gives it none), so its bracket carries no agent.decided.
  */
-function runDelegate(state: TrialState, step: DelegateStep, depth: number): void {
+async function runDelegate(state: TrialState, step: DelegateStep, depth: number): Promise<void> {
   const invocationId = state.env.nextInvocationId();
   state.env.emit('agent.invocation-started', { invocationId, agentId: step.delegate, source: 'run-api' });
-  runSteps(state, step.steps, step.delegate, depth);
+  await runSteps(state, step.steps, step.delegate, depth);
   state.env.emit('agent.invocation-completed', { invocationId, agentId: step.delegate, outcome: 'completed' });
 }
 
@@ -144,13 +152,13 @@ export const freshMemoryPerTrial: MemoryScope = (seed) => () => new Map(seed.map
  * Runs one trial: the target agent's bracket with its steps, one provider.usage per usage entry,
  * and agent.decided carrying the output. `memory` is the trial's own (see MemoryScope).
  */
-export function runTrial(
+export async function runTrial(
   env: AgentEnvironment,
   agentId: string,
   script: TrialScript,
   fixtures: TrialFixtures | undefined,
   memory: Map<string, unknown>,
-): TrialRecord {
+): Promise<TrialRecord> {
   const record: TrialRecord = {
     calls: [],
     modelCallCount: 0,
@@ -166,7 +174,7 @@ export function runTrial(
   checkCancelled(env);
   const invocationId = env.nextInvocationId();
   env.emit('agent.invocation-started', { invocationId, agentId, source: 'run-api' });
-  runSteps(state, script.steps, agentId, 0);
+  await runSteps(state, script.steps, agentId, 0);
 
   for (const usage of script.usage) {
     checkCancelled(env);
