@@ -30,6 +30,7 @@ import { CLASSES } from './catalogue/classes.ts';
 import { AUDIT_CLAUSES } from './catalogue/audit-clauses.ts';
 import { SEAMS } from './catalogue/seams.ts';
 import { LATITUDE } from './catalogue/latitude.ts';
+import { HELD_RUNS } from './catalogue/held-runs.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -48,4 +49,5 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...AUDIT_CLAUSES,
   ...SEAMS,
   ...LATITUDE,
+  ...HELD_RUNS,
 ];
