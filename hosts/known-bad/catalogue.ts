@@ -31,6 +31,7 @@ import { AUDIT_CLAUSES } from './catalogue/audit-clauses.ts';
 import { SEAMS } from './catalogue/seams.ts';
 import { LATITUDE } from './catalogue/latitude.ts';
 import { HELD_RUNS } from './catalogue/held-runs.ts';
+import { LIMIT_PROBES } from './catalogue/limit-probes.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -50,4 +51,5 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...SEAMS,
   ...LATITUDE,
   ...HELD_RUNS,
+  ...LIMIT_PROBES,
 ];
