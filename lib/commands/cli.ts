@@ -185,7 +185,7 @@ export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<n
     .option('--concurrency <n>', 'host legs in flight at most, 1 to 64; a leg reading shared host state always runs alone; default 8 (env OPENWOP_MAX_WORKERS)')
     .option(
       '--seed <hex>',
-      "the certification's seed, 16 to 64 lower-case hex digits: every generated value derives from it, so a run replays; default a fresh one, printed",
+      "the certification's seed, 16 to 64 lower-case hex digits: every generated value derives from it, so a run replays; explore: a fresh one; default one derived from the host's discovery, so two runs of one host give the same rows; printed",
     )
     .option('--generated <n>', 'eval suites the generated-suites leg generates within what the host advertises, 0 to 500; default 6')
     .option('--suite <file>', 'the generated-suites leg certifies with exactly this AgentEvalSuite (a *.repro.json it wrote) instead of generating')

@@ -14,7 +14,7 @@ import {
   type Client,
   type DiscoveryResult,
 } from '../client/index.ts';
-import { certificationSeed, type CertificationSeed } from '../certification-seed.ts';
+import { certificationSeed, hostSeed, type CertificationSeed } from '../certification-seed.ts';
 import { loadFixtures, withCounterNonce, type FixtureDocument } from '../fixtures.ts';
 import type { ExchangeRecorder } from '../client/recorder.ts';
 import { Findings } from './findings.ts';
@@ -43,7 +43,7 @@ export interface TargetOptions {
   /** Memory caps (docs/certifying.md "Memory caps"); the client's defaults when absent. */
   maxEvents?: number;
   maxResponseBytes?: number;
-  /** The certification's seed (lib/certification-seed.ts); a fresh one when absent. */
+  /** The certification's seed (lib/certification-seed.ts); derived from the host's discovery when absent. */
   seed?: string;
   /** Suites the generated-suites leg generates; its default when absent. */
   generated?: number;
@@ -154,7 +154,8 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     fixtureDocs: new Map(loadFixtures()),
     findings: new Findings(),
     served: [],
-    seed: certificationSeed(options.seed),
+    // The seed given, or the one derived from the host's discovery (lib/certification-seed.ts).
+    seed: certificationSeed(options.seed ?? hostSeed(document)),
     generated: { count: options.generated ?? DEFAULT_GENERATED_SUITES, ...(options.replaySuite ? { replay: options.replaySuite } : {}) },
     observedRuns: [],
     memo<T>(key: string, make: () => Promise<T>): Promise<T> {
