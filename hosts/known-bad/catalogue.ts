@@ -32,6 +32,7 @@ import { SEAMS } from './catalogue/seams.ts';
 import { LATITUDE } from './catalogue/latitude.ts';
 import { HELD_RUNS } from './catalogue/held-runs.ts';
 import { LIMIT_PROBES } from './catalogue/limit-probes.ts';
+import { FIXED_WITNESSES } from './catalogue/fixed-witnesses.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -52,4 +53,5 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...LATITUDE,
   ...HELD_RUNS,
   ...LIMIT_PROBES,
+  ...FIXED_WITNESSES,
 ];

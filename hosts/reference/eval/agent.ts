@@ -31,6 +31,8 @@ export interface AgentEnvironment {
   nextCallId(): string;
   /** Resolves once the harness releases `key` (the seam of CONTRACT §5), `timeoutMs` passes, or the run is cancelled. */
   hold(key: string, timeoutMs: number): Promise<void>;
+  /** The memory a delegate's steps use, given the trial's (CONTRACT §3: the same one). */
+  delegateMemory(memory: Map<string, unknown>): Map<string, unknown>;
   selectFixture: FixtureSelector;
   answerMiss: MissHandler;
 }
@@ -129,13 +131,14 @@ async function runSteps(state: TrialState, steps: readonly ScriptStep[], agentId
 
 /**
  * A delegate runs its steps as another agent in its own bracket, nested in the caller's. It
- * shares the trial's memory and fixture cursor (it is part of the same trial), and has no output
- * or usage of its own (the script grammar gives it none), so its bracket carries no agent.decided.
+ * shares the trial's memory (CONTRACT §3: what the agent wrote it reads, what it writes the agent
+ * reads after it) and fixture cursor (it is part of the same trial), and has no output or usage
+ * of its own (the script grammar gives it none), so its bracket carries no agent.decided.
  */
 async function runDelegate(state: TrialState, step: DelegateStep, depth: number): Promise<void> {
   const invocationId = state.env.nextInvocationId();
   state.env.emit('agent.invocation-started', { invocationId, agentId: step.delegate, source: 'run-api' });
-  await runSteps(state, step.steps, step.delegate, depth);
+  await runSteps({ ...state, memory: state.env.delegateMemory(state.memory) }, step.steps, step.delegate, depth);
   state.env.emit('agent.invocation-completed', { invocationId, agentId: step.delegate, outcome: 'completed' });
 }
 

@@ -36,6 +36,7 @@ function environment(io: EvalRunIO, behaviour: EngineBehaviour, emit: AgentEnvir
     nextInvocationId: () => `invocation-${String(++invocations).padStart(6, '0')}`,
     nextCallId: () => `call-${String(++calls).padStart(6, '0')}`,
     hold: (key, timeoutMs) => io.hold(key, timeoutMs),
+    delegateMemory: behaviour.delegateMemory,
     selectFixture: behaviour.selectFixture,
     answerMiss: behaviour.answerMiss,
   };
