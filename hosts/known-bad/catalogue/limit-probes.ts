@@ -1,6 +1,7 @@
 // Known-bad hosts of the advertised limits probed from both sides (issue 29, item 5): at the
 // reference host's own limits, where no fixture it lists crosses one, so only the suites the
-// harness seeds at the host's size (CONTRACT §5) show the defect.
+// harness seeds at the host's size (CONTRACT §5) show the defect. The other side, a limit held
+// below the one advertised, is max-trials-exclusive (./v2-eval-trajectory-trials/0244-af-generated-suites-read-forms.ts).
 
 import { type KnownBadHost, REF, engine } from './build.ts';
 
@@ -12,15 +13,6 @@ export const LIMIT_PROBES: KnownBadHost[] = [
     ...engine({
       featureRefusal: (suite, facets) =>
         REF.featureRefusal(suite, facets.trials === undefined ? facets : { ...facets, trials: { maxTrials: Number.MAX_SAFE_INTEGER } }),
-    }),
-  },
-  {
-    name: 'max-trials-below-advertised',
-    defect: 'a suite of exactly the advertised maxTrials (10) is refused: the host enforces one trial less than it advertises',
-    clause: 'RFC 0244 §G, §B',
-    ...engine({
-      featureRefusal: (suite, facets) =>
-        REF.featureRefusal(suite, facets.trials === undefined ? facets : { ...facets, trials: { maxTrials: facets.trials.maxTrials - 1 } }),
     }),
   },
 ];
