@@ -17,6 +17,7 @@ import { LIMIT_AND_OPTIONAL_VARIANTS } from './limits-optional.ts';
 import type { WireChoice } from './wire.ts';
 import { CLASS_VARIANTS } from './classes.ts';
 import { RETRIABLE_VARIANTS } from './retriable.ts';
+import { OPEN_READING_VARIANTS } from './open-readings.ts';
 
 export interface HonestVariant {
   /** kebab-case, unique. */
@@ -218,6 +219,7 @@ const BASE_VARIANTS: HonestVariant[] = [
   ...CLASS_VARIANTS,
   ...SEAM_VARIANTS,
   ...RETRIABLE_VARIANTS,
+  ...OPEN_READING_VARIANTS,
 ];
 
 /** Every hand-written honest variant. */
