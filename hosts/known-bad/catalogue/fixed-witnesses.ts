@@ -61,7 +61,7 @@ export const FIXED_WITNESSES: KnownBadHost[] = [
   {
     name: 'delegate-own-memory',
     defect: "a delegate's steps run with a memory of their own, empty: they do not read what the agent wrote, nor the agent what they wrote",
-    clause: "CONTRACT §3 (a delegate shares the trial's memory)",
+    clause: "RFC 0244 §A, §B (delegates, memory; CONTRACT §3: a delegate shares the trial's memory)",
     ...engine({ delegateMemory: () => new Map() }),
   },
 ];
