@@ -65,6 +65,11 @@ export interface HeldRun {
   finish(): Promise<{ released: boolean; releaseReason?: string; read: ReadEventsResult }>;
 }
 
+/** Whether the host offers the hold step and the held suite fits what it advertises (its modes). */
+export function canHoldRun(target: Target): boolean {
+  return target.holds === true && fixtureMisfitOf(target.facet ?? {}, heldFixture('conformance-eval-held-fit', 'fit')) === undefined;
+}
+
 /**
  * Seeds the held suite for `purpose`, creates its run and returns it, held. Only on a host that
  * offers the hold step (`target.holds`); the caller ends it with `finish`, on every path.

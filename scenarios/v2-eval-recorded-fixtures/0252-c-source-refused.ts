@@ -19,7 +19,7 @@ import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
 import { RECORDED, unknownRunId } from '../support/recorded.ts';
 import { observeEvalRun, requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT, sharedEvalRun } from '../support/eval-run.ts';
 import { informationBeyondUnknown } from '../support/refusal-information.ts';
-import { startHeldRun, type HeldRun } from '../support/held-run.ts';
+import { canHoldRun, startHeldRun, type HeldRun } from '../support/held-run.ts';
 
 const SOURCE = 'conformance-eval-recorded-source';
 const REPLAY = 'conformance-eval-recorded-replay';
@@ -51,7 +51,7 @@ const hostLegs: Leg[] = [
         candidates.push(runId);
       }
       // A run that is not terminal (RFC 0252 §C), held running by the harness while it is offered.
-      const held: HeldRun | undefined = target.holds === true ? await startHeldRun(check, target, 'running-source') : undefined;
+      const held: HeldRun | undefined = canHoldRun(target) ? await startHeldRun(check, target, 'running-source') : undefined;
       if (held !== undefined) candidates.push(held.runId);
       else check.saw('the host offers no hold step: a running source run not probed');
       const answers: Array<{ id: string; answer: HttpResult }> = [];

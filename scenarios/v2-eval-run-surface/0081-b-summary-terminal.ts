@@ -15,7 +15,7 @@ import { createEvalRun, HarnessCapReached, getEvalSummary, getRun, readErrorCode
 import { need } from '../../lib/ledger/leg.ts';
 import { defineScenario } from '../../lib/ledger/scenario.ts';
 import { RUN_DEADLINE_MS, SCRIPTED_AGENT } from '../support/eval-run.ts';
-import { startHeldRun } from '../support/held-run.ts';
+import { canHoldRun, startHeldRun } from '../support/held-run.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 /** Twelve one-trial tasks: the longest run of one-trial tasks, so a paced host is seen running. */
@@ -75,11 +75,12 @@ export default defineScenario('v2-eval-run-surface/0081-b-summary-terminal.ts', 
     async run(check, target) {
       let observedSomething = false;
       // From here the host has claimed the hold step: a run it holds must answer 409.
-      if (target.holds === true) {
+      const holds = canHoldRun(target);
+      if (holds) {
         await heldRunConflict(check, target);
         observedSomething = true;
       }
-      let runningSeen = target.holds === true;
+      let runningSeen = holds;
       const created = await createEvalRun(target.client, { evalSuiteRef: TWELVE_TASKS, agentId: SCRIPTED_AGENT });
       need(check, created.status === 201 && created.runId !== undefined, `POST /runs for ${TWELVE_TASKS} answers 201 with a runId`, {
         status: created.status,

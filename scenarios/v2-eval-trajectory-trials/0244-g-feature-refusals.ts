@@ -28,6 +28,7 @@ import { observeSeededRun } from '../support/seeded-run.ts';
 import { MAX_PROBED_TRIALS, trialLimitFixture } from '../support/trial-limit.ts';
 import { seedEvalSuite } from '../../lib/client/index.ts';
 import { need } from '../../lib/ledger/leg.ts';
+import { fixtureMisfitOf } from '../../lib/ledger/fit.ts';
 
 /** Trajectory-only tasks (kind "trajectory", expected.trajectory), no fixtures, one trial. */
 const TRAJECTORY_MATCHING = 'conformance-eval-trajectory-matching';
@@ -133,15 +134,21 @@ const hostLegs: Leg[] = [
       if (typeof maxTrials !== 'number' || !Number.isSafeInteger(maxTrials) || maxTrials < 1)
         return check.inapplicable('the host advertises agents.evalSuite.trials without a positive integer maxTrials');
       const listed = overMaxTrials(target, maxTrials)[0];
-      if (listed === undefined && (!target.seams || maxTrials > MAX_PROBED_TRIALS)) {
+      const tag = target.seed.hex('trial-limit', 6);
+      const atLimit = trialLimitFixture(`conformance-eval-at-max-trials-${tag}`, maxTrials, `exactly the host's maxTrials ${maxTrials}`);
+      // The seeded suites are golden suites: a host that does not run golden cannot be probed so.
+      const misfit = fixtureMisfitOf(target.facet ?? {}, atLimit);
+      const seedable = target.seams && maxTrials <= MAX_PROBED_TRIALS && misfit === undefined;
+      if (listed === undefined && !seedable) {
         return check.inapplicable(
-          target.seams
-            ? `the host's trials.maxTrials ${maxTrials} is over the ${MAX_PROBED_TRIALS} trials this leg seeds, and no fixture it lists runs more`
-            : `every fixture the host lists and can otherwise run needs at most its trials.maxTrials ${maxTrials} trials, and without the seams no count above it can be seeded`,
+          !target.seams
+            ? `every fixture the host lists and can otherwise run needs at most its trials.maxTrials ${maxTrials} trials, and without the seams no count above it can be seeded`
+            : misfit !== undefined
+              ? `no fixture the host lists runs more than its trials.maxTrials ${maxTrials} trials, and the suite this leg seeds does not fit it: ${misfit}`
+              : `the host's trials.maxTrials ${maxTrials} is over the ${MAX_PROBED_TRIALS} trials this leg seeds, and no fixture it lists runs more`,
         );
       }
       // From here the host has claimed trials with a limit: a count over it must be refused.
-      const tag = target.seed.hex('trial-limit', 6);
       let probe = listed;
       if (probe === undefined) {
         const doc = trialLimitFixture(`conformance-eval-over-max-trials-${tag}`, maxTrials + 1, `one trial over the host's maxTrials ${maxTrials}`);
@@ -155,13 +162,12 @@ const hostLegs: Leg[] = [
 
       // And from below: a suite of exactly maxTrials trials is run and graded like any other.
       check.rule('at-limit-graded');
-      if (!target.seams || maxTrials > MAX_PROBED_TRIALS) {
+      if (!seedable) {
         check.saw(
-          `a suite of exactly maxTrials ${maxTrials} trials not seeded (${target.seams ? `over the ${MAX_PROBED_TRIALS} this leg seeds` : 'no seams'})`,
+          `a suite of exactly maxTrials ${maxTrials} trials not seeded (${misfit ?? (target.seams ? `over the ${MAX_PROBED_TRIALS} this leg seeds` : 'no seams')})`,
         );
         return;
       }
-      const atLimit = trialLimitFixture(`conformance-eval-at-max-trials-${tag}`, maxTrials, `exactly the host's maxTrials ${maxTrials}`);
       const run = requireCompleted(check, await observeSeededRun(check, target, atLimit), { trajectoryArgs: false });
       check.equal(run.summary.passed, true, `a suite of exactly maxTrials ${maxTrials} passing trials passes`);
       const task = summaryTask(run.summary, 'ok');

@@ -1,7 +1,7 @@
 // Known-bad hosts that, before the fixed witnesses of issue 29 item 1, only a generated suite
 // caught, and only under some seeds: each breaks one rule the generated suites compare, and each
 // must now be killed with `--generated 0` by the seeded trajectory edges
-// (scenarios/v2-eval-trajectory-trials/0244-a-args-match.ts, 0244.trajectory-edges-seeded).
+// (scenarios/v2-eval-trajectory-trials/0244-a-args-match.ts, openwop.requirement.0244.trajectory-edges-seeded).
 
 import type { MemoryScope } from '../../reference/eval/agent.ts';
 import { maximumMatchingSize } from '../../reference/eval/trajectory.ts';
