@@ -16,8 +16,7 @@ export const SEAM_VARIANTS: HonestVariant[] = [
   },
   {
     name: 'no-hold-step',
-    choice:
-      "the per-run reading without the scripted agent's hold step (evalSeamsProfile 2): no run is held, so a 409 is seen only when a run is still running and no running source is probed",
+    choice: "the per-run reading without the scripted agent's hold step (evalSeamsProfile 2): a running run is met only by chance",
     clause: 'RFC 0081 §B, RFC 0252 §C (a running run, met by chance without the hold step: CONTRACT §3, §5, evalSeamsProfile 3 is optional)',
     shows: 'the host offers no hold step',
     options: { holds: false },
