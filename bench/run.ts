@@ -18,6 +18,7 @@ import { benchInstall } from './install.ts';
 import { benchWholeRunHostile } from './hostile-whole-run.ts';
 import { benchKillMatrix } from './kill-matrix.ts';
 import { benchGeneratedVariants, benchLatitudeMatrix } from './latitude-matrix.ts';
+import { benchOpenReadings } from './open-readings.ts';
 import { benchSchemaStartup } from './startup.ts';
 import { benchFirstRequest, benchLatencyProxy, benchWholeProcess } from './waiting.ts';
 import { benchGenerated } from './generated.ts';
@@ -36,6 +37,7 @@ for (const [section, bench] of [
   ['Kill matrix', benchKillMatrix],
   ['Latitude matrix', benchLatitudeMatrix],
   ['Latitude matrix: generated variants', benchGeneratedVariants],
+  ['Latitude matrix: open readings across seeds', benchOpenReadings],
   ['Start-up: schemas compiled or precompiled', benchSchemaStartup],
   ['Waiting: latency proxy', benchLatencyProxy],
   ['Waiting: concurrent legs', benchConcurrentLegs],

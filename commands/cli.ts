@@ -211,7 +211,7 @@ export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<n
     )
     .option(
       '--seed <hex>',
-      "the certification's seed, 16 to 64 lower-case hex digits: every generated value derives from it, so a run replays; default a fresh one, printed",
+      "the certification's seed, 16 to 64 lower-case hex digits: every generated value derives from it, so a run replays; explore: a fresh one; default one derived from the host's discovery, so two runs of one host give the same rows; printed",
     )
     .option(
       '--generated <n>',

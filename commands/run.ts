@@ -249,7 +249,7 @@ function exitCode(steps: {
 /** The legs against the host, then everything the run decides and writes from their rows. */
 async function certifyHost(run: HostRun): Promise<CertifyDecision> {
   const { options, settings, host, scenarios, ready, interruption, redactor, io } = run;
-  const { deadlines, caps, seed } = settings;
+  const { deadlines, caps } = settings;
   const { signer } = host;
   const selected = selectLegs(scenarios, ready.filter);
   const withoutTenantB = host.access.tenantBApiKey ? [] : selected.filter(({ leg }) => !leg.serverFree && leg.needs.tenantB === true).map(({ leg }) => leg.id);
@@ -266,7 +266,7 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
     scenarios,
     filter: ready.filter,
     concurrency: settings.concurrency,
-    seed,
+    ...(settings.seed === undefined ? {} : { seed: settings.seed }),
     generated: settings.generated,
     replaySuite: settings.replaySuite,
     bound: (legs) =>
@@ -301,6 +301,7 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
   progress.end();
   if (!outcome.ok) return { code: cannotStart(io, outcome.refused ? outcome.reason : `cannot certify ${host.access.baseUrl}: ${outcome.reason}`) };
   const { target } = outcome;
+  const seed = target.seed.seed;
   io.err(`certification seed ${seed} (run --seed ${seed} replays the generated suites)\n`);
   const reproducer = target.generated?.reproducer;
   if (reproducer !== undefined && !writeReproducer({ reproducer, options, io, redactor })) return { code: 2 };

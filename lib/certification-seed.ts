@@ -5,12 +5,28 @@
 // which concurrent legs ask does not change what each gets.
 
 import { createHmac, randomBytes } from 'node:crypto';
+import { canonicalJson, sha256Hex } from './evidence/jcs.ts';
 
 const SEED = /^[0-9a-f]{16,64}$/;
 
 /** A fresh seed: 16 random bytes, lower-case hex. */
 export function freshSeed(): string {
   return randomBytes(16).toString('hex');
+}
+
+/** `--seed explore`: a fresh seed for this run, to explore generated suites beyond the default ones. */
+export const EXPLORE_SEED = 'explore';
+
+/**
+ * The default seed of a certification: derived from what is certified, so two certifications of
+ * one host generate the same values and give the same rows (CONTRACT §6 "Same host, same
+ * rows"). It is the SHA-256 of the host's discovery document in canonical JSON (RFC 8785) less
+ * the members that change without the host changing: `signingKeys` (a key a process may mint at
+ * start) and `fixtures` (which lists what earlier certifications seeded). First 16 bytes, hex.
+ */
+export function hostSeed(discovery: Record<string, unknown>): string {
+  const { signingKeys: _keys, fixtures: _fixtures, ...certified } = discovery;
+  return sha256Hex(canonicalJson(certified)).slice(0, 32);
 }
 
 /** Whether `value` is a seed `--seed` accepts: 16 to 64 lower-case hex digits. */

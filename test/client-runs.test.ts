@@ -14,7 +14,9 @@ import {
   readCounter,
   readEffects,
   readRunEffects,
+  offersHolds,
   offersRunEffects,
+  releaseHold,
   EVAL_SEAMS_PROFILE,
   SEAMS_PROFILE,
   SEAM_NOT_MOUNTED,
@@ -183,6 +185,23 @@ describe('conformance seams', () => {
     expect(offersRunEffects({ ...seams, evalSeamsProfile: 2 })).toBe(false);
     expect(offersRunEffects(seams)).toBe(false);
     expect(offersRunEffects({ evalSeamsProfile: EVAL_SEAMS_PROFILE })).toBe(false);
+  });
+
+  it('the hold step is offered by evalSeamsProfile 3 or later beside the seams profile, and its release is a POST answered 204', async () => {
+    const seams = { seamsProfile: SEAMS_PROFILE };
+    expect(offersHolds({ ...seams, evalSeamsProfile: EVAL_SEAMS_PROFILE })).toBe(true);
+    expect(offersHolds({ ...seams, evalSeamsProfile: 'openwop-eval-conformance-seams-12' })).toBe(true);
+    expect(offersHolds({ ...seams, evalSeamsProfile: 'openwop-eval-conformance-seams-2' })).toBe(false);
+    expect(offersHolds({ evalSeamsProfile: EVAL_SEAMS_PROFILE })).toBe(false);
+    const asked: string[] = [];
+    fake.handler = (req, res) => {
+      asked.push(`${req.method} ${req.url}`);
+      res.writeHead(204).end();
+    };
+    expect(await releaseHold(client(), 'hold-ab12')).toMatchObject({ ok: true });
+    expect(asked).toEqual(['POST /conformance/seams/holds/hold-ab12/release']);
+    fake.handler = (_req, res) => json(res, 404, { error: 'not_found', message: 'no route' });
+    expect(await releaseHold(client(), 'hold-ab12')).toMatchObject({ ok: false, reason: 'seam not mounted' });
   });
 
   it('a counter seam answer without an integer count is a reason', async () => {

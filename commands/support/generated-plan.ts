@@ -5,7 +5,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { isSeed } from '../../lib/certification-seed.ts';
+import { EXPLORE_SEED, isSeed } from '../../lib/certification-seed.ts';
 import type { Io } from '../../lib/io.ts';
 import type { GeneratedPlan } from '../../lib/ledger/target.ts';
 import type { Redactor } from '../../lib/redact.ts';
@@ -29,8 +29,8 @@ export const MAX_GENERATED_SUITES = 500;
  * valid against schemas/v2/agent-eval-suite.schema.json, and `--baseline-suite FILE` its baseline.
  */
 export function readGeneratedPlan(options: GeneratedFlags): { ok: true; count?: number; replay?: GeneratedPlan['replay'] } | { ok: false; problem: string } {
-  if (options.seed !== undefined && !isSeed(options.seed))
-    return { ok: false, problem: `--seed must be 16 to 64 lower-case hex digits, got "${options.seed}"` };
+  if (options.seed !== undefined && options.seed !== EXPLORE_SEED && !isSeed(options.seed))
+    return { ok: false, problem: `--seed must be 16 to 64 lower-case hex digits or "${EXPLORE_SEED}", got "${options.seed}"` };
   let count: number | undefined;
   if (options.generated !== undefined) {
     count = /^[0-9]+$/.test(options.generated) ? Number(options.generated) : Number.NaN;

@@ -20,7 +20,7 @@ import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../lib/ledger/schedule.
 import type { GeneratedPlan } from '../../lib/ledger/target.ts';
 import { pemSecrets, type Redactor } from '../../lib/redact.ts';
 import type { ProgressMode } from '../../lib/report/progress.ts';
-import { freshSeed } from '../../lib/certification-seed.ts';
+import { EXPLORE_SEED, freshSeed } from '../../lib/certification-seed.ts';
 import { parseBuild, type Signer } from './bundle-writer.ts';
 import { readEvidenceTier } from './evidence-tier.ts';
 import { readGeneratedPlan } from './generated-plan.ts';
@@ -79,8 +79,11 @@ export interface CertifySettings {
   generated: number | undefined;
   /** `--suite` (and `--baseline-suite`): the reproducer the generated-suites leg certifies with. */
   replaySuite: GeneratedPlan['replay'];
-  /** One seed per certification (lib/certification-seed.ts), printed so the run can be replayed. */
-  seed: string;
+  /**
+   * The seed `--seed` gives (`explore`: a fresh one); absent, the certification derives it from
+   * the host's discovery (lib/certification-seed.ts). Printed either way, so the run can be replayed.
+   */
+  seed?: string;
 }
 
 /** A setting's text: its flag's value, which wins, else its environment variable's. */
@@ -263,7 +266,8 @@ export function readCertifySettings(
       concurrency: workers.concurrency,
       generated: plan.count,
       replaySuite: plan.replay,
-      seed: options.seed ?? freshSeed(),
+      // Absent: derived from the host's discovery once it is read (lib/certification-seed.ts hostSeed).
+      ...(options.seed === undefined ? {} : { seed: options.seed === EXPLORE_SEED ? freshSeed() : options.seed }),
     },
   };
 }

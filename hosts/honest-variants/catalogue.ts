@@ -24,6 +24,7 @@ import { PROVENANCE_VARIANTS } from './provenance.ts';
 import { WIRE_TEXT_VARIANTS } from './text.ts';
 import { TENANT_VARIANTS } from './tenants.ts';
 import { ENVELOPE_VARIANTS } from './envelopes.ts';
+import { OPEN_READING_VARIANTS } from './open-readings.ts';
 
 export interface HonestVariant {
   /** kebab-case, unique. */
@@ -228,6 +229,7 @@ const BASE_VARIANTS: HonestVariant[] = [
   ...WIRE_TEXT_VARIANTS,
   ...TENANT_VARIANTS,
   ...ENVELOPE_VARIANTS,
+  ...OPEN_READING_VARIANTS,
 ];
 
 /** Every hand-written honest variant. */

@@ -37,6 +37,9 @@ import { ADVERSARIAL } from './catalogue/v2-eval-run-surface/0081-d-adversarial.
 import { PROVENANCE } from './catalogue/v2-eval-run-surface/0081-c-provenance.ts';
 import { ROUTE_DEFECTS } from './catalogue/routes.ts';
 import { ENVELOPES } from './catalogue/envelopes.ts';
+import { HELD_RUNS } from './catalogue/held-runs.ts';
+import { LIMIT_PROBES } from './catalogue/limit-probes.ts';
+import { FIXED_WITNESSES } from './catalogue/fixed-witnesses.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -62,4 +65,7 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...PROVENANCE,
   ...ROUTE_DEFECTS,
   ...ENVELOPES,
+  ...HELD_RUNS,
+  ...LIMIT_PROBES,
+  ...FIXED_WITNESSES,
 ];

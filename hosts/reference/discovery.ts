@@ -2,7 +2,7 @@
 // host advertises.
 
 import { createHash, type KeyObject } from 'node:crypto';
-import { EVAL_SEAMS_PROFILE, SEAMS_PROFILE } from '../../lib/client/seams.ts';
+import { EVAL_SEAMS_PROFILE, EVAL_SEAMS_PROFILE_RUN_EFFECTS, SEAMS_PROFILE } from '../../lib/client/seams.ts';
 import type { EvalFacets } from './eval/port.ts';
 
 export const PROTOCOL_VERSION = '2.0';
@@ -51,6 +51,8 @@ export interface DiscoveryInput {
   seams: boolean;
   /** The per-run effect reading is mounted too (CONTRACT §5). */
   runEffects: boolean;
+  /** The hold step's release seam is mounted too (CONTRACT §3, §5); only with runEffects. */
+  holds: boolean;
   fixtures: string[];
   publicKey: KeyObject;
   keyId: string;
@@ -81,7 +83,10 @@ export function buildDiscovery(input: DiscoveryInput): Record<string, unknown> {
     signingKeys: [{ keyId: input.keyId, alg: 'ed25519', publicKey: rawPublicKey(input.publicKey), use: 'certification-bundle' }],
     fixtures: input.fixtures,
   };
-  if (input.seams) doc.conformance = input.runEffects ? { seamsProfile: SEAMS_PROFILE, evalSeamsProfile: EVAL_SEAMS_PROFILE } : { seamsProfile: SEAMS_PROFILE };
+  if (input.seams) {
+    const evalSeams = input.runEffects ? (input.holds ? EVAL_SEAMS_PROFILE : EVAL_SEAMS_PROFILE_RUN_EFFECTS) : undefined;
+    doc.conformance = evalSeams === undefined ? { seamsProfile: SEAMS_PROFILE } : { seamsProfile: SEAMS_PROFILE, evalSeamsProfile: evalSeams };
+  }
   doc.agents = agents;
   return doc;
 }

@@ -15,10 +15,13 @@ import type { RunRecord, Store } from './store.ts';
 import { parseLastEventId, parsePollParams, parseStreamMode, serveEventStream, servePoll, type StreamContext } from './streams.ts';
 import { FIXTURE_ID_PATTERN, type FixtureChecker, type FixtureDocument, type SuiteCatalogue } from './suites.ts';
 import type { TrafficGuard } from './traffic.ts';
+import type { HoldReleases } from './holds.ts';
 import { isJsonObject } from '../../lib/json-value.ts';
 
 const MAX_REASON_LENGTH = 1024;
 const MAX_COUNTER_KEY_LENGTH = 256;
+/** The hold key grammar of schemas/v2/scripted-agent-input.schema.json (`holdKey`). */
+const HOLD_KEY_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** Everything the routes read: the host's parts, wired once by startReferenceHost. */
 export interface HostContext {
@@ -27,6 +30,8 @@ export interface HostContext {
   seams: boolean;
   /** The per-run effect reading of CONTRACT §5 is mounted (with the seams). */
   runEffects: boolean;
+  /** The hold step's releases, when its seam is mounted (CONTRACT §3, §5). */
+  holds: HoldReleases | undefined;
   store: Store;
   runs: RunManager;
   catalogue: SuiteCatalogue;
@@ -66,7 +71,7 @@ function digest(text: string): Buffer {
 
 /** The request listener of a host: routing, auth, the handlers, and the one error path. */
 export function createRequestListener(host: HostContext): (req: IncomingMessage, res: ServerResponse) => void {
-  const { facets, seams, runEffects, store, runs, catalogue, guard, streams, discoveryDocument, checkFixture, behaviour, log } = host;
+  const { facets, seams, runEffects, holds, store, runs, catalogue, guard, streams, discoveryDocument, checkFixture, behaviour, log } = host;
 
   const keyDigests = host.tenants.map((t) => ({ tenantId: t.tenantId, digest: digest(t.apiKey) }));
   const authenticate = (req: IncomingMessage): string => {
@@ -316,6 +321,14 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
     sendEmpty(ctx.res, 204);
   };
 
+  const seamReleaseHold: Handler = async (ctx) => {
+    await optionalObjectBody(ctx.req);
+    const key = ctx.params.key as string;
+    if (!HOLD_KEY_PATTERN.test(key)) throw validationError('the hold key must match ^[A-Za-z0-9._-]{1,128}$', { field: 'key' });
+    holds?.release(ctx.tenant, key);
+    sendEmpty(ctx.res, 204);
+  };
+
   const routes: Route[] = [
     { pattern: ['.well-known', 'openwop'], methods: { GET: getDiscovery }, public: true },
     { pattern: ['runs'], methods: { POST: createRun } },
@@ -334,6 +347,7 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
       { pattern: ['conformance', 'seams', 'runs', ':runId', 'erase-tool-content'], methods: { POST: seamErase } },
     );
     if (runEffects) routes.push({ pattern: ['conformance', 'seams', 'runs', ':runId', 'effects'], methods: { GET: seamRunEffects } });
+    if (holds !== undefined) routes.push({ pattern: ['conformance', 'seams', 'holds', ':key', 'release'], methods: { POST: seamReleaseHold } });
   }
 
   const match = (segments: string[]): { route: Route; params: RouteParams } | undefined => {

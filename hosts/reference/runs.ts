@@ -11,6 +11,7 @@ import { mintEventId, mintRunId } from './ids.ts';
 import { TERMINAL_STATUSES, type RunEventDoc, type RunRecord, type RunStatus, type Store } from './store.ts';
 import type { SuiteCatalogue } from './suites.ts';
 import { callLiveTool } from './tools.ts';
+import type { HoldReleases } from './holds.ts';
 import type { TrafficGuard } from './traffic.ts';
 
 export const EVENT_SCHEMA_VERSION = 3;
@@ -39,6 +40,7 @@ interface LiveRun {
   lastToolCalledSequence: number | undefined;
   /** callId → eventId of its `agent.tool-called`, so the return names its cause. */
   readonly toolCallEvents: Map<string, string>;
+  /** Ends the pace or the hold the run is waiting in, if any (cancel, close). */
   wakePace: (() => void) | undefined;
   done: Promise<void>;
 }
@@ -53,6 +55,8 @@ export interface RunManagerOptions {
   behaviour?: EngineBehaviour;
   /** Which prior run an id names for a tenant (HostBehaviour.priorRunFor). */
   priorRunFor?: HostBehaviour['priorRunFor'];
+  /** The releases the scripted agent's hold step waits for (CONTRACT §3). */
+  holds: HoldReleases;
   log: (message: string) => void;
 }
 
@@ -67,6 +71,7 @@ export class RunManager {
   readonly #behaviour: EngineBehaviour;
   readonly #priorRunFor: HostBehaviour['priorRunFor'];
   readonly #log: (message: string) => void;
+  readonly #holds: HoldReleases;
   readonly #live = new Map<string, LiveRun>();
   readonly #listeners = new Map<string, Set<Listener>>();
 
@@ -76,6 +81,7 @@ export class RunManager {
     this.#catalogue = options.catalogue;
     this.#facets = options.facets;
     this.#paceMs = options.paceMs;
+    this.#holds = options.holds;
     this.#behaviour = options.behaviour ?? REFERENCE_BEHAVIOUR;
     this.#priorRunFor = options.priorRunFor ?? REFERENCE_HOST_BEHAVIOUR.priorRunFor;
     this.#log = options.log;
@@ -362,6 +368,15 @@ export class RunManager {
         this.#store.insertToolCall(live.runId, recorded);
       },
       pace: () => this.#pace(live),
+      hold: (key, timeoutMs) =>
+        halted()
+          ? Promise.resolve()
+          : this.#holds.wait(live.tenant, key, timeoutMs, (stop) => {
+              live.wakePace = () => {
+                live.wakePace = undefined;
+                stop();
+              };
+            }),
       cancelled: halted,
     };
   }

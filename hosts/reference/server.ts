@@ -20,6 +20,7 @@ import { TENANT_ID_PATTERN } from './ids.ts';
 import { createRequestListener } from './routes.ts';
 import { BODY_TIMEOUT_MS, setBodyTimeout } from './http.ts';
 import { NOOP_WORKFLOW_ID, RunManager } from './runs.ts';
+import { HoldReleases } from './holds.ts';
 import { Store } from './store.ts';
 import { KEEP_ALIVE_MS, type StreamContext } from './streams.ts';
 import { loadFixtureFiles, SuiteCatalogue, type FixtureDocument } from './suites.ts';
@@ -51,6 +52,12 @@ export interface ReferenceHostOptions {
    * host with only the first seams.
    */
   runEffects?: boolean;
+  /**
+   * With the per-run reading, also mounts the hold step's release `POST /conformance/seams/holds/{key}/release`
+   * and advertises it (`conformance.evalSeamsProfile` 3, CONTRACT §3, §5). Default true; false is
+   * a host whose runs the harness cannot hold (the hold step still times out as written).
+   */
+  holds?: boolean;
   /** Where the canonical eval-suite fixtures are read from. Default: the repo's fixtures/eval-suites. */
   fixturesDir?: string;
   /** `strict` (default) checks every document the host sends against schemas/v2. */
@@ -145,6 +152,7 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
   const facets: EvalFacets | undefined = resolveFacets(options.evalSuite);
   const seams = options.seams ?? true;
   const runEffects = seams && (options.runEffects ?? true);
+  const holds = runEffects && (options.holds ?? true);
   const paceMs = options.paceMs ?? 0;
   if (!Number.isFinite(paceMs) || paceMs < 0) throw new Error('paceMs must be a non-negative number');
   const keepAliveMs = options.keepAliveMs ?? KEEP_ALIVE_MS;
@@ -175,7 +183,8 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
     const catalogue = new SuiteCatalogue(fixtureFiles, store, facets);
     const behaviour: EngineBehaviour = { ...REFERENCE_BEHAVIOUR, ...options.engineBehaviour };
     const hostBehaviour: HostBehaviour = { ...REFERENCE_HOST_BEHAVIOUR, ...options.hostBehaviour };
-    const runs = new RunManager({ store, guard, catalogue, facets, paceMs, behaviour, priorRunFor: hostBehaviour.priorRunFor, log });
+    const releases = new HoldReleases();
+    const runs = new RunManager({ store, guard, catalogue, facets, paceMs, behaviour, priorRunFor: hostBehaviour.priorRunFor, holds: releases, log });
     const openStreams = new Set<() => void>();
     const streams: StreamContext = { runs, guard, open: openStreams, log, keepAliveMs, streamedEvent: hostBehaviour.streamedEvent };
 
@@ -183,7 +192,7 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
       // CONTRACT §1: the seeded conformance-workflow-noop is listed beside the eval suites, so a
       // leg that posts a workflow run knows it is served.
       hostBehaviour.discovery(
-        buildDiscovery({ implementation, facets, seams, runEffects, fixtures: [...catalogue.listedIds(), NOOP_WORKFLOW_ID], publicKey, keyId }),
+        buildDiscovery({ implementation, facets, seams, runEffects, holds, fixtures: [...catalogue.listedIds(), NOOP_WORKFLOW_ID], publicKey, keyId }),
       );
     // A host whose own advertisement fails the schema is misconfigured: refuse to start.
     guard.outgoing('capabilities', 'its discovery document', discoveryDocument());
@@ -196,6 +205,7 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
       facets,
       seams,
       runEffects,
+      holds: holds ? releases : undefined,
       store,
       runs,
       catalogue,

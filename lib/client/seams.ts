@@ -9,16 +9,29 @@ import { describeAnswer, isJsonObject } from './util.ts';
 export const SEAMS_PROFILE = 'openwop-conformance-seams-v2';
 /**
  * `conformance.evalSeamsProfile`: the version of this harness's own seams (CONTRACT §5). Version 2
- * adds the per-run effect reading; a host without the member offers only the first seams.
+ * adds the per-run effect reading; version 3 the scripted agent's hold step and its release seam
+ * (CONTRACT §3); a host without the member offers only the first seams. Each version holds the
+ * ones below it.
  */
-export const EVAL_SEAMS_PROFILE = 'openwop-eval-conformance-seams-2';
+export const EVAL_SEAMS_PROFILE = 'openwop-eval-conformance-seams-3';
+/** The profile of a host with the per-run reading but no hold step. */
+export const EVAL_SEAMS_PROFILE_RUN_EFFECTS = 'openwop-eval-conformance-seams-2';
 const EVAL_SEAMS_VERSION = /^openwop-eval-conformance-seams-([1-9][0-9]{0,5})$/;
+
+function evalSeamsVersion(conformance: Record<string, unknown>): number {
+  if (conformance.seamsProfile !== SEAMS_PROFILE || typeof conformance.evalSeamsProfile !== 'string') return 0;
+  const version = EVAL_SEAMS_VERSION.exec(conformance.evalSeamsProfile);
+  return version === null ? 0 : Number(version[1]);
+}
 
 /** Whether a discovery `conformance` record offers the per-run effect reading (version 2 or later). */
 export function offersRunEffects(conformance: Record<string, unknown>): boolean {
-  if (conformance.seamsProfile !== SEAMS_PROFILE || typeof conformance.evalSeamsProfile !== 'string') return false;
-  const version = EVAL_SEAMS_VERSION.exec(conformance.evalSeamsProfile);
-  return version !== null && Number(version[1]) >= 2;
+  return evalSeamsVersion(conformance) >= 2;
+}
+
+/** Whether a discovery `conformance` record offers the hold step and its release (version 3 or later). */
+export function offersHolds(conformance: Record<string, unknown>): boolean {
+  return evalSeamsVersion(conformance) >= 3;
 }
 export const SEAM_NOT_MOUNTED = 'seam not mounted';
 
@@ -92,6 +105,14 @@ export async function seedEvalSuite(
   const path = `/conformance/seams/eval-suites/${projectId(fixtureDoc.id)}`;
   const result = await client.request('PUT', path, { body: fixtureDoc, auth: options.auth });
   if (result.status !== 204) return refused(`PUT ${path}`, result);
+  return { ok: true, result };
+}
+
+/** `POST /conformance/seams/holds/{key}/release` → 204: every hold on `key` passes, now and later (CONTRACT §3). */
+export async function releaseHold(client: Client, key: string, options: SeamOptions = {}): Promise<SeamResult<{ result: HttpResult }>> {
+  const path = `/conformance/seams/holds/${encodeURIComponent(key)}/release`;
+  const result = await client.request('POST', path, { auth: options.auth });
+  if (result.status !== 204) return refused(`POST ${path}`, result);
   return { ok: true, result };
 }
 

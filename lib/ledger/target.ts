@@ -5,6 +5,7 @@ import {
   createClient,
   discover,
   evalSuiteFacet,
+  offersHolds,
   offersRunEffects,
   ReadBudget,
   SEAMS_PROFILE,
@@ -13,7 +14,7 @@ import {
   type Client,
   type DiscoveryResult,
 } from '../client/index.ts';
-import { certificationSeed, type CertificationSeed } from '../certification-seed.ts';
+import { certificationSeed, hostSeed, type CertificationSeed } from '../certification-seed.ts';
 import { loadFixtures, withCounterNonce, type FixtureDocument } from '../fixtures.ts';
 import type { ExchangeRecorder } from '../client/recorder.ts';
 import type { Caps } from './caps.ts';
@@ -55,7 +56,7 @@ export interface TargetOptions {
   deadlines?: Partial<Pick<Deadlines, 'requestTimeoutMs' | 'progressTimeoutMs'>>;
   /** Memory caps (docs/certifying.md "Memory caps"): per run, and over all reads in flight of both tenants together. */
   caps?: Partial<Caps>;
-  /** The certification's seed (lib/certification-seed.ts); a fresh one when absent. */
+  /** The certification's seed (lib/certification-seed.ts); derived from the host's discovery when absent. */
   seed?: string;
   /** Suites the generated-suites leg generates; its default when absent. */
   generated?: number;
@@ -86,6 +87,11 @@ export interface Target {
    * a leg that observes effects reads its own run's and never runs alone. Absent: it does not.
    */
   runEffects?: boolean;
+  /**
+   * The host runs the scripted agent's hold step and mounts its release (`conformance.evalSeamsProfile`
+   * 3, CONTRACT §3, §5), so a leg that needs a running run holds one. Absent: it cannot.
+   */
+  holds?: boolean;
   requireBehavior: boolean;
   /**
    * The fixture documents of this harness, by id: a fixture the harness seeded is the copy it
@@ -152,10 +158,12 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     fixtures: new Set(listed),
     seams: conformance.seamsProfile === SEAMS_PROFILE,
     runEffects: offersRunEffects(conformance),
+    holds: offersHolds(conformance),
     requireBehavior: options.requireBehavior,
     fixtureDocs: new Map(loadFixtures()),
     findings: new Findings(),
-    seed: certificationSeed(options.seed),
+    // The seed given, or the one derived from the host's discovery (lib/certification-seed.ts).
+    seed: certificationSeed(options.seed ?? hostSeed(document)),
     generated: { count: options.generated ?? DEFAULT_GENERATED_SUITES, ...(options.replaySuite ? { replay: options.replaySuite } : {}) },
     observedRuns: [],
     exchanges,

@@ -297,6 +297,22 @@ export const ROUTES: readonly Route[] = [
     },
     tenant: { rule: 'foreign-seam-erase', mutates: 'recorded-content' },
   },
+  {
+    name: 'seam-hold-release',
+    method: 'POST',
+    template: '/conformance/seams/holds/{key}/release',
+    gate: 'seams',
+    clause: "CONTRACT §3, §5 (the hold step's release)",
+    id: ROUTES_SERVED_ID,
+    rule: 'route-seams',
+    answers: {
+      '204': { body: 'empty', clause: 'CONTRACT §5 (204)' },
+      '400': { body: 'error', clause: ERRORS },
+      '403': { body: 'error', clause: ERRORS },
+      '404': { body: 'error', clause: 'docs/wire.md §8 (a seam not mounted answers 404)' },
+      ...EVERY_ROUTE,
+    },
+  },
 ];
 
 /** The cross-exchange rule of the routes: a run's status, as served, never leaves a terminal status. */

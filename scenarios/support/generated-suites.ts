@@ -10,6 +10,13 @@
 // lib/certification-seed.ts, so `run --seed S` generates the same suites again. Every suite is
 // valid against schemas/v2/agent-eval-suite.schema.json and every script against the scripted
 // agent's schema (CONTRACT §3); the leg holds the generator to that ("Test bug" otherwise).
+//
+// The generator asserts only what the text fixes: a miss under an absent `onMiss` may fail closed
+// or reach the live tool (RFC 0244 §D, a SHOULD; CONTRACT §6), so no generated task misses under
+// an absent `onMiss` (coverMisses below), and a call that never ran may be answered `error` or
+// `forbidden` (./scripted-calls.ts).
+
+import { predictTrial } from './scripted-calls.ts';
 
 const SCRIPTED = 'core.conformance.agents.scripted';
 const HELPER = 'core.conformance.agents.scripted-helper';
@@ -223,6 +230,7 @@ export function generateCase(rand: Rand, bounds: GenerationBounds, stem: string,
     }
     const task: Json & { taskId: string } = { taskId: `t${t}`, input, expected: expected(rand, script, keys, bounds) };
     if (rand.chance(0.45)) task.fixtures = fixtures(rand, script, keys, bounds, memoryKeys);
+    coverMisses(task, count);
     tasks.push(task);
   }
   const suite: Suite = {
@@ -253,6 +261,25 @@ export function generateCase(rand: Rand, bounds: GenerationBounds, stem: string,
     });
   const baseline: Suite = { ...candidate, suiteId: `${suite.suiteId}-baseline`, tasks: baselineTasks };
   return { suite: candidate, baseline };
+}
+
+/**
+ * Under an absent `onMiss` the text leaves a miss's fate to the host (RFC 0244 §D: SHOULD fail
+ * closed), so a generated task never misses there: an entry without args (it matches any call of
+ * its tool) is appended for each call no entry serves, in any trial, until none misses. Appended
+ * last, an entry serves only calls that would otherwise miss. Draws nothing from the PRNG, so the
+ * rest of the suite is what the seed makes it.
+ */
+function coverMisses(task: Json & { taskId: string }, trialCount: number): void {
+  const block = task.fixtures as Json | undefined;
+  if (block === undefined || block.onMiss !== undefined) return;
+  const entries = block.toolResponses as Json[];
+  for (let round = 0; round < 32; round++) {
+    const missed = Array.from({ length: trialCount }, (_, trial) => predictTrial(task, trial, SCRIPTED)).flatMap((calls) => calls.filter((c) => c.miss));
+    if (missed.length === 0) return;
+    entries.push({ tool: missed[0]!.toolName, response: { served: 'for a call no other entry serves' } });
+  }
+  throw new Error(`coverMisses: task ${task.taskId} still misses after 32 entries`);
 }
 
 // --- Shrinking ------------------------------------------------------------------------------------

@@ -2,8 +2,10 @@
 // tool calls in step order, delegates' nested between the agent's own, with `{"$memory": KEY}`
 // replaced by what the trial's memory holds at that moment (the task's memorySeed, then the
 // trial's own writes; null for a key nobody wrote), and the answers fixtures give: the first
-// unconsumed matching entry (its response, or a tool error for `isError`), a tool error for a
-// miss under `onMiss` "fail" or absent. The reference grade is recomputed from the host's own
+// unconsumed matching entry (its response, or a tool error for `isError`); a miss under `onMiss`
+// "fail" never ran, answered `error` (CONTRACT §4) or `forbidden` (RFC 0252 §D names such calls
+// "never ran (status forbidden …)"), either accepted; a miss under an absent `onMiss` may reach
+// the live tool or not (RFC 0244 §D: SHOULD fail closed), so its answer is not predicted. The reference grade is recomputed from the host's own
 // calls, so a host that runs the script wrongly — memory kept across tasks, trials or runs, a
 // fixture served out of turn — grades its own wrong log consistently; this is what catches it.
 
@@ -19,9 +21,14 @@ interface PredictedCall {
   agentId: string;
   toolName: string;
   inputs: unknown;
-  /** What the call is answered, when the script and fixtures decide it. */
-  answer?: { status: 'ok'; outcome: unknown } | { status: 'error' };
+  /** What the call is answered, when the script and fixtures decide it (`never-ran`: `error` or `forbidden`). */
+  answer?: { status: 'ok'; outcome: unknown } | { status: 'error' } | { status: 'never-ran' };
+  /** No fixture entry serves the call. */
+  miss?: boolean;
 }
+
+/** The statuses a predicted answer accepts on `agent.tool-returned.status`. */
+const ACCEPTED: Record<string, readonly string[]> = { ok: ['ok'], error: ['error'], 'never-ran': ['error', 'forbidden'] };
 
 /** `{"$memory": KEY}` anywhere below the top level, replaced by the memory's value (null when absent). */
 function substitute(value: unknown, memory: ReadonlyMap<string, unknown>, top = true): unknown {
@@ -61,7 +68,10 @@ export function predictTrial(task: Json, trialIndex: number, agentId: string): P
             consumed.add(index);
             const entry = entries[index]!;
             call.answer = entry.isError === true ? { status: 'error' } : { status: 'ok', outcome: entry.response };
-          } else if (fixtures.onMiss !== 'live') call.answer = { status: 'error' };
+          } else {
+            call.miss = true;
+            if (fixtures.onMiss === 'fail') call.answer = { status: 'never-ran' };
+          }
         } else if (step.tool === 'conformance.eval:echo') call.answer = { status: 'ok', outcome: { value: isJsonObject(inputs) ? inputs.value : undefined } };
         out.push(call);
       } else if (typeof step.delegate === 'string') walk(step.steps, step.delegate);
@@ -103,8 +113,8 @@ export function scriptedCallDifferences(suite: Json & { tasks: Array<Json & { ta
           : !call.redacted && !jsonDeepEqual(call.inputs, want.inputs)
             ? `${call.toolName} was called with ${JSON.stringify(call.inputs)} where the script and its memory give ${JSON.stringify(want.inputs)}`
             : // status and outcome are optional on agent.tool-returned: compared only where served.
-              want.answer !== undefined && answer?.status !== undefined && answer.status !== want.answer.status
-              ? `${call.toolName} was answered ${String(answer.status)} where its fixtures answer ${want.answer.status}`
+              want.answer !== undefined && answer?.status !== undefined && !ACCEPTED[want.answer.status]!.includes(String(answer.status))
+              ? `${call.toolName} was answered ${String(answer.status)} where its fixtures answer ${ACCEPTED[want.answer.status]!.join(' or ')}`
               : want.answer?.status === 'ok' && answer !== undefined && 'outcome' in answer && !jsonDeepEqual(answer.outcome, want.answer.outcome)
                 ? `${call.toolName} was answered ${JSON.stringify(answer.outcome)} where its fixtures answer ${JSON.stringify(want.answer.outcome)}`
                 : undefined;

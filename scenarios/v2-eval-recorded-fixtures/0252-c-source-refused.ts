@@ -1,9 +1,11 @@
 // v2-eval-recorded-fixtures/0252-c-source-refused — RFC 0252 §C: an unusable source run is refused, uniformly.
 //
 // Legs:
-//   1. openwop.requirement.0252.source-refused      an unknown id, another tenant's namespace and (where the host lists
-//                               conformance-workflow-noop) a run that never invoked the agent get
-//                               one uniform 400 (status and code) that never echoes the id.
+//   1. openwop.requirement.0252.source-refused      an unknown id, another tenant's namespace, (where the host lists
+//                               conformance-workflow-noop) a run that never invoked the agent and
+//                               (where the host offers the hold step, CONTRACT §3) a run still
+//                               running, held by the harness, get one uniform 400 (status and
+//                               code) that never echoes the id.
 //   2. openwop.requirement.0252.source-uniform      tenant B's run is refused with the status and code of an unknown id,
 //                               and a body that says nothing more once the noise between two
 //                               unknown ids' refusals is masked.
@@ -17,6 +19,7 @@ import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
 import { RECORDED, unknownRunId } from '../support/recorded.ts';
 import { observeEvalRun, requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT, sharedEvalRun } from '../support/eval-run.ts';
 import { informationBeyondUnknown } from '../support/refusal-information.ts';
+import { canHoldRun, startHeldRun, type HeldRun } from '../support/held-run.ts';
 
 const SOURCE = 'conformance-eval-recorded-source';
 const REPLAY = 'conformance-eval-recorded-replay';
@@ -47,11 +50,30 @@ const hostLegs: Leg[] = [
         await readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS });
         candidates.push(runId);
       }
+      // A run that is not terminal (RFC 0252 §C), held running by the harness while it is offered.
+      const held: HeldRun | undefined = canHoldRun(target) ? await startHeldRun(check, target, 'running-source') : undefined;
+      if (held !== undefined) candidates.push(held.runId);
+      else check.saw('the host offers no hold step: a running source run not probed');
+      const answers: Array<{ id: string; answer: HttpResult }> = [];
+      const created: string[] = [];
+      let end: Awaited<ReturnType<HeldRun['finish']>> | undefined;
+      try {
+        for (const id of candidates) {
+          const answer = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: id } });
+          if (answer.runId !== undefined) created.push(answer.runId);
+          answers.push({ id, answer });
+        }
+      } finally {
+        end = await held?.finish();
+        // A run the host should have refused is read to its end, so nothing it does outlives the leg.
+        for (const runId of created) await readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS }).catch(() => undefined);
+      }
+      if (end !== undefined) need(check, end.released, 'the hold release seam answers 204 (CONTRACT §5)', end.releaseReason);
       const refusals = [];
       const texts: string[] = [];
-      for (const id of candidates) {
-        const answer = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: id } });
-        check.equal(answer.status, 400, `the source ${id} is refused with 400`);
+      for (const { id, answer } of answers) {
+        const what = id === held?.runId ? `the running source ${id}` : `the source ${id}`;
+        check.equal(answer.status, 400, `${what} is refused with 400`);
         check.equal(readErrorCode(answer.json), 'validation_error', 'the error code is validation_error');
         check.ok(
           !answer.text.includes(id) && !answer.text.includes(id.slice(id.lastIndexOf('/') + 1)),

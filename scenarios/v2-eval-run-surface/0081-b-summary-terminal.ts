@@ -1,15 +1,23 @@
 // v2-eval-run-surface/0081-b-summary-terminal — RFC 0081 §B, §C: the summary of a terminal eval run, and of nothing else.
 //
 // Legs:
-//   1. openwop.requirement.0081.summary-not-before-terminal  409 while the eval run is seen running; any summary
-//      served before the end (asked right after the create and again mid-stream) is the terminal
-//      one; 404 for a run that is not an eval run (the conformance-workflow-noop workflow, CONTRACT §1)
+//   1. openwop.requirement.0081.summary-not-before-terminal  409 while the eval run is running — on a host that
+//      offers the scripted agent's hold step (CONTRACT §3), a run held until the harness releases
+//      it, so on every certification; elsewhere only when the harness sees a run still running —;
+//      any summary served before the end (asked right after the create and again mid-stream) is
+//      the terminal one; 404 for a run that is not an eval run (the conformance-workflow-noop
+//      workflow, CONTRACT §1)
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
+// A host without the hold step whose runs end before the summary is asked leaves the 409 unseen:
+// the row is then inapplicable, so it never counts toward a profile that needs the rule.
 
 import { createEvalRun, HarnessCapReached, getEvalSummary, getRun, readErrorCode, readRunEvents, waitForSummary } from '../../lib/client/index.ts';
 import { need } from '../../lib/ledger/leg.ts';
 import { defineScenario } from '../../lib/ledger/scenario.ts';
 import { RUN_DEADLINE_MS, SCRIPTED_AGENT } from '../support/eval-run.ts';
+import { canHoldRun, startHeldRun } from '../support/held-run.ts';
+import type { Checks } from '../../lib/ledger/leg.ts';
+import type { Target } from '../../lib/ledger/target.ts';
 /** Twelve one-trial tasks: the longest run of one-trial tasks, so a paced host is seen running. */
 const TWELVE_TASKS = 'conformance-eval-verdict-baseline';
 const NOOP_WORKFLOW = 'conformance-workflow-noop';
@@ -17,6 +25,41 @@ const NOOP_WORKFLOW = 'conformance-workflow-noop';
 const MID_RUN_EVENTS = 3;
 
 const TERMINAL_STATUSES = ['completed', 'failed', 'cancelled'];
+
+/**
+ * The summary of a run the harness holds (CONTRACT §3 hold step): 409 while held, and once
+ * released the run's one summary; a summary served while held must be that one.
+ */
+async function heldRunConflict(check: Checks, target: Target): Promise<void> {
+  const held = await startHeldRun(check, target, 'summary-running');
+  let end: Awaited<ReturnType<typeof held.finish>> | undefined;
+  let whileHeld: Awaited<ReturnType<typeof getEvalSummary>>;
+  try {
+    whileHeld = await getEvalSummary(target.client, held.runId);
+    const state = await getRun(target.client, held.runId);
+    const status = state.ok ? state.run.status : undefined;
+    check.ok(
+      typeof status === 'string' && !TERMINAL_STATUSES.includes(status),
+      'a held run is still running until released (CONTRACT §3 hold step)',
+      status ?? state,
+    );
+    check.equal(whileHeld.result.status, 409, 'the summary of a held, running eval run is 409');
+    check.saw(`a held eval run's summary is ${whileHeld.result.status} ${String(readErrorCode(whileHeld.result.json))}`);
+  } finally {
+    end = await held.finish();
+  }
+  need(check, end.released, 'the hold release seam answers 204 (CONTRACT §5)', end.releaseReason);
+  need(check, end.read.ok && end.read.terminal, 'the released run is read to its end', end.read.ok ? 'no terminal event' : end.read.reason);
+  const settled = await waitForSummary(target.client, held.runId, RUN_DEADLINE_MS);
+  check.rule('early-summary-final');
+  need(check, settled.kind === 'ok', 'the eval summary of the released run is served once it has ended', {
+    status: settled.result.status,
+    body: settled.result.json,
+  });
+  if (whileHeld.result.status === 200)
+    check.equal(whileHeld.result.json, settled.summary, 'the summary served while the run was held is the summary the ended run serves');
+  check.rule('running-conflict');
+}
 
 export default defineScenario('v2-eval-run-surface/0081-b-summary-terminal.ts', [
   {
@@ -31,6 +74,13 @@ export default defineScenario('v2-eval-run-surface/0081-b-summary-terminal.ts', 
     needs: { facet: [], fixtures: [TWELVE_TASKS] },
     async run(check, target) {
       let observedSomething = false;
+      // From here the host has claimed the hold step: a run it holds must answer 409.
+      const holds = canHoldRun(target);
+      if (holds) {
+        await heldRunConflict(check, target);
+        observedSomething = true;
+      }
+      let runningSeen = holds;
       const created = await createEvalRun(target.client, { evalSuiteRef: TWELVE_TASKS, agentId: SCRIPTED_AGENT });
       need(check, created.status === 201 && created.runId !== undefined, `POST /runs for ${TWELVE_TASKS} answers 201 with a runId`, {
         status: created.status,
@@ -43,6 +93,7 @@ export default defineScenario('v2-eval-run-surface/0081-b-summary-terminal.ts', 
       const status = after.ok ? after.run.status : undefined;
       if (typeof status === 'string' && !TERMINAL_STATUSES.includes(status)) {
         observedSomething = true;
+        runningSeen = true;
         check.equal(early.result.status, 409, `the summary of an eval run still ${status} is 409`);
         check.saw(`a running eval run's summary is ${early.result.status} ${String(readErrorCode(early.result.json))}`);
       } else {
@@ -90,6 +141,12 @@ export default defineScenario('v2-eval-run-surface/0081-b-summary-terminal.ts', 
         check.saw(`the host does not list ${NOOP_WORKFLOW}: no run that is not an eval run to ask about`);
       }
       if (!observedSomething) check.inapplicable(`the eval run ended before its summary was asked for, and the host lists no ${NOOP_WORKFLOW} workflow`);
+      // Without the hold step a run that ended first leaves the rule unwitnessed: the row must not
+      // count toward a profile that needs it, whatever the other rules saw (issue: a race is no witness).
+      if (!runningSeen)
+        check.inapplicable(
+          'the host offers no hold step (conformance.evalSeamsProfile 3, CONTRACT §3) and its eval run had ended before its summary was first asked for: 409 while running not observed',
+        );
     },
   },
 ]);

@@ -5,7 +5,10 @@
 //      and no argsMatch match any arguments (the default is ignore)
 //   2. openwop.requirement.0244.trajectory-edges-seeded  two trials each of: a forbidden tool called twice
 //      (forbiddenCount 2), an any-order tie a greedy matcher loses, delegate calls interleaved with
-//      the agent's own under includeDelegates, a read of a key the seed lacks after a trial wrote it
+//      the agent's own under includeDelegates, a read of a key the seed lacks after a trial wrote it,
+//      the right calls in the wrong order under exact, the expected tool with other args under
+//      subset, a forbidden call made by a delegate under includeDelegates, and a key an earlier task
+//      wrote: the fixed witnesses of every rule the generated suites compare (issue 29, item 1)
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // The legs seed suites written for them through the seams (../support/seeded-run.ts). Every task's
 // answer is fixed by its script (CONTRACT §3), so each expected score is known by construction,
@@ -113,6 +116,92 @@ const EDGE_TASKS: ProbeTask[] = [
     passed: true,
     why: 'every trial starts from exactly the seed: a key the seed lacks reads null, whatever an earlier trial wrote',
   },
+  // The rules below were witnessed only by chance, by some generated suites (issue 29, item 1):
+  // each now has this fixed witness, so a host breaking it fails with --generated 0.
+  {
+    taskId: 'exact-order',
+    rule: 'exact-order',
+    steps: [
+      { tool: ECHO, args: { value: 'first' } },
+      { tool: ECHO, args: { value: 'second' } },
+    ],
+    output: 'done',
+    expected: { ...golden('exact', 'done'), trajectory: { match: 'exact', calls: [exactly('second'), exactly('first')] } },
+    trajectory: block('exact', false, 2, 2, 2),
+    score: 1,
+    passed: false,
+    why: '`exact` compares the i-th expected call with the i-th observed one: the right calls in the wrong order do not match',
+  },
+  {
+    taskId: 'subset-args',
+    rule: 'subset-args',
+    steps: [{ tool: ECHO, args: { value: 'other' } }],
+    output: 'done',
+    expected: { ...golden('exact', 'done'), trajectory: { match: 'subset', calls: [exactly('expected')] } },
+    trajectory: block('subset', false, 1, 1, 0),
+    score: 1,
+    passed: false,
+    why: '`subset` needs every observed call to match an expected call, arguments included: the expected tool with other arguments does not',
+  },
+  {
+    taskId: 'forbidden-in-delegate',
+    rule: 'forbidden-in-delegate',
+    steps: [
+      { tool: ECHO, args: { value: 'own' } },
+      { delegate: HELPER, steps: [{ tool: COUNTER, args: { op: 'read', key: 'edge-forbidden-delegate' } }] },
+    ],
+    output: 'done',
+    expected: {
+      ...golden('exact', 'done'),
+      trajectory: { match: 'any-order', includeDelegates: true, calls: [exactly('own')], forbidden: [COUNTER] },
+    },
+    trajectory: block('any-order', false, 1, 2, 1, 1),
+    score: 1,
+    passed: false,
+    why: "with includeDelegates a delegate's call is observed, so its call to a forbidden tool counts and unmatches the trajectory",
+  },
+  {
+    taskId: 'memory-shared-with-delegate',
+    rule: 'memory-shared-with-delegate',
+    steps: [
+      { memoryWrite: { key: 'shared', value: 'written by the agent' } },
+      {
+        delegate: HELPER,
+        steps: [{ tool: ECHO, args: { value: { $memory: 'shared' } } }, { memoryWrite: { key: 'back', value: 'written by the delegate' } }],
+      },
+      { tool: ECHO, args: { value: { $memory: 'back' } } },
+    ],
+    output: 'done',
+    expected: {
+      ...golden('exact', 'done'),
+      trajectory: { match: 'exact', includeDelegates: true, calls: [exactly('written by the agent'), exactly('written by the delegate')] },
+    },
+    trajectory: block('exact', true, 2, 2, 2),
+    score: 1,
+    passed: true,
+    why: "a delegate shares the trial's memory (CONTRACT §3): it reads what the agent wrote, and the agent what it wrote",
+  },
+  {
+    taskId: 'memory-written-by-task',
+    rule: 'memory-across-tasks',
+    steps: [{ memoryWrite: { key: 'across-tasks', value: 'written by an earlier task' } }],
+    output: 'done',
+    expected: golden('exact', 'done'),
+    score: 1,
+    passed: true,
+    why: 'the task only writes its memory, for the task after it to read',
+  },
+  {
+    taskId: 'memory-across-tasks',
+    rule: 'memory-across-tasks',
+    steps: [{ tool: ECHO, args: { value: { $memory: 'across-tasks' } } }],
+    output: 'done',
+    expected: { ...golden('exact', 'done'), trajectory: { match: 'exact', calls: [exactly(null)] } },
+    trajectory: block('exact', true, 1, 1, 1),
+    score: 1,
+    passed: true,
+    why: "a task's trials start from its own memorySeed (none here): a key an earlier task wrote reads null",
+  },
 ];
 
 export default defineScenario('v2-eval-trajectory-trials/0244-a-args-match.ts', [
@@ -134,13 +223,19 @@ export default defineScenario('v2-eval-trajectory-trials/0244-a-args-match.ts', 
   },
   {
     id: 'openwop.requirement.0244.trajectory-edges-seeded',
-    title: 'forbidden calls counted per call, a maximum matching through a tie, delegates in log order, an unseeded key read afresh each trial',
+    title:
+      'forbidden calls counted per call and among delegates, a maximum matching through a tie, delegates in log order, exact in order, subset with args, an unseeded key read afresh each trial and each task',
     clause: 'RFC 0244 §A, §B',
     rules: {
       'forbidden-twice': 'RFC 0244 §A (forbidden; CONTRACT §6: forbiddenCount counts calls)',
       'matching-tie': 'RFC 0244 §A (matchedCount: a maximum one-to-one matching)',
       'delegates-interleaved': 'RFC 0244 §A (includeDelegates: every call in the bracket, in log order)',
       'memory-unseeded-key': 'RFC 0244 §B (each trial starts from the same memorySeed; no memory across trials)',
+      'exact-order': 'RFC 0244 §A (exact: the i-th observed call matches the i-th expected call)',
+      'subset-args': 'RFC 0244 §A (subset: every observed call matches some expected call, its args under argsMatch)',
+      'forbidden-in-delegate': 'RFC 0244 §A (includeDelegates: true observes every call in the bracket, forbidden ones included)',
+      'memory-shared-with-delegate': "CONTRACT §3 (a delegate's steps use the trial's memory, the agent's own)",
+      'memory-across-tasks': "RFC 0244 §B, CONTRACT §3, §4 (memory is the trial's own: each task starts from its own memorySeed)",
     },
     needs: { facet: ['trajectory', 'trials'], modes: ['golden'] },
     async run(check, target) {

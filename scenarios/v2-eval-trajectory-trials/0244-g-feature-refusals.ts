@@ -5,13 +5,17 @@
 //                                                 a golden task carrying expected.trajectory (one rule each)
 //   2. openwop.requirement.0244.fixture-matching-unadvertised-refused  `onMiss`, and `toolResponses[].args`, on a host
 //                                                 without `fixtureMatching` (one rule each)
-//   3. openwop.requirement.0244.trials-over-max-refused              `trials.count` above the host's `maxTrials`
+//   3. openwop.requirement.0244.trials-over-max-refused              `trials.count` above the host's `maxTrials`, from
+//                                                 a listed fixture or else one seeded through the
+//                                                 seams at maxTrials + 1; and a suite seeded at
+//                                                 exactly maxTrials runs and is graded (rule
+//                                                 at-limit-graded: the limit probed from both sides)
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Each refusal is 400 validation_error, names the field (scenarios/support/refusal.ts), quotes
 // none of the suite's args (RFC 0244 §H) and creates no run. Legs 1–2 run only on a host that
-// advertises agents.evalSuite WITHOUT the member; leg 3 only where some fixture the host lists runs
-// more trials than its maxTrials. On a host advertising everything with a generous maxTrials they
-// are inapplicable, as RFC 0244 §G makes every facet optional. (`trials.count` > 1 without
+// advertises agents.evalSuite WITHOUT the member; leg 3 wherever the host advertises trials with a
+// maxTrials it lists a fixture over or lets the harness seed one (the seams). On a host advertising
+// everything, legs 1–2 are inapplicable, as RFC 0244 §G makes every facet optional. (`trials.count` > 1 without
 // `trials` is openwop.requirement.0244.unadvertised-feature-refused, ./0244-g-facets.ts.)
 
 import { createEvalRun, readErrorCode, readRunEvents, type CreateEvalRunResult } from '../../lib/client/index.ts';
@@ -20,7 +24,12 @@ import { defineScenario, type FacetMember, type Leg } from '../../lib/ledger/sce
 import type { Target } from '../../lib/ledger/target.ts';
 import { refusalNaming } from '../support/refusal.ts';
 import { unsentSuiteArgs } from '../support/served-facts/classes.ts';
-import { RUN_DEADLINE_MS, SCRIPTED_AGENT } from '../support/eval-run.ts';
+import { requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT, summaryTask } from '../support/eval-run.ts';
+import { observeSeededRun } from '../support/seeded-run.ts';
+import { MAX_PROBED_TRIALS, trialLimitFixture } from '../support/trial-limit.ts';
+import { seedEvalSuite } from '../../lib/client/index.ts';
+import { need } from '../../lib/ledger/leg.ts';
+import { fixtureMisfitOf } from '../../lib/ledger/fit.ts';
 
 /** Trajectory-only tasks (kind "trajectory", expected.trajectory), no fixtures, one trial. */
 const TRAJECTORY_MATCHING = 'conformance-eval-trajectory-matching';
@@ -128,18 +137,54 @@ const hostLegs: Leg[] = [
     id: 'openwop.requirement.0244.trials-over-max-refused',
     title: "a suite whose trials.count is above the host's maxTrials is refused with 400 naming trials.count",
     clause: 'RFC 0244 §G',
+    rules: {
+      main: 'RFC 0244 §G (a trials.count above maxTrials is refused, never silently graded)',
+      'at-limit-graded': "RFC 0244 §G, §B (a trials.count at the advertised maxTrials is the host's to run and grade)",
+    },
     needs: { facet: ['trials'] },
     async run(check, target) {
       const maxTrials = (target.facet?.trials as { maxTrials?: unknown } | undefined)?.maxTrials;
-      if (typeof maxTrials !== 'number') return check.inapplicable('the host advertises agents.evalSuite.trials without a numeric maxTrials');
-      const probe = overMaxTrials(target, maxTrials)[0];
-      if (probe === undefined) {
+      if (typeof maxTrials !== 'number' || !Number.isSafeInteger(maxTrials) || maxTrials < 1)
+        return check.inapplicable('the host advertises agents.evalSuite.trials without a positive integer maxTrials');
+      const listed = overMaxTrials(target, maxTrials)[0];
+      const tag = target.seed.hex('trial-limit', 6);
+      const atLimit = trialLimitFixture(`conformance-eval-at-max-trials-${tag}`, maxTrials, `exactly the host's maxTrials ${maxTrials}`);
+      // The seeded suites are golden suites: a host that does not run golden cannot be probed so.
+      const misfit = fixtureMisfitOf(target.facet ?? {}, atLimit);
+      const seedable = target.seams && maxTrials <= MAX_PROBED_TRIALS && misfit === undefined;
+      if (listed === undefined && !seedable) {
         return check.inapplicable(
-          `every fixture the host lists and can otherwise run needs at most its trials.maxTrials ${maxTrials} trials, so no count above it can be probed`,
+          !target.seams
+            ? `every fixture the host lists and can otherwise run needs at most its trials.maxTrials ${maxTrials} trials, and without the seams no count above it can be seeded`
+            : misfit !== undefined
+              ? `no fixture the host lists runs more than its trials.maxTrials ${maxTrials} trials, and the suite this leg seeds does not fit it: ${misfit}`
+              : `the host's trials.maxTrials ${maxTrials} is over the ${MAX_PROBED_TRIALS} trials this leg seeds, and no fixture it lists runs more`,
         );
+      }
+      // From here the host has claimed trials with a limit: a count over it must be refused.
+      let probe = listed;
+      if (probe === undefined) {
+        const doc = trialLimitFixture(`conformance-eval-over-max-trials-${tag}`, maxTrials + 1, `one trial over the host's maxTrials ${maxTrials}`);
+        const seeded = await seedEvalSuite(target.client, doc);
+        need(check, seeded.ok, `the seeding seam accepts a suite of ${maxTrials + 1} trials`, seeded.ok ? undefined : seeded.reason);
+        probe = { id: doc.id, count: maxTrials + 1 };
+        check.saw(`a suite of maxTrials + 1 trials seeded through the seams`);
       }
       const answer = await createEvalRun(target.client, { evalSuiteRef: probe.id, agentId: SCRIPTED_AGENT });
       await checkRefused(check, target, answer, probe.id, ['trials.count'], `${probe.id} (${probe.count} trials, maxTrials ${maxTrials})`);
+
+      // And from below: a suite of exactly maxTrials trials is run and graded like any other.
+      check.rule('at-limit-graded');
+      if (!seedable) {
+        check.saw(
+          `a suite of exactly maxTrials ${maxTrials} trials not seeded (${misfit ?? (target.seams ? `over the ${MAX_PROBED_TRIALS} this leg seeds` : 'no seams')})`,
+        );
+        return;
+      }
+      const run = requireCompleted(check, await observeSeededRun(check, target, atLimit), { trajectoryArgs: false });
+      check.equal(run.summary.passed, true, `a suite of exactly maxTrials ${maxTrials} passing trials passes`);
+      const task = summaryTask(run.summary, 'ok');
+      check.equal((task?.trials as { n?: unknown } | undefined)?.n, maxTrials, `all ${maxTrials} trials of the task are run`);
     },
   },
 ];

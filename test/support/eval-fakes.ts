@@ -86,6 +86,9 @@ export class FakeIO implements EvalRunIO {
     if (this.cancelAfterPaces !== undefined && this.paces >= this.cancelAfterPaces) this.#cancelled = true;
   }
 
+  /** The hold step passes at once: these fakes run a trial to its end in one go. */
+  async hold(): Promise<void> {}
+
   cancel(): void {
     this.#cancelled = true;
   }

@@ -3,6 +3,7 @@
 // in-memory store, both tenants' keys, every fixture a leg needs seeded, every leg in order. And
 // the server-free legs alone, for the schema mutants. The kill-matrix test and its bench share it.
 
+import type { LegFilter } from '../../lib/leg-filter.ts';
 import type { LedgerRow } from '../../lib/evidence/types.ts';
 import { runLegs } from '../../lib/ledger/runner.ts';
 import { TestBug } from '../../lib/test-bug.ts';
@@ -37,6 +38,10 @@ export interface CertifyChoices {
   requireBehavior?: boolean;
   /** Suites the generated-suites leg generates (default 0: the catalogue legs alone). */
   generated?: number;
+  /** The certification's seed (default MATRIX_SEED). */
+  seed?: string;
+  /** Only the legs this filter keeps (lib/leg-filter.ts); default every leg. */
+  filter?: LegFilter;
 }
 
 const functionIds = new Map<unknown, number>();
@@ -73,7 +78,8 @@ export async function certifyConfiguration(options: ReferenceHostOptions, scenar
       host: { baseUrl: proxy?.baseUrl ?? host.baseUrl, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey },
       requireBehavior: choices.requireBehavior ?? false,
       scenarios,
-      seed: MATRIX_SEED,
+      seed: choices.seed ?? MATRIX_SEED,
+      ...(choices.filter === undefined ? {} : { filter: choices.filter }),
       generated: choices.generated ?? 0,
     });
     if (!outcome.ok) throw new TestBug(`discovery of the host failed: ${outcome.reason}`);

@@ -29,7 +29,7 @@ function labelOf(text: string): string {
 }
 
 /** The summary a running eval run has so far, as a host that serves it early would: nothing scored yet. */
-function partialSummary(run: RunRecord): Record<string, unknown> {
+export function partialSummary(run: RunRecord): Record<string, unknown> {
   const suite = (run.plan?.suite ?? {}) as { suiteId?: string; version?: string; tasks?: unknown[] };
   return {
     suiteId: suite.suiteId,

@@ -8,7 +8,7 @@ import type { RecordedToolCall, ToolResult } from './port.ts';
 import type { FixtureSelector, MissHandler, ToolAnswer, TrialFixtures } from './tools.ts';
 import { answerCall } from './tools.ts';
 import type { ObservedCall } from './trajectory.ts';
-import type { DelegateStep, MemoryWriteStep, ScriptStep, ToolStep, TrialScript } from './types.ts';
+import type { DelegateStep, HoldStep, MemoryWriteStep, ScriptStep, ToolStep, TrialScript } from './types.ts';
 
 export const SCRIPTED_PROVIDER = 'scripted';
 export const SCRIPTED_MODEL = 'scripted-1';
@@ -29,6 +29,10 @@ export interface AgentEnvironment {
   cancelled(): boolean;
   nextInvocationId(): string;
   nextCallId(): string;
+  /** Resolves once the harness releases `key` (the seam of CONTRACT §5), `timeoutMs` passes, or the run is cancelled. */
+  hold(key: string, timeoutMs: number): Promise<void>;
+  /** The memory a delegate's steps use, given the trial's (CONTRACT §3: the same one). */
+  delegateMemory(memory: Map<string, unknown>): Map<string, unknown>;
   selectFixture: FixtureSelector;
   answerMiss: MissHandler;
 }
@@ -62,6 +66,9 @@ function isDelegateStep(step: ScriptStep): step is DelegateStep {
 }
 function isMemoryWriteStep(step: ScriptStep): step is MemoryWriteStep {
   return Object.hasOwn(step, 'memoryWrite');
+}
+function isHoldStep(step: ScriptStep): step is HoldStep {
+  return Object.hasOwn(step, 'hold');
 }
 
 /** Replaces every `{"$memory": KEY}` in `value` with what memory holds under KEY now (null when absent). */
@@ -110,24 +117,28 @@ function runToolStep(state: TrialState, step: ToolStep, agentId: string, depth: 
   });
 }
 
-function runSteps(state: TrialState, steps: readonly ScriptStep[], agentId: string, depth: number): void {
+async function runSteps(state: TrialState, steps: readonly ScriptStep[], agentId: string, depth: number): Promise<void> {
   for (const step of steps) {
     checkCancelled(state.env);
     if (isToolStep(step)) runToolStep(state, step, agentId, depth);
-    else if (isDelegateStep(step)) runDelegate(state, step, depth + 1);
+    else if (isDelegateStep(step)) await runDelegate(state, step, depth + 1);
     else if (isMemoryWriteStep(step)) state.memory.set(step.memoryWrite.key, cloneJson(step.memoryWrite.value));
+    // A hold emits nothing: the run simply stays running (CONTRACT §3), so the harness can ask
+    // what a running run answers without racing the host.
+    else if (isHoldStep(step)) await state.env.hold(step.hold.key, step.hold.timeoutMs);
   }
 }
 
 /**
  * A delegate runs its steps as another agent in its own bracket, nested in the caller's. It
- * shares the trial's memory and fixture cursor (it is part of the same trial), and has no output
- * or usage of its own (the script grammar gives it none), so its bracket carries no agent.decided.
+ * shares the trial's memory (CONTRACT §3: what the agent wrote it reads, what it writes the agent
+ * reads after it) and fixture cursor (it is part of the same trial), and has no output or usage
+ * of its own (the script grammar gives it none), so its bracket carries no agent.decided.
  */
-function runDelegate(state: TrialState, step: DelegateStep, depth: number): void {
+async function runDelegate(state: TrialState, step: DelegateStep, depth: number): Promise<void> {
   const invocationId = state.env.nextInvocationId();
   state.env.emit('agent.invocation-started', { invocationId, agentId: step.delegate, source: 'run-api' });
-  runSteps(state, step.steps, step.delegate, depth);
+  await runSteps({ ...state, memory: state.env.delegateMemory(state.memory) }, step.steps, step.delegate, depth);
   state.env.emit('agent.invocation-completed', { invocationId, agentId: step.delegate, outcome: 'completed' });
 }
 
@@ -144,13 +155,13 @@ export const freshMemoryPerTrial: MemoryScope = (seed) => () => new Map(seed.map
  * Runs one trial: the target agent's bracket with its steps, one provider.usage per usage entry,
  * and agent.decided carrying the output. `memory` is the trial's own (see MemoryScope).
  */
-export function runTrial(
+export async function runTrial(
   env: AgentEnvironment,
   agentId: string,
   script: TrialScript,
   fixtures: TrialFixtures | undefined,
   memory: Map<string, unknown>,
-): TrialRecord {
+): Promise<TrialRecord> {
   const record: TrialRecord = {
     calls: [],
     modelCallCount: 0,
@@ -166,7 +177,7 @@ export function runTrial(
   checkCancelled(env);
   const invocationId = env.nextInvocationId();
   env.emit('agent.invocation-started', { invocationId, agentId, source: 'run-api' });
-  runSteps(state, script.steps, agentId, 0);
+  await runSteps(state, script.steps, agentId, 0);
 
   for (const usage of script.usage) {
     checkCancelled(env);

@@ -28,6 +28,8 @@ export interface RunRules {
   fixturesPerTrial: FixtureScope;
   /** The memory of each trial of a task (the seed, afresh per trial). */
   memoryPerTrial: MemoryScope;
+  /** The memory a delegate's steps use, given the trial's (CONTRACT §3: the trial's own, shared). */
+  delegateMemory(memory: Map<string, unknown>): Map<string, unknown>;
   /** Which fixture entry answers a call (first unconsumed match) and whether it is consumed. */
   selectFixture: FixtureSelector;
   /** A call no entry serves: fail closed, or the live tool under `onMiss: "live"`. */
@@ -62,6 +64,7 @@ export const REFERENCE_BEHAVIOUR: Readonly<EngineBehaviour> = Object.freeze({
   fixtureSource: fixtureSourceOf,
   fixturesPerTrial: freshFixturesPerTrial,
   memoryPerTrial: freshMemoryPerTrial,
+  delegateMemory: (memory: Map<string, unknown>) => memory,
   selectFixture: firstUnconsumedMatch,
   answerMiss: missByOnMiss,
   trialIndexOf: (position: number) => position,

@@ -35,6 +35,8 @@ function environment(io: EvalRunIO, behaviour: EngineBehaviour, emit: AgentEnvir
     cancelled: () => io.cancelled(),
     nextInvocationId: () => `invocation-${String(++invocations).padStart(6, '0')}`,
     nextCallId: () => `call-${String(++calls).padStart(6, '0')}`,
+    hold: (key, timeoutMs) => io.hold(key, timeoutMs),
+    delegateMemory: behaviour.delegateMemory,
     selectFixture: behaviour.selectFixture,
     answerMiss: behaviour.answerMiss,
   };
@@ -76,7 +78,7 @@ async function runEval(plan: EvalPlan, io: EvalRunIO, behaviour: EngineBehaviour
       await io.pace();
       if (io.cancelled()) throw new RunCancelled();
 
-      const record = runTrial(env, plan.agentId, trialScript(reading.script, trialIndex), nextFixtures?.(), nextMemory());
+      const record = await runTrial(env, plan.agentId, trialScript(reading.script, trialIndex), nextFixtures?.(), nextMemory());
       const judge = behaviour.judgeUsage(task, trialIndex);
       if (judge !== undefined) {
         emit('provider.usage', {

@@ -77,6 +77,12 @@ export interface EvalRunIO {
   recordToolCall(call: Omit<RecordedToolCall, 'sequence'>): void;
   /** Awaited between trials: lets the server interleave requests (and tests hold a run open). */
   pace(): Promise<void>;
+  /**
+   * The scripted agent's hold step (CONTRACT §3): resolves once the harness has released `key`
+   * for the run's tenant (before or after the hold began), `timeoutMs` has passed, or the run is
+   * cancelled or the host closes.
+   */
+  hold(key: string, timeoutMs: number): Promise<void>;
   /** True once the run has been cancelled; the engine stops at the next step. */
   cancelled(): boolean;
 }

@@ -13,7 +13,7 @@ export interface ToolError {
 
 /** What one call got back, and what the grader needs to know about how. */
 export interface ToolAnswer {
-  status: 'ok' | 'error';
+  status: 'ok' | 'error' | 'forbidden';
   outcome?: unknown;
   error?: ToolError;
   /** No unconsumed fixture answered a call of a fixtured trial. */

@@ -81,7 +81,11 @@ export interface DelegateStep {
 export interface MemoryWriteStep {
   memoryWrite: { key: string; value: unknown };
 }
-export type ScriptStep = ToolStep | DelegateStep | MemoryWriteStep;
+/** Holds the run until the harness releases `key` through the seam, or `timeoutMs` passes (CONTRACT §3). */
+export interface HoldStep {
+  hold: { key: string; timeoutMs: number };
+}
+export type ScriptStep = ToolStep | DelegateStep | MemoryWriteStep | HoldStep;
 
 export interface UsageEntry {
   inputTokens: number;

@@ -40,6 +40,10 @@ export const GENERATED_AND_READ_FORMS: KnownBadHost[] = [
       featureRefusal: (suite, facets) =>
         REF.featureRefusal(suite, facets.trials === undefined ? facets : { ...facets, trials: { maxTrials: facets.trials.maxTrials - 1 } }),
     }),
+    // Certified with generated suites so the generated leg's within-advertised rule keeps a
+    // killer; the suite of exactly maxTrials the trials leg seeds
+    // (openwop.requirement.0244.trials-over-max-refused, rule at-limit-graded) kills it with
+    // --generated 0 too.
     generatedSuites: GENERATED,
   },
   {
