@@ -30,6 +30,11 @@ interface PredictedCall {
 /** The statuses a predicted answer accepts on `agent.tool-returned.status`. */
 const ACCEPTED: Record<string, readonly string[]> = { ok: ['ok'], error: ['error'], 'never-ran': ['error', 'forbidden'] };
 
+/** The statuses a return may carry where the script and fixtures predict `status` (CONTRACT §4, §6: a call that never ran is `error` or `forbidden`). */
+export function acceptedStatuses(status: NonNullable<PredictedCall['answer']>['status']): readonly string[] {
+  return ACCEPTED[status]!;
+}
+
 /** `{"$memory": KEY}` anywhere below the top level, replaced by the memory's value (null when absent). */
 function substitute(value: unknown, memory: ReadonlyMap<string, unknown>, top = true): unknown {
   if (Array.isArray(value)) return value.map((item) => substitute(item, memory, false));

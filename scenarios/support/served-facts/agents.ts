@@ -22,7 +22,7 @@ import type { RunEvent } from '../../../lib/client/index.ts';
 import { attribute } from '../../../lib/grader/attribution.ts';
 import { jsonDeepEqual } from '../../../lib/grader/json.ts';
 import { validateEventPayload } from '../../../lib/schemas/index.ts';
-import { predictTrial, scriptOf } from '../scripted-calls.ts';
+import { acceptedStatuses, predictTrial, scriptOf } from '../scripted-calls.ts';
 import { isJsonObject, payloadOf, type Json, type ServedContext, within } from './context.ts';
 
 /** The scripted agent's provider.usage names (CONTRACT §3). */
@@ -203,8 +203,8 @@ function compareScripts(ctx: ServedContext, events: readonly RunEvent[], tops: r
               // The answer its fixtures (or the live echo) fix, where served: status and outcome are optional (CONTRACT §4).
               const answer = returns.get(String(call.callId));
               if (want.answer === undefined || answer === undefined || liveMemory || recorded) return undefined;
-              if (answer.status !== undefined && answer.status !== want.answer.status)
-                return `call ${i}: ${String(call.toolName)} answered ${String(answer.status)} where its fixtures answer ${want.answer.status}`;
+              if (answer.status !== undefined && !acceptedStatuses(want.answer.status).includes(String(answer.status)))
+                return `call ${i}: ${String(call.toolName)} answered ${String(answer.status)} where its fixtures answer ${acceptedStatuses(want.answer.status).join(' or ')}`;
               if (want.answer.status === 'ok' && 'outcome' in answer && !jsonDeepEqual(answer.outcome, want.answer.outcome))
                 return `call ${i}: ${String(call.toolName)} answered ${JSON.stringify(answer.outcome)} where its fixtures answer ${JSON.stringify(want.answer.outcome)}`;
               return undefined;
