@@ -24,26 +24,14 @@ import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
 import { readFilter } from '../lib/leg-filter.ts';
 import { cli } from './support/cli.ts';
-import { HOSTILE_BEHAVIOURS, startHostileHost, type HostileBehaviour } from '../hosts/hostile/catalogue.ts';
+import { HOSTILE_BEHAVIOURS, startHostileHost, summaryCutMidBody } from '../hosts/hostile/catalogue.ts';
 
 /**
  * The summary closed mid-body, cleanly, where `reset-mid-body` resets it: the harness's stack
  * names the loss otherwise (UND_ERR_SOCKET, not ECONNRESET), and the replay host loses the
  * connection one way; one wording per class of loss makes the replay word the row as the run did.
  */
-const CLOSED_MID_BODY: HostileBehaviour = {
-  name: 'closed-mid-body',
-  does: 'the eval summary declares 5000 bytes, sends 60, then closes the connection',
-  expect: { exit: 1, blockedNaming: ['/eval-summary'], noPass: true },
-  respond: (endpoint, req, res) => {
-    if (endpoint !== 'summary') return false;
-    req.resume();
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '5000' });
-    res.write('{"suiteId":"core.conformance.evals.efficiency","tasks":[{"t');
-    setTimeout(() => res.socket?.end(), 20);
-    return true;
-  },
-};
+const CLOSED_MID_BODY = summaryCutMidBody('closed-mid-body', 'closes', (socket) => socket.end());
 
 const KEY_A = 'ow2k_ARCHIVE_CANARY_A_5c81d0e9b2f4';
 const KEY_B = 'ow2k_ARCHIVE_CANARY_B_09e7a3c6d51f';

@@ -204,19 +204,7 @@ export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
       return true;
     },
   },
-  {
-    name: 'reset-mid-body',
-    does: 'the eval summary declares 5000 bytes, sends 60, then resets the connection',
-    expect: { exit: 1, blockedNaming: ['/eval-summary'], noPass: true },
-    respond: (endpoint, req, res) => {
-      if (endpoint !== 'summary') return false;
-      req.resume();
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '5000' });
-      res.write('{"suiteId":"core.conformance.evals.efficiency","tasks":[{"t');
-      setTimeout(() => (res.socket as Socket | null)?.resetAndDestroy(), 20);
-      return true;
-    },
-  },
+  summaryCutMidBody('reset-mid-body', 'resets', (socket) => socket.resetAndDestroy()),
   {
     name: 'deep-nesting',
     does: 'the eval summary is 200 with arrays nested a million deep (2 MB)',
@@ -422,6 +410,28 @@ export async function startHostileHost(upstream: string, behaviour: HostileBehav
       server.closeAllConnections();
       other.closeAllConnections();
       await Promise.all([new Promise((resolve) => server.close(resolve)), new Promise((resolve) => other.close(resolve))]);
+    },
+  };
+}
+
+/**
+ * The eval summary declares 5000 bytes, sends 60, then `cut` ends the connection: an answer lost
+ * mid-body, however the connection ends (a reset, or a clean close).
+ */
+export function summaryCutMidBody(name: string, how: string, cut: (socket: Socket) => void): HostileBehaviour {
+  return {
+    name,
+    does: `the eval summary declares 5000 bytes, sends 60, then ${how} the connection`,
+    expect: { exit: 1, blockedNaming: ['/eval-summary'], noPass: true },
+    respond: (endpoint, req, res) => {
+      if (endpoint !== 'summary') return false;
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '5000' });
+      res.write('{"suiteId":"core.conformance.evals.efficiency","tasks":[{"t');
+      setTimeout(() => {
+        if (res.socket) cut(res.socket as Socket);
+      }, 20);
+      return true;
     },
   };
 }
