@@ -30,6 +30,7 @@ import { loadScenarios } from '../scenarios/index.ts';
 import { gitCommit, PACKAGE, writeBundle, writeCertificate, type BundleWritten, type Signer } from './support/bundle-writer.ts';
 import { writeReproducer } from './support/generated-plan.ts';
 import { RunInterruption } from './support/interruption.ts';
+import { SETTING_FLAGS } from './support/setting-flags.ts';
 import { devKeyDir, given, givenKeys, readCertifySettings, type CertifySettings, type RunOptions } from './support/run-settings.ts';
 
 export { PROGRESS_MODES, type ProgressMode } from '../lib/report/progress.ts';
@@ -261,6 +262,7 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
     recorder,
     host: host.access,
     requireBehavior: settings.requireBehavior,
+    names: SETTING_FLAGS,
     deadlines,
     caps,
     scenarios,
@@ -270,7 +272,9 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
     generated: settings.generated,
     replaySuite: settings.replaySuite,
     bound: (legs) =>
-      clock.wrap(withDeadlines(legs, deadlines.legDeadlineMs, { signal: interruption.signal, reason: () => interruption.reason ?? 'interrupted' })),
+      clock.wrap(
+        withDeadlines(legs, deadlines.legDeadlineMs, { signal: interruption.signal, reason: () => interruption.reason ?? 'interrupted' }, SETTING_FLAGS),
+      ),
     checkKeys: true,
     // Before any request but discovery (README "Exit codes"): a bundle whose key the host does
     // not publish cannot be verified by an auditor against the host's own discovery.
