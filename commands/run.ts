@@ -11,8 +11,10 @@ import { thisHarness } from '../lib/evidence/harness.ts';
 import { readFileSync } from 'node:fs';
 import { loadOrCreateDevKey, signingKeyProblem } from '../lib/evidence/keys.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
-import { cannotStart, prepareOutputs, usage, type Io } from '../lib/io.ts';
-import { describeFilter, readFilter, type LegFilter } from '../lib/leg-filter.ts';
+import { cannotStart, prepareOutputs, type Io } from '../lib/io.ts';
+import { usage } from './support/usage.ts';
+import { readFilter, type LegFilter } from '../lib/leg-filter.ts';
+import { describeFilter } from './support/filter-line.ts';
 import { applyBaseline, formatBaseline, readBaseline, type Baseline, type BaselineOutcome } from '../lib/ledger/baseline.ts';
 import { withDeadlines } from '../lib/ledger/deadlines.ts';
 import { runLegs, selectLegs } from '../lib/ledger/runner.ts';
@@ -122,7 +124,7 @@ function prepareRun(options: RunOptions, scenarios: Scenario[], io: Io, mode: { 
     }
   }
   if (options.expectedFailures === undefined) return { ok: true, filter };
-  const read = readBaseline(options.expectedFailures, new Map(scenarios.flatMap((s) => s.legs.map((leg) => [leg.id, ruleNames(leg)] as const))));
+  const read = readBaseline(options.expectedFailures, new Map(scenarios.flatMap((s) => s.legs.map((leg) => [leg.id, ruleNames(leg)] as const))), SETTING_FLAGS);
   if (!read.ok) return { ok: false, code: usage(io, read.problem) };
   return { ok: true, baseline: read.baseline, filter };
 }
@@ -281,7 +283,7 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
     beforeLegs:
       options.certify && settings.host.baseUrl !== undefined && signer !== undefined
         ? (discovery) => {
-            const problem = signingKeyProblem(discovery, signer);
+            const problem = signingKeyProblem(discovery, signer, SETTING_FLAGS);
             if (problem === undefined) return undefined;
             if (settings.requireBehavior) return `${problem}; under --require-behavior the run does not start`;
             io.err(`openwop-eval-conformance: warning: ${problem}\n`);

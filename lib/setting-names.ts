@@ -14,7 +14,11 @@ export type Setting =
   | 'requireBehavior'
   | 'apiKey'
   | 'tenantBApiKey'
-  | 'hostKey';
+  | 'hostKey'
+  | 'signingKey'
+  | 'signingKeyId'
+  | 'expectedFailures'
+  | 'list';
 
 export type SettingNames = Readonly<Record<Setting, string>>;
 
@@ -31,4 +35,8 @@ export const DOMAIN_NAMES: SettingNames = {
   apiKey: "tenant A's API key setting",
   tenantBApiKey: "tenant B's API key setting",
   hostKey: 'the host key setting',
+  signingKey: 'the signing key setting',
+  signingKeyId: 'the signing key id setting',
+  expectedFailures: 'the expected-failures file',
+  list: 'the list of requirement ids',
 };

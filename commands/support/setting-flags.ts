@@ -16,4 +16,8 @@ export const SETTING_FLAGS: SettingNames = {
   apiKey: '--api-key or OPENWOP_API_KEY',
   tenantBApiKey: '--tenant-b-api-key or OPENWOP_TEST_TENANT_B_API_KEY',
   hostKey: '--host-key',
+  signingKey: '--signing-key',
+  signingKeyId: '--signing-key-id',
+  expectedFailures: '--expected-failures',
+  list: 'run --list',
 };

@@ -148,7 +148,7 @@ export async function replayCommand(bundlePath: string, options: ReplayOptions, 
   io.out(
     binding.problems.length > 0
       ? 'binding: broken: this archive is not bound to this bundle\n'
-      : `binding: holds (the archive and the bundle's digests match${binding.signatureChecked ? ', and its signature holds under the host key' : `; its signature was not checked: no ${names.hostKey} given`})\n`,
+      : `binding: holds (the archive and the bundle's digests match${binding.signatureChecked ? ', and its signature holds under the host key' : `; its signature was not checked: no host key was given (${names.hostKey})`})\n`,
   );
 
   const started = performance.now();
