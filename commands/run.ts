@@ -436,5 +436,5 @@ function report(options: RunOptions, content: RunReport, redactor: Redactor, io:
     summary: options.summary,
     stepSummary: given(undefined, 'GITHUB_STEP_SUMMARY'),
   };
-  return writeReports(outputs, content, redactor, io);
+  return writeReports(outputs, content, redactor, io, SETTING_FLAGS);
 }

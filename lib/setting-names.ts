@@ -18,7 +18,9 @@ export type Setting =
   | 'signingKey'
   | 'signingKeyId'
   | 'expectedFailures'
-  | 'list';
+  | 'list'
+  | 'offline'
+  | 'filter';
 
 export type SettingNames = Readonly<Record<Setting, string>>;
 
@@ -39,4 +41,6 @@ export const DOMAIN_NAMES: SettingNames = {
   signingKeyId: 'the signing key id setting',
   expectedFailures: 'the expected-failures file',
   list: 'the list of requirement ids',
+  offline: 'the offline setting',
+  filter: 'the filter',
 };

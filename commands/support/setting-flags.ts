@@ -20,4 +20,6 @@ export const SETTING_FLAGS: SettingNames = {
   signingKeyId: '--signing-key-id',
   expectedFailures: '--expected-failures',
   list: 'run --list',
+  offline: '--offline',
+  filter: '--filter',
 };
