@@ -14,6 +14,7 @@ export type Setting =
   | 'requireBehavior'
   | 'apiKey'
   | 'tenantBApiKey'
+  | 'tenantBApiKeyMissing'
   | 'hostKey'
   | 'signingKey'
   | 'signingKeyId'
@@ -36,6 +37,7 @@ export const DOMAIN_NAMES: SettingNames = {
   requireBehavior: 'the require-behaviour setting',
   apiKey: "tenant A's API key setting",
   tenantBApiKey: "tenant B's API key setting",
+  tenantBApiKeyMissing: "tenant B's API key setting",
   hostKey: 'the host key setting',
   signingKey: 'the signing key setting',
   signingKeyId: 'the signing key id setting',

@@ -13,8 +13,10 @@ export const SETTING_FLAGS: SettingNames = {
   maxEventsInFlight: '--max-events-in-flight (OPENWOP_MAX_EVENTS_IN_FLIGHT)',
   maxBytesInFlight: '--max-bytes-in-flight (OPENWOP_MAX_BYTES_IN_FLIGHT)',
   requireBehavior: '--require-behavior',
-  apiKey: '--api-key or OPENWOP_API_KEY',
-  tenantBApiKey: '--tenant-b-api-key or OPENWOP_TEST_TENANT_B_API_KEY',
+  apiKey: '--api-key, OPENWOP_API_KEY',
+  tenantBApiKey: '--tenant-b-api-key, OPENWOP_TEST_TENANT_B_API_KEY',
+  // The row of a leg that needs tenant B's key and was given none says it so: signed rows carry it.
+  tenantBApiKeyMissing: '--tenant-b-api-key or OPENWOP_TEST_TENANT_B_API_KEY',
   hostKey: '--host-key',
   signingKey: '--signing-key',
   signingKeyId: '--signing-key-id',

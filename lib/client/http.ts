@@ -375,7 +375,7 @@ export function createClient(options: ClientOptions): Client {
       maxEvents,
       ...(options.progressTimeoutMs === undefined ? {} : { progressTimeoutMs: options.progressTimeoutMs }),
       ...(options.budget === undefined ? {} : { budget: options.budget }),
-      names,
+      ...(options.names === undefined ? {} : { names: options.names }),
     },
     request: (method, path, opts = {}) =>
       withRetries(

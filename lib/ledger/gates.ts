@@ -112,7 +112,7 @@ export function decideGate(needs: Needs, target: Target): GateDecision {
     };
   }
   if (needs.tenantB && target.tenantB === undefined) {
-    return { run: false, kind: 'blocked', reason: `no tenant-B key was given (${(target.names ?? DOMAIN_NAMES).tenantBApiKey})`, strictFails: false };
+    return { run: false, kind: 'blocked', reason: `no tenant-B key was given (${(target.names ?? DOMAIN_NAMES).tenantBApiKeyMissing})`, strictFails: false };
   }
   return { run: true };
 }
