@@ -2,7 +2,8 @@
 // variable (docs/cli.md), checked, so that a run that cannot do what it was asked (sign what it
 // certifies, name the build, keep its deadlines) does not start (README "Exit codes"). The one
 // module that reads a flag or the environment (`given`): the layers below take the groups it
-// builds (deadlines, caps, the concurrency) and name no flag (test/settings-read.test.ts).
+// builds (deadlines, caps, the concurrency) and name no flag; the names their messages give a
+// setting come down as data (./setting-flags.ts, test/settings-read.test.ts).
 
 import { homedir } from 'node:os';
 import { join } from 'node:path';
