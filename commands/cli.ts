@@ -19,7 +19,8 @@ import { DEFAULT_CAPS } from '../lib/ledger/caps.ts';
 import { DEFAULT_LEG_DEADLINE_MS, DEFAULT_PROGRESS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RUN_DEADLINE_MS } from '../lib/ledger/deadlines.ts';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../lib/ledger/schedule.ts';
 import { DEFAULT_GENERATED_SUITES } from '../lib/ledger/target.ts';
-import { PROGRAM, usage, type Io } from '../lib/io.ts';
+import { PROGRAM, type Io } from '../lib/io.ts';
+import { usage } from './support/usage.ts';
 
 /** The Examples section of each command's --help (docs/cli.md has the same commands). */
 export const EXAMPLES_HELP = {

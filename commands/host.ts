@@ -6,7 +6,8 @@
 
 import { existsSync, writeFileSync } from 'node:fs';
 import { generateDevKeyPair, readPublicKeyFile } from '../lib/evidence/keys.ts';
-import { cannotStart, usage, type Io } from '../lib/io.ts';
+import { cannotStart, type Io } from '../lib/io.ts';
+import { usage } from './support/usage.ts';
 import { importReferenceHost, type ReferenceHost } from './support/reference-host.ts';
 
 export interface HostOptions {

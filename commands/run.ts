@@ -11,8 +11,10 @@ import { thisHarness } from '../lib/evidence/harness.ts';
 import { readFileSync } from 'node:fs';
 import { loadOrCreateDevKey, signingKeyProblem } from '../lib/evidence/keys.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
-import { cannotStart, prepareOutputs, usage, type Io } from '../lib/io.ts';
-import { describeFilter, readFilter, type LegFilter } from '../lib/leg-filter.ts';
+import { cannotStart, prepareOutputs, type Io } from '../lib/io.ts';
+import { usage } from './support/usage.ts';
+import { readFilter, type LegFilter } from '../lib/leg-filter.ts';
+import { describeFilter } from './support/filter-line.ts';
 import { applyBaseline, formatBaseline, readBaseline, type Baseline, type BaselineOutcome } from '../lib/ledger/baseline.ts';
 import { withDeadlines } from '../lib/ledger/deadlines.ts';
 import { runLegs, selectLegs } from '../lib/ledger/runner.ts';
@@ -30,6 +32,7 @@ import { loadScenarios } from '../scenarios/index.ts';
 import { gitCommit, PACKAGE, writeBundle, writeCertificate, type BundleWritten, type Signer } from './support/bundle-writer.ts';
 import { writeReproducer } from './support/generated-plan.ts';
 import { RunInterruption } from './support/interruption.ts';
+import { SETTING_FLAGS } from './support/setting-flags.ts';
 import { devKeyDir, given, givenKeys, readCertifySettings, type CertifySettings, type RunOptions } from './support/run-settings.ts';
 
 export { PROGRESS_MODES, type ProgressMode } from '../lib/report/progress.ts';
@@ -121,7 +124,7 @@ function prepareRun(options: RunOptions, scenarios: Scenario[], io: Io, mode: { 
     }
   }
   if (options.expectedFailures === undefined) return { ok: true, filter };
-  const read = readBaseline(options.expectedFailures, new Map(scenarios.flatMap((s) => s.legs.map((leg) => [leg.id, ruleNames(leg)] as const))));
+  const read = readBaseline(options.expectedFailures, new Map(scenarios.flatMap((s) => s.legs.map((leg) => [leg.id, ruleNames(leg)] as const))), SETTING_FLAGS);
   if (!read.ok) return { ok: false, code: usage(io, read.problem) };
   return { ok: true, baseline: read.baseline, filter };
 }
@@ -261,6 +264,7 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
     recorder,
     host: host.access,
     requireBehavior: settings.requireBehavior,
+    names: SETTING_FLAGS,
     deadlines,
     caps,
     scenarios,
@@ -270,14 +274,16 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
     generated: settings.generated,
     replaySuite: settings.replaySuite,
     bound: (legs) =>
-      clock.wrap(withDeadlines(legs, deadlines.legDeadlineMs, { signal: interruption.signal, reason: () => interruption.reason ?? 'interrupted' })),
+      clock.wrap(
+        withDeadlines(legs, deadlines.legDeadlineMs, { signal: interruption.signal, reason: () => interruption.reason ?? 'interrupted' }, SETTING_FLAGS),
+      ),
     checkKeys: true,
     // Before any request but discovery (README "Exit codes"): a bundle whose key the host does
     // not publish cannot be verified by an auditor against the host's own discovery.
     beforeLegs:
       options.certify && settings.host.baseUrl !== undefined && signer !== undefined
         ? (discovery) => {
-            const problem = signingKeyProblem(discovery, signer);
+            const problem = signingKeyProblem(discovery, signer, SETTING_FLAGS);
             if (problem === undefined) return undefined;
             if (settings.requireBehavior) return `${problem}; under --require-behavior the run does not start`;
             io.err(`openwop-eval-conformance: warning: ${problem}\n`);
@@ -430,5 +436,5 @@ function report(options: RunOptions, content: RunReport, redactor: Redactor, io:
     summary: options.summary,
     stepSummary: given(undefined, 'GITHUB_STEP_SUMMARY'),
   };
-  return writeReports(outputs, content, redactor, io);
+  return writeReports(outputs, content, redactor, io, SETTING_FLAGS);
 }

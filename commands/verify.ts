@@ -30,6 +30,7 @@ import type { LedgerRow } from '../lib/evidence/types.ts';
 import { verifyBundle, verifyExitCode, type VerifyOptions, type VerifyResult } from '../lib/evidence/verify.ts';
 import { cannotStart, type Io } from '../lib/io.ts';
 import { replayCommand } from '../lib/archive/replay.ts';
+import { SETTING_FLAGS } from './support/setting-flags.ts';
 import { authenticityLine, rejectionLines, schemaLine, upstreamLine, verdictLine } from '../lib/report/verdict-lines.ts';
 import { isJsonObject } from '../lib/json-value.ts';
 
@@ -52,7 +53,7 @@ export async function verifyCommand(path: string, options: VerifyCommandOptions,
     if (options.discovery || options.bundleDiscovery) return cannotStart(io, '--replay checks the binding under --host-key, not a discovery document');
     // Only a replay runs legs, so only a replay loads them; the ids and profiles are data.
     const loadScenarios = async () => (await import('../scenarios/index.ts')).loadScenarios();
-    return replayCommand(path, { replay: options.replay, ...(options.hostKey ? { hostKey: options.hostKey } : {}), loadScenarios }, io);
+    return replayCommand(path, { replay: options.replay, ...(options.hostKey ? { hostKey: options.hostKey } : {}), loadScenarios, names: SETTING_FLAGS }, io);
   }
   const file = readBundleFile(path);
   if (!file.ok) {

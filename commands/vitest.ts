@@ -16,6 +16,7 @@ import { TestBug } from '../lib/test-bug.ts';
 import { runLegs } from '../lib/ledger/runner.ts';
 import type { Scenario } from '../lib/ledger/scenario.ts';
 import { given, readCaps } from './support/run-settings.ts';
+import { SETTING_FLAGS } from './support/setting-flags.ts';
 
 /** How long the tests of one adapter may wait for the certification they share. */
 const CERTIFY_TIMEOUT_MS = 600_000;
@@ -51,7 +52,7 @@ export async function adapterRows(scenarios: Scenario[], connect: () => Promise<
   // The memory caps of the environment (docs/certifying.md "Memory caps"), as `run` reads them.
   const caps = readCaps({});
   if (!caps.ok) throw new TestBug(caps.problem);
-  const outcome = await certifyTarget({ ...connection, caps: caps.caps, scenarios });
+  const outcome = await certifyTarget({ ...connection, caps: caps.caps, names: SETTING_FLAGS, scenarios });
   if (!outcome.ok) return { ok: false, reason: `discovery of ${connection.host.baseUrl} failed: ${outcome.reason}` };
   return { ok: true, rows: byId(outcome.rows) };
 }

@@ -9,6 +9,7 @@ import type { LedgerRow } from './evidence/types.ts';
 import { runLegs, type RunLegsOptions } from './ledger/runner.ts';
 import { neededFixtures, type Scenario } from './ledger/scenario.ts';
 import { openTarget, seedMissingFixtures, type Target, type TargetOptions } from './ledger/target.ts';
+import { DOMAIN_NAMES } from './setting-names.ts';
 
 /** A host the command layer starts on loopback (the embedded reference host). */
 export interface EmbeddedHost {
@@ -17,7 +18,7 @@ export interface EmbeddedHost {
   close(): Promise<void>;
 }
 
-/** Starts an embedded host with options of its own (`--reference-host-config`, a signing key). */
+/** Starts an embedded host with options of its own (a reference host configuration, a signing key). */
 export type EmbeddedHostFactory = (options: Record<string, unknown>) => Promise<EmbeddedHost>;
 
 export interface CertifyRequest extends TargetOptions, Pick<RunLegsOptions, 'filter' | 'onRow' | 'concurrency'> {
@@ -48,9 +49,10 @@ export async function certifyTarget(request: CertifyRequest): Promise<CertifyOut
   const refusal = request.beforeLegs?.(opened.target.discovery);
   if (refusal !== undefined) return { ok: false, reason: refusal, refused: true };
   if (request.checkKeys) {
+    const names = request.names ?? DOMAIN_NAMES;
     const refused =
-      (await keyRefusal(opened.target.client, "tenant A's API key (--api-key, OPENWOP_API_KEY)")) ??
-      (opened.target.tenantB && (await keyRefusal(opened.target.tenantB, "tenant B's API key (--tenant-b-api-key, OPENWOP_TEST_TENANT_B_API_KEY)")));
+      (await keyRefusal(opened.target.client, `tenant A's API key (${names.apiKey})`)) ??
+      (opened.target.tenantB && (await keyRefusal(opened.target.tenantB, `tenant B's API key (${names.tenantBApiKey})`)));
     if (refused) return { ok: false, reason: refused };
   }
   request.onReady?.();

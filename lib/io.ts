@@ -14,12 +14,6 @@ export interface Io {
 
 export const PROGRAM = 'openwop-eval-conformance';
 
-/** A usage error (README "Exit codes", code 2): one line naming the problem, then where help is. */
-export function usage(io: Io, message: string): 2 {
-  io.err(`${PROGRAM}: ${message} (see --help)\n`);
-  return 2;
-}
-
 /** A run or a command that cannot start for a reason outside the flags (exit 2): one line. */
 export function cannotStart(io: Io, message: string): 2 {
   io.err(`${PROGRAM}: ${message}\n`);

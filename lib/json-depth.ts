@@ -89,7 +89,8 @@ export function jsonTextDeepAndBalanced(text: string, limit = MAX_JSON_DEPTH): b
     } else if (c === 0x5b || c === 0x7b) {
       if (++depth > deepest) deepest = depth;
     } else if (c === 0x5d || c === 0x7d) {
-      if (--depth < 0) return false;
+      depth -= 1;
+      if (depth < 0) return false;
     }
   }
   return deepest > limit && depth === 0 && !inString;

@@ -20,12 +20,3 @@ export function filterKeeps(filter: LegFilter, leg: { id: string; title: string 
   if (filter.kind === 'text') return leg.id.includes(filter.text) || leg.title.includes(filter.text);
   return filter.pattern.test(leg.id) || filter.pattern.test(leg.title);
 }
-
-/** The one line a filtered run prints before its legs: the reading taken and what it kept. */
-export function describeFilter(filter: LegFilter, kept: number, total: number): string {
-  const reading =
-    filter.kind === 'regex'
-      ? `read as a regular expression, as the OpenWOP conformance CLI reads it`
-      : `not a regular expression (${filter.why}), so matched as plain text`;
-  return `--filter ${JSON.stringify(filter.text)}: ${reading}, against each id and title: ${kept} of ${total} requirement ids kept`;
-}

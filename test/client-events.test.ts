@@ -193,7 +193,7 @@ describe('reading run events', () => {
     expect(seen.filter(isPollRequest)).toHaveLength(1);
   });
 
-  it("a stream larger than maxBytes stops at the cap: HarnessCapReached naming --max-response-bytes (blocked, not the host's fault)", async () => {
+  it("a stream larger than maxBytes stops at the cap: HarnessCapReached naming the cap (blocked, not the host's fault)", async () => {
     fake.handler = (_req, res) => {
       openSse(res);
       let sequence = 0;
@@ -205,10 +205,11 @@ describe('reading run events', () => {
     expect(error).toBeInstanceOf(HarnessCapReached);
     expect(error).toBeInstanceOf(TransportError);
     expect((error as Error).message).toContain('exceed 32768 bytes');
-    expect((error as Error).message).toContain('--max-response-bytes');
+    // A client given no setting names names the cap in the harness's own words.
+    expect((error as Error).message).toContain('the harness cap of 32768 bytes per response, the response-bytes cap setting,');
   });
 
-  it('more events than maxEvents without a terminal event stops at the cap: HarnessCapReached naming --max-events', async () => {
+  it('more events than maxEvents without a terminal event stops at the cap: HarnessCapReached naming the cap', async () => {
     fake.handler = (_req, res) => {
       openSse(res);
       res.end(Array.from({ length: 20 }, (_, i) => frame(event(i))).join(''));
@@ -216,7 +217,7 @@ describe('reading run events', () => {
     const error = await rejection(readRunEvents(client(), RUN_ID, { deadlineMs: 3_000, maxEvents: 10 }));
     expect(error).toBeInstanceOf(HarnessCapReached);
     expect((error as Error).message).toContain('more than 10 events');
-    expect((error as Error).message).toContain('--max-events');
+    expect((error as Error).message).toContain('the harness cap of 10 events per run, the events-per-run cap setting,');
   });
 
   it("the caps default to the client's (--max-events, --max-response-bytes)", async () => {

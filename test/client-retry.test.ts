@@ -32,6 +32,8 @@ import {
   sequences,
   useFakeHost,
 } from './support/fake-host.ts';
+import { SETTING_FLAGS } from '../commands/support/setting-flags.ts';
+import type { SettingNames } from '../lib/setting-names.ts';
 
 useFakeHost();
 
@@ -39,7 +41,7 @@ const limited = (res: Parameters<typeof json>[0], headers: Record<string, string
   json(res, 429, { error: 'rate_limited', message: 'slow down' }, headers);
 
 /** A client with its own bounds, closed after the test like the fake host's own. */
-function boundedClient(options: { progressTimeoutMs?: number; budget?: ReadBudget; timeoutMs?: number }): Client {
+function boundedClient(options: { progressTimeoutMs?: number; budget?: ReadBudget; timeoutMs?: number; names?: SettingNames }): Client {
   const c = createClient({ baseUrl, apiKey: 'ow2k_test-key-0123456789', timeoutMs: options.timeoutMs ?? 2_000, ...options });
   onTestFinished(() => c.close());
   return c;
@@ -175,7 +177,7 @@ describe('streams over a whole read', () => {
       });
     };
     const budget = new ReadBudget(150, 64 * 1024 * 1024);
-    const c = boundedClient({ budget });
+    const c = boundedClient({ budget, names: SETTING_FLAGS });
     const reads = await Promise.allSettled([0, 1, 2].map(() => readRunEvents(c, RUN_ID, { deadlineMs: 5_000, maxEvents: 100 })));
     const errors = reads.map((r) => (r.status === 'rejected' ? r.reason : undefined));
     expect(errors.some((e) => e instanceof HarnessCapReached && e.cap === '--max-events-in-flight (OPENWOP_MAX_EVENTS_IN_FLIGHT)')).toBe(true);

@@ -12,6 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { certifyTarget, type CertifyRequest } from '../lib/certify.ts';
+import { SETTING_FLAGS } from '../commands/support/setting-flags.ts';
 import { withDeadlines } from '../lib/ledger/deadlines.ts';
 import { loadScenarios } from '../scenarios/index.ts';
 import { HOSTILE_BEHAVIOURS, STREAM_BEHAVIOURS, startHostileHost } from '../hosts/hostile/catalogue.ts';
@@ -70,6 +71,8 @@ async function certifyWholeRun(name: string): Promise<WholeRun> {
     const outcome = await certifyTarget({
       host: { baseUrl: hostile.baseUrl, apiKey: HOSTILE_SECRETS.a, tenantBApiKey: HOSTILE_SECRETS.b },
       requireBehavior: false,
+      // As `run` names its settings (commands/support/setting-flags.ts), so a row names the flag that moves its bound.
+      names: SETTING_FLAGS,
       scenarios,
       ...BOUNDS,
       bound: (legs) => withDeadlines(legs, LEG_DEADLINE_MS, { signal: stopper.signal, reason: () => `the run deadline of ${RUN_DEADLINE_MS} ms passed` }),

@@ -14,6 +14,7 @@ import { validate, type SchemaName } from '../lib/schemas/index.ts';
 import { startReferenceHost, type ReferenceHost } from '../hosts/reference/server.ts';
 import { observeEvalRun } from '../scenarios/support/eval-run.ts';
 import type { Target } from '../lib/ledger/target.ts';
+import { SETTING_FLAGS } from '../commands/support/setting-flags.ts';
 
 function target(facet: Record<string, unknown> | undefined, extra: Partial<Target> = {}): Target {
   return {
@@ -191,12 +192,21 @@ describe('gates', () => {
     const row = await runLeg(
       'probe.test.ts',
       leg(async (check) => void check.ok(true, 'x'), { facet: [], fixtures: ['conformance-eval-cost'] }),
-      target(FULL, { requireBehavior: true }),
+      target(FULL, { requireBehavior: true, names: SETTING_FLAGS }),
     );
     expect(row).toMatchObject({
       result: 'executed-fail',
       detail: 'required behaviour missing (--require-behavior): the host does not list the fixture conformance-eval-cost in discovery fixtures',
     });
+    // Given no names of the command line, the row names the setting in the harness's own words.
+    const unnamed = await runLeg(
+      'probe.test.ts',
+      leg(async (check) => void check.ok(true, 'x'), { facet: [], fixtures: ['conformance-eval-cost'] }),
+      target(FULL, { requireBehavior: true }),
+    );
+    expect(unnamed.detail).toBe(
+      'required behaviour missing (the require-behaviour setting): the host does not list the fixture conformance-eval-cost in discovery fixtures',
+    );
   });
 
   it('makes a leg whose fixture the host cannot run inapplicable, under --require-behavior too', () => {

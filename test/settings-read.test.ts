@@ -2,8 +2,11 @@
 // helper (`given`): the layers below take the groups it builds (deadlines, caps, the concurrency)
 // and neither read the environment nor read a flag. A module below that reads one is found here,
 // by what reading one takes: `process.env` or an environment parameter, or a flag name written
-// alone as a string (what a reader of flags looks up). The harness's messages may still name
-// a setting inside a sentence, to tell the user which one to change.
+// alone as a string (what a reader of flags looks up). Nor does a module of lib/ name one: the
+// command line owns the names of its flags and environment variables and hands lib what its
+// messages must say (lib/setting-names.ts, commands/support/setting-flags.ts), so no code or
+// string of lib/ holds `--word` or `OPENWOP_NAME`. Comments are not read: one may cite the
+// command whose behaviour the module serves (`run --filter`), which no user reads as a message.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -35,6 +38,23 @@ function flagNames(text: string): string[] {
   return [...code(text).matchAll(/(['"`])(--[a-z][a-z-]*)\1/g)].map((m) => m[2]!);
 }
 
+/**
+ * Each flag (`--word`) or environment variable (`OPENWOP_NAME`) a module names in its code or
+ * strings. A CSS custom property of the HTML report (`--pass: #…`, `var(--pass)`) is no flag.
+ */
+function namedSettings(text: string): string[] {
+  const flags = [...code(text).matchAll(/(?<!var\()--[a-z][a-z-]*(?![a-z-]|:\s*#)/g)].map((m) => m[0]);
+  const variables = [...code(text).matchAll(/\bOPENWOP_[A-Z_]+/g)].map((m) => m[0]);
+  return [...flags, ...variables];
+}
+
+/**
+ * Names lib/ may hold though no setting of this harness's: the upstream conformance CLI's
+ * environment variable, which its own signed rows quote and the bundle derivation recognises
+ * (docs/wire.md §12.5 `optedOut`).
+ */
+const UPSTREAM_NAMES = new Set(['lib/evidence/derivation.ts: OPENWOP_OPTED_OUT_PROFILES']);
+
 const findings = (folders: readonly string[], find: (text: string) => string[]): string[] =>
   folders
     .flatMap((folder) => sources(join(ROOT, folder)))
@@ -49,6 +69,21 @@ describe('flags and the environment, read in one module', () => {
 
   it('no module of lib/ or scenarios/ looks up a flag by its name', () => {
     expect(findings(['lib', 'scenarios'], flagNames)).toEqual([]);
+  });
+
+  it('no module of lib/ names a flag or an environment variable in its code or strings', () => {
+    expect(findings(['lib'], namedSettings).filter((found) => !UPSTREAM_NAMES.has(found))).toEqual([]);
+  });
+
+  it('finds a flag or a variable named in a message, and not one in a comment or a style sheet', () => {
+    const planted = [
+      '// the leg deadline (--leg-deadline, OPENWOP_LEG_DEADLINE) bounds each leg',
+      'const reason = `the leg deadline of 300 ms passed (--leg-deadline)`;',
+      "const key = 'no tenant-B key was given (--tenant-b-api-key or OPENWOP_TEST_TENANT_B_API_KEY)';",
+      "const css = ':root { --pass: #1a7f37; } .x { background: var(--pass); }';",
+    ].join('\n');
+    expect(namedSettings(planted)).toEqual(['--leg-deadline', '--tenant-b-api-key', 'OPENWOP_TEST_TENANT_B_API_KEY']);
+    expect(namedSettings("const reason = 'the leg deadline passed (' + names.legDeadline + ')';")).toEqual([]);
   });
 
   it('finds each way of reading one, and not a setting named in a sentence or a comment', () => {

@@ -196,7 +196,7 @@ describe('memory charged before it is spent', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(HarnessCapReached);
-    expect((error as Error).message).toContain('--max-bytes-in-flight');
+    expect((error as Error).message).toContain('the bytes-in-flight budget setting');
     expect(kept()).toBeLessThanOrEqual(256 * 1024);
     expect(budget.held()).toEqual({ events: 0, bytes: 0 });
   });
@@ -215,7 +215,7 @@ describe('memory charged before it is spent', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(HarnessCapReached);
-    expect((error as Error).message).toContain('--max-bytes-in-flight');
+    expect((error as Error).message).toContain('the bytes-in-flight budget setting');
     // The 400 of the stream request is all the recorder was handed whole.
     expect(kept()).toBeLessThan(1024);
     expect(budget.held()).toEqual({ events: 0, bytes: 0 });

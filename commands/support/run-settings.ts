@@ -2,12 +2,14 @@
 // variable (docs/cli.md), checked, so that a run that cannot do what it was asked (sign what it
 // certifies, name the build, keep its deadlines) does not start (README "Exit codes"). The one
 // module that reads a flag or the environment (`given`): the layers below take the groups it
-// builds (deadlines, caps, the concurrency) and name no flag (test/settings-read.test.ts).
+// builds (deadlines, caps, the concurrency) and name no flag; the names their messages give a
+// setting come down as data (./setting-flags.ts, test/settings-read.test.ts).
 
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { readSigningKeyFile } from '../../lib/evidence/keys.ts';
-import { usage, type Io } from '../../lib/io.ts';
+import type { Io } from '../../lib/io.ts';
+import { usage } from './usage.ts';
 import { DEFAULT_CAPS, type Caps } from '../../lib/ledger/caps.ts';
 import {
   DEFAULT_LEG_DEADLINE_MS,
@@ -24,6 +26,7 @@ import { EXPLORE_SEED, freshSeed } from '../../lib/certification-seed.ts';
 import { parseBuild, type Signer } from './bundle-writer.ts';
 import { readEvidenceTier } from './evidence-tier.ts';
 import { readGeneratedPlan } from './generated-plan.ts';
+import { SETTING_FLAGS } from './setting-flags.ts';
 
 export interface RunOptions {
   offline?: boolean;
@@ -236,7 +239,7 @@ export function readCertifySettings(
   let signer: Signer | undefined;
   if (options.certify && signingKey) {
     if (!signingKeyId) return refuse('--signing-key-id is required with --signing-key');
-    const key = readSigningKeyFile(signingKey);
+    const key = readSigningKeyFile(signingKey, SETTING_FLAGS);
     if (!key.ok) return refuse(`--signing-key: ${key.reason}`);
     redactor.add(...pemSecrets(key.pem));
     signer = { privateKeyPem: key.pem, keyId: signingKeyId, selfSignedDevelopmentKey: false, evidenceTier: tier.tier };

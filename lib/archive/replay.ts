@@ -21,6 +21,7 @@ import { readFilter } from '../leg-filter.ts';
 import type { Scenario } from '../ledger/scenario.ts';
 import { parseArchive, type Har, type ReadArchive } from './har.ts';
 import { startReplayHost } from './replay-host.ts';
+import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
 
 export interface ReplayRun {
   ok: boolean;
@@ -47,7 +48,7 @@ export function readArchiveFile(path: string): ReadArchive {
 }
 
 /** Runs the certification the archive records, of `scenarios`' legs, against a replay host serving it. */
-export async function replayCertification(har: Har, scenarios: Scenario[]): Promise<ReplayRun> {
+export async function replayCertification(har: Har, scenarios: Scenario[], names: SettingNames = DOMAIN_NAMES): Promise<ReplayRun> {
   const settings = har.log._certification;
   const host = await startReplayHost(har);
   const redactor = new Redactor([host.tenants.a.apiKey, host.tenants.b.apiKey]);
@@ -56,6 +57,7 @@ export async function replayCertification(har: Har, scenarios: Scenario[]): Prom
     const outcome = await certifyTarget({
       host: { baseUrl: host.baseUrl, apiKey: host.tenants.a.apiKey, ...(settings.tenantB ? { tenantBApiKey: host.tenants.b.apiKey } : {}) },
       requireBehavior: settings.requireBehavior,
+      names,
       deadlines: { requestTimeoutMs: settings.requestTimeoutMs },
       caps: { maxEvents: settings.maxEvents, maxResponseBytes: settings.maxResponseBytes },
       seed: settings.seed,
@@ -65,7 +67,9 @@ export async function replayCertification(har: Har, scenarios: Scenario[]): Prom
       ...(settings.filter === undefined ? {} : { filter: readFilter(settings.filter) }),
       concurrency: settings.concurrency,
       bound: (legs) =>
-        settings.legDeadlineMs === undefined ? legs : withDeadlines(legs, settings.legDeadlineMs, { signal: never.signal, reason: () => 'not interrupted' }),
+        settings.legDeadlineMs === undefined
+          ? legs
+          : withDeadlines(legs, settings.legDeadlineMs, { signal: never.signal, reason: () => 'not interrupted' }, names),
       checkKeys: settings.checkKeys,
     });
     if (!outcome.ok) return { ok: false, reason: outcome.reason, rows: [], misses: host.misses(), unasked: host.unasked(), repeats: host.repeats() };
@@ -110,10 +114,13 @@ export interface ReplayOptions {
   hostKey?: string;
   /** The legs to run again, loaded by the command only once the inputs are read. */
   loadScenarios: () => Promise<Scenario[]>;
+  /** How the user sets the settings the messages and the replayed rows name (lib/setting-names.ts). */
+  names?: SettingNames;
 }
 
 /** The `verify --replay` command: 0 reproduced and bound, 1 a row moved or the binding fails, 2 an input problem, 3 not a bundle. */
 export async function replayCommand(bundlePath: string, options: ReplayOptions, io: Io): Promise<number> {
+  const names = options.names ?? DOMAIN_NAMES;
   const file = readBundleFile(bundlePath);
   if (!file.ok) {
     io.err(`openwop-eval-conformance: not a bundle: ${file.reason}\n`);
@@ -131,7 +138,7 @@ export async function replayCommand(bundlePath: string, options: ReplayOptions, 
   let publicKey: ReturnType<typeof ed25519PublicKey> | undefined;
   if (options.hostKey !== undefined) {
     const key = readPublicKeyFile(options.hostKey);
-    if (!key.ok) return cannotStart(io, `--host-key: ${key.reason}`);
+    if (!key.ok) return cannotStart(io, `${names.hostKey}: ${key.reason}`);
     publicKey = ed25519PublicKey(key.pem);
   }
   let failed = false;
@@ -141,11 +148,11 @@ export async function replayCommand(bundlePath: string, options: ReplayOptions, 
   io.out(
     binding.problems.length > 0
       ? 'binding: broken: this archive is not bound to this bundle\n'
-      : `binding: holds (the archive and the bundle's digests match${binding.signatureChecked ? ', and its signature holds under the host key' : '; its signature was not checked: no --host-key given'})\n`,
+      : `binding: holds (the archive and the bundle's digests match${binding.signatureChecked ? ', and its signature holds under the host key' : `; its signature was not checked: no host key was given (${names.hostKey})`})\n`,
   );
 
   const started = performance.now();
-  const replay = await replayCertification(archive.har, await options.loadScenarios());
+  const replay = await replayCertification(archive.har, await options.loadScenarios(), names);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   for (const miss of replay.misses) io.out(`replay: the archive holds no answer to ${miss}\n`);
   // Not a failure by itself: a row that moved, or a miss, says what went wrong; this says where.

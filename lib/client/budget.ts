@@ -26,11 +26,6 @@ export const DEFAULT_MAX_EVENTS_IN_FLIGHT = 25_000;
  */
 export const DEFAULT_MAX_BYTES_IN_FLIGHT = 2 * 1024 * 1024;
 
-export const BUDGET_NAMES = {
-  events: '--max-events-in-flight (OPENWOP_MAX_EVENTS_IN_FLIGHT)',
-  bytes: '--max-bytes-in-flight (OPENWOP_MAX_BYTES_IN_FLIGHT)',
-} as const;
-
 export class ReadBudget {
   private events = 0;
   private bytes = 0;

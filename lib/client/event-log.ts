@@ -2,7 +2,6 @@
 // and deduplicated by `sequence`; a duplicate, a gap or a step backwards is noted as the host's
 // defect (at most MAX_PROBLEMS spelled out), and the cap on events per run is enforced here.
 
-import { CAP_NAMES } from './transport-errors.ts';
 import type { RunEvent } from '../run-event.ts';
 import { isJsonObject } from './util.ts';
 
@@ -23,7 +22,11 @@ export class Log {
   terminal = false;
   limit: string | undefined;
 
-  constructor(private readonly maxEvents: number) {}
+  constructor(
+    private readonly maxEvents: number,
+    /** How the user sets the cap (lib/setting-names.ts). */
+    private readonly capName: string,
+  ) {}
 
   problem(text: string): void {
     if (this.problems.length < MAX_PROBLEMS) this.problems.push(text);
@@ -51,7 +54,7 @@ export class Log {
     this.last = Math.max(this.last, seq);
     if (TERMINAL_EVENT_TYPES.includes(event.type)) this.terminal = true;
     if (this.events.length >= this.maxEvents && !this.terminal) {
-      this.limit = `more than ${this.maxEvents} events without a terminal event: the harness cap of ${this.maxEvents} events per run, ${CAP_NAMES.maxEvents}, was reached; reading stopped and the connection was dropped`;
+      this.limit = `more than ${this.maxEvents} events without a terminal event: the harness cap of ${this.maxEvents} events per run, ${this.capName}, was reached; reading stopped and the connection was dropped`;
       return false;
     }
     return true;

@@ -34,8 +34,9 @@ import {
   type HttpResult,
   type StreamResponse,
 } from './http.ts';
-import { CAP_NAMES, HarnessCapReached, ResponseTooDeep, ResponseTooLarge, TransportError } from './transport-errors.ts';
-import { BUDGET_NAMES, ReadBudget } from './budget.ts';
+import { HarnessCapReached, ResponseTooDeep, ResponseTooLarge, TransportError } from './transport-errors.ts';
+import { ReadBudget } from './budget.ts';
+import { DOMAIN_NAMES } from '../setting-names.ts';
 import { isSequence, Log, type RunEvent } from './event-log.ts';
 import { RateLimited } from './retry.ts';
 import { projectId } from './ids.ts';
@@ -119,13 +120,15 @@ type Attempt =
 export async function readRunEvents(client: Client, runId: string, options: ReadEventsOptions): Promise<ReadEventsResult> {
   const maxEvents = options.maxEvents ?? client.limits?.maxEvents ?? READ_EVENTS_DEFAULTS.maxEvents;
   const maxBytes = options.maxBytes ?? client.limits?.maxResponseBytes ?? READ_EVENTS_DEFAULTS.maxBytes;
+  const names = client.limits?.names ?? DOMAIN_NAMES;
+  const budgetNames = { events: names.maxEventsInFlight, bytes: names.maxBytesInFlight };
   const bytesCap = (): HarnessCapReached =>
     new HarnessCapReached(
-      `the events of run ${runId} exceed ${maxBytes} bytes: the harness cap of ${maxBytes} bytes per response, ${CAP_NAMES.maxResponseBytes}, was reached; reading stopped and the connection was dropped`,
-      CAP_NAMES.maxResponseBytes,
+      `the events of run ${runId} exceed ${maxBytes} bytes: the harness cap of ${maxBytes} bytes per response, ${names.maxResponseBytes}, was reached; reading stopped and the connection was dropped`,
+      names.maxResponseBytes,
       maxBytes,
     );
-  const eventsCap = (reason: string): HarnessCapReached => new HarnessCapReached(reason, CAP_NAMES.maxEvents, maxEvents);
+  const eventsCap = (reason: string): HarnessCapReached => new HarnessCapReached(reason, names.maxEvents, maxEvents);
   const maxResumes = options.maxResumes ?? READ_EVENTS_DEFAULTS.maxResumes;
   const maxPolls = options.maxPolls ?? READ_EVENTS_DEFAULTS.maxPolls;
   const pollTimeoutS = Math.min(60, Math.max(1, Math.floor(options.pollTimeoutS ?? READ_EVENTS_DEFAULTS.pollTimeoutS)));
@@ -152,7 +155,7 @@ export async function readRunEvents(client: Client, runId: string, options: Read
   let stallTimer = setTimeout(watch, progressTimeoutMs);
   const signal = AbortSignal.any([deadlineCtl.signal, stallCtl.signal]);
 
-  const log = new Log(maxEvents);
+  const log = new Log(maxEvents, names.maxEvents);
   if (options.afterSequence !== undefined && isSequence(options.afterSequence)) log.last = options.afterSequence;
   let bytes = 0;
   let held = { events: 0, bytes: 0 };
@@ -163,8 +166,8 @@ export async function readRunEvents(client: Client, runId: string, options: Read
     if (over === undefined) return undefined;
     const limit = over === 'events' ? budget.maxEvents : budget.maxBytes;
     return new HarnessCapReached(
-      `the reads in flight hold more than ${limit} ${over}: the harness budget of ${limit} ${over} held across all runs in flight, ${BUDGET_NAMES[over]}, was reached while reading run ${runId}; reading stopped and the connection was dropped`,
-      BUDGET_NAMES[over],
+      `the reads in flight hold more than ${limit} ${over}: the harness budget of ${limit} ${over} held across all runs in flight, ${budgetNames[over]}, was reached while reading run ${runId}; reading stopped and the connection was dropped`,
+      budgetNames[over],
       limit,
     );
   };
@@ -188,7 +191,7 @@ export async function readRunEvents(client: Client, runId: string, options: Read
   let before = 0;
   const stalled = (): NoProgress =>
     new NoProgress(
-      `no progress for ${progressTimeoutMs / 1000} s: no new event of run ${runId} (via ${via}, last sequence ${log.last}); keep-alive comments, heartbeats and repeated events are not progress (--progress-timeout)`,
+      `no progress for ${progressTimeoutMs / 1000} s: no new event of run ${runId} (via ${via}, last sequence ${log.last}); keep-alive comments, heartbeats and repeated events are not progress (${names.progressTimeout})`,
     );
 
   const finish = (terminal: boolean): ReadEventsResult => {
@@ -292,8 +295,8 @@ export async function readRunEvents(client: Client, runId: string, options: Read
         stop = {
           kind: 'cap',
           error: new HarnessCapReached(
-            `an SSE frame of run ${runId} exceeded ${limit} characters: the harness cap of ${maxBytes} bytes per response, ${CAP_NAMES.maxResponseBytes} (frames at most ${MAX_FRAME_CHARS}), was reached; reading stopped and the connection was dropped`,
-            CAP_NAMES.maxResponseBytes,
+            `an SSE frame of run ${runId} exceeded ${limit} characters: the harness cap of ${maxBytes} bytes per response, ${names.maxResponseBytes} (frames at most ${MAX_FRAME_CHARS}), was reached; reading stopped and the connection was dropped`,
+            names.maxResponseBytes,
             maxBytes,
           ),
         };

@@ -28,6 +28,7 @@ import { createRequire } from 'node:module';
 import type { Agent as AgentClass, Dispatcher } from 'undici';
 import { TestBug } from '../test-bug.ts';
 import type { ReadBudget } from './budget.ts';
+import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
 import { discard, flattenHeaders, parseBody, readCapped } from './response-body.ts';
 import type { ExchangeRecorder } from './recorder.ts';
 import { GATEWAY_STATUSES, withRetries } from './retry.ts';
@@ -51,7 +52,7 @@ function undiciRequest(
   return apiRequest.call(dispatcher, { ...rest, origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` });
 }
 
-export const OPENWOP_VERSION = '2.0';
+export const PROTOCOL_VERSION = '2.0';
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 /** Events read from one run before the harness gives up on it (docs/certifying.md "Memory caps"). */
@@ -150,6 +151,8 @@ export interface ClientOptions {
   progressTimeoutMs?: number;
   /** What all reads in flight hold together (lib/client/budget.ts); share one between clients. */
   budget?: ReadBudget;
+  /** How the user sets the timeouts and caps the client's messages name (lib/setting-names.ts). */
+  names?: SettingNames;
 }
 
 /** The caps of docs/certifying.md "Memory caps", as a client carries them to the readers built on it. */
@@ -158,6 +161,7 @@ export interface ClientLimits {
   maxEvents: number;
   progressTimeoutMs?: number;
   budget?: ReadBudget;
+  names?: SettingNames;
 }
 
 export interface Client {
@@ -186,6 +190,7 @@ export function createClient(options: ClientOptions): Client {
     if (!Number.isSafeInteger(value) || value <= 0) throw new TestBug(`${name} must be a positive integer, got ${String(value)}`);
   }
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+  const names = options.names ?? DOMAIN_NAMES;
   const defaultKey = options.apiKey;
   const recorder = options.recorder;
   // The dispatcher's own bounds sit just inside the overall AbortSignal, so a stalled socket is
@@ -223,7 +228,7 @@ export function createClient(options: ClientOptions): Client {
       if (value === undefined || suppressed.has(name) || name in out) return;
       out[name] = value;
     };
-    addDefault('openwop-version', OPENWOP_VERSION);
+    addDefault('openwop-version', PROTOCOL_VERSION);
     addDefault('user-agent', userAgent);
     addDefault('accept', accept);
     // Named, not left to the host: without it RFC 9110 §12.5.3 lets a host pick any coding
@@ -261,7 +266,7 @@ export function createClient(options: ClientOptions): Client {
       });
       resHeaders = flattenHeaders(res.headers);
       record?.headers(res.statusCode, resHeaders);
-      text = await readCapped(res.body, cap, resHeaders['content-length'], what, opts.meter);
+      text = await readCapped(res.body, cap, resHeaders['content-length'], what, names.maxResponseBytes, opts.meter);
     } catch (error) {
       const lost = toTransportError(error, what, secrets, { timeout, bound, caller: opts.signal });
       record?.fail(lost);
@@ -311,7 +316,7 @@ export function createClient(options: ClientOptions): Client {
       let text = '';
       let whole = true;
       try {
-        text = await readCapped(body, GATEWAY_BODY_BYTES, resHeaders['content-length'], what, opts.meter);
+        text = await readCapped(body, GATEWAY_BODY_BYTES, resHeaders['content-length'], what, names.maxResponseBytes, opts.meter);
       } catch (error) {
         whole = false;
         if (!(error instanceof ResponseTooLarge)) {
@@ -370,11 +375,13 @@ export function createClient(options: ClientOptions): Client {
       maxEvents,
       ...(options.progressTimeoutMs === undefined ? {} : { progressTimeoutMs: options.progressTimeoutMs }),
       ...(options.budget === undefined ? {} : { budget: options.budget }),
+      ...(options.names === undefined ? {} : { names: options.names }),
     },
     request: (method, path, opts = {}) =>
       withRetries(
         `${method} ${path}`,
         opts.timeoutMs ?? timeoutMs,
+        names.requestTimeout,
         opts.signal,
         () => request(method, path, opts),
         describeAnswer,
@@ -384,6 +391,7 @@ export function createClient(options: ClientOptions): Client {
       withRetries(
         `${method} ${path}`,
         timeoutMs,
+        names.requestTimeout,
         opts.signal,
         () => stream(method, path, opts),
         (answer) => String(answer.status),

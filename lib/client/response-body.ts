@@ -5,7 +5,7 @@
 // overflow further on.
 
 import { jsonTextDeepAndBalanced, jsonValueTooDeep, MAX_JSON_DEPTH } from '../json-depth.ts';
-import { CAP_NAMES, ResponseTooDeep, ResponseTooLarge } from './transport-errors.ts';
+import { ResponseTooDeep, ResponseTooLarge } from './transport-errors.ts';
 
 /** Response headers with lower-case names; a repeated header's values joined with `, `. */
 export function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -69,13 +69,15 @@ export async function readCapped(
   cap: number,
   contentLength: string | undefined,
   what: string,
+  /** How the user sets the cap (lib/setting-names.ts). */
+  capName: string,
   meter?: (bytes: number) => Error | undefined,
 ): Promise<string> {
   const declared = contentLength === undefined ? NaN : Number(contentLength);
   if (Number.isFinite(declared) && declared > cap) {
     discard(body);
     throw new ResponseTooLarge(
-      `${what}: the response declares ${declared} bytes, above the harness cap of ${cap} bytes per response, ${CAP_NAMES.maxResponseBytes}; nothing was read and the connection was dropped`,
+      `${what}: the response declares ${declared} bytes, above the harness cap of ${cap} bytes per response, ${capName}; nothing was read and the connection was dropped`,
       cap,
     );
   }
@@ -92,7 +94,7 @@ export async function readCapped(
     if (total > cap) {
       discard(body);
       throw new ResponseTooLarge(
-        `${what}: the response body exceeds the harness cap of ${cap} bytes per response, ${CAP_NAMES.maxResponseBytes}; reading stopped and the connection was dropped`,
+        `${what}: the response body exceeds the harness cap of ${cap} bytes per response, ${capName}; reading stopped and the connection was dropped`,
         cap,
       );
     }

@@ -62,6 +62,8 @@ export class RetryBudget {
   constructor(
     private readonly what: string,
     private readonly boundMs: number,
+    /** How the user sets the request timeout (lib/setting-names.ts). */
+    private readonly boundName: string,
   ) {}
 
   /** The wait before asking again after `answer` (with `status`), or throws RateLimited once the bounds are spent. */
@@ -75,7 +77,7 @@ export class RetryBudget {
       const gateway = status !== 429 && asked === undefined;
       throw new RateLimited(
         `${gateway ? 'unavailable' : 'rate limited'}: ${this.what} answered ${answer} ${gateway ? 'without an error envelope' : after}, ${this.attempts} times over ${(spent / 1000).toFixed(1)} s; ` +
-          `the retries of one request stop at the request timeout of ${this.boundMs} ms (--request-timeout) or after ${MAX_ATTEMPTS} attempts`,
+          `the retries of one request stop at the request timeout of ${this.boundMs} ms (${this.boundName}) or after ${MAX_ATTEMPTS} attempts`,
       );
     }
     this.attempts++;
@@ -92,12 +94,13 @@ export class RetryBudget {
 export async function withRetries<T extends { status: number; headers: Record<string, string>; json?: unknown }>(
   what: string,
   boundMs: number,
+  boundName: string,
   signal: AbortSignal | undefined,
   send: () => Promise<T>,
   describe: (answer: T) => string,
   drop: (answer: T) => void,
 ): Promise<T> {
-  const budget = new RetryBudget(what, boundMs);
+  const budget = new RetryBudget(what, boundMs, boundName);
   for (;;) {
     const answer = await send();
     if (!isRetriable(answer.status, answer.headers, answer.json)) return answer;

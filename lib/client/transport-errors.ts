@@ -34,7 +34,7 @@ export class ResponseTooLarge extends TransportError {
  * and the cap too low for it), so the row is `blocked`, and the message names the cap.
  */
 export class HarnessCapReached extends TransportError {
-  /** The flag that sets the cap, e.g. `--max-events`. */
+  /** How the user sets the cap (lib/setting-names.ts). */
   readonly cap: string;
   readonly limit: number;
   constructor(detail: string, cap: string, limit: number) {
@@ -45,12 +45,6 @@ export class HarnessCapReached extends TransportError {
     this.limit = limit;
   }
 }
-
-/** The flag and environment variable of each cap, for the messages that name them. */
-export const CAP_NAMES = {
-  maxEvents: '--max-events (OPENWOP_MAX_EVENTS)',
-  maxResponseBytes: '--max-response-bytes (OPENWOP_MAX_RESPONSE_BYTES)',
-} as const;
 
 /** A response body nested deeper than the harness reads; reading stopped there. */
 export class ResponseTooDeep extends TransportError {

@@ -11,6 +11,7 @@ import { JsonTooDeep, parseJsonBounded } from '../json-depth.ts';
 import type { NotABundle } from './verify.ts';
 import type { ProfileTable } from './profiles.ts';
 import { packagePath } from '../package-root.ts';
+import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
 
 /** requirements/profiles.json: the eval profiles of this harness version (docs/auditing.md "Eval profiles"). */
 export const PROFILES_FILE = packagePath('requirements/profiles.json');
@@ -74,7 +75,7 @@ function isErrno(error: unknown, code: string): boolean {
 /**
  * The development key under `dir`: read `dev-signing-key.pem` when it exists (refusing a key that
  * is not Ed25519), else generate one and write it with mode 0600, and its public half, mode 0644,
- * as `dev-signing-key.pub.pem` for `verify --host-key`. Creating is exclusive, so two processes
+ * as `dev-signing-key.pub.pem` for `verify` to check against. Creating is exclusive, so two processes
  * racing here end up with the same key.
  */
 export function loadOrCreateDevKey(dir: string): DevKeyPair & { created: boolean } {
@@ -116,31 +117,31 @@ function readKeyFile(path: string, parse: (pem: string) => unknown, what: string
   return { ok: true, pem };
 }
 
-/** A public key given where the private key belongs (`--signing-key`). */
+/** A public key given where the private key belongs (the signing key). */
 class PublicKeyGiven extends Error {
-  constructor() {
+  constructor(names: SettingNames) {
     super(
-      'holds a public key; --signing-key takes the Ed25519 private key (a PKCS8 "PRIVATE KEY" PEM) that signs the bundle (the public key is for verify --host-key)',
+      `holds a public key; ${names.signingKey} takes the Ed25519 private key (a PKCS8 "PRIVATE KEY" PEM) that signs the bundle (the public key is for verify ${names.hostKey})`,
     );
   }
 }
 
 /**
- * An Ed25519 private key PEM file (`--signing-key`). A public key is named as such: the crypto
+ * An Ed25519 private key PEM file (the signing key). A public key is named as such: the crypto
  * library's own answer to one ("DECODER routines::unsupported") does not say what is wrong.
  */
-export function readSigningKeyFile(path: string): KeyFile {
+export function readSigningKeyFile(path: string, names: SettingNames = DOMAIN_NAMES): KeyFile {
   return readKeyFile(
     path,
     (pem) => {
-      if (/-----BEGIN (?:RSA )?PUBLIC KEY-----/.test(pem)) throw new PublicKeyGiven();
+      if (/-----BEGIN (?:RSA )?PUBLIC KEY-----/.test(pem)) throw new PublicKeyGiven(names);
       return ed25519PrivateKey(pem);
     },
     'signing key',
   );
 }
 
-/** A private key given where a public key belongs (`--host-key`). */
+/** A private key given where a public key belongs (the host key). */
 class PrivateKeyGiven extends Error {
   constructor() {
     super(`holds a private key; give the host's public key (an SPKI "PUBLIC KEY" PEM), never its private key`);
@@ -158,7 +159,7 @@ function isPrivateKeyPem(pem: string): boolean {
 }
 
 /**
- * An Ed25519 public key PEM file (`--host-key`). A private key is refused, not read as its public
+ * An Ed25519 public key PEM file (the host key). A private key is refused, not read as its public
  * half: the host's private key has no place on an auditor's machine, and a verify that accepts
  * one invites passing it around.
  */
@@ -217,14 +218,18 @@ export function readBundleFile(path: string): BundleFile {
  * is not among its `signingKeys`, or the key published under it is not the public half of the
  * signing key (README "Exit codes"). `run --certify --base-url` asks before any leg.
  */
-export function signingKeyProblem(discovery: Record<string, unknown>, signer: { privateKeyPem: string; keyId: string }): string | undefined {
+export function signingKeyProblem(
+  discovery: Record<string, unknown>,
+  signer: { privateKeyPem: string; keyId: string },
+  names: SettingNames = DOMAIN_NAMES,
+): string | undefined {
   const keys = Array.isArray(discovery.signingKeys) ? discovery.signingKeys : [];
   const entry = keys.find((k): k is Record<string, unknown> => typeof k === 'object' && k !== null && (k as { keyId?: unknown }).keyId === signer.keyId);
   if (entry === undefined) {
-    return `the host's discovery signingKeys publish no key ${JSON.stringify(signer.keyId)} (--signing-key-id), so no auditor can verify the bundle against the host`;
+    return `the host's discovery signingKeys publish no key ${JSON.stringify(signer.keyId)} (${names.signingKeyId}), so no auditor can verify the bundle against the host`;
   }
   if (entry.publicKey !== rawPublicKeyB64url(signer.privateKeyPem)) {
-    return `the key the host publishes as ${JSON.stringify(signer.keyId)} is not the public half of --signing-key, so the bundle would not verify against the host's discovery`;
+    return `the key the host publishes as ${JSON.stringify(signer.keyId)} is not the public half of ${names.signingKey}, so the bundle would not verify against the host's discovery`;
   }
   return undefined;
 }

@@ -14,6 +14,7 @@ import { packagePath } from '../package-root.ts';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { LedgerRow, Disposition } from '../evidence/types.ts';
 import { JsonTooDeep, parseJsonBounded } from '../json-depth.ts';
+import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
 
 export const BASELINE_SCHEMA_FILE = packagePath('schemas/expected-failures.schema.json');
 
@@ -69,38 +70,41 @@ function schemaCheck(value: unknown): string | undefined {
  * line naming the file: unreadable, not JSON, not the shape of schemas/expected-failures.schema.json,
  * an id listed twice, or an id the harness does not know.
  */
-export function readBaseline(path: string, known: ReadonlyMap<string, readonly string[]>): { ok: true; baseline: Baseline } | { ok: false; problem: string } {
+export function readBaseline(
+  path: string,
+  known: ReadonlyMap<string, readonly string[]>,
+  names: SettingNames = DOMAIN_NAMES,
+): { ok: true; baseline: Baseline } | { ok: false; problem: string } {
+  const file = `${names.expectedFailures} ${path}`;
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    return { ok: false, problem: `--expected-failures ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+    return { ok: false, problem: `${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
   }
   let value: unknown;
   try {
-    value = parseJsonBounded(text, `--expected-failures ${path}`);
+    value = parseJsonBounded(text, `${file}`);
   } catch (error) {
     if (error instanceof JsonTooDeep) return { ok: false, problem: error.message };
-    return { ok: false, problem: `--expected-failures ${path}: not JSON (${(error as Error).message})` };
+    return { ok: false, problem: `${file}: not JSON (${(error as Error).message})` };
   }
   const shapeProblem = schemaCheck(value);
-  if (shapeProblem !== undefined) return { ok: false, problem: `--expected-failures ${path}: not an expected-failures file: ${shapeProblem}` };
+  if (shapeProblem !== undefined) return { ok: false, problem: `${file}: not an expected-failures file: ${shapeProblem}` };
   const entries = (value as { expectedFailures: ExpectedFailure[] }).expectedFailures.map(({ id, reason }) => ({ id, reason }));
   const seen = new Set<string>();
   for (const { id: entry } of entries) {
-    if (seen.has(entry)) return { ok: false, problem: `--expected-failures ${path}: ${entry} is listed twice` };
+    if (seen.has(entry)) return { ok: false, problem: `${file}: ${entry} is listed twice` };
     seen.add(entry);
     const { id, rule } = splitEntry(entry);
     const rules = known.get(id);
-    if (rules === undefined)
-      return { ok: false, problem: `--expected-failures ${path}: ${id} is not a requirement id of this harness (run --list names them)` };
+    if (rules === undefined) return { ok: false, problem: `${file}: ${id} is not a requirement id of this harness (${names.list} names them)` };
     if (rule !== undefined && !rules.includes(rule))
-      return { ok: false, problem: `--expected-failures ${path}: ${entry}: ${id} has no rule ${rule} (its rules: ${rules.join(', ')}; run --list names them)` };
+      return { ok: false, problem: `${file}: ${entry}: ${id} has no rule ${rule} (its rules: ${rules.join(', ')}; ${names.list} names them)` };
   }
   for (const entry of seen) {
     const { id, rule } = splitEntry(entry);
-    if (rule !== undefined && seen.has(id))
-      return { ok: false, problem: `--expected-failures ${path}: lists both ${id} and ${entry}; the id alone excuses every rule of it` };
+    if (rule !== undefined && seen.has(id)) return { ok: false, problem: `${file}: lists both ${id} and ${entry}; the id alone excuses every rule of it` };
   }
   return { ok: true, baseline: { file: path, entries } };
 }

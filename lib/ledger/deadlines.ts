@@ -20,6 +20,7 @@ import { DEFAULT_PROGRESS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, TransportError
 import type { Checks } from './leg.ts';
 import type { Leg, Scenario } from './scenario.ts';
 import type { Target } from './target.ts';
+import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
 
 /** Above the longest leg of the suite (a recorded-fixture leg waits for two eval runs of 30 s). */
 export const DEFAULT_LEG_DEADLINE_MS = 180_000;
@@ -77,7 +78,7 @@ function cutOnAbort(client: Client, signal: AbortSignal): Client {
  * shares with other legs through `target.memo` is cut with it, so those legs see a lost
  * response (blocked) instead of waiting out their own deadline.
  */
-export function withDeadlines(scenarios: Scenario[], legDeadlineMs: number, interruption: Interruption): Scenario[] {
+export function withDeadlines(scenarios: Scenario[], legDeadlineMs: number, interruption: Interruption, names: SettingNames = DOMAIN_NAMES): Scenario[] {
   const bound = async (work: (cut: AbortSignal) => Promise<void> | void, hostLeg: boolean): Promise<void> => {
     const { signal } = interruption;
     if (signal.aborted) throw new DeadlinePassed(`interrupted: ${interruption.reason()}, before this leg ran`);
@@ -92,7 +93,7 @@ export function withDeadlines(scenarios: Scenario[], legDeadlineMs: number, inte
         reject(error);
       };
       // A server-free leg waits on nothing: the leg deadline is for hosts that stall.
-      if (hostLeg) timer = setTimeout(() => give(new DeadlinePassed(`the leg deadline of ${legDeadlineMs} ms passed (--leg-deadline)`)), legDeadlineMs);
+      if (hostLeg) timer = setTimeout(() => give(new DeadlinePassed(`the leg deadline of ${legDeadlineMs} ms passed (${names.legDeadline})`)), legDeadlineMs);
       onAbort = () => give(new DeadlinePassed(`interrupted: ${interruption.reason()}, while this leg ran`));
       signal.addEventListener('abort', onAbort, { once: true });
     });

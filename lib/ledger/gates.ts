@@ -6,6 +6,7 @@ import { SEAMS_PROFILE } from '../client/seams.ts';
 import type { GateDecision } from './leg.ts';
 import { fixtureMisfitOf } from './fit.ts';
 import type { Target } from './target.ts';
+import { DOMAIN_NAMES } from '../setting-names.ts';
 
 /** `agents.evalSuite` members a leg can depend on (RFC 0244 §G, RFC 0252 §A). */
 export type FacetMember = 'trajectory' | 'trials' | 'fixtureMatching' | 'regressionVerdict' | 'recordedFixtures';
@@ -111,7 +112,7 @@ export function decideGate(needs: Needs, target: Target): GateDecision {
     };
   }
   if (needs.tenantB && target.tenantB === undefined) {
-    return { run: false, kind: 'blocked', reason: 'no tenant-B key was given (--tenant-b-api-key or OPENWOP_TEST_TENANT_B_API_KEY)', strictFails: false };
+    return { run: false, kind: 'blocked', reason: `no tenant-B key was given (${(target.names ?? DOMAIN_NAMES).tenantBApiKeyMissing})`, strictFails: false };
   }
   return { run: true };
 }

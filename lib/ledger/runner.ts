@@ -17,6 +17,7 @@ import { clipDetail } from './detail.ts';
 import { compareServed } from './served-facts.ts';
 import { DEFAULT_CONCURRENCY, schedule } from './schedule.ts';
 import type { Target } from './target.ts';
+import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
 import { filterKeeps, type LegFilter } from '../leg-filter.ts';
 import { blockUnmatched, checkExchanges } from '../routes/check.ts';
 
@@ -84,7 +85,12 @@ export async function runLeg(file: string, leg: Leg, target: Target | undefined)
   }
   if (!decision.run) {
     if (decision.strictFails && target?.requireBehavior) {
-      return { ...base, result: 'executed-fail', assertions: 0, detail: `required behaviour missing (--require-behavior): ${decision.reason}` };
+      return {
+        ...base,
+        result: 'executed-fail',
+        assertions: 0,
+        detail: `required behaviour missing (${(target.names ?? DOMAIN_NAMES).requireBehavior}): ${decision.reason}`,
+      };
     }
     return { ...base, result: decision.kind, assertions: 0, detail: decision.reason };
   }
@@ -94,7 +100,7 @@ export async function runLeg(file: string, leg: Leg, target: Target | undefined)
     if (leg.serverFree) await leg.run(check);
     else await leg.run(check, target as Target);
   } catch (error) {
-    const row = { ...base, ...classify(error, check.failures, check.assertions, target?.requireBehavior ?? false) };
+    const row = { ...base, ...classify(error, check.failures, check.assertions, target?.requireBehavior ?? false, target?.names ?? DOMAIN_NAMES) };
     return row.result === 'executed-fail' ? { ...row, ...evidenceOf(check, leg) } : row;
   }
   if (check.failures.length > 0) {
@@ -106,13 +112,13 @@ export async function runLeg(file: string, leg: Leg, target: Target | undefined)
   return { ...base, result: 'executed-pass', assertions: check.assertions, ...evidenceOf(check, leg) };
 }
 
-function classify(error: unknown, failures: readonly string[], assertions: number, strict: boolean): Omit<LedgerRow, 'id' | 'scenario'> {
+function classify(error: unknown, failures: readonly string[], assertions: number, strict: boolean, names: SettingNames): Omit<LedgerRow, 'id' | 'scenario'> {
   if (error instanceof TransportError) {
     return { result: 'blocked', assertions, detail: clipDetail(error.message) };
   }
   if (error instanceof LegBlocked) {
     return strict
-      ? { result: 'executed-fail', assertions, detail: clipDetail(`required behaviour not observable (--require-behavior): ${error.message}`) }
+      ? { result: 'executed-fail', assertions, detail: clipDetail(`required behaviour not observable (${names.requireBehavior}): ${error.message}`) }
       : { result: 'blocked', assertions, detail: clipDetail(error.message) };
   }
   if (error instanceof LegInapplicable && failures.length === 0) {

@@ -23,6 +23,7 @@ import { Findings } from './findings.ts';
 import { ExchangeLog, teeRecorder } from '../routes/exchanges.ts';
 import type { ServedCoverage } from '../routes/check.ts';
 import type { ObservedRun } from './observed-run.ts';
+import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
 
 /**
  * The generated-suites leg's plan (scenarios/v2-eval-trajectory-trials/0244-af-generated-suites.ts): how many suites
@@ -56,6 +57,8 @@ export interface TargetOptions {
   deadlines?: Partial<Pick<Deadlines, 'requestTimeoutMs' | 'progressTimeoutMs'>>;
   /** Memory caps (docs/certifying.md "Memory caps"): per run, and over all reads in flight of both tenants together. */
   caps?: Partial<Caps>;
+  /** How the user sets each setting a message names (lib/setting-names.ts); the harness's own words when absent. */
+  names?: SettingNames;
   /** The certification's seed (lib/certification-seed.ts); derived from the host's discovery when absent. */
   seed?: string;
   /** Suites the generated-suites leg generates; its default when absent. */
@@ -93,6 +96,8 @@ export interface Target {
    */
   holds?: boolean;
   requireBehavior: boolean;
+  /** How the user sets each setting a row's detail may name (lib/setting-names.ts); the harness's own words when absent. */
+  names?: SettingNames;
   /**
    * The fixture documents of this harness, by id: a fixture the harness seeded is the copy it
    * seeded, its counter keys carrying the certification's nonce (lib/fixtures.ts withCounterNonce).
@@ -120,7 +125,7 @@ export type OpenTargetResult = { ok: true; target: Target } | { ok: false; reaso
 
 /** Discovers the host. A host whose discovery cannot be read yields a reason, not a target. */
 export async function openTarget(options: TargetOptions): Promise<OpenTargetResult> {
-  const { host, deadlines = {}, caps = {} } = options;
+  const { host, deadlines = {}, caps = {}, names = DOMAIN_NAMES } = options;
   // Every exchange is checked against its route, whether or not an archive is written.
   const exchanges = new ExchangeLog(host.baseUrl);
   const reach = {
@@ -128,6 +133,7 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     progressTimeoutMs: deadlines.progressTimeoutMs,
     maxEvents: caps.maxEvents,
     maxResponseBytes: caps.maxResponseBytes,
+    names,
     recorder: teeRecorder(exchanges, options.recorder),
     // One budget for both tenants' clients: it bounds what the process holds.
     budget: new ReadBudget(caps.maxEventsInFlight, caps.maxBytesInFlight),
@@ -160,6 +166,7 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     runEffects: offersRunEffects(conformance),
     holds: offersHolds(conformance),
     requireBehavior: options.requireBehavior,
+    names,
     fixtureDocs: new Map(loadFixtures()),
     findings: new Findings(),
     // The seed given, or the one derived from the host's discovery (lib/certification-seed.ts).

@@ -17,6 +17,7 @@ import type { Disposition } from '../evidence/types.ts';
 import { coverageHtml } from './coverage.ts';
 import { rootCauses, verdictHeadline } from './outcome.ts';
 import { displayUrl, escapeMarkup as e, groupedRows, placeOf, TOTALS_OF, verdictLabel, type ReportRow, type RunReport } from './model.ts';
+import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
 
 const PAGE_CSS = `
 :root { --pass: #1a7f37; --fail: #cf222e; --blocked: #9a3412; --skipped: #6e7781; --inapplicable: #0969da; --line: #d0d7de; }
@@ -234,7 +235,7 @@ function tableHtml(rows: readonly ReportRow[]): string {
 }
 
 /** The banners of a run that is not whole: interrupted, or filtered to some of its ids. */
-function bannersHtml(report: RunReport): string {
+function bannersHtml(report: RunReport, names: SettingNames): string {
   const banners: string[] = [];
   if (report.interrupted !== undefined) {
     banners.push(
@@ -244,7 +245,7 @@ function bannersHtml(report: RunReport): string {
   if (report.filter !== undefined) {
     const { pattern, reading, kept, total } = report.filter;
     banners.push(
-      `<div class="banner banner-filtered" id="banner-filtered" role="status">Filtered: --filter ${e(JSON.stringify(pattern))} (read as ${reading === 'regex' ? 'a regular expression' : 'plain text'}) kept ${kept} of ${total} requirement ids. A filtered run never certifies.</div>`,
+      `<div class="banner banner-filtered" id="banner-filtered" role="status">Filtered: ${e(names.filter)} ${e(JSON.stringify(pattern))} (read as ${reading === 'regex' ? 'a regular expression' : 'plain text'}) kept ${kept} of ${total} requirement ids. A filtered run never certifies.</div>`,
     );
   }
   return banners.join('\n');
@@ -259,14 +260,14 @@ function totalsHtml(report: RunReport): string {
   return `<div class="totals" role="group" aria-label="Show the rows of each disposition">${boxes.join('')}</div>`;
 }
 
-function metaHtml(report: RunReport): string {
+function metaHtml(report: RunReport, names: SettingNames): string {
   const { target } = report;
   const items: Array<[string, string | undefined]> = [
-    ['Host', target.offline ? 'none (server-free legs only, --offline)' : target.implementation],
+    ['Host', target.offline ? `none (server-free legs only, ${names.offline})` : target.implementation],
     ['Base URL', displayUrl(target.baseUrl)],
     ['Host build', target.hostBuild],
     ['Harness', `openwop-eval-conformance ${report.harnessVersion}`],
-    ['Require behaviour', target.requireBehavior ? 'yes (--require-behavior)' : 'no'],
+    ['Require behaviour', target.requireBehavior ? `yes (${names.requireBehavior})` : 'no'],
     ['Generated', report.generatedAt],
     ['Duration', `${(report.durationMs / 1000).toFixed(1)} s, ${report.rows.length} requirement ids`],
   ];
@@ -275,7 +276,7 @@ function metaHtml(report: RunReport): string {
 }
 
 /** The whole page, as one string with no reference to anything outside it. */
-export function htmlReport(report: RunReport): string {
+export function htmlReport(report: RunReport, names: SettingNames = DOMAIN_NAMES): string {
   const label = verdictLabel(report.verdict);
   const headline = verdictHeadline(report.verdict);
   // Every denial of every profile, where the banner's text names only the first of each.
@@ -298,8 +299,8 @@ export function htmlReport(report: RunReport): string {
 <main>
 <h1>OpenWOP eval conformance report${report.interrupted ? ' (interrupted)' : ''}</h1>
 <div class="verdict verdict-${e(report.verdict.status)}" id="verdict">${e(headline)}<div class="verdict-text">${e(label)}</div>${reasons}</div>
-${bannersHtml(report)}
-${metaHtml(report)}
+${bannersHtml(report, names)}
+${metaHtml(report, names)}
 ${findingsHtml(report)}
 ${coverageHtml(report.servedCoverage)}
 <h2 id="all-rows">Every row</h2>

@@ -11,6 +11,7 @@ import { splitEntry } from '../ledger/baseline.ts';
 import { htmlReport } from './html.ts';
 import { markdownSummary } from './markdown.ts';
 import { clip, displayUrl, escapeMarkup, verdictLabel, type ReportRow, type RunReport } from './model.ts';
+import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
 
 export { totalsOf } from '../evidence/witness.ts';
 
@@ -41,14 +42,20 @@ export interface ReportOutputs {
  * values before they are rendered, so no escaping hides a secret from it, and the rendered text.
  * A file that cannot be written is one line on stderr; false when any could not.
  */
-export function writeReports(outputs: ReportOutputs, unredacted: RunReport, redactor: Redactor, io: { err: (s: string) => void }): boolean {
+export function writeReports(
+  outputs: ReportOutputs,
+  unredacted: RunReport,
+  redactor: Redactor,
+  io: { err: (s: string) => void },
+  names: SettingNames = DOMAIN_NAMES,
+): boolean {
   const report = redactor.value(unredacted);
   const files: Array<[what: string, path: string | undefined, render: () => string, append?: boolean]> = [
     ['JSON report', outputs.reportJson, () => `${JSON.stringify(report, null, 2)}\n`],
     ['JUnit file', outputs.junit, () => junitXml(report)],
-    ['HTML report', outputs.html, () => htmlReport(report)],
-    ['Markdown summary', outputs.summary, () => markdownSummary(report)],
-    ['GitHub step summary', outputs.stepSummary, () => markdownSummary(report), true],
+    ['HTML report', outputs.html, () => htmlReport(report, names)],
+    ['Markdown summary', outputs.summary, () => markdownSummary(report, names)],
+    ['GitHub step summary', outputs.stepSummary, () => markdownSummary(report, names), true],
   ];
   let written = true;
   for (const [what, path, render, append] of files) {

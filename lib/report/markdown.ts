@@ -9,6 +9,7 @@
 
 import { clip, displayUrl, TOTALS_OF, verdictLabel, type RunReport } from './model.ts';
 import { rootCauses, verdictHeadline } from './outcome.ts';
+import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
 
 /** Rows listed at most; a summary page is read, not searched (the HTML report has every row). */
 const MAX_ROWS = 100;
@@ -23,11 +24,11 @@ export function cell(text: string): string {
     .trim();
 }
 
-export function markdownSummary(report: RunReport): string {
+export function markdownSummary(report: RunReport, names: SettingNames = DOMAIN_NAMES): string {
   const label = verdictLabel(report.verdict);
   const { target, totals } = report;
   const where = target.offline
-    ? 'server-free legs only (--offline)'
+    ? `server-free legs only (${names.offline})`
     : `${target.implementation ?? 'a host'} at ${displayUrl(target.baseUrl) ?? 'an unknown URL'}`;
   const lines = [
     `## OpenWOP eval conformance${report.interrupted ? ' (interrupted)' : ''}: ${cell(verdictHeadline(report.verdict))}`,
@@ -49,7 +50,7 @@ export function markdownSummary(report: RunReport): string {
   if (report.filter !== undefined) {
     const { pattern, reading, kept, total } = report.filter;
     lines.push(
-      `**Filtered**: --filter ${cell(JSON.stringify(pattern))} (${reading === 'regex' ? 'a regular expression' : 'plain text'}) kept ${kept} of ${total} requirement ids; a filtered run never certifies.`,
+      `**Filtered**: ${names.filter} ${cell(JSON.stringify(pattern))} (${reading === 'regex' ? 'a regular expression' : 'plain text'}) kept ${kept} of ${total} requirement ids; a filtered run never certifies.`,
       '',
     );
   }
