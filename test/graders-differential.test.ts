@@ -254,12 +254,19 @@ describe('the two graders agree (CONTRACT §6)', () => {
     expect(summaryDifferences({ passed: true }, { passed: true, totalCostUsd: 0 })).toEqual(['totalCostUsd: served undefined, gradeRun 0']);
   });
 
+  /**
+   * A fixed seed: which suite falsifies the property first decides which members differ (a forbidden
+   * call shows in forbiddenCount, or, where the task serves no trajectory block, only in its score),
+   * so a random one made the message check flaky. The property's own tests above draw at random.
+   */
+  const FALSIFYING_SEED = 20261204;
+
   it('is falsified by a host whose grading is off (known-bad forbidden-ignored)', async () => {
     const bad = KNOWN_BAD_HOSTS.find((entry) => entry.name === 'forbidden-ignored');
     if (bad === undefined) throw new Error('Test bug: no known-bad host forbidden-ignored');
     const { host, client } = await hostAndClient(bad.options);
     try {
-      const result = await fc.check(gradersAgree(client), { numRuns: 30, endOnFailure: true });
+      const result = await fc.check(gradersAgree(client), { numRuns: 30, endOnFailure: true, seed: FALSIFYING_SEED });
       expect(result.failed, 'the property must find a suite the defective host grades differently').toBe(true);
       expect(String(result.errorInstance)).toMatch(/forbiddenCount: served 0, gradeRun [1-9]|trajectory\.matched: served true, gradeRun false/);
     } finally {
