@@ -86,11 +86,12 @@ export async function observeEvalRun(
   observed.summaryAnswer = answer.result;
   if (answer.kind === 'ok') observed.summary = answer.summary;
   observed.grade = gradeRun(doc.suite as EvalSuite, read.events, grading);
-  // The baseline's grade, when the harness observed it complete on this target (the served facts compare the regression block with it).
-  const baseline = target.observedRuns?.find((run) => run.runId === extras.baselineRunId && isCompleted(run));
-  if (extras.baselineRunId !== undefined && baseline?.grade !== undefined) observed.baseline = baseline.grade;
+  if (extras.baselineRunId !== undefined && gradesOf(target).has(extras.baselineRunId)) observed.baseline = gradesOf(target).get(extras.baselineRunId)!;
   // Observed; the pipeline compares it once every leg has run (scenarios/support/served-facts/).
-  if (isCompleted(observed) && how.judgeApart !== true) queueServedFacts(target, observed);
+  if (isCompleted(observed)) {
+    gradesOf(target).set(observed.runId, observed.grade);
+    if (how.judgeApart !== true) queueServedFacts(target, observed);
+  }
   return observed;
 }
 
@@ -103,6 +104,18 @@ export function isCompleted(run: ObservedRun): run is CompletedRun {
     run.summary !== undefined &&
     run.grade !== undefined
   );
+}
+
+/** The grades of the completed runs observed on each target, by run id: a candidate's baseline. */
+const GRADES = new WeakMap<Target, Map<string, RunGrade>>();
+
+function gradesOf(target: Target): Map<string, RunGrade> {
+  let grades = GRADES.get(target);
+  if (grades === undefined) {
+    grades = new Map();
+    GRADES.set(target, grades);
+  }
+  return grades;
 }
 
 /** The same fixture run, observed once per target and shared by every leg that judges it. */
