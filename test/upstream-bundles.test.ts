@@ -292,7 +292,8 @@ describe("verify on another suite's bundle", () => {
 describe('a bundle the OpenWOP project publishes', () => {
   // vectors/upstream/: the signed core of evidence/v2-host-bundles/openwop-host-v2-reference.json,
   // as published, and the key its discovery publishes. Its whole file is 132 KB; the four members
-  // and the signature are what this harness must assemble exactly as the official suite did.
+  // and the signature are what this harness must assemble exactly as the official suite did. Whole
+  // published bundles, run through the rules, are test/published-bundles.test.ts's.
   const core = JSON.parse(readFileSync(new URL('../vectors/upstream/openwop-host-v2-reference.signed-core.json', import.meta.url), 'utf8')) as Json;
   const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: core.publishedKey.publicKey }, format: 'jwk' });
 
