@@ -4,8 +4,12 @@
 // and `working-directory` expressions filled in from the inputs, the earlier steps' outputs and
 // the `github` context, with the variables a runner sets (CI, GITHUB_ACTIONS, RUNNER_TEMP,
 // RUNNER_TOOL_CACHE, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_ACTION_PATH, GITHUB_WORKSPACE) —
-// against the reference host. The cache step (actions/cache) is not run: the run is a cache miss,
-// and a second run of the install step stands for the hit.
+// against the practice host as a vendor starts it: the `host` command in its own process, publishing
+// the public half of the key the Action signs with (`host --publish-key`). Every input keeps its
+// documented default but the host's address and keys, the signing key and the report folder, as
+// docs/certifying.md's workflow gives them; `require-behavior` is the default, `true`. The cache
+// step (actions/cache) is not run: the run is a cache miss, and a second run of the install step
+// stands for the hit.
 
 import { execFileSync, spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
@@ -15,7 +19,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { cli } from './support/cli.ts';
-import { startReferenceHost } from '../hosts/reference/server.ts';
+import { type HostProcess, startHostProcess } from './support/host-process.ts';
 import { packagePath } from '../lib/package-root.ts';
 
 interface Step {
@@ -133,7 +137,7 @@ describe('the steps of action.yml, run as a runner runs them', () => {
   const pair = generateKeyPairSync('ed25519');
   const privatePem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const publicPem = join(workspace, 'host.pub.pem');
-  let host: Awaited<ReturnType<typeof startReferenceHost>>;
+  let host: HostProcess;
   let results: Array<{ step: string; status: number | null; stdout: string; stderr: string }> = [];
   /** Each step's GITHUB_OUTPUT, as the step wrote it, by step id. */
   const outputs: Record<string, Record<string, string>> = {};
@@ -145,8 +149,9 @@ describe('the steps of action.yml, run as a runner runs them', () => {
     cpSync(ROOT, actionPath, { recursive: true, filter: (source) => !/[\\/](node_modules|dist|\.git)$/.test(source) });
     writeFileSync(summaryFile, '');
     writeFileSync(publicPem, pair.publicKey.export({ type: 'spki', format: 'pem' }));
-    // The host publishes the vendor's public key only, as `host --publish-key` does.
-    host = await startReferenceHost({ log: () => {}, publishedKey: pair.publicKey, signingKeyId: 'action-key' });
+    // The host publishes the vendor's public key only.
+    host = await startHostProcess(['--publish-key', publicPem, '--signing-key-id', 'action-key']);
+    expect(host.banner).toMatch(/^publishes signing key action-key in its discovery signingKeys$/m);
     const inputs: Record<string, string> = {
       ...Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, input.default ?? ''])),
       'base-url': host.baseUrl,
@@ -200,7 +205,6 @@ describe('the steps of action.yml, run as a runner runs them', () => {
         ...Object.fromEntries(Object.entries(step.env ?? {}).map(([name, value]) => [name, expand(value, context)])),
       };
       const cwd = step['working-directory'] === undefined ? workspace : expand(step['working-directory'], context);
-      // Asynchronously: the reference host answers from this process's event loop.
       const ran = await runScript(script, cwd, env);
       results.push({ step: step.name, ...ran });
       if (ran.status !== 0) break;
