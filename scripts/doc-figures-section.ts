@@ -1,8 +1,10 @@
-// The measured figures the documents quote, taken from bench/RESULTS.md so that none is written by
-// hand: each sits between inline markers, `<!-- figure:NAME -->TEXT<!-- /figure -->`, and
-// `npx tsx scripts/doc-figures.ts` rewrites TEXT from the bench rows it reads (after
-// `npm run bench -- SECTION --write`); test/doc-figures.test.ts holds every marker to it. The
-// samples of command output are the other kind of generated figure (test/readme-samples.test.ts).
+// The measured figures the documents quote, so that none is written by hand: each sits between
+// inline markers, `<!-- figure:NAME -->TEXT<!-- /figure -->`, and `npx tsx scripts/doc-figures.ts`
+// rewrites TEXT from where it comes from: the bench rows of bench/RESULTS.md (after
+// `npm run bench -- SECTION --write`; DOC_FIGURES), or what `run` prints when it certifies the
+// reference host at the figures' seed (COMMAND_FIGURES, scripts/doc-figures-command.ts).
+// test/doc-figures.test.ts holds every marker to its source. The samples of command output are
+// the other kind of generated figure (test/readme-samples.test.ts).
 
 /** One row of a bench table: its measurement and figure cells. */
 export interface BenchRow {
@@ -74,6 +76,67 @@ export const DOC_FIGURES: readonly DocFigure[] = [
       return `${wall(after)} s from an empty cache, the TypeScript build (\`prepare\`, ${build} s alone) included, against ${wall(before)} s when the store was a native addon compiled from source`;
     },
   },
+  {
+    name: 'hostile-peak',
+    doc: 'docs/certifying.md',
+    section: 'Hostile hosts',
+    text: (rows) => {
+      const highest = highestPeak(rows.filter((r) => /^`[\w-]+`: /.test(r.measurement)));
+      return `\`${highest.behaviour}\`, ${highest.mb} MB`;
+    },
+  },
+  {
+    name: 'hostile-slowest',
+    doc: 'hosts/known-bad/README.md',
+    section: 'Hostile hosts',
+    text: (rows) => {
+      const walls = rows
+        .filter((r) => /^`[\w-]+`: /.test(r.measurement))
+        .map((r) => ({ behaviour: /^`([\w-]+)`/.exec(r.measurement)![1]!, seconds: Number(matched(r.figure, /^([\d.]+) s wall/)[1]) }));
+      const slowest = walls.reduce((a, b) => (b.seconds > a.seconds ? b : a));
+      return `\`${slowest.behaviour}\`, ${slowest.seconds} s`;
+    },
+  },
+  {
+    name: 'whole-run-peak',
+    doc: 'hosts/known-bad/README.md',
+    section: 'Whole-run hostile hosts',
+    text: (rows) => {
+      const highest = highestPeak(rows.filter((r) => r.measurement.includes('on every stream, whole certification')));
+      const archived = rows
+        .find((r) => r.measurement.startsWith(`\`${highest.behaviour}\``) && r.figure.startsWith(highest.figure))
+        ?.measurement.includes('--archive');
+      return `\`${highest.behaviour}\`${archived ? ' with --archive' : ''}, ${highest.mb} MB`;
+    },
+  },
+];
+
+/** The row of the highest peak resident set among `rows` (figures reading "… N MB peak RSS"). */
+function highestPeak(rows: BenchRow[]): { behaviour: string; mb: number; figure: string } {
+  const peaks = rows.map((r) => ({
+    behaviour: /^`([\w-]+)`/.exec(r.measurement)?.[1] ?? '?',
+    mb: Number(matched(r.figure, /(\d+) MB peak RSS/)[1]),
+    figure: r.figure,
+  }));
+  if (peaks.length === 0) throw new Error('Test bug: no bench row with a peak RSS');
+  return peaks.reduce((a, b) => (b.mb > a.mb ? b : a));
+}
+
+/** A figure taken from what `run` prints on the reference host (scripts/doc-figures-command.ts). */
+export interface CommandFigure {
+  name: string;
+  doc: string;
+  text(out: string): string;
+}
+
+/** The served-coverage line `run` prints (lib/report/coverage.ts), up to its share. */
+function coverageOf(out: string): RegExpExecArray {
+  return matched(out, /^served coverage: (\d+ of \d+ exchanges matched to a route and checked \(([\d.]+ %)\))/m);
+}
+
+export const COMMAND_FIGURES: readonly CommandFigure[] = [
+  { name: 'served-coverage', doc: 'docs/certifying.md', text: (out) => `\`served coverage: ${coverageOf(out)[1]}\`` },
+  { name: 'served-coverage-share', doc: 'README.md', text: (out) => coverageOf(out)[2]! },
 ];
 
 /** The rows of the latest table of a `## ` section of bench/RESULTS.md. */
@@ -99,11 +162,16 @@ export function quotedFigures(doc: string): Array<{ name: string; text: string }
   return [...doc.matchAll(MARKER)].map((m) => ({ name: m[1]!, text: m[2]! }));
 }
 
-/** The document with each figure's text rewritten from `results`. */
-export function withFigures(doc: string, results: string): string {
-  return doc.replace(MARKER, (_, name: string) => {
+/**
+ * The document with each figure's text rewritten: a bench figure from `results`, a command figure
+ * from `output` (what `run` printed), or left as it stands when no output is given.
+ */
+export function withFigures(doc: string, results: string, output?: string): string {
+  return doc.replace(MARKER, (whole, name: string) => {
+    const command = COMMAND_FIGURES.find((f) => f.name === name);
+    if (command !== undefined) return output === undefined ? whole : `<!-- figure:${name} -->${command.text(output)}<!-- /figure -->`;
     const figure = DOC_FIGURES.find((f) => f.name === name);
-    if (figure === undefined) throw new Error(`Test bug: no figure named ${name} in scripts/doc-figures.ts`);
+    if (figure === undefined) throw new Error(`Test bug: no figure named ${name} in scripts/doc-figures-section.ts`);
     return `<!-- figure:${name} -->${figure.text(benchRows(results, figure.section))}<!-- /figure -->`;
   });
 }
