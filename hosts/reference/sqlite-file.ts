@@ -1,7 +1,7 @@
 // The reference host's SQLite connection. SQLite runs as WebAssembly (node-sqlite3-wasm: the
 // engine and its .wasm ship inside the npm package, and it reads and writes the file through
-// node:fs), so installing the harness compiles nothing and fetches nothing beyond the npm registry,
-// on Linux, macOS and Windows alike.
+// node:fs), so installing the harness compiles nothing and fetches nothing beyond the npm registry.
+// Nothing in the package is bound to a platform (test/store-portable.test.ts); only Linux is run.
 //
 // One process owns a database file: the connection takes SQLite's exclusive locking mode, which
 // lets WAL run without shared memory (the WebAssembly file layer has none). That layer locks by
