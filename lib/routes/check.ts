@@ -101,7 +101,8 @@ export function checkExchanges(exchanges: readonly CheckedExchange[], findings: 
     counts.validated++;
     checked++;
     if (exchange.frames !== undefined) {
-      const frames = (counts.frames ??= { seen: 0, checked: 0, failed: 0 });
+      counts.frames ??= { seen: 0, checked: 0, failed: 0 };
+      const frames = counts.frames;
       frames.seen += exchange.frames.seen;
       frames.checked += exchange.frames.checked;
       frames.failed += exchange.frames.failed;
