@@ -78,13 +78,21 @@ export const SERVED_FACT_MEMBERS: Readonly<Record<ServedRule, Members>> = {
   'served-event-ids': [{ in: 'event *', paths: ['eventId'] }],
   'served-envelope': [],
   'served-agent-shape': [],
-  'served-tool-pairing': [{ in: 'event agent.tool-returned', paths: ['payload.callId', 'payload.toolName', 'payload.agentId'] }],
+  'served-tool-pairing': [
+    { in: 'event agent.tool-called', paths: ['payload.callId'] },
+    { in: 'event agent.tool-returned', paths: ['payload.callId', 'payload.toolName', 'payload.agentId'] },
+  ],
   'served-script-values': [
     { in: 'event agent.tool-called', paths: ['payload.toolName', 'payload.agentId', 'payload.inputs'] },
     { in: 'event provider.usage', paths: ['payload.provider', 'payload.model', 'payload.inputTokens', 'payload.outputTokens', 'payload.costEstimateUsd'] },
+    { in: 'event agent.tool-returned', paths: ['payload.status', 'payload.outcome'] },
     { in: 'event agent.decided', paths: ['payload.decision'] },
   ],
-  'served-bracket-agents': [{ in: 'event agent.invocation-started', paths: ['payload.agentId'] }],
+  'served-bracket-agents': [
+    { in: 'event agent.invocation-started', paths: ['payload.agentId'] },
+    { in: 'event agent.invocation-completed', paths: ['payload.agentId'] },
+    { in: 'event agent.decided', paths: ['payload.agentId'] },
+  ],
   'served-evaluator-type': [{ in: 'event eval.scored', paths: ['payload.evaluatorType'] }],
 };
 
