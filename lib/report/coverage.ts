@@ -51,7 +51,7 @@ export function coverageHtml(coverage: ServedCoverage | undefined): string {
     .filter((route) => route.seen > 0)
     .map(
       (route) =>
-        `<tr><td class="id">${e(route.method)} ${e(route.template)}</td><td>${route.seen}</td><td>${route.validated}</td><td>${route.failed}</td><td>${route.unanswered}</td><td>${route.frames === undefined ? '' : `${route.frames.checked} of ${route.frames.seen} (${route.frames.failed} failed)`}</td></tr>`,
+        `<tr><td class="id">${e(route.method)} ${e(route.template)} (${e(route.route)})</td><td>${route.seen}</td><td>${route.validated}</td><td>${route.failed}</td><td>${route.unanswered}</td><td>${route.frames === undefined ? '' : `${route.frames.checked} of ${route.frames.seen} (${route.frames.failed} failed)`}</td></tr>`,
     );
   const unmatched = coverage.unmatched.length > 0 ? `<p>Matched no route (a harness bug): ${coverage.unmatched.map(e).join(', ')}</p>` : '';
   return `<section id="served-coverage"><h2>Served coverage</h2>

@@ -82,7 +82,14 @@ export function frameChecker(onEvent: (event: unknown) => void, problems: string
   return {
     counts,
     feed(text) {
-      if (!stopped) parser.feed(text);
+      if (stopped) return;
+      try {
+        parser.feed(text);
+      } catch (error) {
+        // Never the host's failure, and never a crash of the read it rides on.
+        stopped = true;
+        problems.push(`Test bug: the SSE frame check threw: ${(error as Error).message}`);
+      }
     },
   };
 }
