@@ -219,7 +219,8 @@ export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
   {
     name: 'million-events',
     does: 'the event stream sends 1,000,000 small events, then run.completed',
-    expect: { exit: 1, blockedNaming: ['--max-events'], noPass: true },
+    // Whole RunEventDocs of about 170 bytes: the in-flight budgets may bind before the per-run cap.
+    expect: { exit: 1, blockedNaming: ['--max-events', '--max-events-in-flight', '--max-bytes-in-flight'], noPass: true },
     respond: (endpoint, req, res) => {
       if (endpoint !== 'events') return false;
       req.resume();
