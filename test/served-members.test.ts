@@ -180,7 +180,7 @@ describe('the SSE frames in the route step', () => {
 
   it('fails the route of a stream whose frame is no RunEventDoc, on the resumed route too', () => {
     const log = new ExchangeLog('http://h.test');
-    stream(log, frame(event(0, { timestamp: '2026-01-01T00:00:00' })) + frame(event(1, { extra: 1 })) + 'data: {not json\n\n', { 'last-event-id': '0' });
+    stream(log, `${frame(event(0, { timestamp: '2026-01-01T00:00:00' }))}${frame(event(1, { extra: 1 }))}data: {not json\n\n`, { 'last-event-id': '0' });
     const findings = new Findings();
     const coverage = checkExchanges(log.exchanges, findings, '[h]');
     expect(coverage.routes.find((r) => r.route === 'events-resumed')).toMatchObject({ failed: 1, frames: { seen: 3, checked: 3, failed: 3 } });
