@@ -1,13 +1,12 @@
 // The route table (lib/routes/): its shape, how an exchange is matched and checked, the
-// cross-exchange status rule, a request no route matches (the harness's bug), the tenant probe a
-// new route gets from the table alone, and a reference certification with every exchange matched
-// and checked.
+// cross-exchange status rule, a request no route matches (the harness's bug), and the tenant probe
+// a new route gets from the table alone. A reference certification with every exchange matched
+// and checked is test/served-coverage.test.ts.
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../lib/client/index.ts';
-import { certifyTarget } from '../lib/certify.ts';
 import { Findings } from '../lib/ledger/findings.ts';
 import { createChecks } from '../lib/ledger/leg.ts';
 import type { Target } from '../lib/ledger/target.ts';
@@ -16,8 +15,6 @@ import { blockUnmatched, checkExchanges } from '../lib/routes/check.ts';
 import { ExchangeLog, matchRoute } from '../lib/routes/exchanges.ts';
 import { ROUTES, ROUTES_SERVED_ID, runScopedRoutes, type Route } from '../lib/routes/table.ts';
 import { certificationSeed } from '../lib/certification-seed.ts';
-import { startReferenceHost } from '../hosts/reference/server.ts';
-import { loadScenarios } from '../scenarios/index.ts';
 import { judgeProbe, probeRoute } from '../scenarios/support/tenant-probes.ts';
 
 const route = (name: string): Route => ROUTES.find((r) => r.name === name)!;
@@ -165,30 +162,4 @@ describe('a route added to the table', () => {
     expect(check.failedRules).toEqual(['foreign-artifacts']);
     expect(check.failures.join('\n')).toMatch(/GET \/runs\/\{runId\}\/artifacts: tenant B is not served tenant A's run/);
   });
-});
-
-describe('a certification of the reference host', () => {
-  it('matches every exchange to a route and checks it: none unmatched, none failed', async () => {
-    const host = await startReferenceHost({ port: 0, dbPath: ':memory:', log: () => {} });
-    try {
-      const outcome = await certifyTarget({
-        host: { baseUrl: host.baseUrl, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey },
-        requireBehavior: true,
-        scenarios: await loadScenarios(),
-        generated: 0,
-      });
-      if (!outcome.ok) throw new Error(outcome.reason);
-      const coverage = outcome.target.servedCoverage!;
-      expect(coverage.unmatched).toEqual([]);
-      expect(coverage.totals.failed).toBe(0);
-      expect(coverage.totals.unanswered).toBe(0);
-      expect(coverage.totals.validated).toBe(coverage.totals.seen);
-      expect(coverage.totals.seen).toBeGreaterThan(100);
-      const rows = new Map(outcome.rows.map((row) => [row.id, row]));
-      expect(rows.get(ROUTES_SERVED_ID)?.result).toBe('executed-pass');
-      expect(rows.get('openwop.requirement.0244.run-routes-tenant-scoped')?.result).toBe('executed-pass');
-    } finally {
-      await host.close();
-    }
-  }, 300_000);
 });

@@ -11,7 +11,7 @@
 
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { echoOf, frame, GiB, gzipBomb, hang, openSse, pump, sendText, withheldTerminal } from './helpers.ts';
+import { echoOf, frame, GiB, gzipBomb, hang, openSse, pump, runEvent, sendText, withheldTerminal } from './helpers.ts';
 import { FLOOD_BEHAVIOURS } from './flood.ts';
 
 export type Endpoint = 'discovery' | 'create' | 'events' | 'poll' | 'summary' | 'other';
@@ -155,7 +155,7 @@ export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
       req.resume();
       openSse(res);
       const pad = 'p'.repeat(1024);
-      pump(res, (i) => frame({ sequence: i, type: 'agent.decided', payload: { pad } }), 10_000_000);
+      pump(res, (i) => frame(runEvent(req, { sequence: i, type: 'agent.decided', payload: { pad } })), 10_000_000);
       return true;
     },
   },
@@ -219,7 +219,8 @@ export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
   {
     name: 'million-events',
     does: 'the event stream sends 1,000,000 small events, then run.completed',
-    expect: { exit: 1, blockedNaming: ['--max-events'], noPass: true },
+    // Whole RunEventDocs of about 170 bytes: the in-flight budgets may bind before the per-run cap.
+    expect: { exit: 1, blockedNaming: ['--max-events', '--max-events-in-flight', '--max-bytes-in-flight'], noPass: true },
     respond: (endpoint, req, res) => {
       if (endpoint !== 'events') return false;
       req.resume();
@@ -233,7 +234,7 @@ export const HOSTILE_BEHAVIOURS: readonly HostileBehaviour[] = [
           let text = '';
           for (let j = 0; j < 256 && i * 256 + j <= N; j++) {
             const s = i * 256 + j;
-            text += frame({ sequence: s, type: s === N ? 'run.completed' : 'agent.decided' });
+            text += frame(runEvent(req, { sequence: s, type: s === N ? 'run.completed' : 'agent.decided' }));
           }
           return text === '' ? undefined : text;
         },

@@ -5,6 +5,7 @@
 
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
+import { unprojectId } from '../../lib/client/ids.ts';
 import type { Endpoint, HostileContext } from './catalogue.ts';
 
 export const GiB = 1024 * 1024 * 1024;
@@ -49,6 +50,24 @@ export function openSse(res: ServerResponse): void {
 }
 
 export const frame = (doc: Record<string, unknown>, id = String(doc.sequence)): string => `id: ${id}\ndata: ${JSON.stringify(doc)}\n\n`;
+
+/**
+ * A whole RunEventDoc (docs/wire.md §5.1) of the run the events request names, so that a host
+ * whose defect is how it streams sends frames the route step has nothing else to refuse.
+ */
+export function runEvent(req: IncomingMessage, doc: { sequence: number; type: string; payload?: Record<string, unknown> }): Record<string, unknown> {
+  const segment = (req.url ?? '').split('?')[0]!.split('/')[2] ?? '';
+  const decoded = unprojectId(segment);
+  return {
+    eventId: `evt-${String(doc.sequence).padStart(16, '0')}`,
+    runId: decoded.ok ? decoded.id : segment,
+    type: doc.type,
+    payload: doc.payload ?? {},
+    timestamp: '2026-01-01T00:00:00Z',
+    sequence: doc.sequence,
+    schemaVersion: 1,
+  };
+}
 
 let bomb: Buffer | undefined;
 /** 1 GiB of zeros as 1024 gzip members of 1 MiB each (valid gzip), about 1 MB on the wire. */

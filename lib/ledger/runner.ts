@@ -19,7 +19,7 @@ import { DEFAULT_CONCURRENCY, schedule } from './schedule.ts';
 import type { Target } from './target.ts';
 import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
 import { filterKeeps, type LegFilter } from '../leg-filter.ts';
-import { blockUnmatched, checkExchanges } from '../routes/check.ts';
+import { blockUnmatched, checkExchanges, memberCoverage } from '../routes/check.ts';
 
 export interface RunLegsOptions {
   /** Only legs whose id or title matches (lib/leg-filter.ts). */
@@ -58,8 +58,10 @@ export async function runLegs(scenarios: Scenario[], target: Target | undefined,
   // 2. Compare: every served fact of every observed run, charged to the id whose clause it witnesses.
   if (target !== undefined) compareServed(target.observedRuns, target.findings);
   // 3. Check every exchange against its route (lib/routes/), charged to the route's id.
-  if (target?.exchanges !== undefined && target.findings !== undefined)
-    target.servedCoverage = checkExchanges(target.exchanges.exchanges, target.findings, target.label);
+  if (target?.exchanges !== undefined && target.findings !== undefined) {
+    const coverage = checkExchanges(target.exchanges.exchanges, target.findings, target.label);
+    target.servedCoverage = { ...coverage, members: memberCoverage(target.exchanges.census, target.findings) };
+  }
   // 4. Record: each id's findings join its own row, whichever leg's run showed them; an exchange
   // no route matches is the harness's bug.
   return blockUnmatched(applyFindings(rows, target?.findings), target?.servedCoverage);

@@ -5,11 +5,13 @@
 // the create answer's URLs). What it says about the run's status is kept for the cross-exchange
 // rule (./check.ts).
 
+import { readFileSync } from 'node:fs';
 import { unprojectId } from '../client/ids.ts';
 import { jsonTextDeepAndBalanced } from '../json-depth.ts';
 import { isJsonObject } from '../json-value.ts';
-import { validate } from '../schemas/index.ts';
-import { answerFor, type Route } from './table.ts';
+import { SCHEMA_DIR, type SchemaName, validate } from '../schemas/index.ts';
+import type { MemberCheck, SchemaReach } from './members.ts';
+import { answerFor, ROUTES, type Route } from './table.ts';
 
 /**
  * The registered codes docs/wire.md §1.4 names, with their `x-openwop-http-status`.
@@ -71,6 +73,47 @@ export interface AnswerCheck {
   /** The body was read and checked (not only the status). */
   bodyChecked: boolean;
   seen?: StatusSeen;
+  /** The JSON body read, for the member census (./members.ts), and how far its schema reached. */
+  body?: unknown;
+  reach?: SchemaReach;
+}
+
+/**
+ * The members the checks of this file compare with what the harness knows, by the rule they
+ * charge (./members.ts): the run id of the path, the create answer's URLs against the request's
+ * origin, a poll page's status, isTerminal and lastSequence against its events, the registered
+ * code of a 404 or 409; and, for the cross-exchange rule (./check.ts), every status an answer
+ * names of its run. test/served-members.test.ts breaks each in turn and holds that the check sees it.
+ */
+export const ANSWER_CROSS_CHECKS: readonly MemberCheck[] = [
+  { rule: 'route-create', in: 'create 201', paths: ['eventsUrl', 'statusUrl'] },
+  { rule: 'route-snapshot', in: 'snapshot 200', paths: ['runId'] },
+  { rule: 'route-poll', in: 'poll 200', paths: ['runId', 'status', 'isTerminal', 'lastSequence'] },
+  { rule: 'route-cancel', in: 'cancel 200', paths: ['runId'] },
+  { rule: 'route-seams', in: 'seam-run-effects 200', paths: ['runId'] },
+  ...ROUTES.flatMap((route) =>
+    ['404', '409']
+      .filter((status) => route.answers[status]?.body === 'error')
+      .map((status) => ({ rule: route.rule, in: `${route.name} ${status}`, paths: ['error'] })),
+  ),
+  { rule: 'run-status-consistent', in: 'create 201', paths: ['runId', 'status'] },
+  { rule: 'run-status-consistent', in: 'snapshot 200', paths: ['status'] },
+  { rule: 'run-status-consistent', in: 'poll 200', paths: ['status'] },
+  { rule: 'run-status-consistent', in: 'cancel 200', paths: ['status'] },
+  { rule: 'run-status-consistent', in: 'summary 409', paths: ['details.runStatus'] },
+];
+
+const rootMembers = new Map<SchemaName, string[]>();
+
+/** The members a schema names at its root: what a schema that admits more than it names checks there. */
+function schemaRootMembers(name: SchemaName): string[] {
+  let names = rootMembers.get(name);
+  if (names === undefined) {
+    const schema: unknown = JSON.parse(readFileSync(`${SCHEMA_DIR}${name}.schema.json`, 'utf8'));
+    names = isJsonObject(schema) && isJsonObject(schema.properties) ? Object.keys(schema.properties) : [];
+    rootMembers.set(name, names);
+  }
+  return names;
 }
 
 /** The run id a `{runId}` segment of the path carries, decoded; undefined when the route takes none. */
@@ -170,13 +213,27 @@ export function checkAnswer(route: Route, segments: readonly string[], answer: A
     const problems = errorProblems(answer.status, parsed.value);
     const details = isJsonObject(parsed.value) && isJsonObject(parsed.value.details) ? parsed.value.details : undefined;
     const conflict = isJsonObject(parsed.value) && parsed.value.error === 'run_state_conflict' && typeof details?.runStatus === 'string';
-    return { problems, bodyChecked: true, ...(conflict && runId !== undefined ? { seen: { runId, status: details.runStatus as string } } : {}) };
+    const reach: SchemaReach = nestedCode(parsed.value) === undefined ? 'all' : 'none';
+    return {
+      problems,
+      bodyChecked: true,
+      body: parsed.value,
+      reach,
+      ...(conflict && runId !== undefined ? { seen: { runId, status: details.runStatus as string } } : {}),
+    };
   }
   const shape = validate(spec.body.schema, parsed.value);
   // A schema that is a subset of what the host may send admits members beyond it at its root.
   const more = spec.body.admitsMore !== undefined;
   const problems = shape.ok ? [] : shape.errors.filter((error) => !(more && /^\/ must NOT have additional properties/.test(error)));
-  if (!isJsonObject(parsed.value)) return { problems, bodyChecked: true };
+  const reach: SchemaReach = more ? { rootMembers: schemaRootMembers(spec.body.schema) } : 'all';
+  if (!isJsonObject(parsed.value)) return { problems, bodyChecked: true, body: parsed.value, reach };
   const crossed = crossChecks(route, parsed.value, answer, runId);
-  return { problems: [...problems, ...crossed.problems], bodyChecked: true, ...(crossed.seen === undefined ? {} : { seen: crossed.seen }) };
+  return {
+    problems: [...problems, ...crossed.problems],
+    bodyChecked: true,
+    body: parsed.value,
+    reach,
+    ...(crossed.seen === undefined ? {} : { seen: crossed.seen }),
+  };
 }

@@ -6,13 +6,17 @@
 // exchange that matches no route is the harness's own bug: the route table lacks a request the
 // harness makes, and the routes' row is `blocked` ("Test bug"), never the host's failure.
 //
-// The coverage it returns (per route: exchanges seen, checked, failed) goes to the reports.
+// The coverage it returns (per route: exchanges seen, checked, failed, and an SSE route's frames;
+// per served member: cross-checked, schema-checked or unchecked, ./members.ts) goes to the reports.
 
 import type { LedgerRow } from '../evidence/types.ts';
 import type { Findings } from '../ledger/findings.ts';
 import { clipDetail } from '../ledger/detail.ts';
-import { TERMINAL_STATUSES } from './answer.ts';
+import { servedFactMemberChecks } from '../ledger/served-members.ts';
+import { ANSWER_CROSS_CHECKS, TERMINAL_STATUSES } from './answer.ts';
 import type { CheckedExchange } from './exchanges.ts';
+import type { FrameCounts } from './frames.ts';
+import type { MemberCensus, MembersCoverage } from './members.ts';
 import { ROUTES, ROUTES_SERVED_ID, RUN_STATUS_RULE, type Route } from './table.ts';
 
 export interface RouteCoverage {
@@ -26,13 +30,17 @@ export interface RouteCoverage {
   failed: number;
   /** No whole answer came (a transport loss): seen, not checked. */
   unanswered: number;
+  /** An SSE route's frames: the run events they carried, checked against the envelope schema (./frames.ts). */
+  frames?: FrameCounts;
 }
 
 export interface ServedCoverage {
   routes: RouteCoverage[];
   /** Exchanges that matched no route, by name: the harness's own bug. */
   unmatched: string[];
-  totals: { seen: number; validated: number; failed: number; unanswered: number };
+  totals: { seen: number; validated: number; failed: number; unanswered: number; frames?: FrameCounts };
+  /** Every member path served, per document, and how far it was checked (./members.ts). */
+  members?: MembersCoverage;
 }
 
 /** Failures of one exchange, sorted and named, so the row does not depend on when legs ran. */
@@ -92,6 +100,13 @@ export function checkExchanges(exchanges: readonly CheckedExchange[], findings: 
     }
     counts.validated++;
     checked++;
+    if (exchange.frames !== undefined) {
+      counts.frames ??= { seen: 0, checked: 0, failed: 0 };
+      const frames = counts.frames;
+      frames.seen += exchange.frames.seen;
+      frames.checked += exchange.frames.checked;
+      frames.failed += exchange.frames.failed;
+    }
     if (exchange.problems.length > 0) {
       counts.failed++;
       failures.set(exchange.route, [...(failures.get(exchange.route) ?? []), describe(exchange)]);
@@ -123,11 +138,29 @@ export function checkExchanges(exchanges: readonly CheckedExchange[], findings: 
   }
   const list = [...coverage.values()];
   const sum = (key: 'seen' | 'validated' | 'failed' | 'unanswered') => list.reduce((total, row) => total + row[key], 0);
+  const streamed = list.filter((row) => row.frames !== undefined);
+  const frames = (key: keyof FrameCounts) => streamed.reduce((total, row) => total + row.frames![key], 0);
   return {
     routes: list,
     unmatched: [...unmatched].sort(),
-    totals: { seen: sum('seen') + unmatched.size, validated: sum('validated'), failed: sum('failed'), unanswered: sum('unanswered') },
+    totals: {
+      seen: sum('seen') + unmatched.size,
+      validated: sum('validated'),
+      failed: sum('failed'),
+      unanswered: sum('unanswered'),
+      ...(streamed.length > 0 ? { frames: { seen: frames('seen'), checked: frames('checked'), failed: frames('failed') } } : {}),
+    },
   };
+}
+
+/**
+ * Every member served, classed (./members.ts) by the cross-checks declared beside the checks —
+ * the served facts' (lib/ledger/served-members.ts) and the route step's (./answer.ts) — whose
+ * rule made a check in `findings`. Called once every step has charged its findings.
+ */
+export function memberCoverage(census: MemberCensus, findings: Findings): MembersCoverage {
+  const checked = new Set([...findings.summary().values()].flatMap((found) => found.checkedRules));
+  return census.coverage([...servedFactMemberChecks(), ...ANSWER_CROSS_CHECKS], checked);
 }
 
 /**

@@ -1,12 +1,17 @@
 // Every exchange of a certification, matched to its route and checked as it ends: the recorder
 // every client of the target reports to (beside the archive's, when one is written). Each answer
-// is checked once, when it is whole (./answer.ts), and only the outcome is kept, so the log holds
-// no bodies; the findings are charged after the legs have run (./check.ts), in an order that does
-// not depend on when the legs ran.
+// is checked once, when it is whole (./answer.ts), an SSE answer frame by frame as it arrives
+// (./frames.ts), and only the outcome is kept, with the member paths served (./members.ts), so
+// the log holds no bodies; the findings are charged after the legs have run (./check.ts), in an
+// order that does not depend on when the legs ran.
 
 import type { ExchangeRecord, ExchangeRecorder, SentRequest, StreamEnd } from '../client/recorder.ts';
+import { isJsonObject } from '../json-value.ts';
+import { knownEventTypes } from '../schemas/index.ts';
 import { checkAnswer, type StatusSeen } from './answer.ts';
-import { ROUTES, type Route } from './table.ts';
+import { type FrameCounts, frameChecker } from './frames.ts';
+import { MemberCensus } from './members.ts';
+import { answerFor, ROUTES, type Route } from './table.ts';
 
 /** Bytes of a refused stream's body kept to check its error envelope. */
 const STREAM_ERROR_BYTES = 64 * 1024;
@@ -23,6 +28,8 @@ export interface CheckedExchange {
   bodyChecked: boolean;
   problems: string[];
   seen?: StatusSeen;
+  /** For an SSE answer: the run events its frames carried, checked against the envelope schema. */
+  frames?: FrameCounts;
   /** performance.now() when the request went out and when its answer was whole. */
   begunAt: number;
   endedAt?: number;
@@ -41,10 +48,22 @@ export function matchRoute(method: string, segments: readonly string[], headers:
   );
 }
 
+/**
+ * The event types whose payloads a schema check reads: the eval.*, agent.* and provider.* ones
+ * the served facts validate by type (scenarios/support/served-facts/shape.ts, agents.ts).
+ */
+function payloadSchemaChecked(): (type: string) => boolean {
+  const known = new Set(knownEventTypes().filter((type) => /^(eval|agent|provider)\./.test(type)));
+  return (type) => known.has(type);
+}
+
 export class ExchangeLog implements ExchangeRecorder {
   readonly #basePath: string[];
   readonly #routes: readonly Route[];
   readonly exchanges: CheckedExchange[] = [];
+  /** Every member path served, per document (./members.ts). */
+  readonly census = new MemberCensus();
+  readonly #payloadChecked = payloadSchemaChecked();
 
   /** `baseUrl` is the host's; a path prefix it carries is not part of any route. */
   constructor(baseUrl: string, routes: readonly Route[] = ROUTES) {
@@ -70,6 +89,11 @@ export class ExchangeLog implements ExchangeRecorder {
     let headers: Record<string, string> = {};
     let streamText = '';
     let open = true;
+    let frames: ReturnType<typeof frameChecker> | undefined;
+    const decoder = new TextDecoder();
+    const census = this.census;
+    const payloadChecked = this.#payloadChecked;
+    const countEvent = (event: unknown): void => census.addEvent(event, payloadChecked);
     const finish = (text: string | undefined): void => {
       if (!open) return;
       open = false;
@@ -80,6 +104,12 @@ export class ExchangeLog implements ExchangeRecorder {
         entry.problems = checked.problems;
         entry.bodyChecked = checked.bodyChecked;
         if (checked.seen !== undefined) entry.seen = checked.seen;
+        if (checked.body !== undefined && checked.reach !== undefined) {
+          // A poll page's events are counted as events, as an SSE frame's are.
+          const pollEvents = route.name === 'poll' && isJsonObject(checked.body) && Array.isArray(checked.body.events) ? checked.body.events : [];
+          census.add(`${route.name} ${status}`, checked.body, checked.reach, (path) => path === 'events[]' && pollEvents.length > 0);
+          for (const event of pollEvents) countEvent(event);
+        }
       } catch (error) {
         entry.problems = [`Test bug: the route check threw: ${(error as Error).message}`];
       }
@@ -90,12 +120,20 @@ export class ExchangeLog implements ExchangeRecorder {
         status = code;
         entry.status = code;
         headers = received;
-        // A stream the host serves is checked on its status line and headers; its frames are run
-        // events, read and checked as the run's log.
-        if (request.stream && code === 200) finish(undefined);
+        // A stream the host serves is checked on its status line and headers, then frame by frame:
+        // its frames are run events (./frames.ts).
+        if (request.stream && code === 200) {
+          finish(undefined);
+          const eventStream = route !== undefined && answerFor(route, code)?.body === 'event-stream';
+          if (eventStream && entry.problems.length === 0) {
+            frames = frameChecker(countEvent, entry.problems);
+            entry.frames = frames.counts;
+          }
+        }
       },
       chunk(bytes) {
-        if (open && streamText.length < STREAM_ERROR_BYTES) streamText += Buffer.from(bytes).toString('utf8');
+        if (frames !== undefined) frames.feed(decoder.decode(bytes, { stream: true }));
+        else if (open && streamText.length < STREAM_ERROR_BYTES) streamText += Buffer.from(bytes).toString('utf8');
       },
       end(outcome: { text: string } | { by: StreamEnd }) {
         // A refused stream the harness closed before reading its body is checked on its status only.

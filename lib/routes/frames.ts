@@ -1,0 +1,95 @@
+// The frames of an SSE answer (the events and resumed-events routes), checked as they arrive: each
+// frame's run event against the RunEventDoc envelope (docs/wire.md §5.1, §5.2: the frames are the
+// run events; schemas/v2/run-event.schema.json), as a poll page's events are by its schema. The
+// payloads are checked by type, and every envelope is cross-checked (runId, eventId), by the
+// served facts of the run read (scenarios/support/served-facts/envelopes.ts, agents.ts).
+//
+// Frames are read as the client reads them (lib/client/events.ts): the synthetic frames are no run
+// events, a `batch` frame carries an array of them; a frame nested deeper than the harness reads
+// is the client's to refuse (blocked), so it is counted as seen, not checked. Only whole frames
+// count: the harness closes a stream once the run's terminal event came.
+
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { jsonTextDeepAndBalanced } from '../json-depth.ts';
+import { validate } from '../schemas/index.ts';
+
+const SYNTHETIC_FRAMES = new Set(['state.snapshot', 'ai.message.chunk']);
+/** The longest frame parsed, as the client's own bound (lib/client/events.ts MAX_FRAME_CHARS). */
+const MAX_FRAME_CHARS = 8 * 1024 * 1024;
+/** At most this many frame problems are named per exchange. */
+const SHOWN = 5;
+
+export interface FrameCounts {
+  /** Run events the frames carried. */
+  seen: number;
+  /** Run events checked against the envelope schema. */
+  checked: number;
+  /** Run events the envelope schema refused. */
+  failed: number;
+}
+
+export interface FrameChecker {
+  counts: FrameCounts;
+  feed(text: string): void;
+}
+
+/**
+ * A checker of one stream's frames: each problem is pushed on `problems` (the exchange's, at most
+ * SHOWN of them named), and `onEvent` is told every run event parsed, for the member census.
+ */
+export function frameChecker(onEvent: (event: unknown) => void, problems: string[]): FrameChecker {
+  const counts: FrameCounts = { seen: 0, checked: 0, failed: 0 };
+  let named = 0;
+  let stopped = false;
+  const note = (problem: string): void => {
+    if (named++ < SHOWN) problems.push(problem);
+  };
+  const check = (doc: unknown, id: string | undefined): void => {
+    counts.seen++;
+    const result = validate('run-event', doc);
+    counts.checked++;
+    onEvent(doc);
+    if (result.ok) return;
+    counts.failed++;
+    note(`the SSE frame${id === undefined ? '' : ` with id ${id}`} is no RunEventDoc: ${result.errors.slice(0, 2).join('; ')}`);
+  };
+  const parser = createParser({
+    onEvent(message: EventSourceMessage) {
+      const name = message.event ?? 'message';
+      if (SYNTHETIC_FRAMES.has(name) || message.data === '') return;
+      if (jsonTextDeepAndBalanced(message.data)) {
+        counts.seen++;
+        return;
+      }
+      let data: unknown;
+      try {
+        data = JSON.parse(message.data);
+      } catch {
+        counts.seen++;
+        counts.checked++;
+        counts.failed++;
+        note(`the SSE frame${message.id ? ` with id ${message.id}` : ''} carries data that is not JSON`);
+        return;
+      }
+      for (const doc of name === 'batch' && Array.isArray(data) ? data : [data]) check(doc, message.id);
+    },
+    // A frame past the client's bound stops the client's reading (a harness cap): here, the frames' check stops too.
+    onError(error) {
+      if (error.type === 'max-buffer-size-exceeded') stopped = true;
+    },
+    maxBufferSize: MAX_FRAME_CHARS,
+  });
+  return {
+    counts,
+    feed(text) {
+      if (stopped) return;
+      try {
+        parser.feed(text);
+      } catch (error) {
+        // Never the host's failure, and never a crash of the read it rides on.
+        stopped = true;
+        problems.push(`Test bug: the SSE frame check threw: ${(error as Error).message}`);
+      }
+    },
+  };
+}

@@ -1,0 +1,156 @@
+// Served coverage per member (docs/certifying.md "Reports"): every member path the host served,
+// per document — a route's answer by route and status (`summary 200`, `snapshot 404`), and each
+// run event by type (`event eval.scored`: its envelope and its payload) —, paths normalised
+// (`tasks[].score`, `payload.usage.model`), and how far each was checked:
+//
+//   - cross-checked: a check compared it with what the harness knows (the recomputed grade, the
+//     script, the run read, the call it pairs with…). The set is what the checks declare they
+//     compare: the served facts in their table (lib/ledger/served-facts.ts `compares`), the route
+//     step beside its own checks (./answer.ts ANSWER_CROSS_CHECKS); a declaration counts only when
+//     its rule made a check in this certification. test/served-members.test.ts breaks a
+//     reference run's every declared member in turn and holds that the rule then fails, so a
+//     check that stops comparing a member it claims fails a test;
+//   - schema-checked: the document it came in was validated against a schema (an event's
+//     payload: by its type, for the eval.*, agent.* and provider.* types the served facts read);
+//   - unchecked: neither (a member beyond the subset a schema admits more than, a payload of a
+//     type no schema check reads).
+//
+// The census is bounded: a hostile host's documents add at most MAX_DOCUMENTS documents of at
+// most MAX_PATHS paths, MAX_DEPTH levels deep; what lies beyond is not counted.
+
+import { isJsonObject } from '../json-value.ts';
+
+/** A declared cross-check: the rule whose check compares the members, the documents (`*` matches any run of characters), the paths. */
+export interface MemberCheck {
+  rule: string;
+  in: string;
+  paths: readonly string[];
+}
+
+export type MemberClass = 'cross-checked' | 'schema-checked' | 'unchecked';
+
+export interface MemberCoverage {
+  document: string;
+  path: string;
+  /** Documents that carried the member. */
+  served: number;
+  class: MemberClass;
+  /** For a cross-checked member: the rules whose checks compare it. */
+  rules?: string[];
+}
+
+export interface MembersCoverage {
+  members: MemberCoverage[];
+  totals: { served: number; crossChecked: number; schemaChecked: number; unchecked: number };
+}
+
+const MAX_DOCUMENTS = 300;
+const MAX_PATHS = 400;
+const MAX_DEPTH = 12;
+const MAX_NAME = 80;
+
+/** How a document's members were schema-checked: all, none, or all but root members outside `rootMembers`. */
+export type SchemaReach = 'all' | 'none' | { rootMembers: readonly string[] };
+
+function key(name: string): string {
+  return /^[A-Za-z_$][\w$-]{0,63}$/.test(name) ? name : JSON.stringify(name.slice(0, MAX_NAME));
+}
+
+/** The normalised member paths of `value`: objects by `.`, arrays as `[]`, leaves (an empty object or array is one). */
+export function memberPaths(value: unknown, skip?: (path: string) => boolean): string[] {
+  const out = new Set<string>();
+  const walk = (node: unknown, path: string, depth: number): void => {
+    if (out.size >= MAX_PATHS) return;
+    if (path !== '' && skip?.(path)) {
+      out.add(path);
+      return;
+    }
+    if (depth >= MAX_DEPTH) {
+      if (path !== '') out.add(path);
+      return;
+    }
+    if (Array.isArray(node)) {
+      if (node.length === 0 && path !== '') out.add(path);
+      for (const item of node) walk(item, `${path}[]`, depth + 1);
+    } else if (isJsonObject(node)) {
+      const entries = Object.entries(node);
+      if (entries.length === 0 && path !== '') out.add(path);
+      for (const [name, item] of entries) walk(item, path === '' ? key(name) : `${path}.${key(name)}`, depth + 1);
+    } else if (path !== '') out.add(path);
+  };
+  walk(value, '', 0);
+  return [...out];
+}
+
+/** Whether `declared` (a member path) covers `path`: the path itself, or a member inside it. */
+export function covers(declared: string, path: string): boolean {
+  return path === declared || path.startsWith(`${declared}.`) || path.startsWith(`${declared}[]`);
+}
+
+function globMatches(pattern: string, name: string): boolean {
+  const source = pattern
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  return new RegExp(`^${source}$`).test(name);
+}
+
+/** The member census of one certification: what was served, per document, and whether a schema checked it. */
+export class MemberCensus {
+  readonly #documents = new Map<string, Map<string, { served: number; schemaChecked: boolean }>>();
+
+  /** Counts the members of one served document. `skip` stops the walk at a path (a poll page's events, counted as events). */
+  add(document: string, value: unknown, reach: SchemaReach, skip?: (path: string) => boolean): void {
+    const name = document.slice(0, MAX_NAME);
+    let paths = this.#documents.get(name);
+    if (paths === undefined) {
+      if (this.#documents.size >= MAX_DOCUMENTS) return;
+      paths = new Map();
+      this.#documents.set(name, paths);
+    }
+    for (const path of memberPaths(value, skip)) {
+      const root = path.split(/[.[]/)[0]!;
+      const checked = reach === 'all' || (reach !== 'none' && reach.rootMembers.includes(root));
+      const entry = paths.get(path);
+      if (entry === undefined) {
+        if (paths.size < MAX_PATHS) paths.set(path, { served: 1, schemaChecked: checked });
+      } else {
+        entry.served++;
+        entry.schemaChecked &&= checked;
+      }
+    }
+  }
+
+  /** Counts one run event's members: the envelope checked by its schema, the payload as `payloadChecked` says. */
+  addEvent(event: unknown, payloadChecked: (type: string) => boolean): void {
+    if (!isJsonObject(event)) return;
+    const type = typeof event.type === 'string' ? event.type : '(no type)';
+    const envelope = { ...event };
+    delete envelope.payload;
+    this.add(`event ${type}`, envelope, 'all');
+    if (event.payload !== undefined) this.add(`event ${type}`, { payload: event.payload }, payloadChecked(type) ? 'all' : 'none');
+  }
+
+  /** Every member with its class: cross-checked by a declaration whose rule made a check (`checkedRules`), else by the schema. */
+  coverage(declared: readonly MemberCheck[], checkedRules: ReadonlySet<string>): MembersCoverage {
+    const live = declared.filter((d) => checkedRules.has(d.rule));
+    const members: MemberCoverage[] = [];
+    for (const [document, paths] of [...this.#documents].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      const here = live.filter((d) => globMatches(d.in, document));
+      for (const [path, { served, schemaChecked }] of [...paths].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        const rules = [...new Set(here.filter((d) => d.paths.some((p) => covers(p, path))).map((d) => d.rule))].sort();
+        members.push({
+          document,
+          path,
+          served,
+          ...(rules.length > 0 ? { class: 'cross-checked' as const, rules } : { class: schemaChecked ? ('schema-checked' as const) : ('unchecked' as const) }),
+        });
+      }
+    }
+    const count = (c: MemberClass) => members.filter((m) => m.class === c).length;
+    return {
+      members,
+      totals: { served: members.length, crossChecked: count('cross-checked'), schemaChecked: count('schema-checked'), unchecked: count('unchecked') },
+    };
+  }
+}
