@@ -15,7 +15,7 @@ export const SAMPLE_SEED = 'wire-mutants-1';
 /** The honest rows, and the mutants placed by what that certification served. */
 export async function censusAndMutants(scenarios: Scenario[]): Promise<{ reference: Map<string, LedgerRow>; mutants: WireMutant[]; noOps: string[] }> {
   const census = censusHost();
-  const run = await certifyConfiguration(census.options, scenarios);
+  const run = await certifyConfiguration(census.options, scenarios, { wire: census.wire });
   if (run.trafficViolations.length > 0) throw new Error(`the census host sent what its schemas refuse: ${run.trafficViolations.join('; ')}`);
   return { reference: run.rows, ...wireMutants(census.settle()) };
 }
@@ -33,7 +33,7 @@ export function killingRows(rows: Map<string, LedgerRow>, reference: Map<string,
 
 /** Certifies `mutant` and returns the rows that kill it. */
 export async function killsOf(mutant: WireMutant, scenarios: Scenario[], reference: Map<string, LedgerRow>): Promise<string[]> {
-  const run = await certifyConfiguration(mutant.options, scenarios);
+  const run = await certifyConfiguration(mutant.options, scenarios, mutant.wire === undefined ? {} : { wire: mutant.wire });
   return killingRows(run.rows, reference);
 }
 
