@@ -21,13 +21,18 @@ export async function censusAndMutants(scenarios: Scenario[]): Promise<{ referen
 }
 
 /**
- * The rows that kill a mutant, in words: `executed-fail` where the honest row is `executed-pass`,
- * or `blocked` there for a host fault (anything but the harness's own "Test bug").
+ * The rows that kill a mutant, in words: `executed-fail` where the honest row is not (a row the
+ * honest host passes, or one a claim the mutant makes brings in and fails), or `blocked` where the
+ * honest row is `executed-pass`, for a host fault (anything but the harness's own "Test bug").
  */
 export function killingRows(rows: Map<string, LedgerRow>, reference: Map<string, LedgerRow>): string[] {
+  const honest = (id: string) => reference.get(id)?.result;
   return [...rows]
-    .filter(([id]) => reference.get(id)?.result === 'executed-pass')
-    .filter(([, row]) => row.result === 'executed-fail' || (row.result === 'blocked' && !(row.detail ?? '').startsWith('Test bug')))
+    .filter(
+      ([id, row]) =>
+        (row.result === 'executed-fail' && honest(id) !== 'executed-fail') ||
+        (row.result === 'blocked' && honest(id) === 'executed-pass' && !(row.detail ?? '').startsWith('Test bug')),
+    )
     .map(([id, row]) => `${id} ${row.result}: ${(row.detail ?? '').split('\n')[0]!.slice(0, 200)}`);
 }
 
