@@ -14,6 +14,8 @@ const SERVED_TYPES = [
   'agent-tool-called',
   'agent-tool-returned',
   'agent-decided',
+  'agent-invocation-completed',
+  'provider-usage',
 ] as const;
 
 /** The routes whose refusals the reference host serves during a certification, with a message. */
