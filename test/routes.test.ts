@@ -99,6 +99,8 @@ describe('an answer checked against its route', () => {
     const urls = { eventsUrl: `/v2/runs/${PROJECTED}/events`, statusUrl: `http://h.test/v2/runs/${PROJECTED}` };
     expect(create({ runId: RUN, status: 'pending', ...urls })).toEqual([]);
     expect(create({ runId: RUN, status: 'pending', eventsUrl: `/v2/runs/${PROJECTED}/events?streamMode=debug` })).toEqual([]);
+    // A projection read as the harness reads one: lower-case hex names the same run.
+    expect(create({ runId: RUN, status: 'pending', eventsUrl: `/v2/runs/${PROJECTED.replace('~2F', '~2f')}/events` })).toEqual([]);
     expect(create({ runId: RUN, status: 'pending', ...urls, eventsUrl: `/v2/runs/${PROJECTED}/event` }).join()).toMatch(
       /eventsUrl .* is not the created run's event stream/,
     );

@@ -119,14 +119,14 @@ function sameOrigin(url: string, request: string): boolean {
 
 /**
  * The create answer's URLs name the run it created: `eventsUrl` its event stream, `statusUrl` its
- * snapshot (docs/wire.md §4, at the paths of §5.2 and §5.4, the id `~HH`-projected, §1.3), below
- * the path the request was made under.
+ * snapshot (docs/wire.md §4, at the paths of §5.2 and §5.4, the id `~HH`-projected, §1.3, read as
+ * the harness reads a projection), below the path the request was made under.
  */
 function runUrlProblems(body: Record<string, unknown>, requestUrl: string, runId: string): string[] {
   const problems: string[] = [];
   const base = new URL(requestUrl).pathname.replace(/\/runs\/?$/, '');
-  const wanted: Record<string, string> = { eventsUrl: `${base}/runs/${projectId(runId)}/events`, statusUrl: `${base}/runs/${projectId(runId)}` };
-  for (const [member, path] of Object.entries(wanted)) {
+  const wanted: Record<string, string[]> = { eventsUrl: ['events'], statusUrl: [] };
+  for (const [member, tail] of Object.entries(wanted)) {
     if (typeof body[member] !== 'string') continue;
     let served: string;
     try {
@@ -134,8 +134,13 @@ function runUrlProblems(body: Record<string, unknown>, requestUrl: string, runId
     } catch {
       continue;
     }
-    if (served !== path)
-      problems.push(`${member} ${JSON.stringify(body[member])} is not the created run's ${member === 'eventsUrl' ? 'event stream' : 'snapshot'}, ${path}`);
+    const prefix = `${base}/runs/`;
+    const rest = served.startsWith(prefix) ? served.slice(prefix.length).split('/') : [];
+    const named = rest.length > 0 ? unprojectId(rest[0]!) : undefined;
+    if (named?.ok !== true || named.id !== runId || rest.slice(1).join('/') !== tail.join('/'))
+      problems.push(
+        `${member} ${JSON.stringify(body[member])} is not the created run's ${member === 'eventsUrl' ? 'event stream' : 'snapshot'}, ${prefix}${projectId(runId)}${tail.map((t) => `/${t}`).join('')}`,
+      );
   }
   return problems;
 }
