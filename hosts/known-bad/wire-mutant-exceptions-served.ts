@@ -1,7 +1,8 @@
 // The generated mutants of route answers and event envelopes (./wire-mutants-served.ts) the
 // harness does not kill, each by name with the clause that leaves it to the host. Merged into
 // WIRE_MUTANT_EXCEPTIONS (./wire-mutant-exceptions.ts). Most are members the wire calls
-// informational, or whose value it does not fix; none is a check the harness lacks.
+// informational, or whose value (or presence) docs/wire.md does not fix; each reason names the
+// clause that leaves it open. A member a clause does fix gets its check instead (CONTRIBUTING.md).
 
 /** The event types the reference host serves in an eval run, each envelope's exceptions named for each. */
 const SERVED_TYPES = [
