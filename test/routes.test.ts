@@ -90,6 +90,37 @@ describe('an answer checked against its route', () => {
     const created = { runId: RUN, status: 'pending', eventsUrl: 'https://elsewhere.test/runs/x/events' };
     expect(checkAnswer(route('create'), ['runs'], answer(201, created, 'http://h.test/runs')).problems[0]).toMatch(/leaves the request's origin/);
   });
+
+  it("holds the create answer's URLs to the created run, a snapshot's owner to its runId's tenant, a terminal page's lastSequence to its last event", () => {
+    const create = (body: Record<string, unknown>, url = 'http://h.test/v2/runs') => checkAnswer(route('create'), ['runs'], answer(201, body, url)).problems;
+    const urls = { eventsUrl: `/v2/runs/${PROJECTED}/events`, statusUrl: `http://h.test/v2/runs/${PROJECTED}` };
+    expect(create({ runId: RUN, status: 'pending', ...urls })).toEqual([]);
+    expect(create({ runId: RUN, status: 'pending', eventsUrl: `/v2/runs/${PROJECTED}/events?streamMode=debug` })).toEqual([]);
+    // A projection read as the harness reads one: lower-case hex names the same run.
+    expect(create({ runId: RUN, status: 'pending', eventsUrl: `/v2/runs/${PROJECTED.replace('~2F', '~2f')}/events` })).toEqual([]);
+    expect(create({ runId: RUN, status: 'pending', ...urls, eventsUrl: `/v2/runs/${PROJECTED}/event` }).join()).toMatch(
+      /eventsUrl .* is not the created run's event stream/,
+    );
+    expect(create({ runId: RUN, status: 'pending', ...urls, statusUrl: '/v2/runs/tenant-a~2Fffffffffffffffff' }).join()).toMatch(/statusUrl .* snapshot/);
+    const snapshot = { runId: RUN, status: 'running', owner: { tenant: 'tenant-b', subject: 's' } };
+    expect(checkAnswer(route('snapshot'), ['runs', PROJECTED], answer(200, snapshot)).problems.join()).toMatch(
+      /owner.tenant "tenant-b" is not the tenant of its runId/,
+    );
+    const last = {
+      eventId: 'evt-0000000000000001',
+      runId: RUN,
+      type: 'run.completed',
+      payload: { outputs: {} },
+      timestamp: '2026-01-01T00:00:00Z',
+      sequence: 4,
+      schemaVersion: 1,
+    };
+    const page = { runId: RUN, events: [last], lastSequence: 5, status: 'completed', isTerminal: true };
+    const poll = (body: unknown) => checkAnswer(route('poll'), ['runs', PROJECTED, 'events', 'poll'], answer(200, body)).problems;
+    expect(poll(page).join()).toMatch(/lastSequence 5 is above the log's last event/);
+    // A page that does not reach the terminal event may stop below the log's end.
+    expect(poll({ ...page, events: [{ ...last, type: 'eval.started', payload: {} }], status: 'running', isTerminal: false })).toEqual([]);
+  });
 });
 
 /** Drives an ExchangeLog by hand: one exchange, its status and its body. */

@@ -8,18 +8,19 @@ import { shippedSchemas } from '../hosts/honest-variants/generated.ts';
 import { WIRE_MUTANT_EXCEPTIONS } from '../hosts/known-bad/wire-mutant-exceptions.ts';
 import { wireMutants } from '../hosts/known-bad/wire-mutants-census.ts';
 import { type Census, mutantCandidates, SERVER_EVENTS } from '../hosts/known-bad/wire-mutants.ts';
+import { crossedEdit, servedCandidates } from '../hosts/known-bad/wire-mutants-served.ts';
+import { ROUTES, type Route } from '../lib/routes/table.ts';
 import { loadScenarios } from '../scenarios/index.ts';
-import { censusAndMutants, killsOf, SAMPLE_SEED, SAMPLE_SIZE, sampleMutants } from './support/wire-mutants-harness.ts';
+import { censusAndMutants, classOf, killsOf, SAMPLE_PER_CLASS, SAMPLE_SEED, SAMPLE_SIZE, sampleByClass } from './support/wire-mutants-harness.ts';
 
 const scenarios = await loadScenarios();
 const { reference, mutants, noOps } = await censusAndMutants(scenarios);
-const sample = sampleMutants(
+const sample = sampleByClass(
   mutants.filter((mutant) => WIRE_MUTANT_EXCEPTIONS[mutant.name] === undefined),
-  SAMPLE_SIZE,
   SAMPLE_SEED,
 );
 
-describe.concurrent(`wire mutants: a sample of ${SAMPLE_SIZE} (seed ${SAMPLE_SEED}) of ${mutants.length}`, () => {
+describe.concurrent(`wire mutants: a sample of ${SAMPLE_SIZE} (seed ${SAMPLE_SEED}, ${JSON.stringify(SAMPLE_PER_CLASS)} by class) of ${mutants.length}`, () => {
   for (const mutant of sample) {
     it(`${mutant.name} is killed: ${mutant.defect}`, async ({ expect }) => {
       const kills = await killsOf(mutant, scenarios, reference);
@@ -72,5 +73,50 @@ describe('the wire mutant generator', () => {
     const probe = after.filter((c) => c.member === 'eval-summary.tasks[].probeCount');
     expect(wireMutants(served, probe).mutants.map((m) => m.name)).toContain('wire-plus-one-eval-summary-tasks-probecount');
     expect(wireMutants(unserved, probe).mutants).toEqual([]);
+  });
+
+  it('perturbs every JSON answer of the route table, a route added there included, every envelope member, and crosses runIds', () => {
+    const probe: Route = {
+      ...ROUTES.find((route) => route.name === 'seam-counter')!,
+      name: 'probe',
+      template: '/conformance/seams/probe/{runId}',
+    };
+    const members = new Set(servedCandidates([...ROUTES, probe]).map((c) => c.member));
+    for (const route of [...ROUTES, probe])
+      for (const [status, answer] of Object.entries(route.answers)) {
+        if (answer.body === 'error') expect(members, `${route.name} ${status}`).toContain(`route:${route.name}:${status}.error`);
+        if (typeof answer.body === 'object' && answer.body.schema !== 'eval-summary')
+          expect(
+            [...members].some((m) => m.startsWith(`route:${route.name}:${status}.`)),
+            `${route.name} ${status}`,
+          ).toBe(true);
+      }
+    expect(members).toContain('route:probe:200.count');
+    expect(members).toContain('route:summary:409.details.runStatus');
+    for (const member of ['eventId', 'runId', 'type', 'timestamp', 'sequence', 'schemaVersion', 'causationId'])
+      expect(members).toContain(`envelope:eval.scored.${member}`);
+    const crossed = servedCandidates().filter((c) => c.perturbation.startsWith('crossed-'));
+    expect(crossed.map((c) => `${c.perturbation} ${c.member}`)).toEqual(expect.arrayContaining(['crossed-other-tenant envelope:agent.tool-called.runId']));
+    // Served by the reference host, each class yields mutants.
+    expect(new Set(mutants.map(classOf))).toEqual(new Set(['eval', 'answer', 'envelope', 'crossed']));
+  });
+
+  it('crosses an event into the run of the same or the other tenant served last before it, the same in every read form', () => {
+    const doc = (runId: string, sequence: number, type = 'eval.scored') => ({
+      eventId: `e${runId}${sequence}`,
+      runId,
+      type,
+      payload: {},
+      timestamp: 't',
+      sequence,
+      schemaVersion: 1,
+    });
+    const edit = crossedEdit('eval.scored', 'crossed-other-tenant')();
+    expect(edit(doc('tenant-a/r1', 0)).runId).toBe('tenant-a/r1');
+    edit(doc('tenant-b/r2', 0, 'run.started'));
+    const crossed = edit(doc('tenant-a/r1', 1)).runId;
+    expect(crossed).toBe('tenant-b/r2');
+    edit(doc('tenant-b/r3', 0, 'run.started'));
+    expect(edit(doc('tenant-a/r1', 1)).runId, 'a second read form').toBe(crossed);
   });
 });

@@ -5,6 +5,8 @@
 // are core OpenWOP event semantics that RFC 0081/0244/0252 do not state, so no leg of this
 // harness may charge them. A gap the harness should close is fixed in its leg, not listed here.
 
+import { SERVED_EXCEPTIONS } from './wire-mutant-exceptions-served.ts';
+
 /** The reason of a dropped optional member, which is no defect. */
 const OPTIONAL = (member: string, clause: string): string =>
   `no defect: ${member} is optional (${clause}) and no clause requires it where it lands; the honest variants leave it out and pass`;
@@ -50,4 +52,6 @@ export const WIRE_MUTANT_EXCEPTIONS: Readonly<Record<string, string>> = {
     'no clause the harness holds: docs/wire.md §6.2 gives totalTokens no formula, the script fixes only inputTokens and outputTokens (CONTRACT §3), and RFC 0244 §C sums those two',
   'wire-altered-agent-invocation-started-source':
     "no clause fixes which of the three sources a trial's invocation names (docs/wire.md §6.2 gives the enum, which served-agent-shape holds); the scripted agent's run-api is the reference host's choice",
+  // Route answers and event envelopes (issue 28 item 6).
+  ...SERVED_EXCEPTIONS,
 };

@@ -5,13 +5,40 @@
 
 import { REFERENCE_BEHAVIOUR } from '../reference/eval/index.ts';
 import type { ReferenceHostOptions } from '../reference/server.ts';
-import { validate, validateEventPayload } from '../../lib/schemas/index.ts';
+import type { RunEventDoc } from '../reference/store.ts';
+import type { WireChoice } from '../honest-variants/wire.ts';
+import { matchRoute } from '../../lib/routes/exchanges.ts';
+import { validate, validateEventPayload, validateRunEvent } from '../../lib/schemas/index.ts';
+import { answerWire, type ServedCandidate, servedCandidates, servedEventOptions } from './wire-mutants-served.ts';
 import { type Census, type MutantCandidate, mutantCandidates, mutantOptions, same, type StreamEdit, WORDS, type WireMutant } from './wire-mutants.ts';
 
 /** The reference host's options, recording into the census they return; sorted by `settle` once certified. */
-export function censusHost(): { options: ReferenceHostOptions; census: Census; settle: () => Census } {
+export function censusHost(): { options: ReferenceHostOptions; wire: WireChoice; census: Census; settle: () => Census } {
   const census: Census = { runs: [], summaries: [] };
+  const answers: NonNullable<Census['answers']> = [];
+  const served = new Map<string, Map<number, RunEventDoc>>();
+  const record = (doc: RunEventDoc): RunEventDoc => {
+    const log = served.get(doc.runId) ?? new Map<number, RunEventDoc>();
+    served.set(doc.runId, log);
+    if (!log.has(doc.sequence)) log.set(doc.sequence, structuredClone(doc));
+    return doc;
+  };
+  // Every JSON answer passes the proxy unchanged, recorded under its route.
+  const wire: WireChoice = {
+    rewriteJson: ({ method, pathname, status, body }) => {
+      const route = matchRoute(method, pathname.split('/').filter(Boolean), {});
+      if (route !== undefined) answers.push({ route: route.name, status, body: structuredClone(body) });
+      return body;
+    },
+  };
   const options: ReferenceHostOptions = {
+    hostBehaviour: {
+      streamedEvent: record,
+      polledEvents: (body) => {
+        for (const doc of Array.isArray(body.events) ? (body.events as RunEventDoc[]) : []) record(doc);
+        return body;
+      },
+    },
     engineBehaviour: {
       outgoingEvents: (emit) => {
         const send = REFERENCE_BEHAVIOUR.outgoingEvents(emit);
@@ -36,8 +63,10 @@ export function censusHost(): { options: ReferenceHostOptions; census: Census; s
   const settle = (): Census => ({
     runs: census.runs.filter((run) => run.events.length > 0).sort((a, b) => key(a.suiteId, a.events).localeCompare(key(b.suiteId, b.events))),
     summaries: [...census.summaries].sort((a, b) => key(a.suiteId, a.summary).localeCompare(key(b.suiteId, b.summary))),
+    answers: [...answers].sort((a, b) => key(`${a.route} ${a.status}`, a.body).localeCompare(key(`${b.route} ${b.status}`, b.body))),
+    served: [...served.values()].map((log) => [...log.values()].sort((a, b) => a.sequence - b.sequence)),
   });
-  return { options, census, settle };
+  return { options, wire, census, settle };
 }
 
 function slug(text: string): string {
@@ -78,6 +107,32 @@ function changedIn(candidate: MutantCandidate, suiteId: string, census: Census):
   return changed ? { valid } : undefined;
 }
 
+/** What an answer or served-event candidate changes in the census, when it changes anything. */
+function changedServed(candidate: ServedCandidate, census: Census): { valid: boolean } | undefined {
+  let changed = false;
+  let valid = true;
+  if (candidate.answer !== undefined) {
+    for (const answer of census.answers ?? []) {
+      const served = candidate.answer(answer);
+      if (served === undefined || same(served, answer.body)) continue;
+      changed = true;
+    }
+  }
+  if (candidate.served !== undefined) {
+    // One edit over every run in turn, as one host serves them: a crossing needs the runs before it.
+    const edit = candidate.served();
+    for (const log of census.served ?? []) {
+      for (const doc of log) {
+        const served = edit(structuredClone(doc));
+        if (same(served, doc)) continue;
+        changed = true;
+        valid &&= validateRunEvent(served).ok;
+      }
+    }
+  }
+  return changed ? { valid } : undefined;
+}
+
 /** The suites of the census in the order a target is chosen: those run once, then the others, each by id. */
 function suiteOrder(census: Census): string[] {
   const runs = new Map<string, number>();
@@ -87,13 +142,37 @@ function suiteOrder(census: Census): string[] {
 }
 
 /** The mutants of `candidates` under `census`, and the no-ops (nothing served changes) dropped, by name. */
-export function wireMutants(census: Census, candidates: readonly MutantCandidate[] = mutantCandidates()): { mutants: WireMutant[]; noOps: string[] } {
+export function wireMutants(
+  census: Census,
+  candidates: readonly ServedCandidate[] = [...mutantCandidates(), ...servedCandidates()],
+): { mutants: WireMutant[]; noOps: string[] } {
   const order = suiteOrder(census);
   const runsOf = (suiteId: string) => census.runs.filter((r) => r.suiteId === suiteId).length;
   const mutants: WireMutant[] = [];
   const noOps: string[] = [];
   for (const candidate of candidates) {
     const name = `wire-${candidate.perturbation}-${slug(candidate.member)}`;
+    if (candidate.answer !== undefined || candidate.served !== undefined) {
+      const change = changedServed(candidate, census);
+      if (change === undefined) {
+        noOps.push(name);
+        continue;
+      }
+      const { member, perturbation } = candidate;
+      const defect = `${member} ${WORDS[perturbation]}, in ${candidate.scope}${change.valid ? '' : ' (breaks its schema)'}`;
+      const breaksSchema = !change.valid;
+      mutants.push({
+        name,
+        defect,
+        member,
+        perturbation,
+        breaksSchema,
+        ...(candidate.answer === undefined
+          ? { options: servedEventOptions(candidate.served!, breaksSchema) }
+          : { options: {}, wire: answerWire(candidate.answer) }),
+      });
+      continue;
+    }
     let placed = false;
     for (const suiteId of order) {
       const change = changedIn(candidate, suiteId, census);

@@ -20,13 +20,15 @@ import { resolve, shippedSchemas } from '../honest-variants/generated.ts';
 import type { Emit } from '../reference/eval/behaviour.ts';
 import { REFERENCE_BEHAVIOUR } from '../reference/eval/index.ts';
 import type { ReferenceHostOptions } from '../reference/server.ts';
+import type { RunEventDoc } from '../reference/store.ts';
+import type { WireChoice } from '../honest-variants/wire.ts';
 import { isJsonObject } from '../../lib/json-value.ts';
 
 type Json = Record<string, unknown>;
-type Schemas = ReadonlyMap<string, Json>;
+export type Schemas = ReadonlyMap<string, Json>;
 type Kind = 'number' | 'string' | 'boolean' | 'object' | 'array' | 'null';
 
-const BASE = 'https://schemas.openwop-eval-conformance.dev/v2/';
+export const BASE = 'https://schemas.openwop-eval-conformance.dev/v2/';
 
 /** One served member: its shape (`eval-summary` or an `eval.*` type), path (`[]`: every item), schema. */
 export interface ServedMember {
@@ -63,21 +65,27 @@ export function servedMemberName(member: Pick<ServedMember, 'shape' | 'path'>): 
   return `${member.shape}.${member.path.join('.').replaceAll('.[]', '[]')}`;
 }
 
-function walk(node: unknown, doc: Json, schemas: Schemas, shape: string, path: string[], out: ServedMember[]): void {
+/**
+ * Pushes every member under `node` to `out`; with `conditionals`, also the members a conditional
+ * branch (`allOf[].then`) adds, as the error envelope's `details.runStatus` (a name may repeat).
+ */
+export function walk(node: unknown, doc: Json, schemas: Schemas, shape: string, path: string[], out: ServedMember[], conditionals = false): void {
   const { node: here, doc: home } = resolve(node, doc, schemas);
   if (path.length > 8) return;
+  if (conditionals && Array.isArray(here.allOf))
+    for (const branch of here.allOf) if (isJsonObject(branch) && isJsonObject(branch.then)) walk(branch.then, home, schemas, shape, path, out, true);
   const properties = Object.entries(isJsonObject(here.properties) ? here.properties : {});
   const kinds = new Map(properties.map(([name, child]) => [name, kindsOf(child, home, schemas)]));
   for (const [name, child] of properties) {
     const siblings = properties.filter(([other]) => other !== name).map(([other]) => ({ name: other, kinds: kinds.get(other)! }));
     out.push({ shape, path: [...path, name], schema: resolve(child, home, schemas).node, kinds: kinds.get(name)!, siblings });
-    walk(child, home, schemas, shape, [...path, name], out);
+    walk(child, home, schemas, shape, [...path, name], out, conditionals);
   }
-  if (isJsonObject(here.items)) walk(here.items, home, schemas, shape, [...path, '[]'], out);
+  if (isJsonObject(here.items)) walk(here.items, home, schemas, shape, [...path, '[]'], out, conditionals);
 }
 
 /** The payload schemas of every event type the schemas index, by type. */
-function eventTypes(schemas: Schemas): Array<[string, unknown]> {
+export function eventTypes(schemas: Schemas): Array<[string, unknown]> {
   const payloads = schemas.get(`${BASE}run-event-payloads.schema.json`);
   const index = isJsonObject(payloads?._typeIndex) && isJsonObject(payloads._typeIndex.properties) ? payloads._typeIndex.properties : {};
   return Object.entries(index);
@@ -108,8 +116,10 @@ export type MemberPerturbation =
   | 'item-duplicated'
   | 'items-swapped';
 export type EventPerturbation = 'event-dropped' | 'event-duplicated' | 'event-moved';
+/** An event stamped with the runId of another run in flight (./wire-mutants-served.ts). */
+export type CrossedPerturbation = 'crossed-same-tenant' | 'crossed-other-tenant';
 
-export const WORDS: Record<MemberPerturbation | EventPerturbation, string> = {
+export const WORDS: Record<MemberPerturbation | EventPerturbation | CrossedPerturbation, string> = {
   'plus-one': 'off by one',
   'plus-1e-6': 'off by 1e-6 (relative)',
   dropped: 'dropped',
@@ -123,6 +133,8 @@ export const WORDS: Record<MemberPerturbation | EventPerturbation, string> = {
   'event-dropped': 'dropped',
   'event-duplicated': 'sent twice',
   'event-moved': 'moved past its neighbour',
+  'crossed-same-tenant': "crossed with another run's of the same tenant",
+  'crossed-other-tenant': "crossed with another tenant's run's",
 };
 
 /** The perturbations `member`'s schema admits. */
@@ -161,7 +173,7 @@ function asKind(value: unknown, kind: Kind): unknown {
 export const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** The edit of `member` under `how`, on the object holding it; true when it changed something. */
-function editOf(member: ServedMember, how: MemberPerturbation): (holder: Json, key: string) => boolean {
+export function editOf(member: ServedMember, how: MemberPerturbation): (holder: Json, key: string) => boolean {
   return (holder, key) => {
     if (!(key in holder)) return false;
     const value = holder[key];
@@ -225,7 +237,7 @@ export type StreamEdit = (send: Emit) => Emit;
 export interface MutantCandidate {
   /** The member (`eval-summary.tasks[].costUsd`, `eval.scored.score`) or the event type. */
   member: string;
-  perturbation: MemberPerturbation | EventPerturbation;
+  perturbation: MemberPerturbation | EventPerturbation | CrossedPerturbation;
   /** Where it lands: the first task entry, trial or event that has it, or the run's one. */
   scope: string;
   /** The summary perturbed (a copy), or undefined when it changes nothing. */
@@ -333,6 +345,10 @@ export function mutantCandidates(schemas: Schemas = shippedSchemas()): MutantCan
 export interface Census {
   runs: Array<{ suiteId: string; events: Array<[string, Record<string, unknown>]> }>;
   summaries: Array<{ suiteId: string; summary: Json }>;
+  /** Every JSON answer, by route name and status (./wire-mutants-served.ts). */
+  answers?: Array<{ route: string; status: number; body: unknown }>;
+  /** Every run's log as served, in sequence order, each event once. */
+  served?: RunEventDoc[][];
 }
 
 /** A generated single-defect host. */
@@ -342,12 +358,14 @@ export interface WireMutant {
   /** One line: what it serves wrong, and where. */
   defect: string;
   member: string;
-  perturbation: MemberPerturbation | EventPerturbation;
-  /** The suite whose runs carry the perturbation. */
-  suiteId: string;
+  perturbation: MemberPerturbation | EventPerturbation | CrossedPerturbation;
+  /** The suite whose runs carry the perturbation; none for an answer or an envelope, served wrong everywhere. */
+  suiteId?: string;
   /** What it serves fails the schemas, so it runs with validateTraffic 'off' and the harness's schema checks must catch it. */
   breaksSchema: boolean;
   options: ReferenceHostOptions;
+  /** A proxy in front of the host that rewrites its answers (an answer mutant). */
+  wire?: WireChoice;
 }
 
 /** The reference host with `candidate` applied to the runs of `suiteId`. */

@@ -6,7 +6,7 @@
 // rule (./check.ts).
 
 import { readFileSync } from 'node:fs';
-import { unprojectId } from '../client/ids.ts';
+import { projectId, unprojectId } from '../client/ids.ts';
 import { jsonTextDeepAndBalanced } from '../json-depth.ts';
 import { isJsonObject } from '../json-value.ts';
 import { SCHEMA_DIR, type SchemaName, validate } from '../schemas/index.ts';
@@ -160,6 +160,34 @@ function sameOrigin(url: string, request: string): boolean {
   }
 }
 
+/**
+ * The create answer's URLs name the run it created: `eventsUrl` its event stream, `statusUrl` its
+ * snapshot (docs/wire.md §4, at the paths of §5.2 and §5.4, the id `~HH`-projected, §1.3, read as
+ * the harness reads a projection), below the path the request was made under.
+ */
+function runUrlProblems(body: Record<string, unknown>, requestUrl: string, runId: string): string[] {
+  const problems: string[] = [];
+  const base = new URL(requestUrl).pathname.replace(/\/runs\/?$/, '');
+  const wanted: Record<string, string[]> = { eventsUrl: ['events'], statusUrl: [] };
+  for (const [member, tail] of Object.entries(wanted)) {
+    if (typeof body[member] !== 'string') continue;
+    let served: string;
+    try {
+      served = new URL(body[member] as string, requestUrl).pathname;
+    } catch {
+      continue;
+    }
+    const prefix = `${base}/runs/`;
+    const rest = served.startsWith(prefix) ? served.slice(prefix.length).split('/') : [];
+    const named = rest.length > 0 ? unprojectId(rest[0]!) : undefined;
+    if (named?.ok !== true || named.id !== runId || rest.slice(1).join('/') !== tail.join('/'))
+      problems.push(
+        `${member} ${JSON.stringify(body[member])} is not the created run's ${member === 'eventsUrl' ? 'event stream' : 'snapshot'}, ${prefix}${projectId(runId)}${tail.map((t) => `/${t}`).join('')}`,
+      );
+  }
+  return problems;
+}
+
 /** The checks one route's 2xx document allows within the one answer. */
 function crossChecks(route: Route, body: Record<string, unknown>, answer: Answer, runId: string | undefined): { problems: string[]; seen?: StatusSeen } {
   const problems: string[] = [];
@@ -170,6 +198,7 @@ function crossChecks(route: Route, body: Record<string, unknown>, answer: Answer
     for (const member of ['eventsUrl', 'statusUrl'])
       if (typeof body[member] === 'string' && !sameOrigin(body[member] as string, answer.url))
         problems.push(`${member} ${JSON.stringify(body[member])} leaves the request's origin`);
+    if (typeof body.runId === 'string') problems.push(...runUrlProblems(body, answer.url, body.runId));
     return { problems, ...(typeof body.runId === 'string' && status !== undefined ? { seen: { runId: body.runId, status } } : {}) };
   }
   if (route.name === 'poll' && Array.isArray(body.events)) {
@@ -182,6 +211,16 @@ function crossChecks(route: Route, body: Record<string, unknown>, answer: Answer
     const top = Math.max(-1, ...body.events.map((event) => (isJsonObject(event) && typeof event.sequence === 'number' ? event.sequence : -1)));
     if (typeof body.lastSequence === 'number' && body.lastSequence < top)
       problems.push(`lastSequence ${body.lastSequence} is below the page's sequence ${top}`);
+    // The terminal event is the log's last (docs/wire.md §5.2: the stream ends with it), so a page
+    // carrying it carries the log's highest sequence, which lastSequence is (§5.3).
+    if (ended !== undefined && typeof body.lastSequence === 'number' && body.lastSequence > top)
+      problems.push(`lastSequence ${body.lastSequence} is above the log's last event, the terminal one at sequence ${top}`);
+  }
+  if (route.name === 'snapshot' && isJsonObject(body.owner) && typeof body.owner.tenant === 'string' && typeof body.runId === 'string') {
+    // docs/wire.md §1.3: a runId is `<tenantId>/<opaque>`, minted in its owner's tenant (§5.4 owner.tenant).
+    const segment = body.runId.slice(0, Math.max(0, body.runId.lastIndexOf('/')));
+    if (segment !== '' && body.owner.tenant !== segment)
+      problems.push(`owner.tenant ${JSON.stringify(body.owner.tenant)} is not the tenant of its runId, ${JSON.stringify(segment)}`);
   }
   if (route.name === 'summary' && runId !== undefined) return { problems, seen: { runId, status: 'terminal' } };
   return { problems, ...(runId !== undefined && status !== undefined ? { seen: { runId, status } } : {}) };

@@ -12,29 +12,57 @@ import { certifyConfiguration } from './matrix-harness.ts';
 export const SAMPLE_SIZE = 16;
 export const SAMPLE_SEED = 'wire-mutants-1';
 
+/** A mutant's class: the eval surface's, a route answer's, an event envelope's, or a crossed runId. */
+export type MutantClass = 'eval' | 'answer' | 'envelope' | 'crossed';
+
+export function classOf(mutant: WireMutant): MutantClass {
+  if (mutant.wire !== undefined) return 'answer';
+  if (mutant.perturbation.startsWith('crossed-')) return 'crossed';
+  return mutant.member.startsWith('envelope:') ? 'envelope' : 'eval';
+}
+
+/** How many of each class the sample takes: SAMPLE_SIZE in all, each class of issue 28 item 6 present. */
+export const SAMPLE_PER_CLASS: Readonly<Record<MutantClass, number>> = { eval: 10, answer: 2, envelope: 2, crossed: 2 };
+
 /** The honest rows, and the mutants placed by what that certification served. */
 export async function censusAndMutants(scenarios: Scenario[]): Promise<{ reference: Map<string, LedgerRow>; mutants: WireMutant[]; noOps: string[] }> {
   const census = censusHost();
-  const run = await certifyConfiguration(census.options, scenarios);
+  const run = await certifyConfiguration(census.options, scenarios, { wire: census.wire });
   if (run.trafficViolations.length > 0) throw new Error(`the census host sent what its schemas refuse: ${run.trafficViolations.join('; ')}`);
   return { reference: run.rows, ...wireMutants(census.settle()) };
 }
 
 /**
- * The rows that kill a mutant, in words: `executed-fail` where the honest row is `executed-pass`,
- * or `blocked` there for a host fault (anything but the harness's own "Test bug").
+ * The rows that kill a mutant, in words: `executed-fail` where the honest row is not (a row the
+ * honest host passes, or one a claim the mutant makes brings in and fails), or `blocked` where the
+ * honest row is `executed-pass`, for a host fault (anything but the harness's own "Test bug").
  */
 export function killingRows(rows: Map<string, LedgerRow>, reference: Map<string, LedgerRow>): string[] {
+  const honest = (id: string) => reference.get(id)?.result;
   return [...rows]
-    .filter(([id]) => reference.get(id)?.result === 'executed-pass')
-    .filter(([, row]) => row.result === 'executed-fail' || (row.result === 'blocked' && !(row.detail ?? '').startsWith('Test bug')))
+    .filter(
+      ([id, row]) =>
+        (row.result === 'executed-fail' && honest(id) !== 'executed-fail') ||
+        (row.result === 'blocked' && honest(id) === 'executed-pass' && !(row.detail ?? '').startsWith('Test bug')),
+    )
     .map(([id, row]) => `${id} ${row.result}: ${(row.detail ?? '').split('\n')[0]!.slice(0, 200)}`);
 }
 
 /** Certifies `mutant` and returns the rows that kill it. */
 export async function killsOf(mutant: WireMutant, scenarios: Scenario[], reference: Map<string, LedgerRow>): Promise<string[]> {
-  const run = await certifyConfiguration(mutant.options, scenarios);
+  const run = await certifyConfiguration(mutant.options, scenarios, mutant.wire === undefined ? {} : { wire: mutant.wire });
   return killingRows(run.rows, reference);
+}
+
+/** The fixed-seed sample of every class, SAMPLE_PER_CLASS of each. */
+export function sampleByClass(mutants: readonly WireMutant[], seed: string): WireMutant[] {
+  return (Object.entries(SAMPLE_PER_CLASS) as Array<[MutantClass, number]>).flatMap(([kind, size]) =>
+    sampleMutants(
+      mutants.filter((mutant) => classOf(mutant) === kind),
+      size,
+      seed,
+    ),
+  );
 }
 
 /** A fixed-seed sample of `size` mutants: ordered by a keyed hash of their names, the first `size`. */

@@ -142,4 +142,29 @@ export const ROUTE_DEFECTS: KnownBadHost[] = [
     clause: 'RFC 0081 §C (docs/wire.md §5.4: the run snapshot)',
     ...server({ servedSnapshot: (snapshot) => ({ ...snapshot, status: 'running' }) }),
   },
+  {
+    name: 'create-answer-events-url-elsewhere',
+    defect: "the createRun 201 answer's eventsUrl names a path that is not the created run's event stream",
+    clause: "RFC 0081 §B (docs/wire.md §4: eventsUrl is the run's stream, §5.2)",
+    ...server({ createdAnswer: (body) => ({ ...body, eventsUrl: `${String(body.eventsUrl)}/elsewhere` }) }),
+  },
+  {
+    name: 'snapshot-owner-other-tenant',
+    defect: 'the run snapshot names as its owner a tenant other than the one its runId was minted in',
+    clause: 'RFC 0244 §H (docs/wire.md §1.3: runId is <tenantId>/<opaque>; §5.4 owner.tenant)',
+    ...server({
+      servedSnapshot: (snapshot) => ({ ...snapshot, owner: { ...(snapshot.owner as Record<string, unknown>), tenant: 'another-tenant' } }),
+    }),
+  },
+  {
+    name: 'poll-last-sequence-beyond-log',
+    defect: "a poll page that carries the run's terminal event says lastSequence one above it",
+    clause: "RFC 0081 §C (docs/wire.md §5.3: lastSequence is the log's highest sequence)",
+    ...server({
+      polledEvents: (body) => {
+        const events = Array.isArray(body.events) ? (body.events as Array<{ type?: unknown }>) : [];
+        return events.some((event) => TERMINAL.has(String(event.type))) ? { ...body, lastSequence: Number(body.lastSequence) + 1 } : body;
+      },
+    }),
+  },
 ];
