@@ -41,6 +41,7 @@ import { HELD_RUNS } from './catalogue/held-runs.ts';
 import { LIMIT_PROBES } from './catalogue/limit-probes.ts';
 import { FIXED_WITNESSES } from './catalogue/fixed-witnesses.ts';
 import { SECOND_RUNS } from './catalogue/second-runs.ts';
+import { GENERATOR_AUDIT } from './catalogue/generator-audit.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -70,4 +71,5 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...LIMIT_PROBES,
   ...FIXED_WITNESSES,
   ...SECOND_RUNS,
+  ...GENERATOR_AUDIT,
 ];
