@@ -18,6 +18,7 @@
 // openwop.requirement.0081.task-ceiling-held (./0081-d-task-ceiling.ts).
 
 import { createEvalRun, readErrorCode, readRunEvents, seedEvalSuite, waitForSummary } from '../../lib/client/index.ts';
+import { fixtureMisfitOf } from '../../lib/ledger/fit.ts';
 import { need, type Checks } from '../../lib/ledger/leg.ts';
 import { defineScenario } from '../../lib/ledger/scenario.ts';
 import type { Target } from '../../lib/ledger/target.ts';
@@ -161,6 +162,9 @@ export default defineScenario('v2-eval-run-surface/0081-d-cost-ceiling.ts', [
         [under],
         "just under the host's advertised maxCostUsdPerSuite",
       );
+      // A golden suite: a host that does not run golden cannot be probed so, and the row keeps its verdict over the ceiling.
+      const misfit = fixtureMisfitOf(target.facet ?? {}, doc);
+      if (misfit !== undefined) return check.saw(`a suite just under maxCostUsdPerSuite ${ceiling} not seeded: ${misfit}`);
       const run = requireCompleted(check, await observeSeededRun(check, target, doc), { trajectoryArgs: false });
       check.equal(run.summary.passed, true, `a suite costing ${under} USD, under the host's maxCostUsdPerSuite ${ceiling}, passes`);
     },

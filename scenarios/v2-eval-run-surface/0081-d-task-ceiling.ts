@@ -9,6 +9,7 @@
 // host's size). The cost ceiling is crossed the same way by openwop.requirement.0081.cost-ceiling-held (./0081-d-cost-ceiling.ts).
 
 import { cancelRun, createEvalRun, readErrorCode, readRunEvents, seedEvalSuite } from '../../lib/client/index.ts';
+import { fixtureMisfitOf } from '../../lib/ledger/fit.ts';
 import { need, type Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import { defineScenario } from '../../lib/ledger/scenario.ts';
@@ -77,6 +78,9 @@ export default defineScenario('v2-eval-run-surface/0081-d-task-ceiling.ts', [
         ceiling,
         "exactly the host's advertised maxTasksPerSuite",
       );
+      // A golden suite: a host that does not run golden cannot be probed so, and the row keeps its verdict over the ceiling.
+      const misfit = fixtureMisfitOf(target.facet ?? {}, atLimit);
+      if (misfit !== undefined) return check.saw(`a suite of exactly maxTasksPerSuite ${ceiling} tasks not seeded: ${misfit}`);
       const run = requireCompleted(check, await observeSeededRun(check, target, atLimit), { trajectoryArgs: false });
       check.equal(run.summary.taskCount, ceiling, `all ${ceiling} tasks of a suite of exactly maxTasksPerSuite are run`);
       check.equal(run.summary.passed, true, `a suite of exactly maxTasksPerSuite ${ceiling} passing tasks passes`);
