@@ -28,8 +28,8 @@ const REPEATED_TASK: ProbeTask = {
   rule: 'served-facts-same',
   steps: [
     { tool: ECHO, args: { value: { $memory: 'seeded' } } },
-    { tool: ECHO, args: { value: { $memory: 'unseeded' } } },
-    { memoryWrite: { key: 'unseeded', value: 'written by an earlier run' } },
+    { tool: ECHO, args: { value: { $memory: 'unseeded-second-run' } } },
+    { memoryWrite: { key: 'unseeded-second-run', value: 'written by an earlier run' } },
   ],
   output: 'done',
   expected: golden('exact', 'done'),
@@ -92,6 +92,8 @@ export default defineScenario('v2-eval-trajectory-trials/0244-d-second-run.ts', 
         ['golden'],
         [REPEATED_TASK],
       );
+      // A seam that answers wrongly fails the reading of the effects.
+      check.rule('effects-same');
       const first = await observeLiveEffects(check, target, { own: () => observeSeededRun(check, target, doc) });
       const second = await observeLiveEffects(check, target, { own: () => observeSeededRun(check, target, doc) });
       check.rule('served-facts-same');
