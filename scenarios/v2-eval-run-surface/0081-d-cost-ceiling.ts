@@ -166,6 +166,14 @@ export default defineScenario('v2-eval-run-surface/0081-d-cost-ceiling.ts', [
       const misfit = fixtureMisfitOf(target.facet ?? {}, doc);
       if (misfit !== undefined) return check.saw(`a suite just under maxCostUsdPerSuite ${ceiling} not seeded: ${misfit}`);
       const run = requireCompleted(check, await observeSeededRun(check, target, doc), { trajectoryArgs: false });
+      // The run's cost is what its events show, a judge's outside the brackets included (RFC 0081
+      // UQ 5): a judge may take an honest run over the ceiling, and then the host may fail it.
+      if (run.grade.totalCostUsd > ceiling) {
+        check.saw(
+          `the run's cost, ${run.grade.totalCostUsd} USD with what the host's judge spent, is over maxCostUsdPerSuite ${ceiling}: not judged from below`,
+        );
+        return;
+      }
       check.equal(run.summary.passed, true, `a suite costing ${under} USD, under the host's maxCostUsdPerSuite ${ceiling}, passes`);
     },
   },
