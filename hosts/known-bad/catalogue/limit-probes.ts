@@ -2,7 +2,8 @@
 // reference host's own limits, where no fixture it lists crosses one, so only the suites the
 // harness seeds at the host's size (CONTRACT §5) show the defect. The other side, a limit held
 // below the one advertised: max-trials-exclusive (./v2-eval-trajectory-trials/0244-af-generated-suites-read-forms.ts,
-// certified with generated suites) and, with --generated 0, the three below it.
+// certified with generated suites) and, with --generated 0, max-trials-halved,
+// task-ceiling-exclusive and cost-ceiling-halved.
 
 import { type KnownBadHost, REF, engine } from './build.ts';
 
