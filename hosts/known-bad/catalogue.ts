@@ -40,6 +40,8 @@ import { ENVELOPES } from './catalogue/envelopes.ts';
 import { HELD_RUNS } from './catalogue/held-runs.ts';
 import { LIMIT_PROBES } from './catalogue/limit-probes.ts';
 import { FIXED_WITNESSES } from './catalogue/fixed-witnesses.ts';
+import { SECOND_RUNS } from './catalogue/second-runs.ts';
+import { GENERATOR_AUDIT } from './catalogue/generator-audit.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -68,4 +70,6 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...HELD_RUNS,
   ...LIMIT_PROBES,
   ...FIXED_WITNESSES,
+  ...SECOND_RUNS,
+  ...GENERATOR_AUDIT,
 ];

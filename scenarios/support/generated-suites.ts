@@ -14,7 +14,12 @@
 // The generator asserts only what the text fixes: a miss under an absent `onMiss` may fail closed
 // or reach the live tool (RFC 0244 §D, a SHOULD; CONTRACT §6), so no generated task misses under
 // an absent `onMiss` (coverMisses below), and a call that never ran may be answered `error` or
-// `forbidden` (./scripted-calls.ts).
+// `forbidden` (./scripted-calls.ts), and the leg says which it saw.
+//
+// The generated suites are never a rule's only witness: every case drawn here is named in
+// ./generated-cases.ts, and requirements/generator-witnesses.json gives each, and each rule the
+// leg compares, a fixed witness and a known-bad host killed with --generated 0. A new case drawn
+// here joins that list (test/generator-witnesses.test.ts).
 
 import { predictTrial } from './scripted-calls.ts';
 

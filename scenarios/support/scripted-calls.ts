@@ -89,9 +89,16 @@ export function predictTrial(task: Json, trialIndex: number, agentId: string): P
 
 /**
  * Where the host's calls part from the script, one line per trial that differs (empty when none
- * does). Calls whose inputs the host redacts (RFC 0244 UQ 6) are compared by tool alone.
+ * does). Calls whose inputs the host redacts (RFC 0244 UQ 6) are compared by tool alone. Where
+ * the text leaves the answer open (a call that never ran: `error` or `forbidden`), the status the
+ * host served is added to `readings`, so the row can say which reading it saw.
  */
-export function scriptedCallDifferences(suite: Json & { tasks: Array<Json & { taskId: string }> }, events: readonly RunEvent[], agentId: string): string[] {
+export function scriptedCallDifferences(
+  suite: Json & { tasks: Array<Json & { taskId: string }> },
+  events: readonly RunEvent[],
+  agentId: string,
+  readings?: Set<string>,
+): string[] {
   const docs = events;
   const returned = new Map<string, Json>();
   for (const event of events) {
@@ -112,6 +119,8 @@ export function scriptedCallDifferences(suite: Json & { tasks: Array<Json & { ta
     for (const [i, call] of seen.entries()) {
       const want = wanted[i]!;
       const answer = call.callId === undefined ? undefined : returned.get(call.callId);
+      if (want.answer?.status === 'never-ran' && call.toolName === want.toolName && ACCEPTED['never-ran']!.includes(String(answer?.status)))
+        readings?.add(String(answer?.status));
       const problem =
         call.toolName !== want.toolName || call.agentId !== want.agentId
           ? `${call.agentId} called ${call.toolName} where the script has ${want.agentId} call ${want.toolName}`

@@ -10,16 +10,21 @@
 //      run.completed, or it completes and its suite does not pass (CONTRACT §6, "how a host
 //      enforces its maxCostUsdPerSuite"); never a passing suite over the ceiling; and a suite of
 //      two tasks each under the ceiling, together over it, the same (rule several-tasks: the
-//      ceiling is the suite's, not each task's)
+//      ceiling is the suite's, not each task's); and a suite costing just under the ceiling (one
+//      millionth of a dollar) is run and graded like any other, and passes (rule
+//      under-ceiling-graded: a host holding a ceiling below the one it advertises fails it)
 // Gate: agents.evalSuite with maxCostUsdPerSuite, and the seams (the suite is seeded at the
 // host's ceiling). The task ceiling (maxTasksPerSuite) is crossed the same way by
 // openwop.requirement.0081.task-ceiling-held (./0081-d-task-ceiling.ts).
 
 import { createEvalRun, readErrorCode, readRunEvents, seedEvalSuite, waitForSummary } from '../../lib/client/index.ts';
+import { fixtureMisfitOf } from '../../lib/ledger/fit.ts';
 import { need, type Checks } from '../../lib/ledger/leg.ts';
 import { defineScenario } from '../../lib/ledger/scenario.ts';
 import type { Target } from '../../lib/ledger/target.ts';
-import { RUN_DEADLINE_MS, SCRIPTED_AGENT } from '../support/eval-run.ts';
+import { requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT } from '../support/eval-run.ts';
+import { observeSeededRun } from '../support/seeded-run.ts';
+import type { FixtureDocument } from '../../lib/fixtures.ts';
 
 /** The id the over-ceiling suite is seeded under (CONTRACT §5 seam). */
 const OVER_COST_CEILING = 'conformance-eval-over-cost-ceiling';
@@ -31,8 +36,14 @@ function overCeilingCost(ceiling: number): number {
   return Math.ceil(ceiling * 100) / 100 + 1;
 }
 
+/** The cost of a suite just under the ceiling: a millionth of a dollar under it; undefined when that is not above 0. */
+function underCeilingCost(ceiling: number): number | undefined {
+  const cost = (Math.ceil(ceiling * 1e6) - 1) / 1e6;
+  return cost > 0 && cost < ceiling ? cost : undefined;
+}
+
 /** A golden suite whose tasks each answer "ok" for "ok" with one model call costing `costs[i]`. */
-function overCostCeilingFixture(id: string, costs: readonly number[]): { id: string } & Record<string, unknown> {
+function costCeilingFixture(id: string, costs: readonly number[], where = "over the host's advertised maxCostUsdPerSuite"): FixtureDocument {
   const suite = {
     suiteId: `core.conformance.evals.${id.replace(/^conformance-eval-/, '')}`,
     version: '1.0.0',
@@ -47,7 +58,7 @@ function overCostCeilingFixture(id: string, costs: readonly number[]): { id: str
   const total = costs.reduce((sum, cost) => sum + cost, 0);
   return {
     id,
-    description: `A golden suite of ${costs.length} task(s), one model call each costing ${costs.join(' + ')} USD: ${total} USD in all, over the host's advertised maxCostUsdPerSuite.`,
+    description: `A golden suite of ${costs.length} task(s), one model call each costing ${costs.join(' + ')} USD: ${total} USD in all, ${where}.`,
     requires: {},
     suite,
     // The reference grade knows no host ceiling (CONTRACT §6): by the suite alone it passes.
@@ -77,7 +88,7 @@ function overCostCeilingFixture(id: string, costs: readonly number[]): { id: str
  */
 async function checkOverCeiling(check: Checks, target: Target, id: string, costs: readonly number[], ceiling: number): Promise<void> {
   const cost = costs.reduce((sum, c) => sum + c, 0);
-  const seeded = await seedEvalSuite(target.client, overCostCeilingFixture(id, costs));
+  const seeded = await seedEvalSuite(target.client, costCeilingFixture(id, costs));
   need(check, seeded.ok, `the seeding seam accepts a suite costing ${cost} USD`, seeded.ok ? undefined : seeded.reason);
   const created = await createEvalRun(target.client, { evalSuiteRef: id, agentId: SCRIPTED_AGENT });
   if (created.runId === undefined) {
@@ -123,6 +134,7 @@ export default defineScenario('v2-eval-run-surface/0081-d-cost-ceiling.ts', [
     rules: {
       main: 'RFC 0081 §D (maxCostUsdPerSuite)',
       'several-tasks': 'RFC 0081 §D (a ceiling per suite, not per task), RFC 0244 §B',
+      'under-ceiling-graded': 'RFC 0081 §D (a suite costing less than maxCostUsdPerSuite is within it: graded like any other)',
     },
     needs: { facet: [] },
     async run(check, target) {
@@ -136,11 +148,33 @@ export default defineScenario('v2-eval-run-surface/0081-d-cost-ceiling.ts', [
       // so a host that holds each task to it alone lets the suite pass.
       check.rule('several-tasks');
       const split = splitCosts(ceiling);
-      if (split === undefined) {
-        check.saw(`maxCostUsdPerSuite ${ceiling} is too small to split over two tasks in cents`);
+      if (split === undefined) check.saw(`maxCostUsdPerSuite ${ceiling} is too small to split over two tasks in cents`);
+      else await checkOverCeiling(check, target, OVER_COST_CEILING_SPLIT, split, ceiling);
+      // And from below: a suite costing just under the ceiling passes, as the reference grade says.
+      check.rule('under-ceiling-graded');
+      const under = underCeilingCost(ceiling);
+      if (under === undefined) {
+        check.saw(`maxCostUsdPerSuite ${ceiling} leaves no cost above 0 under it`);
         return;
       }
-      await checkOverCeiling(check, target, OVER_COST_CEILING_SPLIT, split, ceiling);
+      const doc = costCeilingFixture(
+        `conformance-eval-under-cost-ceiling-${target.seed.hex('cost-ceiling', 6)}`,
+        [under],
+        "just under the host's advertised maxCostUsdPerSuite",
+      );
+      // A golden suite: a host that does not run golden cannot be probed so, and the row keeps its verdict over the ceiling.
+      const misfit = fixtureMisfitOf(target.facet ?? {}, doc);
+      if (misfit !== undefined) return check.saw(`a suite just under maxCostUsdPerSuite ${ceiling} not seeded: ${misfit}`);
+      const run = requireCompleted(check, await observeSeededRun(check, target, doc), { trajectoryArgs: false });
+      // The run's cost is what its events show, a judge's outside the brackets included (RFC 0081
+      // UQ 5): a judge may take an honest run over the ceiling, and then the host may fail it.
+      if (run.grade.totalCostUsd > ceiling) {
+        check.saw(
+          `the run's cost, ${run.grade.totalCostUsd} USD with what the host's judge spent, is over maxCostUsdPerSuite ${ceiling}: not judged from below`,
+        );
+        return;
+      }
+      check.equal(run.summary.passed, true, `a suite costing ${under} USD, under the host's maxCostUsdPerSuite ${ceiling}, passes`);
     },
   },
 ]);

@@ -85,6 +85,8 @@ interface CaseOutcome {
   scripted: string[];
   /** Served facts that disagree with the reference grade (charged to their own ids too). */
   facts: string[];
+  /** The statuses the host gave calls that never ran (an open reading: `error` or `forbidden`). */
+  neverRan: Set<string>;
 }
 
 /**
@@ -94,6 +96,7 @@ interface CaseOutcome {
 async function runCase(target: Target, c: GeneratedCase, idOf: (role: 'suite' | 'baseline') => string, findings: Findings): Promise<CaseOutcome> {
   const problems: string[] = [];
   const scripted: string[] = [];
+  const neverRan = new Set<string>();
   const observe = async (suite: Suite, role: 'suite' | 'baseline', extras = {}): Promise<ObservedRun | undefined> => {
     const doc = documentOf(suite, idOf(role));
     const seeded = await seedEvalSuite(target.client, doc);
@@ -111,19 +114,19 @@ async function runCase(target: Target, c: GeneratedCase, idOf: (role: 'suite' | 
     else if (run.summary === undefined) problems.push(`GET /runs/${run.runId}/eval-summary answered ${String(run.summaryAnswer?.status)}, not 200`);
     // Under live-shadow the fixtures are not used (RFC 0081 §D), so the script alone decides nothing of their answers.
     if (last?.type === 'run.completed' && !suite.modes.includes('live-shadow'))
-      scripted.push(...scriptedCallDifferences(suite, run.events, SCRIPTED_AGENT).map((d) => `[the ${doc.id} run ${run.runId}] ${d}`));
+      scripted.push(...scriptedCallDifferences(suite, run.events, SCRIPTED_AGENT, neverRan).map((d) => `[the ${doc.id} run ${run.runId}] ${d}`));
     return run;
   };
   let baselineRun: ObservedRun | undefined;
   if (c.baseline !== undefined) {
     baselineRun = await observe(c.baseline, 'baseline');
-    if (baselineRun?.summary === undefined) return outcomeOf(findings, problems, scripted);
+    if (baselineRun?.summary === undefined) return outcomeOf(findings, problems, scripted, neverRan);
   }
   const run = await observe(c.suite, 'suite', baselineRun?.runId === undefined ? {} : { baselineRunId: baselineRun.runId });
   if (baselineRun?.grade !== undefined && run?.grade !== undefined && run.summary !== undefined) {
     comparePairing(findings.checksFor(REGRESSION_PAIRED, target.label), run, baselineRun);
   }
-  return outcomeOf(findings, problems, scripted);
+  return outcomeOf(findings, problems, scripted, neverRan);
 }
 
 /**
@@ -143,14 +146,37 @@ function comparePairing(check: Checks, run: ObservedRun, baseline: ObservedRun):
   if (isRecomputedMethod(regression.method)) checkVerdict(check, regression, before, after, clause);
 }
 
-function outcomeOf(findings: Findings, problems: string[], scripted: string[]): CaseOutcome {
+function outcomeOf(findings: Findings, problems: string[], scripted: string[], neverRan: Set<string>): CaseOutcome {
   const broken = new Set<string>([...(problems.length > 0 ? ['run'] : []), ...(scripted.length > 0 ? ['scripted'] : [])]);
   const facts: string[] = [];
   for (const [id, found] of findings.summary()) {
     facts.push(...found.failures);
     for (const rule of found.failedRules) broken.add(`${id}/${rule}`);
   }
-  return { failures: [...problems, ...scripted, ...facts], broken, problems, scripted, facts };
+  return { failures: [...problems, ...scripted, ...facts], broken, problems, scripted, facts, neverRan };
+}
+
+/** What a call that never ran was answered, as the row says it: both are accepted (CONTRACT §4, §6; RFC 0252 §D). */
+const NEVER_RAN_READING: Record<string, string> = {
+  error: 'a call that never ran (a miss under onMiss "fail") answered status error (CONTRACT §4)',
+  forbidden: 'a call that never ran (a miss under onMiss "fail") answered status forbidden (RFC 0252 §D)',
+};
+
+/**
+ * The row says which of the open readings the host showed (evidence.latitude, not an assertion):
+ * the status of each call that never ran, and that no miss was made under an absent onMiss.
+ */
+function sayReadings(check: Checks, cases: readonly GeneratedCase[], outcomes: readonly CaseOutcome[]): void {
+  const statuses = new Set(outcomes.flatMap((o) => [...o.neverRan]));
+  for (const status of [...statuses].sort()) check.saw(NEVER_RAN_READING[status] ?? `a call that never ran answered status ${status}`);
+  const absent = cases
+    .flatMap((c) => c.suite.tasks)
+    .filter(
+      (task) =>
+        (task.fixtures as Record<string, unknown> | undefined)?.toolResponses !== undefined && (task.fixtures as Record<string, unknown>).onMiss === undefined,
+    );
+  if (absent.length > 0)
+    check.saw("fixtured tasks without onMiss, every call served by an entry: a miss there is the host's to fail closed or not (RFC 0244 §D), so none is made");
 }
 
 export default defineScenario('v2-eval-trajectory-trials/0244-af-generated-suites.ts', [
@@ -199,6 +225,7 @@ export default defineScenario('v2-eval-trajectory-trials/0244-af-generated-suite
       for (const [i, outcome] of outcomes.entries())
         check.equal(outcome.problems, [], `${where}, suite ${i} (${cases[i]!.suite.suiteId}): created, read to completion and summarised`);
       check.rule('scripted-calls');
+      sayReadings(check, cases, outcomes);
       for (const [i, outcome] of outcomes.entries())
         check.equal(outcome.scripted, [], `${where}, suite ${i}: every trial makes its script's calls, answered as its fixtures say`);
       check.rule('reference-grade');

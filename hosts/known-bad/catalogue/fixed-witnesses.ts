@@ -12,16 +12,18 @@ const SCRIPTED_AGENT = 'core.conformance.agents.scripted';
 /**
  * Each task's trials start from what the previous task's last trial left, the task's memorySeed
  * written over it; trials of one task are isolated from each other, so the per-trial witnesses
- * pass, and only a task reading a key an earlier task wrote shows the leak.
+ * pass, and only a task reading a key an earlier task wrote shows the leak. What is carried is
+ * the suite's own (the previous task of its run, or the last task of its previous run), so runs
+ * of other suites, in whatever order the legs run, never change what a suite's run reads.
  */
 function memoryCarriedAcrossTasks(): MemoryScope {
-  let carried = new Map<string, unknown>();
-  return (seed) => {
-    const start = new Map(carried);
+  const carried = new Map<string, Map<string, unknown>>();
+  return (seed, where) => {
+    const start = new Map(carried.get(where.suiteId) ?? []);
     for (const entry of seed) start.set(entry.key, structuredClone(entry.value));
     return () => {
       const memory = new Map([...start].map(([key, value]) => [key, structuredClone(value)] as const));
-      carried = memory;
+      carried.set(where.suiteId, memory);
       return memory;
     };
   };

@@ -145,9 +145,10 @@ async function runDelegate(state: TrialState, step: DelegateStep, depth: number)
 /**
  * The memory of a task's trials: called once per task with its seed, it returns what hands each
  * trial its memory in turn. The reference hands every trial a fresh copy of the seed, so trials
- * never share memory (RFC 0244 §B).
+ * never share memory (RFC 0244 §B); `where` names the task, which the reference never reads: no
+ * memory outlives its trial, so none is kept from one run of a suite to the next.
  */
-export type MemoryScope = (seed: ReadonlyArray<{ key: string; value: unknown }>) => () => Map<string, unknown>;
+export type MemoryScope = (seed: ReadonlyArray<{ key: string; value: unknown }>, where: { suiteId: string; taskId: string }) => () => Map<string, unknown>;
 
 export const freshMemoryPerTrial: MemoryScope = (seed) => () => new Map(seed.map((entry) => [entry.key, cloneJson(entry.value)] as const));
 

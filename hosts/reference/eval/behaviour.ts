@@ -14,8 +14,12 @@ import { REFERENCE_PLAN_RULES } from './plan.ts';
 import type { RegressionRules } from './regression.ts';
 import { REFERENCE_REGRESSION_RULES } from './regression.ts';
 import type { FixtureScope, FixtureSelector, FixtureSource, MissHandler } from './tools.ts';
+import type { ToolResult } from './port.ts';
 import { firstUnconsumedMatch, fixtureSourceOf, freshFixturesPerTrial, missByOnMiss } from './tools.ts';
 import type { EvalPlan, Suite, SuiteTask } from './types.ts';
+
+/** One call of a live tool, as the run's port answers it. */
+export type LiveToolCall = (toolName: string, inputs: unknown) => ToolResult;
 
 /** How the engine hands an event to the run's log. */
 export type Emit = (type: string, payload: Record<string, unknown>) => void;
@@ -26,8 +30,14 @@ export interface RunRules {
   fixtureSource(plan: EvalPlan, task: SuiteTask): FixtureSource | undefined;
   /** The fixture cursor of each trial of a task (reset per trial). */
   fixturesPerTrial: FixtureScope;
-  /** The memory of each trial of a task (the seed, afresh per trial). */
+  /** The memory of each trial of a task (the seed, afresh per trial, on every run). */
   memoryPerTrial: MemoryScope;
+  /**
+   * The live tools one run of `suite` calls: every call the run lets through reaches the tool, on
+   * every run of the suite (RFC 0081 §A: fixtures make a golden eval reproducible; RFC 0244 §D: a
+   * miss under onMiss "live" reaches the live tool). The reference host calls them as they are.
+   */
+  liveTools(call: LiveToolCall, suite: Suite): LiveToolCall;
   /** The memory a delegate's steps use, given the trial's (CONTRACT §3: the trial's own, shared). */
   delegateMemory(memory: Map<string, unknown>): Map<string, unknown>;
   /** Which fixture entry answers a call (first unconsumed match) and whether it is consumed. */
@@ -64,6 +74,7 @@ export const REFERENCE_BEHAVIOUR: Readonly<EngineBehaviour> = Object.freeze({
   fixtureSource: fixtureSourceOf,
   fixturesPerTrial: freshFixturesPerTrial,
   memoryPerTrial: freshMemoryPerTrial,
+  liveTools: (call: LiveToolCall) => call,
   delegateMemory: (memory: Map<string, unknown>) => memory,
   selectFixture: firstUnconsumedMatch,
   answerMiss: missByOnMiss,

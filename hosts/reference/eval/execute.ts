@@ -25,12 +25,12 @@ export function memorySeedOf(plan: EvalPlan, task: SuiteTask): MemorySeedEntry[]
   return task.fixtures?.memorySeed ?? [];
 }
 
-function environment(io: EvalRunIO, behaviour: EngineBehaviour, emit: AgentEnvironment['emit']): AgentEnvironment {
+function environment(io: EvalRunIO, behaviour: EngineBehaviour, emit: AgentEnvironment['emit'], plan: EvalPlan): AgentEnvironment {
   let invocations = 0;
   let calls = 0;
   return {
     emit,
-    callLiveTool: (toolName, inputs) => io.callLiveTool(toolName, inputs),
+    callLiveTool: behaviour.liveTools((toolName, inputs) => io.callLiveTool(toolName, inputs), plan.suite),
     recordToolCall: (call) => io.recordToolCall(call),
     cancelled: () => io.cancelled(),
     nextInvocationId: () => `invocation-${String(++invocations).padStart(6, '0')}`,
@@ -52,7 +52,7 @@ async function runEval(plan: EvalPlan, io: EvalRunIO, behaviour: EngineBehaviour
   const { suite } = plan;
   const settings = trialSettings(suite);
   const passScore = passScoreOf(suite, behaviour.defaultPassScore);
-  const env = environment(io, behaviour, emit);
+  const env = environment(io, behaviour, emit, plan);
 
   emit('eval.started', {
     suiteId: suite.suiteId,
@@ -70,7 +70,7 @@ async function runEval(plan: EvalPlan, io: EvalRunIO, behaviour: EngineBehaviour
     if (!reading.ok) throw new Error(`executeEvalRun: task ${task.taskId} has no readable script; planEvalRun admits none`);
     const source = behaviour.fixtureSource(plan, task);
     const nextFixtures = source === undefined ? undefined : behaviour.fixturesPerTrial(source.entries, source.onMiss);
-    const nextMemory = behaviour.memoryPerTrial(memorySeedOf(plan, task));
+    const nextMemory = behaviour.memoryPerTrial(memorySeedOf(plan, task), { suiteId: suite.suiteId, taskId: task.taskId });
 
     const trials: TrialGrade[] = [];
     for (const trialIndex of behaviour.trialOrder(settings.count)) {

@@ -126,8 +126,8 @@ export const TRAJECTORY_AND_TRIALS: KnownBadHost[] = [
     defect: 'memory written by one trial is visible to the next trial of the task',
     clause: 'RFC 0244 §B',
     ...engine({
-      memoryPerTrial: (seed) => {
-        const shared = REF.memoryPerTrial(seed)();
+      memoryPerTrial: (seed, where) => {
+        const shared = REF.memoryPerTrial(seed, where)();
         return () => shared;
       },
     }),

@@ -1,0 +1,113 @@
+// v2-eval-trajectory-trials/0244-d-second-run — RFC 0081 §A, RFC 0244 §B, §D: a fixtured suite is reproducible, so
+// a second run of it serves the same facts and lets the same live calls through as the first.
+//
+// Legs:
+//   1. openwop.requirement.0244.second-run-same   one fixtured suite, seeded once, run twice in a row: a
+//      fixture answer, a read of its memorySeed, a read of a key the seed lacks (which the run then
+//      writes) and a miss under onMiss "live" (the live echo tool answers it). Both runs serve the
+//      same calls, answers and summary facts (rule served-facts-same), and each lets the miss reach
+//      the live tool (rule effects-same): a host that keeps memory from an earlier run, or answers a
+//      live call from what an earlier run was told, drifts on the second run, which a fixture run
+//      once never shows (issue 29, item 6).
+// Gate: agents.evalSuite.fixtureMatching (onMiss), the golden mode and the seams (the suite is
+// seeded, and each run's live calls are read from its effects, CONTRACT §5).
+
+import type { RunEvent } from '../../lib/client/index.ts';
+import { attribute } from '../../lib/grader/attribution.ts';
+import { jsonDeepEqual } from '../../lib/grader/json.ts';
+import { isJsonObject } from '../../lib/json-value.ts';
+import { defineScenario } from '../../lib/ledger/scenario.ts';
+import { observeLiveEffects } from '../support/effects.ts';
+import { golden, probeSuite, type Json, type ProbeTask } from '../support/probe-suites.ts';
+import { observeSeededRun } from '../support/seeded-run.ts';
+
+const ECHO = 'conformance.eval:echo';
+
+const REPEATED_TASK: ProbeTask = {
+  taskId: 'repeated',
+  rule: 'served-facts-same',
+  steps: [
+    { tool: ECHO, args: { value: { $memory: 'seeded' } } },
+    { tool: ECHO, args: { value: { $memory: 'unseeded-second-run' } } },
+    { memoryWrite: { key: 'unseeded-second-run', value: 'written by an earlier run' } },
+  ],
+  output: 'done',
+  expected: golden('exact', 'done'),
+  fixtures: {
+    onMiss: 'live',
+    memorySeed: [{ key: 'seeded', value: 'from the seed' }],
+    toolResponses: [{ tool: ECHO, args: { value: 'from the seed' }, argsMatch: 'exact', response: { value: 'fixture answer' } }],
+  },
+  score: 1,
+  passed: true,
+  why: 'the seeded read is served by the fixture; the unseeded read is null on every run, misses, and the live echo tool answers it',
+};
+
+/** The summary members a run's grade fixes (latency and the run's own ids excluded). */
+const SUMMARY_FACTS = ['suiteId', 'suiteVersion', 'aggregateScore', 'passed', 'taskCount', 'passedCount', 'totalCostUsd'] as const;
+const TASK_FACTS = ['taskId', 'score', 'passed', 'costUsd', 'fixtureMissCount', 'efficiency', 'trajectory', 'trials'] as const;
+
+function pick(value: unknown, members: readonly string[]): Json {
+  const object = isJsonObject(value) ? value : {};
+  return Object.fromEntries(members.filter((m) => m in object).map((m) => [m, object[m]]));
+}
+
+/** What a run served that the suite fixes: each trial's calls with their answers, and the summary's graded members. */
+function servedFacts(events: readonly RunEvent[], summary: Json): Json {
+  const returned = new Map<string, Json>();
+  for (const event of events) {
+    const payload = isJsonObject(event.payload) ? event.payload : {};
+    if (event.type === 'agent.tool-returned' && typeof payload.callId === 'string') returned.set(payload.callId, payload);
+  }
+  const trials = attribute(events, []).scored.map((trial) => ({
+    taskId: trial.taskId,
+    trialIndex: trial.trialIndex,
+    calls: trial.brackets
+      .flatMap((b) => b.toolCalls)
+      .map((call) => {
+        const answer = call.callId === undefined ? undefined : returned.get(call.callId);
+        return { agentId: call.agentId, toolName: call.toolName, inputs: call.inputs, ...pick(answer, ['status', 'outcome']) };
+      }),
+  }));
+  const tasks = Array.isArray(summary.tasks) ? summary.tasks.map((task) => pick(task, TASK_FACTS)) : [];
+  return { trials, summary: { ...pick(summary, SUMMARY_FACTS), tasks } };
+}
+
+export default defineScenario('v2-eval-trajectory-trials/0244-d-second-run.ts', [
+  {
+    id: 'openwop.requirement.0244.second-run-same',
+    title: 'a fixtured suite run a second time serves the same calls, answers and graded facts, and reaches the live tool again',
+    clause: 'RFC 0081 §A (fixtures make a golden eval reproducible), RFC 0244 §B, §D',
+    rules: {
+      'served-facts-same':
+        "RFC 0081 §A (fixtures: the deterministic substitute for live tool and memory I/O, so a golden eval is reproducible), RFC 0244 §B (each trial starts from the suite's memorySeed), CONTRACT §3",
+      'effects-same': 'RFC 0244 §D (a miss under onMiss "live" reaches the live tool, on every run), CONTRACT §4, §5',
+    },
+    needs: { facet: ['fixtureMatching'], modes: ['golden'], seams: true },
+    observes: ['effects'],
+    async run(check, target) {
+      const doc = probeSuite(
+        `conformance-eval-second-run-${target.seed.hex('second-run', 6)}`,
+        'core.conformance.evals.second-run',
+        ['golden'],
+        [REPEATED_TASK],
+      );
+      // A seam that answers wrongly fails the reading of the effects.
+      check.rule('effects-same');
+      const first = await observeLiveEffects(check, target, { own: () => observeSeededRun(check, target, doc) });
+      const second = await observeLiveEffects(check, target, { own: () => observeSeededRun(check, target, doc) });
+      check.rule('served-facts-same');
+      check.equal(
+        servedFacts(second.run.events, second.run.summary),
+        servedFacts(first.run.events, first.run.summary),
+        `the second run of ${doc.id} (${second.run.runId}) serves the calls, answers and graded facts of the first (${first.run.runId})`,
+      );
+      check.rule('effects-same');
+      // How many calls the first run let through is openwop.requirement.0244.onmiss-live-effect's to judge; here, only that the second lets as many.
+      check.ok(jsonDeepEqual(second.effects, first.effects), `the second run of ${doc.id} lets through the live calls the first did`, {
+        first: first.effects,
+        second: second.effects,
+      });
+    },
+  },
+]);
