@@ -40,6 +40,7 @@ import { ENVELOPES } from './catalogue/envelopes.ts';
 import { HELD_RUNS } from './catalogue/held-runs.ts';
 import { LIMIT_PROBES } from './catalogue/limit-probes.ts';
 import { FIXED_WITNESSES } from './catalogue/fixed-witnesses.ts';
+import { JUDGE } from './catalogue/v2-eval-trajectory-trials/0244-ac-judge.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -68,4 +69,5 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...HELD_RUNS,
   ...LIMIT_PROBES,
   ...FIXED_WITNESSES,
+  ...JUDGE,
 ];

@@ -24,13 +24,14 @@ export const JUDGE_PROVIDER = 'scripted-judge';
 const JUDGE_MODEL = 'judge-1';
 
 /**
- * The judge's model calls on one trial: the scripted judge's, named by a rubric task's script
- * (CONTRACT §3), then any the host adds of its own (EngineBehaviour.judgeUsage).
+ * The judge's model calls on one trial: on a rubric task whose script names the scripted judge,
+ * its calls alone (CONTRACT §3); on any other, those the host makes of its own
+ * (EngineBehaviour.judgeUsage).
  */
 function judgeCalls(task: SuiteTask, script: Script, trialIndex: number, behaviour: EngineBehaviour): UsageEntry[] {
-  const scripted = task.expected.kind === 'rubric' ? (script.judge?.usage ?? []) : [];
+  if (task.expected.kind === 'rubric' && script.judge !== undefined) return script.judge.usage;
   const own = behaviour.judgeUsage(task, trialIndex);
-  return [...scripted, ...(own === undefined ? [] : [own])];
+  return own === undefined ? [] : [own];
 }
 
 /** The memory every trial of the task starts from (none under live-shadow, which uses no fixtures). */
