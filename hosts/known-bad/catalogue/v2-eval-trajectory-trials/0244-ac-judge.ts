@@ -33,7 +33,9 @@ export const JUDGE: KnownBadHost[] = [
     name: 'scripted-judge-silent',
     defect: "the judge's model calls are counted in the costs but never put on the log as provider.usage",
     clause: 'CONTRACT §3 (the scripted judge), RFC 0081 §C (totalCostUsd summed from provider.usage)',
-    ...engine({ outgoingEvents: (emit) => (type, payload) => (type === 'provider.usage' && payload.provider === 'scripted-judge' ? undefined : emit(type, payload)) }),
+    ...engine({
+      outgoingEvents: (emit) => (type, payload) => (type === 'provider.usage' && payload.provider === 'scripted-judge' ? undefined : emit(type, payload)),
+    }),
   },
   {
     name: 'rubric-path-not-gated',
