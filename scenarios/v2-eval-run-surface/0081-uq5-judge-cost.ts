@@ -1,16 +1,14 @@
-// v2-eval-trajectory-trials/0244-ac-judge — the scripted judge (CONTRACT §3) on rubric tasks that
-// carry a trajectory: RFC 0081 UQ 5 (a judge's cost is in totalCostUsd), RFC 0244 §C (judge calls
-// are never efficiency) and RFC 0244 §A (a rubric trial passes only when its trajectory matched).
+// v2-eval-run-surface/0081-uq5-judge-cost — RFC 0081 UQ 5 (resolved: a judge's cost is in
+// totalCostUsd) with RFC 0244 §C (judge calls are never efficiency), on the scripted judge
+// (CONTRACT §3) of rubric tasks.
 //
 // Legs:
-//   1. openwop.requirement.0081.judge-cost-attributed   (UQ 5, §C) the judge's provider.usage, known
-//                                    by its provider wherever it stands, is in totalCostUsd and in
-//                                    no efficiency member.
-//   2. openwop.requirement.0244.rubric-trajectory-gated (§A) a rubric task with a trajectory is
-//                                    gated on both: the path and the judge's score.
-// Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixture it names.
-// Each leg asserts against the reference grade recomputed from the host's own event log, and
-// that grade against what the scripted agent's and judge's contract produces (the expectedGrade).
+//   1. openwop.requirement.0081.judge-cost-attributed   (UQ 5) the judge's provider.usage, known by
+//                                    its provider wherever it stands, is in totalCostUsd and in no
+//                                    efficiency member.
+// Gate: the leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixture it names.
+// The leg asserts against the reference grade recomputed from the host's own event log, and that
+// grade against what the scripted agent's and judge's contract produces (the expectedGrade).
 
 import { JUDGE_PROVIDER } from '../../lib/grader/index.ts';
 import { isJsonObject } from '../../lib/json-value.ts';
@@ -125,35 +123,6 @@ const legs: Leg[] = [
       }
     },
   },
-  {
-    id: 'openwop.requirement.0244.rubric-trajectory-gated',
-    title: 'a rubric task with a trajectory passes only when its path matched and its judged score reaches passScore',
-    clause: 'RFC 0244 §A (grading rule, as RFC 0246 corrects it)',
-    rules: {
-      'path-gates-rubric': 'RFC 0244 §A ("For kind golden or rubric with a trajectory, the trial MUST NOT pass unless the trajectory matched")',
-      'rubric-gates-path':
-        'RFC 0244 §A ("The trial\'s score stays the output score"), RFC 0081 §D (rubric: scored against weighted criteria), CONTRACT §3 (the scripted judge)',
-      main: 'RFC 0244 §A, RFC 0081 §C (a trial meeting both passes; the suite verdict over the gating scores)',
-    },
-    needs: { facet: ['trajectory'], modes: ['rubric'], fixtures: [JUDGE] },
-    async run(check, target) {
-      const run = requireCompleted(check, await judgeRun(target));
-      const outcome = (taskId: string, score: number, passed: boolean, why: string) => {
-        const served = summaryTask(run.summary, taskId);
-        check.close(served?.score, score, `task ${taskId}: score ${score} (${why})`);
-        check.equal(served?.passed, passed, `task ${taskId}: ${passed ? 'passes' : 'does not pass'} (${why})`);
-      };
-      check.rule('path-gates-rubric');
-      checkAgainstExpected(check, run, ['trajectory']);
-      outcome('answer-without-path', 1, false, 'both criteria met, the path not taken: the score stays the output score, the trial does not pass');
-      check.rule('rubric-gates-path');
-      outcome('path-without-answer', 0.5, false, 'the path taken, one criterion of two met: the judged score 0.5 is under passScore 0.75');
-      check.rule('main');
-      outcome('path-and-answer', 1, true, 'the path taken and both criteria met');
-      check.equal(run.summary.passedCount, 1, 'one task of three passes');
-      check.equal(run.summary.passed, false, 'the suite does not pass: its gating mean 0.5 is under 0.75');
-    },
-  },
 ];
 
-export default defineScenario('v2-eval-trajectory-trials/0244-ac-judge.ts', legs);
+export default defineScenario('v2-eval-run-surface/0081-uq5-judge-cost.ts', legs);
