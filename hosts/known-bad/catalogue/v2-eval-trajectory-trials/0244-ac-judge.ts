@@ -10,7 +10,7 @@ export const JUDGE: KnownBadHost[] = [
   {
     name: 'judge-cost-left-out',
     defect: "the judge's model calls are on the log, but their cost is in no cost the host serves: totalCostUsd is the agent's alone",
-    clause: 'RFC 0081 UQ 5 (resolved: included), §C (totalCostUsd summed from provider.usage)',
+    clause: 'RFC 0081 §C (totalCostUsd summed from provider.usage; UQ 5, resolved: a judge\'s cost included)',
     ...engine({ trialCostUsd: (agentCostUsd: Fraction) => agentCostUsd }),
   },
   {
@@ -32,7 +32,7 @@ export const JUDGE: KnownBadHost[] = [
   {
     name: 'scripted-judge-silent',
     defect: "the judge's model calls are counted in the costs but never put on the log as provider.usage",
-    clause: 'CONTRACT §3 (the scripted judge), RFC 0081 §C (totalCostUsd summed from provider.usage)',
+    clause: 'RFC 0081 §C (totalCostUsd summed from provider.usage; UQ 5: a judge call emits one), CONTRACT §3 (the scripted judge)',
     ...engine({
       outgoingEvents: (emit) => (type, payload) => (type === 'provider.usage' && payload.provider === 'scripted-judge' ? undefined : emit(type, payload)),
     }),
