@@ -10,7 +10,7 @@ export const JUDGE: KnownBadHost[] = [
   {
     name: 'judge-cost-left-out',
     defect: "the judge's model calls are on the log, but their cost is in no cost the host serves: totalCostUsd is the agent's alone",
-    clause: 'RFC 0081 §C (totalCostUsd summed from provider.usage; UQ 5, resolved: a judge\'s cost included)',
+    clause: "RFC 0081 §C (totalCostUsd summed from provider.usage; UQ 5, resolved: a judge's cost included)",
     ...engine({ trialCostUsd: (agentCostUsd: Fraction) => agentCostUsd }),
   },
   {
