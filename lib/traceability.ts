@@ -73,12 +73,31 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|');
 }
 
-/** The README table: the counts by level, then every statement. */
-export function traceabilityMarkdown(statements: readonly Statement[]): string {
+/** The statements of the texts as counted (requirements/rfc-statements.json), by RFC. */
+export interface TextCount {
+  rfc: string;
+  /** Keyword sentences and resolved questions of the text. */
+  total: number;
+  /** Those that bind no host (`notHost`). */
+  notHost: number;
+}
+
+/** The README table: the counts by RFC and by level, then every statement. */
+export function traceabilityMarkdown(statements: readonly Statement[], text: readonly TextCount[] = []): string {
   const levels = [...new Set(statements.map((s) => s.level))];
   const count = (level: string, pick: (s: Statement) => boolean) => statements.filter((s) => s.level === level && pick(s)).length;
+  const ofRfc = (rfc: string, pick: (s: Statement) => boolean) => statements.filter((s) => s.rfc === rfc && pick(s)).length;
+  const total = text.reduce((n, t) => n + t.total, 0);
+  const notHost = text.reduce((n, t) => n + t.notHost, 0);
   const lines = [
-    `${statements.length} normative statements of RFC 0081, RFC 0244 and RFC 0252.`,
+    `${statements.length} normative statements of RFC 0081, RFC 0244 and RFC 0252: they hold the ${total - notHost} host-binding statements of the ${total} the texts carry as [counted](#how-the-statements-are-counted) in requirements/rfc-statements.json (the other ${notHost} bind no host).`,
+    '',
+    '| RFC | statements in the text | binding no host | entries | witnessed | unwitnessable (reason below) | not yet witnessed |',
+    '|---|---|---|---|---|---|---|',
+    ...text.map(
+      (t) =>
+        `| ${t.rfc} | ${t.total} | ${t.notHost} | ${ofRfc(t.rfc, () => true)} | ${ofRfc(t.rfc, (s) => (s.witness ?? []).length > 0)} | ${ofRfc(t.rfc, (s) => s.unwitnessable !== undefined)} | ${ofRfc(t.rfc, (s) => s.gap !== undefined)} |`,
+    ),
     '',
     '| level | witnessed | unwitnessable (reason below) | witnessable, not yet witnessed |',
     '|---|---|---|---|',

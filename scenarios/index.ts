@@ -57,6 +57,8 @@ const IMPORTS: Record<string, () => Promise<ScenarioModule>> = {
   'v2-eval-run-surface/0081-bc-served-routes.ts': () => import('./v2-eval-run-surface/0081-bc-served-routes.ts'),
   'v2-eval-trajectory-trials/0244-h-tenant-scoped-routes.ts': () => import('./v2-eval-trajectory-trials/0244-h-tenant-scoped-routes.ts'),
   'v2-eval-trajectory-trials/0244-d-second-run.ts': () => import('./v2-eval-trajectory-trials/0244-d-second-run.ts'),
+  'v2-eval-run-surface/0081-uq5-judge-cost.ts': () => import('./v2-eval-run-surface/0081-uq5-judge-cost.ts'),
+  'v2-eval-trajectory-trials/0244-a-rubric-trajectory.ts': () => import('./v2-eval-trajectory-trials/0244-a-rubric-trajectory.ts'),
 };
 
 /** The scenario modules, as paths under scenarios/. */

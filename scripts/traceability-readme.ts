@@ -5,8 +5,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { TRACEABILITY_END, TRACEABILITY_START, withMarkedSection } from './readme-sections.ts';
+import { textCounts } from '../lib/rfc-statement-map.ts';
 import { readTraceability, traceabilityMarkdown } from '../lib/traceability.ts';
 
 const README = fileURLToPath(new URL('../requirements/README.md', import.meta.url));
-writeFileSync(README, withMarkedSection(readFileSync(README, 'utf8'), TRACEABILITY_START, TRACEABILITY_END, traceabilityMarkdown(readTraceability())));
+writeFileSync(
+  README,
+  withMarkedSection(readFileSync(README, 'utf8'), TRACEABILITY_START, TRACEABILITY_END, traceabilityMarkdown(readTraceability(), textCounts())),
+);
 process.stdout.write('requirements/README.md: traceability table written\n');

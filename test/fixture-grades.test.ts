@@ -6,6 +6,7 @@
  * `expectedGrade` within 1e-9 · max(1, |x|). `expectedOutcomes` and `expectedRegression` are
  * checked against the same logs and grades.
  */
+import { JUDGE_LOGS } from './support/honest-logs-judge.ts';
 import { describe, expect, it } from 'vitest';
 import { gradeRun, signTestVerdict, toSummaryView } from '../lib/grader/index.ts';
 import { validateRunEvent } from '../lib/schemas/index.ts';
@@ -15,7 +16,7 @@ import { FIXTURE_MATCHING_LOGS } from './support/honest-logs-fixture-matching.ts
 import { GRADING_LOGS } from './support/honest-logs-grading.ts';
 
 /** The honest log of every fixture, by fixture id. */
-const honestLogs: Record<string, () => LogEvent[]> = { ...GRADING_LOGS, ...FIXTURE_MATCHING_LOGS };
+const honestLogs: Record<string, () => LogEvent[]> = { ...GRADING_LOGS, ...FIXTURE_MATCHING_LOGS, ...JUDGE_LOGS };
 
 describe('eval-suite fixture corpus: expected grades', () => {
   it('every fixture has a hand-written honest log', () => {

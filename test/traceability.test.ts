@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { readKillMatrix } from '../hosts/known-bad/kill-matrix.ts';
 import { markedSection, TRACEABILITY_END, TRACEABILITY_START } from '../scripts/readme-sections.ts';
 import { loadScenarios } from '../scenarios/index.ts';
+import { textCounts } from '../lib/rfc-statement-map.ts';
 import { listing, readTraceability, shortId, traceabilityMarkdown, traceabilityProblems, type Statement } from '../lib/traceability.ts';
 
 const scenarios = await loadScenarios();
@@ -45,7 +46,7 @@ describe('the traceability table', () => {
   it('is in requirements/README.md as scripts/traceability-readme.ts writes it', () => {
     const readme = readFileSync(fileURLToPath(new URL('../requirements/README.md', import.meta.url)), 'utf8');
     expect(markedSection(readme, TRACEABILITY_START, TRACEABILITY_END), 'requirements/README.md is stale: run npx tsx scripts/traceability-readme.ts').toBe(
-      traceabilityMarkdown(statements),
+      traceabilityMarkdown(statements, textCounts()),
     );
   });
 

@@ -1,7 +1,8 @@
 // The served `EvalSummary` of one run against the grade recomputed from the run's own events,
 // member by member (`grade --base-url`, docs/auditing.md "Recomputing a grade"). Pure. Where the RFCs leave
 // the host a choice the comparison accepts each choice the harness accepts (CONTRACT §6): a
-// judge's cost in or out of the costs (RFC 0081 UQ 5), the task entries in any order (RFC 0081 §C).
+// judge's cost in or out of a task's cost, always in totalCostUsd (RFC 0081 UQ 5), the task entries
+// in any order (RFC 0081 §C).
 // A member the EvalSummary schema makes optional (docs/wire.md §7) and the host does not serve is
 // listed as not served, which is no difference; a required one missing is a difference.
 
@@ -34,7 +35,7 @@ export function compareSummary(grade: RunGrade, served: Json): MemberComparison[
   };
   const exact = (recomputed: unknown) => (v: unknown) => jsonDeepEqual(v, recomputed);
   const number = (recomputed: number) => (v: unknown) => close(v, recomputed);
-  // RFC 0081 UQ 5: a host may count a judge's cost outside the agent brackets, or leave it out.
+  // RFC 0081 UQ 5 puts a judge's cost in totalCostUsd; a task's cost may hold it or leave it out.
   const cost = (recomputed: number, judge: number) => (v: unknown) => close(v, recomputed) || (judge > 0 && close(v, recomputed - judge));
 
   member('suiteId', grade.suiteId, served.suiteId, exact(grade.suiteId), true);
@@ -43,7 +44,7 @@ export function compareSummary(grade: RunGrade, served: Json): MemberComparison[
   member('passed', grade.passed, served.passed, exact(grade.passed), true);
   member('taskCount', grade.taskCount, served.taskCount, exact(grade.taskCount), true);
   member('passedCount', grade.passedCount, served.passedCount, exact(grade.passedCount), true);
-  member('totalCostUsd', grade.totalCostUsd, served.totalCostUsd, cost(grade.totalCostUsd, grade.judgeCostUsd ?? 0), false);
+  member('totalCostUsd', grade.totalCostUsd, served.totalCostUsd, number(grade.totalCostUsd), false);
 
   const servedTasks = Array.isArray(served.tasks) ? served.tasks.filter(isJsonObject) : [];
   const byId = new Map(servedTasks.map((t) => [t.taskId, t]));

@@ -3,13 +3,38 @@
 // (generated.ts CONDITIONAL: the reference host runs suites with trials too), so this one drops it
 // exactly where the text allows: on every eval.scored of a run whose eval.started carries no
 // trialCount (the reference host sends trialCount whenever count > 1).
+// And where a judge's model calls stand: RFC 0081 UQ 5 and RFC 0244 §C say only that a judge's
+// cost is in totalCostUsd and never in efficiency, so the scripted judge's provider.usage may stand
+// inside the trial's bracket (after agent.decided) as well as after it, where the reference host
+// puts it; the harness knows it by its provider (CONTRACT §3), not by where it stands.
 
 import { REFERENCE_BEHAVIOUR, type EngineBehaviour } from '../reference/eval/index.ts';
 import type { HonestVariant } from './catalogue.ts';
 
 type Emit = ReturnType<EngineBehaviour['outgoingEvents']>;
 
+/** The reference stream, each trial's judge calls moved inside its bracket, before it closes. */
+function judgeInsideBracket(emit: Emit): Emit {
+  const next = REFERENCE_BEHAVIOUR.outgoingEvents(emit);
+  let closing: Record<string, unknown> | undefined;
+  return (type, payload) => {
+    if (closing !== undefined && !(type === 'provider.usage' && payload.provider === 'scripted-judge')) {
+      next('agent.invocation-completed', closing);
+      closing = undefined;
+    }
+    if (type === 'agent.invocation-completed') closing = payload;
+    else next(type, payload);
+  };
+}
+
 export const EVAL_EVENT_VARIANTS: HonestVariant[] = [
+  {
+    name: 'judge-usage-inside-bracket',
+    choice: "the scripted judge's provider.usage stands inside the trial's bracket, after agent.decided and before the bracket closes",
+    clause: 'RFC 0081 UQ 5 (a judge call is a provider.usage-emitting model call); RFC 0244 §C (judge calls are excluded from efficiency, wherever they stand)',
+    shows: 'judge provider.usage inside the agent bracket',
+    options: { engineBehaviour: { outgoingEvents: judgeInsideBracket } },
+  },
   {
     name: 'trial-index-omitted-at-count-one',
     choice: 'with trials.count 1 (no eval.started.trialCount), eval.scored carries no trialIndex',

@@ -42,6 +42,7 @@ import { LIMIT_PROBES } from './catalogue/limit-probes.ts';
 import { FIXED_WITNESSES } from './catalogue/fixed-witnesses.ts';
 import { SECOND_RUNS } from './catalogue/second-runs.ts';
 import { GENERATOR_AUDIT } from './catalogue/generator-audit.ts';
+import { JUDGE } from './catalogue/v2-eval-trajectory-trials/0244-ac-judge.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -72,4 +73,5 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...FIXED_WITNESSES,
   ...SECOND_RUNS,
   ...GENERATOR_AUDIT,
+  ...JUDGE,
 ];

@@ -16,6 +16,12 @@ import { isJsonObject, payloadOf } from '../json-value.ts';
 /** The `agent.tool-returned` error code of a call no fixture entry served (RFC 0244 §D). */
 export const FIXTURE_MISS_CODE = 'eval_fixture_miss';
 
+/**
+ * The `provider.usage.provider` of the scripted judge (CONTRACT §3): a usage event carrying it is
+ * the judge's wherever it stands, inside the agent's bracket or after it (RFC 0081 UQ 5).
+ */
+export const JUDGE_PROVIDER = 'scripted-judge';
+
 type Payload = Record<string, unknown>;
 
 function str(value: unknown): string | undefined {
@@ -60,7 +66,10 @@ export interface ScoredTrial {
   /** The host's recorded `eval.scored.score`: a rubric task's output score (undefined when absent). */
   recordedScore: number | undefined;
   brackets: Bracket[];
-  /** `provider.usage` costs outside every bracket since the previous `eval.scored` (a judge's). */
+  /**
+   * The judge's `provider.usage` costs since the previous `eval.scored`: those marked as the
+   * scripted judge's (CONTRACT §3) wherever they stand, and any outside every bracket.
+   */
   judgeCosts: number[];
 }
 
@@ -194,9 +203,9 @@ export function attribute(
       }
       case 'provider.usage': {
         const cost = finiteNumber(p.costEstimateUsd);
-        // Outside every bracket: a judge call (RFC 0081 UQ 5). Its cost is the trial's; it is
-        // never efficiency (RFC 0244 §C).
-        if (!top) {
+        // A judge call (RFC 0081 UQ 5): marked by its provider (CONTRACT §3) wherever it stands,
+        // or outside every bracket. Its cost is the trial's; it is never efficiency (RFC 0244 §C).
+        if (!top || p.provider === JUDGE_PROVIDER) {
           if (cost !== undefined) judgeCosts.push(cost);
           break;
         }

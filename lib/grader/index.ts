@@ -44,7 +44,7 @@ export {
   type TaskRollUpOptions,
   type TrialFacts,
 } from './rollup.ts';
-export { attribute, FIXTURE_MISS_CODE } from './attribution.ts';
+export { attribute, FIXTURE_MISS_CODE, JUDGE_PROVIDER } from './attribution.ts';
 export { goldenScore } from './outputs.ts';
 export { gradeRun, type GradeOptions } from './run.ts';
 export {

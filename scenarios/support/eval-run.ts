@@ -7,7 +7,7 @@
 
 import { createEvalRun, readRunEvents, waitForSummary, type Client, type RunEvent } from '../../lib/client/index.ts';
 import { fixture, type FixtureDocument } from '../../lib/fixtures.ts';
-import { gradeRun, type EvalSuite, type GradeOptions, type RunGrade } from '../../lib/grader/index.ts';
+import { gradeRun, JUDGE_PROVIDER, type EvalSuite, type GradeOptions, type RunGrade } from '../../lib/grader/index.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
 import type { CompletedRun, EvalRunRequestExtras, ObservedRun, ReadForm } from '../../lib/ledger/observed-run.ts';
 import type { Target } from '../../lib/ledger/target.ts';
@@ -152,7 +152,12 @@ export function requireCompleted(
   else if (grade.tasks.length > 0) check.saw('eval.scored after its trial bracket closes');
   if ((grade.scoredInBatchCount ?? 0) > 0) check.saw('eval.scored in a batch after its trial brackets (RFC 0244 §B)');
   if (trialsOutOfOrder(grade)) check.saw("a task's trials run out of trialIndex order (RFC 0244 §B)");
-  if ((grade.judgeCostUsd ?? 0) > 0) check.saw('judge provider.usage outside the agent bracket (RFC 0081 UQ 5)');
+  if ((grade.judgeCostUsd ?? 0) > 0)
+    check.saw(
+      judgeInsideBracket(run.events)
+        ? 'judge provider.usage inside the agent bracket, known by its provider (RFC 0081 UQ 5, CONTRACT §3)'
+        : 'judge provider.usage outside the agent bracket (RFC 0081 UQ 5)',
+    );
   if (reads.trajectoryArgs && (run.grade.redactedCallCount ?? 0) > 0 && suiteMatchesArgs(run.fixture.suite)) {
     check.inapplicable(
       `the host serves agent.tool-called without inputs (${run.grade.redactedCallCount} calls of the ${run.fixture.id} run), and the suite matches arguments: RFC 0244 UQ 6 leaves argument matching recomputable only from unredacted inputs`,
@@ -171,6 +176,17 @@ function trialsOutOfOrder(grade: RunGrade): boolean {
     const ran = task.trialGrades.filter((t) => t.ranSequence !== undefined).sort((a, b) => a.ranSequence! - b.ranSequence!);
     return ran.some((t, i) => i > 0 && t.trialIndex < ran[i - 1]!.trialIndex);
   });
+}
+
+/** Whether a provider.usage marked as the scripted judge's (CONTRACT §3) stands inside an agent bracket. */
+function judgeInsideBracket(events: readonly RunEvent[]): boolean {
+  let depth = 0;
+  for (const event of [...events].sort((a, b) => a.sequence - b.sequence)) {
+    if (event.type === 'agent.invocation-started') depth++;
+    else if (event.type === 'agent.invocation-completed') depth = Math.max(0, depth - 1);
+    else if (event.type === 'provider.usage' && depth > 0 && payloadOf(event).provider === JUDGE_PROVIDER) return true;
+  }
+  return false;
 }
 
 export function eventsOfType(run: ObservedRun, type: string): RunEvent[] {

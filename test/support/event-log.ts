@@ -64,6 +64,9 @@ export interface TrialSpec {
   /** What the host reported on `eval.scored`. */
   score: number;
   passed: boolean;
+  /** The scripted judge's model calls (CONTRACT §3), after agent.decided: after the bracket, or inside it. */
+  judgeUsage?: UsageSpec[];
+  judgeInBracket?: boolean;
 }
 
 export interface RunSpec {
@@ -136,7 +139,21 @@ export class EventLog {
       this.push('provider.usage', usage);
     }
     this.push('agent.decided', { agentId: this.agentId, decision: spec.decision, invocationId });
+    const judge = () => {
+      for (const u of spec.judgeUsage ?? []) {
+        this.push('provider.usage', {
+          provider: 'scripted-judge',
+          model: 'judge-1',
+          inputTokens: u.inputTokens,
+          outputTokens: u.outputTokens,
+          ...(u.costUsd === undefined ? {} : { costEstimateUsd: u.costUsd }),
+        });
+        if (u.costUsd !== undefined) cost = (cost ?? 0) + u.costUsd;
+      }
+    };
+    if (spec.judgeInBracket === true) judge();
     this.push('agent.invocation-completed', { invocationId, agentId: this.agentId, outcome: 'completed' });
+    if (spec.judgeInBracket !== true) judge();
     const scored: Record<string, unknown> = {
       taskId,
       trialIndex,

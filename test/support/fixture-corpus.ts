@@ -109,6 +109,7 @@ export const NAMED_FIXTURES = [
   'conformance-eval-recorded-repeat-source',
   'conformance-eval-recorded-repeat-replay',
   'conformance-eval-trajectory-on-golden',
+  'conformance-eval-judge',
 ];
 
 export const LIVE_TOOLS = new Set(['conformance.eval:counter', 'conformance.eval:echo']);
@@ -193,7 +194,8 @@ export function loggedTrials(events: readonly LogEvent[]): LoggedTrial[] {
       const call = current.calls[current.calls.length - 1]!;
       call.outcome = p.outcome;
       call.errorCode = (p.error as { code?: string } | undefined)?.code;
-    } else if (type === 'provider.usage') {
+    } else if (type === 'provider.usage' && p.provider !== 'scripted-judge') {
+      // The scripted judge's usage (CONTRACT §3) is no call of the agent's script.
       const u: UsageSpec = { inputTokens: p.inputTokens as number, outputTokens: p.outputTokens as number };
       if (p.costEstimateUsd !== undefined) u.costUsd = p.costEstimateUsd as number;
       current.usage.push(u);

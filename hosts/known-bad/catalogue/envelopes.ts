@@ -104,7 +104,7 @@ export const ENVELOPES: KnownBadHost[] = [
     name: 'usage-model-not-scripted',
     defect: 'each provider.usage of the scripted agent names model "scripted-2", not the "scripted-1" the script fixes',
     clause: 'RFC 0081 §B, CONTRACT §3 (usage: provider "scripted", model "scripted-1")',
-    ...engine({ outgoingEvents: rewriting('provider.usage', (p) => ({ ...p, model: 'scripted-2' })) }),
+    ...engine({ outgoingEvents: rewriting('provider.usage', (p) => (p.provider === 'scripted' ? { ...p, model: 'scripted-2' } : p)) }),
   },
   {
     name: 'evaluator-type-judge-on-golden',

@@ -8,7 +8,7 @@ import type { RecordedToolCall, ToolResult } from './port.ts';
 import type { FixtureSelector, MissHandler, ToolAnswer, TrialFixtures } from './tools.ts';
 import { answerCall } from './tools.ts';
 import type { ObservedCall } from './trajectory.ts';
-import type { DelegateStep, HoldStep, MemoryWriteStep, ScriptStep, ToolStep, TrialScript } from './types.ts';
+import type { DelegateStep, HoldStep, MemoryWriteStep, ScriptStep, ToolStep, TrialScript, UsageEntry } from './types.ts';
 
 export const SCRIPTED_PROVIDER = 'scripted';
 export const SCRIPTED_MODEL = 'scripted-1';
@@ -48,6 +48,8 @@ export interface TrialRecord {
   missCount: number;
   failedClosed: boolean;
   output: unknown;
+  /** The judge's model calls on the trial (CONTRACT §3): its cost, never its efficiency. */
+  judgeUsage: UsageEntry[];
 }
 
 /** Per-trial state: memory and the fixture cursor live here and nowhere else. */
@@ -172,6 +174,7 @@ export async function runTrial(
     missCount: 0,
     failedClosed: false,
     output: script.output,
+    judgeUsage: [],
   };
   const state: TrialState = { env, fixtures, memory, record };
 

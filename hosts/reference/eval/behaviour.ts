@@ -53,8 +53,9 @@ export interface RunRules {
   /** The summary the run ends with, as served (after eval.completed was emitted from it). */
   outgoingSummary(summary: Record<string, unknown>, suite: Suite): Record<string, unknown>;
   /**
-   * A judge model call made for a trial after the agent's bracket closed (RFC 0081 UQ 5: its cost
-   * is the run's; RFC 0244 §C: it is never efficiency). The scripted tasks need no judge: none.
+   * A judge model call of the host's own, made for any trial after the agent's bracket closed,
+   * beside the scripted judge a rubric task's script names (CONTRACT §3; RFC 0081 UQ 5: its cost
+   * is the run's; RFC 0244 §C: it is never efficiency). The reference host runs none of its own.
    */
   judgeUsage(task: SuiteTask, trialIndex: number): JudgeUsage | undefined;
   /** The eval run's `run.completed.outputs`: the summary is the run's output (RFC 0081 §C). */

@@ -3,6 +3,7 @@
 // run.completed belong to the server.
 
 import type { AgentEnvironment } from './agent.ts';
+import Fraction from 'fraction.js';
 import { RunCancelled, runTrial } from './agent.ts';
 import type { EngineBehaviour } from './behaviour.ts';
 import { REFERENCE_BEHAVIOUR } from './behaviour.ts';
@@ -13,11 +14,25 @@ import type { EvalRunIO } from './port.ts';
 import { regressionBlock, scoredTasks } from './regression.ts';
 import { readScript, trialScript } from './script.ts';
 import { assertDocument, assertPayload } from './strict.ts';
-import type { EvalPlan, MemorySeedEntry, SuiteTask } from './types.ts';
+import type { EvalPlan, MemorySeedEntry, Script, SuiteTask, UsageEntry } from './types.ts';
 
-/** The judge a host may run outside the agent's bracket (EngineBehaviour.judgeUsage). */
-const JUDGE_PROVIDER = 'scripted-judge';
+/**
+ * The scripted judge (CONTRACT §3): its provider.usage events carry this provider, which is what
+ * marks them as the judge's, wherever they stand in the log (RFC 0081 UQ 5, RFC 0244 §C).
+ */
+export const JUDGE_PROVIDER = 'scripted-judge';
 const JUDGE_MODEL = 'judge-1';
+
+/**
+ * The judge's model calls on one trial: on a rubric task whose script names the scripted judge,
+ * its calls alone (CONTRACT §3); on any other, those the host makes of its own
+ * (EngineBehaviour.judgeUsage).
+ */
+function judgeCalls(task: SuiteTask, script: Script, trialIndex: number, behaviour: EngineBehaviour): UsageEntry[] {
+  if (task.expected.kind === 'rubric' && script.judge !== undefined) return script.judge.usage;
+  const own = behaviour.judgeUsage(task, trialIndex);
+  return own === undefined ? [] : [own];
+}
 
 /** The memory every trial of the task starts from (none under live-shadow, which uses no fixtures). */
 export function memorySeedOf(plan: EvalPlan, task: SuiteTask): MemorySeedEntry[] {
@@ -79,18 +94,21 @@ async function runEval(plan: EvalPlan, io: EvalRunIO, behaviour: EngineBehaviour
       if (io.cancelled()) throw new RunCancelled();
 
       const record = await runTrial(env, plan.agentId, trialScript(reading.script, trialIndex), nextFixtures?.(), nextMemory());
-      const judge = behaviour.judgeUsage(task, trialIndex);
-      if (judge !== undefined) {
+      // The reference host judges after the agent's bracket closed; a host may judge inside it.
+      let judgeCost = new Fraction(0);
+      for (const judge of judgeCalls(task, reading.script, trialIndex, behaviour)) {
         emit('provider.usage', {
           provider: JUDGE_PROVIDER,
           model: JUDGE_MODEL,
           inputTokens: judge.inputTokens,
           outputTokens: judge.outputTokens,
           totalTokens: judge.inputTokens + judge.outputTokens,
-          costEstimateUsd: judge.costUsd,
+          ...(judge.costUsd === undefined ? {} : { costEstimateUsd: judge.costUsd }),
         });
-        record.costUsd = record.costUsd.add(exactDecimal(judge.costUsd));
+        record.judgeUsage.push(judge);
+        if (judge.costUsd !== undefined) judgeCost = judgeCost.add(exactDecimal(judge.costUsd));
       }
+      record.costUsd = behaviour.trialCostUsd(record.costUsd, judgeCost);
       const grade = gradeTrial(task, record, plan.agentId, passScore, behaviour);
       emit('eval.scored', {
         taskId: task.taskId,

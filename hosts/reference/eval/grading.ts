@@ -81,7 +81,7 @@ export interface GradingRules extends TrajectoryRules {
   /** A trial's reported score: 0 when it failed closed, 1/0 for a trajectory task, else the output score. */
   trialScore(task: SuiteTask, record: TrialRecord, trajectoryMatched: boolean): Fraction;
   /** A trial's gating score (RFC 0246): 0 when its trajectory did not match or it failed closed. */
-  trialGatingScore(score: Fraction, trajectoryMatched: boolean, failedClosed: boolean): Fraction;
+  trialGatingScore(score: Fraction, trajectoryMatched: boolean, failedClosed: boolean, kind: Expected['kind']): Fraction;
   /** A task's `passed` under its `passRule` (RFC 0244 §B): all ⇔ c = n, any ⇔ c ≥ 1, mean ⇔ the score reaches passScore. */
   taskPassed(rule: PassRule, n: number, passedCount: number, ruleScore: Fraction, passScore: Fraction): boolean;
   /** The task score `passRule: "mean"` compares with passScore. */
@@ -90,6 +90,8 @@ export interface GradingRules extends TrajectoryRules {
   passHatK(n: number, c: number, k: number): Fraction;
   /** `trialStats.scoreStderr` over the per-task mean scores; undefined omits it. */
   scoreStderr(taskScores: Fraction[]): number | undefined;
+  /** A trial's cost: the agent's model calls and the judge's (RFC 0081 UQ 5: the judge's is included). */
+  trialCostUsd(agentCostUsd: Fraction, judgeCostUsd: Fraction): Fraction;
   /** A task's `costUsd` from its trials' costs, in trial order. */
   taskCostUsd(trialCosts: Fraction[]): Fraction;
   /** What one trial's bracket counts (RFC 0244 §C: every call in it, delegates included). */
@@ -145,6 +147,7 @@ export const REFERENCE_GRADING_RULES: Readonly<GradingRules> = Object.freeze({
   passAtK,
   passHatK,
   scoreStderr: standardError,
+  trialCostUsd: (agentCostUsd: Fraction, judgeCostUsd: Fraction) => agentCostUsd.add(judgeCostUsd),
   taskCostUsd: (costs: Fraction[]) => costs.reduce((sum, cost) => sum.add(cost), ZERO),
   trialEfficiency: bracketEfficiency,
   efficiencyAllowsPass: () => true,
@@ -182,7 +185,7 @@ export function gradeTrial(
   const trajectory = expected.trajectory === undefined ? undefined : gradeTrajectory(expected.trajectory, record.calls, targetAgentId, rules);
   const trajectoryMatched = trajectory === undefined || trajectory.matched;
   const score = rules.trialScore(task, record, trajectoryMatched);
-  const gatingScore = rules.trialGatingScore(score, trajectoryMatched, record.failedClosed);
+  const gatingScore = rules.trialGatingScore(score, trajectoryMatched, record.failedClosed, expected.kind);
   return {
     score,
     gatingScore,

@@ -101,6 +101,8 @@ export interface TrialScript {
 
 export interface Script extends TrialScript {
   byTrial?: Record<string, Partial<TrialScript>>;
+  /** The scripted judge's model calls on each trial of a rubric task (CONTRACT §3). */
+  judge?: { usage: UsageEntry[] };
 }
 
 // --- The plan ---

@@ -10,7 +10,8 @@
 //     (RFC 0244 §A reads the trajectory by agentId);
 //   - served-script-values: the calls (tool, agent, inputs after `$memory`, the answer the
 //     suite's fixtures fix where the host serves status or outcome), the provider.usage
-//     events (provider "scripted", model "scripted-1", the script's tokens and cost) and the
+//     events (provider "scripted", model "scripted-1", the script's tokens and cost; the judge's,
+//     marked provider "scripted-judge", are not the agent's) and the
 //     decision of each trial are its script's;
 //   - served-evaluator-type: a golden or trajectory trial's evaluatorType, when served, says
 //     "deterministic": RFC 0081 §D and RFC 0244 §A define those scores as matches; a rubric
@@ -19,7 +20,7 @@
 // the memory is the live one (CONTRACT §2), so inputs that read it are not predicted either.
 
 import type { RunEvent } from '../../../lib/client/index.ts';
-import { attribute } from '../../../lib/grader/attribution.ts';
+import { attribute, JUDGE_PROVIDER } from '../../../lib/grader/attribution.ts';
 import { jsonDeepEqual } from '../../../lib/grader/json.ts';
 import { validateEventPayload } from '../../../lib/schemas/index.ts';
 import { acceptedStatuses, predictTrial, scriptOf } from '../scripted-calls.ts';
@@ -145,8 +146,9 @@ function walkBrackets(ctx: ServedContext, events: readonly RunEvent[]): { tops: 
         break;
       }
       case 'provider.usage': {
-        // Outside every bracket it is a judge's (RFC 0081 UQ 5), not the script's.
-        if (inner !== undefined) inner.usage.push(p);
+        // Outside every bracket, or marked by its provider wherever it stands (CONTRACT §3), it
+        // is a judge's (RFC 0081 UQ 5), not the script's.
+        if (inner !== undefined && p.provider !== JUDGE_PROVIDER) inner.usage.push(p);
         break;
       }
     }

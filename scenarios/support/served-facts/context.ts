@@ -29,7 +29,10 @@ export function within(actual: unknown, formula: number): boolean {
   return typeof actual === 'number' && Math.abs(actual - formula) <= 1e-9 * Math.max(1, Math.abs(formula));
 }
 
-/** A served cost is the cost of every trial, a judge's cost (`judgePart`) in or out of it. */
+/**
+ * A task's or a trial's served cost: the cost of every trial, a judge's cost (`judgePart`) in or
+ * out of it (RFC 0081 UQ 5 puts the judge's in totalCostUsd and fixes nothing finer).
+ */
 export function costs(value: unknown, withJudge: number, judgePart: number): boolean {
   return within(value, withJudge) || (judgePart > 0 && within(value, withJudge - judgePart));
 }

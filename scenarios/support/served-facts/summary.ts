@@ -1,7 +1,7 @@
 // Served facts of the summary as a whole: its identity, its verdict, its total cost and its
 // trialStats (RFC 0081 §C, RFC 0244 §B).
 
-import { costs, isJsonObject, type ServedContext } from './context.ts';
+import { isJsonObject, type ServedContext, within } from './context.ts';
 
 /** `served-summary-identity`, `served-model-class`, `served-summary-verdict` and the summary's `served-total-cost`. */
 export function compareSummary(ctx: ServedContext): void {
@@ -35,10 +35,12 @@ export function compareSummary(ctx: ServedContext): void {
   }
   {
     const { check, clause } = fact('served-total-cost');
+    // RFC 0081 UQ 5, resolved as proposed: a judge's cost is included in totalCostUsd (only a
+    // task's or a trial's costUsd may leave it out, which the text does not fix).
     const judge = grade.judgeCostUsd ?? 0;
     check.ok(
-      costs(summary.totalCostUsd, grade.totalCostUsd, judge),
-      `${clause} summary.totalCostUsd is the cost of every trial (${grade.totalCostUsd}${judge > 0 ? `, or ${grade.totalCostUsd - judge} without the judge` : ''})`,
+      within(summary.totalCostUsd, grade.totalCostUsd),
+      `${clause} summary.totalCostUsd is the cost of every trial, the judge's included (${grade.totalCostUsd}${judge > 0 ? `, of which the judge's ${judge}` : ''})`,
       summary.totalCostUsd,
     );
   }

@@ -25,7 +25,9 @@ export const TRAJECTORY_AND_TRIALS: KnownBadHost[] = [
     name: 'trajectory-ignored-on-output-match',
     defect: 'a trial whose output matches passes whatever its trajectory did',
     clause: 'RFC 0244 §A (gating score, RFC 0246)',
-    ...engine({ trialGatingScore: (score, matched, failedClosed) => REF.trialGatingScore(score, matched || score.equals(1), failedClosed) }),
+    ...engine({
+      trialGatingScore: (score, matched, failedClosed, kind) => REF.trialGatingScore(score, matched || score.equals(1), failedClosed, kind),
+    }),
   },
   {
     name: 'greedy-matched-count',
