@@ -47,7 +47,7 @@ describe('eval-suite fixture corpus: expected grades', () => {
           expect(
             trial.calls.map(({ agentId, tool, inputs }) => ({ agentId, tool, inputs })),
             where,
-          ).toEqual(scriptedCalls(task, trial.trialIndex));
+          ).toEqual(scriptedCalls(task, trial.trialIndex, doc.suite.targetAgentId));
           expect(trial.usage, where).toEqual(script.usage);
           expect(trial.decision, where).toEqual(script.output);
         }

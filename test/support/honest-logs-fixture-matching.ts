@@ -178,6 +178,62 @@ export const FIXTURE_MATCHING_LOGS: Record<string, () => LogEvent[]> = {
     return log.finish({ aggregateScore: 0, passed: false, passedCount: 0 });
   },
 
+  'conformance-eval-recorded-other-agent-source': () => {
+    // conformance-eval-recorded-source's calls, made by the helper agent as the agent under test.
+    const log = open(fixture('conformance-eval-recorded-other-agent-source'), 'recorded-other-agent-source');
+    log.trial('record', 0, {
+      steps: [
+        call(COUNTER, { op: 'inc', key: 'recorded-fixtures' }, { key: 'recorded-fixtures', count: 1 }),
+        call(COUNTER, { op: 'read', key: 'recorded-fixtures' }, { key: 'recorded-fixtures', count: 1 }),
+      ],
+      usage: [usage(40, 8)],
+      decision: 'recorded',
+      score: 1,
+      passed: true,
+    });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+  },
+
+  'conformance-eval-recorded-invocations-source': () => {
+    // Every call misses the empty lists and goes live: a fresh host counts 1, then 2.
+    const log = open(fixture('conformance-eval-recorded-invocations-source'), 'recorded-invocations-source');
+    const counter = (op: string, count: number): CallSpec =>
+      call(COUNTER, { op, key: 'recorded-invocations' }, { key: 'recorded-invocations', count });
+    log.trial('first', 0, { steps: [counter('inc', 1), echo('recorded-only-answer')], usage: [usage(40, 8)], decision: 'recorded', score: 1, passed: true });
+    log.trial('second', 0, {
+      steps: [counter('inc', 2), counter('read', 2), echo(null), echo('source-memory')],
+      usage: [usage(40, 8)],
+      decision: 'recorded',
+      score: 1,
+      passed: true,
+    });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 2 });
+  },
+
+  'conformance-eval-recorded-invocations-replay': () => {
+    // Served the entries of both invocations in sequence order; the superset read misses.
+    const log = open(fixture('conformance-eval-recorded-invocations-replay'), 'recorded-invocations-replay', {
+      fixtureRuns: { replay: SOURCE_RUN_ID, superset: SOURCE_RUN_ID },
+    });
+    const counter = (op: string, count: number): CallSpec =>
+      call(COUNTER, { op, key: 'recorded-invocations' }, { key: 'recorded-invocations', count });
+    log.trial('replay', 0, {
+      steps: [counter('inc', 1), counter('inc', 2), counter('read', 2), echo(null)],
+      usage: [usage(40, 8)],
+      decision: 'replayed',
+      score: 1,
+      passed: true,
+    });
+    log.trial('superset', 0, {
+      steps: [{ tool: COUNTER, inputs: { op: 'read', key: 'recorded-invocations', note: 'one member more' }, miss: true }],
+      usage: [usage(20, 4)],
+      decision: 'replayed',
+      score: 0,
+      passed: false,
+    });
+    return log.finish({ aggregateScore: 0.5, passed: false, passedCount: 1 });
+  },
+
   'conformance-eval-fixture-selection': () => {
     const log = open(fixture('conformance-eval-fixture-selection'), 'fixture-selection');
     const read = (count: number): CallSpec => call(COUNTER, { op: 'read', key: 'fixture-selection' }, { key: 'fixture-selection', count });
