@@ -56,6 +56,7 @@ const IMPORTS: Record<string, () => Promise<ScenarioModule>> = {
   'v2-eval-trajectory-trials/0244-uq6-args-before-redaction.ts': () => import('./v2-eval-trajectory-trials/0244-uq6-args-before-redaction.ts'),
   'v2-eval-run-surface/0081-bc-served-routes.ts': () => import('./v2-eval-run-surface/0081-bc-served-routes.ts'),
   'v2-eval-trajectory-trials/0244-h-tenant-scoped-routes.ts': () => import('./v2-eval-trajectory-trials/0244-h-tenant-scoped-routes.ts'),
+  'v2-eval-recorded-fixtures/0252-d-invocations.ts': () => import('./v2-eval-recorded-fixtures/0252-d-invocations.ts'),
 };
 
 /** The scenario modules, as paths under scenarios/. */

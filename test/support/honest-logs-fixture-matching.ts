@@ -197,8 +197,7 @@ export const FIXTURE_MATCHING_LOGS: Record<string, () => LogEvent[]> = {
   'conformance-eval-recorded-invocations-source': () => {
     // Every call misses the empty lists and goes live: a fresh host counts 1, then 2.
     const log = open(fixture('conformance-eval-recorded-invocations-source'), 'recorded-invocations-source');
-    const counter = (op: string, count: number): CallSpec =>
-      call(COUNTER, { op, key: 'recorded-invocations' }, { key: 'recorded-invocations', count });
+    const counter = (op: string, count: number): CallSpec => call(COUNTER, { op, key: 'recorded-invocations' }, { key: 'recorded-invocations', count });
     log.trial('first', 0, { steps: [counter('inc', 1), echo('recorded-only-answer')], usage: [usage(40, 8)], decision: 'recorded', score: 1, passed: true });
     log.trial('second', 0, {
       steps: [counter('inc', 2), counter('read', 2), echo(null), echo('source-memory')],
@@ -215,8 +214,7 @@ export const FIXTURE_MATCHING_LOGS: Record<string, () => LogEvent[]> = {
     const log = open(fixture('conformance-eval-recorded-invocations-replay'), 'recorded-invocations-replay', {
       fixtureRuns: { replay: SOURCE_RUN_ID, superset: SOURCE_RUN_ID },
     });
-    const counter = (op: string, count: number): CallSpec =>
-      call(COUNTER, { op, key: 'recorded-invocations' }, { key: 'recorded-invocations', count });
+    const counter = (op: string, count: number): CallSpec => call(COUNTER, { op, key: 'recorded-invocations' }, { key: 'recorded-invocations', count });
     log.trial('replay', 0, {
       steps: [counter('inc', 1), counter('inc', 2), counter('read', 2), echo(null)],
       usage: [usage(40, 8)],
