@@ -22,7 +22,7 @@ const JUDGE_MODEL = 'judge-1';
 /** The memory every trial of the task starts from (none under live-shadow, which uses no fixtures). */
 export function memorySeedOf(plan: EvalPlan, task: SuiteTask): MemorySeedEntry[] {
   if (plan.modes.includes('live-shadow')) return [];
-  return task.fixtures?.memorySeed ?? [];
+  return plan.derivedMemory?.[task.taskId] ?? task.fixtures?.memorySeed ?? [];
 }
 
 function environment(io: EvalRunIO, behaviour: EngineBehaviour, emit: AgentEnvironment['emit']): AgentEnvironment {
@@ -44,7 +44,7 @@ function environment(io: EvalRunIO, behaviour: EngineBehaviour, emit: AgentEnvir
 
 async function runEval(plan: EvalPlan, io: EvalRunIO, behaviour: EngineBehaviour): Promise<Record<string, unknown>> {
   // The engine checks what it produced; `outgoingEvents` stands between that and the log.
-  const send = behaviour.outgoingEvents((type, payload) => io.emit(type, payload));
+  const send = behaviour.outgoingEvents((type, payload) => io.emit(type, payload), plan);
   const emit = (type: string, payload: Record<string, unknown>): void => {
     assertPayload(type, payload);
     send(type, payload);

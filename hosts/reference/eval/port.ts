@@ -46,6 +46,11 @@ export interface PriorRunView {
   summary?: Record<string, unknown>;
   /** Every recorded tool call of the run, in sequence order, or `'erased'` after erasure. */
   toolCalls: RecordedToolCall[] | 'erased';
+  /**
+   * For an eval run: the memory its trials started from, every task's seed in suite order. RFC
+   * 0252 UQ 3 derives no memory, so the reference engine never reads it.
+   */
+  memorySeeds?: Array<{ key: string; value: unknown }>;
 }
 
 /** Provided by the server for one create request. */
