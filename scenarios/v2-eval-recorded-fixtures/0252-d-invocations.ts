@@ -31,6 +31,8 @@ const SOURCE = 'conformance-eval-recorded-invocations-source';
 const REPLAY = 'conformance-eval-recorded-invocations-replay';
 /** What the source's first invocation echoed and no replay call asks for. */
 const UNCONSUMED = 'recorded-only-answer';
+/** What the source's memory held (its seed), which a replay's memory must not. */
+const SOURCE_MEMORY = 'source-memory';
 const NEEDS = { facet: RECORDED, fixtures: [SOURCE, REPLAY] };
 
 interface Pair {
@@ -121,7 +123,11 @@ const hostLegs: Leg[] = [
       const inputsServed = 'inputs' in echo;
       if (!inputsServed && !answers.known) return check.inapplicable(`${OUTCOME_UNSERVED}, and agent.tool-called carries no inputs`);
       if (inputsServed) check.equal(echo.inputs, { value: null }, 'the echo reads null from memory: nothing was seeded from the source');
-      if (answers.known) check.equal(answers.byTrial.get(0)?.[3], { value: null }, 'the echo is served the entry recorded for the echo of null');
+      else {
+        // Only the answer shows it: the entry recorded for the echo of the source's memory.
+        const answer = answers.byTrial.get(0)?.[3];
+        check.ok(!jsonDeepEqual(answer, { value: SOURCE_MEMORY }), "the echo is not served the entry recorded for the source's memory", answer);
+      }
     },
   },
   {
