@@ -57,6 +57,7 @@ const IMPORTS: Record<string, () => Promise<ScenarioModule>> = {
   'v2-eval-run-surface/0081-bc-served-routes.ts': () => import('./v2-eval-run-surface/0081-bc-served-routes.ts'),
   'v2-eval-trajectory-trials/0244-h-tenant-scoped-routes.ts': () => import('./v2-eval-trajectory-trials/0244-h-tenant-scoped-routes.ts'),
   'v2-eval-recorded-fixtures/0252-d-invocations.ts': () => import('./v2-eval-recorded-fixtures/0252-d-invocations.ts'),
+  'v2-eval-recorded-fixtures/0252-cd-failed-calls.ts': () => import('./v2-eval-recorded-fixtures/0252-cd-failed-calls.ts'),
 };
 
 /** The scenario modules, as paths under scenarios/. */

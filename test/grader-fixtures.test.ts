@@ -188,6 +188,7 @@ const REPLAYS: Record<string, [string, string[]]> = {
   'conformance-eval-recorded-drift': ['conformance-eval-recorded-source', ['record']],
   'conformance-eval-recorded-repeat-replay': ['conformance-eval-recorded-repeat-source', ['repeat']],
   'conformance-eval-recorded-invocations-replay': ['conformance-eval-recorded-invocations-source', ['replay', 'superset']],
+  'conformance-eval-recorded-errors-replay': ['conformance-eval-recorded-errors-source', ['errors']],
 };
 
 function sourceCalls(sourceId: string, taskIds: string[]): Record<string, RecordedCall[]> {

@@ -112,6 +112,8 @@ export const NAMED_FIXTURES = [
   'conformance-eval-recorded-other-agent-source',
   'conformance-eval-recorded-invocations-source',
   'conformance-eval-recorded-invocations-replay',
+  'conformance-eval-recorded-errors-source',
+  'conformance-eval-recorded-errors-replay',
 ];
 
 export const LIVE_TOOLS = new Set(['conformance.eval:counter', 'conformance.eval:echo']);

@@ -232,6 +232,46 @@ export const FIXTURE_MATCHING_LOGS: Record<string, () => LogEvent[]> = {
     return log.finish({ aggregateScore: 0.5, passed: false, passedCount: 1 });
   },
 
+  'conformance-eval-recorded-errors-source': () => {
+    // The inc is served the isError entry; the echo misses under onMiss "fail" and never runs.
+    const log = open(fixture('conformance-eval-recorded-errors-source'), 'recorded-errors-source');
+    log.trial('errors', 0, {
+      steps: [
+        {
+          tool: COUNTER,
+          inputs: { op: 'inc', key: 'recorded-errors' },
+          error: { code: 'counter_unavailable', message: 'the counter is down for maintenance' },
+        },
+        { tool: ECHO, inputs: { value: 'never-ran' }, miss: true },
+      ],
+      usage: [usage(30, 6)],
+      decision: 'recorded',
+      score: 0,
+      passed: false,
+    });
+    return log.finish({ aggregateScore: 0, passed: false, passedCount: 0 });
+  },
+
+  'conformance-eval-recorded-errors-replay': () => {
+    // Each call is served the source's error as an isError entry; the echo's is the miss error itself.
+    const log = open(fixture('conformance-eval-recorded-errors-replay'), 'recorded-errors-replay', { fixtureRuns: { errors: SOURCE_RUN_ID } });
+    log.trial('errors', 0, {
+      steps: [
+        {
+          tool: COUNTER,
+          inputs: { op: 'inc', key: 'recorded-errors' },
+          error: { code: 'counter_unavailable', message: 'the counter is down for maintenance' },
+        },
+        { tool: ECHO, inputs: { value: 'never-ran' }, miss: true },
+      ],
+      usage: [usage(30, 6)],
+      decision: 'replayed',
+      score: 1,
+      passed: true,
+    });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+  },
+
   'conformance-eval-fixture-selection': () => {
     const log = open(fixture('conformance-eval-fixture-selection'), 'fixture-selection');
     const read = (count: number): CallSpec => call(COUNTER, { op: 'read', key: 'fixture-selection' }, { key: 'fixture-selection', count });

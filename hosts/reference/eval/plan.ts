@@ -58,8 +58,8 @@ export interface PlanRules {
   ownFixturesRefusal(named: SuiteTask[]): Refusal | undefined;
   /** RFC 0252 §B: fixtureRuns on a run whose modes include live-shadow (it ignores fixtures). */
   liveShadowRefusal(suite: Suite): Refusal | undefined;
-  /** RFC 0252 §C, §D: the calls a source contributes, or undefined when it is unusable. */
-  sourceCalls(run: PriorRunView | undefined, agentId: string): RecordedToolCall[] | undefined;
+  /** RFC 0252 §C, §D: the calls a source contributes, or undefined when it is unusable (`facets`: RFC 0245 `fixtureErrors`). */
+  sourceCalls(run: PriorRunView | undefined, agentId: string, facets?: EvalFacets): RecordedToolCall[] | undefined;
   /** RFC 0252 §D, UQ 2: the fixture entries those calls become (`argsMatch: "exact"`). */
   deriveEntries(calls: readonly RecordedToolCall[]): ToolResponse[];
   /** RFC 0252 UQ 3: the memory a named task takes from its source, beside its own seed ("not seeded": none). */
@@ -245,7 +245,7 @@ function planFixtureRuns(
   const memory: Record<string, MemorySeedEntry[]> = {};
   for (const [taskId, runId] of entries) {
     const source = typeof runId === 'string' ? port.readPriorRun(runId, 'fixtureRuns') : undefined;
-    const calls = rules.sourceCalls(source, agentId);
+    const calls = rules.sourceCalls(source, agentId, port.facets);
     if (source === undefined || calls === undefined || typeof runId !== 'string') return fail(rules.sourceRefusal(String(runId)));
     derived[taskId] = { sourceRunId: runId, entries: rules.deriveEntries(calls) };
     const taken = rules.derivedMemory(source);

@@ -13,6 +13,8 @@ export type EvalFacets = {
   fixtureMatching?: boolean;
   regressionVerdict?: boolean;
   recordedFixtures?: boolean;
+  /** RFC 0245 (named by RFC 0252 §C): fixtures replay tool errors, so a source's failed call is usable. */
+  fixtureErrors?: boolean;
 };
 
 /** A refusal the server turns into the flat error envelope `{error, message, details?}`. */

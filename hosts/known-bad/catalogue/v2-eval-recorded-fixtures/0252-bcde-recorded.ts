@@ -2,7 +2,11 @@
 // accepts `fixtureRuns` and serves a task from its source run.
 
 import type { PriorRunView, RecordedToolCall } from '../../../reference/eval/port.ts';
+import { FIXTURE_MISS_CODE } from '../../../reference/eval/tools.ts';
 import { type KnownBadHost, REF, engine, refusedAsForeign, server, rewriting, without } from '../build.ts';
+
+/** A host advertising fixtureErrors (RFC 0245): a source's failed calls are derived (honest variant fixture-errors-advertised). */
+const FIXTURE_ERRORS = { evalSuite: { fixtureErrors: true } };
 
 /** The agent whose calls a host that ignores who made them derives from: the eval's, or the first caller's. */
 function anyInvokedAgent(run: PriorRunView | undefined, agentId: string): string {
@@ -114,5 +118,30 @@ export const RECORDED_FIXTURES: KnownBadHost[] = [
       outgoingEvents: (emit, plan) => (type, payload) =>
         emit(type, type === 'eval.started' && plan?.fixtureRuns !== undefined ? { ...payload, 'x-derived-fixtures': plan.derivedFixtures } : payload),
     }),
+  },
+  {
+    name: 'failed-call-derived-as-answer',
+    defect: "a source's failed call is derived as a plain answer (its error as the outcome, no isError)",
+    clause: 'RFC 0252 §D',
+    ...engine(
+      {
+        deriveEntries: (calls) =>
+          REF.deriveEntries(calls).map((entry, i) => {
+            if (calls[i]!.status !== 'error' || calls[i]!.error?.code === FIXTURE_MISS_CODE) return entry;
+            const { isError: _served, ...answer } = entry;
+            return answer;
+          }),
+      },
+      FIXTURE_ERRORS,
+    ),
+  },
+  {
+    name: 'never-ran-call-not-derived',
+    defect: 'a source call that never ran (a fail-closed miss) yields no entry: only the calls that ran are derived',
+    clause: 'RFC 0252 §D',
+    ...engine(
+      { sourceCalls: (run, agentId, facets) => REF.sourceCalls(run, agentId, facets)?.filter((call) => call.error?.code !== FIXTURE_MISS_CODE) },
+      FIXTURE_ERRORS,
+    ),
   },
 ];
