@@ -109,7 +109,7 @@ const hostLegs: Leg[] = [
   {
     id: 'openwop.requirement.0252.memory-not-seeded',
     title: "a named task's memory is not seeded from the source run: the replay reads null where the source's memory held a value",
-    clause: 'RFC 0252 UQ 3',
+    clause: 'RFC 0252 §D (UQ 3)',
     needs: NEEDS,
     async run(check, target) {
       const { replay } = await completedPair(check, target);

@@ -107,7 +107,7 @@ export const RECORDED_FIXTURES: KnownBadHost[] = [
   {
     name: 'memory-seeded-from-source',
     defect: "a named task's trials start from the source run's memory beside their own",
-    clause: 'RFC 0252 UQ 3',
+    clause: 'RFC 0252 §D (UQ 3)',
     ...engine({ derivedMemory: (source) => source.memorySeeds ?? [] }),
   },
   {
