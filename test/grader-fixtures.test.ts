@@ -187,7 +187,7 @@ const REPLAYS: Record<string, [string, string[]]> = {
   'conformance-eval-recorded-replay': ['conformance-eval-recorded-source', ['record']],
   'conformance-eval-recorded-drift': ['conformance-eval-recorded-source', ['record']],
   'conformance-eval-recorded-repeat-replay': ['conformance-eval-recorded-repeat-source', ['repeat']],
-  'conformance-eval-recorded-invocations-replay': ['conformance-eval-recorded-invocations-source', ['replay', 'superset']],
+  'conformance-eval-recorded-invocations-replay': ['conformance-eval-recorded-invocations-source', ['replay', 'memory', 'superset']],
   'conformance-eval-recorded-errors-replay': ['conformance-eval-recorded-errors-source', ['errors']],
 };
 

@@ -27,7 +27,7 @@ import { RECORDED } from '../support/recorded.ts';
 
 /** Two invocations (tasks first, second) of the scripted agent, every call live. */
 const SOURCE = 'conformance-eval-recorded-invocations-source';
-/** Tasks replay and superset, both named in fixtureRuns with one source run. */
+/** Tasks replay, memory and superset, each named in fixtureRuns with one source run. */
 const REPLAY = 'conformance-eval-recorded-invocations-replay';
 /** What the source's first invocation echoed and no replay call asks for. */
 const UNCONSUMED = 'recorded-only-answer';
@@ -45,9 +45,9 @@ function replayOfSource(target: Target): Promise<Pair> {
   return target.memo('recorded-invocations-replay', async () => {
     const source = await sharedEvalRun(target, SOURCE);
     if (!isCompleted(source)) return { source, replay: undefined };
-    const fixtureRuns = { replay: source.runId, superset: source.runId };
+    const fixtureRuns = { replay: source.runId, memory: source.runId, superset: source.runId };
     const replay = await observeEvalRun(target, REPLAY, { fixtureRuns }, target.client, {
-      fixtureRunSources: { replay: source.events, superset: source.events },
+      fixtureRunSources: { replay: source.events, memory: source.events, superset: source.events },
     });
     return { source, replay };
   });
@@ -119,13 +119,13 @@ const hostLegs: Leg[] = [
         .map(payloadOf)
         .find((payload, i) => replay.events[i]!.type === 'agent.tool-called' && payload.toolName === 'conformance.eval:echo');
       need(check, echo !== undefined, 'the replay makes its echo call', replay.events.length);
-      const answers = trialAnswers(replay.events, 'replay');
+      const answers = trialAnswers(replay.events, 'memory');
       const inputsServed = 'inputs' in echo;
       if (!inputsServed && !answers.known) return check.inapplicable(`${OUTCOME_UNSERVED}, and agent.tool-called carries no inputs`);
       if (inputsServed) check.equal(echo.inputs, { value: null }, 'the echo reads null from memory: nothing was seeded from the source');
       else {
         // Only the answer shows it: the entry recorded for the echo of the source's memory.
-        const answer = answers.byTrial.get(0)?.[3];
+        const answer = answers.byTrial.get(0)?.[0];
         check.ok(!jsonDeepEqual(answer, { value: SOURCE_MEMORY }), "the echo is not served the entry recorded for the source's memory", answer);
       }
     },

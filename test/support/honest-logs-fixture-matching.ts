@@ -210,18 +210,19 @@ export const FIXTURE_MATCHING_LOGS: Record<string, () => LogEvent[]> = {
   },
 
   'conformance-eval-recorded-invocations-replay': () => {
-    // Served the entries of both invocations in sequence order; the superset read misses.
+    // Served the entries of both invocations in sequence order; memory reads null; the superset read misses.
     const log = open(fixture('conformance-eval-recorded-invocations-replay'), 'recorded-invocations-replay', {
-      fixtureRuns: { replay: SOURCE_RUN_ID, superset: SOURCE_RUN_ID },
+      fixtureRuns: { replay: SOURCE_RUN_ID, memory: SOURCE_RUN_ID, superset: SOURCE_RUN_ID },
     });
     const counter = (op: string, count: number): CallSpec => call(COUNTER, { op, key: 'recorded-invocations' }, { key: 'recorded-invocations', count });
     log.trial('replay', 0, {
-      steps: [counter('inc', 1), counter('inc', 2), counter('read', 2), echo(null)],
+      steps: [counter('inc', 1), counter('inc', 2), counter('read', 2)],
       usage: [usage(40, 8)],
       decision: 'replayed',
       score: 1,
       passed: true,
     });
+    log.trial('memory', 0, { steps: [echo(null)], usage: [usage(20, 4)], decision: 'replayed', score: 1, passed: true });
     log.trial('superset', 0, {
       steps: [{ tool: COUNTER, inputs: { op: 'read', key: 'recorded-invocations', note: 'one member more' }, miss: true }],
       usage: [usage(20, 4)],
@@ -229,7 +230,7 @@ export const FIXTURE_MATCHING_LOGS: Record<string, () => LogEvent[]> = {
       score: 0,
       passed: false,
     });
-    return log.finish({ aggregateScore: 0.5, passed: false, passedCount: 1 });
+    return log.finish({ aggregateScore: 2 / 3, passed: false, passedCount: 2 });
   },
 
   'conformance-eval-recorded-errors-source': () => {
