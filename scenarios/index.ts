@@ -59,6 +59,8 @@ const IMPORTS: Record<string, () => Promise<ScenarioModule>> = {
   'v2-eval-trajectory-trials/0244-d-second-run.ts': () => import('./v2-eval-trajectory-trials/0244-d-second-run.ts'),
   'v2-eval-run-surface/0081-uq5-judge-cost.ts': () => import('./v2-eval-run-surface/0081-uq5-judge-cost.ts'),
   'v2-eval-trajectory-trials/0244-a-rubric-trajectory.ts': () => import('./v2-eval-trajectory-trials/0244-a-rubric-trajectory.ts'),
+  'v2-eval-recorded-fixtures/0252-d-invocations.ts': () => import('./v2-eval-recorded-fixtures/0252-d-invocations.ts'),
+  'v2-eval-recorded-fixtures/0252-cd-failed-calls.ts': () => import('./v2-eval-recorded-fixtures/0252-cd-failed-calls.ts'),
 };
 
 /** The scenario modules, as paths under scenarios/. */

@@ -45,11 +45,13 @@ const EVAL_ROWS_ON = [
   'openwop.requirement.0081.live-shadow-ignores-fixtures',
   'openwop.requirement.0252.live-shadow-refused',
 ];
-/** Rows out of reach by the reference host's own choices: modes it does not advertise, no diffRef. */
+/** Rows out of reach by the reference host's own choices: modes it does not advertise, no diffRef, no fixtureErrors. */
 const REFERENCE_CHOICES = [
   'openwop.requirement.0081.mode-adversarial-runs',
   'openwop.requirement.0081.mode-live-shadow-runs',
   'openwop.requirement.0081.regression-diff-ref',
+  // Only on a host that advertises fixtureErrors (RFC 0245): the honest variant fixture-errors-advertised.
+  'openwop.requirement.0252.failed-calls-derived-as-errors',
 ];
 
 describe('the reference host', () => {

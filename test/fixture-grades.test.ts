@@ -18,6 +18,21 @@ import { GRADING_LOGS } from './support/honest-logs-grading.ts';
 /** The honest log of every fixture, by fixture id. */
 const honestLogs: Record<string, () => LogEvent[]> = { ...GRADING_LOGS, ...FIXTURE_MATCHING_LOGS, ...JUDGE_LOGS };
 
+/**
+ * A replay whose grade needs its source's log (RFC 0252 §D): a call served a recorded never-run
+ * call's error carries the miss code, and only the derived entries tell it from a miss.
+ */
+const REPLAY_SOURCES: Record<string, { source: string; tasks: string[] }> = {
+  'conformance-eval-recorded-errors-replay': { source: 'conformance-eval-recorded-errors-source', tasks: ['errors'] },
+};
+
+function gradeOf(id: string, events: LogEvent[], suite: Parameters<typeof gradeRun>[0]) {
+  const replay = REPLAY_SOURCES[id];
+  if (replay === undefined) return gradeRun(suite, events);
+  const source = honestLogs[replay.source]!();
+  return gradeRun(suite, events, { fixtureRunSources: Object.fromEntries(replay.tasks.map((task) => [task, source])) });
+}
+
 describe('eval-suite fixture corpus: expected grades', () => {
   it('every fixture has a hand-written honest log', () => {
     expect(Object.keys(honestLogs).sort()).toEqual(fixtures.map((f) => f.doc.id).sort());
@@ -48,7 +63,7 @@ describe('eval-suite fixture corpus: expected grades', () => {
           expect(
             trial.calls.map(({ agentId, tool, inputs }) => ({ agentId, tool, inputs })),
             where,
-          ).toEqual(scriptedCalls(task, trial.trialIndex));
+          ).toEqual(scriptedCalls(task, trial.trialIndex, doc.suite.targetAgentId));
           expect(trial.usage, where).toEqual(script.usage);
           expect(trial.decision, where).toEqual(script.output);
         }
@@ -70,13 +85,13 @@ describe('eval-suite fixture corpus: expected grades', () => {
       }
 
       it('the reference grade of its honest log equals expectedGrade', () => {
-        const view = toSummaryView(gradeRun(doc.suite, build()));
+        const view = toSummaryView(gradeOf(doc.id, build(), doc.suite));
         const diffs = differences(view, doc.expectedGrade);
         expect(diffs, `${doc.id}: reference grade vs expectedGrade`).toEqual([]);
       });
 
       it('its honest log grades without anomalies', () => {
-        expect(gradeRun(doc.suite, build()).anomalies).toEqual([]);
+        expect(gradeOf(doc.id, build(), doc.suite).anomalies).toEqual([]);
       });
     });
   }

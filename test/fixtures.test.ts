@@ -14,7 +14,10 @@ import { describe, expect, it } from 'vitest';
 import { checkSuite, validate } from '../lib/schemas/index.ts';
 import { SCRIPTED_AGENT_ID } from './support/event-log.ts';
 import { facetsUsed, fixture, fixtures, LIVE_TOOLS, NAMED_FIXTURES, scriptedCalls, trialCount, type Facet } from './support/fixture-corpus.ts';
-import { ECHO, LOOKUP } from './support/honest-log.ts';
+import { ECHO, HELPER as HELPER_AGENT_ID, LOOKUP } from './support/honest-log.ts';
+
+/** The one fixture whose suite targets another agent: a source run that never invokes the scripted agent (RFC 0252 §C). */
+const OTHER_AGENT_SOURCE = 'conformance-eval-recorded-other-agent-source';
 
 describe('eval-suite fixture corpus: shape', () => {
   it('holds every fixture the harness names, and no other', () => {
@@ -43,8 +46,8 @@ describe('eval-suite fixture corpus: shape', () => {
         }
       });
 
-      it('targets the scripted agent, at version 1.0.0 unless it is a regression candidate', () => {
-        expect(doc.suite.targetAgentId).toBe(SCRIPTED_AGENT_ID);
+      it("targets the scripted agent (under its helper id only as another agent's source, CONTRACT §2), at version 1.0.0 unless it is a regression candidate", () => {
+        expect(doc.suite.targetAgentId).toBe(doc.id === OTHER_AGENT_SOURCE ? HELPER_AGENT_ID : SCRIPTED_AGENT_ID);
         expect(doc.suite.suiteId).toMatch(/^core\.conformance\.evals\.[a-z0-9-]+$/);
         if (!doc.expectedRegression) expect(doc.suite.version).toBe('1.0.0');
       });

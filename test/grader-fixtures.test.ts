@@ -182,17 +182,20 @@ function difference(actual: unknown, expected: unknown, path = '$'): string | un
   return actual === expected ? undefined : `${path}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
 }
 
-/** Each replay fixture: the source fixture its expected grade assumes, and the task named in fixtureRuns. */
-const REPLAYS: Record<string, [string, string]> = {
-  'conformance-eval-recorded-replay': ['conformance-eval-recorded-source', 'record'],
-  'conformance-eval-recorded-drift': ['conformance-eval-recorded-source', 'record'],
-  'conformance-eval-recorded-repeat-replay': ['conformance-eval-recorded-repeat-source', 'repeat'],
+/** Each replay fixture: the source fixture its expected grade assumes, and the tasks named in fixtureRuns. */
+const REPLAYS: Record<string, [string, string[]]> = {
+  'conformance-eval-recorded-replay': ['conformance-eval-recorded-source', ['record']],
+  'conformance-eval-recorded-drift': ['conformance-eval-recorded-source', ['record']],
+  'conformance-eval-recorded-repeat-replay': ['conformance-eval-recorded-repeat-source', ['repeat']],
+  'conformance-eval-recorded-invocations-replay': ['conformance-eval-recorded-invocations-source', ['replay', 'memory', 'superset']],
+  'conformance-eval-recorded-errors-replay': ['conformance-eval-recorded-errors-source', ['errors']],
 };
 
-function sourceCalls(sourceId: string, taskId: string): Record<string, RecordedCall[]> {
+function sourceCalls(sourceId: string, taskIds: string[]): Record<string, RecordedCall[]> {
   const source = byId.get(sourceId);
   if (!source) return {};
-  return { [taskId]: simulate(source.suite).calls };
+  const calls = simulate(source.suite).calls;
+  return Object.fromEntries(taskIds.map((taskId) => [taskId, calls]));
 }
 
 function gradeFixture(doc: FixtureDoc) {

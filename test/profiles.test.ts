@@ -36,7 +36,15 @@ function everything(): Record<string, unknown> {
     protocolVersions: ['2.0'],
     preferredVersion: '2.0',
     agents: {
-      evalSuite: { modes: [...MODES], trajectory: true, trials: { maxTrials: 10 }, fixtureMatching: true, regressionVerdict: true, recordedFixtures: true },
+      evalSuite: {
+        modes: [...MODES],
+        trajectory: true,
+        trials: { maxTrials: 10 },
+        fixtureMatching: true,
+        regressionVerdict: true,
+        recordedFixtures: true,
+        fixtureErrors: true,
+      },
     },
   };
 }

@@ -25,6 +25,7 @@ import { WIRE_TEXT_VARIANTS } from './text.ts';
 import { TENANT_VARIANTS } from './tenants.ts';
 import { ENVELOPE_VARIANTS } from './envelopes.ts';
 import { OPEN_READING_VARIANTS } from './open-readings.ts';
+import { RECORDED_VARIANTS } from './recorded.ts';
 
 export interface HonestVariant {
   /** kebab-case, unique. */
@@ -240,4 +241,5 @@ export const HONEST_VARIANTS: HonestVariant[] = [
   ...EVAL_EVENT_VARIANTS,
   ...ADVERSARIAL_VARIANTS,
   ...PROVENANCE_VARIANTS,
+  ...RECORDED_VARIANTS,
 ];

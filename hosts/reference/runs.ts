@@ -168,6 +168,7 @@ export class RunManager {
       toolCalls: run.toolContentErased ? 'erased' : this.#store.listToolCalls(run.runId),
     };
     if (run.mode === 'eval' && run.summary !== null && isTerminal(run.status)) view.summary = run.summary;
+    if (run.mode === 'eval' && run.plan !== null) view.memorySeeds = (run.plan as EvalPlan).suite.tasks.flatMap((task) => task.fixtures?.memorySeed ?? []);
     return view;
   }
 

@@ -12,6 +12,11 @@ export interface FixtureEntry {
   tool: string;
   args?: unknown;
   argsMatch?: ArgsMatchMode;
+  /**
+   * The entry answers with the fixture-miss code itself: derived from a source call that never ran
+   * (RFC 0252 §D, "its error as response"), so a call it serves carries that code and is no miss.
+   */
+  servesMissCode?: boolean;
 }
 
 /**
@@ -23,7 +28,7 @@ export function entriesFromSource(events: readonly RunEvent[]): FixtureEntry[] |
   const { scored } = attribute(events, []);
   const calls = scored.flatMap((trial) => trial.brackets.flatMap((b) => b.toolCalls.filter((call) => call.agentId === b.agentId)));
   if (calls.some((call) => call.redacted)) return undefined;
-  return calls.map((call) => ({ tool: call.toolName, args: call.inputs, argsMatch: 'exact' as const }));
+  return calls.map((call) => ({ tool: call.toolName, args: call.inputs, argsMatch: 'exact' as const, ...(call.wireMiss ? { servesMissCode: true } : {}) }));
 }
 
 /** The suite's `toolResponses` entries as selection reads them (malformed entries never match). */
@@ -55,13 +60,17 @@ export function countMisses(brackets: readonly Bracket[], entries: readonly Fixt
     misses += b.unpairedMisses;
     for (const call of b.toolCalls) {
       let replayMiss = false;
+      let servedMissCode = false;
       // A redacted call cannot be replayed (RFC 0244 UQ 6): only the wire can say it missed.
       if (entries && !call.redacted) {
         const index = entries.findIndex((e, i) => !consumed.has(i) && e.tool === call.toolName && argsMatch(e, call.inputs));
         if (index === -1) replayMiss = true;
-        else consumed.add(index);
+        else {
+          consumed.add(index);
+          servedMissCode = entries[index]!.servesMissCode === true;
+        }
       }
-      if (call.wireMiss || replayMiss) misses++;
+      if ((call.wireMiss && !servedMissCode) || replayMiss) misses++;
     }
   }
   return misses;

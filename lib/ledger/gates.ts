@@ -9,7 +9,7 @@ import type { Target } from './target.ts';
 import { DOMAIN_NAMES } from '../setting-names.ts';
 
 /** `agents.evalSuite` members a leg can depend on (RFC 0244 §G, RFC 0252 §A). */
-export type FacetMember = 'trajectory' | 'trials' | 'fixtureMatching' | 'regressionVerdict' | 'recordedFixtures';
+export type FacetMember = 'trajectory' | 'trials' | 'fixtureMatching' | 'regressionVerdict' | 'recordedFixtures' | 'fixtureErrors';
 
 /** What a host leg needs from the host before it can run. */
 export interface Needs {

@@ -68,8 +68,11 @@ export async function observeEvalRun(
   // A generated suite is a document the leg seeded itself; a catalogue fixture is read by its id,
   // from the copy the harness seeded where it seeded one (its counter keys are the certification's).
   const doc = typeof fixtureId === 'string' ? (target.fixtureDocs.get(fixtureId) ?? fixture(fixtureId)) : fixtureId;
-  const created = await createEvalRun(client, { evalSuiteRef: doc.id, agentId: SCRIPTED_AGENT, ...extras });
-  const observed: ObservedRun = { fixture: doc, agentId: SCRIPTED_AGENT, request: extras, created, runId: created.runId, events: [] };
+  // The agent under test is the suite's target: the scripted agent, or (one source fixture) the
+  // same scripted agent under its helper id (CONTRACT §2).
+  const agentId = typeof doc.suite.targetAgentId === 'string' ? doc.suite.targetAgentId : SCRIPTED_AGENT;
+  const created = await createEvalRun(client, { evalSuiteRef: doc.id, agentId, ...extras });
+  const observed: ObservedRun = { fixture: doc, agentId, request: extras, created, runId: created.runId, events: [] };
   if (created.status !== 201 || created.runId === undefined) return observed;
   const read = await readRunEvents(client, created.runId, { deadlineMs: RUN_DEADLINE_MS });
   observed.events = read.events;

@@ -2,7 +2,8 @@
 //
 // Legs:
 //   1. openwop.requirement.0252.request-edges-refused   `fixtureRuns: {}`, and a named task whose suite fixtures carry
-//                                   onMiss without toolResponses, are refused with 400 (§B)
+//                                   onMiss without toolResponses, or toolResponses without onMiss,
+//                                   are refused with 400 (§B)
 //   2. openwop.requirement.0252.live-shadow-refused     fixtureRuns on a run whose modes include live-shadow is refused
 //                                   (§B); only where the host advertises the live-shadow mode
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
@@ -19,14 +20,21 @@ const REPLAY = 'conformance-eval-recorded-replay';
 const ONMISS_ONLY = 'conformance-eval-onmiss-only';
 /** modes ["live-shadow"]; task `record` has no fixtures. */
 const LIVE_SHADOW = 'conformance-eval-live-shadow';
+/** Task `tool-error`: a fixtures block with toolResponses and no onMiss. */
+const RESPONSES_ONLY = 'conformance-eval-fixture-is-error';
 
 const hostLegs: Leg[] = [
   {
     id: 'openwop.requirement.0252.request-edges-refused',
-    title: 'fixtureRuns with no keys, and fixtureRuns naming a task whose suite fixtures carry onMiss alone, are refused with 400 before the run starts',
+    title:
+      'fixtureRuns with no keys, and fixtureRuns naming a task whose suite fixtures carry onMiss alone or toolResponses alone, are refused with 400 before the run starts',
     clause: 'RFC 0252 §B',
-    rules: { 'empty-map': 'RFC 0252 §B ("with no keys")', 'task-with-on-miss-only': 'RFC 0252 §B ("toolResponses or onMiss")' },
-    needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY, ONMISS_ONLY] },
+    rules: {
+      'empty-map': 'RFC 0252 §B ("with no keys")',
+      'task-with-on-miss-only': 'RFC 0252 §B ("toolResponses or onMiss")',
+      'task-with-tool-responses-only': 'RFC 0252 §B ("toolResponses or onMiss")',
+    },
+    needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY, ONMISS_ONLY, RESPONSES_ONLY] },
     async run(check, target) {
       const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
       const cases: Array<[string, string, Record<string, unknown>]> = [
@@ -35,6 +43,11 @@ const hostLegs: Leg[] = [
           'task-with-on-miss-only',
           'a named task whose suite fixtures carry onMiss and no toolResponses',
           { mode: 'eval', evalSuiteRef: ONMISS_ONLY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: source.runId } },
+        ],
+        [
+          'task-with-tool-responses-only',
+          'a named task whose suite fixtures carry toolResponses and no onMiss',
+          { mode: 'eval', evalSuiteRef: RESPONSES_ONLY, agentId: SCRIPTED_AGENT, fixtureRuns: { 'tool-error': source.runId } },
         ],
       ];
       for (const [rule, what, body] of cases) {

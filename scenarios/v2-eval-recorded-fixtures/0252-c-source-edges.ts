@@ -5,24 +5,29 @@
 //                                   refused like an unknown id (§C)
 //   2. openwop.requirement.0252.failed-call-source-refused  a source with a failed tool call is refused like an
 //                                   unknown id on a host without fixtureErrors (§C)
+//   3. openwop.requirement.0252.other-agent-source-refused  an eval run of another agent, whose calls are the
+//                                   replay's own, never invoked the eval's agent: refused like an
+//                                   unknown id (§C)
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Needs agents.evalSuite.recordedFixtures with fixtureMatching (§A); leg 1 the seams.
 // Not witnessed here: a source still running (§C "is not terminal"). The harness cannot hold a
 // run open from outside, so whether a source was still running when the replay was created
 // depends on timing, and no timed assertion is made.
 
-import { createEvalRun, eraseToolContent, readErrorCode, type CreateEvalRunResult } from '../../lib/client/index.ts';
+import { createEvalRun, eraseToolContent, readErrorCode, readRunEvents, type CreateEvalRunResult } from '../../lib/client/index.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import { RECORDED, unknownRunId } from '../support/recorded.ts';
-import { observeEvalRun, requireCompleted, SCRIPTED_AGENT, sharedEvalRun } from '../support/eval-run.ts';
+import { observeEvalRun, requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT, sharedEvalRun } from '../support/eval-run.ts';
 import { seamAnswerWrong } from '../support/effects.ts';
 
 const SOURCE = 'conformance-eval-recorded-source';
 const REPLAY = 'conformance-eval-recorded-replay';
 /** Its one call is answered by an isError entry, so the run records a failed call. */
 const IS_ERROR = 'conformance-eval-fixture-is-error';
+/** conformance-eval-recorded-source's calls, made by core.conformance.agents.scripted-helper as the agent under test. */
+const OTHER_AGENT_SOURCE = 'conformance-eval-recorded-other-agent-source';
 
 /**
  * RFC 0252 §C: an unusable source is refused "with the same status and the same error code" as
@@ -78,6 +83,21 @@ const hostLegs: Leg[] = [
       const source = requireCompleted(check, await sharedEvalRun(target, IS_ERROR));
       const answer = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: source.runId } });
       await checkRefusedLikeUnknown(check, target, answer, source.runId, 'a source with a failed call');
+    },
+  },
+  {
+    id: 'openwop.requirement.0252.other-agent-source-refused',
+    title: "a source run that invoked only another agent is refused like an unknown id, though its calls are the replay's own",
+    clause: 'RFC 0252 §C ("never invoked the agent")',
+    needs: { facet: RECORDED, fixtures: [OTHER_AGENT_SOURCE, REPLAY] },
+    async run(check, target) {
+      // An eval run of another agentId making exactly the calls the replay makes: only who made
+      // them tells it from a usable source, so a host that takes any agent's calls accepts it.
+      const source = requireCompleted(check, await sharedEvalRun(target, OTHER_AGENT_SOURCE));
+      const answer = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: source.runId } });
+      // A run the host should have refused is read to its end, so nothing it does outlives the leg.
+      if (answer.runId !== undefined) await readRunEvents(target.client, answer.runId, { deadlineMs: RUN_DEADLINE_MS }).catch(() => undefined);
+      await checkRefusedLikeUnknown(check, target, answer, source.runId, 'a source run of another agent');
     },
   },
 ];

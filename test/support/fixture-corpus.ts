@@ -110,6 +110,11 @@ export const NAMED_FIXTURES = [
   'conformance-eval-recorded-repeat-replay',
   'conformance-eval-trajectory-on-golden',
   'conformance-eval-judge',
+  'conformance-eval-recorded-other-agent-source',
+  'conformance-eval-recorded-invocations-source',
+  'conformance-eval-recorded-invocations-replay',
+  'conformance-eval-recorded-errors-source',
+  'conformance-eval-recorded-errors-replay',
 ];
 
 export const LIVE_TOOLS = new Set(['conformance.eval:counter', 'conformance.eval:echo']);
@@ -134,7 +139,7 @@ interface ScriptedCall {
 }
 
 /** The calls a trial makes, delegates included, with `$memory` read from the trial's memory. */
-export function scriptedCalls(task: Task, trialIndex: number): ScriptedCall[] {
+export function scriptedCalls(task: Task, trialIndex: number, agentId: string = SCRIPTED_AGENT_ID): ScriptedCall[] {
   const memory = new Map<string, unknown>((task.fixtures?.memorySeed ?? []).map((e) => [e.key, e.value]));
   const substitute = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(substitute);
@@ -153,7 +158,7 @@ export function scriptedCalls(task: Task, trialIndex: number): ScriptedCall[] {
       else memory.set(step.memoryWrite.key, step.memoryWrite.value);
     }
   };
-  walk(SCRIPTED_AGENT_ID, scriptFor(task.input, trialIndex).steps);
+  walk(agentId, scriptFor(task.input, trialIndex).steps);
   return out;
 }
 
@@ -185,6 +190,8 @@ interface LoggedTrial {
 }
 
 export function loggedTrials(events: readonly LogEvent[]): LoggedTrial[] {
+  // The agent under test is the one run.started names (the scripted agent, or its helper id).
+  const target = events.find((e) => e.type === 'run.started')?.payload.agentId ?? SCRIPTED_AGENT_ID;
   const trials: LoggedTrial[] = [];
   let current: Omit<LoggedTrial, 'taskId' | 'trialIndex'> = { calls: [], usage: [], decision: undefined };
   for (const { type, payload: p } of events) {
@@ -199,7 +206,7 @@ export function loggedTrials(events: readonly LogEvent[]): LoggedTrial[] {
       const u: UsageSpec = { inputTokens: p.inputTokens as number, outputTokens: p.outputTokens as number };
       if (p.costEstimateUsd !== undefined) u.costUsd = p.costEstimateUsd as number;
       current.usage.push(u);
-    } else if (type === 'agent.decided' && p.agentId === SCRIPTED_AGENT_ID) {
+    } else if (type === 'agent.decided' && p.agentId === target) {
       current.decision = p.decision;
     } else if (type === 'eval.scored') {
       trials.push({ taskId: String(p.taskId), trialIndex: p.trialIndex as number, ...current });

@@ -26,7 +26,9 @@ export function usage(inputTokens: number, outputTokens: number, costUsd?: numbe
 }
 
 export function open(doc: FixtureDoc, token: string, extra: { fixtureRuns?: Record<string, string>; baselineRunId?: string } = {}): EventLog {
+  // The agent under test is the suite's target (CONTRACT §2: the scripted agent, or its helper id).
   return new EventLog({
+    ...(doc.suite.targetAgentId === undefined ? {} : { agentId: doc.suite.targetAgentId }),
     token,
     suiteId: doc.suite.suiteId,
     suiteVersion: doc.suite.version,

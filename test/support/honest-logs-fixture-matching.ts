@@ -178,6 +178,101 @@ export const FIXTURE_MATCHING_LOGS: Record<string, () => LogEvent[]> = {
     return log.finish({ aggregateScore: 0, passed: false, passedCount: 0 });
   },
 
+  'conformance-eval-recorded-other-agent-source': () => {
+    // conformance-eval-recorded-source's calls, made by the helper agent as the agent under test.
+    const log = open(fixture('conformance-eval-recorded-other-agent-source'), 'recorded-other-agent-source');
+    log.trial('record', 0, {
+      steps: [
+        call(COUNTER, { op: 'inc', key: 'recorded-fixtures' }, { key: 'recorded-fixtures', count: 1 }),
+        call(COUNTER, { op: 'read', key: 'recorded-fixtures' }, { key: 'recorded-fixtures', count: 1 }),
+      ],
+      usage: [usage(40, 8)],
+      decision: 'recorded',
+      score: 1,
+      passed: true,
+    });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+  },
+
+  'conformance-eval-recorded-invocations-source': () => {
+    // Every call misses the empty lists and goes live: a fresh host counts 1, then 2.
+    const log = open(fixture('conformance-eval-recorded-invocations-source'), 'recorded-invocations-source');
+    const counter = (op: string, count: number): CallSpec => call(COUNTER, { op, key: 'recorded-invocations' }, { key: 'recorded-invocations', count });
+    log.trial('first', 0, { steps: [counter('inc', 1), echo('recorded-only-answer')], usage: [usage(40, 8)], decision: 'recorded', score: 1, passed: true });
+    log.trial('second', 0, {
+      steps: [counter('inc', 2), counter('read', 2), echo(null), echo('source-memory')],
+      usage: [usage(40, 8)],
+      decision: 'recorded',
+      score: 1,
+      passed: true,
+    });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 2 });
+  },
+
+  'conformance-eval-recorded-invocations-replay': () => {
+    // Served the entries of both invocations in sequence order; memory reads null; the superset read misses.
+    const log = open(fixture('conformance-eval-recorded-invocations-replay'), 'recorded-invocations-replay', {
+      fixtureRuns: { replay: SOURCE_RUN_ID, memory: SOURCE_RUN_ID, superset: SOURCE_RUN_ID },
+    });
+    const counter = (op: string, count: number): CallSpec => call(COUNTER, { op, key: 'recorded-invocations' }, { key: 'recorded-invocations', count });
+    log.trial('replay', 0, {
+      steps: [counter('inc', 1), counter('inc', 2), counter('read', 2)],
+      usage: [usage(40, 8)],
+      decision: 'replayed',
+      score: 1,
+      passed: true,
+    });
+    log.trial('memory', 0, { steps: [echo(null)], usage: [usage(20, 4)], decision: 'replayed', score: 1, passed: true });
+    log.trial('superset', 0, {
+      steps: [{ tool: COUNTER, inputs: { op: 'read', key: 'recorded-invocations', note: 'one member more' }, miss: true }],
+      usage: [usage(20, 4)],
+      decision: 'replayed',
+      score: 0,
+      passed: false,
+    });
+    return log.finish({ aggregateScore: 2 / 3, passed: false, passedCount: 2 });
+  },
+
+  'conformance-eval-recorded-errors-source': () => {
+    // The inc is served the isError entry; the echo misses under onMiss "fail" and never runs.
+    const log = open(fixture('conformance-eval-recorded-errors-source'), 'recorded-errors-source');
+    log.trial('errors', 0, {
+      steps: [
+        {
+          tool: COUNTER,
+          inputs: { op: 'inc', key: 'recorded-errors' },
+          error: { code: 'counter_unavailable', message: 'the counter is down for maintenance' },
+        },
+        { tool: ECHO, inputs: { value: 'never-ran' }, miss: true },
+      ],
+      usage: [usage(30, 6)],
+      decision: 'recorded',
+      score: 0,
+      passed: false,
+    });
+    return log.finish({ aggregateScore: 0, passed: false, passedCount: 0 });
+  },
+
+  'conformance-eval-recorded-errors-replay': () => {
+    // Each call is served the source's error as an isError entry; the echo's is the miss error itself.
+    const log = open(fixture('conformance-eval-recorded-errors-replay'), 'recorded-errors-replay', { fixtureRuns: { errors: SOURCE_RUN_ID } });
+    log.trial('errors', 0, {
+      steps: [
+        {
+          tool: COUNTER,
+          inputs: { op: 'inc', key: 'recorded-errors' },
+          error: { code: 'counter_unavailable', message: 'the counter is down for maintenance' },
+        },
+        { tool: ECHO, inputs: { value: 'never-ran' }, miss: true },
+      ],
+      usage: [usage(30, 6)],
+      decision: 'replayed',
+      score: 1,
+      passed: true,
+    });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+  },
+
   'conformance-eval-fixture-selection': () => {
     const log = open(fixture('conformance-eval-fixture-selection'), 'fixture-selection');
     const read = (count: number): CallSpec => call(COUNTER, { op: 'read', key: 'fixture-selection' }, { key: 'fixture-selection', count });

@@ -48,8 +48,8 @@ export interface RunRules {
   trialIndexOf(position: number): number;
   /** The order a task's `count` trials run in, as positions (RFC 0244 §B: scheduling is the host's). */
   trialOrder(count: number): number[];
-  /** Called once per run with the emitter into the log; the events leave through what it returns. */
-  outgoingEvents(emit: Emit): Emit;
+  /** Called once per run with the emitter into the log (and the run's plan); the events leave through what it returns. */
+  outgoingEvents(emit: Emit, plan?: EvalPlan): Emit;
   /** The summary the run ends with, as served (after eval.completed was emitted from it). */
   outgoingSummary(summary: Record<string, unknown>, suite: Suite): Record<string, unknown>;
   /**

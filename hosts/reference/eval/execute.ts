@@ -37,7 +37,7 @@ function judgeCalls(task: SuiteTask, script: Script, trialIndex: number, behavio
 /** The memory every trial of the task starts from (none under live-shadow, which uses no fixtures). */
 export function memorySeedOf(plan: EvalPlan, task: SuiteTask): MemorySeedEntry[] {
   if (plan.modes.includes('live-shadow')) return [];
-  return task.fixtures?.memorySeed ?? [];
+  return plan.derivedMemory?.[task.taskId] ?? task.fixtures?.memorySeed ?? [];
 }
 
 function environment(io: EvalRunIO, behaviour: EngineBehaviour, emit: AgentEnvironment['emit'], plan: EvalPlan): AgentEnvironment {
@@ -59,7 +59,7 @@ function environment(io: EvalRunIO, behaviour: EngineBehaviour, emit: AgentEnvir
 
 async function runEval(plan: EvalPlan, io: EvalRunIO, behaviour: EngineBehaviour): Promise<Record<string, unknown>> {
   // The engine checks what it produced; `outgoingEvents` stands between that and the log.
-  const send = behaviour.outgoingEvents((type, payload) => io.emit(type, payload));
+  const send = behaviour.outgoingEvents((type, payload) => io.emit(type, payload), plan);
   const emit = (type: string, payload: Record<string, unknown>): void => {
     assertPayload(type, payload);
     send(type, payload);

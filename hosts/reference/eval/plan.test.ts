@@ -327,6 +327,25 @@ describe('the plan and the RFC 0252 §D derivation', () => {
     ]);
   });
 
+  it('on a host advertising fixtureErrors, a source with a failed and a never-run call is usable, each derived as isError', () => {
+    const port = new FakePort({ ...FULL_FACETS, fixtureErrors: true });
+    port.runs.set(
+      SOURCE,
+      priorRun(SOURCE, [
+        call(3, { status: 'error', outcome: undefined, error: { code: 'boom', message: 'failed' } }),
+        call(5, { status: 'rate_limited', outcome: undefined }),
+      ]),
+    );
+    const suite = suiteOf([goldenTask('record', plainScript)]);
+    const result = attempt(suite, { fixtureRuns: { record: SOURCE } }, port.facets, port);
+    if (!result.ok) throw new Error(JSON.stringify(result.refusal));
+    expect(result.plan.derivedFixtures.record?.entries.map((entry) => [entry.isError, entry.response])).toEqual([
+      [true, { code: 'boom', message: 'failed' }],
+      [true, { code: 'rate_limited', message: 'the recorded call ended with status rate_limited' }],
+    ]);
+    expect(result.plan.derivedMemory).toBeUndefined();
+  });
+
   it('the plan is plain JSON and carries the run modes and facets', () => {
     const port = new FakePort();
     port.runs.set(SOURCE, priorRun(SOURCE, [call(3)]));

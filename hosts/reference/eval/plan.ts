@@ -6,7 +6,7 @@ import type { EvalCreatePort, EvalFacets, PriorRunView, RecordedToolCall, Refusa
 import { deriveFixtureEntries, usableSourceCalls } from './recorded.ts';
 import { readScript, trialScript } from './script.ts';
 import { schemaErrors } from './strict.ts';
-import type { DerivedFixtures, EvalPlan, Suite, SuiteTask } from './types.ts';
+import type { DerivedFixtures, EvalPlan, MemorySeedEntry, Suite, SuiteTask, ToolResponse } from './types.ts';
 
 export type PlanResult = { ok: true; plan: EvalPlan } | { ok: false; refusal: Refusal };
 
@@ -58,8 +58,12 @@ export interface PlanRules {
   ownFixturesRefusal(named: SuiteTask[]): Refusal | undefined;
   /** RFC 0252 §B: fixtureRuns on a run whose modes include live-shadow (it ignores fixtures). */
   liveShadowRefusal(suite: Suite): Refusal | undefined;
-  /** RFC 0252 §C, §D: the calls a source contributes, or undefined when it is unusable. */
-  sourceCalls(run: PriorRunView | undefined, agentId: string): RecordedToolCall[] | undefined;
+  /** RFC 0252 §C, §D: the calls a source contributes, or undefined when it is unusable (`facets`: RFC 0245 `fixtureErrors`). */
+  sourceCalls(run: PriorRunView | undefined, agentId: string, facets?: EvalFacets): RecordedToolCall[] | undefined;
+  /** RFC 0252 §D, UQ 2: the fixture entries those calls become (`argsMatch: "exact"`). */
+  deriveEntries(calls: readonly RecordedToolCall[]): ToolResponse[];
+  /** RFC 0252 UQ 3: the memory a named task takes from its source, beside its own seed ("not seeded": none). */
+  derivedMemory(source: PriorRunView): MemorySeedEntry[];
 }
 
 // --- The checks, in the order they are applied ---
@@ -169,6 +173,8 @@ export const REFERENCE_PLAN_RULES: Readonly<PlanRules> = Object.freeze({
   ownFixturesRefusal: namedTasksWithOwnFixtures,
   liveShadowRefusal: liveShadowAmongModes,
   sourceCalls: usableSourceCalls,
+  deriveEntries: deriveFixtureEntries,
+  derivedMemory: () => [],
 });
 
 /** Every task input must be a script the scripted agent can follow. */
@@ -218,7 +224,7 @@ function planFixtureRuns(
   agentId: string,
   port: EvalCreatePort,
   rules: PlanRules,
-): { ok: true; derived: Record<string, DerivedFixtures> } | { ok: false; refusal: Refusal } {
+): { ok: true; derived: Record<string, DerivedFixtures>; memory: Record<string, MemorySeedEntry[]> } | { ok: false; refusal: Refusal } {
   const fail = (refusal: Refusal) => ({ ok: false as const, refusal });
   if (port.facets?.recordedFixtures !== true) {
     return fail(fieldRefusal('fixtureRuns', 'fixtures from a recorded run need agents.evalSuite.recordedFixtures, which this host does not advertise'));
@@ -236,13 +242,16 @@ function planFixtureRuns(
   if (liveShadow !== undefined) return fail(liveShadow);
 
   const derived: Record<string, DerivedFixtures> = {};
+  const memory: Record<string, MemorySeedEntry[]> = {};
   for (const [taskId, runId] of entries) {
     const source = typeof runId === 'string' ? port.readPriorRun(runId, 'fixtureRuns') : undefined;
-    const calls = rules.sourceCalls(source, agentId);
-    if (calls === undefined || typeof runId !== 'string') return fail(rules.sourceRefusal(String(runId)));
-    derived[taskId] = { sourceRunId: runId, entries: deriveFixtureEntries(calls) };
+    const calls = rules.sourceCalls(source, agentId, port.facets);
+    if (source === undefined || calls === undefined || typeof runId !== 'string') return fail(rules.sourceRefusal(String(runId)));
+    derived[taskId] = { sourceRunId: runId, entries: rules.deriveEntries(calls) };
+    const taken = rules.derivedMemory(source);
+    if (taken.length > 0) memory[taskId] = [...(taskById.get(taskId)!.fixtures?.memorySeed ?? []), ...taken];
   }
-  return { ok: true, derived };
+  return { ok: true, derived, memory };
 }
 
 /** A baseline is a terminal eval run of the caller's tenant that has a summary. */
@@ -291,11 +300,13 @@ export function planEvalRun(body: Record<string, unknown>, port: EvalCreatePort,
   if (refusal !== undefined) return refuse(refusal);
 
   let derivedFixtures: Record<string, DerivedFixtures> = {};
+  let derivedMemory: Record<string, MemorySeedEntry[]> = {};
   let fixtureRuns: Record<string, string> | undefined;
   if (body.fixtureRuns !== undefined) {
     const planned = planFixtureRuns(body.fixtureRuns, suite, agentId, port, rules);
     if (!planned.ok) return refuse(planned.refusal);
     derivedFixtures = planned.derived;
+    derivedMemory = planned.memory;
     fixtureRuns = cloneJson(body.fixtureRuns as Record<string, string>);
   }
 
@@ -315,6 +326,7 @@ export function planEvalRun(body: Record<string, unknown>, port: EvalCreatePort,
     facets: cloneJson(facets),
     ...(fixtureRuns === undefined ? {} : { fixtureRuns }),
     derivedFixtures,
+    ...(Object.keys(derivedMemory).length === 0 ? {} : { derivedMemory }),
     ...(baseline === undefined ? {} : { baseline }),
   };
   return { ok: true, plan };

@@ -13,6 +13,8 @@ export type EvalFacets = {
   fixtureMatching?: boolean;
   regressionVerdict?: boolean;
   recordedFixtures?: boolean;
+  /** RFC 0245 (named by RFC 0252 §C): fixtures replay tool errors, so a source's failed call is usable. */
+  fixtureErrors?: boolean;
 };
 
 /** A refusal the server turns into the flat error envelope `{error, message, details?}`. */
@@ -46,6 +48,11 @@ export interface PriorRunView {
   summary?: Record<string, unknown>;
   /** Every recorded tool call of the run, in sequence order, or `'erased'` after erasure. */
   toolCalls: RecordedToolCall[] | 'erased';
+  /**
+   * For an eval run: the memory its trials started from, every task's seed in suite order. RFC
+   * 0252 UQ 3 derives no memory, so the reference engine never reads it.
+   */
+  memorySeeds?: Array<{ key: string; value: unknown }>;
 }
 
 /** Provided by the server for one create request. */

@@ -2,7 +2,7 @@
 // the fixtures derived from one (§D).
 
 import { cloneJson } from './json.ts';
-import type { PriorRunView, RecordedToolCall } from './port.ts';
+import type { EvalFacets, PriorRunView, RecordedToolCall } from './port.ts';
 import type { ToolResponse } from './types.ts';
 
 /**
@@ -26,15 +26,16 @@ function callFailed(call: RecordedToolCall): boolean {
  * "Invoked" is read from the record alone: the run holds at least one recorded call of `agentId`
  * at depth 0. An invocation that made no tool call leaves nothing to replay and counts as none.
  *
- * A failed call (status `error`, or `forbidden`/`rate_limited`, which never ran) would become an
- * `isError` entry, and replaying tool errors is RFC 0245's `fixtureErrors`, which this host does
- * not advertise: such a source is refused. Only the calls that would be derived are checked.
+ * A failed call (status `error`, or `forbidden`/`rate_limited`, which never ran) becomes an
+ * `isError` entry, and replaying tool errors is RFC 0245's `fixtureErrors`: on a host that does
+ * not advertise it (the reference host's default) such a source is refused. Only the calls that
+ * would be derived are checked.
  */
-export function usableSourceCalls(run: PriorRunView | undefined, agentId: string): RecordedToolCall[] | undefined {
+export function usableSourceCalls(run: PriorRunView | undefined, agentId: string, facets?: EvalFacets): RecordedToolCall[] | undefined {
   if (run === undefined || !run.terminal || run.toolCalls === 'erased') return undefined;
   const calls = ownCalls(run.toolCalls, agentId);
   if (calls.length === 0) return undefined;
-  if (calls.some((call) => call.inputs === undefined || callFailed(call))) return undefined;
+  if (calls.some((call) => call.inputs === undefined || (callFailed(call) && facets?.fixtureErrors !== true))) return undefined;
   return calls;
 }
 

@@ -132,5 +132,7 @@ export type EvalPlan = {
   fixtureRuns?: Record<string, string>;
   /** By taskId; one entry per `fixtureRuns` key. The server may hold these apart from the plan. */
   derivedFixtures: Record<string, DerivedFixtures>;
+  /** By taskId: the memory a named task starts from when PlanRules.derivedMemory gives any (the reference: never). */
+  derivedMemory?: Record<string, MemorySeedEntry[]>;
   baseline?: { runId: string; summary: Record<string, unknown> };
 };

@@ -1,0 +1,14 @@
+// Honest variants of RFC 0252 (recorded fixtures): choices the text leaves to a host that accepts
+// fixtureRuns.
+
+import type { HonestVariant } from './catalogue.ts';
+
+export const RECORDED_VARIANTS: HonestVariant[] = [
+  {
+    name: 'fixture-errors-advertised',
+    choice: 'fixtureErrors (RFC 0245) advertised: a source run with a failed or never-run call is usable, each such call derived as an isError entry',
+    clause: 'RFC 0252 §C ("usable only on a host that also advertises fixtureErrors"), §D',
+    shows: 'the host advertises fixtureErrors',
+    options: { evalSuite: { fixtureErrors: true } },
+  },
+];
