@@ -19,7 +19,7 @@ import { need, type Checks } from '../../lib/ledger/leg.ts';
 import { defineScenario, fixtureMisfit } from '../../lib/ledger/scenario.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import { ROUTES, ROUTES_TENANT_ID, runScopedRoutes } from '../../lib/routes/table.ts';
-import { observeEvalRun, requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT } from '../support/eval-run.ts';
+import { observeEvalRun, requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT, type ObservedRun } from '../support/eval-run.ts';
 import { informationBeyondUnknown } from '../support/refusal-information.ts';
 import { judgeProbe, probeRoute, routeOffered, unknownRunIdLike } from '../support/tenant-probes.ts';
 
@@ -90,16 +90,24 @@ async function probeAll(check: Checks, target: Target, routes: ReturnType<typeof
   for (const [i, route] of routes.entries()) judgeProbe(check, route, answers[i]!);
 }
 
-/** Tenant B's eval run named as tenant A's baseline is refused like an unknown baseline, and creates nothing. */
-async function probeBaseline(check: Checks, target: Target): Promise<void> {
-  check.rule('foreign-baseline-run-id');
-  // The mode list and the fixture's fit are what a leg's gate reads (lib/ledger/gates.ts).
+/** The host can take a baseline: the mode list and the fixture's fit are what a leg's gate reads (lib/ledger/gates.ts). */
+function takesBaseline(target: Target): boolean {
   const modes = target.facet?.modes;
-  if (!Array.isArray(modes) || !modes.includes('regression') || !target.fixtures.has(REGRESSION) || fixtureMisfit(target, REGRESSION) !== undefined) {
+  return Array.isArray(modes) && modes.includes('regression') && target.fixtures.has(REGRESSION) && fixtureMisfit(target, REGRESSION) === undefined;
+}
+
+/**
+ * Tenant B's eval run named as tenant A's baseline is refused like an unknown baseline, and
+ * creates nothing. `foreignRun` is tenant B's run, observed beside the route probes (it waits on
+ * nothing of tenant A's); undefined when the host takes no baseline.
+ */
+async function probeBaseline(check: Checks, target: Target, foreignRun: Promise<ObservedRun> | undefined): Promise<void> {
+  check.rule('foreign-baseline-run-id');
+  if (foreignRun === undefined) {
     check.saw('no regression mode or fixture: the baselineRunId probe was not sent');
     return;
   }
-  const foreign = requireCompleted(check, await observeEvalRun(target, REGRESSION, {}, target.tenantB!), { trajectoryArgs: false });
+  const foreign = requireCompleted(check, await foreignRun, { trajectoryArgs: false });
   const create = (baselineRunId: string) => createEvalRun(target.client, { evalSuiteRef: REGRESSION, agentId: SCRIPTED_AGENT, baselineRunId });
   // The three refusals are asked for at once: none depends on another's answer.
   const [other, unknown, otherUnknown] = await Promise.all([
@@ -125,8 +133,11 @@ export default defineScenario('v2-eval-trajectory-trials/0244-h-tenant-scoped-ro
     },
     needs: { facet: [], fixtures: [GOLDEN], tenantB: true },
     async run(check, target) {
+      const foreignRun = takesBaseline(target) ? observeEvalRun(target, REGRESSION, {}, target.tenantB!) : undefined;
+      // Awaited by probeBaseline, or by nobody when the route probes end the leg first.
+      foreignRun?.catch(() => {});
       await probeEveryRoute(check, target);
-      await probeBaseline(check, target);
+      await probeBaseline(check, target, foreignRun);
     },
   },
 ]);
