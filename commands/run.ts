@@ -140,12 +140,17 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
   const interruption = new RunInterruption(settings.deadlines.runDeadlineMs);
   let embedded: EmbeddedHost | undefined;
   try {
-    const scenarios = await loadScenarios();
-    const ready = prepareRun(options, scenarios, io, { offline: false });
+    // A filter or an expected-failures file is checked against the legs before any request;
+    // without either, the legs load while discovery is on the wire (lib/certify.ts).
+    const first = options.filter === undefined && options.expectedFailures === undefined ? undefined : await loadScenarios();
+    const ready = prepareRun(options, first ?? [], io, { offline: false });
     if (!ready.ok) return { code: ready.code };
     const host = await hostToCertify({ options, settings, embeddedHost, redactor, io });
     if (!host.ok) return { code: host.code };
     embedded = host.embedded;
+    const scenarios = first ?? loadScenarios();
+    // Awaited by the legs, or by nobody when discovery fails: never an unhandled rejection.
+    Promise.resolve(scenarios).catch(() => {});
     return await certifyHost({ options, settings, host, scenarios, ready, interruption, redactor, io });
   } catch (error) {
     // A harness bug: one line, through the redactor like every other, never a stack trace that
@@ -218,7 +223,8 @@ interface HostRun {
   options: RunOptions;
   settings: CertifySettings;
   host: HostToCertify;
-  scenarios: Scenario[];
+  /** The legs, or their loading (lib/certify.ts). */
+  scenarios: Scenario[] | Promise<Scenario[]>;
   ready: Ready;
   interruption: RunInterruption;
   redactor: Redactor;
@@ -251,12 +257,10 @@ function exitCode(steps: {
 
 /** The legs against the host, then everything the run decides and writes from their rows. */
 async function certifyHost(run: HostRun): Promise<CertifyDecision> {
-  const { options, settings, host, scenarios, ready, interruption, redactor, io } = run;
+  const { options, settings, host, ready, interruption, redactor, io } = run;
   const { deadlines, caps } = settings;
   const { signer } = host;
-  const selected = selectLegs(scenarios, ready.filter);
-  const withoutTenantB = host.access.tenantBApiKey ? [] : selected.filter(({ leg }) => !leg.serverFree && leg.needs.tenantB === true).map(({ leg }) => leg.id);
-  const progress = new Progress(io, options.progress ?? 'auto', selected.length);
+  let progress: Progress | undefined;
   const clock = new LegClock();
   const archivePath = archivePathOf(options);
   const recorder = archivePath === undefined ? undefined : new ArchiveRecorder();
@@ -267,7 +271,7 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
     names: SETTING_FLAGS,
     deadlines,
     caps,
-    scenarios,
+    scenarios: run.scenarios,
     filter: ready.filter,
     concurrency: settings.concurrency,
     ...(settings.seed === undefined ? {} : { seed: settings.seed }),
@@ -291,7 +295,12 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
           }
         : undefined,
     // Said before the first leg, not found as blocked rows at the end.
-    onReady: () => {
+    onReady: (scenarios) => {
+      const selected = selectLegs(scenarios, ready.filter);
+      const withoutTenantB = host.access.tenantBApiKey
+        ? []
+        : selected.filter(({ leg }) => !leg.serverFree && leg.needs.tenantB === true).map(({ leg }) => leg.id);
+      progress = new Progress(io, options.progress ?? 'auto', selected.length);
       sayFilter(ready.filter, scenarios, io);
       if (withoutTenantB.length > 0)
         io.err(
@@ -301,12 +310,13 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
     onSeeded: (seeded) => io.err(`seeded through the seam: ${seeded.join(', ')}\n`),
     onRow: (row) => {
       clock.finished(row.id);
-      progress.row(row);
+      progress?.row(row);
     },
   });
-  progress.end();
+  progress?.end();
   if (!outcome.ok) return { code: cannotStart(io, outcome.refused ? outcome.reason : `cannot certify ${host.access.baseUrl}: ${outcome.reason}`) };
   const { target } = outcome;
+  const scenarios = await run.scenarios;
   const seed = target.seed.seed;
   io.err(`certification seed ${seed} (run --seed ${seed} replays the generated suites)\n`);
   const reproducer = target.generated?.reproducer;

@@ -22,13 +22,18 @@ export interface EmbeddedHost {
 export type EmbeddedHostFactory = (options: Record<string, unknown>) => Promise<EmbeddedHost>;
 
 export interface CertifyRequest extends TargetOptions, Pick<RunLegsOptions, 'filter' | 'onRow' | 'concurrency'> {
-  scenarios: Scenario[];
+  /**
+   * The legs, or their loading: the `run` command loads them while discovery is on the wire, so
+   * its first request waits on none of their modules (bench/RESULTS.md "Waiting: process start
+   * to first request"). Awaited only once discovery was read.
+   */
+  scenarios: Scenario[] | Promise<Scenario[]>;
   /** Wraps the legs before they run (the deadlines of lib/ledger/deadlines.ts). */
   bound?: (scenarios: Scenario[]) => Scenario[];
   /** Told which fixtures were seeded through the seam. */
   onSeeded?: (ids: string[]) => void;
-  /** Told once the host's discovery was read and its keys accepted, before any fixture or leg. */
-  onReady?: () => void;
+  /** Told once the host's discovery was read and its keys accepted, before any fixture or leg; with the legs. */
+  onReady?: (scenarios: Scenario[]) => void;
   /**
    * Check, before any leg, that the host accepts the API keys (the `run` command): a refused key
    * is then one reason instead of a row per leg. Off for the matrices, which certify hosts whose
@@ -50,15 +55,20 @@ export async function certifyTarget(request: CertifyRequest): Promise<CertifyOut
   if (refusal !== undefined) return { ok: false, reason: refusal, refused: true };
   if (request.checkKeys) {
     const names = request.names ?? DOMAIN_NAMES;
-    const refused =
-      (await keyRefusal(opened.target.client, `tenant A's API key (${names.apiKey})`)) ??
-      (opened.target.tenantB && (await keyRefusal(opened.target.tenantB, `tenant B's API key (${names.tenantBApiKey})`)));
+    // The two keys are checked at once: neither request waits on the other's answer. Tenant A's
+    // refusal is the one named when both are refused.
+    const [refusedA, refusedB] = await Promise.all([
+      keyRefusal(opened.target.client, `tenant A's API key (${names.apiKey})`),
+      opened.target.tenantB && keyRefusal(opened.target.tenantB, `tenant B's API key (${names.tenantBApiKey})`),
+    ]);
+    const refused = refusedA ?? refusedB;
     if (refused) return { ok: false, reason: refused };
   }
-  request.onReady?.();
-  const seeded = await seedMissingFixtures(opened.target, neededFixtures(request.scenarios));
+  const loaded = await request.scenarios;
+  request.onReady?.(loaded);
+  const seeded = await seedMissingFixtures(opened.target, neededFixtures(loaded));
   if (seeded.length > 0) request.onSeeded?.(seeded);
-  const scenarios = request.bound === undefined ? request.scenarios : request.bound(request.scenarios);
+  const scenarios = request.bound === undefined ? loaded : request.bound(loaded);
   const rows = await runLegs(scenarios, opened.target, { filter: request.filter, onRow: request.onRow, concurrency: request.concurrency });
   return { ok: true, target: opened.target, rows };
 }

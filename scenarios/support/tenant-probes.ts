@@ -98,9 +98,12 @@ export interface ProbeAnswers {
 /** Sends the probe of `route` for tenant A's `runId`, and for two unknown ids beside it. */
 export async function probeRoute(target: Target, route: Route & { tenant: TenantProbe }, runId: string): Promise<ProbeAnswers> {
   const client = target.tenantB!;
-  const foreign = await sendProbe(client, route, runId);
-  const unknown = await sendProbe(client, route, unknownRunIdLike(target.seed, runId, `${route.name}:unknown`));
-  const otherUnknown = await sendProbe(client, route, unknownRunIdLike(target.seed, runId, `${route.name}:calibration`));
+  // Sent at once: the two unknown ids name no run, so no answer depends on another.
+  const [foreign, unknown, otherUnknown] = await Promise.all([
+    sendProbe(client, route, runId),
+    sendProbe(client, route, unknownRunIdLike(target.seed, runId, `${route.name}:unknown`)),
+    sendProbe(client, route, unknownRunIdLike(target.seed, runId, `${route.name}:calibration`)),
+  ]);
   return { foreign, unknown, otherUnknown };
 }
 

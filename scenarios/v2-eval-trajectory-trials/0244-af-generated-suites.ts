@@ -23,7 +23,7 @@ import { gradeRun, isRecomputedMethod, toSummaryView, type EvalSuite } from '../
 import { Findings } from '../../lib/ledger/findings.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
 import { defineScenario } from '../../lib/ledger/scenario.ts';
-import type { Target } from '../../lib/ledger/target.ts';
+import { DEFAULT_GENERATED_SUITES, type Target } from '../../lib/ledger/target.ts';
 import { TestBug } from '../../lib/test-bug.ts';
 import { certificationSeed } from '../../lib/certification-seed.ts';
 import { checkSuite, validate } from '../../lib/schemas/index.ts';
@@ -35,8 +35,12 @@ import { compareServedFacts } from '../support/served-facts/index.ts';
 
 const ID = 'openwop.requirement.0244.generated-suites';
 const REGRESSION_PAIRED = 'openwop.requirement.0244.regression-paired';
-/** Generated runs in flight at once: the host legs run beside them. */
-const IN_FLIGHT = 4;
+/**
+ * Generated cases in flight at once: the host legs run beside them. The default count
+ * (lib/ledger/target.ts) in one round, so the leg's chain of requests that wait on each other is
+ * one case's (bench/RESULTS.md "The request chain"), not two.
+ */
+const IN_FLIGHT = DEFAULT_GENERATED_SUITES;
 /** Candidate runs, and wall time, a shrink may spend before it keeps what it has (well inside the leg deadline). */
 const SHRINK_BUDGET = 80;
 const SHRINK_DEADLINE_MS = 60_000;

@@ -19,7 +19,7 @@ import { need, type Checks } from '../../lib/ledger/leg.ts';
 import { defineScenario, fixtureMisfit } from '../../lib/ledger/scenario.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import { ROUTES, ROUTES_TENANT_ID, runScopedRoutes } from '../../lib/routes/table.ts';
-import { observeEvalRun, requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT } from '../support/eval-run.ts';
+import { observeEvalRun, requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT, type ObservedRun } from '../support/eval-run.ts';
 import { informationBeyondUnknown } from '../support/refusal-information.ts';
 import { judgeProbe, probeRoute, routeOffered, unknownRunIdLike } from '../support/tenant-probes.ts';
 
@@ -45,14 +45,15 @@ async function probeEveryRoute(check: Checks, target: Target): Promise<void> {
   need(check, created.runId, 'tenant A creates an eval run of the probe fixture', { status: created.status });
   const runId = created.runId;
   const inFlight = routes.filter((route) => route.tenant.mutates === 'run-state');
-  for (const route of inFlight) judgeProbe(check, route, await probeRoute(target, route, runId));
+  await probeAll(check, target, inFlight, runId);
   const read = await readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS, transport: 'poll' });
   const ended = read.events.at(-1)?.type;
-  for (const route of inFlight) {
+  const snapshots = await Promise.all(inFlight.map(() => getRun(target.client, runId)));
+  for (const [i, route] of inFlight.entries()) {
     // From here tenant A's run must be what it would have been: run.completed, its snapshot too.
     check.rule(route.tenant.rule);
     check.equal(ended, 'run.completed', `after tenant B's ${route.method} ${route.template}, tenant A's run still ends run.completed`);
-    const snapshot = await getRun(target.client, runId);
+    const snapshot = snapshots[i]!;
     check.equal(
       snapshot.ok ? snapshot.run.status : snapshot.reason,
       'completed',
@@ -60,9 +61,14 @@ async function probeEveryRoute(check: Checks, target: Target): Promise<void> {
     );
   }
   need(check, read.ok && read.terminal, "tenant A reads its run's log to the end", read.ok ? 'no terminal event' : read.reason);
-  for (const route of routes.filter((r) => r.tenant.mutates === undefined)) judgeProbe(check, route, await probeRoute(target, route, runId));
+  await probeAll(
+    check,
+    target,
+    routes.filter((r) => r.tenant.mutates === undefined),
+    runId,
+  );
   const recorded = routes.filter((route) => route.tenant.mutates === 'recorded-content');
-  for (const route of recorded) judgeProbe(check, route, await probeRoute(target, route, runId));
+  await probeAll(check, target, recorded, runId);
   if (recorded.length === 0) return;
   const again = await readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS, transport: 'poll' });
   for (const route of recorded) {
@@ -75,20 +81,40 @@ async function probeEveryRoute(check: Checks, target: Target): Promise<void> {
   }
 }
 
-/** Tenant B's eval run named as tenant A's baseline is refused like an unknown baseline, and creates nothing. */
-async function probeBaseline(check: Checks, target: Target): Promise<void> {
-  check.rule('foreign-baseline-run-id');
-  // The mode list and the fixture's fit are what a leg's gate reads (lib/ledger/gates.ts).
+/**
+ * Probes `routes` for tenant A's `runId` all at once (no probe waits on another's answer), then
+ * judges them in the table's order, so the row reads the same whichever answer came first.
+ */
+async function probeAll(check: Checks, target: Target, routes: ReturnType<typeof runScopedRoutes>, runId: string): Promise<void> {
+  const answers = await Promise.all(routes.map((route) => probeRoute(target, route, runId)));
+  for (const [i, route] of routes.entries()) judgeProbe(check, route, answers[i]!);
+}
+
+/** The host can take a baseline: the mode list and the fixture's fit are what a leg's gate reads (lib/ledger/gates.ts). */
+function takesBaseline(target: Target): boolean {
   const modes = target.facet?.modes;
-  if (!Array.isArray(modes) || !modes.includes('regression') || !target.fixtures.has(REGRESSION) || fixtureMisfit(target, REGRESSION) !== undefined) {
+  return Array.isArray(modes) && modes.includes('regression') && target.fixtures.has(REGRESSION) && fixtureMisfit(target, REGRESSION) === undefined;
+}
+
+/**
+ * Tenant B's eval run named as tenant A's baseline is refused like an unknown baseline, and
+ * creates nothing. `foreignRun` is tenant B's run, observed beside the route probes (it waits on
+ * nothing of tenant A's); undefined when the host takes no baseline.
+ */
+async function probeBaseline(check: Checks, target: Target, foreignRun: Promise<ObservedRun> | undefined): Promise<void> {
+  check.rule('foreign-baseline-run-id');
+  if (foreignRun === undefined) {
     check.saw('no regression mode or fixture: the baselineRunId probe was not sent');
     return;
   }
-  const foreign = requireCompleted(check, await observeEvalRun(target, REGRESSION, {}, target.tenantB!), { trajectoryArgs: false });
+  const foreign = requireCompleted(check, await foreignRun, { trajectoryArgs: false });
   const create = (baselineRunId: string) => createEvalRun(target.client, { evalSuiteRef: REGRESSION, agentId: SCRIPTED_AGENT, baselineRunId });
-  const other = await create(foreign.runId);
-  const unknown = await create(unknownRunIdLike(target.seed, foreign.runId, 'baseline:unknown'));
-  const otherUnknown = await create(unknownRunIdLike(target.seed, foreign.runId, 'baseline:calibration'));
+  // The three refusals are asked for at once: none depends on another's answer.
+  const [other, unknown, otherUnknown] = await Promise.all([
+    create(foreign.runId),
+    create(unknownRunIdLike(target.seed, foreign.runId, 'baseline:unknown')),
+    create(unknownRunIdLike(target.seed, foreign.runId, 'baseline:calibration')),
+  ]);
   check.equal(other.runId, undefined, "tenant B's eval run as tenant A's baseline creates no run");
   check.equal(other.status, unknown.status, "tenant B's run as a baseline gets the status of an unknown baseline");
   check.equal(readErrorCode(other.json), readErrorCode(unknown.json), "tenant B's run as a baseline gets the error code of an unknown baseline");
@@ -107,8 +133,11 @@ export default defineScenario('v2-eval-trajectory-trials/0244-h-tenant-scoped-ro
     },
     needs: { facet: [], fixtures: [GOLDEN], tenantB: true },
     async run(check, target) {
+      const foreignRun = takesBaseline(target) ? observeEvalRun(target, REGRESSION, {}, target.tenantB!) : undefined;
+      // Awaited by probeBaseline, or by nobody when the route probes end the leg first.
+      foreignRun?.catch(() => {});
       await probeEveryRoute(check, target);
-      await probeBaseline(check, target);
+      await probeBaseline(check, target, foreignRun);
     },
   },
 ]);
