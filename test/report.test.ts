@@ -124,6 +124,24 @@ describe('the JSON report', () => {
       ).toEqual([]);
   });
 
+  it('schema takes a verdict no published key backs, in the words verify prints (self-attested or unverified, with why)', () => {
+    const partly = syntheticReport([passRow, failRow]);
+    partly.verdict = { ...partly.verdict, attestation: 'self-attested', text: `self-attested (signed with a development key): ${partly.verdict.text}` };
+    expect(schemaErrors(partly)).toEqual([]);
+    const certified = syntheticReport([passRow]);
+    certified.verdict = {
+      status: 'certified',
+      attestation: 'unverified',
+      text: 'unverified (no key was given): certified: openwop-eval-suite-core',
+      profiles: certified.verdict.profiles.slice(0, 1),
+    };
+    expect(schemaErrors(certified)).toEqual([]);
+    // The attestation and the words agree: one without the other is refused.
+    expect(schemaErrors({ ...certified, verdict: { ...certified.verdict, text: 'certified: openwop-eval-suite-core' } })).not.toEqual([]);
+    const { attestation: _dropped, ...bare } = certified.verdict;
+    expect(schemaErrors({ ...certified, verdict: bare })).not.toEqual([]);
+  });
+
   it('schema refuses a broken report: each defect on its own', () => {
     const good = syntheticReport([passRow, failRow, skippedRow]);
     expect(schemaErrors(good)).toEqual([]);
