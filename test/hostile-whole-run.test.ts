@@ -17,17 +17,13 @@ import { withDeadlines } from '../lib/ledger/deadlines.ts';
 import { loadScenarios } from '../scenarios/index.ts';
 import { HOSTILE_BEHAVIOURS, STREAM_BEHAVIOURS, startHostileHost } from '../hosts/hostile/catalogue.ts';
 import { HOSTILE_SECRETS, startUpstream, type Upstream } from './support/hostile-run.ts';
-import { patient } from './support/slowness.ts';
 
-/**
- * Short bounds: above what a loaded machine needs for an honest answer (each stretched by the
- * machine's measured slowness: discovery missed a fixed 3 s at load 20), far below the defaults.
- */
+/** Short bounds: above what a loaded machine needs for an honest answer, far below the defaults. */
 const BOUNDS = {
-  deadlines: { requestTimeoutMs: patient(3_000), progressTimeoutMs: patient(1_500) },
+  deadlines: { requestTimeoutMs: 3_000, progressTimeoutMs: 1_500 },
   caps: { maxEvents: 20_000, maxResponseBytes: 2 * 1024 * 1024, maxEventsInFlight: 40_000, maxBytesInFlight: 4 * 1024 * 1024 },
 } satisfies Pick<CertifyRequest, 'deadlines' | 'caps'>;
-const LEG_DEADLINE_MS = patient(5_000);
+const LEG_DEADLINE_MS = 5_000;
 /** How a row blocked by the request timeout reads (lib/client/transport-errors.ts). */
 const REQUEST_TIMEOUT = `no complete response within ${BOUNDS.deadlines.requestTimeoutMs} ms`;
 /** How a row blocked by the progress timeout reads (lib/client/events.ts). */
@@ -35,7 +31,7 @@ const NO_PROGRESS = `no progress for ${BOUNDS.deadlines.progressTimeoutMs / 1000
 /** How a row blocked by the leg deadline reads (lib/ledger/deadlines.ts). */
 const LEG_DEADLINE = `the leg deadline of ${LEG_DEADLINE_MS} ms passed`;
 /** The run deadline; a certification that reaches it has a bound that did not hold. */
-const RUN_DEADLINE_MS = patient(40_000);
+const RUN_DEADLINE_MS = 40_000;
 
 /**
  * Each stream behaviour, and what may stop a row it blocks (a bound, named in the row); some row
@@ -98,7 +94,7 @@ beforeAll(async () => {
       for (let name = queue.shift(); name !== undefined; name = queue.shift()) runs.set(name, await certifyWholeRun(name));
     }),
   );
-}, patient(300_000));
+}, 300_000);
 
 afterAll(async () => {
   await upstream?.close();
