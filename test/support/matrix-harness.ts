@@ -14,6 +14,8 @@ import { withSchemaMutation, type SchemaMutation } from '../../lib/schemas/index
 import { startWireProxy, type WireChoice } from '../../hosts/honest-variants/wire.ts';
 import type { KillMatrix } from '../../hosts/known-bad/kill-matrix.ts';
 import { startReferenceHost, type ReferenceHostOptions } from '../../hosts/reference/server.ts';
+import { DEFAULT_PROGRESS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from '../../lib/ledger/deadlines.ts';
+import { patient } from './slowness.ts';
 
 /** The rules a row's checks broke, qualified. */
 export function brokenRules(row: LedgerRow | undefined): string[] {
@@ -86,6 +88,9 @@ export async function certifyConfiguration(options: ReferenceHostOptions, scenar
       seed: choices.seed ?? MATRIX_SEED,
       ...(choices.filter === undefined ? {} : { filter: choices.filter }),
       generated: choices.generated ?? 0,
+      // The matrices compare the rows' grading, not the machine's speed: on a loaded machine the
+      // in-process host is starved, so the default bounds stretch with the measured slowness.
+      deadlines: { requestTimeoutMs: patient(DEFAULT_REQUEST_TIMEOUT_MS), progressTimeoutMs: patient(DEFAULT_PROGRESS_TIMEOUT_MS) },
     });
     if (!outcome.ok) throw new TestBug(`discovery of the host failed: ${outcome.reason}`);
     const { rows, target } = outcome;
