@@ -24,6 +24,9 @@ import {
   useFakeHost,
 } from './support/fake-host.ts';
 
+/** A deadline that only guards a hang: the fake host answers at once, so no loaded machine meets it. */
+const HANG_MS = 30_000;
+
 useFakeHost();
 
 describe('reading run events', () => {
@@ -35,7 +38,7 @@ describe('reading run events', () => {
       for (const doc of completedLog(5)) res.write(frame(doc));
       // The host keeps the stream open: the reader must stop on the terminal event by itself.
     };
-    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: 3_000 });
+    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: HANG_MS });
     expect(read).toMatchObject({ ok: true, via: 'sse', terminal: true });
     expect(sequences(read.events)).toEqual([0, 1, 2, 3, 4]);
     const entry = only(seen);
@@ -51,7 +54,7 @@ describe('reading run events', () => {
       res.write(`event: batch\ndata: ${JSON.stringify(log.slice(0, 3))}\n\n`);
       res.end(frame(log[3] as Record<string, unknown>));
     };
-    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: 3_000 });
+    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: HANG_MS });
     expect(read).toMatchObject({ ok: true, via: 'sse', terminal: true });
     expect(sequences(read.events)).toEqual([0, 1, 2, 3]);
   });
@@ -70,7 +73,7 @@ describe('reading run events', () => {
         res.end();
       }
     };
-    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: 3_000 });
+    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: HANG_MS });
     expect(read).toMatchObject({ ok: true, via: 'sse', terminal: true });
     expect(sequences(read.events)).toEqual([0, 1, 2, 3, 4, 5]);
     expect(seen.map((e) => e.headers['last-event-id'])).toEqual([undefined, '2']);
@@ -89,7 +92,7 @@ describe('reading run events', () => {
         res.end();
       }
     };
-    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: 3_000 });
+    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: HANG_MS });
     expect(read.ok).toBe(false);
     expect(read.ok === false && read.reason).toContain('sequence 1 was delivered twice');
     expect(sequences(read.events)).toEqual([0, 1, 2, 3]);
@@ -100,7 +103,7 @@ describe('reading run events', () => {
       openSse(res);
       res.end([event(0), event(2), event(3, 'run.completed')].map(frame).join(''));
     };
-    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: 3_000 });
+    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: HANG_MS });
     expect(read).toMatchObject({ ok: false, reason: expect.stringContaining('sequence gap: 0 is followed by 2') });
     expect(sequences(read.events)).toEqual([0, 2, 3]);
   });
@@ -111,7 +114,7 @@ describe('reading run events', () => {
       const body = entry.headers['last-event-id'] === undefined ? frame(event(0)) : ': nothing new\n\n';
       res.write(body, () => res.socket?.destroy());
     };
-    const error = await rejection(readRunEvents(client(), RUN_ID, { deadlineMs: 5_000, maxResumes: 2 }));
+    const error = await rejection(readRunEvents(client(), RUN_ID, { deadlineMs: HANG_MS, maxResumes: 2 }));
     expect(error).toBeInstanceOf(TransportError);
     expect((error as Error).message).toContain('lost 3 times in a row with nothing new');
     // The first stream brought sequence 0, so its end is a resume; the three after it brought nothing.
@@ -130,7 +133,7 @@ describe('reading run events', () => {
       }
       json(res, 400, { error: 'unsupported_stream_mode', message: 'no debug', details: { supported: ['updates'] } });
     };
-    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: 3_000 });
+    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: HANG_MS });
     expect(read).toMatchObject({ ok: true, via: 'poll', terminal: true });
     expect(sequences(read.events)).toEqual([0, 1, 2, 3]);
     const polls = seen.filter(isPollRequest).map((e) => new URL(e.url, baseUrl).searchParams);
@@ -145,7 +148,7 @@ describe('reading run events', () => {
       }
       json(res, 200, { events: [] });
     };
-    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: 3_000 });
+    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: HANG_MS });
     expect(read).toMatchObject({ ok: true, via: 'poll', terminal: true });
   });
 
@@ -201,7 +204,7 @@ describe('reading run events', () => {
         if (!res.destroyed) res.write(frame({ ...event(sequence++), payload: { pad: 'p'.repeat(2048) } }));
       });
     };
-    const error = await rejection(readRunEvents(client(), RUN_ID, { deadlineMs: 3_000, maxBytes: 32 * 1024 }));
+    const error = await rejection(readRunEvents(client(), RUN_ID, { deadlineMs: HANG_MS, maxBytes: 32 * 1024 }));
     expect(error).toBeInstanceOf(HarnessCapReached);
     expect(error).toBeInstanceOf(TransportError);
     expect((error as Error).message).toContain('exceed 32768 bytes');
@@ -214,7 +217,7 @@ describe('reading run events', () => {
       openSse(res);
       res.end(Array.from({ length: 20 }, (_, i) => frame(event(i))).join(''));
     };
-    const error = await rejection(readRunEvents(client(), RUN_ID, { deadlineMs: 3_000, maxEvents: 10 }));
+    const error = await rejection(readRunEvents(client(), RUN_ID, { deadlineMs: HANG_MS, maxEvents: 10 }));
     expect(error).toBeInstanceOf(HarnessCapReached);
     expect((error as Error).message).toContain('more than 10 events');
     expect((error as Error).message).toContain('the harness cap of 10 events per run, the events-per-run cap setting,');
@@ -225,7 +228,7 @@ describe('reading run events', () => {
       openSse(res);
       res.end(Array.from({ length: 20 }, (_, i) => frame(event(i))).join(''));
     };
-    const error = await rejection(readRunEvents(client({ maxEvents: 5 }), RUN_ID, { deadlineMs: 3_000 }));
+    const error = await rejection(readRunEvents(client({ maxEvents: 5 }), RUN_ID, { deadlineMs: HANG_MS }));
     expect(error).toBeInstanceOf(HarnessCapReached);
     expect((error as HarnessCapReached).limit).toBe(5);
   });

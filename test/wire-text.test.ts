@@ -27,6 +27,9 @@ import {
   useFakeHost,
 } from './support/fake-host.ts';
 
+/** A deadline that only guards a hang: the fake host answers at once, so no loaded machine meets it. */
+const HANG_MS = 30_000;
+
 useFakeHost();
 
 const opened: Client[] = [];
@@ -60,7 +63,7 @@ describe('SSE as the event-stream grammar reads it', () => {
             .join(''),
         );
       };
-      const read = await readRunEvents(client(), RUN_ID, { deadlineMs: 5_000, maxResumes: 0 });
+      const read = await readRunEvents(client(), RUN_ID, { deadlineMs: HANG_MS, maxResumes: 0 });
       expect(read).toMatchObject({ ok: true, via: 'sse', terminal: true });
       expect(sequences(read.events)).toEqual([0, 1, 2, 3]);
       expect(seen.filter(isEventsRequest)).toHaveLength(1);
@@ -74,7 +77,7 @@ describe('SSE as the event-stream grammar reads it', () => {
       if (req.headers['last-event-id'] === undefined) res.end(`${frame(log[0]!)}${frame(log[1]!)}data: ${JSON.stringify(log[2])}\r`);
       else res.end(frame(log[2]!));
     };
-    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: 5_000 });
+    const read = await readRunEvents(client(), RUN_ID, { deadlineMs: HANG_MS });
     expect(read).toMatchObject({ ok: true, terminal: true });
     expect(sequences(read.events)).toEqual([0, 1, 2]);
     expect(seen.filter(isEventsRequest).map((entry) => entry.headers['last-event-id'])).toEqual([undefined, '1']);
@@ -90,7 +93,7 @@ describe('Accept-Encoding', () => {
     };
     const c = client();
     await c.request('GET', '/.well-known/openwop');
-    await readRunEvents(c, RUN_ID, { deadlineMs: 3_000 });
+    await readRunEvents(c, RUN_ID, { deadlineMs: HANG_MS });
     expect(seen.map((entry) => entry.headers['accept-encoding'])).toEqual(['identity', 'identity']);
   });
 });

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReferenceHost } from './server.ts';
 import { call, createRun, evalBody, expectError, pollToEnd, runPath, hostForSuite, withHost } from '../../test/support/reference-client.ts';
+import { patient } from '../../test/support/slowness.ts';
 
 const SCRIPTED_AGENT = 'core.conformance.agents.scripted';
 
@@ -74,13 +75,16 @@ describe('the hold step', () => {
   });
 
   it('keeps a release that comes before its hold for the next hold, once', async () => {
-    await seedHeld(host, 'conformance-eval-held-b', 'key-b', 500);
+    // The hold's timeout, stretched on a loaded machine (test/support/slowness.ts): a run that
+    // ends sooner was released at once, not at the timeout.
+    const holdMs = patient(1_000);
+    await seedHeld(host, 'conformance-eval-held-b', 'key-b', holdMs);
     expect((await release(host, 'key-b')).status).toBe(204);
     const first = await createRun(host, evalBody('conformance-eval-held-b'));
     const started = Date.now();
     await pollToEnd(host, first);
-    expect(Date.now() - started).toBeLessThan(400);
-    // Spent: the next run on the key holds again, here until its 500 ms timeout.
+    expect(Date.now() - started).toBeLessThan(holdMs);
+    // Spent: the next run on the key holds again, here until its timeout.
     const second = await createRun(host, evalBody('conformance-eval-held-b'));
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await status(host, second)).toBe('running');

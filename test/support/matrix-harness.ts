@@ -5,15 +5,17 @@
 
 import type { LegFilter } from '../../lib/leg-filter.ts';
 import type { LedgerRow } from '../../lib/evidence/types.ts';
-import { runLegs } from '../../lib/ledger/runner.ts';
+import { runLegs, selectLegs } from '../../lib/ledger/runner.ts';
 import { TestBug } from '../../lib/test-bug.ts';
-import type { Scenario } from '../../lib/ledger/scenario.ts';
+import { decideGate, type Scenario } from '../../lib/ledger/scenario.ts';
 import { certifyTarget } from '../../lib/certify.ts';
 import { qualifiedRule, ruleCatalogue } from '../../lib/traceability.ts';
 import { withSchemaMutation, type SchemaMutation } from '../../lib/schemas/index.ts';
 import { startWireProxy, type WireChoice } from '../../hosts/honest-variants/wire.ts';
 import type { KillMatrix } from '../../hosts/known-bad/kill-matrix.ts';
 import { startReferenceHost, type ReferenceHostOptions } from '../../hosts/reference/server.ts';
+import { DEFAULT_PROGRESS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from '../../lib/ledger/deadlines.ts';
+import { patient } from './slowness.ts';
 
 /** The rules a row's checks broke, qualified. */
 export function brokenRules(row: LedgerRow | undefined): string[] {
@@ -29,6 +31,11 @@ export interface HostRun {
   discovery: Record<string, unknown>;
   /** What the wire proxy injected (hosts/honest-variants/retriable-wire.ts); 0 without one. */
   injected: number;
+  /**
+   * The host legs whose gate said no with a decision `--require-behavior` fails (lib/ledger/gates.ts
+   * `strictFails`): what `requireBehaviorRows` turns into failures.
+   */
+  strictDenials: readonly string[];
 }
 
 export interface CertifyChoices {
@@ -81,19 +88,49 @@ export async function certifyConfiguration(options: ReferenceHostOptions, scenar
       seed: choices.seed ?? MATRIX_SEED,
       ...(choices.filter === undefined ? {} : { filter: choices.filter }),
       generated: choices.generated ?? 0,
+      // The matrices compare the rows' grading, not the machine's speed: on a loaded machine the
+      // in-process host is starved, so the default bounds stretch with the measured slowness.
+      deadlines: { requestTimeoutMs: patient(DEFAULT_REQUEST_TIMEOUT_MS), progressTimeoutMs: patient(DEFAULT_PROGRESS_TIMEOUT_MS) },
     });
     if (!outcome.ok) throw new TestBug(`discovery of the host failed: ${outcome.reason}`);
-    const { rows } = outcome;
+    const { rows, target } = outcome;
+    // The gate reads only what discovery and the seeding set on the target, before any leg ran.
+    const strictDenials = selectLegs(scenarios, choices.filter)
+      .filter(({ leg }) => {
+        if (leg.serverFree) return false;
+        const decision = decideGate(leg.needs, target);
+        return !decision.run && decision.strictFails;
+      })
+      .map(({ leg }) => leg.id);
     return {
       rows: new Map(rows.map((row) => [row.id, row])),
       trafficViolations: violations,
-      discovery: outcome.target.discovery,
+      discovery: target.discovery,
       injected: proxy?.injected() ?? 0,
+      strictDenials,
     };
   } finally {
     await proxy?.close();
     await host.close();
   }
+}
+
+/**
+ * The rows of `run` as `--require-behavior` grades them. The flag reaches nothing but the
+ * runner's grading of a leg (lib/ledger/runner.ts `runLeg`): the requests are the same, and it
+ * turns into `executed-fail` exactly the legs a gate denies with `strictFails` and those that
+ * threw `LegBlocked`, which are `blocked` without it. So the first become `executed-fail` here and
+ * the second stay `blocked`: a row is `executed-fail` or `blocked` here exactly when it is one of
+ * the two under the flag, and every other row is the same. test/latitude-matrix.test.ts holds
+ * this against a certification made with the flag.
+ */
+export function requireBehaviorRows(run: HostRun): Map<string, LedgerRow> {
+  const rows = new Map(run.rows);
+  for (const id of run.strictDenials) {
+    const row = rows.get(id);
+    if (row !== undefined) rows.set(id, { ...row, result: 'executed-fail', detail: `required behaviour missing: ${row.detail ?? ''}` });
+  }
+  return rows;
 }
 
 /** The server-free legs alone, with the schemas passed through `mutate` when given. */

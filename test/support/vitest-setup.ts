@@ -1,11 +1,20 @@
-// Installs, in every vitest worker, what lib/ stays free of: the embedded reference host the
-// scenario adapter (scenarios/index.test.ts, commands/vitest.ts) certifies when
-// OPENWOP_BASE_URL is unset.
+// Installs, in each vitest test file that imports the adapter, what lib/ stays free of: the
+// embedded reference host the scenario adapter (scenarios/index.test.ts, commands/vitest.ts)
+// certifies when OPENWOP_BASE_URL is unset.
 
-import { setEmbeddedHostFactory } from '../../commands/vitest.ts';
+import { readFileSync } from 'node:fs';
+import { expect } from 'vitest';
 
-// Imported on first use: most test files never start it through the adapter.
-setEmbeddedHostFactory(async (options) => (await import('../../hosts/reference/server.ts')).startReferenceHost(options));
+// Only a test file that imports the adapter (scenarios/index.test.ts, test/run-vitest-rows.test.ts)
+// installs it: importing the adapter, and the certify pipeline under it, costs every other test
+// file a fifth of a second of CPU. A file that reached the adapter through another module would
+// find no factory, and the adapter then fails loudly rather than certify another host.
+const testFile = expect.getState().testPath;
+if (testFile === undefined || readFileSync(testFile, 'utf8').includes('commands/vitest.ts')) {
+  const { setEmbeddedHostFactory } = await import('../../commands/vitest.ts');
+  // Imported on first use: most test files never start it through the adapter.
+  setEmbeddedHostFactory(async (options) => (await import('../../hosts/reference/server.ts')).startReferenceHost(options));
+}
 
 // `run` appends its Markdown summary to $GITHUB_STEP_SUMMARY (docs/certifying.md "Reports"); the runs the
 // tests make are not a CI job's summary.
