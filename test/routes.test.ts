@@ -28,6 +28,16 @@ const answer = (status: number, body: unknown, url = `http://h.test/runs/${PROJE
   text: json(body),
 });
 
+/** A run's terminal event at sequence 4, as a poll page carries it. */
+const TERMINAL_EVENT = {
+  eventId: 'evt-0000000000000001',
+  runId: RUN,
+  type: 'run.completed',
+  payload: { outputs: {} },
+  timestamp: '2026-01-01T00:00:00Z',
+  sequence: 4,
+  schemaVersion: 1,
+};
 describe('the route table', () => {
   it('names each route once, and gives every route that takes a run id its tenant probe', () => {
     expect(new Set(ROUTES.map((r) => r.name)).size).toBe(ROUTES.length);
@@ -72,15 +82,7 @@ describe('an answer checked against its route', () => {
   });
 
   it('fails a poll page that carries the terminal event but says running, and a create URL that leaves the origin', () => {
-    const event = {
-      eventId: 'evt-0000000000000001',
-      runId: RUN,
-      type: 'run.completed',
-      payload: { outputs: {} },
-      timestamp: '2026-01-01T00:00:00Z',
-      sequence: 4,
-      schemaVersion: 1,
-    };
+    const event = TERMINAL_EVENT;
     const page = { runId: RUN, events: [event], lastSequence: 4, status: 'running', isTerminal: false };
     const problems = checkAnswer(route('poll'), ['runs', PROJECTED, 'events', 'poll'], answer(200, page)).problems;
     expect(problems.join('\n')).toMatch(/terminal event \(the run completed\) but says status "running"/);
@@ -106,15 +108,7 @@ describe('an answer checked against its route', () => {
     expect(checkAnswer(route('snapshot'), ['runs', PROJECTED], answer(200, snapshot)).problems.join()).toMatch(
       /owner.tenant "tenant-b" is not the tenant of its runId/,
     );
-    const last = {
-      eventId: 'evt-0000000000000001',
-      runId: RUN,
-      type: 'run.completed',
-      payload: { outputs: {} },
-      timestamp: '2026-01-01T00:00:00Z',
-      sequence: 4,
-      schemaVersion: 1,
-    };
+    const last = TERMINAL_EVENT;
     const page = { runId: RUN, events: [last], lastSequence: 5, status: 'completed', isTerminal: true };
     const poll = (body: unknown) => checkAnswer(route('poll'), ['runs', PROJECTED, 'events', 'poll'], answer(200, body)).problems;
     expect(poll(page).join()).toMatch(/lastSequence 5 is above the log's last event/);

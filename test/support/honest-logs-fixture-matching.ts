@@ -9,6 +9,15 @@ import { call, COUNTER, ECHO, echo, HELPER, open, usage } from './honest-log.ts'
 /** The live counter's answers are whatever the host's count is; these logs assume a fresh host. */
 const SOURCE_RUN_ID = 'tenant-a/run-recorded-source';
 
+/** A call of the two-invocation source and its replay: the counter's `op` on their key, answered `count`. */
+const invocationsCounter = (op: string, count: number): CallSpec => call(COUNTER, { op, key: 'recorded-invocations' }, { key: 'recorded-invocations', count });
+
+/** The errors source's calls, and its replay's: the inc fails with the counter's error; the echo misses under onMiss "fail" and never runs. */
+const ERRORS_STEPS: CallSpec[] = [
+  { tool: COUNTER, inputs: { op: 'inc', key: 'recorded-errors' }, error: { code: 'counter_unavailable', message: 'the counter is down for maintenance' } },
+  { tool: ECHO, inputs: { value: 'never-ran' }, miss: true },
+];
+
 export const FIXTURE_MATCHING_LOGS: Record<string, () => LogEvent[]> = {
   'conformance-eval-fixture-miss': () => {
     const log = open(fixture('conformance-eval-fixture-miss'), 'fixture-miss');
@@ -197,10 +206,15 @@ export const FIXTURE_MATCHING_LOGS: Record<string, () => LogEvent[]> = {
   'conformance-eval-recorded-invocations-source': () => {
     // Every call misses the empty lists and goes live: a fresh host counts 1, then 2.
     const log = open(fixture('conformance-eval-recorded-invocations-source'), 'recorded-invocations-source');
-    const counter = (op: string, count: number): CallSpec => call(COUNTER, { op, key: 'recorded-invocations' }, { key: 'recorded-invocations', count });
-    log.trial('first', 0, { steps: [counter('inc', 1), echo('recorded-only-answer')], usage: [usage(40, 8)], decision: 'recorded', score: 1, passed: true });
+    log.trial('first', 0, {
+      steps: [invocationsCounter('inc', 1), echo('recorded-only-answer')],
+      usage: [usage(40, 8)],
+      decision: 'recorded',
+      score: 1,
+      passed: true,
+    });
     log.trial('second', 0, {
-      steps: [counter('inc', 2), counter('read', 2), echo(null), echo('source-memory')],
+      steps: [invocationsCounter('inc', 2), invocationsCounter('read', 2), echo(null), echo('source-memory')],
       usage: [usage(40, 8)],
       decision: 'recorded',
       score: 1,
@@ -214,9 +228,8 @@ export const FIXTURE_MATCHING_LOGS: Record<string, () => LogEvent[]> = {
     const log = open(fixture('conformance-eval-recorded-invocations-replay'), 'recorded-invocations-replay', {
       fixtureRuns: { replay: SOURCE_RUN_ID, memory: SOURCE_RUN_ID, superset: SOURCE_RUN_ID },
     });
-    const counter = (op: string, count: number): CallSpec => call(COUNTER, { op, key: 'recorded-invocations' }, { key: 'recorded-invocations', count });
     log.trial('replay', 0, {
-      steps: [counter('inc', 1), counter('inc', 2), counter('read', 2)],
+      steps: [invocationsCounter('inc', 1), invocationsCounter('inc', 2), invocationsCounter('read', 2)],
       usage: [usage(40, 8)],
       decision: 'replayed',
       score: 1,
@@ -237,14 +250,7 @@ export const FIXTURE_MATCHING_LOGS: Record<string, () => LogEvent[]> = {
     // The inc is served the isError entry; the echo misses under onMiss "fail" and never runs.
     const log = open(fixture('conformance-eval-recorded-errors-source'), 'recorded-errors-source');
     log.trial('errors', 0, {
-      steps: [
-        {
-          tool: COUNTER,
-          inputs: { op: 'inc', key: 'recorded-errors' },
-          error: { code: 'counter_unavailable', message: 'the counter is down for maintenance' },
-        },
-        { tool: ECHO, inputs: { value: 'never-ran' }, miss: true },
-      ],
+      steps: ERRORS_STEPS,
       usage: [usage(30, 6)],
       decision: 'recorded',
       score: 0,
@@ -257,14 +263,7 @@ export const FIXTURE_MATCHING_LOGS: Record<string, () => LogEvent[]> = {
     // Each call is served the source's error as an isError entry; the echo's is the miss error itself.
     const log = open(fixture('conformance-eval-recorded-errors-replay'), 'recorded-errors-replay', { fixtureRuns: { errors: SOURCE_RUN_ID } });
     log.trial('errors', 0, {
-      steps: [
-        {
-          tool: COUNTER,
-          inputs: { op: 'inc', key: 'recorded-errors' },
-          error: { code: 'counter_unavailable', message: 'the counter is down for maintenance' },
-        },
-        { tool: ECHO, inputs: { value: 'never-ran' }, miss: true },
-      ],
+      steps: ERRORS_STEPS,
       usage: [usage(30, 6)],
       decision: 'replayed',
       score: 1,
