@@ -67,8 +67,8 @@ afterAll(async () => {
       const bytes = readFileSync(path);
       text = (path.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
     } catch {
-      // Another worker is writing it now, or has removed its folder since the listing: its own
-      // file's audit reads it whole.
+      // Another worker is writing it now (its own file's audit reads it whole), or removed it
+      // since the listing (a scratch archive gone with its folder; it was not kept to leak).
       continue;
     }
     const dir = path.slice(0, path.lastIndexOf('/'));
