@@ -47,7 +47,7 @@ describe('the route table', () => {
 });
 
 describe('an answer checked against its route', () => {
-  it('holds a fork answer to its source, a new run and that run\'s stream, and admits a code outside the registry for a gone copy', () => {
+  it("holds a fork answer to its source, a new run and that run's stream, and admits a code outside the registry for a gone copy", () => {
     const fork = route('fork');
     const path = ['runs', `${PROJECTED}:fork`];
     const child = 'tenant-a/ffffffffffffffff';
@@ -56,12 +56,13 @@ describe('an answer checked against its route', () => {
     const wrongSource = { ...served, sourceRunId: child };
     expect(checkAnswer(fork, path, answer(201, wrongSource, `http://h.test/runs/${PROJECTED}:fork`)).problems.join(' ')).toMatch(/not the run of the path/);
     const sourceStream = { ...served, eventsUrl: `/runs/${PROJECTED}/events` };
-    expect(checkAnswer(fork, path, answer(201, sourceStream, `http://h.test/runs/${PROJECTED}:fork`)).problems.join(' ')).toMatch(/not the created run's event stream/);
+    expect(checkAnswer(fork, path, answer(201, sourceStream, `http://h.test/runs/${PROJECTED}:fork`)).problems.join(' ')).toMatch(
+      /not the created run's event stream/,
+    );
     expect(checkAnswer(fork, path, answer(409, { error: 'eval_recorded_fixtures_gone', message: 'gone' })).problems).toEqual([]);
     expect(checkAnswer(fork, path, answer(422, { error: 'fork_point_invalid', message: 'no' })).problems).toEqual([]);
     expect(checkAnswer(fork, path, answer(404, { error: 'run_not_found', message: 'no' })).problems[0]).toMatch(/no registered 404 code/);
   });
-
 
   it('refuses a status the route does not give, and a body its schema refuses', () => {
     expect(checkAnswer(route('snapshot'), ['runs', PROJECTED], answer(418, { error: 'teapot', message: 'x' })).problems[0]).toMatch(/418 is no answer/);

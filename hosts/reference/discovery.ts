@@ -2,6 +2,7 @@
 // host advertises.
 
 import { createHash, type KeyObject } from 'node:crypto';
+import { EFFECT_SEAMS_PATH, FORK_MODES } from './fork.ts';
 import { EVAL_SEAMS_PROFILE, EVAL_SEAMS_PROFILE_RUN_EFFECTS, SEAMS_PROFILE } from '../../lib/client/seams.ts';
 import type { EvalFacets } from './eval/port.ts';
 
@@ -88,6 +89,8 @@ export function buildDiscovery(input: DiscoveryInput): Record<string, unknown> {
     doc.conformance = evalSeams === undefined ? { seamsProfile: SEAMS_PROFILE } : { seamsProfile: SEAMS_PROFILE, evalSeamsProfile: evalSeams };
   }
   doc.agents = agents;
+  // The replay family (docs/wire.md §5.5): a replay fork, which for an eval run re-reads its log.
+  doc.replay = { status: 'stable', since: '2.0', witness: 'witnessable-gated', modes: [...FORK_MODES], effectSeamsManifest: EFFECT_SEAMS_PATH };
   return doc;
 }
 

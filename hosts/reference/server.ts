@@ -184,7 +184,18 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
     const behaviour: EngineBehaviour = { ...REFERENCE_BEHAVIOUR, ...options.engineBehaviour };
     const hostBehaviour: HostBehaviour = { ...REFERENCE_HOST_BEHAVIOUR, ...options.hostBehaviour };
     const releases = new HoldReleases();
-    const runs = new RunManager({ store, guard, catalogue, facets, paceMs, behaviour, priorRunFor: hostBehaviour.priorRunFor, holds: releases, log });
+    const runs = new RunManager({
+      store,
+      guard,
+      catalogue,
+      facets,
+      paceMs,
+      behaviour,
+      priorRunFor: hostBehaviour.priorRunFor,
+      forkOf: hostBehaviour.forkOf,
+      holds: releases,
+      log,
+    });
     const openStreams = new Set<() => void>();
     const streams: StreamContext = { runs, guard, open: openStreams, log, keepAliveMs, streamedEvent: hostBehaviour.streamedEvent };
 

@@ -208,7 +208,8 @@ function forkChecks(body: Record<string, unknown>, answer: Answer, source: strin
   if (source !== undefined && 'sourceRunId' in body && body.sourceRunId !== source)
     problems.push(`sourceRunId ${JSON.stringify(body.sourceRunId)} is not the run of the path, ${JSON.stringify(source)}`);
   if (source !== undefined && body.runId === source) problems.push(`runId ${JSON.stringify(body.runId)} is the source's: a fork is a new run`);
-  if (typeof body.eventsUrl === 'string' && !sameOrigin(body.eventsUrl, answer.url)) problems.push(`eventsUrl ${JSON.stringify(body.eventsUrl)} leaves the request's origin`);
+  if (typeof body.eventsUrl === 'string' && !sameOrigin(body.eventsUrl, answer.url))
+    problems.push(`eventsUrl ${JSON.stringify(body.eventsUrl)} leaves the request's origin`);
   if (typeof body.runId !== 'string') return { problems };
   const runsUrl = new URL(answer.url);
   runsUrl.pathname = runsUrl.pathname.replace(/\/runs\/[^/]*$/, '/runs');

@@ -238,7 +238,7 @@ export const ROUTES: readonly Route[] = [
         body: 'error',
         clause: 'docs/wire.md §5.5 (409 replay_diverged_at_refusal, replay_memory_snapshot_unavailable, replay_context_summary_unavailable)',
         openCode:
-          'RFC 0252 Security: a fork of an eval run whose derived copy is gone SHOULD be refused, with no code or status fixed (its Implementation names openwop-app\'s eval_recorded_fixtures_gone, outside the registry)',
+          "RFC 0252 Security: a fork of an eval run whose derived copy is gone SHOULD be refused, with no code or status fixed (its Implementation names openwop-app's eval_recorded_fixtures_gone, outside the registry)",
       },
       '410': { body: 'error', clause: 'docs/wire.md §5.5 (410 run_expired: the range the fork needs has expired)' },
       '422': { body: 'error', clause: 'docs/wire.md §5.5 (422 fork_point_invalid, or an expired range)' },
