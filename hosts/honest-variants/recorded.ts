@@ -11,4 +11,11 @@ export const RECORDED_VARIANTS: HonestVariant[] = [
     shows: 'the host advertises fixtureErrors',
     options: { evalSuite: { fixtureErrors: true } },
   },
+  {
+    name: 'fork-keeps-erased-copy',
+    choice: "the derived copy outlives its source's erasure: a fork of the eval run is still served, re-read from its recorded events",
+    clause: "RFC 0252 Security (the copy SHOULD share the source's erasure; a fork whose copy is gone SHOULD be refused)",
+    shows: 'the host keeps the derived copy',
+    options: { hostBehaviour: { forkOf: () => 'recorded' } },
+  },
 ];

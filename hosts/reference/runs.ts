@@ -236,21 +236,17 @@ export class RunManager {
     if (how === 'refused') throw copyGone();
     if (how === 'resolved-again') return createdOrRefused(this.createEvalRun(tenant, source.body));
     const derivedTasks = how === 'live' ? [] : source.derivedTasks;
-    const run = this.#newRecord(tenant, 'eval', source.body, { plan: source.plan ?? {}, derivedTasks, forkedFrom: source.runId });
+    const plan = how === 'live' ? { ...source.plan, fixtureRuns: undefined } : (source.plan ?? {});
+    const run = this.#newRecord(tenant, 'eval', source.body, { plan, derivedTasks, forkedFrom: source.runId });
     this.#store.transaction(() => {
       this.#store.insertRun(run);
       // Kept with the fork, so the source's erasure reaches the fork's copy too.
       if (how !== 'live') this.#store.insertDerivedCopies(run.runId, copies);
     });
-    if (how !== 'recorded') this.#startEval(run);
-    else {
-      const recorded = this.#store.listEvents(source.runId);
-      this.#start(run, (live) =>
-        replayRecorded(recorded, this.#store.listEvents(run.runId)[0]!, live, source.summary, (type, payload, extra) =>
-          this.#append(run.runId, type, payload, extra),
-        ),
-      );
-    }
+    const recorded = this.#store.listEvents(source.runId);
+    const append: Parameters<typeof replayRecorded>[4] = (type, payload, extra) => this.#append(run.runId, type, payload, extra);
+    if (how === 'recorded') this.#start(run, (live) => replayRecorded(recorded, this.#store.listEvents(run.runId)[0]!, live, source.summary, append));
+    else this.#startEval(run);
     return this.#store.getRun(run.runId) as RunRecord;
   }
 
