@@ -18,4 +18,11 @@ export const RECORDED_VARIANTS: HonestVariant[] = [
     shows: 'the host keeps the derived copy',
     options: { hostBehaviour: { forkOf: () => 'recorded' } },
   },
+  {
+    name: 'replay-not-claimed',
+    choice: 'no replay family: the host offers no fork, so the fork of an eval run is not met',
+    clause: 'docs/wire.md §5.5 (forkRun is gated on the replay family, an optional capability)',
+    shows: 'the host does not claim the replay family',
+    options: { replay: false },
+  },
 ];

@@ -54,6 +54,8 @@ export interface DiscoveryInput {
   runEffects: boolean;
   /** The hold step's release seam is mounted too (CONTRACT §3, §5); only with runEffects. */
   holds: boolean;
+  /** The replay family is claimed and the fork served (docs/wire.md §5.5). */
+  replay: boolean;
   fixtures: string[];
   publicKey: KeyObject;
   keyId: string;
@@ -90,7 +92,8 @@ export function buildDiscovery(input: DiscoveryInput): Record<string, unknown> {
   }
   doc.agents = agents;
   // The replay family (docs/wire.md §5.5): a replay fork, which for an eval run re-reads its log.
-  doc.replay = { status: 'stable', since: '2.0', witness: 'witnessable-gated', modes: [...FORK_MODES], effectSeamsManifest: EFFECT_SEAMS_PATH };
+  if (input.replay)
+    doc.replay = { status: 'stable', since: '2.0', witness: 'witnessable-gated', modes: [...FORK_MODES], effectSeamsManifest: EFFECT_SEAMS_PATH };
   return doc;
 }
 

@@ -31,6 +31,8 @@ export interface HostContext {
   seams: boolean;
   /** The per-run effect reading of CONTRACT §5 is mounted (with the seams). */
   runEffects: boolean;
+  /** The fork is served (the replay family claimed). */
+  replay: boolean;
   /** The hold step's releases, when its seam is mounted (CONTRACT §3, §5). */
   holds: HoldReleases | undefined;
   store: Store;
@@ -72,7 +74,7 @@ function digest(text: string): Buffer {
 
 /** The request listener of a host: routing, auth, the handlers, and the one error path. */
 export function createRequestListener(host: HostContext): (req: IncomingMessage, res: ServerResponse) => void {
-  const { facets, seams, runEffects, holds, store, runs, catalogue, guard, streams, discoveryDocument, checkFixture, behaviour, log } = host;
+  const { facets, seams, runEffects, replay, holds, store, runs, catalogue, guard, streams, discoveryDocument, checkFixture, behaviour, log } = host;
 
   const keyDigests = host.tenants.map((t) => ({ tenantId: t.tenantId, digest: digest(t.apiKey) }));
   const authenticate = (req: IncomingMessage): string => {
@@ -271,6 +273,8 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
 
   // docs/wire.md §5.5: the v2 fork, `POST /runs/{runId}:fork`; a source the caller cannot see is 404.
   const forkRun: Handler = async (ctx) => {
+    // A gated operation the host does not advertise answers 404 (spec/v2/core/runs.md §Surface).
+    if (!replay) throw routeNotFound();
     const body = await optionalObjectBody(ctx.req);
     const run = ownedRun(ctx, 'fork');
     const request = readForkRequest(body, store.lastSequence(run.runId));
@@ -283,6 +287,7 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
   };
 
   const getEffectSeams: Handler = ({ res }) => {
+    if (!replay) throw routeNotFound();
     const implementation = (discoveryDocument().implementation ?? {}) as Record<string, string>;
     sendJson(res, 200, effectSeamManifest(implementation.name ?? '', implementation.version ?? ''));
   };
@@ -342,9 +347,10 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
 
   const routes: Route[] = [
     { pattern: ['.well-known', 'openwop'], methods: { GET: getDiscovery }, public: true },
-    { pattern: ['runs'], methods: { POST: createRun } },
+    // Before `/runs/{runId}`, whose segment `X:fork` also fits.
     { pattern: ['runs', ':runId:fork'], methods: { POST: forkRun } },
     { pattern: ['host', 'effect-seams'], methods: { GET: getEffectSeams } },
+    { pattern: ['runs'], methods: { POST: createRun } },
     { pattern: ['runs', ':runId'], methods: { GET: getRun } },
     { pattern: ['runs', ':runId', 'events'], methods: { GET: streamEvents } },
     { pattern: ['runs', ':runId', 'events', 'poll'], methods: { GET: pollEvents } },
