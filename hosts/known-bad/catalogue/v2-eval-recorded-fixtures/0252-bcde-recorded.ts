@@ -159,7 +159,7 @@ export const RECORDED_FIXTURES: KnownBadHost[] = [
   {
     name: 'fork-live-when-copy-gone',
     defect: 'a fork of an eval run whose derived copy is gone runs its task against live tools',
-    clause: 'RFC 0252 Security (a fork whose copy is gone is never run against live tools)',
+    clause: 'RFC 0252 §E, Security (a fork whose copy is gone is never derived again, never run against live tools)',
     ...server({ forkOf: (copyHeld) => (copyHeld ? 'recorded' : 'live') }),
   },
 ];
