@@ -9,8 +9,9 @@
 //        replay-fork   a fork of an eval run with fixtureRuns carries its eval.* facts and summary,
 //                      moving no counter (RFC 0252 §E: the recorded events re-read);
 //        copy-gone     once the source's tool content is erased (CONTRACT §5), a fork of that eval
-//                      run is refused (any 4xx: no code is fixed) or, where the host keeps the copy
-//                      (a SHOULD, noted as latitude), serves the recorded facts; never run live.
+//                      run is refused (any 4xx: no code is fixed; or accepted and its run failed)
+//                      or, where the host keeps the copy (a SHOULD, noted as latitude), serves the
+//                      recorded facts; never run live.
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Needs agents.evalSuite.recordedFixtures with fixtureMatching (§A), the seams, and the replay
 // family (docs/wire.md §5.5): a host offering no fork is inapplicable here.
@@ -106,9 +107,10 @@ const hostLegs: Leg[] = [
       const before = await readCounter(target.client, key);
       if (!before.ok) return seamAnswerWrong(check, 'GET /conformance/seams/counter?key=K answers 200 {key, count}', before);
       const late = await forkRun(target, replay);
-      if (refused(late.created)) {
-        check.ok(late.runId === undefined, 'the refused fork creates no run', late.created.json);
-        check.saw(`a fork of an eval run whose derived copy is gone is refused ${late.created.status}`);
+      if (refused(late.created)) check.saw(`a fork of an eval run whose derived copy is gone is refused ${late.created.status}`);
+      else if (late.created.status === 201 && late.events.at(-1)?.type === 'run.failed') {
+        // Refused at run level: accepted, then failed with nothing served (the text fixes no form of the refusal).
+        check.saw('a fork of an eval run whose derived copy is gone is accepted, then its run fails');
       } else {
         check.saw('a fork of an eval run whose source was erased is served: the host keeps the derived copy (RFC 0252 Security is a SHOULD)');
         requireCompleted(check, late);
