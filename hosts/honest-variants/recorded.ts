@@ -21,7 +21,7 @@ export const RECORDED_VARIANTS: HonestVariant[] = [
   {
     name: 'replay-not-claimed',
     choice: 'no replay family: the host offers no fork, so the fork of an eval run is not met',
-    clause: 'docs/wire.md §5.5 (forkRun is gated on the replay family, an optional capability)',
+    clause: 'OpenWOP v2 runs.md §Surface (forkRun is gated on the replay family, an optional capability), docs/wire.md §5.5',
     shows: 'the host does not claim the replay family',
     options: { replay: false },
   },
