@@ -61,6 +61,7 @@ const IMPORTS: Record<string, () => Promise<ScenarioModule>> = {
   'v2-eval-trajectory-trials/0244-a-rubric-trajectory.ts': () => import('./v2-eval-trajectory-trials/0244-a-rubric-trajectory.ts'),
   'v2-eval-recorded-fixtures/0252-d-invocations.ts': () => import('./v2-eval-recorded-fixtures/0252-d-invocations.ts'),
   'v2-eval-recorded-fixtures/0252-cd-failed-calls.ts': () => import('./v2-eval-recorded-fixtures/0252-cd-failed-calls.ts'),
+  'v2-eval-recorded-fixtures/0252-e-fork.ts': () => import('./v2-eval-recorded-fixtures/0252-e-fork.ts'),
 };
 
 /** The scenario modules, as paths under scenarios/. */

@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../lib/client/index.ts';
+import { createClient, projectId } from '../lib/client/index.ts';
 import { Findings } from '../lib/ledger/findings.ts';
 import { createChecks } from '../lib/ledger/leg.ts';
 import type { Target } from '../lib/ledger/target.ts';
@@ -43,7 +43,7 @@ describe('the route table', () => {
     expect(new Set(ROUTES.map((r) => r.name)).size).toBe(ROUTES.length);
     const runScoped = ROUTES.filter((r) => r.template.includes('{runId}')).map((r) => r.name);
     expect(runScopedRoutes().map((r) => r.name)).toEqual(runScoped);
-    expect(runScoped).toEqual(['snapshot', 'events', 'events-resumed', 'poll', 'summary', 'cancel', 'seam-run-effects', 'seam-erase']);
+    expect(runScoped).toEqual(['snapshot', 'events', 'events-resumed', 'poll', 'summary', 'cancel', 'fork', 'seam-run-effects', 'seam-erase']);
   });
 
   it('matches a request by method, template and the header that tells a resumed stream apart', () => {
@@ -51,10 +51,29 @@ describe('the route table', () => {
     expect(matchRoute('GET', ['runs', PROJECTED, 'events'], { 'last-event-id': '3' })?.name).toBe('events-resumed');
     expect(matchRoute('POST', ['runs', PROJECTED], {})).toBeUndefined();
     expect(matchRoute('GET', ['runs', PROJECTED, 'artifacts'], {})).toBeUndefined();
+    expect(matchRoute('POST', ['runs', `${PROJECTED}:fork`], {})?.name).toBe('fork');
+    expect(matchRoute('POST', ['runs', `${PROJECTED}:pause`], {})).toBeUndefined();
   });
 });
 
 describe('an answer checked against its route', () => {
+  it("holds a fork answer to its source, a new run and that run's stream, and admits a code outside the registry for a gone copy", () => {
+    const fork = route('fork');
+    const path = ['runs', `${PROJECTED}:fork`];
+    const child = 'tenant-a/ffffffffffffffff';
+    const served = { runId: child, sourceRunId: RUN, mode: 'replay', status: 'pending', eventsUrl: `/runs/${projectId(child)}/events` };
+    expect(checkAnswer(fork, path, answer(201, served, `http://h.test/runs/${PROJECTED}:fork`)).problems).toEqual([]);
+    const wrongSource = { ...served, sourceRunId: child };
+    expect(checkAnswer(fork, path, answer(201, wrongSource, `http://h.test/runs/${PROJECTED}:fork`)).problems.join(' ')).toMatch(/not the run of the path/);
+    const sourceStream = { ...served, eventsUrl: `/runs/${PROJECTED}/events` };
+    expect(checkAnswer(fork, path, answer(201, sourceStream, `http://h.test/runs/${PROJECTED}:fork`)).problems.join(' ')).toMatch(
+      /not the created run's event stream/,
+    );
+    expect(checkAnswer(fork, path, answer(409, { error: 'eval_recorded_fixtures_gone', message: 'gone' })).problems).toEqual([]);
+    expect(checkAnswer(fork, path, answer(422, { error: 'fork_point_invalid', message: 'no' })).problems).toEqual([]);
+    expect(checkAnswer(fork, path, answer(404, { error: 'run_not_found', message: 'no' })).problems[0]).toMatch(/no registered 404 code/);
+  });
+
   it('refuses a status the route does not give, and a body its schema refuses', () => {
     expect(checkAnswer(route('snapshot'), ['runs', PROJECTED], answer(418, { error: 'teapot', message: 'x' })).problems[0]).toMatch(/418 is no answer/);
     const created = checkAnswer(route('create'), ['runs'], answer(201, { runId: RUN, status: 'pending' }, 'http://h.test/runs'));

@@ -18,6 +18,9 @@ import { formatCoverage } from '../lib/report/coverage.ts';
 const RUN = 'tenant-a/0123456789abcdef';
 const OTHER_RUN = 'tenant-a/fedcba9876543210';
 const PROJECTED = 'tenant-a~2F0123456789abcdef';
+/** A fork's new run, beside its source RUN. */
+const CHILD_RUN = 'tenant-a/00000000000000ff';
+const CHILD_PROJECTED = 'tenant-a~2F00000000000000ff';
 const route = (name: string): Route => ROUTES.find((r) => r.name === name)!;
 
 const event = (sequence: number, more: Record<string, unknown> = {}) => ({
@@ -81,6 +84,13 @@ const SAMPLES: Record<string, { route: string; segments: string[]; status: numbe
     body: { runId: RUN, events: [event(4)], lastSequence: 4, status: 'completed', isTerminal: true },
   },
   'cancel 200': { route: 'cancel', segments: ['runs', PROJECTED, 'cancel'], status: 200, body: { runId: RUN, status: 'cancelling' } },
+  'fork 201': {
+    route: 'fork',
+    segments: ['runs', `${PROJECTED}:fork`],
+    status: 201,
+    url: `http://h.test/runs/${PROJECTED}:fork`,
+    body: { runId: CHILD_RUN, sourceRunId: RUN, mode: 'replay', status: 'pending', eventsUrl: `/runs/${CHILD_PROJECTED}/events` },
+  },
   'seam-run-effects 200': {
     route: 'seam-run-effects',
     segments: ['conformance', 'seams', 'runs', PROJECTED, 'effects'],
@@ -97,6 +107,7 @@ const SAMPLES: Record<string, { route: string; segments: string[]; status: numbe
 
 const WRONG: Record<string, unknown> = {
   runId: OTHER_RUN,
+  sourceRunId: OTHER_RUN,
   status: 'failed',
   isTerminal: false,
   lastSequence: 2,

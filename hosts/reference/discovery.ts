@@ -2,6 +2,7 @@
 // host advertises.
 
 import { createHash, type KeyObject } from 'node:crypto';
+import { EFFECT_SEAMS_PATH, FORK_MODES } from './fork.ts';
 import { EVAL_SEAMS_PROFILE, EVAL_SEAMS_PROFILE_RUN_EFFECTS, SEAMS_PROFILE } from '../../lib/client/seams.ts';
 import type { EvalFacets } from './eval/port.ts';
 
@@ -53,6 +54,8 @@ export interface DiscoveryInput {
   runEffects: boolean;
   /** The hold step's release seam is mounted too (CONTRACT §3, §5); only with runEffects. */
   holds: boolean;
+  /** The replay family is claimed and the fork served (docs/wire.md §5.5). */
+  replay: boolean;
   fixtures: string[];
   publicKey: KeyObject;
   keyId: string;
@@ -88,6 +91,9 @@ export function buildDiscovery(input: DiscoveryInput): Record<string, unknown> {
     doc.conformance = evalSeams === undefined ? { seamsProfile: SEAMS_PROFILE } : { seamsProfile: SEAMS_PROFILE, evalSeamsProfile: evalSeams };
   }
   doc.agents = agents;
+  // The replay family (docs/wire.md §5.5): a replay fork, which for an eval run re-reads its log.
+  if (input.replay)
+    doc.replay = { status: 'stable', since: '2.0', witness: 'witnessable-gated', modes: [...FORK_MODES], effectSeamsManifest: EFFECT_SEAMS_PATH };
   return doc;
 }
 

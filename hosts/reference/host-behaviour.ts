@@ -57,7 +57,17 @@ export interface HostBehaviour {
   createdAnswer(body: Record<string, unknown>): Record<string, unknown>;
   /** The run snapshot as served, from the one the host built (docs/wire.md §5.4). */
   servedSnapshot(snapshot: Record<string, unknown>): Record<string, unknown>;
+  /** The forkRun 201 answer as served, from the one the host built (docs/wire.md §5.5). */
+  forkAnswer(body: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * How a fork of an eval run proceeds, given whether its derived copy is still held: it re-reads
+   * the recorded events (RFC 0244 §H, RFC 0252 §E), or, with the copy gone, is refused (RFC 0252
+   * Security). A known-bad host re-runs the stored plan, plans afresh from the source, or runs live.
+   */
+  forkOf(copyHeld: boolean): ForkWay;
 }
+
+export type ForkWay = 'recorded' | 'refused' | 'stored-plan' | 'resolved-again' | 'live';
 
 /** What a prior run is named for in a create body: a `fixtureRuns` source (RFC 0252) or a baseline (RFC 0244 §F). */
 export type PriorRunUse = 'fixtureRuns' | 'baselineRunId';
@@ -92,4 +102,6 @@ export const REFERENCE_HOST_BEHAVIOUR: Readonly<HostBehaviour> = Object.freeze({
   runFor: (_route: string, tenant: string, _runId: string, run: RunRecord | undefined) => (run !== undefined && run.tenant === tenant ? run : undefined),
   createdAnswer: (body: Record<string, unknown>) => body,
   servedSnapshot: (snapshot: Record<string, unknown>) => snapshot,
+  forkAnswer: (body: Record<string, unknown>) => body,
+  forkOf: (copyHeld: boolean) => (copyHeld ? 'recorded' : 'refused'),
 });

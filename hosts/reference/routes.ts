@@ -8,6 +8,7 @@ import { etagOf, ifNoneMatchHits } from './discovery.ts';
 import type { EvalFacets, Refusal } from './eval/port.ts';
 import type { HostBehaviour } from './host-behaviour.ts';
 import { HttpError, internalError, routeNotFound, runNotFound, validationError, type ErrorEnvelope } from './errors.ts';
+import { effectSeamManifest, readForkRequest } from './fork.ts';
 import { negotiateVersion, parseTarget, readJsonBody, sendEmpty, sendJson } from './http.ts';
 import { projectId, unprojectId } from './ids.ts';
 import { isTerminal, NOOP_WORKFLOW_ID, type RunManager } from './runs.ts';
@@ -30,6 +31,8 @@ export interface HostContext {
   seams: boolean;
   /** The per-run effect reading of CONTRACT §5 is mounted (with the seams). */
   runEffects: boolean;
+  /** The fork is served (the replay family claimed). */
+  replay: boolean;
   /** The hold step's releases, when its seam is mounted (CONTRACT §3, §5). */
   holds: HoldReleases | undefined;
   store: Store;
@@ -57,7 +60,7 @@ interface RequestContext {
 type Handler = (ctx: RequestContext) => Promise<void> | void;
 
 interface Route {
-  /** Literal segments, or `:name` to capture one (a captured `runId` is `~HH`-decoded). */
+  /** Literal segments, or `:name` to capture one, `:name:verb` one ending in `:verb` (a captured `runId` is `~HH`-decoded). */
   pattern: string[];
   methods: Partial<Record<string, Handler>>;
   /** Discovery is the one unauthenticated resource. */
@@ -71,7 +74,7 @@ function digest(text: string): Buffer {
 
 /** The request listener of a host: routing, auth, the handlers, and the one error path. */
 export function createRequestListener(host: HostContext): (req: IncomingMessage, res: ServerResponse) => void {
-  const { facets, seams, runEffects, holds, store, runs, catalogue, guard, streams, discoveryDocument, checkFixture, behaviour, log } = host;
+  const { facets, seams, runEffects, replay, holds, store, runs, catalogue, guard, streams, discoveryDocument, checkFixture, behaviour, log } = host;
 
   const keyDigests = host.tenants.map((t) => ({ tenantId: t.tenantId, digest: digest(t.apiKey) }));
   const authenticate = (req: IncomingMessage): string => {
@@ -268,12 +271,25 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
     sendChecked(ctx.res, 200, 'cancel-run-response', 'a cancelRun response', { runId: run.runId, status });
   };
 
+  // docs/wire.md §5.5: the v2 fork, `POST /runs/{runId}:fork`; a source the caller cannot see is 404.
   const forkRun: Handler = async (ctx) => {
+    // A gated operation the host does not advertise answers 404 (spec/v2/core/runs.md §Surface).
+    if (!replay) throw routeNotFound();
     const body = await optionalObjectBody(ctx.req);
-    if (Object.keys(body).length > 0) throw validationError('the fork body takes no members', { field: Object.keys(body)[0] });
     const run = ownedRun(ctx, 'fork');
+    const request = readForkRequest(body, store.lastSequence(run.runId));
     if (run.mode === 'eval' && facets === undefined) throw behaviour.evalCapabilityRefusal();
-    sendCreated(ctx.res, runs.fork(ctx.tenant, run));
+    if (!isTerminal(run.status)) throw new HttpError(409, 'run_state_conflict', 'only a finished run is forked here', { runStatus: run.status });
+    const fork = runs.fork(ctx.tenant, run);
+    const { eventsUrl } = runUrls(fork);
+    const answer = { runId: fork.runId, sourceRunId: run.runId, fromSeq: request.fromSeq, mode: request.mode, status: fork.status, eventsUrl };
+    sendChecked(ctx.res, 201, 'fork-run-response', 'a forkRun response', behaviour.forkAnswer(answer));
+  };
+
+  const getEffectSeams: Handler = ({ res }) => {
+    if (!replay) throw routeNotFound();
+    const implementation = (discoveryDocument().implementation ?? {}) as Record<string, string>;
+    sendJson(res, 200, effectSeamManifest(implementation.name ?? '', implementation.version ?? ''));
   };
 
   const seamCounter: Handler = ({ res, query, tenant }) => {
@@ -331,13 +347,15 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
 
   const routes: Route[] = [
     { pattern: ['.well-known', 'openwop'], methods: { GET: getDiscovery }, public: true },
+    // Before `/runs/{runId}`, whose segment `X:fork` also fits.
+    { pattern: ['runs', ':runId:fork'], methods: { POST: forkRun } },
+    { pattern: ['host', 'effect-seams'], methods: { GET: getEffectSeams } },
     { pattern: ['runs'], methods: { POST: createRun } },
     { pattern: ['runs', ':runId'], methods: { GET: getRun } },
     { pattern: ['runs', ':runId', 'events'], methods: { GET: streamEvents } },
     { pattern: ['runs', ':runId', 'events', 'poll'], methods: { GET: pollEvents } },
     { pattern: ['runs', ':runId', 'eval-summary'], methods: { GET: getEvalSummary } },
     { pattern: ['runs', ':runId', 'cancel'], methods: { POST: cancelRun } },
-    { pattern: ['runs', ':runId', 'fork'], methods: { POST: forkRun } },
   ];
   if (seams) {
     routes.push(
@@ -357,7 +375,10 @@ export function createRequestListener(host: HostContext): (req: IncomingMessage,
       const hit = route.pattern.every((part, i) => {
         const segment = segments[i] as string;
         if (part.startsWith(':')) {
-          params[part.slice(1)] = segment;
+          // `:runId:fork` captures what precedes the literal `:fork` that ends the segment.
+          const [name, suffix] = part.slice(1).split(/(?=:)/) as [string, string | undefined];
+          if (suffix !== undefined && !(segment.length > suffix.length && segment.endsWith(suffix))) return false;
+          params[name] = suffix === undefined ? segment : segment.slice(0, -suffix.length);
           return true;
         }
         return part === segment;

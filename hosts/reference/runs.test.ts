@@ -196,16 +196,25 @@ describe('runs on an unpaced host', () => {
       expect(envelope.details).toEqual({ runStatus: 'completed' });
     });
 
-    it('forks into a new run that re-executes the stored plan to the same summary', async () => {
-      const reply = await call(host, 'POST', runPath(runId, '/fork'));
+    it('forks it (POST :fork, mode replay) into a new run that re-reads its recorded events, running nothing', async () => {
+      const reply = await call(host, 'POST', `${runPath(runId)}:fork`, { body: { mode: 'replay' } });
       expect(reply.status).toBe(201);
-      const forkId = (reply.json as { runId: string }).runId;
-      expect(forkId).not.toBe(runId);
-      const events = await pollToEnd(host, forkId);
-      expect(events.map((e) => e.type)).toEqual(polled.map((e) => e.type));
-      const summary = await call(host, 'GET', runPath(forkId, '/eval-summary'));
+      const answer = reply.json as { runId: string; sourceRunId: string; mode: string; fromSeq: number };
+      expect(answer).toMatchObject({ sourceRunId: runId, mode: 'replay', fromSeq: 0 });
+      expect(answer.runId).not.toBe(runId);
+      const events = await pollToEnd(host, answer.runId);
+      expect(events.map((e) => [e.type, e.payload, e.timestamp]).slice(1, -1)).toEqual(polled.map((e) => [e.type, e.payload, e.timestamp]).slice(1, -1));
+      const summary = await call(host, 'GET', runPath(answer.runId, '/eval-summary'));
       const original = await call(host, 'GET', runPath(runId, '/eval-summary'));
       expect(summary.json).toEqual(original.json);
+    });
+
+    it('refuses a fork other than a replay from a sequence of the log', async () => {
+      const fork = (body: unknown) => call(host, 'POST', `${runPath(runId)}:fork`, { body });
+      expectError(await fork({}), 400, 'validation_error');
+      expectError(await fork({ mode: 'branch', fromSeq: 1 }), 400, 'validation_error');
+      expectError(await fork({ mode: 'replay', runOptionsOverlay: {} }), 400, 'validation_error');
+      expectError(await fork({ mode: 'replay', fromSeq: 100000 }), 422, 'fork_point_invalid');
     });
   });
 
@@ -248,9 +257,10 @@ describe('runs on an unpaced host', () => {
       const sseMissing = await readSse(host, runPath(unknown, '/events?streamMode=debug'), { key: keyB });
       expect(sseForeign.status).toBe(404);
       expect(sseForeign.text).toBe(sseMissing.text);
-      for (const action of ['/cancel', '/fork']) {
-        const foreign = await call(host, 'POST', runPath(runId, action), { key: keyB });
-        const missing = await call(host, 'POST', runPath(unknown, action), { key: keyB });
+      for (const action of ['/cancel', ':fork']) {
+        const body = action === ':fork' ? { mode: 'replay' } : {};
+        const foreign = await call(host, 'POST', `${runPath(runId)}${action}`, { key: keyB, body });
+        const missing = await call(host, 'POST', `${runPath(unknown)}${action}`, { key: keyB, body });
         expectError(foreign, 404, 'not_found');
         expect(foreign.text).toBe(missing.text);
       }

@@ -7,6 +7,7 @@ import { executeEvalRun, OwnTrafficInvalid, planEvalRun, REFERENCE_BEHAVIOUR, ty
 import type { EvalCreatePort, EvalFacets, EvalRunIO, PriorRunView, RecordedToolCall, Refusal } from './eval/port.ts';
 import { HttpError } from './errors.ts';
 import { REFERENCE_HOST_BEHAVIOUR, type HostBehaviour, type PriorRunUse } from './host-behaviour.ts';
+import { copyGone, createdOrRefused, replayRecorded } from './fork.ts';
 import { mintEventId, mintRunId } from './ids.ts';
 import { TERMINAL_STATUSES, type RunEventDoc, type RunRecord, type RunStatus, type Store } from './store.ts';
 import type { SuiteCatalogue } from './suites.ts';
@@ -55,6 +56,7 @@ export interface RunManagerOptions {
   behaviour?: EngineBehaviour;
   /** Which prior run an id names for a tenant (HostBehaviour.priorRunFor). */
   priorRunFor?: HostBehaviour['priorRunFor'];
+  forkOf?: HostBehaviour['forkOf'];
   /** The releases the scripted agent's hold step waits for (CONTRACT §3). */
   holds: HoldReleases;
   log: (message: string) => void;
@@ -70,6 +72,7 @@ export class RunManager {
   readonly #paceMs: number;
   readonly #behaviour: EngineBehaviour;
   readonly #priorRunFor: HostBehaviour['priorRunFor'];
+  readonly #forkOf: HostBehaviour['forkOf'];
   readonly #log: (message: string) => void;
   readonly #holds: HoldReleases;
   readonly #live = new Map<string, LiveRun>();
@@ -84,6 +87,7 @@ export class RunManager {
     this.#holds = options.holds;
     this.#behaviour = options.behaviour ?? REFERENCE_BEHAVIOUR;
     this.#priorRunFor = options.priorRunFor ?? REFERENCE_HOST_BEHAVIOUR.priorRunFor;
+    this.#forkOf = options.forkOf ?? REFERENCE_HOST_BEHAVIOUR.forkOf;
     this.#log = options.log;
   }
 
@@ -97,14 +101,14 @@ export class RunManager {
     runId: string,
     type: string,
     payload: Record<string, unknown>,
-    extra: { causationId?: string; finish?: Parameters<Store['finishRun']>[3] } = {},
+    extra: { causationId?: string; finish?: Parameters<Store['finishRun']>[3]; timestamp?: string } = {},
   ): RunEventDoc {
     const doc: RunEventDoc = {
       eventId: mintEventId(),
       runId,
       type,
       payload,
-      timestamp: new Date().toISOString(),
+      timestamp: extra.timestamp ?? new Date().toISOString(),
       sequence: this.#store.lastSequence(runId) + 1,
       schemaVersion: EVENT_SCHEMA_VERSION,
     };
@@ -221,31 +225,28 @@ export class RunManager {
   }
 
   /**
-   * Re-executes a run's stored plan as a new run. An eval run whose derived fixture copies are
-   * gone is refused: the copy is never derived again from the source, and never replaced by
-   * live tools (RFC 0252 §E and Security).
+   * The v2 fork (./fork.ts): a workflow run re-executes (the noop has no effect to suppress); an
+   * eval run's fork re-reads its recorded events, and one whose derived copy is gone is refused,
+   * never derived again from the source and never run live (RFC 0252 §E and Security).
    */
   fork(tenant: string, source: RunRecord): RunRecord {
-    if (source.mode === 'workflow') {
-      return this.createWorkflowRun(tenant, source.body, source.runId);
-    }
+    if (source.mode === 'workflow') return this.createWorkflowRun(tenant, source.body, source.runId);
     const copies = this.#store.derivedCopies(source.runId);
-    const held = new Set(copies.map((c) => c.taskId));
-    if (source.plan === null || source.derivedTasks.some((taskId) => !held.has(taskId))) {
-      throw new HttpError(409, 'run_state_conflict', 'the recorded fixtures this eval run was derived from are gone, so it cannot be replayed', {
-        runStatus: source.status,
-      });
-    }
-    const run = this.#newRecord(tenant, 'eval', source.body, {
-      plan: source.plan,
-      derivedTasks: source.derivedTasks,
-      forkedFrom: source.runId,
-    });
+    const how = this.#forkOf(source.derivedTasks.every((taskId) => copies.some((c) => c.taskId === taskId)));
+    if (how === 'refused') throw copyGone();
+    if (how === 'resolved-again') return createdOrRefused(this.createEvalRun(tenant, source.body));
+    const derivedTasks = how === 'live' ? [] : source.derivedTasks;
+    const plan = how === 'live' ? { ...source.plan, fixtureRuns: undefined } : (source.plan ?? {});
+    const run = this.#newRecord(tenant, 'eval', source.body, { plan, derivedTasks, forkedFrom: source.runId });
     this.#store.transaction(() => {
       this.#store.insertRun(run);
-      this.#store.insertDerivedCopies(run.runId, copies);
+      // Kept with the fork, so the source's erasure reaches the fork's copy too.
+      if (how !== 'live') this.#store.insertDerivedCopies(run.runId, copies);
     });
-    this.#startEval(run);
+    const recorded = this.#store.listEvents(source.runId);
+    const append: Parameters<typeof replayRecorded>[4] = (type, payload, extra) => this.#append(run.runId, type, payload, extra);
+    if (how === 'recorded') this.#start(run, (live) => replayRecorded(recorded, this.#store.listEvents(run.runId)[0]!, live, source.summary, append));
+    else this.#startEval(run);
     return this.#store.getRun(run.runId) as RunRecord;
   }
 

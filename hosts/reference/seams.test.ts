@@ -107,7 +107,7 @@ describe('seams', () => {
 
     it('serves a replay from the recorded calls before the erasure, with no live call', async () => {
       const before = await effects(host);
-      const fork = await call(host, 'POST', runPath(replay, '/fork'));
+      const fork = await call(host, 'POST', `${runPath(replay)}:fork`, { body: { mode: 'replay' } });
       expect(fork.status).toBe(201);
       const forkId = (fork.json as { runId: string }).runId;
       const events = await pollToEnd(host, forkId);
@@ -129,12 +129,11 @@ describe('seams', () => {
       }
     });
 
-    it('refuses a fork of the replay: 409 run_state_conflict, recorded fixtures gone, nothing run live', async () => {
+    it('refuses a fork of the replay: 409 eval_recorded_fixtures_gone, nothing run live', async () => {
       const before = await effects(host);
-      const fork = await call(host, 'POST', runPath(replay, '/fork'));
-      const envelope = expectError(fork, 409, 'run_state_conflict');
+      const fork = await call(host, 'POST', `${runPath(replay)}:fork`, { body: { mode: 'replay' } });
+      const envelope = expectError(fork, 409, 'eval_recorded_fixtures_gone');
       expect(envelope.message).toMatch(/recorded fixtures .* gone/);
-      expect(envelope.details).toEqual({ runStatus: 'completed' });
       expect(await effects(host)).toEqual(before);
     });
 

@@ -58,6 +58,8 @@ export interface ReferenceHostOptions {
    * a host whose runs the harness cannot hold (the hold step still times out as written).
    */
   holds?: boolean;
+  /** Claims the `replay` family and serves `POST /runs/{runId}:fork` (docs/wire.md §5.5). Default true. */
+  replay?: boolean;
   /** Where the canonical eval-suite fixtures are read from. Default: the repo's fixtures/eval-suites. */
   fixturesDir?: string;
   /** `strict` (default) checks every document the host sends against schemas/v2. */
@@ -153,6 +155,7 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
   const seams = options.seams ?? true;
   const runEffects = seams && (options.runEffects ?? true);
   const holds = runEffects && (options.holds ?? true);
+  const replay = options.replay ?? true;
   const paceMs = options.paceMs ?? 0;
   if (!Number.isFinite(paceMs) || paceMs < 0) throw new Error('paceMs must be a non-negative number');
   const keepAliveMs = options.keepAliveMs ?? KEEP_ALIVE_MS;
@@ -184,7 +187,18 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
     const behaviour: EngineBehaviour = { ...REFERENCE_BEHAVIOUR, ...options.engineBehaviour };
     const hostBehaviour: HostBehaviour = { ...REFERENCE_HOST_BEHAVIOUR, ...options.hostBehaviour };
     const releases = new HoldReleases();
-    const runs = new RunManager({ store, guard, catalogue, facets, paceMs, behaviour, priorRunFor: hostBehaviour.priorRunFor, holds: releases, log });
+    const runs = new RunManager({
+      store,
+      guard,
+      catalogue,
+      facets,
+      paceMs,
+      behaviour,
+      priorRunFor: hostBehaviour.priorRunFor,
+      forkOf: hostBehaviour.forkOf,
+      holds: releases,
+      log,
+    });
     const openStreams = new Set<() => void>();
     const streams: StreamContext = { runs, guard, open: openStreams, log, keepAliveMs, streamedEvent: hostBehaviour.streamedEvent };
 
@@ -192,7 +206,7 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
       // CONTRACT §1: the seeded conformance-workflow-noop is listed beside the eval suites, so a
       // leg that posts a workflow run knows it is served.
       hostBehaviour.discovery(
-        buildDiscovery({ implementation, facets, seams, runEffects, holds, fixtures: [...catalogue.listedIds(), NOOP_WORKFLOW_ID], publicKey, keyId }),
+        buildDiscovery({ implementation, facets, seams, runEffects, holds, replay, fixtures: [...catalogue.listedIds(), NOOP_WORKFLOW_ID], publicKey, keyId }),
       );
     // A host whose own advertisement fails the schema is misconfigured: refuse to start.
     guard.outgoing('capabilities', 'its discovery document', discoveryDocument());
@@ -205,6 +219,7 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
       facets,
       seams,
       runEffects,
+      replay,
       holds: holds ? releases : undefined,
       store,
       runs,

@@ -37,6 +37,8 @@ export interface Needs {
   seams?: boolean;
   /** A second tenant's key is needed. */
   tenantB?: boolean;
+  /** The host must claim the `replay` family, so it serves the fork (docs/wire.md §5.5). */
+  replay?: boolean;
 }
 
 /**
@@ -66,6 +68,14 @@ export function decideGate(needs: Needs, target: Target): GateDecision {
         return { run: false, kind: 'inapplicable', reason: `the host does not advertise agents.evalSuite.${member}`, strictFails: false };
       }
     }
+  }
+  if (needs.replay === true && target.replay !== true) {
+    return {
+      run: false,
+      kind: 'inapplicable',
+      reason: 'the host does not claim the replay family, so it offers no fork (docs/wire.md §5.5)',
+      strictFails: false,
+    };
   }
   if (needs.modeAbsent !== undefined && facet !== undefined && Array.isArray(facet.modes) && facet.modes.includes(needs.modeAbsent)) {
     return {

@@ -91,6 +91,11 @@ export interface Target {
    */
   runEffects?: boolean;
   /**
+   * The host claims the `replay` family, with `replay` among its modes where it lists them
+   * (docs/wire.md §5.5), so it serves `POST /runs/{runId}:fork`. Absent: it does not.
+   */
+  replay?: boolean;
+  /**
    * The host runs the scripted agent's hold step and mounts its release (`conformance.evalSeamsProfile`
    * 3, CONTRACT §3, §5), so a leg that needs a running run holds one. Absent: it cannot.
    */
@@ -164,6 +169,7 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     fixtures: new Set(listed),
     seams: conformance.seamsProfile === SEAMS_PROFILE,
     runEffects: offersRunEffects(conformance),
+    replay: offersReplayFork(document),
     holds: offersHolds(conformance),
     requireBehavior: options.requireBehavior,
     names,
@@ -184,6 +190,14 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     },
   };
   return { ok: true, target };
+}
+
+/** The `replay` family is claimed (present, RFC 0169 §A.2) and, where it lists its modes, names `replay`. */
+function offersReplayFork(document: Record<string, unknown>): boolean {
+  const family = document.replay;
+  if (typeof family !== 'object' || family === null || Array.isArray(family)) return false;
+  const modes = (family as Record<string, unknown>).modes;
+  return !Array.isArray(modes) || modes.includes('replay');
 }
 
 /**

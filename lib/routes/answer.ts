@@ -30,6 +30,11 @@ export const REGISTERED_STATUS: Readonly<Record<string, readonly number[]>> = {
   run_terminal: [409],
   run_state_conflict: [409],
   run_already_active: [409],
+  replay_diverged_at_refusal: [409],
+  replay_memory_snapshot_unavailable: [409],
+  replay_context_summary_unavailable: [409],
+  run_expired: [410],
+  fork_point_invalid: [422],
   capability_not_provided: [422, 501],
   capability_required: [422],
   client_version_unsupported: [426],
@@ -91,15 +96,17 @@ export const ANSWER_CROSS_CHECKS: readonly MemberCheck[] = [
   { rule: 'route-poll', in: 'poll 200', paths: ['runId', 'status', 'isTerminal', 'lastSequence'] },
   { rule: 'route-cancel', in: 'cancel 200', paths: ['runId'] },
   { rule: 'route-seams', in: 'seam-run-effects 200', paths: ['runId'] },
+  { rule: 'route-fork', in: 'fork 201', paths: ['sourceRunId', 'eventsUrl'] },
   ...ROUTES.flatMap((route) =>
     ['404', '409']
-      .filter((status) => route.answers[status]?.body === 'error')
+      .filter((status) => route.answers[status]?.body === 'error' && route.answers[status]?.openCode === undefined)
       .map((status) => ({ rule: route.rule, in: `${route.name} ${status}`, paths: ['error'] })),
   ),
   { rule: 'run-status-consistent', in: 'create 201', paths: ['runId', 'status'] },
   { rule: 'run-status-consistent', in: 'snapshot 200', paths: ['status'] },
   { rule: 'run-status-consistent', in: 'poll 200', paths: ['status'] },
   { rule: 'run-status-consistent', in: 'cancel 200', paths: ['status'] },
+  { rule: 'run-status-consistent', in: 'fork 201', paths: ['runId', 'status'] },
   { rule: 'run-status-consistent', in: 'summary 409', paths: ['details.runStatus'] },
 ];
 
@@ -118,9 +125,13 @@ function schemaRootMembers(name: SchemaName): string[] {
 
 /** The run id a `{runId}` segment of the path carries, decoded; undefined when the route takes none. */
 export function pathRunId(route: Route, segments: readonly string[]): string | undefined {
-  const at = route.template.split('/').filter(Boolean).indexOf('{runId}');
+  const parts = route.template.split('/').filter(Boolean);
+  const at = parts.findIndex((part) => part.startsWith('{runId}'));
   if (at < 0) return undefined;
-  const decoded = unprojectId(segments[at] ?? '');
+  // What follows the placeholder in its segment (`:fork`) is the route's, not the id's.
+  const suffix = parts[at]!.slice('{runId}'.length);
+  const segment = segments[at] ?? '';
+  const decoded = unprojectId(segment.endsWith(suffix) ? segment.slice(0, segment.length - suffix.length) : segment);
   return decoded.ok ? decoded.id : undefined;
 }
 
@@ -137,14 +148,14 @@ function nestedCode(body: unknown): string | undefined {
   return isJsonObject(body) && isJsonObject(body.error) && typeof body.error.code === 'string' ? body.error.code : undefined;
 }
 
-function errorProblems(status: number, body: unknown): string[] {
+function errorProblems(status: number, body: unknown, openCode: boolean): string[] {
   const nested = nestedCode(body);
   const shape = nested === undefined ? validate('error-envelope', body) : { ok: true as const };
   if (!shape.ok) return shape.errors.map((error) => `the error envelope: ${error}`);
   const code = nested ?? (body as { error: string }).error;
   const registered = REGISTERED_STATUS[code];
   if (registered !== undefined && !registered.includes(status)) return [`${code} is registered with ${registered.join(' or ')}, not ${status}`];
-  if (registered === undefined && CLOSED_STATUSES.has(status) && !VENDOR_CODE.test(code)) {
+  if (registered === undefined && CLOSED_STATUSES.has(status) && !openCode && !VENDOR_CODE.test(code)) {
     const codes = Object.keys(REGISTERED_STATUS).filter((c) => REGISTERED_STATUS[c]!.includes(status));
     return [`a ${status} carries ${JSON.stringify(code)}, no registered ${status} code (${codes.join(', ')}) nor a vendor code`];
   }
@@ -188,9 +199,28 @@ function runUrlProblems(body: Record<string, unknown>, requestUrl: string, runId
   return problems;
 }
 
+/**
+ * A fork's answer names its source, the run of the path, and a new run, whose event stream its
+ * `eventsUrl` is (docs/wire.md §5.5, read as the create answer's, §4); the status seen is the new run's.
+ */
+function forkChecks(body: Record<string, unknown>, answer: Answer, source: string | undefined): { problems: string[]; seen?: StatusSeen } {
+  const problems: string[] = [];
+  if (source !== undefined && 'sourceRunId' in body && body.sourceRunId !== source)
+    problems.push(`sourceRunId ${JSON.stringify(body.sourceRunId)} is not the run of the path, ${JSON.stringify(source)}`);
+  if (source !== undefined && body.runId === source) problems.push(`runId ${JSON.stringify(body.runId)} is the source's: a fork is a new run`);
+  if (typeof body.eventsUrl === 'string' && !sameOrigin(body.eventsUrl, answer.url))
+    problems.push(`eventsUrl ${JSON.stringify(body.eventsUrl)} leaves the request's origin`);
+  if (typeof body.runId !== 'string') return { problems };
+  const runsUrl = new URL(answer.url);
+  runsUrl.pathname = runsUrl.pathname.replace(/\/runs\/[^/]*$/, '/runs');
+  problems.push(...runUrlProblems({ eventsUrl: body.eventsUrl }, runsUrl.href, body.runId));
+  return { problems, ...(typeof body.status === 'string' ? { seen: { runId: body.runId, status: body.status } } : {}) };
+}
+
 /** The checks one route's 2xx document allows within the one answer. */
 function crossChecks(route: Route, body: Record<string, unknown>, answer: Answer, runId: string | undefined): { problems: string[]; seen?: StatusSeen } {
   const problems: string[] = [];
+  if (route.name === 'fork') return forkChecks(body, answer, runId);
   if (runId !== undefined && 'runId' in body && body.runId !== runId)
     problems.push(`runId ${JSON.stringify(body.runId)} is not the run of the path, ${JSON.stringify(runId)}`);
   const status = typeof body.status === 'string' ? body.status : undefined;
@@ -249,7 +279,7 @@ export function checkAnswer(route: Route, segments: readonly string[], answer: A
   const parsed = parse(answer.text);
   if (!parsed.ok) return { problems: [`a ${answer.status} whose body is not JSON`], bodyChecked: true };
   if (spec.body === 'error') {
-    const problems = errorProblems(answer.status, parsed.value);
+    const problems = errorProblems(answer.status, parsed.value, spec.openCode !== undefined);
     const details = isJsonObject(parsed.value) && isJsonObject(parsed.value.details) ? parsed.value.details : undefined;
     const conflict = isJsonObject(parsed.value) && parsed.value.error === 'run_state_conflict' && typeof details?.runStatus === 'string';
     const reach: SchemaReach = nestedCode(parsed.value) === undefined ? 'all' : 'none';

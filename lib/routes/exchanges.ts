@@ -39,13 +39,20 @@ export interface CheckedExchange {
 export function matchRoute(method: string, segments: readonly string[], headers: Record<string, string>, routes: readonly Route[] = ROUTES): Route | undefined {
   const fits = routes.filter((route) => {
     const parts = route.template.split('/').filter(Boolean);
-    return route.method === method && parts.length === segments.length && parts.every((part, i) => part.startsWith('{') || part === segments[i]);
+    return route.method === method && parts.length === segments.length && parts.every((part, i) => segmentFits(part, segments[i]!));
   });
   // A route told apart by a request header wins when the request carries it.
   return (
     fits.find((route) => route.requestHeader !== undefined && headers[route.requestHeader] !== undefined) ??
     fits.find((route) => route.requestHeader === undefined)
   );
+}
+
+/** A template segment fits a path segment: literally, or a `{name}` with what follows it (`{runId}:fork`) as the segment's end. */
+function segmentFits(part: string, segment: string): boolean {
+  if (!part.startsWith('{')) return part === segment;
+  const suffix = part.slice(part.indexOf('}') + 1);
+  return segment.length > suffix.length && segment.endsWith(suffix);
 }
 
 /**

@@ -27,10 +27,12 @@ export interface RouteAnswer {
   body: AnswerBody;
   /** The clause that fixes this answer. */
   clause: string;
+  /** An error code outside the registry is admitted at this status, and why (no clause fixes the code). */
+  openCode?: string;
 }
 
-/** Which discovery claim mounts a route: the eval facet, the seams, or the per-run effect reading. */
-export type RouteGate = 'eval' | 'seams' | 'run-effects';
+/** Which discovery claim mounts a route: the eval facet, the seams, the per-run effect reading, or the `replay` family. */
+export type RouteGate = 'eval' | 'seams' | 'run-effects' | 'replay';
 
 /** How tenant B's copy of a run-scoped request is sent (the tenant probe). */
 export interface TenantProbe {
@@ -218,6 +220,31 @@ export const ROUTES: readonly Route[] = [
       ...EVERY_ROUTE,
     },
     tenant: { rule: 'foreign-cancel', body: {}, mutates: 'run-state' },
+  },
+  {
+    name: 'fork',
+    method: 'POST',
+    template: '/runs/{runId}:fork',
+    gate: 'replay',
+    clause: 'docs/wire.md §5.5 (forkRun, gated on the replay family; spec/v2/core/runs.md §Fork, replay.md)',
+    id: ROUTES_SERVED_ID,
+    rule: 'route-fork',
+    answers: {
+      '201': { body: { schema: 'fork-run-response' }, clause: 'docs/wire.md §5.5 ({runId, sourceRunId, fromSeq?, mode, status, eventsUrl})' },
+      ...RUN_ID_REFUSALS,
+      '400': { body: 'error', clause: 'docs/wire.md §5.5 (fromSeq out of range, or a replay with an overlay: 400), §1.3' },
+      '404': { body: 'error', clause: 'docs/wire.md §5.5 (a source run the caller cannot see: 404), §1.3' },
+      '409': {
+        body: 'error',
+        clause: 'docs/wire.md §5.5 (409 replay_diverged_at_refusal, replay_memory_snapshot_unavailable, replay_context_summary_unavailable)',
+        openCode:
+          "RFC 0252 Security: a fork of an eval run whose derived copy is gone SHOULD be refused, with no code or status fixed (its Implementation names openwop-app's eval_recorded_fixtures_gone, outside the registry)",
+      },
+      '410': { body: 'error', clause: 'docs/wire.md §5.5 (410 run_expired: the range the fork needs has expired)' },
+      '422': { body: 'error', clause: 'docs/wire.md §5.5 (422 fork_point_invalid, or an expired range)' },
+      ...EVERY_ROUTE,
+    },
+    tenant: { rule: 'foreign-fork', body: { mode: 'replay' } },
   },
   {
     name: 'seam-counter',

@@ -45,6 +45,7 @@ export const SCHEMA_NAMES = [
   'seam-counter',
   'seam-effects',
   'seam-run-effects',
+  'fork-run-response',
 ] as const;
 
 export type SchemaName = (typeof SCHEMA_NAMES)[number];

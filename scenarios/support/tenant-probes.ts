@@ -85,6 +85,7 @@ export function routeOffered(gate: RouteGate | undefined, target: Target): boole
   if (gate === undefined) return true;
   if (gate === 'eval') return target.facet !== undefined;
   if (gate === 'seams') return target.seams;
+  if (gate === 'replay') return target.replay === true;
   return target.seams && target.runEffects === true;
 }
 

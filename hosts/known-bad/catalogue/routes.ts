@@ -167,4 +167,16 @@ export const ROUTE_DEFECTS: KnownBadHost[] = [
       },
     }),
   },
+  {
+    name: 'foreign-fork-obeyed',
+    defect: "another tenant's fork of a run is obeyed: tenant B gets a copy of tenant A's run",
+    clause: CROSS_TENANT,
+    ...server({ runFor: foreignReadable('fork') }),
+  },
+  {
+    name: 'fork-answer-names-itself',
+    defect: 'the forkRun answer names the new run as its own sourceRunId',
+    clause: 'RFC 0252 §E (docs/wire.md §5.5: the 201 answer names the forked run as sourceRunId)',
+    ...server({ forkAnswer: (body) => ({ ...body, sourceRunId: body.runId }) }),
+  },
 ];

@@ -144,4 +144,22 @@ export const RECORDED_FIXTURES: KnownBadHost[] = [
       FIXTURE_ERRORS,
     ),
   },
+  {
+    name: 'fork-reruns-trial',
+    defect: 'a fork of an eval run re-executes its stored plan: the trial runs again, its live calls with it',
+    clause: 'RFC 0244 §H (a fork re-reads the trial facts, never re-runs a trial), RFC 0252 §E',
+    ...server({ forkOf: (copyHeld) => (copyHeld ? 'stored-plan' : 'refused') }),
+  },
+  {
+    name: 'fork-resolves-source-again',
+    defect: "a fork of an eval run is planned afresh from its create body: fixtureRuns' source resolved again, the trial run again",
+    clause: 'RFC 0252 §E (a fork MUST NOT resolve the source run again)',
+    ...server({ forkOf: () => 'resolved-again' }),
+  },
+  {
+    name: 'fork-live-when-copy-gone',
+    defect: 'a fork of an eval run whose derived copy is gone runs its task against live tools',
+    clause: 'RFC 0252 §E, Security (a fork whose copy is gone is never derived again, never run against live tools)',
+    ...server({ forkOf: (copyHeld) => (copyHeld ? 'recorded' : 'live') }),
+  },
 ];

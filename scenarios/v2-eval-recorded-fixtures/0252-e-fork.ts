@@ -1,0 +1,135 @@
+// v2-eval-recorded-fixtures/0252-e-fork — RFC 0252 §E and Security, RFC 0244 §H: a fork of an eval
+// run re-reads its recorded facts, and a fork whose derived copy is gone is never derived again.
+//
+// Legs:
+//   1. openwop.requirement.0252.fork-re-reads   three rules, in order, on a source of the leg's own:
+//        source-fork   a fork of the source (an eval run whose trial called the live counter) moves
+//                      no counter and carries the source's eval.* facts and summary: no trial re-run
+//                      (RFC 0244 §H);
+//        replay-fork   a fork of an eval run with fixtureRuns carries its eval.* facts and summary,
+//                      moving no counter (RFC 0252 §E: the recorded events re-read);
+//        copy-gone     once the source's tool content is erased (CONTRACT §5), a fork of that eval
+//                      run is refused (any 4xx: no code is fixed; or accepted and its run failed)
+//                      or, where the host keeps the copy (a SHOULD, noted as latitude), serves the
+//                      recorded facts; never run live.
+// Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
+// Needs agents.evalSuite.recordedFixtures with fixtureMatching (§A), the seams, and the replay
+// family (docs/wire.md §5.5): a host offering no fork is inapplicable here.
+// Compared: the eval.* events (type and payload, in order) and the summary. The agent.* events are
+// not: a v2 replay may re-execute an LLM call from its invocation log (replay.md §Suppression).
+
+import { eraseToolContent, projectId, readCounter, readRunEffects, readRunEvents, waitForSummary, type HttpResult } from '../../lib/client/index.ts';
+import { fixture } from '../../lib/fixtures.ts';
+import { gradeRun, type EvalSuite } from '../../lib/grader/index.ts';
+import { isJsonObject } from '../../lib/json-value.ts';
+import type { Checks } from '../../lib/ledger/leg.ts';
+import type { ObservedRun } from '../../lib/ledger/observed-run.ts';
+import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
+import type { Target } from '../../lib/ledger/target.ts';
+import { observeLiveEffects, seamAnswerWrong } from '../support/effects.ts';
+import { RECORDED } from '../support/recorded.ts';
+import { counterKey, noLiveCounterCall } from '../support/counters.ts';
+import { observeEvalRun, requireCompleted, RUN_DEADLINE_MS } from '../support/eval-run.ts';
+
+const SOURCE = 'conformance-eval-recorded-source';
+const REPLAY = 'conformance-eval-recorded-replay';
+
+/** `POST /runs/{runId}:fork` with `{mode: "replay"}`, read as an eval run: its answer, log and summary. */
+async function forkRun(target: Target, source: ObservedRun): Promise<ObservedRun> {
+  const created = await target.client.request('POST', `/runs/${projectId(source.runId!)}:fork`, { body: { mode: 'replay' } });
+  const runId = created.status === 201 && isJsonObject(created.json) && typeof created.json.runId === 'string' ? created.json.runId : undefined;
+  const observed: ObservedRun = { fixture: source.fixture, agentId: source.agentId, request: source.request, created, runId, events: [] };
+  if (runId === undefined) return observed;
+  const read = await readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS });
+  observed.events = read.events;
+  if (!read.ok) observed.eventsProblem = read.reason;
+  else if (!read.terminal) observed.eventsProblem = 'the event log ended without a terminal event';
+  const answer = await waitForSummary(target.client, runId, RUN_DEADLINE_MS);
+  observed.summaryAnswer = answer.result;
+  if (answer.kind === 'ok') observed.summary = answer.summary;
+  observed.grade = gradeRun(source.fixture.suite as EvalSuite, read.events);
+  return observed;
+}
+
+/** The recorded trial facts of a log: its eval.* events, type and payload, in order (RFC 0244 §H). */
+const evalFacts = (run: ObservedRun) => run.events.filter((event) => event.type.startsWith('eval.')).map((event) => [event.type, event.payload]);
+
+/** The fork re-read the source: it is a new run, naming its source, with the source's eval.* facts and summary. */
+function checkReRead(check: Checks, source: ObservedRun, fork: ObservedRun, what: string): void {
+  const answer = fork.created.json as Record<string, unknown>;
+  check.ok(fork.runId !== source.runId, `the fork of ${what} is a new run`, fork.runId);
+  check.equal(answer.sourceRunId, source.runId, `the fork of ${what} names it as sourceRunId`);
+  check.equal(
+    evalFacts(fork),
+    evalFacts(source),
+    `the fork of ${what} carries its eval.* events, payload for payload, in order: no trial re-run, nothing re-judged`,
+  );
+  check.equal(fork.summary, source.summary, `the fork of ${what} has its summary, field for field`);
+}
+
+/** A fork refused (the SHOULD: any 4xx, since no status or code is fixed). */
+function refused(answer: HttpResult): boolean {
+  return answer.status >= 400 && answer.status < 500;
+}
+
+const hostLegs: Leg[] = [
+  {
+    id: 'openwop.requirement.0252.fork-re-reads',
+    title: 'a fork of an eval run re-reads its recorded facts, never re-runs a trial, and never derives a gone copy again',
+    clause: 'RFC 0252 §E, Security; RFC 0244 §H; docs/wire.md §5.5',
+    needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY], seams: true, replay: true },
+    observes: ['counters', 'effects'],
+    rules: {
+      'source-fork': 'RFC 0244 §H (a fork re-reads the trial facts and never re-runs a trial), RFC 0081 UQ 1',
+      'replay-fork': 'RFC 0252 §E (a fork of the eval run re-reads its recorded events, never resolving the source again)',
+      'copy-gone': 'RFC 0252 Security (a fork whose copy is gone SHOULD be refused, never derived again, never run live)',
+    },
+    async run(check, target) {
+      // A source of the leg's own: it is erased below.
+      const source = requireCompleted(check, await observeEvalRun(target, SOURCE));
+      const sourceKey = counterKey(target, SOURCE);
+      check.rule('source-fork');
+      const sourceFork = await observeLiveEffects(check, target, { own: () => forkRun(target, source), counterKeys: [sourceKey] });
+      checkReRead(check, source, sourceFork.run, 'the source eval run');
+      noLiveCounterCall(check, sourceKey, sourceFork.effects, sourceFork.counters);
+
+      check.rule('replay-fork');
+      const replay = requireCompleted(check, await observeEvalRun(target, REPLAY, { fixtureRuns: { record: source.runId } }));
+      const key = counterKey(target, REPLAY);
+      const replayFork = await observeLiveEffects(check, target, { own: () => forkRun(target, replay), counterKeys: [key] });
+      checkReRead(check, replay, replayFork.run, 'the eval run with fixtureRuns');
+      noLiveCounterCall(check, key, replayFork.effects, replayFork.counters);
+
+      check.rule('copy-gone');
+      const erased = await eraseToolContent(target.client, source.runId);
+      if (!erased.ok) return seamAnswerWrong(check, 'POST /conformance/seams/runs/{runId}/erase-tool-content answers 204', erased);
+      // Read around the fork: no live call may move the counter, whether it is refused or served.
+      const before = await readCounter(target.client, key);
+      if (!before.ok) return seamAnswerWrong(check, 'GET /conformance/seams/counter?key=K answers 200 {key, count}', before);
+      const late = await forkRun(target, replay);
+      if (refused(late.created)) check.saw(`a fork of an eval run whose derived copy is gone is refused ${late.created.status}`);
+      else if (late.created.status === 201 && late.events.at(-1)?.type === 'run.failed') {
+        // Refused at run level: accepted, then failed with nothing served (the text fixes no form of the refusal).
+        check.saw('a fork of an eval run whose derived copy is gone is accepted, then its run fails');
+      } else {
+        check.saw('a fork of an eval run whose source was erased is served: the host keeps the derived copy (RFC 0252 Security is a SHOULD)');
+        requireCompleted(check, late);
+        check.equal(evalFacts(late), evalFacts(replay), 'the served fork carries the recorded eval.* facts, not ones derived again from the erased source');
+      }
+      const after = await readCounter(target.client, key);
+      if (!after.ok) return seamAnswerWrong(check, 'GET /conformance/seams/counter?key=K answers 200 {key, count}', after);
+      // On a host reading effects per run other legs run beside this one; the served fork's own effects say it all there.
+      if (late.runId !== undefined && target.runEffects === true) {
+        const effects = await readRunEffects(target.client, late.runId);
+        if (!effects.ok) return seamAnswerWrong(check, 'GET /conformance/seams/runs/{runId}/effects answers 200 {runId, effects}', effects);
+        noLiveCounterCall(check, key, effects.effects, undefined);
+      } else if (target.runEffects !== true) noLiveCounterCall(check, key, {}, new Map([[key, after.count - before.count]]));
+      else check.saw('the refused fork created no run, so nothing of it ran');
+    },
+  },
+];
+
+// The fixture documents this leg reads must exist (a typo fails at load, not at run).
+for (const id of [SOURCE, REPLAY]) fixture(id);
+
+export default defineScenario('v2-eval-recorded-fixtures/0252-e-fork.ts', hostLegs);
