@@ -30,6 +30,8 @@ const REFUSING_ROUTES = [
   'cancel-404',
   'seam-run-effects-404',
   'seam-erase-404',
+  'fork-404',
+  'fork-409',
 ];
 
 const IMPLEMENTATION =
@@ -78,6 +80,16 @@ export const SERVED_EXCEPTIONS: Readonly<Record<string, string>> = {
   'wire-dropped-route-create-201-statusurl': 'no defect: statusUrl is optional (docs/wire.md §4 `statusUrl?`)',
   'wire-dropped-route-create-4xx-details':
     'no clause fixes it: docs/wire.md §1.4 makes details optional but for unsupported_stream_mode and run_state_conflict, and a create refusal is neither',
+  // The fork answer (docs/wire.md §5.5).
+  'wire-dropped-route-fork-201-fromseq':
+    'no defect: fromSeq is optional in the fork answer (docs/wire.md §5.5 `fromSeq?`); one served is held to the fork point asked for (0252.fork-re-reads)',
+  'wire-altered-route-fork-201-status':
+    "no defect the wire shows: a fork's new run answers a create's status, any of pending, running, waiting-approval, waiting-input, waiting-external (docs/wire.md §4, §5.5), and its later statuses are read and held (run-status-consistent)",
+  'wire-altered-route-fork-409-error':
+    'no clause fixes the code: RFC 0252 Security says a fork whose derived copy is gone SHOULD be refused and names no code, so the fork route takes any code on its 409 (docs/wire.md §5.5)',
+  // The keyed counter seam (CONTRACT §5).
+  'wire-plus-one-route-seam-counter-200-count':
+    "no clause fixes its origin: a counter's count lives in the host and survives across runs (CONTRACT §5), and a key derives from the certification's seed, which a second certification of the host repeats; the harness compares only how far a count moved between two reads",
   // Refusals: the message is free text.
   ...Object.fromEntries(
     REFUSING_ROUTES.map((at) => [

@@ -59,6 +59,9 @@ function checkReRead(check: Checks, source: ObservedRun, fork: ObservedRun, what
   const answer = fork.created.json as Record<string, unknown>;
   check.ok(fork.runId !== source.runId, `the fork of ${what} is a new run`, fork.runId);
   check.equal(answer.sourceRunId, source.runId, `the fork of ${what} names it as sourceRunId`);
+  // The harness asks for {mode: "replay"} with no fromSeq, which replay reads as 0 (docs/wire.md §5.5).
+  check.equal(answer.mode, 'replay', `the fork of ${what} answers the mode it was asked for`);
+  if ('fromSeq' in answer) check.equal(answer.fromSeq, 0, `the fork of ${what} answers the fork point it was asked for: fromSeq 0, replay's default`);
   check.equal(
     evalFacts(fork),
     evalFacts(source),
