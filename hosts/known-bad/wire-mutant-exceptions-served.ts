@@ -82,7 +82,7 @@ export const SERVED_EXCEPTIONS: Readonly<Record<string, string>> = {
     'no clause fixes it: docs/wire.md §1.4 makes details optional but for unsupported_stream_mode and run_state_conflict, and a create refusal is neither',
   // The fork answer (docs/wire.md §5.5).
   'wire-dropped-route-fork-201-fromseq':
-    'no defect: fromSeq is optional in the fork answer (docs/wire.md §5.5 `fromSeq?`); one served is held to the fork point asked for (0252.fork-re-reads)',
+    'no defect: fromSeq is optional in the fork answer (docs/wire.md §5.5 `fromSeq?`); one served is held to the fork point asked for (openwop.requirement.0252.fork-re-reads)',
   'wire-altered-route-fork-201-status':
     "no defect the wire shows: a fork's new run answers a create's status, any of pending, running, waiting-approval, waiting-input, waiting-external (docs/wire.md §4, §5.5), and its later statuses are read and held (run-status-consistent)",
   'wire-altered-route-fork-409-error':
