@@ -31,13 +31,11 @@ import {
   seen,
   sequences,
   useFakeHost,
+  HANG_MS,
 } from './support/fake-host.ts';
 import { SETTING_FLAGS } from '../commands/support/setting-flags.ts';
 import type { SettingNames } from '../lib/setting-names.ts';
 import { patient } from './support/slowness.ts';
-
-/** A deadline that only guards a hang: the fake host answers at once, so no loaded machine meets it. */
-const HANG_MS = 30_000;
 
 useFakeHost();
 

@@ -25,10 +25,8 @@ import {
   seen,
   sequences,
   useFakeHost,
+  HANG_MS,
 } from './support/fake-host.ts';
-
-/** A deadline that only guards a hang: the fake host answers at once, so no loaded machine meets it. */
-const HANG_MS = 30_000;
 
 useFakeHost();
 

@@ -32,6 +32,9 @@ const timers = new Set<NodeJS.Timeout>();
 export const API_KEY = 'ow2k_test-key-0123456789';
 export const CANARY = 'ow2k_CANARY-7f3a9c1e-never-print';
 export const RUN_ID = 'tenant-a/abcdefghijklmnop01';
+
+/** A deadline that only guards a hang: the fake host answers at once, so no loaded machine meets it. */
+export const HANG_MS = 30_000;
 export const RUN_PATH = `/runs/${projectId(RUN_ID)}`;
 
 /**
