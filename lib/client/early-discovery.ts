@@ -108,7 +108,8 @@ export function sendEarlyDiscovery(baseUrl: string): void {
  */
 export function takeEarlyExchange(method: string, url: string, headers: Record<string, string>, body: unknown): EarlyExchange | undefined {
   const early = pending;
-  if (early === undefined || body !== undefined || method !== early.method || !sameUrl(url, early.url) || !sameHeaders(headers, early.headers)) return undefined;
+  if (early === undefined || body !== undefined || method !== early.method || !sameUrl(url, early.url) || !sameHeaders(headers, early.headers))
+    return undefined;
   pending = undefined;
   return {
     sentAt: early.sentAt,
