@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { discover, ResponseTooLarge, TransportError } from '../lib/client/index.ts';
 import { createClient } from '../lib/client/http.ts';
-import type { SentRequest } from '../lib/client/recorder.ts';
+import type { ExchangeRecorder, SentRequest } from '../lib/client/recorder.ts';
 import { DISCOVERY_HEADERS, dropEarlyExchange, sendEarlyDiscovery } from '../lib/client/early-discovery.ts';
 import { baseUrl, client, fake, HANG_MS, json, rejection, seen, useFakeHost } from './support/fake-host.ts';
 
@@ -24,7 +24,7 @@ describe('the early discovery exchange', () => {
   it('carries exactly the headers, in order, that the client sends with discovery', async () => {
     const sent: SentRequest[] = [];
     fake.handler = (_req, res) => json(res, 200, DOCUMENT);
-    const c = createClient({ baseUrl, apiKey: 'k', recorder: { begin: (request) => (sent.push(request), { headers() {}, chunk() {}, end() {}, fail() {} }) } });
+    const c = createClient({ baseUrl, apiKey: 'k', recorder: recordingInto(sent) });
     try {
       await discover(c);
     } finally {
@@ -46,7 +46,7 @@ describe('the early discovery exchange', () => {
     sendEarlyDiscovery(baseUrl);
     await waitFor(() => seen.length === 1);
     const sent: SentRequest[] = [];
-    const c = createClient({ baseUrl, apiKey: 'k', recorder: { begin: (request) => (sent.push(request), { headers() {}, chunk() {}, end() {}, fail() {} }) } });
+    const c = createClient({ baseUrl, apiKey: 'k', recorder: recordingInto(sent) });
     try {
       const found = await discover(c);
       expect(found.ok).toBe(true);
@@ -139,6 +139,16 @@ describe('run --base-url', () => {
     }
   }, 120_000);
 });
+
+/** A recorder that keeps each request as sent, and nothing of its answer. */
+function recordingInto(sent: SentRequest[]): ExchangeRecorder {
+  return {
+    begin(request) {
+      sent.push(request);
+      return { headers() {}, chunk() {}, end() {}, fail() {} };
+    },
+  };
+}
 
 async function waitFor(done: () => boolean): Promise<void> {
   const deadline = performance.now() + HANG_MS;
