@@ -141,14 +141,13 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
   let embedded: EmbeddedHost | undefined;
   try {
     // A filter or an expected-failures file is checked against the legs before any request but
-    // the early discovery (lib/client/early-discovery.ts); without either, the legs load while
-    // discovery is on the wire (lib/certify.ts), and while the embedded host starts (on its own
-    // thread from the build).
+    // bin/'s early discovery; without either, they load while the embedded host starts and
+    // discovery is on the wire (lib/certify.ts).
     const first = options.filter === undefined && options.expectedFailures === undefined ? undefined : await loadScenarios();
     const ready = prepareRun(options, first ?? [], io, { offline: false });
     if (!ready.ok) return { code: ready.code };
     const scenarios = first ?? loadScenarios();
-    // Awaited by the legs, or by nobody when discovery fails or the host cannot start: never an unhandled rejection.
+    // Awaited by the legs, or by nobody when discovery fails or no host starts: never unhandled.
     Promise.resolve(scenarios).catch(() => {});
     const host = await hostToCertify({ options, settings, embeddedHost, redactor, io });
     if (!host.ok) return { code: host.code };
