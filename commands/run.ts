@@ -147,8 +147,7 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
     const ready = prepareRun(options, first ?? [], io, { offline: false });
     if (!ready.ok) return { code: ready.code };
     const scenarios = first ?? loadScenarios();
-    // Awaited by the legs, or by nobody when discovery fails or no host starts: never unhandled.
-    Promise.resolve(scenarios).catch(() => {});
+    Promise.resolve(scenarios).catch(() => {}); // awaited by the legs, or by nobody (no host, no discovery)
     const host = await hostToCertify({ options, settings, embeddedHost, redactor, io });
     if (!host.ok) return { code: host.code };
     embedded = host.embedded;
