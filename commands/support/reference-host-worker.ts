@@ -10,7 +10,7 @@ import { startReferenceHost } from '../../hosts/reference/server.ts';
 /** What the worker tells the thread that started it. */
 export type FromHostThread =
   | { started: { baseUrl: string; tenants: { a: { apiKey: string }; b: { apiKey: string } } } }
-  | { failed: string }
+  | { failed: { name: string; message: string } }
   | { log: string }
   | { closed: true };
 
@@ -26,6 +26,6 @@ try {
     port.close();
   });
 } catch (error) {
-  tell({ failed: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+  tell({ failed: error instanceof Error ? { name: error.name, message: error.message } : { name: 'Error', message: String(error) } });
   port.close();
 }

@@ -44,7 +44,7 @@ function startOnThread(options: Record<string, unknown>): Promise<EmbeddedHost> 
     });
     worker.on('message', (message: FromHostThread) => {
       if ('log' in message) say(message.log);
-      else if ('failed' in message) reject(new Error(message.failed));
+      else if ('failed' in message) reject(Object.assign(new Error(message.failed.message), { name: message.failed.name }));
       else if ('closed' in message) closed?.();
       else
         resolve({
