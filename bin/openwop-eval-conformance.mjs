@@ -4,12 +4,45 @@
 // build or a source is newer than it, so an edit is never hidden behind a stale build.
 import { BUILT, buildIsCurrent } from './build-state.mjs';
 
-let main;
-if (buildIsCurrent()) {
-  ({ main } = await import(BUILT.href));
-} else {
+const args = process.argv.slice(2);
+const built = buildIsCurrent();
+if (!built) {
   const { register } = await import('tsx/esm/api');
   register();
-  ({ main } = await import('../commands/cli.ts'));
 }
-process.exitCode = await main(process.argv.slice(2));
+// `run --base-url URL`: discovery goes out before the command's modules load, and the client
+// takes its answer (lib/client/early-discovery.ts, bench/RESULTS.md "Start-up and npm start").
+const early = earlyDiscoveryUrl(args);
+let discovery;
+if (early !== undefined) {
+  discovery = await import(built ? new URL('../dist/lib/client/early-discovery.js', import.meta.url).href : '../lib/client/early-discovery.ts');
+  discovery.sendEarlyDiscovery(early);
+}
+const { main } = await import(built ? BUILT.href : '../commands/cli.ts');
+try {
+  process.exitCode = await main(args);
+} finally {
+  discovery?.dropEarlyExchange();
+}
+
+/**
+ * The host a `run` certifies when the command line names it (`--base-url`, else OPENWOP_BASE_URL,
+ * as commands/support/run-settings.ts reads them) and nothing on it stops the run before its
+ * first request: no help, version, list or offline run, and an API key given. Anything else
+ * sends nothing early; commands/cli.ts still reads the command line whole, and the client uses
+ * the early exchange only for exactly its own discovery request.
+ */
+function earlyDiscoveryUrl(argv) {
+  if (argv[0] !== 'run') return undefined;
+  let baseUrl = process.env.OPENWOP_BASE_URL || undefined;
+  let apiKey = Boolean(process.env.OPENWOP_API_KEY);
+  for (let i = 1; i < argv.length; i += 1) {
+    const arg = argv[i];
+    if (arg === '--') break;
+    if (['--help', '-h', '--version', '-V', '--list', '--offline'].includes(arg)) return undefined;
+    if (arg === '--base-url') baseUrl = argv[i + 1];
+    else if (arg.startsWith('--base-url=')) baseUrl = arg.slice('--base-url='.length);
+    else if (arg === '--api-key' || arg.startsWith('--api-key=')) apiKey = true;
+  }
+  return apiKey ? baseUrl : undefined;
+}

@@ -140,17 +140,17 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
   const interruption = new RunInterruption(settings.deadlines.runDeadlineMs);
   let embedded: EmbeddedHost | undefined;
   try {
-    // A filter or an expected-failures file is checked against the legs before any request;
-    // without either, the legs load while discovery is on the wire (lib/certify.ts).
+    // A filter or an expected-failures file is checked against the legs before any request but
+    // bin/'s early discovery; without either, they load while the embedded host starts and
+    // discovery is on the wire (lib/certify.ts).
     const first = options.filter === undefined && options.expectedFailures === undefined ? undefined : await loadScenarios();
     const ready = prepareRun(options, first ?? [], io, { offline: false });
     if (!ready.ok) return { code: ready.code };
+    const scenarios = first ?? loadScenarios();
+    Promise.resolve(scenarios).catch(() => {}); // awaited by the legs, or by nobody (no host, no discovery)
     const host = await hostToCertify({ options, settings, embeddedHost, redactor, io });
     if (!host.ok) return { code: host.code };
     embedded = host.embedded;
-    const scenarios = first ?? loadScenarios();
-    // Awaited by the legs, or by nobody when discovery fails: never an unhandled rejection.
-    Promise.resolve(scenarios).catch(() => {});
     return await certifyHost({ options, settings, host, scenarios, ready, interruption, redactor, io });
   } catch (error) {
     // A harness bug: one line, through the redactor like every other, never a stack trace that

@@ -1,15 +1,26 @@
 // The embedded reference host as the commands reach it: `run` is handed it (lib/certify.ts) when
 // no --base-url is given, and `host` starts it. The only module of lib/ that imports hosts/.
 
-import type { EmbeddedHostFactory } from '../../lib/certify.ts';
+import { Worker } from 'node:worker_threads';
+import type { EmbeddedHost, EmbeddedHostFactory } from '../../lib/certify.ts';
+import type { FromHostThread } from './reference-host-worker.ts';
 
 type ReferenceHostModule = typeof import('../../hosts/reference/server.ts');
 
 /** The reference host a command starts: what `startReferenceHost` resolves to. */
 export type ReferenceHost = Awaited<ReturnType<ReferenceHostModule['startReferenceHost']>>;
 
-/** The embedded reference host, handed to `run` by the composition root (commands/cli.ts). */
+/** The longest wait for the host's thread to end once closed, before it is stopped. */
+const CLOSE_BOUND_MS = 10_000;
+
+/**
+ * The embedded reference host, handed to `run` by the composition root (commands/cli.ts). From
+ * the build it runs on a thread of its own (./reference-host-worker.ts), so the host and the
+ * harness use two cores; from the TypeScript sources (tsx, the tests) in this thread, as a worker
+ * thread does not inherit the loader that reads them.
+ */
 export const startEmbeddedReferenceHost: EmbeddedHostFactory = async (options) => {
+  if (import.meta.url.endsWith('.js')) return startOnThread(options);
   const { startReferenceHost } = await importReferenceHost();
   return startReferenceHost(options);
 };
@@ -17,4 +28,36 @@ export const startEmbeddedReferenceHost: EmbeddedHostFactory = async (options) =
 /** Loaded when asked for, so that a run against a URL never loads the host or its store. */
 export function importReferenceHost(): Promise<ReferenceHostModule> {
   return import('../../hosts/reference/server.ts');
+}
+
+function startOnThread(options: Record<string, unknown>): Promise<EmbeddedHost> {
+  const { log, ...data } = options;
+  const say = typeof log === 'function' ? (log as (message: string) => void) : (message: string) => console.error(`[reference-host] ${message}`);
+  const worker = new Worker(new URL('./reference-host-worker.js', import.meta.url), { workerData: data });
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  return new Promise<EmbeddedHost>((resolve, reject) => {
+    let closed: (() => void) | undefined;
+    // After the start, a failure of the host's thread is said: its requests then go unanswered.
+    worker.on('error', (error) => {
+      say(`the reference host's thread failed: ${error.message}`);
+      reject(error);
+    });
+    worker.on('message', (message: FromHostThread) => {
+      if ('log' in message) say(message.log);
+      else if ('failed' in message) reject(Object.assign(new Error(message.failed.message), { name: message.failed.name }));
+      else if ('closed' in message) closed?.();
+      else
+        resolve({
+          ...message.started,
+          async close() {
+            const done = new Promise<void>((confirm) => (closed = confirm));
+            worker.postMessage('close');
+            const bound = setTimeout(() => void worker.terminate(), CLOSE_BOUND_MS);
+            await Promise.race([done.then(() => exited), exited]);
+            clearTimeout(bound);
+          },
+        });
+    });
+    exited.then(() => reject(new Error('the reference host thread ended before it started')));
+  });
 }

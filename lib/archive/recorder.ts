@@ -27,7 +27,8 @@ export class ArchiveRecorder implements ExchangeRecorder {
   readonly #exchanges: Exchange[] = [];
 
   begin(request: SentRequest): ExchangeRecord {
-    const exchange: Exchange = { request, startedAt: Date.now(), started: performance.now(), chunks: [] };
+    const started = request.sentAt ?? performance.now();
+    const exchange: Exchange = { request, startedAt: Date.now() - (performance.now() - started), started, chunks: [] };
     this.#exchanges.push(exchange);
     const open = () => exchange.endedAt === undefined;
     return {

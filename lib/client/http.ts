@@ -33,6 +33,7 @@ import { discard, flattenHeaders, parseBody, readCapped } from './response-body.
 import type { ExchangeRecorder } from './recorder.ts';
 import { GATEWAY_STATUSES, withRetries } from './retry.ts';
 import { describeAnswer } from './util.ts';
+import { DEFAULT_USER_AGENT, type EarlyAnswer, PROTOCOL_VERSION, takeEarlyExchange } from './early-discovery.ts';
 import { ResponseTooLarge, scrubSecrets, toTransportError } from './transport-errors.ts';
 
 // undici's entry module loads every API it has (fetch, WebSocket, caches, mocks) when required:
@@ -52,7 +53,7 @@ function undiciRequest(
   return apiRequest.call(dispatcher, { ...rest, origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` });
 }
 
-export const PROTOCOL_VERSION = '2.0';
+export { PROTOCOL_VERSION };
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 /** Events read from one run before the harness gives up on it (docs/certifying.md "Memory caps"). */
@@ -63,7 +64,6 @@ export const DEFAULT_MAX_EVENTS = 100_000;
  * "Whole-run hostile hosts"), and an eval run of the scripted agent waits on no model.
  */
 export const DEFAULT_PROGRESS_TIMEOUT_MS = 20_000;
-const DEFAULT_USER_AGENT = 'openwop-eval-conformance/0.1.0';
 /** The most read of a 502/503/504 answer to a stream request: an error page, not a stream. */
 const GATEWAY_BODY_BYTES = 64 * 1024;
 /** Longest silence tolerated on an open stream: above the 30 s keep-alive of docs/wire.md §5.2. */
@@ -247,23 +247,28 @@ export function createClient(options: ClientOptions): Client {
     const body = encodeBody(opts.body, headers);
     const bound = opts.timeoutMs ?? timeoutMs;
     const cap = opts.maxResponseBytes ?? maxResponseBytes;
-    const timeout = AbortSignal.timeout(bound);
+    // Discovery the command sent before this module loaded, if it is exactly this request
+    // (./early-discovery.ts): its deadline counts from when it was sent.
+    const early = takeEarlyExchange(method, url, headers, body);
+    const timeout = AbortSignal.timeout(early === undefined ? bound : Math.max(1, Math.floor(bound - (performance.now() - early.sentAt))));
     const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout;
     const what = `${method} ${path}`;
-    const record = recorder?.begin({ method, url, headers, body, stream: false });
+    const record = recorder?.begin({ method, url, headers, body, stream: false, ...(early === undefined ? {} : { sentAt: early.sentAt }) });
     let text: string;
-    let res: Dispatcher.ResponseData;
+    let res: Pick<Dispatcher.ResponseData, 'statusCode' | 'headers' | 'body'> | EarlyAnswer;
     let resHeaders: Record<string, string>;
     try {
-      res = await undiciRequest(url, {
-        method: method as 'GET',
-        headers,
-        body,
-        dispatcher,
-        signal,
-        headersTimeout: innerBound(bound),
-        bodyTimeout: innerBound(bound),
-      });
+      res =
+        (await early?.answer(signal)) ??
+        (await undiciRequest(url, {
+          method: method as 'GET',
+          headers,
+          body,
+          dispatcher,
+          signal,
+          headersTimeout: innerBound(bound),
+          bodyTimeout: innerBound(bound),
+        }));
       resHeaders = flattenHeaders(res.headers);
       record?.headers(res.statusCode, resHeaders);
       text = await readCapped(res.body, cap, resHeaders['content-length'], what, names.maxResponseBytes, opts.meter);

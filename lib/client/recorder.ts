@@ -12,6 +12,8 @@ export interface SentRequest {
   body?: string | Uint8Array;
   /** Opened with `stream` (an SSE read), not `request`. */
   stream: boolean;
+  /** performance.now() when it was sent, when that was before the client was told (lib/client/early-discovery.ts). */
+  sentAt?: number;
 }
 
 /** Who ended a stream: the host closed it, or the harness stopped reading. */

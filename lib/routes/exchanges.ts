@@ -89,7 +89,7 @@ export class ExchangeLog implements ExchangeRecorder {
       ...(route === undefined ? {} : { route }),
       bodyChecked: false,
       problems: [],
-      begunAt: performance.now(),
+      begunAt: request.sentAt ?? performance.now(),
     };
     this.exchanges.push(entry);
     let status: number | undefined;

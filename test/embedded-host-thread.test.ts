@@ -1,0 +1,37 @@
+// The embedded reference host on a thread of its own (commands/support/reference-host.ts): the
+// built command certifies it there, and a host that cannot start is the same one line and exit 2
+// as in the harness's thread (the in-process command, which the tests run from the sources).
+
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { cli } from './support/cli.ts';
+
+const { buildIsCurrent } = (await import(new URL('../bin/build-state.mjs', import.meta.url).href)) as { buildIsCurrent(): boolean };
+const BIN = fileURLToPath(new URL('../bin/openwop-eval-conformance.mjs', import.meta.url));
+const FILTER = ['--filter', '0081.summary-served'];
+const BAD_CONFIG = ['--reference-host-config', '{"port":-5}'];
+
+function command(...args: string[]): { code: number | null; out: string; err: string } {
+  const run = spawnSync(process.execPath, [BIN, 'run', ...args], { encoding: 'utf8', timeout: 120_000 });
+  return { code: run.status, out: run.stdout, err: run.stderr };
+}
+
+// Without a current build bin/ runs the sources, and the host stays in the harness's thread.
+describe.runIf(buildIsCurrent())('the embedded host on its own thread (the build)', () => {
+  it('is certified there: the row passes, exit 0', () => {
+    const { code, out, err } = command(...FILTER);
+    expect(err).toMatch(/^started the embedded reference host at http:\/\/127\.0\.0\.1:\d+$/m);
+    expect(out).toMatch(/^executed-pass +openwop\.requirement\.0081\.summary-served /m);
+    expect(code).toBe(0);
+  }, 120_000);
+
+  it('that cannot start is the one line and exit 2 the in-process host gives', async () => {
+    const threaded = command(...FILTER, ...BAD_CONFIG);
+    const inProcess = await cli('run', ...FILTER, ...BAD_CONFIG);
+    expect(threaded.code).toBe(2);
+    expect(inProcess.code).toBe(2);
+    expect(threaded.err).toMatch(/^openwop-eval-conformance: the harness failed \(a harness bug, not the host's fault\): RangeError: /);
+    expect(threaded.err).toBe(inProcess.err);
+  }, 120_000);
+});
