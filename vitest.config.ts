@@ -9,6 +9,12 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // The files of one fork share its module cache: each file no longer starts a fork of its own
+    // and loads the harness, the host and the schemas afresh (about 0.7 CPU-s a file; measured in
+    // bench/RESULTS.md "npm test: the suite's structure"). The setup files still run before every
+    // file (vitest re-imports them). A file that changes what the process holds (process.env,
+    // the schemas) puts it back in its own hooks, as every file here does.
+    isolate: false,
     // One fork more than the cores: vitest's default leaves a core idle, and many files spend much
     // of their time waiting on a host's answers or a deadline (the hostile, deadline, archive and
     // package tests), so a third fork on 2 cores keeps both busy: 166 s → 129 s for the whole run

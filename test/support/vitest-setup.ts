@@ -8,7 +8,8 @@ import { expect } from 'vitest';
 // Only a test file that imports the adapter (scenarios/index.test.ts, test/run-vitest-rows.test.ts)
 // installs it: importing the adapter, and the certify pipeline under it, costs every other test
 // file a fifth of a second of CPU. A file that reached the adapter through another module would
-// find no factory, and the adapter then fails loudly rather than certify another host.
+// find no factory (unless an earlier file in its fork, which shares the module cache, installed
+// it), and the adapter then fails loudly rather than certify another host.
 const testFile = expect.getState().testPath;
 if (testFile === undefined || readFileSync(testFile, 'utf8').includes('commands/vitest.ts')) {
   const { setEmbeddedHostFactory } = await import('../../commands/vitest.ts');
