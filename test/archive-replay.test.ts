@@ -24,6 +24,7 @@ import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
 import { readFilter } from '../lib/leg-filter.ts';
 import { cli } from './support/cli.ts';
+import { patient } from './support/slowness.ts';
 import { HOSTILE_BEHAVIOURS, startHostileHost, summaryCutMidBody } from '../hosts/hostile/catalogue.ts';
 
 /**
@@ -265,8 +266,10 @@ async function certifyHostile(name: string): Promise<{ rows: LedgerRow[]; har: H
     tenantB: true,
     checkKeys: true,
     filter: '0081.summary',
-    requestTimeoutMs: 1_000,
-    legDeadlineMs: 3_000,
+    // Short so a hang ends soon, stretched by the machine's measured slowness so that an honest
+    // answer on a busy machine (discovery first of all) is not cut by them; the replay reads them back.
+    requestTimeoutMs: patient(1_000),
+    legDeadlineMs: patient(3_000),
   };
   let outcome: Awaited<ReturnType<typeof certifyTarget>>;
   try {
