@@ -272,8 +272,16 @@ export function createClient(options: ClientOptions): Client {
       record?.fail(lost);
       throw lost;
     }
-    record?.end({ text });
-    return { status: res.statusCode, headers: resHeaders, text, json: parseBody(text, what) };
+    let json: unknown;
+    try {
+      json = parseBody(text, what);
+    } catch (error) {
+      record?.end({ text });
+      throw error;
+    }
+    // The parsed body goes to the recorder too, so the route step does not parse it again.
+    record?.end(json === undefined ? { text } : { text, json });
+    return { status: res.statusCode, headers: resHeaders, text, json };
   }
 
   async function stream(method: string, path: string, opts: StreamOptions = {}): Promise<StreamResponse> {
