@@ -34,6 +34,7 @@ import type { ExchangeRecorder } from './recorder.ts';
 import { GATEWAY_STATUSES, withRetries } from './retry.ts';
 import { describeAnswer } from './util.ts';
 import { ResponseTooLarge, scrubSecrets, toTransportError } from './transport-errors.ts';
+import { ExchangeAbort } from './abort.ts';
 
 // undici's entry module loads every API it has (fetch, WebSocket, caches, mocks) when required:
 // about a third of the harness's start-up (bench/RESULTS.md "Start and CPU"). The client needs an
@@ -247,8 +248,7 @@ export function createClient(options: ClientOptions): Client {
     const body = encodeBody(opts.body, headers);
     const bound = opts.timeoutMs ?? timeoutMs;
     const cap = opts.maxResponseBytes ?? maxResponseBytes;
-    const timeout = AbortSignal.timeout(bound);
-    const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout;
+    const abort = new ExchangeAbort(bound, opts.signal);
     const what = `${method} ${path}`;
     const record = recorder?.begin({ method, url, headers, body, stream: false });
     let text: string;
@@ -260,7 +260,7 @@ export function createClient(options: ClientOptions): Client {
         headers,
         body,
         dispatcher,
-        signal,
+        signal: abort.signal,
         headersTimeout: innerBound(bound),
         bodyTimeout: innerBound(bound),
       });
@@ -268,9 +268,11 @@ export function createClient(options: ClientOptions): Client {
       record?.headers(res.statusCode, resHeaders);
       text = await readCapped(res.body, cap, resHeaders['content-length'], what, names.maxResponseBytes, opts.meter);
     } catch (error) {
-      const lost = toTransportError(error, what, secrets, { timeout, bound, caller: opts.signal });
+      const lost = toTransportError(error, what, secrets, { timeout: abort.bound, bound, caller: opts.signal });
       record?.fail(lost);
       throw lost;
+    } finally {
+      abort.done();
     }
     let json: unknown;
     try {
@@ -290,30 +292,25 @@ export function createClient(options: ClientOptions): Client {
     const headers = buildHeaders(opts.auth, opts.headers, 'text/event-stream');
     const what = `${method} ${path}`;
     const record = recorder?.begin({ method, url, headers, stream: true });
-    // Headers must arrive within the client's bound; after that, only silence ends the stream.
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const controller = new AbortController();
-    const headerSignal = AbortSignal.any(opts.signal ? [timeout, controller.signal, opts.signal] : [timeout, controller.signal]);
-    const signal = opts.signal ? AbortSignal.any([controller.signal, opts.signal]) : controller.signal;
+    // Headers must arrive within the client's bound; after that, only silence (or the caller) ends the stream.
+    const abort = new ExchangeAbort(timeoutMs, opts.signal);
     let res: Dispatcher.ResponseData;
-    const onHeaderAbort = (): void => controller.abort(headerSignal.reason);
-    headerSignal.addEventListener('abort', onHeaderAbort, { once: true });
     try {
       res = await undiciRequest(url, {
         method: method as 'GET',
         headers,
         dispatcher,
-        signal,
+        signal: abort.signal,
         headersTimeout: innerMs,
         bodyTimeout: opts.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_MS,
       });
     } catch (error) {
-      const lost = toTransportError(error, what, secrets, { timeout, bound: timeoutMs, caller: opts.signal });
+      const lost = toTransportError(error, what, secrets, { timeout: abort.bound, bound: timeoutMs, caller: opts.signal });
       record?.fail(lost);
+      abort.done();
       throw lost;
-    } finally {
-      headerSignal.removeEventListener('abort', onHeaderAbort);
     }
+    abort.stopTimer();
     const body = res.body;
     const resHeaders = flattenHeaders(res.headers);
     record?.headers(res.statusCode, resHeaders);
@@ -332,6 +329,8 @@ export function createClient(options: ClientOptions): Client {
           record?.fail(lost);
           throw lost;
         }
+      } finally {
+        abort.done();
       }
       const bytes = Buffer.from(text);
       if (bytes.length > 0) record?.chunk(bytes);
@@ -353,6 +352,7 @@ export function createClient(options: ClientOptions): Client {
       if (cutBy === undefined) record?.end({ by: 'harness' });
       else record?.fail(cutBy);
       discard(body);
+      abort.done();
     };
     async function* chunks(): AsyncGenerator<Uint8Array, void, undefined> {
       try {
