@@ -5,12 +5,34 @@
 // source to every signal derived from it, which only the collector clears. A certification makes
 // a few hundred requests, most under a leg's long-lived signal, so both were a measurable share of
 // the harness's CPU and garbage (bench/RESULTS.md "Harness CPU per certification"). Here each
-// exchange has one controller, one timer cleared as soon as the bound no longer applies, and one
-// listener on the caller's signal, removed when the exchange ends.
+// exchange has one controller and one timer, cleared as soon as the bound no longer applies; a
+// caller's signal gets one listener however many exchanges run under it (a leg's signal has
+// dozens at once), which aborts those still in flight when it fires.
 
 /** Whether an exchange's own bound passed (what toTransportError reads as a timeout). */
 export interface Bound {
   readonly aborted: boolean;
+}
+
+/** The exchanges in flight under each caller's signal; the signal's one listener aborts them. */
+const inFlight = new WeakMap<AbortSignal, Set<AbortController>>();
+
+function link(caller: AbortSignal, controller: AbortController): void {
+  let exchanges = inFlight.get(caller);
+  if (exchanges === undefined) {
+    const under = new Set<AbortController>();
+    exchanges = under;
+    inFlight.set(caller, under);
+    caller.addEventListener(
+      'abort',
+      () => {
+        for (const exchange of under) exchange.abort(caller.reason);
+        under.clear();
+      },
+      { once: true },
+    );
+  }
+  exchanges.add(controller);
 }
 
 export class ExchangeAbort {
@@ -18,7 +40,6 @@ export class ExchangeAbort {
   readonly #caller: AbortSignal | undefined;
   #timer: NodeJS.Timeout | undefined;
   #timedOut = false;
-  readonly #onCallerAbort = (): void => this.#controller.abort(this.#caller?.reason);
 
   /** Aborts after `boundMs`, or as soon as `caller` aborts (at once if it already has). */
   constructor(boundMs: number, caller: AbortSignal | undefined) {
@@ -27,7 +48,7 @@ export class ExchangeAbort {
       this.#controller.abort(caller.reason);
       return;
     }
-    caller?.addEventListener('abort', this.#onCallerAbort, { once: true });
+    if (caller !== undefined) link(caller, this.#controller);
     this.#timer = setTimeout(() => {
       this.#timedOut = true;
       this.#controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
@@ -51,9 +72,9 @@ export class ExchangeAbort {
     this.#timer = undefined;
   }
 
-  /** The exchange ended: the timer is cleared and the caller's signal let go. */
+  /** The exchange ended: the timer is cleared, and the caller's signal no longer reaches it. */
   done(): void {
     this.stopTimer();
-    this.#caller?.removeEventListener('abort', this.#onCallerAbort);
+    if (this.#caller !== undefined) inFlight.get(this.#caller)?.delete(this.#controller);
   }
 }
