@@ -4,7 +4,7 @@
 // the signal, long after the request has ended; AbortSignal.any adds a weak reference from each
 // source to every signal derived from it, which only the collector clears. A certification makes
 // a few hundred requests, most under a leg's long-lived signal, so both were a measurable share of
-// the harness's CPU and garbage (bench/RESULTS.md "Harness CPU per certification"). Here each
+// the harness's CPU and garbage (bench/RESULTS.md "Harness CPU per certification (branch harness-cpu)"). Here each
 // exchange has one controller and one timer, cleared as soon as the bound no longer applies; a
 // caller's signal gets one listener however many exchanges run under it (a leg's signal has
 // dozens at once), which aborts those still in flight when it fires.
