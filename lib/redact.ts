@@ -64,6 +64,8 @@ export function pemSecrets(pem: string | undefined): string[] {
 
 export class Redactor {
   #secrets: string[] = [];
+  /** Every form of every secret, longest secret first: computed when secrets are added, not per text. */
+  #forms: string[] = [];
 
   constructor(secrets: Iterable<string | undefined> = []) {
     this.add(...secrets);
@@ -74,6 +76,7 @@ export class Redactor {
     const all = new Set(this.#secrets);
     for (const secret of secrets) if (typeof secret === 'string' && secret !== '') all.add(secret);
     this.#secrets = [...all].sort((a, b) => b.length - a.length);
+    this.#forms = this.#secrets.flatMap((secret) => formsOf(secret));
     return this;
   }
 
@@ -84,11 +87,9 @@ export class Redactor {
   /** `text` with every secret replaced by `[redacted]`, under the rule of the file comment. */
   text(text: string): string {
     let out = text;
-    for (const secret of this.#secrets) {
-      for (const form of formsOf(secret)) {
-        if (!out.includes(form)) continue;
-        out = form.length >= MIN_ANYWHERE ? out.split(form).join(REDACTED) : replaceWholeTokens(out, form);
-      }
+    for (const form of this.#forms) {
+      if (!out.includes(form)) continue;
+      out = form.length >= MIN_ANYWHERE ? out.split(form).join(REDACTED) : replaceWholeTokens(out, form);
     }
     return out;
   }

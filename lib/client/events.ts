@@ -38,9 +38,10 @@ import { HarnessCapReached, ResponseTooDeep, ResponseTooLarge, TransportError } 
 import { ReadBudget } from './budget.ts';
 import { DOMAIN_NAMES } from '../setting-names.ts';
 import { isSequence, Log, type RunEvent } from './event-log.ts';
+import { takeParsedFrame } from './frame-memo.ts';
 import { RateLimited } from './retry.ts';
 import { projectId } from './ids.ts';
-import { jsonTextDeepAndBalanced, jsonValueTooDeep, MAX_JSON_DEPTH } from '../json-depth.ts';
+import { jsonTextDeepAndBalanced, MAX_JSON_DEPTH } from '../json-depth.ts';
 import { describeAnswer, isJsonObject, sleep } from './util.ts';
 
 export { TERMINAL_EVENT_TYPES, type RunEvent } from './event-log.ts';
@@ -254,13 +255,16 @@ export async function readRunEvents(client: Client, runId: string, options: Read
       if (SYNTHETIC_FRAMES.has(name) || message.data === '') return;
       let data: unknown;
       try {
-        // Depth checked on the text first, so a deep frame is never expanded into objects.
-        data = jsonTextDeepAndBalanced(message.data) ? DEEP_FRAME : JSON.parse(message.data);
+        // Depth checked on the text first, so a deep frame is never expanded into objects; text
+        // JSON.parse accepts nests as deep as its value, so that check is the whole check
+        // (response-body.ts parseBody). The route step's frame check may have parsed it already,
+        // having made the same depth check (./frame-memo.ts).
+        data = takeParsedFrame(message.data) ?? (jsonTextDeepAndBalanced(message.data) ? DEEP_FRAME : JSON.parse(message.data));
       } catch {
         log.problem(`the SSE frame${message.id ? ` with id ${message.id}` : ''} carried data that is not JSON`);
         return;
       }
-      if (data === DEEP_FRAME || jsonValueTooDeep(data)) {
+      if (data === DEEP_FRAME) {
         // Not the host's defect: a harness limit, so the reader gives up (blocked), see http.ts.
         const detail = `the SSE frame${message.id ? ` with id ${message.id}` : ''} of run ${runId} nests JSON deeper than ${MAX_JSON_DEPTH} levels, which this harness does not read (RFC 8259 §9)`;
         tooDeep = new ResponseTooDeep(detail, MAX_JSON_DEPTH);

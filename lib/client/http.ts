@@ -17,7 +17,6 @@
 //   compressed size, and text that is not JSON. Likewise a JSON body nested deeper than MAX_JSON_DEPTH
 //   (lib/json-depth.ts) is `ResponseTooDeep`, never a stack overflow further on: the harness
 //   cannot judge it, so the row is `blocked` with the reason, never the host's `executed-fail`.
-//
 // - A retriable answer (429, 503 with Retry-After, or a gateway's 502/503/504 without an error
 //   envelope) is asked again (retry.ts) for every request and every stream; `request` and
 //   `stream` below each stay the one function that makes one exchange, and the retries wrap them.
@@ -35,6 +34,7 @@ import { GATEWAY_STATUSES, withRetries } from './retry.ts';
 import { describeAnswer } from './util.ts';
 import { DEFAULT_USER_AGENT, type EarlyAnswer, PROTOCOL_VERSION, takeEarlyExchange } from './early-discovery.ts';
 import { ResponseTooLarge, scrubSecrets, toTransportError } from './transport-errors.ts';
+import { ExchangeAbort } from './abort.ts';
 
 // undici's entry module loads every API it has (fetch, WebSocket, caches, mocks) when required:
 // about a third of the harness's start-up (bench/RESULTS.md "Start and CPU"). The client needs an
@@ -250,8 +250,7 @@ export function createClient(options: ClientOptions): Client {
     // Discovery the command sent before this module loaded, if it is exactly this request
     // (./early-discovery.ts): its deadline counts from when it was sent.
     const early = takeEarlyExchange(method, url, headers, body);
-    const timeout = AbortSignal.timeout(early === undefined ? bound : Math.max(1, Math.floor(bound - (performance.now() - early.sentAt))));
-    const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout;
+    const abort = new ExchangeAbort(early === undefined ? bound : Math.max(1, Math.floor(bound - (performance.now() - early.sentAt))), opts.signal);
     const what = `${method} ${path}`;
     const record = recorder?.begin({ method, url, headers, body, stream: false, ...(early === undefined ? {} : { sentAt: early.sentAt }) });
     let text: string;
@@ -259,13 +258,13 @@ export function createClient(options: ClientOptions): Client {
     let resHeaders: Record<string, string>;
     try {
       res =
-        (await early?.answer(signal)) ??
+        (await early?.answer(abort.signal)) ??
         (await undiciRequest(url, {
           method: method as 'GET',
           headers,
           body,
           dispatcher,
-          signal,
+          signal: abort.signal,
           headersTimeout: innerBound(bound),
           bodyTimeout: innerBound(bound),
         }));
@@ -273,12 +272,22 @@ export function createClient(options: ClientOptions): Client {
       record?.headers(res.statusCode, resHeaders);
       text = await readCapped(res.body, cap, resHeaders['content-length'], what, names.maxResponseBytes, opts.meter);
     } catch (error) {
-      const lost = toTransportError(error, what, secrets, { timeout, bound, caller: opts.signal });
+      const lost = toTransportError(error, what, secrets, { timeout: abort.bound, bound, caller: opts.signal });
       record?.fail(lost);
       throw lost;
+    } finally {
+      abort.done();
     }
-    record?.end({ text });
-    return { status: res.statusCode, headers: resHeaders, text, json: parseBody(text, what) };
+    let json: unknown;
+    try {
+      json = parseBody(text, what);
+    } catch (error) {
+      record?.end({ text });
+      throw error;
+    }
+    // The parsed body goes to the recorder too, so the route step does not parse it again.
+    record?.end(json === undefined ? { text } : { text, json });
+    return { status: res.statusCode, headers: resHeaders, text, json };
   }
 
   async function stream(method: string, path: string, opts: StreamOptions = {}): Promise<StreamResponse> {
@@ -287,30 +296,25 @@ export function createClient(options: ClientOptions): Client {
     const headers = buildHeaders(opts.auth, opts.headers, 'text/event-stream');
     const what = `${method} ${path}`;
     const record = recorder?.begin({ method, url, headers, stream: true });
-    // Headers must arrive within the client's bound; after that, only silence ends the stream.
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const controller = new AbortController();
-    const headerSignal = AbortSignal.any(opts.signal ? [timeout, controller.signal, opts.signal] : [timeout, controller.signal]);
-    const signal = opts.signal ? AbortSignal.any([controller.signal, opts.signal]) : controller.signal;
+    // Headers must arrive within the client's bound; after that, only silence (or the caller) ends the stream.
+    const abort = new ExchangeAbort(timeoutMs, opts.signal);
     let res: Dispatcher.ResponseData;
-    const onHeaderAbort = (): void => controller.abort(headerSignal.reason);
-    headerSignal.addEventListener('abort', onHeaderAbort, { once: true });
     try {
       res = await undiciRequest(url, {
         method: method as 'GET',
         headers,
         dispatcher,
-        signal,
+        signal: abort.signal,
         headersTimeout: innerMs,
         bodyTimeout: opts.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_MS,
       });
     } catch (error) {
-      const lost = toTransportError(error, what, secrets, { timeout, bound: timeoutMs, caller: opts.signal });
+      const lost = toTransportError(error, what, secrets, { timeout: abort.bound, bound: timeoutMs, caller: opts.signal });
       record?.fail(lost);
+      abort.done();
       throw lost;
-    } finally {
-      headerSignal.removeEventListener('abort', onHeaderAbort);
     }
+    abort.stopTimer();
     const body = res.body;
     const resHeaders = flattenHeaders(res.headers);
     record?.headers(res.statusCode, resHeaders);
@@ -329,6 +333,8 @@ export function createClient(options: ClientOptions): Client {
           record?.fail(lost);
           throw lost;
         }
+      } finally {
+        abort.done();
       }
       const bytes = Buffer.from(text);
       if (bytes.length > 0) record?.chunk(bytes);
@@ -350,6 +356,7 @@ export function createClient(options: ClientOptions): Client {
       if (cutBy === undefined) record?.end({ by: 'harness' });
       else record?.fail(cutBy);
       discard(body);
+      abort.done();
     };
     async function* chunks(): AsyncGenerator<Uint8Array, void, undefined> {
       try {

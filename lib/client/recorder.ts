@@ -25,8 +25,11 @@ export interface ExchangeRecord {
   headers(status: number, headers: Record<string, string>): void;
   /** One body chunk of a stream, as it arrived. */
   chunk(bytes: Uint8Array): void;
-  /** A `request` body read whole (`text`), or a stream ended (`by`). */
-  end(outcome: { text: string } | { by: StreamEnd }): void;
+  /**
+   * A `request` body read whole (`text`, and `json`, the text as the client parsed it, when it
+   * is JSON), or a stream ended (`by`).
+   */
+  end(outcome: { text: string; json?: unknown } | { by: StreamEnd }): void;
   /** The exchange ended in a transport error (the error the caller sees). */
   fail(error: Error): void;
 }

@@ -62,7 +62,8 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
 }
 
 interface AbortContext {
-  timeout?: AbortSignal;
+  /** The exchange's own time bound: whether it passed (./abort.ts). */
+  timeout?: { readonly aborted: boolean };
   bound?: number;
   caller?: AbortSignal | undefined;
 }

@@ -64,6 +64,8 @@ export interface Answer {
   headers: Record<string, string>;
   /** The body; undefined when the harness did not read it (a stream it closed). */
   text?: string;
+  /** `text` as the client parsed it, when it did and it was JSON (lib/client/http.ts): not parsed again. */
+  json?: unknown;
 }
 
 /** What one answer says about its run's status, for the cross-exchange rule. */
@@ -274,9 +276,10 @@ export function checkAnswer(route: Route, segments: readonly string[], answer: A
   if (spec.body === 'empty') {
     return { problems: answer.text.trim() === '' ? [] : [`a ${answer.status} with a body (${answer.text.length} characters)`], bodyChecked: true };
   }
-  // Deeper than the harness reads (RFC 8259 §9): the client gives up on it (blocked), so here only the status counts.
-  if (jsonTextDeepAndBalanced(answer.text)) return { problems: [], bodyChecked: false };
-  const parsed = parse(answer.text);
+  // Deeper than the harness reads (RFC 8259 §9): the client gives up on it (blocked), so here only
+  // the status counts. A body the client parsed was not too deep (it refuses those).
+  if (answer.json === undefined && jsonTextDeepAndBalanced(answer.text)) return { problems: [], bodyChecked: false };
+  const parsed = answer.json === undefined ? parse(answer.text) : { ok: true as const, value: answer.json };
   if (!parsed.ok) return { problems: [`a ${answer.status} whose body is not JSON`], bodyChecked: true };
   if (spec.body === 'error') {
     const problems = errorProblems(answer.status, parsed.value, spec.openCode !== undefined);

@@ -38,7 +38,7 @@ export interface CheckedExchange {
 /** The route a request names: method, the path's segments after the base path, and its headers. */
 export function matchRoute(method: string, segments: readonly string[], headers: Record<string, string>, routes: readonly Route[] = ROUTES): Route | undefined {
   const fits = routes.filter((route) => {
-    const parts = route.template.split('/').filter(Boolean);
+    const parts = templateParts(route.template);
     return route.method === method && parts.length === segments.length && parts.every((part, i) => segmentFits(part, segments[i]!));
   });
   // A route told apart by a request header wins when the request carries it.
@@ -46,6 +46,18 @@ export function matchRoute(method: string, segments: readonly string[], headers:
     fits.find((route) => route.requestHeader !== undefined && headers[route.requestHeader] !== undefined) ??
     fits.find((route) => route.requestHeader === undefined)
   );
+}
+
+const templates = new Map<string, readonly string[]>();
+
+/** A route template's segments, split once per template (every request is matched against every route). */
+function templateParts(template: string): readonly string[] {
+  let parts = templates.get(template);
+  if (parts === undefined) {
+    parts = template.split('/').filter(Boolean);
+    templates.set(template, parts);
+  }
+  return parts;
 }
 
 /** A template segment fits a path segment: literally, or a `{name}` with what follows it (`{runId}:fork`) as the segment's end. */
@@ -101,13 +113,19 @@ export class ExchangeLog implements ExchangeRecorder {
     const census = this.census;
     const payloadChecked = this.#payloadChecked;
     const countEvent = (event: unknown): void => census.addEvent(event, payloadChecked);
-    const finish = (text: string | undefined): void => {
+    const finish = (text: string | undefined, json?: unknown): void => {
       if (!open) return;
       open = false;
       entry.endedAt = performance.now();
       if (route === undefined || status === undefined) return;
       try {
-        const checked = checkAnswer(route, segments, { url, status, headers, ...(text === undefined ? {} : { text }) });
+        const checked = checkAnswer(route, segments, {
+          url,
+          status,
+          headers,
+          ...(text === undefined ? {} : { text }),
+          ...(json === undefined ? {} : { json }),
+        });
         entry.problems = checked.problems;
         entry.bodyChecked = checked.bodyChecked;
         if (checked.seen !== undefined) entry.seen = checked.seen;
@@ -142,9 +160,9 @@ export class ExchangeLog implements ExchangeRecorder {
         if (frames !== undefined) frames.feed(decoder.decode(bytes, { stream: true }));
         else if (open && streamText.length < STREAM_ERROR_BYTES) streamText += Buffer.from(bytes).toString('utf8');
       },
-      end(outcome: { text: string } | { by: StreamEnd }) {
+      end(outcome: { text: string; json?: unknown } | { by: StreamEnd }) {
         // A refused stream the harness closed before reading its body is checked on its status only.
-        if ('text' in outcome) finish(outcome.text);
+        if ('text' in outcome) finish(outcome.text, outcome.json);
         else finish(outcome.by === 'host' || streamText !== '' ? streamText : undefined);
       },
       fail() {
