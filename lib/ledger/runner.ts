@@ -52,7 +52,7 @@ export function selectLegs(scenarios: Scenario[], filter?: LegFilter): Array<{ s
  */
 export async function runLegs(scenarios: Scenario[], target: Target | undefined, options: RunLegsOptions = {}): Promise<LedgerRow[]> {
   const chosen = selectLegs(scenarios, options.filter).filter(({ leg }) => leg.serverFree || target !== undefined);
-  const jobs = chosen.map(({ scenario, leg }) => ({ alone: runsAlone(leg, target), start: () => runLeg(scenario.file, leg, target) }));
+  const jobs = chosen.map(({ scenario, leg }) => ({ alone: runsAlone(leg, target), free: leg.serverFree === true, start: () => runLeg(scenario.file, leg, target) }));
   // 1. Observe: the legs run; each eval run they observe is kept on target.observedRuns.
   const rows = await schedule(jobs, options.concurrency ?? DEFAULT_CONCURRENCY, (row, index) => options.onRow?.(row, chosen[index]!.leg));
   // 2. Compare: every served fact of every observed run, charged to the id whose clause it witnesses.

@@ -17,6 +17,11 @@
 export interface Job<T> {
   /** Runs with nothing else in flight, and nothing else starts until it ends. */
   alone: boolean;
+  /**
+   * Sends nothing to the host (a server-free leg): it neither waits for a place in flight nor
+   * takes one, so it never holds back a leg that talks to the host.
+   */
+  free?: boolean;
   start(): Promise<T>;
 }
 
@@ -46,17 +51,9 @@ export async function schedule<T>(jobs: readonly Job<T>[], limit: number, onDone
   let reported = 0;
   let failure: { error: unknown } | undefined;
   const running = new Set<Promise<void>>();
-  const report = (): void => {
-    while (reported < jobs.length && done[reported]) {
-      onDone?.(results[reported]!, reported);
-      reported += 1;
-    }
-  };
-  for (const [index, job] of jobs.entries()) {
-    // Bounded: each wait ends when one job in flight ends, and at most `limit` are in flight.
-    while (running.size > 0 && (job.alone || running.size >= limit)) await Promise.race(running);
-    if (failure !== undefined) break;
-    const settled: Promise<void> = job.start().then(
+  const free: Promise<void>[] = [];
+  const settle = (job: Job<T>, index: number): Promise<void> =>
+    job.start().then(
       (value) => {
         results[index] = value;
         done[index] = true;
@@ -70,11 +67,26 @@ export async function schedule<T>(jobs: readonly Job<T>[], limit: number, onDone
         failure ??= { error };
       },
     );
-    const tracked = settled.finally(() => running.delete(tracked));
+  const report = (): void => {
+    while (reported < jobs.length && done[reported]) {
+      onDone?.(results[reported]!, reported);
+      reported += 1;
+    }
+  };
+  for (const [index, job] of jobs.entries()) {
+    if (failure !== undefined) break;
+    if (job.free === true) {
+      free.push(settle(job, index));
+      continue;
+    }
+    // Bounded: each wait ends when one job in flight ends, and at most `limit` are in flight.
+    while (running.size > 0 && (job.alone || running.size >= limit)) await Promise.race(running);
+    if (failure !== undefined) break;
+    const tracked = settle(job, index).finally(() => running.delete(tracked));
     running.add(tracked);
     if (job.alone) await tracked;
   }
-  await Promise.all(running);
+  await Promise.all([...running, ...free]);
   if (failure !== undefined) throw failure.error;
   return results;
 }
