@@ -78,7 +78,10 @@ function replay(check: Checks, calls: readonly Call[]): void {
  * Runs `parts` at once, each on a recorder, then replays their checks on `check` in order; the
  * parts' results in order. Equivalent, on the row, to `for (const part of parts) await part(check)`.
  */
-export async function inOrder<T extends readonly unknown[]>(check: Checks, parts: { [K in keyof T]: (check: Checks) => Promise<T[K]> }): Promise<T> {
+export async function inOrder<const P extends readonly ((check: Checks) => Promise<unknown>)[]>(
+  check: Checks,
+  parts: P,
+): Promise<{ -readonly [K in keyof P]: Awaited<ReturnType<P[K]>> }> {
   const recorded = parts.map(() => [] as Call[]);
   const settled = await Promise.allSettled(parts.map((part, index) => part(recorder(recorded[index]!))));
   const results: unknown[] = [];
@@ -88,5 +91,5 @@ export async function inOrder<T extends readonly unknown[]>(check: Checks, parts
     else if (outcome.reason instanceof Stopped) throw new TestBug('a part stopped, and its checks replayed did not stop the leg');
     else throw outcome.reason;
   }
-  return results as unknown as T;
+  return results as { -readonly [K in keyof P]: Awaited<ReturnType<P[K]>> };
 }

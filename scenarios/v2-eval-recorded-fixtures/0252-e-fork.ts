@@ -24,6 +24,7 @@ import { gradeRun, type EvalSuite } from '../../lib/grader/index.ts';
 import { isJsonObject } from '../../lib/json-value.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
 import type { ObservedRun } from '../../lib/ledger/observed-run.ts';
+import { inOrder } from '../../lib/ledger/in-order.ts';
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import { observeLiveEffects, seamAnswerWrong } from '../support/effects.ts';
@@ -91,23 +92,36 @@ const hostLegs: Leg[] = [
       // A source of the leg's own: it is erased below.
       const source = requireCompleted(check, await observeEvalRun(target, SOURCE));
       const sourceKey = counterKey(target, SOURCE);
-      check.rule('source-fork');
-      const sourceFork = await observeLiveEffects(check, target, { own: () => forkRun(target, source), counterKeys: [sourceKey] });
-      checkReRead(check, source, sourceFork.run, 'the source eval run');
-      noLiveCounterCall(check, sourceKey, sourceFork.effects, sourceFork.counters);
-
-      check.rule('replay-fork');
-      const replay = requireCompleted(check, await observeEvalRun(target, REPLAY, { fixtureRuns: { record: source.runId } }));
       const key = counterKey(target, REPLAY);
-      const replayFork = await observeLiveEffects(check, target, { own: () => forkRun(target, replay), counterKeys: [key] });
-      checkReRead(check, replay, replayFork.run, 'the eval run with fixtureRuns');
-      noLiveCounterCall(check, key, replayFork.effects, replayFork.counters);
+      const sourceForked = async (part: Checks): Promise<void> => {
+        part.rule('source-fork');
+        const sourceFork = await observeLiveEffects(part, target, { own: () => forkRun(target, source), counterKeys: [sourceKey] });
+        checkReRead(part, source, sourceFork.run, 'the source eval run');
+        noLiveCounterCall(part, sourceKey, sourceFork.effects, sourceFork.counters);
+      };
+      const replayForked = async (part: Checks): Promise<ObservedRun> => {
+        part.rule('replay-fork');
+        const replay = requireCompleted(part, await observeEvalRun(target, REPLAY, { fixtureRuns: { record: source.runId } }));
+        const replayFork = await observeLiveEffects(part, target, { own: () => forkRun(target, replay), counterKeys: [key] });
+        checkReRead(part, replay, replayFork.run, 'the eval run with fixtureRuns');
+        noLiveCounterCall(part, key, replayFork.effects, replayFork.counters);
+        return replay;
+      };
+      // On a host that reads effects per run the two forks are independent: sent together, judged
+      // in this order (lib/ledger/in-order.ts). With only the first seams each is read between two
+      // global readings, one after the other.
+      const perRun = target.runEffects === true;
+      const [, replay] = perRun ? await inOrder(check, [sourceForked, replayForked]) : [await sourceForked(check), await replayForked(check)];
 
       check.rule('copy-gone');
-      const erased = await eraseToolContent(target.client, source.runId);
-      if (!erased.ok) return seamAnswerWrong(check, 'POST /conformance/seams/runs/{runId}/erase-tool-content answers 204', erased);
       // Read around the fork: no live call may move the counter, whether it is refused or served.
-      const before = await readCounter(target.client, key);
+      // Where effects are read per run no other run's call can move it between the erase and this
+      // reading, so the two go together.
+      const [erased, readFirst] = perRun
+        ? await Promise.all([eraseToolContent(target.client, source.runId), readCounter(target.client, key)])
+        : [await eraseToolContent(target.client, source.runId), undefined];
+      if (!erased.ok) return seamAnswerWrong(check, 'POST /conformance/seams/runs/{runId}/erase-tool-content answers 204', erased);
+      const before = readFirst ?? (await readCounter(target.client, key));
       if (!before.ok) return seamAnswerWrong(check, 'GET /conformance/seams/counter?key=K answers 200 {key, count}', before);
       const late = await forkRun(target, replay);
       if (refused(late.created)) check.saw(`a fork of an eval run whose derived copy is gone is refused ${late.created.status}`);

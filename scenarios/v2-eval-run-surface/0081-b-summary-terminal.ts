@@ -149,7 +149,7 @@ export default defineScenario('v2-eval-run-surface/0081-b-summary-terminal.ts', 
       // From here the host has claimed the hold step: a run it holds must answer 409.
       const holds = canHoldRun(target);
       // The three runs ask independent questions: sent together, judged in this order (lib/ledger/in-order.ts).
-      const [held, twelve, workflowSeen] = await inOrder<[boolean, { observed: boolean; runningSeen: boolean }, boolean]>(check, [
+      const [held, twelve, workflowSeen] = await inOrder(check, [
         async (part) => {
           if (holds) await heldRunConflict(part, target);
           return holds;
