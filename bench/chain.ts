@@ -72,7 +72,13 @@ try {
       }
     }
     // A run that did not certify clean says which rows, so a failure from the latency is seen.
-    if (run.code !== 0) process.stdout.write(`${run.stdout.split('\n').filter((line) => /^(executed-fail|blocked)/.test(line)).join('\n')}\n`);
+    if (run.code !== 0)
+      process.stdout.write(
+        `${run.stdout
+          .split('\n')
+          .filter((line) => /^(executed-fail|blocked)/.test(line))
+          .join('\n')}\n`,
+      );
     for (const [index, link] of chain.entries()) {
       process.stdout.write(`  ${String(index + 1).padStart(2)}. +${((link.arrived - first) / 1000).toFixed(2)} s ${link.method} ${shorten(link.path)}\n`);
     }

@@ -18,23 +18,27 @@ export interface Job<T> {
   /** Runs with nothing else in flight, and nothing else starts until it ends. */
   alone: boolean;
   /**
-   * Sends nothing to the host (a server-free leg): it neither waits for a place in flight nor
-   * takes one, so it never holds back a leg that talks to the host.
+   * Sends nothing to the host (a server-free leg, or one its gate keeps from running): it neither
+   * waits for a place in flight nor takes one, so it never holds back a leg that talks to the host.
    */
   free?: boolean;
   start(): Promise<T>;
 }
 
 /**
- * The default number of legs in flight, chosen by measurement through the latency proxy of
- * bench/waiting.ts on the reference host (bench/RESULTS.md "Waiting: concurrent legs"): at
- * L = 100 ms the wall time fell from 16.7 s at 1 leg in flight to 8.9 s at 4 and 7.7 s at 8;
- * at 16 and 23 it stayed within 6 % of that, since the requests in flight never passed 11 (the
- * stretches between the legs that run alone are rarely wider). Each leg in flight may hold a
- * run's log up to the memory caps (lib/ledger/caps.ts), so the smallest setting that gets the
- * gain is the default.
+ * The default number of host legs in flight, chosen by the request chain it leaves (bench/chain.ts,
+ * bench/RESULTS.md "The request chain (branch chain)"): at L = 1000 ms through the latency proxy
+ * the longest chain of requests waiting on each other was 36 at 16 legs in flight, 23 at 32 and
+ * 18–19 at 64, where nearly every leg that talks to the host is in flight at once and the chain is
+ * the longest leg's own. What a host sees at 64: about 100 requests in flight at the peak on the
+ * reference host (most legs have one request out, some three — a run's summary and its log read
+ * again in two forms — and a few send a round of probes at once), each a small JSON exchange or
+ * a short event stream. That is fair to a host because it can always say "slower": a 429 or a 503
+ * with Retry-After is waited out and the request sent again (lib/client/retry.ts), and
+ * `--concurrency` lowers the bound. Memory does not grow with it: the caps on events and bytes
+ * held in flight are global (lib/ledger/caps.ts), not per leg.
  */
-export const DEFAULT_CONCURRENCY = 8;
+export const DEFAULT_CONCURRENCY = 64;
 
 export const MAX_CONCURRENCY = 64;
 
