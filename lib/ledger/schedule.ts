@@ -83,7 +83,9 @@ export async function schedule<T>(jobs: readonly Job<T>[], limit: number, onDone
   for (const [index, job] of jobs.entries()) {
     if (failure !== undefined) break;
     if (job.free === true) {
-      free.push(settle(job, index));
+      // Started a turn later, so that its CPU comes after the first requests of the legs that
+      // start now, not before them.
+      free.push(new Promise<void>((resolve) => setImmediate(resolve)).then(() => (failure === undefined ? settle(job, index) : undefined)));
       continue;
     }
     // Bounded: each wait ends when one job in flight ends, and at most `limit` are in flight.
