@@ -55,7 +55,6 @@ export async function runLegs(scenarios: Scenario[], target: Target | undefined,
   const jobs = chosen.map(({ scenario, leg }) => ({
     alone: runsAlone(leg, target),
     free: sendsNothing(leg, target),
-    early: startsEarly(leg),
     start: () => runLeg(scenario.file, leg, target),
   }));
   // 1. Observe: the legs run; each eval run they observe is kept on target.observedRuns.
@@ -70,16 +69,6 @@ export async function runLegs(scenarios: Scenario[], target: Target | undefined,
   // 4. Record: each id's findings join its own row, whichever leg's run showed them; an exchange
   // no route matches is the harness's bug.
   return blockUnmatched(applyFindings(rows, target?.findings), target?.servedCoverage);
-}
-
-/**
- * A leg that observes the host's effects (`observes`) runs one or more runs of its own and reads
- * what they let through once they have ended: these are the legs with the longest chains of
- * their own (the fork leg, the second run, the replays), so they start first where the start
- * order is free (./schedule.ts), and the legs behind them fill the places around their waits.
- */
-function startsEarly(leg: Leg): boolean {
-  return !leg.serverFree && (leg.observes ?? []).length > 0;
 }
 
 /**

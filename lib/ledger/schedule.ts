@@ -6,8 +6,7 @@
 // with no other leg in flight: any other leg's run could move the counter between its two reads.
 // A host that reads effects per run (CONTRACT §5) needs no such leg: each reads its own run's.
 //
-// Legs start in declaration order, at most N in flight (where none runs alone and N > 1, the
-// ones marked `early` first; the order then changes no row); a leg that runs alone waits until every
+// Legs start in declaration order, at most N in flight; a leg that runs alone waits until every
 // leg declared before it has ended, and no leg declared after it starts until it ends. So it sees
 // the host as a one-at-a-time run would (every earlier leg done, no later one begun): a run an
 // earlier leg left going on the host still reaches it as it always did, and what a known-bad host
@@ -23,11 +22,6 @@ export interface Job<T> {
    * waits for a place in flight nor takes one, so it never holds back a leg that talks to the host.
    */
   free?: boolean;
-  /**
-   * Starts before the others where the start order is free: with more than one in flight and no
-   * job that runs alone (the alone rule needs declaration order).
-   */
-  early?: boolean;
   start(): Promise<T>;
 }
 
@@ -86,11 +80,7 @@ export async function schedule<T>(jobs: readonly Job<T>[], limit: number, onDone
       reported += 1;
     }
   };
-  const indexes = jobs.map((_, index) => index);
-  const reorder = limit > 1 && !jobs.some((job) => job.alone);
-  const order = reorder ? [...indexes.filter((i) => jobs[i]!.early === true), ...indexes.filter((i) => jobs[i]!.early !== true)] : indexes;
-  for (const index of order) {
-    const job = jobs[index]!;
+  for (const [index, job] of jobs.entries()) {
     if (failure !== undefined) break;
     if (job.free === true) {
       // Started a turn later, so that its CPU comes after the first requests of the legs that
