@@ -66,7 +66,7 @@ export async function certifyTarget(request: CertifyRequest): Promise<CertifyOut
   }
   const loaded = await request.scenarios;
   request.onReady?.(loaded);
-  const seeded = await seedMissingFixtures(opened.target, neededFixtures(loaded));
+  const seeded = await seedMissingFixtures(opened.target, neededFixtures(loaded), request.concurrency);
   if (seeded.length > 0) request.onSeeded?.(seeded);
   const scenarios = request.bound === undefined ? loaded : request.bound(loaded);
   const rows = await runLegs(scenarios, opened.target, { filter: request.filter, onRow: request.onRow, concurrency: request.concurrency });

@@ -16,6 +16,7 @@
 // `blocked`, never `executed-fail` — so the error is a TransportError (runner.ts records those as
 // blocked), with its own message and no `transport-loss:` prefix.
 
+import { defaultMaxListeners, setMaxListeners } from 'node:events';
 import { DEFAULT_PROGRESS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, TransportError, type Client } from '../client/index.ts';
 import type { Checks } from './leg.ts';
 import type { Leg, Scenario } from './scenario.ts';
@@ -79,6 +80,15 @@ function cutOnAbort(client: Client, signal: AbortSignal): Client {
  * response (blocked) instead of waiting out their own deadline.
  */
 export function withDeadlines(scenarios: Scenario[], legDeadlineMs: number, interruption: Interruption, names: SettingNames = DOMAIN_NAMES): Scenario[] {
+  // Each leg in flight listens on the interruption once, and every leg may be in flight at once
+  // (the server-free ones take no place): as many listeners as legs is the bound, not a leak.
+  setMaxListeners(
+    Math.max(
+      defaultMaxListeners,
+      scenarios.reduce((sum, scenario) => sum + scenario.legs.length, 0),
+    ),
+    interruption.signal,
+  );
   const bound = async (work: (cut: AbortSignal) => Promise<void> | void, hostLeg: boolean): Promise<void> => {
     const { signal } = interruption;
     if (signal.aborted) throw new DeadlinePassed(`interrupted: ${interruption.reason()}, before this leg ran`);

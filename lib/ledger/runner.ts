@@ -52,7 +52,11 @@ export function selectLegs(scenarios: Scenario[], filter?: LegFilter): Array<{ s
  */
 export async function runLegs(scenarios: Scenario[], target: Target | undefined, options: RunLegsOptions = {}): Promise<LedgerRow[]> {
   const chosen = selectLegs(scenarios, options.filter).filter(({ leg }) => leg.serverFree || target !== undefined);
-  const jobs = chosen.map(({ scenario, leg }) => ({ alone: runsAlone(leg, target), start: () => runLeg(scenario.file, leg, target) }));
+  const jobs = chosen.map(({ scenario, leg }) => ({
+    alone: runsAlone(leg, target),
+    free: sendsNothing(leg, target),
+    start: () => runLeg(scenario.file, leg, target),
+  }));
   // 1. Observe: the legs run; each eval run they observe is kept on target.observedRuns.
   const rows = await schedule(jobs, options.concurrency ?? DEFAULT_CONCURRENCY, (row, index) => options.onRow?.(row, chosen[index]!.leg));
   // 2. Compare: every served fact of every observed run, charged to the id whose clause it witnesses.
@@ -65,6 +69,14 @@ export async function runLegs(scenarios: Scenario[], target: Target | undefined,
   // 4. Record: each id's findings join its own row, whichever leg's run showed them; an exchange
   // no route matches is the harness's bug.
   return blockUnmatched(applyFindings(rows, target?.findings), target?.servedCoverage);
+}
+
+/**
+ * A server-free leg, or one its gate keeps from running, sends nothing to the host: it takes no
+ * place among the legs in flight (./schedule.ts).
+ */
+function sendsNothing(leg: Leg, target: Target | undefined): boolean {
+  return leg.serverFree === true || target === undefined || !decideGate(leg.needs, target).run;
 }
 
 /**

@@ -17,19 +17,31 @@
 export interface Job<T> {
   /** Runs with nothing else in flight, and nothing else starts until it ends. */
   alone: boolean;
+  /**
+   * Sends nothing to the host (a server-free leg, or one its gate keeps from running): it neither
+   * waits for a place in flight nor takes one, so it never holds back a leg that talks to the host.
+   */
+  free?: boolean;
   start(): Promise<T>;
 }
 
 /**
- * The default number of legs in flight, chosen by measurement through the latency proxy of
- * bench/waiting.ts on the reference host (bench/RESULTS.md "Waiting: concurrent legs"): at
- * L = 100 ms the wall time fell from 16.7 s at 1 leg in flight to 8.9 s at 4 and 7.7 s at 8;
- * at 16 and 23 it stayed within 6 % of that, since the requests in flight never passed 11 (the
- * stretches between the legs that run alone are rarely wider). Each leg in flight may hold a
- * run's log up to the memory caps (lib/ledger/caps.ts), so the smallest setting that gets the
- * gain is the default.
+ * The default number of host legs in flight, chosen by the request chain it leaves and by what it
+ * costs a busy machine (bench/chain.ts, bench/RESULTS.md "The request chain (branch chain)"). At
+ * L = 1000 ms through the latency proxy the longest chain of requests waiting on each other was
+ * 28 at 16 legs in flight, 24 at 24, 23 at 32 and 19 at 64 (54 at the old default of 8 before the
+ * legs sent their independent requests together). Past 16 each step buys less, and costs more:
+ * the runs of every leg in flight share one CPU budget, so each run's log takes as long as all of
+ * them; on a machine at load 25 the in-process certifications of the kill matrix at 64 saw runs
+ * send no event within the 30 s run deadline, which 16 keeps clear of. What a host sees at 16:
+ * about 45 requests in flight at the peak on the reference host (most legs have one request out,
+ * some three — a run's summary and its log read again in two forms — and a few send a round of
+ * probes at once), each a small JSON exchange or a short event stream; a host that wants fewer
+ * answers 429 or 503 with Retry-After, which is waited out (lib/client/retry.ts), or is certified
+ * with a lower `--concurrency`. Memory does not grow with it: the caps on events and bytes held in
+ * flight are global (lib/ledger/caps.ts), not per leg.
  */
-export const DEFAULT_CONCURRENCY = 8;
+export const DEFAULT_CONCURRENCY = 16;
 
 export const MAX_CONCURRENCY = 64;
 
@@ -46,17 +58,9 @@ export async function schedule<T>(jobs: readonly Job<T>[], limit: number, onDone
   let reported = 0;
   let failure: { error: unknown } | undefined;
   const running = new Set<Promise<void>>();
-  const report = (): void => {
-    while (reported < jobs.length && done[reported]) {
-      onDone?.(results[reported]!, reported);
-      reported += 1;
-    }
-  };
-  for (const [index, job] of jobs.entries()) {
-    // Bounded: each wait ends when one job in flight ends, and at most `limit` are in flight.
-    while (running.size > 0 && (job.alone || running.size >= limit)) await Promise.race(running);
-    if (failure !== undefined) break;
-    const settled: Promise<void> = job.start().then(
+  const free: Promise<void>[] = [];
+  const settle = (job: Job<T>, index: number): Promise<void> =>
+    job.start().then(
       (value) => {
         results[index] = value;
         done[index] = true;
@@ -70,11 +74,28 @@ export async function schedule<T>(jobs: readonly Job<T>[], limit: number, onDone
         failure ??= { error };
       },
     );
-    const tracked = settled.finally(() => running.delete(tracked));
+  const report = (): void => {
+    while (reported < jobs.length && done[reported]) {
+      onDone?.(results[reported]!, reported);
+      reported += 1;
+    }
+  };
+  for (const [index, job] of jobs.entries()) {
+    if (failure !== undefined) break;
+    if (job.free === true) {
+      // Started a turn later, so that its CPU comes after the first requests of the legs that
+      // start now, not before them.
+      free.push(new Promise<void>((resolve) => setImmediate(resolve)).then(() => (failure === undefined ? settle(job, index) : undefined)));
+      continue;
+    }
+    // Bounded: each wait ends when one job in flight ends, and at most `limit` are in flight.
+    while (running.size > 0 && (job.alone || running.size >= limit)) await Promise.race(running);
+    if (failure !== undefined) break;
+    const tracked = settle(job, index).finally(() => running.delete(tracked));
     running.add(tracked);
     if (job.alone) await tracked;
   }
-  await Promise.all(running);
+  await Promise.all([...running, ...free]);
   if (failure !== undefined) throw failure.error;
   return results;
 }

@@ -24,6 +24,7 @@ import { ExchangeLog, teeRecorder } from '../routes/exchanges.ts';
 import type { ServedCoverage } from '../routes/check.ts';
 import type { ObservedRun } from './observed-run.ts';
 import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
+import { DEFAULT_CONCURRENCY } from './schedule.ts';
 
 /**
  * The generated-suites leg's plan (scenarios/v2-eval-trajectory-trials/0244-af-generated-suites.ts): how many suites
@@ -204,23 +205,31 @@ function offersReplayFork(document: Record<string, unknown>): boolean {
  * Seeds, through the seam, the fixtures the legs need and the host does not list. Only fixtures
  * whose facets the host advertises are offered; a refused seed leaves the fixture unlisted. A
  * seeded fixture's counter keys carry a nonce of this certification (CONTRACT §5), and the legs
- * judge its runs against that copy; a fixture the host lists is run as the host holds it.
+ * judge its runs against that copy; a fixture the host lists is run as the host holds it. No seed
+ * waits on another's answer: they go in one round, at most `inFlight` at once (the legs' bound,
+ * ./schedule.ts), and are recorded in the order asked.
  */
-export async function seedMissingFixtures(target: Target, needed: Iterable<string>): Promise<string[]> {
-  const seeded: string[] = [];
-  if (!target.seams) return seeded;
+export async function seedMissingFixtures(target: Target, needed: Iterable<string>, inFlight = DEFAULT_CONCURRENCY): Promise<string[]> {
+  if (!target.seams) return [];
   target.seed ??= certificationSeed();
   const nonce = target.seed.hex('counter-keys', 6);
-  for (const id of new Set(needed)) {
+  const copies = [...new Set(needed)].flatMap((id) => {
     const doc = target.fixtureDocs.get(id);
-    if (target.fixtures.has(id) || doc === undefined || target.facet === undefined) continue;
-    const copy = withCounterNonce(doc, nonce);
-    const result = await seedEvalSuite(target.client, copy);
-    if (result.ok) {
-      target.fixtureDocs.set(id, copy);
-      target.fixtures.add(id);
-      seeded.push(id);
-    }
+    return target.fixtures.has(id) || doc === undefined || target.facet === undefined ? [] : [{ id, copy: withCounterNonce(doc, nonce) }];
+  });
+  const accepted: boolean[] = new Array(copies.length).fill(false);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(inFlight, copies.length) }, async () => {
+      for (let i = next++; i < copies.length; i = next++) accepted[i] = (await seedEvalSuite(target.client, copies[i]!.copy)).ok;
+    }),
+  );
+  const seeded: string[] = [];
+  for (const [i, { id, copy }] of copies.entries()) {
+    if (!accepted[i]) continue;
+    target.fixtureDocs.set(id, copy);
+    target.fixtures.add(id);
+    seeded.push(id);
   }
   return seeded;
 }

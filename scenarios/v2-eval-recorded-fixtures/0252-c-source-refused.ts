@@ -58,15 +58,20 @@ const hostLegs: Leg[] = [
       const created: string[] = [];
       let end: Awaited<ReturnType<HeldRun['finish']>> | undefined;
       try {
-        for (const id of candidates) {
-          const answer = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: id } });
-          if (answer.runId !== undefined) created.push(answer.runId);
-          answers.push({ id, answer });
+        // Each probe names another source and none depends on another's answer: sent together,
+        // their answers kept in the candidates' order.
+        const sent = await Promise.allSettled(
+          candidates.map((id) => createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: id } })),
+        );
+        for (const outcome of sent) if (outcome.status === 'fulfilled' && outcome.value.runId !== undefined) created.push(outcome.value.runId);
+        for (const [index, outcome] of sent.entries()) {
+          if (outcome.status === 'rejected') throw outcome.reason;
+          answers.push({ id: candidates[index]!, answer: outcome.value });
         }
       } finally {
         end = await held?.finish();
         // A run the host should have refused is read to its end, so nothing it does outlives the leg.
-        for (const runId of created) await readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS }).catch(() => undefined);
+        await Promise.all(created.map((runId) => readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS }).catch(() => undefined)));
       }
       if (end !== undefined) need(check, end.released, 'the hold release seam answers 204 (CONTRACT §5)', end.releaseReason);
       const refusals = [];
@@ -99,19 +104,24 @@ const hostLegs: Leg[] = [
     needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY], tenantB: true },
     async run(check, target) {
       const tenantB = target.tenantB!;
-      const foreign = requireCompleted(check, await observeEvalRun(target, SOURCE, {}, tenantB));
-      const own = requireCompleted(check, await sharedEvalRun(target, SOURCE));
-      const unknown = await createEvalRun(target.client, {
-        evalSuiteRef: REPLAY,
-        agentId: SCRIPTED_AGENT,
-        fixtureRuns: { record: unknownRunId(target.seed, own.runId, 'source-uniform') },
-      });
-      const otherUnknown = await createEvalRun(target.client, {
-        evalSuiteRef: REPLAY,
-        agentId: SCRIPTED_AGENT,
-        fixtureRuns: { record: unknownRunId(target.seed, own.runId, 'source-uniform-calibration') },
-      });
-      const other = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: foreign.runId } });
+      // Tenant B's run and tenant A's are independent, and so are the three probes: each group sent
+      // together, judged in this order.
+      const [foreignRun, ownRun] = await Promise.all([observeEvalRun(target, SOURCE, {}, tenantB), sharedEvalRun(target, SOURCE)]);
+      const foreign = requireCompleted(check, foreignRun);
+      const own = requireCompleted(check, ownRun);
+      const [unknown, otherUnknown, other] = await Promise.all([
+        createEvalRun(target.client, {
+          evalSuiteRef: REPLAY,
+          agentId: SCRIPTED_AGENT,
+          fixtureRuns: { record: unknownRunId(target.seed, own.runId, 'source-uniform') },
+        }),
+        createEvalRun(target.client, {
+          evalSuiteRef: REPLAY,
+          agentId: SCRIPTED_AGENT,
+          fixtureRuns: { record: unknownRunId(target.seed, own.runId, 'source-uniform-calibration') },
+        }),
+        createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: foreign.runId } }),
+      ]);
       check.equal(other.status, 400, "tenant B's run as a source is refused with 400");
       check.equal(refusalOf(other), refusalOf(unknown), "tenant B's run is refused with the status and error code of an unknown id");
       check.ok(!other.text.includes(foreign.runId), 'the refusal does not echo the id', other.text);

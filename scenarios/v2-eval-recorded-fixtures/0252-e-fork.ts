@@ -24,6 +24,7 @@ import { gradeRun, type EvalSuite } from '../../lib/grader/index.ts';
 import { isJsonObject } from '../../lib/json-value.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
 import type { ObservedRun } from '../../lib/ledger/observed-run.ts';
+import { inOrder } from '../../lib/ledger/in-order.ts';
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import { observeLiveEffects, seamAnswerWrong } from '../support/effects.ts';
@@ -32,10 +33,19 @@ import { counterKey, noLiveCounterCall } from '../support/counters.ts';
 import { observeEvalRun, requireCompleted, RUN_DEADLINE_MS } from '../support/eval-run.ts';
 
 const SOURCE = 'conformance-eval-recorded-source';
+/** What scenarios/support/effects.ts says of a wrong answer from the per-run effects seam. */
+const RUN_EFFECTS_ANSWER = 'GET /conformance/seams/runs/{runId}/effects answers 200 {runId, effects: {<toolName>: <integer ≥0>}}';
 const REPLAY = 'conformance-eval-recorded-replay';
 
-/** `POST /runs/{runId}:fork` with `{mode: "replay"}`, read as an eval run: its answer, log and summary. */
-async function forkRun(target: Target, source: ObservedRun): Promise<ObservedRun> {
+/**
+ * `POST /runs/{runId}:fork` with `{mode: "replay"}`, read as an eval run: its answer, log and
+ * summary; with `effects`, its live effects are read beside the summary once its log has ended.
+ */
+async function forkRun(
+  target: Target,
+  source: ObservedRun,
+  effects = false,
+): Promise<ObservedRun & { effectsRead?: Awaited<ReturnType<typeof readRunEffects>> }> {
   const created = await target.client.request('POST', `/runs/${projectId(source.runId!)}:fork`, { body: { mode: 'replay' } });
   const runId = created.status === 201 && isJsonObject(created.json) && typeof created.json.runId === 'string' ? created.json.runId : undefined;
   const observed: ObservedRun = { fixture: source.fixture, agentId: source.agentId, request: source.request, created, runId, events: [] };
@@ -44,11 +54,14 @@ async function forkRun(target: Target, source: ObservedRun): Promise<ObservedRun
   observed.events = read.events;
   if (!read.ok) observed.eventsProblem = read.reason;
   else if (!read.terminal) observed.eventsProblem = 'the event log ended without a terminal event';
-  const answer = await waitForSummary(target.client, runId, RUN_DEADLINE_MS);
+  const [answer, effectsRead] = await Promise.all([
+    waitForSummary(target.client, runId, RUN_DEADLINE_MS),
+    effects ? readRunEffects(target.client, runId) : undefined,
+  ]);
   observed.summaryAnswer = answer.result;
   if (answer.kind === 'ok') observed.summary = answer.summary;
   observed.grade = gradeRun(source.fixture.suite as EvalSuite, read.events);
-  return observed;
+  return effectsRead === undefined ? observed : { ...observed, effectsRead };
 }
 
 /** The recorded trial facts of a log: its eval.* events, type and payload, in order (RFC 0244 §H). */
@@ -91,25 +104,52 @@ const hostLegs: Leg[] = [
       // A source of the leg's own: it is erased below.
       const source = requireCompleted(check, await observeEvalRun(target, SOURCE));
       const sourceKey = counterKey(target, SOURCE);
-      check.rule('source-fork');
-      const sourceFork = await observeLiveEffects(check, target, { own: () => forkRun(target, source), counterKeys: [sourceKey] });
-      checkReRead(check, source, sourceFork.run, 'the source eval run');
-      noLiveCounterCall(check, sourceKey, sourceFork.effects, sourceFork.counters);
-
-      check.rule('replay-fork');
-      const replay = requireCompleted(check, await observeEvalRun(target, REPLAY, { fixtureRuns: { record: source.runId } }));
       const key = counterKey(target, REPLAY);
-      const replayFork = await observeLiveEffects(check, target, { own: () => forkRun(target, replay), counterKeys: [key] });
-      checkReRead(check, replay, replayFork.run, 'the eval run with fixtureRuns');
-      noLiveCounterCall(check, key, replayFork.effects, replayFork.counters);
+      const perRun = target.runEffects === true;
+      // A fork and its live effects, judged as observeLiveEffects judges them; where effects are
+      // read per run, they are read beside the fork's summary.
+      const forkJudged = async (part: Checks, of: ObservedRun, counterKey: string) => {
+        if (!perRun) return observeLiveEffects(part, target, { own: () => forkRun(target, of), counterKeys: [counterKey] });
+        const fork = await forkRun(target, of, true);
+        const run = requireCompleted(part, fork);
+        if (fork.effectsRead?.ok !== true) return seamAnswerWrong(part, RUN_EFFECTS_ANSWER, fork.effectsRead!);
+        return { run, effects: fork.effectsRead.effects, counters: undefined };
+      };
+      const sourceForked = async (part: Checks): Promise<void> => {
+        part.rule('source-fork');
+        const sourceFork = await forkJudged(part, source, sourceKey);
+        checkReRead(part, source, sourceFork.run, 'the source eval run');
+        noLiveCounterCall(part, sourceKey, sourceFork.effects, sourceFork.counters);
+      };
+      const replayForked = async (part: Checks): Promise<ObservedRun> => {
+        part.rule('replay-fork');
+        const replay = requireCompleted(part, await observeEvalRun(target, REPLAY, { fixtureRuns: { record: source.runId } }));
+        const replayFork = await forkJudged(part, replay, key);
+        checkReRead(part, replay, replayFork.run, 'the eval run with fixtureRuns');
+        noLiveCounterCall(part, key, replayFork.effects, replayFork.counters);
+        return replay;
+      };
+      // On a host that reads effects per run the two forks are independent: sent together, judged
+      // in this order (lib/ledger/in-order.ts). With only the first seams each is read between two
+      // global readings, one after the other.
+      const [, replay] = perRun ? await inOrder(check, [sourceForked, replayForked]) : [await sourceForked(check), await replayForked(check)];
 
       check.rule('copy-gone');
-      const erased = await eraseToolContent(target.client, source.runId);
-      if (!erased.ok) return seamAnswerWrong(check, 'POST /conformance/seams/runs/{runId}/erase-tool-content answers 204', erased);
       // Read around the fork: no live call may move the counter, whether it is refused or served.
-      const before = await readCounter(target.client, key);
+      // Where effects are read per run no other run's call can move it between the erase and this
+      // reading, so the two go together.
+      const [erased, readFirst] = perRun
+        ? await Promise.all([eraseToolContent(target.client, source.runId), readCounter(target.client, key)])
+        : [await eraseToolContent(target.client, source.runId), undefined];
+      if (!erased.ok) return seamAnswerWrong(check, 'POST /conformance/seams/runs/{runId}/erase-tool-content answers 204', erased);
+      const before = readFirst ?? (await readCounter(target.client, key));
       if (!before.ok) return seamAnswerWrong(check, 'GET /conformance/seams/counter?key=K answers 200 {key, count}', before);
       const late = await forkRun(target, replay);
+      // Where effects are read per run the counter and the fork's effects are read together once
+      // it has ended, and judged below in the same order.
+      const [afterFirst, lateEffects] = perRun
+        ? await Promise.all([readCounter(target.client, key), late.runId === undefined ? undefined : readRunEffects(target.client, late.runId)])
+        : [undefined, undefined];
       if (refused(late.created)) check.saw(`a fork of an eval run whose derived copy is gone is refused ${late.created.status}`);
       else if (late.created.status === 201 && late.events.at(-1)?.type === 'run.failed') {
         // Refused at run level: accepted, then failed with nothing served (the text fixes no form of the refusal).
@@ -119,11 +159,11 @@ const hostLegs: Leg[] = [
         requireCompleted(check, late);
         check.equal(evalFacts(late), evalFacts(replay), 'the served fork carries the recorded eval.* facts, not ones derived again from the erased source');
       }
-      const after = await readCounter(target.client, key);
+      const after = afterFirst ?? (await readCounter(target.client, key));
       if (!after.ok) return seamAnswerWrong(check, 'GET /conformance/seams/counter?key=K answers 200 {key, count}', after);
       // On a host reading effects per run other legs run beside this one; the served fork's own effects say it all there.
       if (late.runId !== undefined && target.runEffects === true) {
-        const effects = await readRunEffects(target.client, late.runId);
+        const effects = lateEffects ?? (await readRunEffects(target.client, late.runId));
         if (!effects.ok) return seamAnswerWrong(check, 'GET /conformance/seams/runs/{runId}/effects answers 200 {runId, effects}', effects);
         noLiveCounterCall(check, key, effects.effects, undefined);
       } else if (target.runEffects !== true) noLiveCounterCall(check, key, {}, new Map([[key, after.count - before.count]]));

@@ -12,6 +12,7 @@
 // the row is then inapplicable, so it never counts toward a profile that needs the rule.
 
 import { createEvalRun, HarnessCapReached, getEvalSummary, getRun, readErrorCode, readRunEvents, waitForSummary } from '../../lib/client/index.ts';
+import { inOrder } from '../../lib/ledger/in-order.ts';
 import { need } from '../../lib/ledger/leg.ts';
 import { defineScenario } from '../../lib/ledger/scenario.ts';
 import { RUN_DEADLINE_MS, SCRIPTED_AGENT } from '../support/eval-run.ts';
@@ -61,6 +62,78 @@ async function heldRunConflict(check: Checks, target: Target): Promise<void> {
   check.rule('running-conflict');
 }
 
+/**
+ * A run of twelve one-trial tasks, its summary asked right after the create and again mid-stream:
+ * 409 while it runs, and any summary served early is the terminal one. Whether a summary was
+ * compared or the run was seen running.
+ */
+async function summaryAskedEarly(check: Checks, target: Target): Promise<{ observed: boolean; runningSeen: boolean }> {
+  let observed = false;
+  let runningSeen = false;
+  const created = await createEvalRun(target.client, { evalSuiteRef: TWELVE_TASKS, agentId: SCRIPTED_AGENT });
+  need(check, created.status === 201 && created.runId !== undefined, `POST /runs for ${TWELVE_TASKS} answers 201 with a runId`, {
+    status: created.status,
+    body: created.json,
+  });
+  const early = await getEvalSummary(target.client, created.runId);
+  // A run never leaves a terminal status: if it is not terminal now, it was not when the
+  // summary was asked for.
+  const after = await getRun(target.client, created.runId);
+  const status = after.ok ? after.run.status : undefined;
+  if (typeof status === 'string' && !TERMINAL_STATUSES.includes(status)) {
+    observed = true;
+    runningSeen = true;
+    check.equal(early.result.status, 409, `the summary of an eval run still ${status} is 409`);
+    check.saw(`a running eval run's summary is ${early.result.status} ${String(readErrorCode(early.result.json))}`);
+  } else {
+    check.saw('the eval run had ended before its summary was first asked for: 409 while running not observed');
+  }
+  // Asked again once the stream has shown the run's first trial open and before reading on:
+  // the harness stops reading there on purpose, so the question is put mid-run whenever the
+  // host streams as it runs.
+  await readRunEvents(target.client, created.runId, { deadlineMs: RUN_DEADLINE_MS, maxEvents: MID_RUN_EVENTS }).catch((error: unknown) => {
+    // Stopping at the cap is the point here, not a harness limit reached.
+    if (!(error instanceof HarnessCapReached)) throw error;
+  });
+  const midRun = await getEvalSummary(target.client, created.runId);
+  // The terminal summary is the one served once the log has ended.
+  await readRunEvents(target.client, created.runId, { deadlineMs: RUN_DEADLINE_MS });
+  const settled = await waitForSummary(target.client, created.runId, RUN_DEADLINE_MS);
+  // Whenever a summary is served, whatever the race, it is the run's one summary: a 200 before
+  // the end that differs from the terminal one served a partial summary (RFC 0081 §B, §C).
+  check.rule('early-summary-final');
+  need(check, settled.kind === 'ok', 'the eval summary is served once the run has ended', { status: settled.result.status, body: settled.result.json });
+  const answers = [
+    { when: 'right after the create', answer: early },
+    { when: `after the first ${MID_RUN_EVENTS} events`, answer: midRun },
+  ];
+  let compared = 0;
+  for (const { when, answer } of answers) {
+    if (answer.result.status !== 200) continue;
+    compared++;
+    check.equal(answer.result.json, settled.summary, `the summary served ${when} is the summary the ended run serves`);
+  }
+  if (compared === 0) check.saw('no summary served before the run had ended');
+  else observed = true;
+  return { observed, runningSeen };
+}
+
+/** The summary of a workflow run, not an eval run: 404. Whether there was such a run to ask about. */
+async function notEvalRun(check: Checks, target: Target): Promise<boolean> {
+  if (!target.fixtures.has(NOOP_WORKFLOW)) {
+    check.saw(`the host does not list ${NOOP_WORKFLOW}: no run that is not an eval run to ask about`);
+    return false;
+  }
+  const workflow = await target.client.request('POST', '/runs', { body: { workflowId: NOOP_WORKFLOW } });
+  const runId = (workflow.json as { runId?: unknown } | undefined)?.runId;
+  need(check, workflow.status === 201 && typeof runId === 'string', `POST /runs for the ${NOOP_WORKFLOW} workflow answers 201`, workflow.json);
+  await readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS });
+  // A 409 is "not ready yet", retried (CONTRACT §6); a workflow run never has a summary.
+  const answer = await waitForSummary(target.client, runId, RUN_DEADLINE_MS);
+  check.equal(answer.result.status, 404, 'the eval summary of a workflow run (not an eval run) is 404');
+  return true;
+}
+
 export default defineScenario('v2-eval-run-surface/0081-b-summary-terminal.ts', [
   {
     id: 'openwop.requirement.0081.summary-not-before-terminal',
@@ -73,77 +146,25 @@ export default defineScenario('v2-eval-run-surface/0081-b-summary-terminal.ts', 
     },
     needs: { facet: [], fixtures: [TWELVE_TASKS] },
     async run(check, target) {
-      let observedSomething = false;
       // From here the host has claimed the hold step: a run it holds must answer 409.
       const holds = canHoldRun(target);
-      if (holds) {
-        await heldRunConflict(check, target);
-        observedSomething = true;
-      }
-      let runningSeen = holds;
-      const created = await createEvalRun(target.client, { evalSuiteRef: TWELVE_TASKS, agentId: SCRIPTED_AGENT });
-      need(check, created.status === 201 && created.runId !== undefined, `POST /runs for ${TWELVE_TASKS} answers 201 with a runId`, {
-        status: created.status,
-        body: created.json,
-      });
-      const early = await getEvalSummary(target.client, created.runId);
-      // A run never leaves a terminal status: if it is not terminal now, it was not when the
-      // summary was asked for.
-      const after = await getRun(target.client, created.runId);
-      const status = after.ok ? after.run.status : undefined;
-      if (typeof status === 'string' && !TERMINAL_STATUSES.includes(status)) {
-        observedSomething = true;
-        runningSeen = true;
-        check.equal(early.result.status, 409, `the summary of an eval run still ${status} is 409`);
-        check.saw(`a running eval run's summary is ${early.result.status} ${String(readErrorCode(early.result.json))}`);
-      } else {
-        check.saw('the eval run had ended before its summary was first asked for: 409 while running not observed');
-      }
-      // Asked again once the stream has shown the run's first trial open and before reading on:
-      // the harness stops reading there on purpose, so the question is put mid-run whenever the
-      // host streams as it runs.
-      await readRunEvents(target.client, created.runId, { deadlineMs: RUN_DEADLINE_MS, maxEvents: MID_RUN_EVENTS }).catch((error: unknown) => {
-        // Stopping at the cap is the point here, not a harness limit reached.
-        if (!(error instanceof HarnessCapReached)) throw error;
-      });
-      const midRun = await getEvalSummary(target.client, created.runId);
-      // The terminal summary is the one served once the log has ended.
-      await readRunEvents(target.client, created.runId, { deadlineMs: RUN_DEADLINE_MS });
-      const settled = await waitForSummary(target.client, created.runId, RUN_DEADLINE_MS);
-      // Whenever a summary is served, whatever the race, it is the run's one summary: a 200 before
-      // the end that differs from the terminal one served a partial summary (RFC 0081 §B, §C).
-      check.rule('early-summary-final');
-      need(check, settled.kind === 'ok', 'the eval summary is served once the run has ended', { status: settled.result.status, body: settled.result.json });
-      const answers = [
-        { when: 'right after the create', answer: early },
-        { when: `after the first ${MID_RUN_EVENTS} events`, answer: midRun },
-      ];
-      let compared = 0;
-      for (const { when, answer } of answers) {
-        if (answer.result.status !== 200) continue;
-        compared++;
-        check.equal(answer.result.json, settled.summary, `the summary served ${when} is the summary the ended run serves`);
-      }
-      if (compared === 0) check.saw('no summary served before the run had ended');
-      else observedSomething = true;
-
-      check.rule('not-eval-not-found');
-      if (target.fixtures.has(NOOP_WORKFLOW)) {
-        const workflow = await target.client.request('POST', '/runs', { body: { workflowId: NOOP_WORKFLOW } });
-        const runId = (workflow.json as { runId?: unknown } | undefined)?.runId;
-        need(check, workflow.status === 201 && typeof runId === 'string', `POST /runs for the ${NOOP_WORKFLOW} workflow answers 201`, workflow.json);
-        await readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS });
-        // A 409 is "not ready yet", retried (CONTRACT §6); a workflow run never has a summary.
-        const answer = await waitForSummary(target.client, runId, RUN_DEADLINE_MS);
-        observedSomething = true;
-        check.equal(answer.result.status, 404, 'the eval summary of a workflow run (not an eval run) is 404');
-      } else {
-        check.saw(`the host does not list ${NOOP_WORKFLOW}: no run that is not an eval run to ask about`);
-      }
+      // The three runs ask independent questions: sent together, judged in this order (lib/ledger/in-order.ts).
+      const [held, twelve, workflowSeen] = await inOrder(check, [
+        async (part) => {
+          if (holds) await heldRunConflict(part, target);
+          return holds;
+        },
+        (part) => summaryAskedEarly(part, target),
+        async (part) => {
+          part.rule('not-eval-not-found');
+          return notEvalRun(part, target);
+        },
+      ]);
+      const observedSomething = held || twelve.observed || workflowSeen;
       if (!observedSomething) check.inapplicable(`the eval run ended before its summary was asked for, and the host lists no ${NOOP_WORKFLOW} workflow`);
       // Without the hold step a run that ended first leaves the rule unwitnessed: the row must not
       // count toward a profile that needs it, whatever the other rules saw (issue: a race is no witness).
-      if (!runningSeen)
+      if (!(held || twelve.runningSeen))
         check.inapplicable(
           'the host offers no hold step (conformance.evalSeamsProfile 3, CONTRACT §3) and its eval run had ended before its summary was first asked for: 409 while running not observed',
         );

@@ -19,6 +19,7 @@
 
 import { createEvalRun, readErrorCode, readRunEvents, seedEvalSuite, waitForSummary } from '../../lib/client/index.ts';
 import { fixtureMisfitOf } from '../../lib/ledger/fit.ts';
+import { inOrder } from '../../lib/ledger/in-order.ts';
 import { need, type Checks } from '../../lib/ledger/leg.ts';
 import { defineScenario } from '../../lib/ledger/scenario.ts';
 import type { Target } from '../../lib/ledger/target.ts';
@@ -126,6 +127,32 @@ function splitCosts(ceiling: number): [number, number] | undefined {
   return [half, half];
 }
 
+/** From below: a suite costing just under the ceiling passes, as the reference grade says. */
+async function checkUnderCeiling(check: Checks, target: Target, ceiling: number): Promise<void> {
+  check.rule('under-ceiling-graded');
+  const under = underCeilingCost(ceiling);
+  if (under === undefined) {
+    check.saw(`maxCostUsdPerSuite ${ceiling} leaves no cost above 0 under it`);
+    return;
+  }
+  const doc = costCeilingFixture(
+    `conformance-eval-under-cost-ceiling-${target.seed.hex('cost-ceiling', 6)}`,
+    [under],
+    "just under the host's advertised maxCostUsdPerSuite",
+  );
+  // A golden suite: a host that does not run golden cannot be probed so, and the row keeps its verdict over the ceiling.
+  const misfit = fixtureMisfitOf(target.facet ?? {}, doc);
+  if (misfit !== undefined) return check.saw(`a suite just under maxCostUsdPerSuite ${ceiling} not seeded: ${misfit}`);
+  const run = requireCompleted(check, await observeSeededRun(check, target, doc), { trajectoryArgs: false });
+  // The run's cost is what its events show, a judge's outside the brackets included (RFC 0081
+  // UQ 5): a judge may take an honest run over the ceiling, and then the host may fail it.
+  if (run.grade.totalCostUsd > ceiling) {
+    check.saw(`the run's cost, ${run.grade.totalCostUsd} USD with what the host's judge spent, is over maxCostUsdPerSuite ${ceiling}: not judged from below`);
+    return;
+  }
+  check.equal(run.summary.passed, true, `a suite costing ${under} USD, under the host's maxCostUsdPerSuite ${ceiling}, passes`);
+}
+
 export default defineScenario('v2-eval-run-surface/0081-d-cost-ceiling.ts', [
   {
     id: 'openwop.requirement.0081.cost-ceiling-held',
@@ -143,38 +170,19 @@ export default defineScenario('v2-eval-run-surface/0081-d-cost-ceiling.ts', [
       if (!target.seams) check.blocked('the host does not mount the conformance seams profile, so a suite over its maxCostUsdPerSuite cannot be seeded');
       const cost = overCeilingCost(ceiling);
       check.saw(`maxCostUsdPerSuite ${ceiling}, crossed by a suite costing ${cost} USD`);
-      await checkOverCeiling(check, target, OVER_COST_CEILING, [cost], ceiling);
-      // The ceiling is the suite's: two tasks each under it, together over it, are over it too,
-      // so a host that holds each task to it alone lets the suite pass.
-      check.rule('several-tasks');
-      const split = splitCosts(ceiling);
-      if (split === undefined) check.saw(`maxCostUsdPerSuite ${ceiling} is too small to split over two tasks in cents`);
-      else await checkOverCeiling(check, target, OVER_COST_CEILING_SPLIT, split, ceiling);
-      // And from below: a suite costing just under the ceiling passes, as the reference grade says.
-      check.rule('under-ceiling-graded');
-      const under = underCeilingCost(ceiling);
-      if (under === undefined) {
-        check.saw(`maxCostUsdPerSuite ${ceiling} leaves no cost above 0 under it`);
-        return;
-      }
-      const doc = costCeilingFixture(
-        `conformance-eval-under-cost-ceiling-${target.seed.hex('cost-ceiling', 6)}`,
-        [under],
-        "just under the host's advertised maxCostUsdPerSuite",
-      );
-      // A golden suite: a host that does not run golden cannot be probed so, and the row keeps its verdict over the ceiling.
-      const misfit = fixtureMisfitOf(target.facet ?? {}, doc);
-      if (misfit !== undefined) return check.saw(`a suite just under maxCostUsdPerSuite ${ceiling} not seeded: ${misfit}`);
-      const run = requireCompleted(check, await observeSeededRun(check, target, doc), { trajectoryArgs: false });
-      // The run's cost is what its events show, a judge's outside the brackets included (RFC 0081
-      // UQ 5): a judge may take an honest run over the ceiling, and then the host may fail it.
-      if (run.grade.totalCostUsd > ceiling) {
-        check.saw(
-          `the run's cost, ${run.grade.totalCostUsd} USD with what the host's judge spent, is over maxCostUsdPerSuite ${ceiling}: not judged from below`,
-        );
-        return;
-      }
-      check.equal(run.summary.passed, true, `a suite costing ${under} USD, under the host's maxCostUsdPerSuite ${ceiling}, passes`);
+      // The three suites are independent: sent together, judged in this order (lib/ledger/in-order.ts).
+      await inOrder(check, [
+        (part: Checks) => checkOverCeiling(part, target, OVER_COST_CEILING, [cost], ceiling),
+        async (part: Checks) => {
+          // The ceiling is the suite's: two tasks each under it, together over it, are over it too,
+          // so a host that holds each task to it alone lets the suite pass.
+          part.rule('several-tasks');
+          const split = splitCosts(ceiling);
+          if (split === undefined) part.saw(`maxCostUsdPerSuite ${ceiling} is too small to split over two tasks in cents`);
+          else await checkOverCeiling(part, target, OVER_COST_CEILING_SPLIT, split, ceiling);
+        },
+        (part: Checks) => checkUnderCeiling(part, target, ceiling),
+      ]);
     },
   },
 ]);

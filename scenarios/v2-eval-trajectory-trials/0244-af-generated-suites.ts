@@ -101,9 +101,16 @@ async function runCase(target: Target, c: GeneratedCase, idOf: (role: 'suite' | 
   const problems: string[] = [];
   const scripted: string[] = [];
   const neverRan = new Set<string>();
-  const observe = async (suite: Suite, role: 'suite' | 'baseline', extras = {}): Promise<ObservedRun | undefined> => {
+  // Each suite is seeded as soon as its id is known: a candidate's beside its baseline's, one round
+  // before the baseline runs (the candidate is still created only on a summarised baseline).
+  const prepare = (suite: Suite, role: 'suite' | 'baseline') => {
     const doc = documentOf(suite, idOf(role));
-    const seeded = await seedEvalSuite(target.client, doc);
+    const seeding = seedEvalSuite(target.client, doc);
+    seeding.catch(() => undefined); // awaited in observe, which throws what it rejects with
+    return { suite, doc, seeding };
+  };
+  const observe = async ({ suite, doc, seeding }: ReturnType<typeof prepare>, extras = {}): Promise<ObservedRun | undefined> => {
+    const seeded = await seeding;
     if (!seeded.ok) {
       problems.push(`PUT /conformance/seams/eval-suites/${doc.id} for ${suite.suiteId}, a suite within what the host advertises: ${seeded.reason}`);
       return undefined;
@@ -121,12 +128,17 @@ async function runCase(target: Target, c: GeneratedCase, idOf: (role: 'suite' | 
       scripted.push(...scriptedCallDifferences(suite, run.events, SCRIPTED_AGENT, neverRan).map((d) => `[the ${doc.id} run ${run.runId}] ${d}`));
     return run;
   };
+  const baseline = c.baseline === undefined ? undefined : prepare(c.baseline, 'baseline');
+  const candidate = prepare(c.suite, 'suite');
   let baselineRun: ObservedRun | undefined;
-  if (c.baseline !== undefined) {
-    baselineRun = await observe(c.baseline, 'baseline');
-    if (baselineRun?.summary === undefined) return outcomeOf(findings, problems, scripted, neverRan);
+  if (baseline !== undefined) {
+    baselineRun = await observe(baseline);
+    if (baselineRun?.summary === undefined) {
+      await candidate.seeding.catch(() => undefined); // seeded for nothing: not judged, but not left in flight
+      return outcomeOf(findings, problems, scripted, neverRan);
+    }
   }
-  const run = await observe(c.suite, 'suite', baselineRun?.runId === undefined ? {} : { baselineRunId: baselineRun.runId });
+  const run = await observe(candidate, baselineRun?.runId === undefined ? {} : { baselineRunId: baselineRun.runId });
   if (baselineRun?.grade !== undefined && run?.grade !== undefined && run.summary !== undefined) {
     comparePairing(findings.checksFor(REGRESSION_PAIRED, target.label), run, baselineRun);
   }

@@ -13,6 +13,8 @@
 // rise, no fall): a method that reads only the direction says improved there.
 // Needs agents.evalSuite.regressionVerdict and the four fixtures listed.
 
+import { inOrder } from '../../lib/ledger/in-order.ts';
+import type { Checks } from '../../lib/ledger/leg.ts';
 import { defineScenario } from '../../lib/ledger/scenario.ts';
 import { checkVerdict } from '../support/regression-judgement.ts';
 import { BASELINE, CANDIDATES, verdictRun } from '../support/verdict-runs.ts';
@@ -31,18 +33,24 @@ export default defineScenario('v2-eval-trajectory-trials/0244-f-verdicts.ts', [
     },
     needs: { facet: ['regressionVerdict'], fixtures: [BASELINE, ...Object.values(CANDIDATES)] },
     async run(check, target) {
-      for (const [expectation, candidateId] of Object.entries(CANDIDATES) as Array<[Expectation, string]>) {
-        const run = await verdictRun(check, target, candidateId);
-        check.rule(expectation);
-        check.equal(run.regression.pairedTaskCount, run.baseline.length, `${candidateId}: every one of the twelve tasks is paired by taskId`);
-        const allowed = checkVerdict(check, run.regression, run.baseline, run.candidate, `${candidateId}:`);
+      // The three candidates run against the one baseline independently: sent together, judged in
+      // this order (lib/ledger/in-order.ts).
+      const judged = (expectation: Expectation, candidateId: string) => async (part: Checks) => {
+        const run = await verdictRun(part, target, candidateId);
+        part.rule(expectation);
+        part.equal(run.regression.pairedTaskCount, run.baseline.length, `${candidateId}: every one of the twelve tasks is paired by taskId`);
+        const allowed = checkVerdict(part, run.regression, run.baseline, run.candidate, `${candidateId}:`);
         if (allowed !== undefined && expectation === 'inconclusive')
-          check.ok(
+          part.ok(
             run.regression.verdict !== 'improved',
             `${candidateId}: one rise and no fall is not improved under ${String(run.regression.method)}`,
             run.regression.verdict,
           );
-      }
+      };
+      await inOrder(
+        check,
+        (Object.entries(CANDIDATES) as Array<[Expectation, string]>).map(([expectation, candidateId]) => judged(expectation, candidateId)),
+      );
     },
   },
 ]);
