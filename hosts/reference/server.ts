@@ -21,7 +21,7 @@ import { createRequestListener } from './routes.ts';
 import { BODY_TIMEOUT_MS, setBodyTimeout } from './http.ts';
 import { NOOP_WORKFLOW_ID, RunManager } from './runs.ts';
 import { HoldReleases } from './holds.ts';
-import { Store } from './store.ts';
+import { openStore } from './store.ts';
 import { KEEP_ALIVE_MS, type StreamContext } from './streams.ts';
 import { loadFixtureFiles, SuiteCatalogue, type FixtureDocument } from './suites.ts';
 import { TrafficGuard, type TrafficMode, type TrafficViolation } from './traffic.ts';
@@ -36,7 +36,10 @@ export interface TenantCredentials {
 export interface ReferenceHostOptions {
   /** TCP port on 127.0.0.1; 0 (the default) picks a free one. */
   port?: number;
-  /** SQLite database file; `:memory:` (the default) forgets everything on close. */
+  /**
+   * The SQLite database file, which a restart reopens; absent or `:memory:` (the default) keeps
+   * everything in plain memory (memory-store.ts), forgotten on close.
+   */
   dbPath?: string;
   tenants?: { a?: Partial<TenantCredentials>; b?: Partial<TenantCredentials> };
   /**
@@ -180,7 +183,7 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
   if (!existsSync(fixturesDir)) throw new Error(`the fixtures directory ${fixturesDir} does not exist`);
   const fixtureFiles = loadFixtureFiles(fixturesDir, checkFixture);
 
-  const store = new Store(options.dbPath ?? ':memory:');
+  const store = await openStore(options.dbPath);
   let server: Server | undefined;
   try {
     const catalogue = new SuiteCatalogue(fixtureFiles, store, facets);
