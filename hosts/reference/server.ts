@@ -121,6 +121,7 @@ function checkFixture(doc: unknown): string[] {
   if (!shape.ok) return shape.errors;
   return checkSuiteRules((doc as FixtureDocument).suite);
 }
+
 const PACKAGE_JSON = packagePath('package.json');
 const VENDOR = 'openwop-eval-conformance';
 
