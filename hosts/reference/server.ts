@@ -1,5 +1,5 @@
 // The embedded reference host: the first implementation of CONTRACT.md, served over real HTTP on
-// loopback with a SQLite store.
+// loopback, with its runs in memory or, on a file, in SQLite (store.ts).
 //
 // It is plain `node:http`, no framework: the host needs full control of the SSE stream (framing,
 // keep-alive, resumption, closing after the terminal event) and of every error body (one flat
@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { packagePath } from '../../lib/package-root.ts';
-import { checkSuiteRules } from '../../lib/schemas/index.ts';
+import { checkSuiteRules, validate } from '../../lib/schemas/index.ts';
 import { buildDiscovery, IMPLEMENTATION_NAME, rawPublicKey, resolveFacets, type EvalFacetOverrides, type Implementation } from './discovery.ts';
 import { REFERENCE_BEHAVIOUR, type EngineBehaviour } from './eval/index.ts';
 import { REFERENCE_HOST_BEHAVIOUR, type HostBehaviour } from './host-behaviour.ts';
@@ -21,7 +21,7 @@ import { createRequestListener } from './routes.ts';
 import { BODY_TIMEOUT_MS, setBodyTimeout } from './http.ts';
 import { NOOP_WORKFLOW_ID, RunManager } from './runs.ts';
 import { HoldReleases } from './holds.ts';
-import { Store } from './store.ts';
+import { openStore } from './store.ts';
 import { KEEP_ALIVE_MS, type StreamContext } from './streams.ts';
 import { loadFixtureFiles, SuiteCatalogue, type FixtureDocument } from './suites.ts';
 import { TrafficGuard, type TrafficMode, type TrafficViolation } from './traffic.ts';
@@ -36,7 +36,10 @@ export interface TenantCredentials {
 export interface ReferenceHostOptions {
   /** TCP port on 127.0.0.1; 0 (the default) picks a free one. */
   port?: number;
-  /** SQLite database file; `:memory:` (the default) forgets everything on close. */
+  /**
+   * The SQLite database file, which a restart reopens; absent or `:memory:` (the default) keeps
+   * everything in plain memory (memory-store.ts), forgotten on close.
+   */
   dbPath?: string;
   tenants?: { a?: Partial<TenantCredentials>; b?: Partial<TenantCredentials> };
   /**
@@ -107,6 +110,18 @@ export const DEFAULT_TENANTS: { a: TenantCredentials; b: TenantCredentials } = {
 };
 
 const DEFAULT_FIXTURES_DIR = packagePath('fixtures/eval-suites/');
+
+/**
+ * Checks a fixture document the host reads or is sent: its schema (always on, as every request
+ * is: traffic.ts `incoming`), then the suite rules. One function for every host of the process,
+ * so that a fixture file read and checked once is not checked again (suites.ts).
+ */
+function checkFixture(doc: unknown): string[] {
+  const shape = validate('eval-suite-fixture', doc);
+  if (!shape.ok) return shape.errors;
+  return checkSuiteRules((doc as FixtureDocument).suite);
+}
+
 const PACKAGE_JSON = packagePath('package.json');
 const VENDOR = 'openwop-eval-conformance';
 
@@ -171,16 +186,11 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
     ...(options.onTrafficViolation === undefined ? {} : { onViolation: options.onTrafficViolation }),
   });
 
-  const checkFixture = (doc: unknown): string[] => {
-    const shape = guard.incoming('eval-suite-fixture', doc);
-    if (shape.length > 0) return shape;
-    return checkSuiteRules((doc as FixtureDocument).suite);
-  };
   const fixturesDir = options.fixturesDir ?? DEFAULT_FIXTURES_DIR;
   if (!existsSync(fixturesDir)) throw new Error(`the fixtures directory ${fixturesDir} does not exist`);
   const fixtureFiles = loadFixtureFiles(fixturesDir, checkFixture);
 
-  const store = new Store(options.dbPath ?? ':memory:');
+  const store = await openStore(options.dbPath);
   let server: Server | undefined;
   try {
     const catalogue = new SuiteCatalogue(fixtureFiles, store, facets);

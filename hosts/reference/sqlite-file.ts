@@ -25,7 +25,7 @@ const MEMORY = ':memory:';
 
 export class SqliteFile {
   readonly #db: sqlite.Database;
-  readonly #statements = new Map<string, { statement: Statement; prepared: Prepared }>();
+  readonly #statements = new Map<string, { slot: { statement: Statement }; prepared: Prepared }>();
   /** The lock folder's owner record, for a database on a file. */
   readonly #owner: string | undefined;
   #savepoints = 0;
@@ -59,13 +59,24 @@ export class SqliteFile {
   prepared(sql: string): Prepared {
     let entry = this.#statements.get(sql);
     if (entry === undefined) {
-      const statement = this.#db.prepare(sql);
-      const prepared: Prepared = {
-        run: (...values) => void statement.run(values),
-        get: (...values) => statement.get(values) ?? undefined,
-        all: (...values) => statement.all(values),
+      const slot = { statement: this.#db.prepare(sql) };
+      const use = <T>(call: (statement: Statement) => T): T => {
+        try {
+          return call(slot.statement);
+        } catch (error) {
+          // A statement whose run failed (a refused INSERT) refuses its next binding, its reset
+          // repeating the error: it is replaced, so that the next call runs.
+          finalizeQuietly(slot.statement);
+          if (this.#db.isOpen) slot.statement = this.#db.prepare(sql);
+          throw error;
+        }
       };
-      entry = { statement, prepared };
+      const prepared: Prepared = {
+        run: (...values) => use((statement) => void statement.run(values)),
+        get: (...values) => use((statement) => statement.get(values) ?? undefined),
+        all: (...values) => use((statement) => statement.all(values)),
+      };
+      entry = { slot, prepared };
       this.#statements.set(sql, entry);
     }
     return entry.prepared;
@@ -88,11 +99,24 @@ export class SqliteFile {
   close(): void {
     if (!this.#db.isOpen) return;
     // WebAssembly memory is not garbage-collected: every prepared statement is finalized by hand.
-    for (const { statement } of this.#statements.values()) statement.finalize();
+    for (const { slot } of this.#statements.values()) finalizeQuietly(slot.statement);
     this.#statements.clear();
     // The lock folder must be empty for the file layer to remove it on close.
     if (this.#owner !== undefined) unlinkSync(this.#owner);
     this.#db.close();
+  }
+}
+
+/**
+ * Finalizes a statement. sqlite3_finalize repeats the error of the statement's last run (a refused
+ * INSERT), which was thrown to its caller then: the statement is finalized all the same.
+ */
+function finalizeQuietly(statement: Statement): void {
+  if (statement.isFinalized) return;
+  try {
+    statement.finalize();
+  } catch {
+    // Finalized: see above.
   }
 }
 

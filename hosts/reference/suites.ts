@@ -36,16 +36,32 @@ export function requirementsMet(doc: FixtureDocument, facets: EvalFacets | undef
   return true;
 }
 
+/**
+ * The fixture files already read and checked in this process, per checker and path, with the text
+ * they were parsed from: a host started again (every certification of a matrix starts one) reads
+ * the files but parses and checks only one whose text changed. The documents are frozen, since
+ * every host of the process shares them.
+ */
+const checkedFiles = new WeakMap<FixtureChecker, Map<string, { text: string; doc: FixtureDocument }>>();
+
 /** Reads every `*.json` of the directory; a document that fails the checker stops the host. */
 export function loadFixtureFiles(dir: string, check: FixtureChecker): FixtureDocument[] {
+  let checked = checkedFiles.get(check);
+  if (checked === undefined) {
+    checked = new Map();
+    checkedFiles.set(check, checked);
+  }
   const names = readdirSync(dir)
     .filter((name) => name.endsWith('.json'))
     .sort();
   return names.map((name) => {
     const path = join(dir, name);
+    const text = readFileSync(path, 'utf8');
+    const known = checked.get(path);
+    if (known?.text === text) return known.doc;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(readFileSync(path, 'utf8'));
+      parsed = JSON.parse(text);
     } catch (err) {
       throw new Error(`eval-suite fixture ${path} is not JSON: ${(err as Error).message}`);
     }
@@ -54,8 +70,17 @@ export function loadFixtureFiles(dir: string, check: FixtureChecker): FixtureDoc
     const doc = parsed as FixtureDocument;
     const stem = name.slice(0, -'.json'.length);
     if (doc.id !== stem) throw new Error(`eval-suite fixture ${path} has id "${doc.id}", not its file name "${stem}"`);
+    checked.set(path, { text, doc: deepFreeze(doc) });
     return doc;
   });
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const member of Object.values(value)) deepFreeze(member);
+  }
+  return value;
 }
 
 export class SuiteCatalogue {
