@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/support/longest-first.ts';
 
 export default defineConfig({
   test: {
@@ -20,6 +21,8 @@ export default defineConfig({
     // package tests), so a third fork on 2 cores keeps both busy: 166 s → 129 s for the whole run
     // (bench/RESULTS.md "npm test, file by file"); a fourth gained nothing more.
     maxWorkers: availableParallelism() + 1,
+    // The longest files start first (test/support/longest-first.ts).
+    sequence: { sequencer: LongestFirst },
     // fast-check: failure reports with seed and path; OPENWOP_FC_SEED replays one. The vitest
     // bridge and the embedded host for scenario files.
     setupFiles: ['test/support/fast-check-setup.ts', 'test/support/vitest-setup.ts', 'test/support/archive-audit.ts'],
