@@ -38,7 +38,6 @@ import { HarnessCapReached, ResponseTooDeep, ResponseTooLarge, TransportError } 
 import { ReadBudget } from './budget.ts';
 import { DOMAIN_NAMES } from '../setting-names.ts';
 import { isSequence, Log, type RunEvent } from './event-log.ts';
-import { takeParsedFrame } from './frame-memo.ts';
 import { RateLimited } from './retry.ts';
 import { projectId } from './ids.ts';
 import { jsonTextDeepAndBalanced, MAX_JSON_DEPTH } from '../json-depth.ts';
@@ -257,9 +256,8 @@ export async function readRunEvents(client: Client, runId: string, options: Read
       try {
         // Depth checked on the text first, so a deep frame is never expanded into objects; text
         // JSON.parse accepts nests as deep as its value, so that check is the whole check
-        // (response-body.ts parseBody). The route step's frame check may have parsed it already,
-        // having made the same depth check (./frame-memo.ts).
-        data = takeParsedFrame(message.data) ?? (jsonTextDeepAndBalanced(message.data) ? DEEP_FRAME : JSON.parse(message.data));
+        // (response-body.ts parseBody).
+        data = jsonTextDeepAndBalanced(message.data) ? DEEP_FRAME : JSON.parse(message.data);
       } catch {
         log.problem(`the SSE frame${message.id ? ` with id ${message.id}` : ''} carried data that is not JSON`);
         return;

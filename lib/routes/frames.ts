@@ -10,7 +10,6 @@
 // count: the harness closes a stream once the run's terminal event came.
 
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { leaveParsedFrame } from '../client/frame-memo.ts';
 import { jsonTextDeepAndBalanced } from '../json-depth.ts';
 import { validate } from '../schemas/index.ts';
 
@@ -65,8 +64,6 @@ export function frameChecker(onEvent: (event: unknown) => void, problems: string
       let data: unknown;
       try {
         data = JSON.parse(message.data);
-        // The event reader of the same stream takes this value instead of parsing the text again.
-        leaveParsedFrame(message.data, data);
       } catch {
         counts.seen++;
         counts.checked++;
