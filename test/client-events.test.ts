@@ -24,6 +24,7 @@ import {
   useFakeHost,
   HANG_MS,
 } from './support/fake-host.ts';
+import { patient } from './support/slowness.ts';
 
 useFakeHost();
 
@@ -160,9 +161,10 @@ describe('reading run events', () => {
         if (!res.destroyed) res.write(': keep-alive\n\n');
       });
     };
-    const deadlineMs = 600;
+    // The two events must have arrived by the deadline, so it is stretched by the machine's measured slowness.
+    const deadlineMs = patient(600);
     const read = await readRunEvents(client(), RUN_ID, { deadlineMs });
-    expect(read).toMatchObject({ ok: false, via: 'sse', reason: expect.stringContaining('no terminal event within 600 ms') });
+    expect(read).toMatchObject({ ok: false, via: 'sse', reason: expect.stringContaining(`no terminal event within ${deadlineMs} ms`) });
     expect(sequences(read.events)).toEqual([0, 1]);
   });
 
