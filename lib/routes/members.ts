@@ -52,76 +52,34 @@ const MAX_NAME = 80;
 /** How a document's members were schema-checked: all, none, or all but root members outside `rootMembers`. */
 export type SchemaReach = 'all' | 'none' | { rootMembers: readonly string[] };
 
-const KEY_CACHE_MAX = 4096;
-/** Member names seen, with their keys: a run's events repeat the same few dozen names thousands of times. */
-const keys = new Map<string, string>();
-
 function key(name: string): string {
-  const known = keys.get(name);
-  if (known !== undefined) return known;
-  const made = /^[A-Za-z_$][\w$-]{0,63}$/.test(name) ? name : JSON.stringify(name.slice(0, MAX_NAME));
-  if (keys.size < KEY_CACHE_MAX) keys.set(name, made);
-  return made;
-}
-
-/**
- * Walks the normalised member paths of `value` in document order, each told once to `visit` with
- * the root member it lies under (the path up to its first `.` or `[`), and stops once `visit`
- * has been told MAX_PATHS distinct paths. No intermediate list is built: the census walks every
- * event of every read form of every run.
- */
-function walkPaths(value: unknown, visit: (path: string, root: string) => void, skip?: (path: string) => boolean, omit?: string): void {
-  const seen = new Set<string>();
-  const leaf = (path: string, root: string): void => {
-    if (seen.has(path)) return;
-    seen.add(path);
-    visit(path, root);
-  };
-  const walk = (node: unknown, path: string, root: string, depth: number): void => {
-    if (seen.size >= MAX_PATHS) return;
-    if (path !== '' && skip?.(path)) {
-      leaf(path, root);
-      return;
-    }
-    if (depth >= MAX_DEPTH) {
-      if (path !== '') leaf(path, root);
-      return;
-    }
-    if (Array.isArray(node)) {
-      if (node.length === 0 && path !== '') leaf(path, root);
-      const inner = `${path}[]`;
-      const innerRoot = path === '' ? '' : root;
-      for (const item of node) walk(item, inner, innerRoot, depth + 1);
-    } else if (isJsonObject(node)) {
-      let empty = true;
-      for (const name in node) {
-        if (!Object.hasOwn(node, name) || (path === '' && name === omit)) continue;
-        empty = false;
-        if (path === '') {
-          const top = key(name);
-          walk(node[name], top, rootOf(top), depth + 1);
-        } else walk(node[name], `${path}.${key(name)}`, root, depth + 1);
-      }
-      if (empty && path !== '') leaf(path, root);
-    } else if (path !== '') leaf(path, root);
-  };
-  walk(value, '', '', 0);
-}
-
-/** The root member of a path: what comes before its first `.` or `[`. */
-function rootOf(path: string): string {
-  for (let i = 0; i < path.length; i++) {
-    const c = path.charCodeAt(i);
-    if (c === 0x2e || c === 0x5b) return path.slice(0, i);
-  }
-  return path;
+  return /^[A-Za-z_$][\w$-]{0,63}$/.test(name) ? name : JSON.stringify(name.slice(0, MAX_NAME));
 }
 
 /** The normalised member paths of `value`: objects by `.`, arrays as `[]`, leaves (an empty object or array is one). */
 export function memberPaths(value: unknown, skip?: (path: string) => boolean): string[] {
-  const out: string[] = [];
-  walkPaths(value, (path) => out.push(path), skip);
-  return out;
+  const out = new Set<string>();
+  const walk = (node: unknown, path: string, depth: number): void => {
+    if (out.size >= MAX_PATHS) return;
+    if (path !== '' && skip?.(path)) {
+      out.add(path);
+      return;
+    }
+    if (depth >= MAX_DEPTH) {
+      if (path !== '') out.add(path);
+      return;
+    }
+    if (Array.isArray(node)) {
+      if (node.length === 0 && path !== '') out.add(path);
+      for (const item of node) walk(item, `${path}[]`, depth + 1);
+    } else if (isJsonObject(node)) {
+      const entries = Object.entries(node);
+      if (entries.length === 0 && path !== '') out.add(path);
+      for (const [name, item] of entries) walk(item, path === '' ? key(name) : `${path}.${key(name)}`, depth + 1);
+    } else if (path !== '') out.add(path);
+  };
+  walk(value, '', 0);
+  return [...out];
 }
 
 /** Whether `declared` (a member path) covers `path`: the path itself, or a member inside it. */
@@ -129,31 +87,20 @@ export function covers(declared: string, path: string): boolean {
   return path === declared || path.startsWith(`${declared}.`) || path.startsWith(`${declared}[]`);
 }
 
-/** The declared document patterns, compiled once each: the declarations are the same few dozen every certification. */
-const globs = new Map<string, RegExp>();
-
 function globMatches(pattern: string, name: string): boolean {
-  let glob = globs.get(pattern);
-  if (glob === undefined) {
-    const source = pattern
-      .split('*')
-      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*');
-    glob = new RegExp(`^${source}$`);
-    globs.set(pattern, glob);
-  }
-  return glob.test(name);
+  const source = pattern
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  return new RegExp(`^${source}$`).test(name);
 }
 
 /** The member census of one certification: what was served, per document, and whether a schema checked it. */
 export class MemberCensus {
   readonly #documents = new Map<string, Map<string, { served: number; schemaChecked: boolean }>>();
 
-  /**
-   * Counts the members of one served document. `skip` stops the walk at a path (a poll page's
-   * events, counted as events); `omit` is a root member left out (an event's payload, counted apart).
-   */
-  add(document: string, value: unknown, reach: SchemaReach, skip?: (path: string) => boolean, omit?: string): void {
+  /** Counts the members of one served document. `skip` stops the walk at a path (a poll page's events, counted as events). */
+  add(document: string, value: unknown, reach: SchemaReach, skip?: (path: string) => boolean): void {
     const name = document.slice(0, MAX_NAME);
     let paths = this.#documents.get(name);
     if (paths === undefined) {
@@ -161,29 +108,26 @@ export class MemberCensus {
       paths = new Map();
       this.#documents.set(name, paths);
     }
-    const checkedUnder = (root: string): boolean => reach === 'all' || (reach !== 'none' && reach.rootMembers.includes(root));
-    walkPaths(
-      value,
-      (path, root) => {
-        const entry = paths.get(path);
-        if (entry === undefined) {
-          if (paths.size < MAX_PATHS) paths.set(path, { served: 1, schemaChecked: checkedUnder(root) });
-        } else {
-          entry.served++;
-          entry.schemaChecked &&= checkedUnder(root);
-        }
-      },
-      skip,
-      omit,
-    );
+    for (const path of memberPaths(value, skip)) {
+      const root = path.split(/[.[]/)[0]!;
+      const checked = reach === 'all' || (reach !== 'none' && reach.rootMembers.includes(root));
+      const entry = paths.get(path);
+      if (entry === undefined) {
+        if (paths.size < MAX_PATHS) paths.set(path, { served: 1, schemaChecked: checked });
+      } else {
+        entry.served++;
+        entry.schemaChecked &&= checked;
+      }
+    }
   }
 
   /** Counts one run event's members: the envelope checked by its schema, the payload as `payloadChecked` says. */
   addEvent(event: unknown, payloadChecked: (type: string) => boolean): void {
     if (!isJsonObject(event)) return;
     const type = typeof event.type === 'string' ? event.type : '(no type)';
-    // The envelope is every member but the payload: walked with the payload skipped over, not copied.
-    this.add(`event ${type}`, event, 'all', undefined, 'payload');
+    const envelope = { ...event };
+    delete envelope.payload;
+    this.add(`event ${type}`, envelope, 'all');
     if (event.payload !== undefined) this.add(`event ${type}`, { payload: event.payload }, payloadChecked(type) ? 'all' : 'none');
   }
 
