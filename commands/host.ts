@@ -71,7 +71,7 @@ export async function hostCommand(options: HostOptions, io: Io): Promise<number>
   if (key.wrote !== undefined) io.out(`signing key written to ${key.wrote} (private: keep it; its public half is published)\n`);
   if (key.publishedKey !== undefined) io.out(`publishes signing key ${options.signingKeyId} in its discovery signingKeys\n`);
   else io.out('publishes a fresh random signing key: to certify against it, start it with --write-signing-key or --publish-key\n');
-  io.out(`database: ${options.db ?? ':memory:'}; stop with Ctrl-C\n`);
+  io.out(`database: ${options.db ?? 'none, runs kept in memory'}; stop with Ctrl-C\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
