@@ -32,6 +32,12 @@ export interface ExchangeRecord {
   end(outcome: { text: string; json?: unknown } | { by: StreamEnd }): void;
   /** The exchange ended in a transport error (the error the caller sees). */
   fail(error: Error): void;
+  /**
+   * A stream's SSE frame data as the recorder parsed it from the chunk last told, taken once;
+   * undefined when it did not (lib/routes/frames.ts). The reader of the same stream takes it
+   * instead of parsing the frame again: the value JSON.parse gives for that text, not too deep.
+   */
+  takeFrame?(data: string): unknown;
 }
 
 export interface ExchangeRecorder {
