@@ -1,14 +1,42 @@
-// The member census (lib/routes/members.ts) counts paths as it walks a document, without listing
-// them first. Held here against the census as first written — every document's paths listed by
-// `memberPaths`, then each counted by its root — on generated documents that reach every bound:
-// odd member names, nesting past the depth bound, documents past the path bound, documents and
-// events past a name's path bound, root arrays and scalars, skips and every kind of schema reach.
+// The member census (lib/routes/members.ts), its regular expressions replaced by scans: held
+// here against the census with them — the same listing of every document's paths, each counted
+// by the root a regular expression splits off, member names quoted by one — on generated documents
+// that reach every bound: odd member names, nesting past the depth bound, documents past the path
+// bound, documents and events past a name's path bound, root arrays and scalars, skips and every
+// kind of schema reach.
 
 import { describe, expect, it } from 'vitest';
 import { isJsonObject } from '../lib/json-value.ts';
-import { MemberCensus, memberPaths, type SchemaReach } from '../lib/routes/members.ts';
+import { MemberCensus, type SchemaReach } from '../lib/routes/members.ts';
 
-/** The census as first written: the oracle. */
+/** A document's member paths as first listed, member names quoted by a regular expression. */
+function listedPaths(value: unknown, skip?: (path: string) => boolean): string[] {
+  const key = (name: string) => (/^[A-Za-z_$][\w$-]{0,63}$/.test(name) ? name : JSON.stringify(name.slice(0, 80)));
+  const out = new Set<string>();
+  const walk = (node: unknown, path: string, depth: number): void => {
+    if (out.size >= 400) return;
+    if (path !== '' && skip?.(path)) {
+      out.add(path);
+      return;
+    }
+    if (depth >= 12) {
+      if (path !== '') out.add(path);
+      return;
+    }
+    if (Array.isArray(node)) {
+      if (node.length === 0 && path !== '') out.add(path);
+      for (const item of node) walk(item, `${path}[]`, depth + 1);
+    } else if (isJsonObject(node)) {
+      const entries = Object.entries(node);
+      if (entries.length === 0 && path !== '') out.add(path);
+      for (const [name, item] of entries) walk(item, path === '' ? key(name) : `${path}.${key(name)}`, depth + 1);
+    } else if (path !== '') out.add(path);
+  };
+  walk(value, '', 0);
+  return [...out];
+}
+
+/** The census with its regular expressions: the oracle. */
 class ListingCensus {
   readonly documents = new Map<string, Map<string, { served: number; schemaChecked: boolean }>>();
 
@@ -20,7 +48,7 @@ class ListingCensus {
       paths = new Map();
       this.documents.set(name, paths);
     }
-    for (const path of memberPaths(value, skip)) {
+    for (const path of listedPaths(value, skip)) {
       const root = path.split(/[.[]/)[0]!;
       const checked = reach === 'all' || (reach !== 'none' && reach.rootMembers.includes(root));
       const entry = paths.get(path);
@@ -56,6 +84,7 @@ function random(seed: number): () => number {
 
 const NAMES = [
   'runId',
+  'a-b9',
   'type',
   'payload',
   'tasks',

@@ -118,134 +118,49 @@ function globMatches(pattern: string, name: string): boolean {
   return regex.test(name);
 }
 
-/** The root member a path starts with: its first segment up to a `.` or `[` (empty for a root array's items). */
-function rootOf(segment: string): string {
-  for (let i = 0; i < segment.length; i++) {
-    const c = segment.charCodeAt(i);
-    if (c === 0x2e || c === 0x5b) return segment.slice(0, i);
+/** The root member a path starts with: up to its first `.` or `[` (empty for a root array's items). */
+function rootOf(path: string): string {
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    if (c === 0x2e || c === 0x5b) return path.slice(0, i);
   }
-  return segment;
-}
-
-/** Whether a schema checked the members under `root`. */
-function reached(reach: SchemaReach, root: string): boolean {
-  return reach === 'all' || (reach !== 'none' && reach.rootMembers.includes(root));
-}
-
-/** How often a path was served in one document, and whether a schema checked it every time. */
-interface PathCount {
-  served: number;
-  schemaChecked: boolean;
-  /** The `add` that last counted it: a path counts once per document. */
-  pass: number;
-}
-
-/**
- * One document's walk into its name's counts: each path counted once, at most MAX_PATHS distinct
- * paths walked, and no new path once the name holds MAX_PATHS (those still told apart, so the
- * walk's own bound counts each once). Paths are counted as they are reached, never listed first.
- */
-class DocumentWalk {
-  readonly #paths: Map<string, PathCount>;
-  readonly #pass: number;
-  readonly #skip: ((path: string) => boolean) | undefined;
-  #distinct = 0;
-  #refused: Set<string> | undefined;
-
-  constructor(paths: Map<string, PathCount>, pass: number, skip?: (path: string) => boolean) {
-    this.#paths = paths;
-    this.#pass = pass;
-    this.#skip = skip;
-  }
-
-  /** The root: its members' paths start with their own names, which tell how a schema reached them. */
-  root(value: unknown, reach: SchemaReach, except?: string): void {
-    if (Array.isArray(value)) {
-      const checked = reached(reach, '');
-      for (const item of value) this.walk(item, '[]', 1, checked);
-    } else if (isJsonObject(value)) {
-      for (const name in value) {
-        if (name === except || !Object.hasOwn(value, name)) continue;
-        const segment = key(name);
-        this.walk(value[name], segment, 1, reached(reach, rootOf(segment)));
-      }
-    }
-  }
-
-  /** A member below the root: an empty object or array and a leaf are paths, the rest is walked. */
-  walk(node: unknown, path: string, depth: number, checked: boolean): void {
-    if (this.#distinct >= MAX_PATHS) return;
-    if (this.#skip?.(path) || depth >= MAX_DEPTH) {
-      this.#count(path, checked);
-    } else if (Array.isArray(node)) {
-      if (node.length === 0) this.#count(path, checked);
-      const inner = `${path}[]`;
-      for (const item of node) this.walk(item, inner, depth + 1, checked);
-    } else if (isJsonObject(node)) {
-      let empty = true;
-      for (const name in node) {
-        if (!Object.hasOwn(node, name)) continue;
-        empty = false;
-        this.walk(node[name], `${path}.${key(name)}`, depth + 1, checked);
-      }
-      if (empty) this.#count(path, checked);
-    } else {
-      this.#count(path, checked);
-    }
-  }
-
-  #count(path: string, checked: boolean): void {
-    const entry = this.#paths.get(path);
-    if (entry !== undefined) {
-      if (entry.pass === this.#pass) return;
-      entry.pass = this.#pass;
-      entry.served++;
-      entry.schemaChecked &&= checked;
-    } else if (this.#paths.size < MAX_PATHS) {
-      this.#paths.set(path, { served: 1, schemaChecked: checked, pass: this.#pass });
-    } else {
-      this.#refused ??= new Set();
-      if (this.#refused.has(path)) return;
-      this.#refused.add(path);
-    }
-    this.#distinct++;
-  }
+  return path;
 }
 
 /** The member census of one certification: what was served, per document, and whether a schema checked it. */
 export class MemberCensus {
-  readonly #documents = new Map<string, Map<string, PathCount>>();
-  /** Walks so far: a path's last count names its walk. */
-  #walks = 0;
+  readonly #documents = new Map<string, Map<string, { served: number; schemaChecked: boolean }>>();
 
   /** Counts the members of one served document. `skip` stops the walk at a path (a poll page's events, counted as events). */
   add(document: string, value: unknown, reach: SchemaReach, skip?: (path: string) => boolean): void {
-    const paths = this.#paths(document);
-    if (paths !== undefined) new DocumentWalk(paths, ++this.#walks, skip).root(value, reach);
+    const name = document.slice(0, MAX_NAME);
+    let paths = this.#documents.get(name);
+    if (paths === undefined) {
+      if (this.#documents.size >= MAX_DOCUMENTS) return;
+      paths = new Map();
+      this.#documents.set(name, paths);
+    }
+    for (const path of memberPaths(value, skip)) {
+      const root = rootOf(path);
+      const checked = reach === 'all' || (reach !== 'none' && reach.rootMembers.includes(root));
+      const entry = paths.get(path);
+      if (entry === undefined) {
+        if (paths.size < MAX_PATHS) paths.set(path, { served: 1, schemaChecked: checked });
+      } else {
+        entry.served++;
+        entry.schemaChecked &&= checked;
+      }
+    }
   }
 
   /** Counts one run event's members: the envelope checked by its schema, the payload as `payloadChecked` says. */
   addEvent(event: unknown, payloadChecked: (type: string) => boolean): void {
     if (!isJsonObject(event)) return;
     const type = typeof event.type === 'string' ? event.type : '(no type)';
-    const paths = this.#paths(`event ${type}`);
-    if (paths === undefined) return;
-    // The envelope (every member but the payload), then the payload, each counted as a document
-    // of its own under the event's name; neither is copied out of the event to be walked.
-    new DocumentWalk(paths, ++this.#walks).root(event, 'all', 'payload');
-    if (event.payload !== undefined) new DocumentWalk(paths, ++this.#walks).walk(event.payload, 'payload', 1, payloadChecked(type));
-  }
-
-  /** The paths counted under `document` (its name cut to MAX_NAME); undefined past MAX_DOCUMENTS documents. */
-  #paths(document: string): Map<string, PathCount> | undefined {
-    const name = document.slice(0, MAX_NAME);
-    let paths = this.#documents.get(name);
-    if (paths === undefined) {
-      if (this.#documents.size >= MAX_DOCUMENTS) return undefined;
-      paths = new Map();
-      this.#documents.set(name, paths);
-    }
-    return paths;
+    const envelope = { ...event };
+    delete envelope.payload;
+    this.add(`event ${type}`, envelope, 'all');
+    if (event.payload !== undefined) this.add(`event ${type}`, { payload: event.payload }, payloadChecked(type) ? 'all' : 'none');
   }
 
   /** Every member with its class: cross-checked by a declaration whose rule made a check (`checkedRules`), else by the schema. */
