@@ -1,7 +1,8 @@
 // The hook through which every exchange a client makes can be recorded (lib/archive/recorder.ts
 // builds the certification's archive on it): the request as sent, the response as read, chunk by
 // chunk for a stream, and when each part happened. A client without a recorder behaves exactly
-// as one with none; a recorder only watches, it never changes what is sent or read.
+// as one with none; a recorder only watches, it never changes what is sent or read (the frames
+// it hands a stream's reader, `takeFrame`, are what the reader would have parsed itself).
 
 export interface SentRequest {
   method: string;
