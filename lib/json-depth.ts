@@ -76,6 +76,10 @@ export function parseJsonBounded(text: string, what: string, limit = MAX_JSON_DE
  * not JSON.
  */
 export function jsonTextDeepAndBalanced(text: string, limit = MAX_JSON_DEPTH): boolean {
+  // Nesting deeper than `limit` takes more than `limit` opening brackets: text with no more than
+  // that many, in or out of strings, is not too deep, and most answers and frames are told so by
+  // a few native searches instead of a walk over every character.
+  if (!moreOpeningBrackets(text, limit)) return false;
   let depth = 0;
   let deepest = 0;
   let inString = false;
@@ -94,4 +98,16 @@ export function jsonTextDeepAndBalanced(text: string, limit = MAX_JSON_DEPTH): b
     }
   }
   return deepest > limit && depth === 0 && !inString;
+}
+
+/** Whether `text` holds more than `limit` `[` and `{` together. */
+function moreOpeningBrackets(text: string, limit: number): boolean {
+  if (text.length <= limit) return false;
+  let count = 0;
+  for (const bracket of ['[', '{']) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
+      if (++count > limit) return true;
+    }
+  }
+  return false;
 }

@@ -256,8 +256,8 @@ export async function readRunEvents(client: Client, runId: string, options: Read
       try {
         // Depth checked on the text first, so a deep frame is never expanded into objects; text
         // JSON.parse accepts nests as deep as its value, so that check is the whole check
-        // (response-body.ts parseBody).
-        data = jsonTextDeepAndBalanced(message.data) ? DEEP_FRAME : JSON.parse(message.data);
+        // (response-body.ts parseBody). A frame the route step already parsed is taken as it is.
+        data = stream.takeFrame?.(message.data) ?? (jsonTextDeepAndBalanced(message.data) ? DEEP_FRAME : JSON.parse(message.data));
       } catch {
         log.problem(`the SSE frame${message.id ? ` with id ${message.id}` : ''} carried data that is not JSON`);
         return;

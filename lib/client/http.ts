@@ -29,7 +29,7 @@ import { TestBug } from '../test-bug.ts';
 import type { ReadBudget } from './budget.ts';
 import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
 import { discard, flattenHeaders, parseBody, readCapped } from './response-body.ts';
-import type { ExchangeRecorder } from './recorder.ts';
+import type { ExchangeRecord, ExchangeRecorder } from './recorder.ts';
 import { GATEWAY_STATUSES, withRetries } from './retry.ts';
 import { describeAnswer } from './util.ts';
 import { DEFAULT_USER_AGENT, type EarlyAnswer, PROTOCOL_VERSION, takeEarlyExchange } from './early-discovery.ts';
@@ -121,8 +121,8 @@ export interface StreamOptions {
   meter?: Meter;
 }
 
-/** An open response whose body is read chunk by chunk (SSE). */
-export interface StreamResponse {
+/** An open response whose body is read chunk by chunk (SSE); `takeFrame` hands on the recorder's (recorder.ts). */
+export interface StreamResponse extends Pick<ExchangeRecord, 'takeFrame'> {
   status: number;
   headers: Record<string, string>;
   /** A 502/503/504 answer's body as JSON, read whole to tell a gateway's answer from the host's (retry.ts). */
@@ -376,7 +376,7 @@ export function createClient(options: ClientOptions): Client {
         close();
       }
     }
-    return { status: res.statusCode, headers: resHeaders, chunks, close };
+    return { status: res.statusCode, headers: resHeaders, chunks, close, ...(record?.takeFrame === undefined ? {} : { takeFrame: record.takeFrame }) };
   }
 
   return {

@@ -1,7 +1,8 @@
 // The hook through which every exchange a client makes can be recorded (lib/archive/recorder.ts
 // builds the certification's archive on it): the request as sent, the response as read, chunk by
 // chunk for a stream, and when each part happened. A client without a recorder behaves exactly
-// as one with none; a recorder only watches, it never changes what is sent or read.
+// as one with none; a recorder only watches, it never changes what is sent or read (the frames
+// it hands a stream's reader, `takeFrame`, are what the reader would have parsed itself).
 
 export interface SentRequest {
   method: string;
@@ -32,6 +33,12 @@ export interface ExchangeRecord {
   end(outcome: { text: string; json?: unknown } | { by: StreamEnd }): void;
   /** The exchange ended in a transport error (the error the caller sees). */
   fail(error: Error): void;
+  /**
+   * A stream's SSE frame data as the recorder parsed it from the chunk last told, taken once;
+   * undefined when it did not (lib/routes/frames.ts). The reader of the same stream takes it
+   * instead of parsing the frame again: the value JSON.parse gives for that text, not too deep.
+   */
+  takeFrame?(data: string): unknown;
 }
 
 export interface ExchangeRecorder {

@@ -161,11 +161,14 @@ export class ExchangeLog implements ExchangeRecorder {
         else if (open && streamText.length < STREAM_ERROR_BYTES) streamText += Buffer.from(bytes).toString('utf8');
       },
       end(outcome: { text: string; json?: unknown } | { by: StreamEnd }) {
+        frames?.release();
         // A refused stream the harness closed before reading its body is checked on its status only.
         if ('text' in outcome) finish(outcome.text, outcome.json);
         else finish(outcome.by === 'host' || streamText !== '' ? streamText : undefined);
       },
+      takeFrame: (data) => frames?.take(data),
       fail() {
+        frames?.release();
         if (!open) return;
         if (status === undefined || !request.stream) entry.unanswered = true;
         finish(request.stream && status !== undefined && streamText !== '' ? streamText : undefined);
@@ -193,6 +196,10 @@ export function teeRecorder(...recorders: Array<ExchangeRecorder | undefined>): 
         },
         fail: (error) => {
           for (const r of records) r.fail(error);
+        },
+        takeFrame: (data) => {
+          for (const r of records) if (r.takeFrame !== undefined) return r.takeFrame(data);
+          return undefined;
         },
       };
     },

@@ -30,7 +30,15 @@ export interface FrameCounts {
 
 export interface FrameChecker {
   counts: FrameCounts;
+  /** Checks the frames `text` completes; the frames parsed from the text fed before are let go. */
   feed(text: string): void;
+  /**
+   * The parsed data of a frame of the text fed last, taken once, in the order fed; undefined
+   * when this check did not parse it (not JSON, too deep, taken, or of an earlier feed).
+   */
+  take(data: string): unknown;
+  /** Lets go of the frames not taken. */
+  release(): void;
 }
 
 /**
@@ -41,6 +49,11 @@ export function frameChecker(onEvent: (event: unknown) => void, problems: string
   const counts: FrameCounts = { seen: 0, checked: 0, failed: 0 };
   let named = 0;
   let stopped = false;
+  // The frames of the text fed last, parsed, for the reader of the same stream to take (lib/client/
+  // events.ts): its parser sees the same frames in the same order, right after this one. At most
+  // one feed's frames are held, so a stream cut by a cap leaves no more than that behind.
+  let parsed: Array<{ data: string; value: unknown }> = [];
+  let next = 0;
   const note = (problem: string): void => {
     if (named++ < SHOWN) problems.push(problem);
   };
@@ -71,6 +84,7 @@ export function frameChecker(onEvent: (event: unknown) => void, problems: string
         note(`the SSE frame${message.id ? ` with id ${message.id}` : ''} carries data that is not JSON`);
         return;
       }
+      parsed.push({ data: message.data, value: data });
       for (const doc of name === 'batch' && Array.isArray(data) ? data : [data]) check(doc, message.id);
     },
     // A frame past the client's bound stops the client's reading (a harness cap): here, the frames' check stops too.
@@ -79,9 +93,23 @@ export function frameChecker(onEvent: (event: unknown) => void, problems: string
     },
     maxBufferSize: MAX_FRAME_CHARS,
   });
+  const release = (): void => {
+    if (parsed.length > 0) parsed = [];
+    next = 0;
+  };
   return {
     counts,
+    release,
+    take(data) {
+      for (let i = next; i < parsed.length; i++) {
+        if (parsed[i]!.data !== data) continue;
+        next = i + 1;
+        return parsed[i]!.value;
+      }
+      return undefined;
+    },
     feed(text) {
+      release();
       if (stopped) return;
       try {
         parser.feed(text);

@@ -52,8 +52,20 @@ const MAX_NAME = 80;
 /** How a document's members were schema-checked: all, none, or all but root members outside `rootMembers`. */
 export type SchemaReach = 'all' | 'none' | { rootMembers: readonly string[] };
 
+/** A member name as a path segment: itself when it reads as a plain name, else quoted (at most MAX_NAME characters). */
 function key(name: string): string {
-  return /^[A-Za-z_$][\w$-]{0,63}$/.test(name) ? name : JSON.stringify(name.slice(0, MAX_NAME));
+  return plainName(name) ? name : JSON.stringify(name.slice(0, MAX_NAME));
+}
+
+/** `/^[A-Za-z_$][\w$-]{0,63}$/` without a regular expression: the census asks it of every member served. */
+function plainName(name: string): boolean {
+  if (name.length === 0 || name.length > 64) return false;
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    const letter = (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x24;
+    if (!letter && (i === 0 || !((c >= 0x30 && c <= 0x39) || c === 0x2d))) return false;
+  }
+  return true;
 }
 
 /** The normalised member paths of `value`: objects by `.`, arrays as `[]`, leaves (an empty object or array is one). */
@@ -84,15 +96,35 @@ export function memberPaths(value: unknown, skip?: (path: string) => boolean): s
 
 /** Whether `declared` (a member path) covers `path`: the path itself, or a member inside it. */
 export function covers(declared: string, path: string): boolean {
-  return path === declared || path.startsWith(`${declared}.`) || path.startsWith(`${declared}[]`);
+  if (!path.startsWith(declared)) return false;
+  const next = path.charCodeAt(declared.length);
+  // The path itself (no next character), `declared.…` or `declared[]…`.
+  return Number.isNaN(next) || next === 0x2e || (next === 0x5b && path.charCodeAt(declared.length + 1) === 0x5d);
 }
 
+const patterns = new Map<string, RegExp>();
+
+/** A declared document pattern as a regular expression, built once per pattern (the declarations are the harness's own, a fixed set). */
 function globMatches(pattern: string, name: string): boolean {
-  const source = pattern
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(`^${source}$`).test(name);
+  let regex = patterns.get(pattern);
+  if (regex === undefined) {
+    const source = pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*');
+    regex = new RegExp(`^${source}$`);
+    patterns.set(pattern, regex);
+  }
+  return regex.test(name);
+}
+
+/** The root member a path starts with: up to its first `.` or `[` (empty for a root array's items). */
+function rootOf(path: string): string {
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    if (c === 0x2e || c === 0x5b) return path.slice(0, i);
+  }
+  return path;
 }
 
 /** The member census of one certification: what was served, per document, and whether a schema checked it. */
@@ -109,7 +141,7 @@ export class MemberCensus {
       this.#documents.set(name, paths);
     }
     for (const path of memberPaths(value, skip)) {
-      const root = path.split(/[.[]/)[0]!;
+      const root = rootOf(path);
       const checked = reach === 'all' || (reach !== 'none' && reach.rootMembers.includes(root));
       const entry = paths.get(path);
       if (entry === undefined) {

@@ -1,0 +1,108 @@
+// An SSE frame is parsed once: the route step's frame check (lib/routes/frames.ts) parses it as the
+// chunk arrives, and the reader of the same stream (lib/client/events.ts) takes that value through
+// the recorder instead of parsing the text again. Held here: the value handed on is the frame's,
+// taken once, in order, only from the chunk told last; frames the check did not parse (not JSON,
+// too deep) are not handed on; and a whole read through a recording client reads the same events
+// as one through a client with no recorder.
+
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../lib/client/http.ts';
+import { readRunEvents } from '../lib/client/events.ts';
+import { ExchangeLog } from '../lib/routes/exchanges.ts';
+
+const PROJECTED = 'tenant-a~2F0123456789abcdef';
+const RUN = 'tenant-a/0123456789abcdef';
+
+const event = (sequence: number, type = 'node.started') => ({
+  eventId: `evt-${String(sequence).padStart(16, '0')}`,
+  runId: RUN,
+  type,
+  payload: {},
+  timestamp: '2026-01-01T00:00:00Z',
+  sequence,
+  schemaVersion: 1,
+});
+const frame = (data: unknown, id?: number) => `${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify(data)}\n\n`;
+
+function openStream(log: ExchangeLog) {
+  const record = log.begin({ method: 'GET', url: `http://h.test/runs/${PROJECTED}/events?streamMode=debug`, headers: {}, stream: true });
+  record.headers(200, { 'content-type': 'text/event-stream' });
+  return record;
+}
+
+describe('an SSE frame handed from the route step to the reader', () => {
+  it('is the parsed frame, taken once and in order, from the chunk told last only', () => {
+    const record = openStream(new ExchangeLog('http://h.test'));
+    const [first, second] = [JSON.stringify(event(0)), JSON.stringify(event(1))];
+    record.chunk(new TextEncoder().encode(`data: ${first}\n\ndata: ${second}\n\ndata: {"half`));
+    expect(record.takeFrame?.(second)).toEqual(event(1));
+    // Taken past: the first frame is not handed on any more, nor the second a second time.
+    expect(record.takeFrame?.(first)).toBeUndefined();
+    expect(record.takeFrame?.(second)).toBeUndefined();
+    const whole = `{"half":true}`;
+    record.chunk(new TextEncoder().encode(`":true}\n\n`));
+    expect(record.takeFrame?.(whole)).toEqual({ half: true });
+    record.chunk(new TextEncoder().encode(`data: ${first}\n\n`));
+    record.chunk(new TextEncoder().encode(': keep-alive\n\n'));
+    // A frame of an earlier chunk is let go when the next chunk arrives.
+    expect(record.takeFrame?.(first)).toBeUndefined();
+  });
+
+  it('is not made of a frame the check did not parse: not JSON, or nested too deep', () => {
+    const record = openStream(new ExchangeLog('http://h.test'));
+    const deep = `${'['.repeat(600)}${']'.repeat(600)}`;
+    record.chunk(new TextEncoder().encode(`data: {not json\n\ndata: ${deep}\n\n`));
+    expect(record.takeFrame?.('{not json')).toBeUndefined();
+    expect(record.takeFrame?.(deep)).toBeUndefined();
+  });
+
+  it('is let go when the stream ends', () => {
+    const record = openStream(new ExchangeLog('http://h.test'));
+    const text = JSON.stringify(event(0));
+    record.chunk(new TextEncoder().encode(`data: ${text}\n\n`));
+    record.end({ by: 'harness' });
+    expect(record.takeFrame?.(text)).toBeUndefined();
+  });
+});
+
+describe('a read through a recording client', () => {
+  let server: ReturnType<typeof createServer>;
+  let baseUrl = '';
+  beforeAll(async () => {
+    // Frames split across chunks, a batch, a repeated frame and a frame that is not JSON.
+    const body = [
+      frame(event(0), 0),
+      frame(event(1), 1),
+      `event: batch\ndata: ${JSON.stringify([event(2), event(3)])}\n\n`,
+      frame(event(3), 3),
+      'data: {oops\n\n',
+      frame(event(4, 'run.completed'), 4),
+    ].join('');
+    server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (let at = 0; at < body.length; at += 37) res.write(body.slice(at, at + 37));
+      res.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('reads the same events, and the same reason, as a client with no recorder', async () => {
+    const read = async (recorder?: ExchangeLog) => {
+      const client = createClient({ baseUrl, apiKey: 'k', ...(recorder === undefined ? {} : { recorder }) });
+      try {
+        return await readRunEvents(client, RUN, { deadlineMs: 10_000, transport: 'sse' });
+      } finally {
+        await client.close();
+      }
+    };
+    const log = new ExchangeLog(baseUrl);
+    const [plain, recorded] = [await read(), await read(log)];
+    expect(recorded).toEqual(plain);
+    expect(recorded.events.map((e) => (e as { sequence: number }).sequence)).toEqual([0, 1, 2, 3, 4]);
+    expect(log.exchanges[0]?.frames?.seen).toBe(7);
+  });
+});
