@@ -323,14 +323,8 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
   const { target } = outcome;
   const scenarios = await run.scenarios;
   const seed = target.seed.seed;
-  io.err(`certification seed ${seed} (run --seed ${seed} replays the generated suites)\n`);
-  const reproducer = target.generated?.reproducer;
-  if (reproducer !== undefined && !writeReproducer({ reproducer, options, io, redactor })) return { code: 2 };
-  // Redacted once, before anything is printed, written, digested or signed.
-  const rows = redactor.value(outcome.rows);
-  const printed = finish({ rows, baseline: ready.baseline, io, redactor });
-  if (target.servedCoverage !== undefined) io.out(`${formatCoverage(target.servedCoverage)}\n`);
-  // The archive is compressed on zlib's thread pool while the bundle is built, signed and judged.
+  // The archive is compressed on zlib's thread pool while the rows are printed and the bundle is
+  // built, signed and judged.
   const encoded =
     archivePath === undefined || recorder === undefined
       ? undefined
@@ -341,6 +335,13 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
           roles: { tenantA: host.access.apiKey, tenantB: host.access.tenantBApiKey },
           redactor,
         });
+  io.err(`certification seed ${seed} (run --seed ${seed} replays the generated suites)\n`);
+  const reproducer = target.generated?.reproducer;
+  if (reproducer !== undefined && !writeReproducer({ reproducer, options, io, redactor })) return { code: 2 };
+  // Redacted once, before anything is printed, written, digested or signed.
+  const rows = redactor.value(outcome.rows);
+  const printed = finish({ rows, baseline: ready.baseline, io, redactor });
+  if (target.servedCoverage !== undefined) io.out(`${formatCoverage(target.servedCoverage)}\n`);
   const hostBuild = settings.hostBuild ?? (commit === undefined ? undefined : `commit:${await commit}`);
   // The baseline is not applied to the bundle: it records what happened.
   const written: BundleWritten | undefined =
