@@ -30,8 +30,8 @@ export function importReferenceHost(): Promise<ReferenceHostModule> {
   return import('../../hosts/reference/server.ts');
 }
 
-/** The host's thread bin/ started early, when it did and the thread is still sound. */
-let early: { worker: Worker; failed: boolean } | undefined;
+/** The host's thread bin/ started early, when it did, with what it has said so far of its end. */
+let early: { worker: Worker; failed: boolean; watch: () => void } | undefined;
 
 /**
  * Starts the host's thread before the command's modules load (bin/, for a `run` that names no
@@ -42,10 +42,10 @@ export function startReferenceHostThread(): void {
   if (early !== undefined || !import.meta.url.endsWith('.js')) return;
   const worker = hostThread();
   worker.unref();
-  const started = { worker, failed: false };
   // A thread that fails before it is used is replaced by a fresh one, whose failure is said.
-  worker.on('error', () => (started.failed = true));
-  worker.on('exit', () => (started.failed = true));
+  const started = { worker, failed: false, watch: () => (started.failed = true) };
+  worker.on('error', started.watch);
+  worker.on('exit', started.watch);
   early = started;
 }
 
@@ -58,7 +58,8 @@ function takeHostThread(): Worker {
   const taken = early;
   early = undefined;
   if (taken === undefined || taken.failed) return hostThread();
-  taken.worker.removeAllListeners();
+  taken.worker.off('error', taken.watch);
+  taken.worker.off('exit', taken.watch);
   taken.worker.ref();
   return taken.worker;
 }
