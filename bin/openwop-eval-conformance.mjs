@@ -18,11 +18,36 @@ if (early !== undefined) {
   discovery = await import(built ? new URL('../dist/lib/client/early-discovery.js', import.meta.url).href : '../lib/client/early-discovery.ts');
   discovery.sendEarlyDiscovery(early);
 }
+// `run` of the embedded host: its thread starts now and loads the host while the command loads
+// (commands/support/reference-host.ts); from the sources the host runs in the command's thread.
+if (built && embeddedHostRun(args)) {
+  const thread = await import(new URL('../dist/commands/support/reference-host.js', import.meta.url).href);
+  thread.startReferenceHostThread();
+}
 const { main } = await import(built ? BUILT.href : '../commands/cli.ts');
 try {
   process.exitCode = await main(args);
 } finally {
   discovery?.dropEarlyExchange();
+}
+
+/** Whether the command line stops a `run` before any host is asked: help, version, a listing, an offline run. */
+function stopsEarly(arg) {
+  return ['--help', '-h', '--version', '-V', '--list', '--offline'].includes(arg);
+}
+
+/**
+ * Whether the command line is a `run` of the embedded reference host: no --base-url and no
+ * OPENWOP_BASE_URL (as commands/support/run-settings.ts reads them), nothing that stops it early.
+ * A misreading costs only time: commands/cli.ts still reads the command line whole.
+ */
+function embeddedHostRun(argv) {
+  if (argv[0] !== 'run' || process.env.OPENWOP_BASE_URL !== undefined) return false;
+  for (const arg of argv.slice(1)) {
+    if (arg === '--') break;
+    if (stopsEarly(arg) || arg === '--base-url' || arg.startsWith('--base-url=')) return false;
+  }
+  return true;
 }
 
 /**
@@ -39,7 +64,7 @@ function earlyDiscoveryUrl(argv) {
   for (let i = 1; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === '--') break;
-    if (['--help', '-h', '--version', '-V', '--list', '--offline'].includes(arg)) return undefined;
+    if (stopsEarly(arg)) return undefined;
     if (arg === '--base-url') baseUrl = argv[i + 1];
     else if (arg.startsWith('--base-url=')) baseUrl = arg.slice('--base-url='.length);
     else if (arg === '--api-key' || arg.startsWith('--api-key=')) apiKey = true;

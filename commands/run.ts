@@ -8,7 +8,6 @@ import type { EmbeddedHost, EmbeddedHostFactory } from '../lib/certify.ts';
 import { certifyTarget } from '../lib/certify.ts';
 import type { Certification } from '../lib/evidence/certification.ts';
 import { thisHarness } from '../lib/evidence/harness.ts';
-import { readFileSync } from 'node:fs';
 import { loadOrCreateDevKey, signingKeyProblem } from '../lib/evidence/keys.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { cannotStart, prepareOutputs, type Io } from '../lib/io.ts';
@@ -22,7 +21,7 @@ import type { HostAccess } from '../lib/ledger/target.ts';
 import { ruleNames, type Scenario } from '../lib/ledger/scenario.ts';
 import { pemSecrets, Redactor } from '../lib/redact.ts';
 import { ArchiveRecorder } from '../lib/archive/recorder.ts';
-import { archivePathOf, writeArchive, type SignedBundle } from '../lib/archive/write.ts';
+import { archivePathOf, encodeArchive, writeArchive, type SignedBundle } from '../lib/archive/write.ts';
 import { LegClock } from '../lib/report/clock.ts';
 import { formatRow, formatTotals, totalsOf, writeReports } from '../lib/report/index.ts';
 import { formatCoverage } from '../lib/report/coverage.ts';
@@ -33,7 +32,7 @@ import { gitCommit, PACKAGE, writeBundle, writeCertificate, type BundleWritten, 
 import { writeReproducer } from './support/generated-plan.ts';
 import { RunInterruption } from './support/interruption.ts';
 import { SETTING_FLAGS } from './support/setting-flags.ts';
-import { devKeyDir, given, givenKeys, readCertifySettings, type CertifySettings, type RunOptions } from './support/run-settings.ts';
+import { archiveSettingsOf, devKeyDir, given, givenKeys, readCertifySettings, type CertifySettings, type RunOptions } from './support/run-settings.ts';
 
 export { PROGRESS_MODES, type ProgressMode } from '../lib/report/progress.ts';
 export type { RunOptions } from './support/run-settings.ts';
@@ -170,7 +169,7 @@ interface HostToCertify {
   access: HostAccess;
   /** Who signs the bundle: the settings' signer, or the development key for the embedded host. */
   signer: Signer | undefined;
-  /** The embedded host, to be closed once the run is over. */
+  /** The embedded host, to be closed once the legs are over; closing it again waits on the first close. */
   embedded?: EmbeddedHost;
 }
 
@@ -210,11 +209,12 @@ async function hostToCertify(start: {
   const tenantBApiKey = host.tenants.b.apiKey;
   redactor.add(apiKey, tenantBApiKey);
   io.err(`started the embedded reference host at ${host.baseUrl}\n`);
+  let closing: Promise<void> | undefined;
   return {
     ok: true,
     access: { baseUrl: host.baseUrl, apiKey, tenantBApiKey },
     signer: devKey ? { privateKeyPem: devKey.privateKeyPem, keyId: devKey.keyId, selfSignedDevelopmentKey: true, evidenceTier: 'self' } : signer,
-    embedded: host,
+    embedded: { ...host, close: () => (closing ??= host.close()) },
   };
 }
 
@@ -264,6 +264,9 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
   const clock = new LegClock();
   const archivePath = archivePathOf(options);
   const recorder = archivePath === undefined ? undefined : new ArchiveRecorder();
+  // The embedded host's build, when --host-build does not name it, is this checkout's commit:
+  // asked of git now, read once the legs are over.
+  const commit = settings.hostBuild === undefined && (host.embedded !== undefined || options.certify !== undefined) ? gitCommit() : undefined;
   const outcome = await certifyTarget({
     recorder,
     host: host.access,
@@ -314,10 +317,24 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
     },
   });
   progress?.end();
+  // The embedded host is closed while the run writes what it decided (certify awaits it).
+  host.embedded?.close().catch(() => {});
   if (!outcome.ok) return { code: cannotStart(io, outcome.refused ? outcome.reason : `cannot certify ${host.access.baseUrl}: ${outcome.reason}`) };
   const { target } = outcome;
   const scenarios = await run.scenarios;
   const seed = target.seed.seed;
+  // The archive is compressed on zlib's thread pool while the rows are printed and the bundle is
+  // built, signed and judged.
+  const encoded =
+    archivePath === undefined || recorder === undefined
+      ? undefined
+      : encodeArchive({
+          path: archivePath,
+          recorder,
+          settings: archiveSettingsOf(settings, options.filter, seed, host.access.tenantBApiKey),
+          roles: { tenantA: host.access.apiKey, tenantB: host.access.tenantBApiKey },
+          redactor,
+        });
   io.err(`certification seed ${seed} (run --seed ${seed} replays the generated suites)\n`);
   const reproducer = target.generated?.reproducer;
   if (reproducer !== undefined && !writeReproducer({ reproducer, options, io, redactor })) return { code: 2 };
@@ -325,40 +342,17 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
   const rows = redactor.value(outcome.rows);
   const printed = finish({ rows, baseline: ready.baseline, io, redactor });
   if (target.servedCoverage !== undefined) io.out(`${formatCoverage(target.servedCoverage)}\n`);
+  const hostBuild = settings.hostBuild ?? (commit === undefined ? undefined : `commit:${await commit}`);
   // The baseline is not applied to the bundle: it records what happened.
   const written: BundleWritten | undefined =
-    options.certify && signer !== undefined
-      ? writeBundle({ harness: thisHarness(), path: options.certify, rows, target, signer, hostBuild: settings.hostBuild, io, redactor })
+    options.certify && signer !== undefined && hostBuild !== undefined
+      ? writeBundle({ harness: thisHarness(), path: options.certify, rows, target, signer, hostBuild, io, redactor })
       : undefined;
   const cut =
     written?.bundle !== undefined && written.certification !== undefined ? { bundle: written.bundle, certification: written.certification } : undefined;
   const signed: SignedBundle | undefined =
     cut === undefined || signer === undefined ? undefined : { bundle: cut.bundle, privateKeyPem: signer.privateKeyPem, keyId: signer.keyId };
-  const archived =
-    archivePath === undefined || recorder === undefined
-      ? 0
-      : writeArchive({
-          path: archivePath,
-          recorder,
-          settings: {
-            seed: target.seed.seed,
-            requireBehavior: settings.requireBehavior,
-            ...(options.filter === undefined ? {} : { filter: options.filter }),
-            concurrency: settings.concurrency,
-            tenantB: host.access.tenantBApiKey !== undefined && host.access.tenantBApiKey !== '',
-            checkKeys: true,
-            requestTimeoutMs: deadlines.requestTimeoutMs,
-            legDeadlineMs: deadlines.legDeadlineMs,
-            maxEvents: caps.maxEvents,
-            maxResponseBytes: caps.maxResponseBytes,
-            generated: settings.generated,
-            ...(settings.replaySuite === undefined ? {} : { replaySuite: settings.replaySuite }),
-          },
-          roles: { tenantA: host.access.apiKey, tenantB: host.access.tenantBApiKey },
-          redactor,
-          signed,
-          io,
-        });
+  const archived = encoded === undefined ? undefined : await writeArchive({ encoded, signed, io });
   // The eval certificate binds the bundle and the archive, so it is written after both.
   const certified =
     cut === undefined || signer === undefined || options.certify === undefined
@@ -369,12 +363,11 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
           ...cut,
           rows,
           seed,
-          archive: archived === 0 && archivePath !== undefined && recorder !== undefined ? readFileSync(archivePath) : undefined,
+          archive: archived?.code === 0 ? archived.bytes : undefined,
           signer,
           io,
           redactor,
         });
-  const hostBuild = settings.hostBuild ?? (host.embedded !== undefined ? `commit:${gitCommit()}` : undefined);
   const about = {
     offline: false,
     requireBehavior: settings.requireBehavior,
@@ -403,7 +396,7 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
   const code = exitCode({
     rows: printed.code,
     bundle: written?.code,
-    archive: archived,
+    archive: archived?.code ?? 0,
     certificate: certified,
     reportsWritten: reported && logged,
     interruption,

@@ -1,6 +1,7 @@
-// The embedded reference host on a thread of its own (commands/support/reference-host.ts): the
-// built command certifies it there, and a host that cannot start is the same one line and exit 2
-// as in the harness's thread (the in-process command, which the tests run from the sources).
+// The embedded reference host on a thread of its own (commands/support/reference-host.ts), which
+// bin/ starts before the command loads: the built command certifies it there, a host that cannot
+// start is the same one line and exit 2 as in the harness's thread (the in-process command, which
+// the tests run from the sources), and a run refused before its host still ends.
 
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -33,5 +34,14 @@ describe.runIf(buildIsCurrent())('the embedded host on its own thread (the build
     expect(inProcess.code).toBe(2);
     expect(threaded.err).toMatch(/^openwop-eval-conformance: the harness failed \(a harness bug, not the host's fault\): RangeError: /);
     expect(threaded.err).toBe(inProcess.err);
+  }, 120_000);
+
+  // bin/ starts the host's thread before the command reads its flags; a run refused before it
+  // asks for its host leaves that thread unused, and the process still ends (no timeout).
+  it('refused before its host starts, ends with its exit 2, the early thread holding nothing open', () => {
+    const { code, err } = command('--filter', 'no-such-requirement-id');
+    expect(err).toMatch(/no requirement id was selected/);
+    expect(err).not.toMatch(/started the embedded reference host/);
+    expect(code).toBe(2);
   }, 120_000);
 });

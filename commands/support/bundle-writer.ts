@@ -1,7 +1,7 @@
 // The bundle of a certification (`run --certify`): built from the redacted rows and the host's
 // discovery, signed, written, and judged as `verify` judges it (docs/auditing.md "Verifying a bundle").
 
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { PACKAGE_ROOT, packageIdentity } from '../../lib/package-root.ts';
@@ -33,14 +33,16 @@ export function parseBuild(text: string): { kind?: 'image-digest' | 'commit' | '
   return { kind: match[1] as 'image-digest' | 'commit' | 'artifact-sha256', id: match[2] };
 }
 
-export function gitCommit(): string {
+/**
+ * This checkout's commit, the embedded host's build. Asked of git in a child process that the
+ * command does not wait on: `run` starts it before the legs and reads it once they are over.
+ */
+export function gitCommit(): Promise<string> {
   // Installed, the package folder is no clone, and git would name the enclosing project's commit.
-  if (!existsSync(`${PACKAGE_ROOT}.git`)) return 'unknown';
-  try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: PACKAGE_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return 'unknown';
-  }
+  if (!existsSync(`${PACKAGE_ROOT}.git`)) return Promise.resolve('unknown');
+  return new Promise((resolve) => {
+    execFile('git', ['rev-parse', 'HEAD'], { cwd: PACKAGE_ROOT, encoding: 'utf8' }, (error, stdout) => resolve((error === null && stdout.trim()) || 'unknown'));
+  });
 }
 
 export interface BundleWrite {
@@ -51,8 +53,8 @@ export interface BundleWrite {
   rows: LedgerRow[];
   target: Target;
   signer: Signer;
-  /** `--host-build`; without it the build is this checkout's commit (the embedded host). */
-  hostBuild: string | undefined;
+  /** `--host-build`, or for the embedded host without it `commit:` and this checkout's commit (gitCommit). */
+  hostBuild: string;
   io: Io;
   redactor: Redactor;
 }
@@ -84,8 +86,7 @@ export function writeBundle(options: BundleWrite): BundleWritten {
   // table derives nothing else, so the eval verdict travels in the eval certificate instead
   // (docs/wire.md §12.6), which `verify` recomputes from the bundle's signed rows and discovery.
   const claimedProfiles = claimedProfilesFromDiscovery(discovery, 2, evidenceTier);
-  // Only the embedded host goes without --host-build: its build is this checkout.
-  const build = hostBuild ? parseBuild(hostBuild) : { kind: 'commit' as const, id: gitCommit() };
+  const build = parseBuild(hostBuild);
   let unsigned: UnsignedBundle;
   try {
     unsigned = buildBundle({

@@ -30,11 +30,46 @@ export function importReferenceHost(): Promise<ReferenceHostModule> {
   return import('../../hosts/reference/server.ts');
 }
 
+/** The host's thread bin/ started early, when it did, with what it has said so far of its end. */
+let early: { worker: Worker; failed: boolean; watch: () => void } | undefined;
+
+/**
+ * Starts the host's thread before the command's modules load (bin/, for a `run` that names no
+ * --base-url): the thread loads the host's modules meanwhile and waits for its options, which
+ * the run sends once it has read them (startOnThread). Unused, it keeps nothing alive.
+ */
+export function startReferenceHostThread(): void {
+  if (early !== undefined || !import.meta.url.endsWith('.js')) return;
+  const worker = hostThread();
+  worker.unref();
+  // A thread that fails before it is used is replaced by a fresh one, whose failure is said.
+  const started = { worker, failed: false, watch: () => (started.failed = true) };
+  worker.on('error', started.watch);
+  worker.on('exit', started.watch);
+  early = started;
+}
+
+function hostThread(): Worker {
+  return new Worker(new URL('./reference-host-worker.js', import.meta.url));
+}
+
+/** The early thread when it is sound, else a new one. */
+function takeHostThread(): Worker {
+  const taken = early;
+  early = undefined;
+  if (taken === undefined || taken.failed) return hostThread();
+  taken.worker.off('error', taken.watch);
+  taken.worker.off('exit', taken.watch);
+  taken.worker.ref();
+  return taken.worker;
+}
+
 function startOnThread(options: Record<string, unknown>): Promise<EmbeddedHost> {
   const { log, ...data } = options;
   const say = typeof log === 'function' ? (log as (message: string) => void) : (message: string) => console.error(`[reference-host] ${message}`);
-  const worker = new Worker(new URL('./reference-host-worker.js', import.meta.url), { workerData: data });
+  const worker = takeHostThread();
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  worker.postMessage(data);
   return new Promise<EmbeddedHost>((resolve, reject) => {
     let closed: (() => void) | undefined;
     // After the start, a failure of the host's thread is said: its requests then go unanswered.

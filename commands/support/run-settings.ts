@@ -24,6 +24,7 @@ import { pemSecrets, type Redactor } from '../../lib/redact.ts';
 import type { ProgressMode } from '../../lib/report/progress.ts';
 import { EXPLORE_SEED, freshSeed } from '../../lib/certification-seed.ts';
 import { parseBuild, type Signer } from './bundle-writer.ts';
+import type { ArchiveSettings } from '../../lib/archive/har.ts';
 import { readEvidenceTier } from './evidence-tier.ts';
 import { readGeneratedPlan } from './generated-plan.ts';
 import { SETTING_FLAGS } from './setting-flags.ts';
@@ -272,5 +273,24 @@ export function readCertifySettings(
       // Absent: derived from the host's discovery once it is read (lib/certification-seed.ts hostSeed).
       ...(options.seed === undefined ? {} : { seed: options.seed === EXPLORE_SEED ? freshSeed() : options.seed }),
     },
+  };
+}
+
+/** What the archive records of a run's settings, so that `verify --replay` runs it again alike. */
+export function archiveSettingsOf(settings: CertifySettings, filter: string | undefined, seed: string, tenantBApiKey: string | undefined): ArchiveSettings {
+  const { deadlines, caps } = settings;
+  return {
+    seed,
+    requireBehavior: settings.requireBehavior,
+    ...(filter === undefined ? {} : { filter }),
+    concurrency: settings.concurrency,
+    tenantB: tenantBApiKey !== undefined && tenantBApiKey !== '',
+    checkKeys: true,
+    requestTimeoutMs: deadlines.requestTimeoutMs,
+    legDeadlineMs: deadlines.legDeadlineMs,
+    maxEvents: caps.maxEvents,
+    maxResponseBytes: caps.maxResponseBytes,
+    generated: settings.generated,
+    ...(settings.replaySuite === undefined ? {} : { replaySuite: settings.replaySuite }),
   };
 }

@@ -307,3 +307,17 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
     throw err;
   }
 }
+
+/**
+ * Reads and checks the canonical fixture files ahead of a start (loadFixtureFiles keeps them for
+ * the process), so that a host started later does not wait on them: the embedded host's thread
+ * does it while the command reads its flags (commands/support/reference-host-worker.ts). A file
+ * that fails is left for the start to report.
+ */
+export function prepareReferenceHost(): void {
+  try {
+    loadFixtureFiles(DEFAULT_FIXTURES_DIR, checkFixture);
+  } catch {
+    // startReferenceHost reads the files again and says what is wrong with them.
+  }
+}

@@ -8,7 +8,8 @@
 //   replay host reproduces it, and the error the harness saw (redacted).
 
 import { createRequire } from 'node:module';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzipSync, gzip } from 'node:zlib';
 import type { Entry, Har as HarFormat, Header, Log, Response } from 'har-format';
 import { packageIdentity } from '../package-root.ts';
 
@@ -54,10 +55,21 @@ export interface Har extends HarFormat {
 
 export const HAR_CREATOR = { name: packageIdentity().name, version: packageIdentity().version };
 
-/** The bytes of the archive file: JSON, gzip-compressed when `path` ends in `.gz`. */
-export function archiveBytes(har: Har, path: string): Buffer {
-  const json = Buffer.from(`${JSON.stringify(har)}\n`, 'utf8');
-  return path.endsWith('.gz') ? gzipSync(json, { level: 9 }) : json;
+/** The text of the archive file: the HAR as one line of JSON. */
+export function archiveText(har: Har): string {
+  return `${JSON.stringify(har)}\n`;
+}
+
+const gzipAsync = promisify(gzip);
+
+/**
+ * The bytes of the archive file: its text, gzip-compressed when `path` ends in `.gz`. zlib
+ * compresses on its thread pool (the same bytes as gzipSync), so the command's thread signs and
+ * writes the bundle meanwhile.
+ */
+export function archiveBytes(text: string, path: string): Promise<Buffer> {
+  const json = Buffer.from(text, 'utf8');
+  return path.endsWith('.gz') ? gzipAsync(json, { level: 9 }) : Promise.resolve(json);
 }
 
 export type ReadArchive = { ok: true; har: Har; bytes: Buffer } | { ok: false; reason: string };

@@ -1,15 +1,14 @@
 // Writing the archive of a certification, and its binding to the bundle when one was signed
 // (lib/evidence/archive.ts). Called by `run` once the rows are in; the archive leaves through
 // the run's one redactor like every other output, and is refused whole, as the bundle is, should
-// a secret of the run still appear in it.
+// a secret of the run still appear in its text.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { bindArchive, bindingPath } from '../evidence/archive.ts';
 import type { Io } from '../io.ts';
 import type { Redactor } from '../redact.ts';
-import { archiveBytes, type ArchiveSettings } from './har.ts';
+import { archiveBytes, archiveText, type ArchiveSettings } from './har.ts';
 import type { ArchiveRecorder } from './recorder.ts';
 import type { KeyRoles } from './request-key.ts';
 
@@ -25,7 +24,7 @@ export interface SignedBundle {
   keyId: string;
 }
 
-export interface ArchiveWrite {
+export interface ArchiveEncode {
   /** Where the archive goes (`--archive`, or beside the bundle). */
   path: string;
   recorder: ArchiveRecorder;
@@ -34,27 +33,45 @@ export interface ArchiveWrite {
   /** Which key is which tenant's, so the archive names roles instead of keys. */
   roles: KeyRoles;
   redactor: Redactor;
-  /** The bundle the archive is bound to, when one was signed. */
-  signed: SignedBundle | undefined;
-  io: Io;
 }
 
-/** Writes the archive (and its binding when `signed` is given); 0, or 1 when nothing could be written. */
-export function writeArchive(options: ArchiveWrite): number {
-  const { path, recorder, settings, roles, redactor, signed, io } = options;
-  const bytes = archiveBytes(recorder.har(settings, roles, redactor), path);
-  const text = (path.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
-  if (redactor.text(text) !== text) {
+/**
+ * The archive of a run, encoded and being compressed (archiveBytes), or refused whole because a
+ * secret of the run would appear in it.
+ */
+export type EncodedArchive = { ok: true; path: string; exchanges: number; bytes: Promise<Buffer> } | { ok: false };
+
+/**
+ * Encodes the archive and starts compressing it; writeArchive writes it. `run` calls this as soon
+ * as the rows are in and builds and signs the bundle while zlib compresses.
+ */
+export function encodeArchive(options: ArchiveEncode): EncodedArchive {
+  const { path, recorder, settings, roles, redactor } = options;
+  const text = archiveText(recorder.har(settings, roles, redactor));
+  if (redactor.text(text) !== text) return { ok: false };
+  const bytes = archiveBytes(text, path);
+  bytes.catch(() => {}); // awaited by writeArchive, which throws it
+  return { ok: true, path, exchanges: recorder.size, bytes };
+}
+
+/** What writing the archive decided: 0 and the bytes written, or 1 when nothing could be written. */
+export type ArchiveWritten = { code: 0; bytes: Buffer } | { code: 1 };
+
+/** Writes an encoded archive (and its binding when `signed` is given). */
+export async function writeArchive(options: { encoded: EncodedArchive; signed: SignedBundle | undefined; io: Io }): Promise<ArchiveWritten> {
+  const { encoded, signed, io } = options;
+  if (!encoded.ok) {
     io.err('openwop-eval-conformance: no archive written: a secret of this run would appear in it\n');
-    return 1;
+    return { code: 1 };
   }
-  const out = resolve(path);
+  const bytes = await encoded.bytes;
+  const out = resolve(encoded.path);
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, bytes);
-  io.out(`archive written to ${out} (${recorder.size} exchanges, ${bytes.length} bytes)\n`);
-  if (signed === undefined) return 0;
+  io.out(`archive written to ${out} (${encoded.exchanges} exchanges, ${bytes.length} bytes)\n`);
+  if (signed === undefined) return { code: 0, bytes };
   const binding = bindArchive(bytes, signed.bundle, signed.privateKeyPem, signed.keyId);
   writeFileSync(bindingPath(out), `${JSON.stringify(binding, null, 2)}\n`);
   io.out(`archive bound to the bundle in ${bindingPath(out)} (signed by key ${signed.keyId})\n`);
-  return 0;
+  return { code: 0, bytes };
 }
