@@ -119,6 +119,8 @@ export interface StreamOptions {
   idleTimeoutMs?: number;
   /** As RequestOptions.meter. */
   meter?: Meter;
+  /** The most run events the caller reads from the stream, told to the recorder (recorder.ts SentRequest). */
+  runEvents?: number;
 }
 
 /** An open response whose body is read chunk by chunk (SSE). */
@@ -295,7 +297,7 @@ export function createClient(options: ClientOptions): Client {
     const url = buildUrl(baseUrl, path, opts.query);
     const headers = buildHeaders(opts.auth, opts.headers, 'text/event-stream');
     const what = `${method} ${path}`;
-    const record = recorder?.begin({ method, url, headers, stream: true });
+    const record = recorder?.begin({ method, url, headers, stream: true, ...(opts.runEvents === undefined ? {} : { runEvents: opts.runEvents }) });
     // Headers must arrive within the client's bound; after that, only silence (or the caller) ends the stream.
     const abort = new ExchangeAbort(timeoutMs, opts.signal);
     let res: Dispatcher.ResponseData;
