@@ -6,7 +6,9 @@
 // with no other leg in flight: any other leg's run could move the counter between its two reads.
 // A host that reads effects per run (CONTRACT §5) needs no such leg: each reads its own run's.
 //
-// Legs start in declaration order, at most N in flight; a leg that runs alone waits until every
+// Legs start in declaration order, at most N in flight (where no leg runs alone and N > 1, the
+// legs with the longest chains of requests of their own first: the order then changes no row,
+// which test/concurrency.test.ts holds); a leg that runs alone waits until every
 // leg declared before it has ended, and no leg declared after it starts until it ends. So it sees
 // the host as a one-at-a-time run would (every earlier leg done, no later one begun): a run an
 // earlier leg left going on the host still reaches it as it always did, and what a known-bad host
@@ -22,6 +24,13 @@ export interface Job<T> {
    * waits for a place in flight nor takes one, so it never holds back a leg that talks to the host.
    */
   free?: boolean;
+  /**
+   * The longest chain of its own requests that wait on each other (lib/ledger/scenario.ts
+   * HostLeg.chain): where the start order is free (more than one in flight, no job that runs
+   * alone, whose rule needs declaration order), the longest chains start first, so that the
+   * certification ends with its longest chain, not a place's wait after it.
+   */
+  chain?: number;
   start(): Promise<T>;
 }
 
@@ -80,7 +89,10 @@ export async function schedule<T>(jobs: readonly Job<T>[], limit: number, onDone
       reported += 1;
     }
   };
-  for (const [index, job] of jobs.entries()) {
+  const order = jobs.map((_, index) => index);
+  if (limit > 1 && !jobs.some((job) => job.alone)) order.sort((a, b) => (jobs[b]!.chain ?? 0) - (jobs[a]!.chain ?? 0) || a - b);
+  for (const index of order) {
+    const job = jobs[index]!;
     if (failure !== undefined) break;
     if (job.free === true) {
       // Started a turn later, so that its CPU comes after the first requests of the legs that

@@ -60,6 +60,7 @@ const hostLegs: Leg[] = [
     title: 'a source run whose tool content was erased is refused like an unknown id',
     clause: 'RFC 0252 §C ("whose calls the host no longer holds"), CONTRACT §5',
     needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY], seams: true },
+    chain: 6,
     async run(check, target) {
       // A source of its own: the shared one is replayed by other legs.
       const source = requireCompleted(check, await observeEvalRun(target, SOURCE));

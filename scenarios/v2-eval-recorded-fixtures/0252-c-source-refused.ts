@@ -40,6 +40,7 @@ const hostLegs: Leg[] = [
     title: 'an unusable source run is refused with one uniform 400 validation_error that never echoes the id',
     clause: 'RFC 0252 §C',
     needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY] },
+    chain: 7,
     async run(check, target) {
       const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
       const candidates = [unknownRunId(target.seed, source.runId, 'source-refused'), `ghost-tenant/${target.seed.hex(`ghost-tenant:${source.runId}`)}`];

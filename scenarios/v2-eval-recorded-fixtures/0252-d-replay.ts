@@ -27,6 +27,7 @@ const hostLegs: Leg[] = [
     clause: 'RFC 0252 §D, §E',
     needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY], seams: true },
     observes: ['counters', 'effects'],
+    chain: 7,
     async run(check, target) {
       const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
       const key = counterKey(target, REPLAY);

@@ -145,6 +145,7 @@ export default defineScenario('v2-eval-run-surface/0081-b-summary-terminal.ts', 
       'early-summary-final': "RFC 0081 §B, §C (the summary is the terminal run's; a summary served early is that one or none)",
     },
     needs: { facet: [], fixtures: [TWELVE_TASKS] },
+    chain: 7,
     async run(check, target) {
       // From here the host has claimed the hold step: a run it holds must answer 409.
       const holds = canHoldRun(target);
