@@ -14,7 +14,9 @@
 // and on the three conformance-eval-recorded-* fixtures (and so on what they use).
 
 import { createEvalRun, readErrorCode, readRunEvents, type HttpResult } from '../../lib/client/index.ts';
-import { need } from '../../lib/ledger/leg.ts';
+import { inOrder } from '../../lib/ledger/in-order.ts';
+import { need, type Checks } from '../../lib/ledger/leg.ts';
+import type { Target } from '../../lib/ledger/target.ts';
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
 import { RECORDED, unknownRunId } from '../support/recorded.ts';
 import { observeEvalRun, requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT, sharedEvalRun } from '../support/eval-run.ts';
@@ -34,6 +36,15 @@ function refusalOf(answer: HttpResult): { status: number; code: string | undefin
   return { status: answer.status, code: readErrorCode(answer.json) };
 }
 
+/** A run of the noop workflow, read to its end: a run that is not an eval run (CONTRACT §5). */
+async function endedWorkflowRun(check: Checks, target: Target): Promise<string> {
+  const workflow = await target.client.request('POST', '/runs', { body: { workflowId: NOOP_WORKFLOW } });
+  const runId = (workflow.json as { runId?: unknown } | undefined)?.runId;
+  need(check, workflow.status === 201 && typeof runId === 'string', `POST /runs for the ${NOOP_WORKFLOW} workflow answers 201`, workflow.json);
+  await readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS });
+  return runId;
+}
+
 const hostLegs: Leg[] = [
   {
     id: 'openwop.requirement.0252.source-refused',
@@ -42,17 +53,24 @@ const hostLegs: Leg[] = [
     needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY] },
     chain: 7,
     async run(check, target) {
-      const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
+      // The source, the workflow run and the held run are independent: sent together, judged in
+      // this order (lib/ledger/in-order.ts). A held run started when another part stops the leg
+      // is released before the leg ends.
+      let started: HeldRun | undefined;
+      const [source, workflowRunId, held] = await inOrder(check, [
+        async (part: Checks) => requireCompleted(part, await sharedEvalRun(target, SOURCE)),
+        async (part: Checks) => (target.fixtures.has(NOOP_WORKFLOW) ? endedWorkflowRun(part, target) : undefined),
+        // A run that is not terminal (RFC 0252 §C), held running by the harness while it is offered.
+        async (part: Checks) => {
+          if (canHoldRun(target)) started = await startHeldRun(part, target, 'running-source');
+          return started;
+        },
+      ]).catch(async (error: unknown) => {
+        await started?.finish().catch(() => undefined);
+        throw error;
+      });
       const candidates = [unknownRunId(target.seed, source.runId, 'source-refused'), `ghost-tenant/${target.seed.hex(`ghost-tenant:${source.runId}`)}`];
-      if (target.fixtures.has(NOOP_WORKFLOW)) {
-        const workflow = await target.client.request('POST', '/runs', { body: { workflowId: NOOP_WORKFLOW } });
-        const runId = (workflow.json as { runId?: unknown } | undefined)?.runId;
-        need(check, workflow.status === 201 && typeof runId === 'string', `POST /runs for the ${NOOP_WORKFLOW} workflow answers 201`, workflow.json);
-        await readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS });
-        candidates.push(runId);
-      }
-      // A run that is not terminal (RFC 0252 §C), held running by the harness while it is offered.
-      const held: HeldRun | undefined = canHoldRun(target) ? await startHeldRun(check, target, 'running-source') : undefined;
+      if (workflowRunId !== undefined) candidates.push(workflowRunId);
       if (held !== undefined) candidates.push(held.runId);
       else check.saw('the host offers no hold step: a running source run not probed');
       const answers: Array<{ id: string; answer: HttpResult }> = [];
