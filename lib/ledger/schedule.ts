@@ -35,22 +35,23 @@ export interface Job<T> {
 }
 
 /**
- * The default number of host legs in flight, chosen by the request chain it leaves and by what it
- * costs a busy machine (bench/chain.ts, bench/RESULTS.md "The request chain (branch chain)"). At
- * L = 1000 ms through the latency proxy the longest chain of requests waiting on each other was
- * 28 at 16 legs in flight, 24 at 24, 23 at 32 and 19 at 64 (54 at the old default of 8 before the
- * legs sent their independent requests together). Past 16 each step buys less, and costs more:
- * the runs of every leg in flight share one CPU budget, so each run's log takes as long as all of
- * them; on a machine at load 25 the in-process certifications of the kill matrix at 64 saw runs
- * send no event within the 30 s run deadline, which 16 keeps clear of. What a host sees at 16:
- * about 45 requests in flight at the peak on the reference host (most legs have one request out,
- * some three — a run's summary and its log read again in two forms — and a few send a round of
+ * The default number of host legs in flight: every host leg of a certification of the reference
+ * host (about 60), chosen by the request chain it leaves (bench/chain.ts, bench/RESULTS.md "The
+ * request chain (branch chain2)"). At L = 1000 ms through the latency proxy the longest chain of
+ * requests waiting on each other was 18 at 16 legs in flight, 14–15 at 24, 13 at 32 and 11 at 64,
+ * the data-dependent chain of the fork leg: below that, the legs queued for a place add links
+ * after it. What a host sees: about 70–110 requests in flight at the peak (most legs have one or
+ * two out, a run's log read in its other forms beside its summary, and a few send a round of
  * probes at once), each a small JSON exchange or a short event stream; a host that wants fewer
  * answers 429 or 503 with Retry-After, which is waited out (lib/client/retry.ts), or is certified
  * with a lower `--concurrency`. Memory does not grow with it: the caps on events and bytes held in
- * flight are global (lib/ledger/caps.ts), not per leg.
+ * flight are global (lib/ledger/caps.ts), not per leg. The CPU of a certification does not either
+ * (1.3–1.5 s at 16, 32 and 64 alike), but its runs share the machine at once: the in-process
+ * certifications of the kill and latitude matrices, several to a loaded machine, pass 16
+ * (test/support/matrix-harness.ts), where at 64 and load 25 their runs stretched past the run
+ * deadline.
  */
-export const DEFAULT_CONCURRENCY = 16;
+export const DEFAULT_CONCURRENCY = 64;
 
 export const MAX_CONCURRENCY = 64;
 

@@ -91,6 +91,7 @@ const hostLegs: Leg[] = [
     title: "a source run that invoked only another agent is refused like an unknown id, though its calls are the replay's own",
     clause: 'RFC 0252 §C ("never invoked the agent")',
     needs: { facet: RECORDED, fixtures: [OTHER_AGENT_SOURCE, REPLAY] },
+    chain: 5,
     async run(check, target) {
       // An eval run of another agentId making exactly the calls the replay makes: only who made
       // them tells it from a usable source, so a host that takes any agent's calls accepts it.

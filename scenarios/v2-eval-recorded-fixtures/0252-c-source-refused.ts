@@ -121,6 +121,7 @@ const hostLegs: Leg[] = [
     clause: 'RFC 0252 §C, Security',
     rules: { main: 'RFC 0252 §C, Security', 'refusal-tells-nothing': 'RFC 0252 §C, Security (the refusal tells a foreign run from no run in no way)' },
     needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY], tenantB: true },
+    chain: 4,
     async run(check, target) {
       const tenantB = target.tenantB!;
       // Tenant B's run and tenant A's are independent, and so are the three probes: each group sent
