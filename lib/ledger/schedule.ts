@@ -107,6 +107,10 @@ export async function schedule<T>(jobs: readonly Job<T>[], limit: number, onDone
     const tracked = settle(job, index).finally(() => running.delete(tracked));
     running.add(tracked);
     if (job.alone) await tracked;
+    // A turn of the event loop before the next job starts: the requests this one sent go out
+    // now, not after the CPU of every job started with it (the first legs started are the ones
+    // with the longest chains, whose first request begins the certification's longest wait).
+    else await new Promise<void>((resolve) => setImmediate(resolve));
   }
   await Promise.all([...running, ...free]);
   if (failure !== undefined) throw failure.error;
