@@ -51,24 +51,17 @@ const hostLegs: Leg[] = [
     title: 'an unusable source run is refused with one uniform 400 validation_error that never echoes the id',
     clause: 'RFC 0252 §C',
     needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY] },
-    chain: 7,
+    chain: 8,
     async run(check, target) {
-      // The source, the workflow run and the held run are independent: sent together, judged in
-      // this order (lib/ledger/in-order.ts). A held run started when another part stops the leg
-      // is released before the leg ends.
-      let started: HeldRun | undefined;
-      const [source, workflowRunId, held] = await inOrder(check, [
+      // The source and the workflow run are independent: sent together, judged in this order
+      // (lib/ledger/in-order.ts). The held run starts after them, just before the probes: its hold
+      // lasts HOLD_TIMEOUT_MS, and a slow source must not outlast it.
+      const [source, workflowRunId] = await inOrder(check, [
         async (part: Checks) => requireCompleted(part, await sharedEvalRun(target, SOURCE)),
         async (part: Checks) => (target.fixtures.has(NOOP_WORKFLOW) ? endedWorkflowRun(part, target) : undefined),
-        // A run that is not terminal (RFC 0252 §C), held running by the harness while it is offered.
-        async (part: Checks) => {
-          if (canHoldRun(target)) started = await startHeldRun(part, target, 'running-source');
-          return started;
-        },
-      ]).catch(async (error: unknown) => {
-        await started?.finish().catch(() => undefined);
-        throw error;
-      });
+      ]);
+      // A run that is not terminal (RFC 0252 §C), held running by the harness while it is offered.
+      const held: HeldRun | undefined = canHoldRun(target) ? await startHeldRun(check, target, 'running-source') : undefined;
       const candidates = [unknownRunId(target.seed, source.runId, 'source-refused'), `ghost-tenant/${target.seed.hex(`ghost-tenant:${source.runId}`)}`];
       if (workflowRunId !== undefined) candidates.push(workflowRunId);
       if (held !== undefined) candidates.push(held.runId);
