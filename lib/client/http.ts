@@ -29,7 +29,7 @@ import { TestBug } from '../test-bug.ts';
 import type { ReadBudget } from './budget.ts';
 import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
 import { discard, flattenHeaders, parseBody, readCapped } from './response-body.ts';
-import type { ExchangeRecorder } from './recorder.ts';
+import type { ExchangeRecorder, SentRequest } from './recorder.ts';
 import { GATEWAY_STATUSES, withRetries } from './retry.ts';
 import { describeAnswer } from './util.ts';
 import { DEFAULT_USER_AGENT, type EarlyAnswer, PROTOCOL_VERSION, takeEarlyExchange } from './early-discovery.ts';
@@ -109,7 +109,7 @@ export interface RequestOptions {
  */
 export type Meter = (bytes: number) => Error | undefined;
 
-export interface StreamOptions {
+export interface StreamOptions extends Pick<SentRequest, 'runEvents'> {
   headers?: HeaderMap;
   query?: QueryMap;
   auth?: AuthChoice;
@@ -119,8 +119,6 @@ export interface StreamOptions {
   idleTimeoutMs?: number;
   /** As RequestOptions.meter. */
   meter?: Meter;
-  /** The most run events the caller reads from the stream, told to the recorder (recorder.ts SentRequest). */
-  runEvents?: number;
 }
 
 /** An open response whose body is read chunk by chunk (SSE). */
