@@ -102,9 +102,9 @@ type EraseAnswers = [Awaited<ReturnType<typeof eraseToolContent>>, Awaited<Retur
  * replay, the replay fork's log) but the replay fork's summary and effects, which go beside them:
  * the summary is the ended run's output (RFC 0081 §B), content-free (§C), and the effects count
  * the live calls the ended run made, so erasing tool content reaches neither. Judged in the leg's
- * own order (lib/ledger/in-order.ts): the source, its fork, then the replay and its fork. The
- * replayed run and `erased`, the erase's and the counter's answers (undefined when the replay
- * fork did not end completed, which its judgement has stopped the leg for).
+ * own order (lib/ledger/in-order.ts): the source, its fork, then the replay and its fork. Returns
+ * the replay, the source's id and `erased`, the erase's and the counter's answers (undefined when
+ * the replay fork did not end completed, which its judgement has stopped the leg for).
  */
 async function forksSentEarly(
   check: Checks,
