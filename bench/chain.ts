@@ -54,8 +54,9 @@ try {
     const exchanges = proxy.exchanges;
     const chain = timingChainPath(exchanges);
     const first = Math.min(...exchanges.map((e) => e.arrived));
+    const last = Math.max(...exchanges.map((e) => e.finished));
     process.stdout.write(
-      `L = ${latency} ms ${extra.join(' ')}: exit ${run.code}; wall ${(run.wallMs / 1000).toFixed(2)} s; harness CPU ${cpu.toFixed(2)} s; ${exchanges.length} requests; peak ${proxy.peak()} in flight; timing chain ${chain.length}; wall ÷ (L × chain) ${(run.wallMs / (latency * chain.length)).toFixed(2)}; ${loadBefore} before, ${load()} after\n`,
+      `L = ${latency} ms ${extra.join(' ')}: exit ${run.code}; wall ${(run.wallMs / 1000).toFixed(2)} s (spawn to first request ${((first - run.startedAt) / 1000).toFixed(2)} s, last response to exit ${((run.startedAt + run.wallMs - last) / 1000).toFixed(2)} s); harness CPU ${cpu.toFixed(2)} s; ${exchanges.length} requests; peak ${proxy.peak()} in flight; timing chain ${chain.length}; wall ÷ (L × chain) ${(run.wallMs / (latency * chain.length)).toFixed(2)}; ${loadBefore} before, ${load()} after\n`,
     );
     if (extra.join(' ').includes('--concurrency 1')) {
       // One leg at a time: a request belongs to the leg whose progress line is the first after it.

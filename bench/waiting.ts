@@ -143,6 +143,8 @@ export interface LegEnd {
 
 export interface ChildRun {
   code: number | null;
+  /** performance.now() at the spawn. */
+  startedAt: number;
   wallMs: number;
   stdout: string;
   stderr: string;
@@ -177,7 +179,7 @@ export function runChild(args: string[]): Promise<ChildRun> {
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, wallMs: performance.now() - started, stdout, stderr, legEnds });
+      resolve({ code, startedAt: started, wallMs: performance.now() - started, stdout, stderr, legEnds });
     });
   });
 }

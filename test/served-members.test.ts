@@ -229,4 +229,17 @@ describe('the SSE frames in the route step', () => {
     checker.feed('\n\ndata: 8\n\n');
     expect(checker.counts).toEqual({ seen: 2, checked: 1, failed: 1 });
   });
+
+  it('stops where the client stops reading: frames past its bound arrive as the timing falls, and are neither counted nor checked', () => {
+    const events: unknown[] = [];
+    const problems: string[] = [];
+    const checker = frameChecker((e) => events.push(e), problems, 3);
+    checker.feed(`${frame(event(0))}event: batch\ndata: [7, 8]\n\n`);
+    expect(checker.counts).toEqual({ seen: 3, checked: 3, failed: 2 });
+    // Past the bound: a malformed frame the client never read fails nothing.
+    checker.feed(`data: 9\n\n${frame(event(1))}`);
+    expect(checker.counts).toEqual({ seen: 3, checked: 3, failed: 2 });
+    expect(events).toHaveLength(3);
+    expect(problems).toHaveLength(2);
+  });
 });

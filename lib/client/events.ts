@@ -233,7 +233,9 @@ export async function readRunEvents(client: Client, runId: string, options: Read
     if (log.last >= 0) headers['last-event-id'] = String(log.last);
     let stream: StreamResponse;
     try {
-      stream = await client.stream('GET', base, { query: { streamMode: 'debug' }, headers, auth, signal, meter });
+      // The reader stops once the log holds maxEvents: the frames the host sent past that point
+      // arrive or not as the timing falls, so the route check stops where the reader does.
+      stream = await client.stream('GET', base, { query: { streamMode: 'debug' }, headers, auth, signal, meter, runEvents: maxEvents - log.events.length });
     } catch (error) {
       if (error instanceof RateLimited || error instanceof HarnessCapReached) throw error;
       if (error instanceof TransportError) return { kind: 'lost', why: error.message };

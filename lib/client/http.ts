@@ -29,7 +29,7 @@ import { TestBug } from '../test-bug.ts';
 import type { ReadBudget } from './budget.ts';
 import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
 import { discard, flattenHeaders, parseBody, readCapped } from './response-body.ts';
-import type { ExchangeRecord, ExchangeRecorder } from './recorder.ts';
+import type { ExchangeRecord, ExchangeRecorder, SentRequest } from './recorder.ts';
 import { GATEWAY_STATUSES, withRetries } from './retry.ts';
 import { describeAnswer } from './util.ts';
 import { DEFAULT_USER_AGENT, type EarlyAnswer, PROTOCOL_VERSION, takeEarlyExchange } from './early-discovery.ts';
@@ -109,7 +109,7 @@ export interface RequestOptions {
  */
 export type Meter = (bytes: number) => Error | undefined;
 
-export interface StreamOptions {
+export interface StreamOptions extends Pick<SentRequest, 'runEvents'> {
   headers?: HeaderMap;
   query?: QueryMap;
   auth?: AuthChoice;
@@ -295,7 +295,7 @@ export function createClient(options: ClientOptions): Client {
     const url = buildUrl(baseUrl, path, opts.query);
     const headers = buildHeaders(opts.auth, opts.headers, 'text/event-stream');
     const what = `${method} ${path}`;
-    const record = recorder?.begin({ method, url, headers, stream: true });
+    const record = recorder?.begin({ method, url, headers, stream: true, ...(opts.runEvents === undefined ? {} : { runEvents: opts.runEvents }) });
     // Headers must arrive within the client's bound; after that, only silence (or the caller) ends the stream.
     const abort = new ExchangeAbort(timeoutMs, opts.signal);
     let res: Dispatcher.ResponseData;

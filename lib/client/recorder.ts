@@ -15,6 +15,8 @@ export interface SentRequest {
   stream: boolean;
   /** performance.now() when it was sent, when that was before the client was told (lib/client/early-discovery.ts). */
   sentAt?: number;
+  /** For a read of run events (a stream): the most run events the client reads from it before it stops reading. */
+  runEvents?: number;
 }
 
 /** Who ended a stream: the host closed it, or the harness stopped reading. */

@@ -55,6 +55,7 @@ export async function runLegs(scenarios: Scenario[], target: Target | undefined,
   const jobs = chosen.map(({ scenario, leg }) => ({
     alone: runsAlone(leg, target),
     free: sendsNothing(leg, target),
+    ...(leg.serverFree || leg.chain === undefined ? {} : { chain: leg.chain }),
     start: () => runLeg(scenario.file, leg, target),
   }));
   // 1. Observe: the legs run; each eval run they observe is kept on target.observedRuns.

@@ -52,6 +52,13 @@ export interface HostLeg extends LegBase {
    * the others.
    */
   observes?: readonly SharedHostState[];
+  /**
+   * The longest chain of the leg's own requests that wait on each other on the reference host,
+   * when it is long (bench/chain.ts prints each leg's at `--concurrency 1`): where the start order
+   * is free the runner starts the longest first (lib/ledger/schedule.ts). It orders, nothing more:
+   * a figure that drifts from the leg costs time, never a row.
+   */
+  chain?: number;
   run(check: Checks, target: Target): Promise<void>;
 }
 

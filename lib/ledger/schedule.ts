@@ -6,7 +6,9 @@
 // with no other leg in flight: any other leg's run could move the counter between its two reads.
 // A host that reads effects per run (CONTRACT §5) needs no such leg: each reads its own run's.
 //
-// Legs start in declaration order, at most N in flight; a leg that runs alone waits until every
+// Legs start in declaration order, at most N in flight (where no leg runs alone and N > 1, the
+// legs with the longest chains of requests of their own first: the order then changes no row,
+// which test/concurrency.test.ts holds); a leg that runs alone waits until every
 // leg declared before it has ended, and no leg declared after it starts until it ends. So it sees
 // the host as a one-at-a-time run would (every earlier leg done, no later one begun): a run an
 // earlier leg left going on the host still reaches it as it always did, and what a known-bad host
@@ -22,26 +24,34 @@ export interface Job<T> {
    * waits for a place in flight nor takes one, so it never holds back a leg that talks to the host.
    */
   free?: boolean;
+  /**
+   * The longest chain of its own requests that wait on each other (lib/ledger/scenario.ts
+   * HostLeg.chain): where the start order is free (more than one in flight, no job that runs
+   * alone, whose rule needs declaration order), the longest chains start first, so that the
+   * certification ends with its longest chain, not a place's wait after it.
+   */
+  chain?: number;
   start(): Promise<T>;
 }
 
 /**
- * The default number of host legs in flight, chosen by the request chain it leaves and by what it
- * costs a busy machine (bench/chain.ts, bench/RESULTS.md "The request chain (branch chain)"). At
- * L = 1000 ms through the latency proxy the longest chain of requests waiting on each other was
- * 28 at 16 legs in flight, 24 at 24, 23 at 32 and 19 at 64 (54 at the old default of 8 before the
- * legs sent their independent requests together). Past 16 each step buys less, and costs more:
- * the runs of every leg in flight share one CPU budget, so each run's log takes as long as all of
- * them; on a machine at load 25 the in-process certifications of the kill matrix at 64 saw runs
- * send no event within the 30 s run deadline, which 16 keeps clear of. What a host sees at 16:
- * about 45 requests in flight at the peak on the reference host (most legs have one request out,
- * some three — a run's summary and its log read again in two forms — and a few send a round of
+ * The default number of host legs in flight: every host leg of a certification of the reference
+ * host (about 60), chosen by the request chain it leaves (bench/chain.ts, bench/RESULTS.md "The
+ * request chain (branch chain2)"). At L = 1000 ms through the latency proxy the longest chain of
+ * requests waiting on each other was 18 at 16 legs in flight, 14–15 at 24, 13 at 32 and 11 at 64,
+ * the data-dependent chain of the fork leg: below that, the legs queued for a place add links
+ * after it. What a host sees: about 70–110 requests in flight at the peak (most legs have one or
+ * two out, a run's log read in its other forms beside its summary, and a few send a round of
  * probes at once), each a small JSON exchange or a short event stream; a host that wants fewer
  * answers 429 or 503 with Retry-After, which is waited out (lib/client/retry.ts), or is certified
  * with a lower `--concurrency`. Memory does not grow with it: the caps on events and bytes held in
- * flight are global (lib/ledger/caps.ts), not per leg.
+ * flight are global (lib/ledger/caps.ts), not per leg. The CPU of a certification does not either
+ * (1.3–1.5 s at 16, 32 and 64 alike), but its runs share the machine at once: the in-process
+ * certifications of the kill and latitude matrices, several to a loaded machine, pass 16
+ * (test/support/matrix-harness.ts), where at 64 and load 25 their runs stretched past the run
+ * deadline.
  */
-export const DEFAULT_CONCURRENCY = 16;
+export const DEFAULT_CONCURRENCY = 64;
 
 export const MAX_CONCURRENCY = 64;
 
@@ -80,7 +90,10 @@ export async function schedule<T>(jobs: readonly Job<T>[], limit: number, onDone
       reported += 1;
     }
   };
-  for (const [index, job] of jobs.entries()) {
+  const order = jobs.map((_, index) => index);
+  if (limit > 1 && !jobs.some((job) => job.alone)) order.sort((a, b) => (jobs[b]!.chain ?? 0) - (jobs[a]!.chain ?? 0) || a - b);
+  for (const index of order) {
+    const job = jobs[index]!;
     if (failure !== undefined) break;
     if (job.free === true) {
       // Started a turn later, so that its CPU comes after the first requests of the legs that
@@ -94,6 +107,10 @@ export async function schedule<T>(jobs: readonly Job<T>[], limit: number, onDone
     const tracked = settle(job, index).finally(() => running.delete(tracked));
     running.add(tracked);
     if (job.alone) await tracked;
+    // A turn of the event loop before the next job starts: the requests this one sent go out
+    // now, not after the CPU of every job started with it (the first legs started are the ones
+    // with the longest chains, whose first request begins the certification's longest wait).
+    else await new Promise<void>((resolve) => setImmediate(resolve));
   }
   await Promise.all([...running, ...free]);
   if (failure !== undefined) throw failure.error;

@@ -151,7 +151,7 @@ export class ExchangeLog implements ExchangeRecorder {
           finish(undefined);
           const eventStream = route !== undefined && answerFor(route, code)?.body === 'event-stream';
           if (eventStream && entry.problems.length === 0) {
-            frames = frameChecker(countEvent, entry.problems);
+            frames = frameChecker(countEvent, entry.problems, request.runEvents);
             entry.frames = frames.counts;
           }
         }

@@ -7,7 +7,11 @@
 // Frames are read as the client reads them (lib/client/events.ts): the synthetic frames are no run
 // events, a `batch` frame carries an array of them; a frame nested deeper than the harness reads
 // is the client's to refuse (blocked), so it is counted as seen, not checked. Only whole frames
-// count: the harness closes a stream once the run's terminal event came.
+// count: the harness closes a stream once the run's terminal event came. Nor do the frames past the
+// most run events the client reads from the stream (a read it stops on purpose, as the summary leg
+// does mid-run): how many of them arrive before the connection is dropped is the timing's, not
+// the host's, and a count or a check that read them would make a row, or the report, depend on
+// the machine's speed; the client's later reads of the same run check those events.
 
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { jsonTextDeepAndBalanced } from '../json-depth.ts';
@@ -45,7 +49,7 @@ export interface FrameChecker {
  * A checker of one stream's frames: each problem is pushed on `problems` (the exchange's, at most
  * SHOWN of them named), and `onEvent` is told every run event parsed, for the member census.
  */
-export function frameChecker(onEvent: (event: unknown) => void, problems: string[]): FrameChecker {
+export function frameChecker(onEvent: (event: unknown) => void, problems: string[], runEvents = Number.POSITIVE_INFINITY): FrameChecker {
   const counts: FrameCounts = { seen: 0, checked: 0, failed: 0 };
   let named = 0;
   let stopped = false;
@@ -68,8 +72,13 @@ export function frameChecker(onEvent: (event: unknown) => void, problems: string
   };
   const parser = createParser({
     onEvent(message: EventSourceMessage) {
+      if (stopped) return;
       const name = message.event ?? 'message';
       if (SYNTHETIC_FRAMES.has(name) || message.data === '') return;
+      if (counts.seen >= runEvents) {
+        stopped = true;
+        return;
+      }
       if (jsonTextDeepAndBalanced(message.data)) {
         counts.seen++;
         return;
@@ -85,7 +94,13 @@ export function frameChecker(onEvent: (event: unknown) => void, problems: string
         return;
       }
       parsed.push({ data: message.data, value: data });
-      for (const doc of name === 'batch' && Array.isArray(data) ? data : [data]) check(doc, message.id);
+      for (const doc of name === 'batch' && Array.isArray(data) ? data : [data]) {
+        if (counts.seen >= runEvents) {
+          stopped = true;
+          return;
+        }
+        check(doc, message.id);
+      }
     },
     // A frame past the client's bound stops the client's reading (a harness cap): here, the frames' check stops too.
     onError(error) {

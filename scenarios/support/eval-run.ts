@@ -55,6 +55,12 @@ export interface ObserveOptions {
    * apart first) instead of queueing them on the target for the pipeline's compare step.
    */
   judgeApart?: boolean;
+  /**
+   * Told the run as soon as its log has been read to its end (or it could not be created or read),
+   * before its summary and its other forms are read: a request that needs only an ended run (a
+   * fork of it, a replay of its recorded facts) goes out then, beside those reads.
+   */
+  onLogEnded?: (run: ObservedRun) => void;
 }
 
 export async function observeEvalRun(
@@ -73,13 +79,17 @@ export async function observeEvalRun(
   const agentId = typeof doc.suite.targetAgentId === 'string' ? doc.suite.targetAgentId : SCRIPTED_AGENT;
   const created = await createEvalRun(client, { evalSuiteRef: doc.id, agentId, ...extras });
   const observed: ObservedRun = { fixture: doc, agentId, request: extras, created, runId: created.runId, events: [] };
-  if (created.status !== 201 || created.runId === undefined) return observed;
+  if (created.status !== 201 || created.runId === undefined) {
+    how.onLogEnded?.(observed);
+    return observed;
+  }
   const read = await readRunEvents(client, created.runId, { deadlineMs: RUN_DEADLINE_MS });
   observed.events = read.events;
   observed.eventsVia = read.via;
   target.observedRuns?.push(observed);
   if (!read.ok) observed.eventsProblem = read.reason;
   else if (!read.terminal) observed.eventsProblem = 'the event log ended without a terminal event';
+  how.onLogEnded?.(observed);
   const complete = observed.eventsProblem === undefined && how.everyForm !== false;
   const [answer, otherForms] = await Promise.all([
     waitForSummary(client, created.runId, RUN_DEADLINE_MS),
@@ -96,6 +106,28 @@ export async function observeEvalRun(
     if (how.judgeApart !== true) queueServedFacts(target, observed);
   }
   return observed;
+}
+
+/**
+ * observeEvalRun, and beside it the run as soon as its log has been read to its end (`logEnded`,
+ * before the summary and the other forms): undefined when the observation threw first, which
+ * `observed` then throws.
+ */
+export function observeEvalRunStaged(
+  target: Target,
+  fixtureId: string,
+  extras: EvalRunRequestExtras = {},
+): { logEnded: Promise<ObservedRun | undefined>; observed: Promise<ObservedRun> } {
+  let ended: (run: ObservedRun | undefined) => void = () => {};
+  const logEnded = new Promise<ObservedRun | undefined>((resolve) => (ended = resolve));
+  const observed = observeEvalRun(target, fixtureId, extras, target.client, {}, { onLogEnded: ended });
+  observed.then(ended, () => ended(undefined));
+  return { logEnded, observed };
+}
+
+/** The log of a created run was read in full and ended with run.completed (its summary not yet read). */
+export function endedCompleted(run: ObservedRun | undefined): run is ObservedRun & { runId: string } {
+  return run !== undefined && run.runId !== undefined && run.eventsProblem === undefined && run.events.at(-1)?.type === 'run.completed';
 }
 
 /** A run read in full to run.completed and summarised: what the served facts compare. */

@@ -15,9 +15,11 @@ import { queueServedFacts } from './served-facts/index.ts';
 
 /**
  * Seeds `doc`, runs it and reads it to its summary; blocked without the seams, failed when the
- * seam refuses the document. The result is what requireCompleted (./eval-run.ts) judges.
+ * seam refuses the document. The result is what requireCompleted (./eval-run.ts) judges;
+ * `onLogEnded` is told the run once its log has been read to its end, before its summary is read
+ * (as ObserveOptions.onLogEnded, ./eval-run.ts).
  */
-export async function observeSeededRun(check: Checks, target: Target, doc: FixtureDocument): Promise<ObservedRun> {
+export async function observeSeededRun(check: Checks, target: Target, doc: FixtureDocument, onLogEnded?: (run: ObservedRun) => void): Promise<ObservedRun> {
   if (!target.seams) check.blocked(`the host does not mount the conformance seams profile, so the ${doc.id} suite cannot be seeded`);
   // The fit rule of the catalogue fixtures holds for seeded suites too (lib/ledger/fit.ts).
   const misfit = fixtureMisfitOf(target.facet ?? {}, doc);
@@ -26,13 +28,17 @@ export async function observeSeededRun(check: Checks, target: Target, doc: Fixtu
   need(check, seeded.ok, `the seeding seam accepts the ${doc.id} suite`, seeded.ok ? undefined : seeded.reason);
   const created = await createEvalRun(target.client, { evalSuiteRef: doc.id, agentId: SCRIPTED_AGENT });
   const observed: ObservedRun = { fixture: doc, agentId: SCRIPTED_AGENT, request: {}, created, runId: created.runId, events: [] };
-  if (created.status !== 201 || created.runId === undefined) return observed;
+  if (created.status !== 201 || created.runId === undefined) {
+    onLogEnded?.(observed);
+    return observed;
+  }
   const read = await readRunEvents(target.client, created.runId, { deadlineMs: RUN_DEADLINE_MS });
   observed.events = read.events;
   observed.eventsVia = read.via;
   target.observedRuns?.push(observed);
   if (!read.ok) observed.eventsProblem = read.reason;
   else if (!read.terminal) observed.eventsProblem = 'the event log ended without a terminal event';
+  onLogEnded?.(observed);
   const answer = await waitForSummary(target.client, created.runId, RUN_DEADLINE_MS);
   observed.summaryAnswer = answer.result;
   if (answer.kind === 'ok') observed.summary = answer.summary;

@@ -46,12 +46,19 @@ export async function sendProbe(client: Client, route: Route & { tenant: TenantP
   const path = probePath(route, runId);
   const probe = route.tenant;
   if (probe.stream) {
-    const signal = AbortSignal.timeout(STREAM_BODY_MS);
-    const stream = await client.stream(route.method, path, { ...(probe.headers ? { headers: probe.headers } : {}), query: { streamMode: 'debug' }, signal });
+    // The headers come within the client's request timeout, as every answer's do (the vendor's
+    // --request-timeout); a refusal's body within STREAM_BODY_MS of them.
+    const bodyBound = new AbortController();
+    const stream = await client.stream(route.method, path, {
+      ...(probe.headers ? { headers: probe.headers } : {}),
+      query: { streamMode: 'debug' },
+      signal: bodyBound.signal,
+    });
     if (stream.status === 200) {
       stream.close();
       return { status: 200, body: undefined, served: true };
     }
+    const timer = setTimeout(() => bodyBound.abort(new Error(`no whole refusal body within ${STREAM_BODY_MS} ms of its headers`)), STREAM_BODY_MS);
     let text = '';
     try {
       for await (const chunk of stream.chunks()) {
@@ -61,6 +68,7 @@ export async function sendProbe(client: Client, route: Route & { tenant: TenantP
     } catch {
       // A refusal whose body did not come whole is compared by its status and what came.
     } finally {
+      clearTimeout(timer);
       stream.close();
     }
     return { status: stream.status, body: parsed(text), served: false };

@@ -60,6 +60,7 @@ const hostLegs: Leg[] = [
     title: 'a source run whose tool content was erased is refused like an unknown id',
     clause: 'RFC 0252 §C ("whose calls the host no longer holds"), CONTRACT §5',
     needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY], seams: true },
+    chain: 6,
     async run(check, target) {
       // A source of its own: the shared one is replayed by other legs.
       const source = requireCompleted(check, await observeEvalRun(target, SOURCE));
@@ -90,6 +91,7 @@ const hostLegs: Leg[] = [
     title: "a source run that invoked only another agent is refused like an unknown id, though its calls are the replay's own",
     clause: 'RFC 0252 §C ("never invoked the agent")',
     needs: { facet: RECORDED, fixtures: [OTHER_AGENT_SOURCE, REPLAY] },
+    chain: 5,
     async run(check, target) {
       // An eval run of another agentId making exactly the calls the replay makes: only who made
       // them tells it from a usable source, so a host that takes any agent's calls accepts it.

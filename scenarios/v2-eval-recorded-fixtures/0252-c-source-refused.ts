@@ -14,7 +14,9 @@
 // and on the three conformance-eval-recorded-* fixtures (and so on what they use).
 
 import { createEvalRun, readErrorCode, readRunEvents, type HttpResult } from '../../lib/client/index.ts';
-import { need } from '../../lib/ledger/leg.ts';
+import { inOrder } from '../../lib/ledger/in-order.ts';
+import { need, type Checks } from '../../lib/ledger/leg.ts';
+import type { Target } from '../../lib/ledger/target.ts';
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
 import { RECORDED, unknownRunId } from '../support/recorded.ts';
 import { observeEvalRun, requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT, sharedEvalRun } from '../support/eval-run.ts';
@@ -34,24 +36,34 @@ function refusalOf(answer: HttpResult): { status: number; code: string | undefin
   return { status: answer.status, code: readErrorCode(answer.json) };
 }
 
+/** A run of the noop workflow, read to its end: a run that is not an eval run (CONTRACT §5). */
+async function endedWorkflowRun(check: Checks, target: Target): Promise<string> {
+  const workflow = await target.client.request('POST', '/runs', { body: { workflowId: NOOP_WORKFLOW } });
+  const runId = (workflow.json as { runId?: unknown } | undefined)?.runId;
+  need(check, workflow.status === 201 && typeof runId === 'string', `POST /runs for the ${NOOP_WORKFLOW} workflow answers 201`, workflow.json);
+  await readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS });
+  return runId;
+}
+
 const hostLegs: Leg[] = [
   {
     id: 'openwop.requirement.0252.source-refused',
     title: 'an unusable source run is refused with one uniform 400 validation_error that never echoes the id',
     clause: 'RFC 0252 §C',
     needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY] },
+    chain: 8,
     async run(check, target) {
-      const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
-      const candidates = [unknownRunId(target.seed, source.runId, 'source-refused'), `ghost-tenant/${target.seed.hex(`ghost-tenant:${source.runId}`)}`];
-      if (target.fixtures.has(NOOP_WORKFLOW)) {
-        const workflow = await target.client.request('POST', '/runs', { body: { workflowId: NOOP_WORKFLOW } });
-        const runId = (workflow.json as { runId?: unknown } | undefined)?.runId;
-        need(check, workflow.status === 201 && typeof runId === 'string', `POST /runs for the ${NOOP_WORKFLOW} workflow answers 201`, workflow.json);
-        await readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS });
-        candidates.push(runId);
-      }
+      // The source and the workflow run are independent: sent together, judged in this order
+      // (lib/ledger/in-order.ts). The held run starts after them, just before the probes: its hold
+      // lasts HOLD_TIMEOUT_MS, and a slow source must not outlast it.
+      const [source, workflowRunId] = await inOrder(check, [
+        async (part: Checks) => requireCompleted(part, await sharedEvalRun(target, SOURCE)),
+        async (part: Checks) => (target.fixtures.has(NOOP_WORKFLOW) ? endedWorkflowRun(part, target) : undefined),
+      ]);
       // A run that is not terminal (RFC 0252 §C), held running by the harness while it is offered.
       const held: HeldRun | undefined = canHoldRun(target) ? await startHeldRun(check, target, 'running-source') : undefined;
+      const candidates = [unknownRunId(target.seed, source.runId, 'source-refused'), `ghost-tenant/${target.seed.hex(`ghost-tenant:${source.runId}`)}`];
+      if (workflowRunId !== undefined) candidates.push(workflowRunId);
       if (held !== undefined) candidates.push(held.runId);
       else check.saw('the host offers no hold step: a running source run not probed');
       const answers: Array<{ id: string; answer: HttpResult }> = [];
@@ -102,6 +114,7 @@ const hostLegs: Leg[] = [
     clause: 'RFC 0252 §C, Security',
     rules: { main: 'RFC 0252 §C, Security', 'refusal-tells-nothing': 'RFC 0252 §C, Security (the refusal tells a foreign run from no run in no way)' },
     needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY], tenantB: true },
+    chain: 4,
     async run(check, target) {
       const tenantB = target.tenantB!;
       // Tenant B's run and tenant A's are independent, and so are the three probes: each group sent

@@ -29,6 +29,7 @@ const hostLegs: Leg[] = [
       'cursor-reset-per-trial': 'RFC 0252 §D, RFC 0244 §B (the cursor resets per trial)',
     },
     needs: { facet: [...RECORDED, 'trials'], fixtures: [REPEAT_SOURCE, REPEAT_REPLAY] },
+    chain: 6,
     async run(check, target) {
       const source = requireCompleted(check, await sharedEvalRun(target, REPEAT_SOURCE));
       const replay = requireCompleted(

@@ -71,6 +71,7 @@ const hostLegs: Leg[] = [
       'sequence-order': 'RFC 0252 §D, UQ 1 ("in event-sequence order")',
     },
     needs: NEEDS,
+    chain: 6,
     async run(check, target) {
       const { source, replay } = await completedPair(check, target);
       const task = summaryTask(replay.summary, 'replay');

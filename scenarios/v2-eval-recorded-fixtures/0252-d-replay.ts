@@ -27,6 +27,7 @@ const hostLegs: Leg[] = [
     clause: 'RFC 0252 §D, §E',
     needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY], seams: true },
     observes: ['counters', 'effects'],
+    chain: 7,
     async run(check, target) {
       const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
       const key = counterKey(target, REPLAY);
@@ -59,6 +60,7 @@ const hostLegs: Leg[] = [
     clause: 'RFC 0252 §D',
     needs: { facet: RECORDED, fixtures: [SOURCE, DRIFT], seams: true },
     observes: ['counters', 'effects'],
+    chain: 4,
     async run(check, target) {
       const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
       const key = counterKey(target, DRIFT);

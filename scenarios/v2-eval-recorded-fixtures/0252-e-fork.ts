@@ -22,7 +22,7 @@ import { eraseToolContent, projectId, readCounter, readRunEffects, readRunEvents
 import { fixture } from '../../lib/fixtures.ts';
 import { gradeRun, type EvalSuite } from '../../lib/grader/index.ts';
 import { isJsonObject } from '../../lib/json-value.ts';
-import type { Checks } from '../../lib/ledger/leg.ts';
+import { TestBug, type Checks } from '../../lib/ledger/leg.ts';
 import type { ObservedRun } from '../../lib/ledger/observed-run.ts';
 import { inOrder } from '../../lib/ledger/in-order.ts';
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
@@ -30,30 +30,33 @@ import type { Target } from '../../lib/ledger/target.ts';
 import { observeLiveEffects, seamAnswerWrong } from '../support/effects.ts';
 import { RECORDED } from '../support/recorded.ts';
 import { counterKey, noLiveCounterCall } from '../support/counters.ts';
-import { observeEvalRun, requireCompleted, RUN_DEADLINE_MS } from '../support/eval-run.ts';
+import { endedCompleted, observeEvalRun, observeEvalRunStaged, requireCompleted, RUN_DEADLINE_MS } from '../support/eval-run.ts';
 
 const SOURCE = 'conformance-eval-recorded-source';
 /** What scenarios/support/effects.ts says of a wrong answer from the per-run effects seam. */
 const RUN_EFFECTS_ANSWER = 'GET /conformance/seams/runs/{runId}/effects answers 200 {runId, effects: {<toolName>: <integer ≥0>}}';
 const REPLAY = 'conformance-eval-recorded-replay';
 
+type ForkRun = ObservedRun & { effectsRead?: Awaited<ReturnType<typeof readRunEffects>> };
+
 /**
  * `POST /runs/{runId}:fork` with `{mode: "replay"}`, read as an eval run: its answer, log and
- * summary; with `effects`, its live effects are read beside the summary once its log has ended.
+ * summary; with `effects`, its live effects are read beside the summary once its log has ended,
+ * which `onLogEnded` is told first.
  */
-async function forkRun(
-  target: Target,
-  source: ObservedRun,
-  effects = false,
-): Promise<ObservedRun & { effectsRead?: Awaited<ReturnType<typeof readRunEffects>> }> {
+async function forkRun(target: Target, source: ObservedRun, effects = false, onLogEnded?: (fork: ObservedRun) => void): Promise<ForkRun> {
   const created = await target.client.request('POST', `/runs/${projectId(source.runId!)}:fork`, { body: { mode: 'replay' } });
   const runId = created.status === 201 && isJsonObject(created.json) && typeof created.json.runId === 'string' ? created.json.runId : undefined;
   const observed: ObservedRun = { fixture: source.fixture, agentId: source.agentId, request: source.request, created, runId, events: [] };
-  if (runId === undefined) return observed;
+  if (runId === undefined) {
+    onLogEnded?.(observed);
+    return observed;
+  }
   const read = await readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS });
   observed.events = read.events;
   if (!read.ok) observed.eventsProblem = read.reason;
   else if (!read.terminal) observed.eventsProblem = 'the event log ended without a terminal event';
+  onLogEnded?.(observed);
   const [answer, effectsRead] = await Promise.all([
     waitForSummary(target.client, runId, RUN_DEADLINE_MS),
     effects ? readRunEffects(target.client, runId) : undefined,
@@ -88,6 +91,94 @@ function refused(answer: HttpResult): boolean {
   return answer.status >= 400 && answer.status < 500;
 }
 
+type EraseAnswers = [Awaited<ReturnType<typeof eraseToolContent>>, Awaited<ReturnType<typeof readCounter>>];
+
+/**
+ * Where effects are read per run nothing global is read between two requests, so each goes out as
+ * soon as what it needs has ended: the replay once the source's log has ended (RFC 0252 §C: a
+ * source must have ended), beside the source's summary and its other reads; the replay's fork
+ * once the replay's log has ended; the erase, and the counter reading before the late fork, once
+ * everything read of the source and its derived copies has ended (the source, its fork, the
+ * replay, the replay fork's log) but the replay fork's summary and effects, which go beside them:
+ * the summary is the ended run's output (RFC 0081 §B), content-free (§C), and the effects count
+ * the live calls the ended run made, so erasing tool content reaches neither. Judged in the leg's
+ * own order (lib/ledger/in-order.ts): the source, its fork, then the replay and its fork. Returns
+ * the replay, the source's id and `erased`, the erase's and the counter's answers (undefined when
+ * the replay fork did not end completed, which its judgement has stopped the leg for).
+ */
+async function forksSentEarly(
+  check: Checks,
+  target: Target,
+  key: string,
+  sourceForked: (part: Checks, source: ObservedRun) => Promise<void>,
+  replayForked: (part: Checks, observing: Promise<ObservedRun>, forkStarted: Promise<ForkRun | undefined>) => Promise<ObservedRun>,
+): Promise<{ replay: ObservedRun; sourceRunId: string; erased: Promise<EraseAnswers | undefined> }> {
+  const source = observeEvalRunStaged(target, SOURCE);
+  let sourceJudged: (passed: boolean) => void = () => {};
+  const sourcePassed = new Promise<boolean>((resolve) => (sourceJudged = resolve));
+  let sourceForkDone: () => void = () => {};
+  const sourceForkSettled = new Promise<void>((resolve) => (sourceForkDone = resolve));
+  let forkLogEnded: (fork: ObservedRun | undefined) => void = () => {};
+  const replayForkEnded = new Promise<ObservedRun | undefined>((resolve) => (forkLogEnded = resolve));
+  const replayStaged = source.logEnded.then((ended) =>
+    endedCompleted(ended) ? observeEvalRunStaged(target, REPLAY, { fixtureRuns: { record: ended.runId } }) : undefined,
+  );
+  const replayFork = replayStaged.then(async (staged) => {
+    const ended = await staged?.logEnded;
+    return endedCompleted(ended) ? forkRun(target, ended, true, forkLogEnded) : undefined;
+  });
+  const erased = Promise.all([
+    source.logEnded,
+    sourceForkSettled,
+    replayStaged.then((staged) => staged?.observed).catch(() => undefined),
+    replayForkEnded,
+  ]).then(([ended, , , fork]): Promise<EraseAnswers> | undefined =>
+    endedCompleted(ended) && endedCompleted(fork) ? Promise.all([eraseToolContent(target.client, ended.runId), readCounter(target.client, key)]) : undefined,
+  );
+  // Each is awaited below or by the caller; a loss before then must not go unhandled.
+  for (const pending of [replayFork, erased]) pending.catch(() => undefined);
+  const parts = [
+    async (part: Checks) => {
+      try {
+        const judged = requireCompleted(part, await source.observed);
+        sourceJudged(true);
+        return judged;
+      } catch (error) {
+        sourceJudged(false);
+        throw error;
+      }
+    },
+    async (part: Checks) => {
+      try {
+        if (await sourcePassed) await sourceForked(part, await source.observed);
+      } finally {
+        sourceForkDone();
+      }
+    },
+    async (part: Checks) => {
+      try {
+        const staged = await replayStaged;
+        if (!(await sourcePassed) || staged === undefined) {
+          // Never judged: the source stopped the leg. Sent, so awaited.
+          await Promise.allSettled([staged?.observed, replayFork]);
+          return undefined;
+        }
+        return await replayForked(part, staged.observed, replayFork);
+      } finally {
+        forkLogEnded(undefined);
+      }
+    },
+  ] as const;
+  try {
+    const [judgedSource, , replay] = await inOrder(check, parts);
+    if (replay === undefined) throw new TestBug('the replay was judged, and never observed');
+    return { replay, sourceRunId: judgedSource.runId, erased };
+  } catch (error) {
+    await erased.catch(() => undefined);
+    throw error;
+  }
+}
+
 const hostLegs: Leg[] = [
   {
     id: 'openwop.requirement.0252.fork-re-reads',
@@ -100,47 +191,54 @@ const hostLegs: Leg[] = [
       'replay-fork': 'RFC 0252 §E (a fork of the eval run re-reads its recorded events, never resolving the source again)',
       'copy-gone': 'RFC 0252 Security (a fork whose copy is gone SHOULD be refused, never derived again, never run live)',
     },
+    chain: 9,
     async run(check, target) {
-      // A source of the leg's own: it is erased below.
-      const source = requireCompleted(check, await observeEvalRun(target, SOURCE));
       const sourceKey = counterKey(target, SOURCE);
       const key = counterKey(target, REPLAY);
       const perRun = target.runEffects === true;
       // A fork and its live effects, judged as observeLiveEffects judges them; where effects are
-      // read per run, they are read beside the fork's summary.
-      const forkJudged = async (part: Checks, of: ObservedRun, counterKey: string) => {
+      // read per run, they are read beside the fork's summary (`started`: a fork already sent).
+      const forkJudged = async (part: Checks, of: ObservedRun, counterKey: string, started?: Promise<ForkRun | undefined>) => {
         if (!perRun) return observeLiveEffects(part, target, { own: () => forkRun(target, of), counterKeys: [counterKey] });
-        const fork = await forkRun(target, of, true);
+        const fork = started === undefined ? await forkRun(target, of, true) : await started;
+        if (fork === undefined) throw new TestBug('the fork of a completed run was never sent');
         const run = requireCompleted(part, fork);
         if (fork.effectsRead?.ok !== true) return seamAnswerWrong(part, RUN_EFFECTS_ANSWER, fork.effectsRead!);
         return { run, effects: fork.effectsRead.effects, counters: undefined };
       };
-      const sourceForked = async (part: Checks): Promise<void> => {
+      const sourceForked = async (part: Checks, source: ObservedRun): Promise<void> => {
         part.rule('source-fork');
         const sourceFork = await forkJudged(part, source, sourceKey);
         checkReRead(part, source, sourceFork.run, 'the source eval run');
         noLiveCounterCall(part, sourceKey, sourceFork.effects, sourceFork.counters);
       };
-      const replayForked = async (part: Checks): Promise<ObservedRun> => {
+      const replayForked = async (part: Checks, observing: Promise<ObservedRun>, forkStarted?: Promise<ForkRun | undefined>): Promise<ObservedRun> => {
         part.rule('replay-fork');
-        const replay = requireCompleted(part, await observeEvalRun(target, REPLAY, { fixtureRuns: { record: source.runId } }));
-        const replayFork = await forkJudged(part, replay, key);
+        const replay = requireCompleted(part, await observing);
+        const replayFork = await forkJudged(part, replay, key, forkStarted);
         checkReRead(part, replay, replayFork.run, 'the eval run with fixtureRuns');
         noLiveCounterCall(part, key, replayFork.effects, replayFork.counters);
         return replay;
       };
-      // On a host that reads effects per run the two forks are independent: sent together, judged
-      // in this order (lib/ledger/in-order.ts). With only the first seams each is read between two
-      // global readings, one after the other.
-      const [, replay] = perRun ? await inOrder(check, [sourceForked, replayForked]) : [await sourceForked(check), await replayForked(check)];
-
+      // A source of the leg's own: it is erased below.
+      let replay: ObservedRun;
+      let sourceRunId: string;
+      let erasedFirst: Promise<EraseAnswers | undefined> | undefined;
+      if (perRun) ({ replay, sourceRunId, erased: erasedFirst } = await forksSentEarly(check, target, key, sourceForked, replayForked));
+      else {
+        // With only the first seams each fork is read between two global readings, one after the other.
+        const source = requireCompleted(check, await observeEvalRun(target, SOURCE));
+        sourceRunId = source.runId;
+        await sourceForked(check, source);
+        replay = await replayForked(check, observeEvalRun(target, REPLAY, { fixtureRuns: { record: source.runId } }));
+      }
       check.rule('copy-gone');
       // Read around the fork: no live call may move the counter, whether it is refused or served.
       // Where effects are read per run no other run's call can move it between the erase and this
       // reading, so the two go together.
-      const [erased, readFirst] = perRun
-        ? await Promise.all([eraseToolContent(target.client, source.runId), readCounter(target.client, key)])
-        : [await eraseToolContent(target.client, source.runId), undefined];
+      const erasedAnswers = erasedFirst === undefined ? undefined : await erasedFirst;
+      if (perRun && erasedAnswers === undefined) throw new TestBug('the forks were judged, and the erase that waited on them was never sent');
+      const [erased, readFirst] = erasedAnswers ?? [await eraseToolContent(target.client, sourceRunId), undefined];
       if (!erased.ok) return seamAnswerWrong(check, 'POST /conformance/seams/runs/{runId}/erase-tool-content answers 204', erased);
       const before = readFirst ?? (await readCounter(target.client, key));
       if (!before.ok) return seamAnswerWrong(check, 'GET /conformance/seams/counter?key=K answers 200 {key, count}', before);

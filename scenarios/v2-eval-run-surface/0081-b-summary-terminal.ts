@@ -3,7 +3,8 @@
 // Legs:
 //   1. openwop.requirement.0081.summary-not-before-terminal  409 while the eval run is running — on a host that
 //      offers the scripted agent's hold step (CONTRACT §3), a run held until the harness releases
-//      it, so on every certification; elsewhere only when the harness sees a run still running —;
+//      it, so on every certification; elsewhere only when the harness sees a run of twelve tasks
+//      still running, a race asked only there —;
 //      any summary served before the end (asked right after the create and again mid-stream) is
 //      the terminal one; 404 for a run that is not an eval run (the conformance-workflow-noop
 //      workflow, CONTRACT §1)
@@ -145,6 +146,7 @@ export default defineScenario('v2-eval-run-surface/0081-b-summary-terminal.ts', 
       'early-summary-final': "RFC 0081 §B, §C (the summary is the terminal run's; a summary served early is that one or none)",
     },
     needs: { facet: [], fixtures: [TWELVE_TASKS] },
+    chain: 7,
     async run(check, target) {
       // From here the host has claimed the hold step: a run it holds must answer 409.
       const holds = canHoldRun(target);
@@ -154,7 +156,11 @@ export default defineScenario('v2-eval-run-surface/0081-b-summary-terminal.ts', 
           if (holds) await heldRunConflict(part, target);
           return holds;
         },
-        (part) => summaryAskedEarly(part, target),
+        // Where the host holds runs the held run witnesses the rule on every certification; the
+        // race of a run asked about while it runs would add a witness that comes and goes with
+        // the machine's load and the legs beside it, and with it the row, so it runs only where
+        // it is the witness.
+        async (part) => (holds ? { observed: false, runningSeen: false } : summaryAskedEarly(part, target)),
         async (part) => {
           part.rule('not-eval-not-found');
           return notEvalRun(part, target);

@@ -50,6 +50,7 @@ export default defineScenario('v2-eval-run-surface/0081-c-eval-run.ts', [
     clause: 'RFC 0081 §C',
     rules: { 'event-order': 'RFC 0081 §C', 'scored-after-own-decision': 'RFC 0081 §C' },
     needs: { facet: [], fixtures: [GOLDEN] },
+    chain: 6,
     async run(check, target) {
       // A one-trial run cannot tell "its own trial's agent.decided" from "an earlier one"; a host
       // that claims trials and lists the trials fixture shows its nine-trial run as well.

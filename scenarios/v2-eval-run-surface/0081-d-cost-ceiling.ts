@@ -164,6 +164,7 @@ export default defineScenario('v2-eval-run-surface/0081-d-cost-ceiling.ts', [
       'under-ceiling-graded': 'RFC 0081 §D (a suite costing less than maxCostUsdPerSuite is within it: graded like any other)',
     },
     needs: { facet: [] },
+    chain: 4,
     async run(check, target) {
       const ceiling = target.facet?.maxCostUsdPerSuite;
       if (typeof ceiling !== 'number' || !Number.isFinite(ceiling) || ceiling < 0) return check.inapplicable('the host advertises no maxCostUsdPerSuite');

@@ -90,6 +90,7 @@ export default defineScenario('v2-eval-run-surface/0081-d-golden-match.ts', [
       'json-match': 'RFC 0081 §D (json-match), CONTRACT §6 (JSON deep equality)',
     },
     needs: { facet: [], modes: ['golden'] },
+    chain: 4,
     async run(check, target) {
       const doc = probeSuite('conformance-eval-golden-strategies', 'core.conformance.evals.golden-strategies', ['golden'], GOLDEN_TASKS);
       checkProbes(check, await observeSeededRun(check, target, doc), GOLDEN_TASKS);

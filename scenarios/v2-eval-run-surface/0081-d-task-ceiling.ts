@@ -62,6 +62,7 @@ export default defineScenario('v2-eval-run-surface/0081-d-task-ceiling.ts', [
       'at-limit-graded': "RFC 0081 §D (a suite of exactly maxTasksPerSuite tasks is within the ceiling: the host's to run and grade)",
     },
     needs: { facet: [] },
+    chain: 6,
     async run(check, target) {
       const advertised = target.facet?.maxTasksPerSuite;
       if (typeof advertised !== 'number' || !Number.isSafeInteger(advertised) || advertised < 1)

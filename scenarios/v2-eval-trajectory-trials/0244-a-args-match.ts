@@ -211,6 +211,7 @@ export default defineScenario('v2-eval-trajectory-trials/0244-a-args-match.ts', 
     clause: 'RFC 0244 §A ("ignore (the default)"), §D (toolResponses args and argsMatch: "absent ⇒ ignore")',
     rules: { 'fixture-entry': 'RFC 0244 §D (absent argsMatch ⇒ ignore)', 'expected-call': 'RFC 0244 §A (ignore, the default)' },
     needs: { facet: [], modes: ['golden'] },
+    chain: 4,
     async run(check, target) {
       const tasks = [
         ...(target.facet?.fixtureMatching === true ? [FIXTURE_ENTRY_TASK] : []),
@@ -238,6 +239,7 @@ export default defineScenario('v2-eval-trajectory-trials/0244-a-args-match.ts', 
       'memory-across-tasks': "RFC 0244 §B, CONTRACT §3, §4 (memory is the trial's own: each task starts from its own memorySeed)",
     },
     needs: { facet: ['trajectory', 'trials'], modes: ['golden'] },
+    chain: 4,
     async run(check, target) {
       const maxTrials = (target.facet?.trials as { maxTrials?: unknown } | undefined)?.maxTrials;
       if (typeof maxTrials !== 'number' || maxTrials < 2)

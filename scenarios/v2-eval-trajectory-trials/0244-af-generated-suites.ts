@@ -207,6 +207,7 @@ export default defineScenario('v2-eval-trajectory-trials/0244-af-generated-suite
         "CONTRACT §3, §4; RFC 0244 §B, §D (each trial makes its script's calls, from its own memorySeed and fixtures: null for a key nobody wrote)",
     },
     needs: { facet: [], modes: ['golden'], seams: true },
+    chain: 8,
     async run(check, target) {
       const seed = target.seed ?? certificationSeed();
       const plan = target.generated ?? { count: 0 };

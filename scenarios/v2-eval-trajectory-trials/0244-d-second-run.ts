@@ -17,7 +17,13 @@ import { attribute } from '../../lib/grader/attribution.ts';
 import { jsonDeepEqual } from '../../lib/grader/json.ts';
 import { isJsonObject } from '../../lib/json-value.ts';
 import { defineScenario } from '../../lib/ledger/scenario.ts';
-import { observeLiveEffects } from '../support/effects.ts';
+import type { FixtureDocument } from '../../lib/fixtures.ts';
+import { inOrder } from '../../lib/ledger/in-order.ts';
+import { TestBug, type Checks } from '../../lib/ledger/leg.ts';
+import type { Target } from '../../lib/ledger/target.ts';
+import type { ObservedRun } from '../../lib/ledger/observed-run.ts';
+import { observeLiveEffects, type ObservedEffects } from '../support/effects.ts';
+import { endedCompleted } from '../support/eval-run.ts';
 import { golden, probeSuite, type Json, type ProbeTask } from '../support/probe-suites.ts';
 import { observeSeededRun } from '../support/seeded-run.ts';
 
@@ -73,6 +79,40 @@ function servedFacts(events: readonly RunEvent[], summary: Json): Json {
   return { trials, summary: { ...pick(summary, SUMMARY_FACTS), tasks } };
 }
 
+/** Each run between two global readings of the effects (a host with only the first seams), one after the other. */
+async function globalReadings(check: Checks, target: Target, doc: FixtureDocument): Promise<[ObservedEffects, ObservedEffects]> {
+  const first = await observeLiveEffects(check, target, { own: () => observeSeededRun(check, target, doc) });
+  return [first, await observeLiveEffects(check, target, { own: () => observeSeededRun(check, target, doc) })];
+}
+
+/**
+ * Where effects are read per run, the second run is created once the first has ended (its log
+ * read to run.completed: whatever it wrote is written), beside the first's summary and effects,
+ * not after them; judged in the leg's own order (lib/ledger/in-order.ts). A first run that did
+ * not end completed stops the leg at its judgement, so no second run is made for it.
+ */
+async function runsOneAfterTheOther(check: Checks, target: Target, doc: FixtureDocument): Promise<[ObservedEffects, ObservedEffects]> {
+  let firstEnded: (run: ObservedRun | undefined) => void = () => {};
+  const firstLog = new Promise<ObservedRun | undefined>((resolve) => (firstEnded = resolve));
+  return inOrder(check, [
+    async (part: Checks) => {
+      try {
+        return await observeLiveEffects(part, target, { own: () => observeSeededRun(part, target, doc, firstEnded) });
+      } finally {
+        firstEnded(undefined);
+      }
+    },
+    async (part: Checks) => {
+      // Never judged when the first did not end completed: its judgement stopped the leg.
+      if (!endedCompleted(await firstLog)) return undefined;
+      return observeLiveEffects(part, target, { own: () => observeSeededRun(part, target, doc) });
+    },
+  ]).then(([first, second]) => {
+    if (second === undefined) throw new TestBug('the first run was judged completed, and no second run was made');
+    return [first, second];
+  });
+}
+
 export default defineScenario('v2-eval-trajectory-trials/0244-d-second-run.ts', [
   {
     id: 'openwop.requirement.0244.second-run-same',
@@ -85,6 +125,7 @@ export default defineScenario('v2-eval-trajectory-trials/0244-d-second-run.ts', 
     },
     needs: { facet: ['fixtureMatching'], modes: ['golden'], seams: true },
     observes: ['effects'],
+    chain: 8,
     async run(check, target) {
       const doc = probeSuite(
         `conformance-eval-second-run-${target.seed.hex('second-run', 6)}`,
@@ -94,8 +135,7 @@ export default defineScenario('v2-eval-trajectory-trials/0244-d-second-run.ts', 
       );
       // A seam that answers wrongly fails the reading of the effects.
       check.rule('effects-same');
-      const first = await observeLiveEffects(check, target, { own: () => observeSeededRun(check, target, doc) });
-      const second = await observeLiveEffects(check, target, { own: () => observeSeededRun(check, target, doc) });
+      const [first, second] = target.runEffects === true ? await runsOneAfterTheOther(check, target, doc) : await globalReadings(check, target, doc);
       check.rule('served-facts-same');
       check.equal(
         servedFacts(second.run.events, second.run.summary),

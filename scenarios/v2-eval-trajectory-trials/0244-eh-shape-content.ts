@@ -28,6 +28,7 @@ const hostLegs: Leg[] = [
     title: 'every eval.* payload and summary the host serves validates, scoreLabel and evaluatorType included',
     clause: 'RFC 0244 §E',
     needs: { facet: [], someFixtures: SERVED },
+    chain: 6,
     async run(check, target) {
       for (const id of fittingFixtures(target, SERVED)) {
         const run = requireCompleted(check, await sharedEvalRun(target, id), { trajectoryArgs: false });

@@ -21,6 +21,7 @@ const legs: Leg[] = [
     clause: 'RFC 0244 §F',
     rules: { 'paired-by-task-id': 'RFC 0244 §F', 'score-delta': 'RFC 0244 §F', verdict: 'RFC 0244 §F' },
     needs: { facet: ['regressionVerdict'], fixtures: [BASELINE, CANDIDATE] },
+    chain: 6,
     async run(check, target) {
       const baseline = requireCompleted(check, await sharedEvalRun(target, BASELINE));
       const candidate = requireCompleted(check, await observeEvalRun(target, CANDIDATE, { baselineRunId: baseline.runId }));

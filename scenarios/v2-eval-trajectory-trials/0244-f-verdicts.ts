@@ -32,6 +32,7 @@ export default defineScenario('v2-eval-trajectory-trials/0244-f-verdicts.ts', [
       inconclusive: 'RFC 0244 §F (inconclusive when the method cannot distinguish the runs at alpha)',
     },
     needs: { facet: ['regressionVerdict'], fixtures: [BASELINE, ...Object.values(CANDIDATES)] },
+    chain: 6,
     async run(check, target) {
       // The three candidates run against the one baseline independently: sent together, judged in
       // this order (lib/ledger/in-order.ts).

@@ -142,6 +142,7 @@ const hostLegs: Leg[] = [
       'at-limit-graded': "RFC 0244 §G, §B (a trials.count at the advertised maxTrials is the host's to run and grade)",
     },
     needs: { facet: ['trials'] },
+    chain: 6,
     async run(check, target) {
       const maxTrials = (target.facet?.trials as { maxTrials?: unknown } | undefined)?.maxTrials;
       if (typeof maxTrials !== 'number' || !Number.isSafeInteger(maxTrials) || maxTrials < 1)

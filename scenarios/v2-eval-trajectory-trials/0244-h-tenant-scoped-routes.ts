@@ -132,6 +132,7 @@ export default defineScenario('v2-eval-trajectory-trials/0244-h-tenant-scoped-ro
       'foreign-baseline-run-id': "RFC 0244 §F, §H (a baseline of another tenant is refused like an unknown one, RFC 0252 §C's discipline)",
     },
     needs: { facet: [], fixtures: [GOLDEN], tenantB: true },
+    chain: 8,
     async run(check, target) {
       const foreignRun = takesBaseline(target) ? observeEvalRun(target, REGRESSION, {}, target.tenantB!) : undefined;
       // Awaited by probeBaseline, or by nobody when the route probes end the leg first.

@@ -66,6 +66,9 @@ export function configurationKey(options: ReferenceHostOptions, ...more: unknown
   });
 }
 
+/** Host legs in flight in a matrix certification (see certifyConfiguration). */
+const MATRIX_CONCURRENCY = 16;
+
 /** The matrices certify with one fixed seed, so a generated suite is the same from run to run. */
 export const MATRIX_SEED = '6d6174726978000000000000000000ff';
 
@@ -88,6 +91,10 @@ export async function certifyConfiguration(options: ReferenceHostOptions, scenar
       seed: choices.seed ?? MATRIX_SEED,
       ...(choices.filter === undefined ? {} : { filter: choices.filter }),
       generated: choices.generated ?? 0,
+      // Fewer legs in flight than the command's default: the rows do not depend on it
+      // (test/concurrency.test.ts), and several certifications share a loaded machine here, where
+      // every run in flight at once stretched past the run deadline (lib/ledger/schedule.ts).
+      concurrency: MATRIX_CONCURRENCY,
       // The matrices compare the rows' grading, not the machine's speed: on a loaded machine the
       // in-process host is starved, so the default bounds stretch with the measured slowness.
       deadlines: { requestTimeoutMs: patient(DEFAULT_REQUEST_TIMEOUT_MS), progressTimeoutMs: patient(DEFAULT_PROGRESS_TIMEOUT_MS) },
