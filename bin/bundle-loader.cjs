@@ -5,7 +5,8 @@
 // cache once, from a certification it runs (scripts/bundle.ts); nothing writes it at run time.
 'use strict';
 
-const { readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { renameSync, writeFileSync } = require('node:fs');
+const { readFile } = require('node:fs/promises');
 const Module = require('node:module');
 const { dirname } = require('node:path');
 const vm = require('node:vm');
@@ -16,32 +17,25 @@ const BUILD_LINE = /^\/\/ build ([0-9a-f]{64})\n/;
 /**
  * The exports of the bundle `file`. A cache made for another bundle (another build id in its
  * first line) is not offered to V8; one V8 refuses (another Node.js or V8 flags) is compiled
- * afresh, as V8 does by itself: either way the script runs from its own text.
+ * afresh, as V8 does by itself: either way the script runs from its own text. The files are read
+ * asynchronously and the script runs a turn after it is compiled, so that a request already
+ * started (bin/'s early discovery) goes out meanwhile instead of after the whole load.
  */
-function loadBundle(file) {
-  const source = readFileSync(file, 'utf8');
+async function loadBundle(file) {
+  const [source, cache] = await Promise.all([readFile(file, 'utf8'), readFile(`${file}.cache`).catch(() => undefined)]);
   const id = BUILD_LINE.exec(source)?.[1];
+  const made = id !== undefined && cache?.subarray(0, 65).toString('latin1') === `${id}\n`;
   const script = new vm.Script(Module.wrap(source), {
     filename: file,
-    cachedData: id === undefined ? undefined : cacheOf(file, id),
+    cachedData: made ? cache.subarray(65) : undefined,
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   // The build's warm-up run (scripts/bundle.ts) asks for the cache of what it compiled, at its exit.
   if (id !== undefined && process.env.OPENWOP_WRITE_CODE_CACHE === '1') process.once('exit', () => writeCache(file, id, script));
+  await new Promise((resolve) => setImmediate(resolve));
   const module = { exports: {}, filename: file, id: file };
   script.runInThisContext()(module.exports, Module.createRequire(file), module, file, dirname(file));
   return module.exports;
-}
-
-/** The cache file's data when it was made for build `id`: it starts with that id and a newline. */
-function cacheOf(file, id) {
-  let bytes;
-  try {
-    bytes = readFileSync(`${file}.cache`);
-  } catch {
-    return undefined;
-  }
-  return bytes.subarray(0, 65).toString('latin1') === `${id}\n` ? bytes.subarray(65) : undefined;
 }
 
 /** Writes the code V8 compiled for the bundle so far, whole or not at all (a rename). */

@@ -33,7 +33,7 @@ if (earlyUrl !== undefined) {
 // `run` of the embedded host: its thread starts now and loads the host while the command loads
 // (commands/support/host-thread.ts); from the sources the host runs in the command's thread.
 if (built && embeddedHostRun(args)) (await early('host-thread.cjs', 'commands/support/host-thread')).startReferenceHostThread();
-const { main } = bundled ? require('./bundle-loader.cjs').loadBundle(`${BUNDLES}command.cjs`) : await import(built ? BUILT.href : '../commands/cli.ts');
+const { main } = await (bundled ? require('./bundle-loader.cjs').loadBundle(`${BUNDLES}command.cjs`) : import(built ? BUILT.href : '../commands/cli.ts'));
 try {
   process.exitCode = await main(args);
 } finally {

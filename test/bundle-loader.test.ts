@@ -26,7 +26,7 @@ function writeBundle(file: string, text: string): void {
 
 /** What the bundle exports, loaded in a fresh process (with `env`), as bin/ loads it. */
 function load(file: string, env: Record<string, string> = {}): unknown {
-  const code = `process.stdout.write(JSON.stringify(require(${JSON.stringify(LOADER)}).loadBundle(${JSON.stringify(file)})))`;
+  const code = `require(${JSON.stringify(LOADER)}).loadBundle(${JSON.stringify(file)}).then((exports) => process.stdout.write(JSON.stringify(exports)))`;
   const run = spawnSync(process.execPath, ['-e', code], { encoding: 'utf8', env: { ...process.env, ...env } });
   expect(run.status, run.stderr).toBe(0);
   return JSON.parse(run.stdout);
