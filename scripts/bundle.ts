@@ -30,23 +30,37 @@ const SHARED: Record<string, string> = {
 };
 
 /**
- * Modules dist/ requires at run time through `createRequire`, which esbuild does not follow: each
- * call named here becomes a `require` of the bundle, so that their code is in the bundle and its
- * code cache too. A substitution that no longer matches is said by the build and leaves the
- * module required at run time, as unbundled.
+ * Modules dist/ requires at run time through `createRequire`, which esbuild does not follow: the
+ * calls named here become `require`s of the bundle, so that their code is in the bundle and its
+ * code cache too. A module's substitutions apply together or not at all: one that no longer
+ * matches is said by the build and leaves that module's requires to run time, as unbundled.
  */
-const BUNDLED_REQUIRES: ReadonlyArray<{ module: string; from: string; to: string }> = [
+const BUNDLED_REQUIRES: Readonly<Record<string, ReadonlyArray<readonly [from: string, to: string]>>> = {
   // lib/client/http.ts: the two modules of undici the client uses.
-  { module: 'lib/client/http.js', from: "requireUndici('undici/lib/dispatcher/agent.js')", to: "require('undici/lib/dispatcher/agent.js')" },
-  { module: 'lib/client/http.js', from: "requireUndici('undici/lib/api/api-request.js')", to: "require('undici/lib/api/api-request.js')" },
+  'lib/client/http.js': [
+    ["requireUndici('undici/lib/dispatcher/agent.js')", "require('undici/lib/dispatcher/agent.js')"],
+    ["requireUndici('undici/lib/api/api-request.js')", "require('undici/lib/api/api-request.js')"],
+  ],
   // lib/schemas/index.ts: the schemas precompiled by the build (scripts/precompile-schemas.ts).
-  { module: 'lib/schemas/index.js', from: 'return require(PRECOMPILED_FILE);', to: 'return __precompiledSchemas;' },
-  {
-    module: 'lib/schemas/index.js',
-    from: "const PRECOMPILED_FILE = './precompiled.cjs';",
-    to: "const PRECOMPILED_FILE = './precompiled.cjs';\nimport * as __precompiledSchemas from './precompiled.cjs';",
-  },
-];
+  'lib/schemas/index.js': [
+    [
+      "const PRECOMPILED_FILE = './precompiled.cjs';",
+      "const PRECOMPILED_FILE = './precompiled.cjs';\nimport * as __precompiledSchemas from './precompiled.cjs';",
+    ],
+    ['return require(PRECOMPILED_FILE);', 'return __precompiledSchemas;'],
+  ],
+};
+
+/** `text` of dist/`module` with its bundled requires, when every one of them matches. */
+function withBundledRequires(module: string, text: string): string {
+  const substitutions = BUNDLED_REQUIRES[module] ?? [];
+  const missing = substitutions.find(([from]) => !text.includes(from));
+  if (missing !== undefined) {
+    process.stderr.write(`scripts/bundle.ts: dist/${module} no longer reads ${missing[0]}: its modules are left to be required at run time\n`);
+    return text;
+  }
+  return substitutions.reduce((changed, [from, to]) => changed.replace(from, to), text);
+}
 
 /** The longest the warm-up certification may take before the build goes on without its cache. */
 const WARM_UP_BOUND_MS = 180_000;
@@ -64,15 +78,9 @@ function distPlugin(entry: string): Plugin {
       });
       builder.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, (args) => {
         const module = relative(DIST, args.path).split('\\').join('/');
-        let contents = readFileSync(args.path, 'utf8').replaceAll(
-          'import.meta.url',
-          `__moduleUrl(${JSON.stringify(relative(OUT, args.path).split('\\').join('/'))})`,
-        );
-        for (const { from, to } of BUNDLED_REQUIRES.filter((substitution) => substitution.module === module)) {
-          if (contents.includes(from)) contents = contents.replace(from, to);
-          else process.stderr.write(`scripts/bundle.ts: dist/${module} no longer reads ${from}: that module is left to be required at run time\n`);
-        }
-        return { contents, loader: 'js' };
+        const own = JSON.stringify(relative(OUT, args.path).split('\\').join('/'));
+        const text = readFileSync(args.path, 'utf8').replaceAll('import.meta.url', `__moduleUrl(${own})`);
+        return { contents: withBundledRequires(module, text), loader: 'js' };
       });
     },
   };
