@@ -80,6 +80,9 @@ function distPlugin(entry: string): Plugin {
         const module = relative(DIST, args.path).split('\\').join('/');
         const own = JSON.stringify(relative(OUT, args.path).split('\\').join('/'));
         const text = readFileSync(args.path, 'utf8').replaceAll('import.meta.url', `__moduleUrl(${own})`);
+        // Any other member of import.meta would be undefined in a CommonJS bundle: refused, not guessed.
+        if (text.includes('import.meta'))
+          throw new Error(`dist/${module} reads import.meta beyond its url, which scripts/bundle.ts does not carry into the bundle`);
         return { contents: withBundledRequires(module, text), loader: 'js' };
       });
     },
