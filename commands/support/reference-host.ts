@@ -15,9 +15,9 @@ const CLOSE_BOUND_MS = 10_000;
 
 /**
  * The embedded reference host, handed to `run` by the composition root (commands/cli.ts). From
- * the build it runs on a thread of its own (./host-thread.ts, ./reference-host-worker.ts), so the host and the
- * harness use two cores; from the TypeScript sources (tsx, the tests) in this thread, as a worker
- * thread does not inherit the loader that reads them.
+ * the build it runs on a thread of its own (./host-thread.ts, ./reference-host-worker.ts), so the
+ * host and the harness use two cores; from the TypeScript sources (tsx, the tests) in this
+ * thread, as a worker thread does not inherit the loader that reads them.
  */
 export const startEmbeddedReferenceHost: EmbeddedHostFactory = async (options) => {
   if (threadPossible()) return startOnThread(options);
