@@ -1,7 +1,12 @@
 #!/usr/bin/env node
 // The command. It runs the build (dist/, `npm run build`), which an installed package always
-// has. In a clone it runs the TypeScript sources through tsx's loader instead when there is no
-// build or a source is newer than it, so an edit is never hidden behind a stale build.
+// has: its bundles (dist/bundle/, scripts/bundle.ts) when the build made them, through
+// ./bundle-loader.cjs and their code cache, else the modules of dist/. In a clone it runs the
+// TypeScript sources through tsx's loader instead when there is no build or a source is newer
+// than it, so an edit is never hidden behind a stale build.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { BUILT, buildIsCurrent } from './build-state.mjs';
 
 const args = process.argv.slice(2);
@@ -10,21 +15,25 @@ if (!built) {
   const { register } = await import('tsx/esm/api');
   register();
 }
+const BUNDLES = fileURLToPath(new URL('../dist/bundle/', import.meta.url));
+const bundled = built && existsSync(`${BUNDLES}command.cjs`);
+const require = createRequire(import.meta.url);
+/** A module bin/ loads before the command: its bundle (which the command's bundle shares), its built module or its source. */
+const early = (bundle, path) =>
+  bundled ? require(`${BUNDLES}${bundle}`) : import(built ? new URL(`../dist/${path}.js`, import.meta.url).href : `../${path}.ts`);
+
 // `run --base-url URL`: discovery goes out before the command's modules load, and the client
 // takes its answer (lib/client/early-discovery.ts, bench/RESULTS.md "Start-up and npm start").
-const early = earlyDiscoveryUrl(args);
+const earlyUrl = earlyDiscoveryUrl(args);
 let discovery;
-if (early !== undefined) {
-  discovery = await import(built ? new URL('../dist/lib/client/early-discovery.js', import.meta.url).href : '../lib/client/early-discovery.ts');
-  discovery.sendEarlyDiscovery(early);
+if (earlyUrl !== undefined) {
+  discovery = await early('early-discovery.cjs', 'lib/client/early-discovery');
+  discovery.sendEarlyDiscovery(earlyUrl);
 }
 // `run` of the embedded host: its thread starts now and loads the host while the command loads
-// (commands/support/reference-host.ts); from the sources the host runs in the command's thread.
-if (built && embeddedHostRun(args)) {
-  const thread = await import(new URL('../dist/commands/support/reference-host.js', import.meta.url).href);
-  thread.startReferenceHostThread();
-}
-const { main } = await import(built ? BUILT.href : '../commands/cli.ts');
+// (commands/support/host-thread.ts); from the sources the host runs in the command's thread.
+if (built && embeddedHostRun(args)) (await early('host-thread.cjs', 'commands/support/host-thread')).startReferenceHostThread();
+const { main } = await (bundled ? require('./bundle-loader.cjs').loadBundle(`${BUNDLES}command.cjs`) : import(built ? BUILT.href : '../commands/cli.ts'));
 try {
   process.exitCode = await main(args);
 } finally {

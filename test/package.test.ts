@@ -115,6 +115,10 @@ describe('the installed package', () => {
     for (const path of [
       'dist/commands/cli.js',
       'dist/lib/schemas/precompiled.cjs',
+      'dist/bundle/command.cjs',
+      'dist/bundle/command.cjs.cache',
+      'dist/bundle/reference-host.cjs',
+      'dist/bundle/reference-host.cjs.cache',
       'schemas/v2/run-event.schema.json',
       'fixtures/eval-suites',
       'requirements/traceability.json',

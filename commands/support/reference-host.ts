@@ -1,9 +1,9 @@
 // The embedded reference host as the commands reach it: `run` is handed it (lib/certify.ts) when
 // no --base-url is given, and `host` starts it. The only module of lib/ that imports hosts/.
 
-import { Worker } from 'node:worker_threads';
 import type { EmbeddedHost, EmbeddedHostFactory } from '../../lib/certify.ts';
 import type { FromHostThread } from './reference-host-worker.ts';
+import { takeHostThread, threadPossible } from './host-thread.ts';
 
 type ReferenceHostModule = typeof import('../../hosts/reference/server.ts');
 
@@ -15,12 +15,12 @@ const CLOSE_BOUND_MS = 10_000;
 
 /**
  * The embedded reference host, handed to `run` by the composition root (commands/cli.ts). From
- * the build it runs on a thread of its own (./reference-host-worker.ts), so the host and the
- * harness use two cores; from the TypeScript sources (tsx, the tests) in this thread, as a worker
- * thread does not inherit the loader that reads them.
+ * the build it runs on a thread of its own (./host-thread.ts, ./reference-host-worker.ts), so the
+ * host and the harness use two cores; from the TypeScript sources (tsx, the tests) in this
+ * thread, as a worker thread does not inherit the loader that reads them.
  */
 export const startEmbeddedReferenceHost: EmbeddedHostFactory = async (options) => {
-  if (import.meta.url.endsWith('.js')) return startOnThread(options);
+  if (threadPossible()) return startOnThread(options);
   const { startReferenceHost } = await importReferenceHost();
   return startReferenceHost(options);
 };
@@ -28,40 +28,6 @@ export const startEmbeddedReferenceHost: EmbeddedHostFactory = async (options) =
 /** Loaded when asked for, so that a run against a URL never loads the host or its store. */
 export function importReferenceHost(): Promise<ReferenceHostModule> {
   return import('../../hosts/reference/server.ts');
-}
-
-/** The host's thread bin/ started early, when it did, with what it has said so far of its end. */
-let early: { worker: Worker; failed: boolean; watch: () => void } | undefined;
-
-/**
- * Starts the host's thread before the command's modules load (bin/, for a `run` that names no
- * --base-url): the thread loads the host's modules meanwhile and waits for its options, which
- * the run sends once it has read them (startOnThread). Unused, it keeps nothing alive.
- */
-export function startReferenceHostThread(): void {
-  if (early !== undefined || !import.meta.url.endsWith('.js')) return;
-  const worker = hostThread();
-  worker.unref();
-  // A thread that fails before it is used is replaced by a fresh one, whose failure is said.
-  const started = { worker, failed: false, watch: () => (started.failed = true) };
-  worker.on('error', started.watch);
-  worker.on('exit', started.watch);
-  early = started;
-}
-
-function hostThread(): Worker {
-  return new Worker(new URL('./reference-host-worker.js', import.meta.url));
-}
-
-/** The early thread when it is sound, else a new one. */
-function takeHostThread(): Worker {
-  const taken = early;
-  early = undefined;
-  if (taken === undefined || taken.failed) return hostThread();
-  taken.worker.off('error', taken.watch);
-  taken.worker.off('exit', taken.watch);
-  taken.worker.ref();
-  return taken.worker;
 }
 
 function startOnThread(options: Record<string, unknown>): Promise<EmbeddedHost> {

@@ -63,13 +63,20 @@ export function archiveText(har: Har): string {
 const gzipAsync = promisify(gzip);
 
 /**
+ * zlib's default level: on the archive of a full certification of the reference host, 22 ms of
+ * CPU and 4 % more bytes than level 9's 50 ms (bench/RESULTS.md "npm start (branch start3)"). No
+ * reader depends on the level: `verify --replay` and the binding read the bytes as written.
+ */
+const GZIP_LEVEL = 6;
+
+/**
  * The bytes of the archive file: its text, gzip-compressed when `path` ends in `.gz`. zlib
  * compresses on its thread pool (the same bytes as gzipSync), so the command's thread signs and
  * writes the bundle meanwhile.
  */
 export function archiveBytes(text: string, path: string): Promise<Buffer> {
   const json = Buffer.from(text, 'utf8');
-  return path.endsWith('.gz') ? gzipAsync(json, { level: 9 }) : Promise.resolve(json);
+  return path.endsWith('.gz') ? gzipAsync(json, { level: GZIP_LEVEL }) : Promise.resolve(json);
 }
 
 export type ReadArchive = { ok: true; har: Har; bytes: Buffer } | { ok: false; reason: string };
