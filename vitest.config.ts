@@ -26,5 +26,7 @@ export default defineConfig({
     // fast-check: failure reports with seed and path; OPENWOP_FC_SEED replays one. The vitest
     // bridge and the embedded host for scenario files.
     setupFiles: ['test/support/fast-check-setup.ts', 'test/support/vitest-setup.ts', 'test/support/archive-audit.ts'],
+    // A temporary directory of the run's own, which the archive audit walks (test/support/temp-root.ts).
+    globalSetup: ['test/support/temp-root.ts'],
   },
 });

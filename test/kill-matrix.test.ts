@@ -12,8 +12,9 @@
 //    only known entries and known ids, and every entry has a one-line defect and a clause.
 // 4. The README's kill matrix is what scripts/kill-matrix-readme.ts writes from the data file.
 //
-// Entries run one at a time: the schema mutants change the schemas of the whole process, and the
-// in-process hosts validate their traffic with those schemas.
+// The hosts are certified five at a time (describe.concurrent); the schema mutants, which change
+// the schemas of the whole process that the in-process hosts validate their traffic with, run
+// after them, one at a time: vitest ends a concurrent block before it starts the next test.
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +23,7 @@ import { loadScenarios } from '../scenarios/index.ts';
 import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
 import { readKillMatrix, type KillMatrix } from '../hosts/known-bad/kill-matrix.ts';
 import { harnessRules, matrixOffences, serverFreeRows, unkilledIds, unkilledRules } from './support/matrix-harness.ts';
-import { describeKnownBadHosts, SHARDS, shardOf } from './support/kill-matrix-hosts.ts';
+import { describeKnownBadHosts, SHARDS, shardOf, WAITING_HOSTS } from './support/kill-matrix-hosts.ts';
 import { currentSection, killMatrixMarkdown } from '../scripts/kill-matrix-section.ts';
 import { SCHEMA_MUTANTS } from '../hosts/known-bad/schema-mutants.ts';
 
@@ -36,9 +37,10 @@ const matrix = readKillMatrix();
 // vitest certifies them on two workers.
 await describeKnownBadHosts(0);
 
-it('the two shards hold every known-bad host once', () => {
+it('the two shards hold every known-bad host once, and each host said to wait is one', () => {
   const names = Array.from({ length: SHARDS }, (_, index) => shardOf(index).map((host) => host.name)).flat();
   expect(names.sort()).toEqual(KNOWN_BAD_HOSTS.map((host) => host.name).sort());
+  for (const name of WAITING_HOSTS) expect(names, name).toContain(name);
 });
 
 describe('the kill matrix: schema mutants of the server-free legs', () => {

@@ -1,78 +1,15 @@
 // Every archive the test suite writes holds none of the secrets its runs used (docs/auditing.md "Replaying a
-// certification"). Run after each test file, in every worker: each archive (`*.har`, `*.har.gz`)
-// written since the file began, in any folder under the temporary directory, is read whole and
-// searched for the suite's secrets: the reference host's default keys, every key named with
-// CANARY (the tests' convention for a key that must never come out), any private key PEM, and
-// the base64 lines of every private key PEM beside the archive, in its folder's keys/ or in the
-// development key folder.
+// certification"). Run after each test file, in every worker: each archive written since the file
+// began, in any folder under the temporary directory, is searched for the suite's secrets
+// (./archive-leaks.ts). The temporary directory is the run's own (./temp-root.ts), so the walk
+// sees what the suite wrote and nothing else on the machine.
 
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { afterAll, expect } from 'vitest';
-import { pemSecrets } from '../../lib/redact.ts';
+import { archiveLeaks } from './archive-leaks.ts';
 
 const since = Date.now();
-const ARCHIVE = /\.har(\.gz)?$/;
-
-function newer(path: string): boolean {
-  try {
-    return statSync(path).mtimeMs >= since;
-  } catch {
-    return false;
-  }
-}
-
-/** The archives written since this file began, one folder deep under the temporary directory. */
-function archivesWritten(): string[] {
-  const found: string[] = [];
-  for (const name of readdirSync(tmpdir())) {
-    const dir = join(tmpdir(), name);
-    if (!newer(dir)) continue;
-    let entries: string[];
-    try {
-      entries = readdirSync(dir);
-    } catch {
-      continue;
-    }
-    for (const entry of entries) if (ARCHIVE.test(entry) && newer(join(dir, entry))) found.push(join(dir, entry));
-  }
-  return found;
-}
-
-/** The secrets of every private key PEM beside the archive, in its keys/, or in the development key folder. */
-function privateKeysNear(dir: string): string[] {
-  const secrets: string[] = [];
-  for (const folder of [dir, join(dir, 'keys'), process.env.OPENWOP_DEV_KEY_DIR]) {
-    if (folder === undefined || !existsSync(folder)) continue;
-    for (const name of readdirSync(folder)) {
-      if (!name.endsWith('.pem')) continue;
-      const pem = readFileSync(join(folder, name), 'utf8');
-      if (pem.includes('PRIVATE KEY')) secrets.push(...pemSecrets(pem).filter((s) => s.length >= 16));
-    }
-  }
-  return secrets;
-}
 
 afterAll(async () => {
-  const archives = archivesWritten();
-  if (archives.length === 0) return;
-  // Imported only when there is an archive to read: the host's module graph costs every other
-  // test file a fifth of a second of CPU.
-  const { DEFAULT_TENANTS } = await import('../../hosts/reference/server.ts');
-  for (const path of archives) {
-    let text: string;
-    try {
-      const bytes = readFileSync(path);
-      text = (path.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
-    } catch {
-      // Another worker is writing it now (its own file's audit reads it whole), or removed it
-      // since the listing (a scratch archive gone with its folder; it was not kept to leak).
-      continue;
-    }
-    const dir = path.slice(0, path.lastIndexOf('/'));
-    const secrets = [DEFAULT_TENANTS.a.apiKey, DEFAULT_TENANTS.b.apiKey, 'CANARY', 'PRIVATE KEY', ...privateKeysNear(dir)];
-    for (const secret of secrets) expect(text.includes(secret), `${path} carries a secret: ${secret.slice(0, 12)}…`).toBe(false);
-  }
+  expect(await archiveLeaks(tmpdir(), since)).toEqual([]);
 });

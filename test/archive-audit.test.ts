@@ -1,0 +1,43 @@
+// The archive audit that runs after every test file (test/support/archive-audit.ts) can fail: it
+// finds a secret in an archive written under the root it walks, and it walks the run's own
+// temporary directory (test/support/temp-root.ts), where the tests' archives are written.
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_TENANTS } from '../hosts/reference/server.ts';
+import { archiveLeaks } from './support/archive-leaks.ts';
+
+describe('the archive audit', () => {
+  it("walks the run's own temporary directory", () => {
+    expect(basename(tmpdir())).toMatch(/^openwop-eval-conformance-test-/);
+  });
+
+  it('names an archive that carries a key, and passes one that carries none', async () => {
+    const since = Date.now();
+    // Two folders deep under the run's temporary directory, so this file's own audit, which walks
+    // one folder deep, does not see the planted leaks.
+    const root = mkdtempSync(join(tmpdir(), 'audit-'));
+    try {
+      const run = join(root, 'run');
+      mkdirSync(run);
+      writeFileSync(join(run, 'clean.har'), JSON.stringify({ log: { entries: [{ request: { headers: [{ name: 'authorization', value: '[redacted]' }] } }] } }));
+      expect(await archiveLeaks(root, since)).toEqual([]);
+      writeFileSync(
+        join(run, 'key.har'),
+        JSON.stringify({ log: { entries: [{ request: { headers: [{ name: 'authorization', value: `Bearer ${DEFAULT_TENANTS.a.apiKey}` }] } }] } }),
+      );
+      writeFileSync(join(run, 'canary.har.gz'), gzipSync('{"apiKey":"ow2k_CANARY_audit"}'));
+      expect((await archiveLeaks(root, since)).sort()).toEqual([
+        `${join(run, 'canary.har.gz')} carries a secret: CANARY…`,
+        `${join(run, 'key.har')} carries a secret: ${DEFAULT_TENANTS.a.apiKey.slice(0, 12)}…`,
+      ]);
+      // Written before the moment the audit starts from: not this file's archive.
+      expect(await archiveLeaks(root, Date.now() + 60_000)).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
