@@ -310,11 +310,15 @@ export class MemoryStore implements Store {
     this.#changed(() => (old === undefined ? this.#suites.delete(fixtureId) : this.#suites.set(fixtureId, old)));
   }
 
-  seededSuites(): { fixtureId: string; document: unknown }[] {
+  seededIds(): string[] {
     this.#check();
-    return [...this.#suites.keys()]
-      .sort(compareText)
-      .map((fixtureId) => ({ fixtureId, document: JSON.parse(this.#suites.get(fixtureId)!.document) as unknown }));
+    return [...this.#suites.keys()].sort(compareText);
+  }
+
+  seededSuite(fixtureId: string): unknown {
+    this.#check();
+    const row = this.#suites.get(fixtureId);
+    return row === undefined ? undefined : (JSON.parse(row.document) as unknown);
   }
 
   transaction<T>(fn: () => T): T {

@@ -260,12 +260,14 @@ export class SqliteStore implements Store {
     ).run(fixtureId, JSON.stringify(document), at);
   }
 
-  seededSuites(): { fixtureId: string; document: unknown }[] {
-    const rows = this.#sql('SELECT fixture_id, document FROM seeded_suites ORDER BY fixture_id').all() as {
-      fixture_id: string;
-      document: string;
-    }[];
-    return rows.map((r) => ({ fixtureId: r.fixture_id, document: JSON.parse(r.document) as unknown }));
+  seededIds(): string[] {
+    const rows = this.#sql('SELECT fixture_id FROM seeded_suites ORDER BY fixture_id').all() as { fixture_id: string }[];
+    return rows.map((r) => r.fixture_id);
+  }
+
+  seededSuite(fixtureId: string): unknown {
+    const row = this.#sql('SELECT document FROM seeded_suites WHERE fixture_id = ?').get(fixtureId) as { document: string } | undefined;
+    return row === undefined ? undefined : (JSON.parse(row.document) as unknown);
   }
 
   transaction<T>(fn: () => T): T {

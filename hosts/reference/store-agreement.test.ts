@@ -181,7 +181,8 @@ function readAll(store: Store): unknown {
     runEffects: RUN_IDS.map((id) => Object.entries(store.runEffects(id))),
     effects: TENANTS.map((t) => Object.entries(store.effects(t))),
     counters: TENANTS.map((t) => NAMES.map((key) => store.bumpCounter(t, key, 0))),
-    suites: store.seededSuites(),
+    suites: store.seededIds(),
+    suiteDocuments: NAMES.map((id) => store.seededSuite(id)),
   };
 }
 

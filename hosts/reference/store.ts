@@ -89,8 +89,10 @@ export interface Store {
   runEffects(runId: string): Record<string, number>;
   effects(tenant: string): Record<string, number>;
   upsertSuite(fixtureId: string, document: unknown, at: string): void;
-  /** The seeded suites, by fixture id. */
-  seededSuites(): { fixtureId: string; document: unknown }[];
+  /** The ids of the seeded suites, in code point order. */
+  seededIds(): string[];
+  /** The document seeded under `fixtureId`, or undefined when none is. */
+  seededSuite(fixtureId: string): unknown;
   /** Runs `fn` in one transaction, which nests; a throw undoes what it did and rethrows. */
   transaction<T>(fn: () => T): T;
 }

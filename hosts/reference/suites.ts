@@ -92,19 +92,15 @@ export class SuiteCatalogue {
     this.#store = store;
   }
 
-  #seeded(): Map<string, FixtureDocument> {
-    return new Map(this.#store.seededSuites().map((s) => [s.fixtureId, s.document as FixtureDocument]));
-  }
-
   /** The ids listed in discovery `fixtures`, sorted. */
   listedIds(): string[] {
-    const ids = new Set([...this.#files.keys(), ...this.#seeded().keys()]);
+    const ids = new Set([...this.#files.keys(), ...this.#store.seededIds()]);
     return [...ids].sort();
   }
 
   /** The suite of a listed fixture; a seeded document takes precedence over the file. */
   resolveSuite(fixtureId: string): Record<string, unknown> | undefined {
-    const seeded = this.#seeded().get(fixtureId);
+    const seeded = this.#store.seededSuite(fixtureId) as FixtureDocument | undefined;
     if (seeded !== undefined) return seeded.suite;
     return this.#files.get(fixtureId)?.suite;
   }
