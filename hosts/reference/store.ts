@@ -56,7 +56,11 @@ export interface DerivedCopy {
   entries: unknown;
 }
 
-/** What the host asks of its store. Every read returns fresh objects: the caller may change them. */
+/**
+ * What the host asks of its store. Every record a read returns is deeply frozen (frozen.ts), and
+ * the memory store hands the same one to every read of an unchanged row: a caller copies what it
+ * would change. A list of records is a fresh array.
+ */
 export interface Store {
   close(): void;
   insertRun(run: RunRecord): void;
@@ -65,7 +69,8 @@ export interface Store {
   unfinishedRuns(): RunRecord[];
   setRunStatus(runId: string, status: RunStatus, at: string): void;
   finishRun(runId: string, status: RunStatus, at: string, result: { summary?: Record<string, unknown>; error?: RunErrorInfo }): void;
-  appendEvent(doc: RunEventDoc): void;
+  /** Stores one event; returns it as every read will give it back. */
+  appendEvent(doc: RunEventDoc): RunEventDoc;
   /** Events with `sequence > afterSequence`, in sequence order. */
   listEvents(runId: string, afterSequence?: number): RunEventDoc[];
   /** The highest sequence in the run's log, or -1 when it is empty. */

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EvalFacets } from './eval/port.ts';
+import { deepFreeze } from './frozen.ts';
 import type { Store } from './store.ts';
 
 export const FIXTURE_ID_PATTERN = /^conformance-eval-[a-z0-9-]+$/;
@@ -73,14 +74,6 @@ export function loadFixtureFiles(dir: string, check: FixtureChecker): FixtureDoc
     checked.set(path, { text, doc: deepFreeze(doc) });
     return doc;
   });
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const member of Object.values(value)) deepFreeze(member);
-  }
-  return value;
 }
 
 export class SuiteCatalogue {

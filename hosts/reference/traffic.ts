@@ -5,6 +5,7 @@
 // where nothing can swallow it.
 
 import { validate, validateRunEvent, type SchemaName } from '../../lib/schemas/index.ts';
+import { isDeeplyFrozen } from './frozen.ts';
 
 export type TrafficMode = 'strict' | 'off';
 
@@ -37,6 +38,11 @@ export class TrafficGuard {
   readonly mode: TrafficMode;
   readonly violations: string[] = [];
   readonly #onViolation: (violation: TrafficViolation) => void;
+  /**
+   * Deeply frozen documents that passed `outgoing`, per schema: such a document cannot change, so
+   * sending it again (a stored event on every stream that reads it) is not checked again.
+   */
+  readonly #passed = new Map<string, WeakSet<object>>();
 
   constructor(options: TrafficGuardOptions) {
     this.mode = options.mode;
@@ -52,8 +58,20 @@ export class TrafficGuard {
   /** Checks a document the host is about to send; throws a TrafficViolation on a mismatch. */
   outgoing(schema: SchemaName | 'run-event', what: string, value: unknown): void {
     if (this.mode === 'off') return;
+    const frozen = isDeeplyFrozen(value);
+    let passed = this.#passed.get(schema);
+    if (frozen && passed?.has(value)) return;
     const result = schema === 'run-event' ? validateRunEvent(value) : validate(schema, value);
-    if (result.ok) return;
+    if (result.ok) {
+      if (frozen) {
+        if (passed === undefined) {
+          passed = new WeakSet();
+          this.#passed.set(schema, passed);
+        }
+        passed.add(value);
+      }
+      return;
+    }
     const violation = new TrafficViolation(`reference host sent ${what} that fails ${schema}: ${result.errors.join('; ')}`);
     this.#record(violation);
     throw violation;
