@@ -171,6 +171,9 @@ export class MemoryStore implements Store {
     const row = { ...old, ...change };
     requireValues('runs', row);
     this.#runs.set(runId, row);
+    // What the new row reads back as shares the old one's unchanged values: a status change parses nothing.
+    const prior = this.#readBack.get(old) as RunRecord | undefined;
+    if (prior !== undefined) this.#readBack.set(row, deepFreeze(toRunRecord(row, { row: old, record: prior })));
     this.#changed(() => this.#runs.set(runId, old));
   }
 

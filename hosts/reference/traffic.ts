@@ -4,7 +4,7 @@
 // so it is logged, answered `500 internal_error`, recorded, and under a test runner re-thrown
 // where nothing can swallow it.
 
-import { validate, validateRunEvent, type SchemaName } from '../../lib/schemas/index.ts';
+import { schemaGeneration, validate, validateRunEvent, type SchemaName } from '../../lib/schemas/index.ts';
 import { isDeeplyFrozen } from './frozen.ts';
 
 export type TrafficMode = 'strict' | 'off';
@@ -39,10 +39,11 @@ export class TrafficGuard {
   readonly violations: string[] = [];
   readonly #onViolation: (violation: TrafficViolation) => void;
   /**
-   * Deeply frozen documents that passed `outgoing`, per schema: such a document cannot change, so
-   * sending it again (a stored event on every stream that reads it) is not checked again.
+   * Deeply frozen documents that passed `outgoing`, per schema, under the schema set in force:
+   * such a document cannot change, so sending it again (a stored event on every stream that
+   * reads it) is not checked again.
    */
-  readonly #passed = new Map<string, WeakSet<object>>();
+  #passed = { generation: schemaGeneration(), bySchema: new Map<string, WeakSet<object>>() };
 
   constructor(options: TrafficGuardOptions) {
     this.mode = options.mode;
@@ -59,14 +60,15 @@ export class TrafficGuard {
   outgoing(schema: SchemaName | 'run-event', what: string, value: unknown): void {
     if (this.mode === 'off') return;
     const frozen = isDeeplyFrozen(value);
-    let passed = this.#passed.get(schema);
+    if (this.#passed.generation !== schemaGeneration()) this.#passed = { generation: schemaGeneration(), bySchema: new Map() };
+    let passed = this.#passed.bySchema.get(schema);
     if (frozen && passed?.has(value)) return;
     const result = schema === 'run-event' ? validateRunEvent(value) : validate(schema, value);
     if (result.ok) {
       if (frozen) {
         if (passed === undefined) {
           passed = new WeakSet();
-          this.#passed.set(schema, passed);
+          this.#passed.bySchema.set(schema, passed);
         }
         passed.add(value);
       }
