@@ -114,24 +114,6 @@ export function serveEventStream(ctx: StreamContext, run: RunRecord, mode: Strea
     if (!res.writableEnded) res.end();
   };
 
-  /**
-   * Writes a frame. The frames of one turn of the event loop leave in one socket write: a replay
-   * writes the stored log at once, and the engine emits a trial's events at once.
-   */
-  let corked = false;
-  const send = (text: string): void => {
-    if (!corked) {
-      corked = true;
-      res.cork();
-      process.nextTick(() => {
-        corked = false;
-        // end() has already sent what was held.
-        if (!res.writableEnded) res.uncork();
-      });
-    }
-    res.write(text);
-  };
-
   /** Writes one event if it is new and in the mode; true when it ended the stream. */
   const write = (doc: RunEventDoc): boolean => {
     if (ended || doc.sequence <= lastWritten) return ended;
@@ -143,7 +125,7 @@ export function serveEventStream(ctx: StreamContext, run: RunRecord, mode: Strea
         end();
         return true;
       }
-      send(frame(ctx.streamedEvent?.(doc) ?? doc));
+      res.write(frame(ctx.streamedEvent?.(doc) ?? doc));
     }
     if (TERMINAL_TYPES.has(doc.type)) {
       end();
