@@ -2,21 +2,20 @@
 // process shares (suites.ts). A value frozen here cannot change, so what was computed from it once
 // (a schema check, an SSE frame) holds for as long as the value lives.
 
-/** The objects `deepFreeze` froze whole: a root and every object under it. */
+/** The roots `deepFreeze` froze whole (marking every object under them too would cost more than it saves). */
 const frozenWhole = new WeakSet<object>();
 
 /** Freezes `value` and everything it holds, and returns it. `value` is a tree, as JSON parses one. */
 export function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null) return value;
+  if (typeof value !== 'object' || value === null || frozenWhole.has(value)) return value;
   const stack: object[] = [value];
   while (stack.length > 0) {
     const node = stack.pop() as object;
     if (frozenWhole.has(node)) continue;
     Object.freeze(node);
-    // Marked before its members are frozen: they are on the stack, and nothing runs before they are.
-    frozenWhole.add(node);
     for (const member of Object.values(node)) if (typeof member === 'object' && member !== null) stack.push(member);
   }
+  frozenWhole.add(value);
   return value;
 }
 

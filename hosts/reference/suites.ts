@@ -71,6 +71,8 @@ export function loadFixtureFiles(dir: string, check: FixtureChecker): FixtureDoc
     const doc = parsed as FixtureDocument;
     const stem = name.slice(0, -'.json'.length);
     if (doc.id !== stem) throw new Error(`eval-suite fixture ${path} has id "${doc.id}", not its file name "${stem}"`);
+    // The suite is frozen as a root of its own, so the engine's check of it is kept (eval/strict.ts).
+    deepFreeze(doc.suite);
     checked.set(path, { text, doc: deepFreeze(doc) });
     return doc;
   });
