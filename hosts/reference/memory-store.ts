@@ -37,13 +37,13 @@ interface SuiteRow {
   seededAt: string;
 }
 
-/** The columns each table lets be NULL (sqlite-store.ts SCHEMA); every other column refuses it. */
-const NULLABLE: Record<string, readonly string[]> = {
-  runs: ['workflow_id', 'plan', 'summary', 'error', 'forked_from'],
-  events: ['causation_id'],
-  tool_calls: ['outcome', 'error'],
-  derived_fixtures: [],
-  seeded_suites: [],
+/** The columns each table refuses NULL in (sqlite-store.ts SCHEMA); every other column takes it. */
+const NOT_NULL: Record<string, readonly string[]> = {
+  runs: ['run_id', 'tenant', 'mode', 'status', 'body', 'derived_tasks', 'created_at', 'updated_at', 'tool_content_erased'],
+  events: ['run_id', 'sequence', 'event_id', 'type', 'payload', 'timestamp', 'schema_version'],
+  tool_calls: ['run_id', 'sequence', 'agent_id', 'depth', 'tool_name', 'inputs', 'status'],
+  derived_fixtures: ['eval_run_id', 'task_id', 'source_run_id', 'entries'],
+  seeded_suites: ['fixture_id', 'document', 'seeded_at'],
 };
 
 /** What SQLite says when a constraint refuses a write. */
@@ -52,8 +52,9 @@ function refused(what: string): Error {
 }
 
 function requireValues(table: string, row: object): void {
-  for (const [column, value] of Object.entries(row)) {
-    if ((value === null || value === undefined) && !NULLABLE[table]!.includes(column)) throw refused(`NOT NULL: ${table}.${column}`);
+  const values = row as Record<string, unknown>;
+  for (const column of NOT_NULL[table]!) {
+    if (values[column] === null || values[column] === undefined) throw refused(`NOT NULL: ${table}.${column}`);
   }
 }
 
