@@ -382,6 +382,8 @@ export class RunManager {
               };
             }),
       cancelled: halted,
+      // Strict traffic checks every event as stored (#append) and the summary (#startEval).
+      checksOutput: this.#guard.mode === 'strict',
     };
   }
 
