@@ -15,7 +15,12 @@ export class HttpError extends Error {
   readonly headers: Record<string, string>;
 
   constructor(status: number, code: string, message: string, details?: Record<string, unknown>, headers: Record<string, string> = {}) {
+    // An answer, not a fault: it carries no stack, whose capture cost more than the rest of a
+    // refusal (a certification draws hundreds of them).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.name = 'HttpError';
     this.status = status;
     this.code = code;

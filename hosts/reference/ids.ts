@@ -47,6 +47,7 @@ export function projectId(id: string): string {
 export type Unprojected = { ok: true; id: string } | { ok: false; reason: string };
 
 const HEX2 = /^[0-9A-Fa-f]{2}$/;
+const TILDE = 0x7e;
 
 /**
  * Decode a projected path segment. A `~` not followed by two hex digits, or bytes that are not
@@ -55,15 +56,18 @@ const HEX2 = /^[0-9A-Fa-f]{2}$/;
 export function unprojectId(segment: string): Unprojected {
   const bytes: number[] = [];
   for (let i = 0; i < segment.length; i++) {
-    const ch = segment[i] as string;
-    if (ch === '~') {
+    const unit = segment.charCodeAt(i);
+    if (unit === TILDE) {
       const hex = segment.slice(i + 1, i + 3);
       if (!HEX2.test(hex)) return { ok: false, reason: 'a "~" in the id is not followed by two hex digits' };
       bytes.push(Number.parseInt(hex, 16));
       i += 2;
-      continue;
+    } else if (unit < 0x80) {
+      // An ASCII character is its own byte: no encoder for the common case.
+      bytes.push(unit);
+    } else {
+      for (const b of Buffer.from(segment[i] as string, 'utf8')) bytes.push(b);
     }
-    for (const b of Buffer.from(ch, 'utf8')) bytes.push(b);
   }
   const buf = Buffer.from(bytes);
   const text = buf.toString('utf8');

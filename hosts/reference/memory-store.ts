@@ -1,12 +1,14 @@
 // The reference host's store in plain memory, for a host started without a database file (the
 // default, and every in-process certification): the SQLite store's behaviour (sqlite-store.ts)
 // without a WebAssembly call per statement. Rows are kept as SQLite keeps them (store-rows.ts:
-// JSON as text), so every read is a fresh object that went through the same JSON; text sorts as
+// JSON as text), so every read went through the same JSON; a row is never changed, only replaced,
+// so what it reads back as is parsed once, frozen, and handed to every read of it; text sorts as
 // SQLite's BINARY collation sorts it; a transaction nests and a throw undoes all it did; a key
 // already present, a NULL where the table refuses one and a mode outside the two are refused as
 // SQLite's constraints refuse them. test/store-agreement.test.ts holds the two stores alike.
 
 import type { RecordedToolCall } from './eval/port.ts';
+import { deepFreeze } from './frozen.ts';
 import type { DerivedCopy, RunErrorInfo, RunEventDoc, RunRecord, RunStatus, Store } from './store.ts';
 import {
   type EventRow,
@@ -30,13 +32,18 @@ interface DerivedRow {
   entries: string;
 }
 
-/** The columns each table lets be NULL (sqlite-store.ts SCHEMA); every other column refuses it. */
-const NULLABLE: Record<string, readonly string[]> = {
-  runs: ['workflow_id', 'plan', 'summary', 'error', 'forked_from'],
-  events: ['causation_id'],
-  tool_calls: ['outcome', 'error'],
-  derived_fixtures: [],
-  seeded_suites: [],
+interface SuiteRow {
+  document: string;
+  seededAt: string;
+}
+
+/** The columns each table refuses NULL in (sqlite-store.ts SCHEMA); every other column takes it. */
+const NOT_NULL: Record<string, readonly string[]> = {
+  runs: ['run_id', 'tenant', 'mode', 'status', 'body', 'derived_tasks', 'created_at', 'updated_at', 'tool_content_erased'],
+  events: ['run_id', 'sequence', 'event_id', 'type', 'payload', 'timestamp', 'schema_version'],
+  tool_calls: ['run_id', 'sequence', 'agent_id', 'depth', 'tool_name', 'inputs', 'status'],
+  derived_fixtures: ['eval_run_id', 'task_id', 'source_run_id', 'entries'],
+  seeded_suites: ['fixture_id', 'document', 'seeded_at'],
 };
 
 /** What SQLite says when a constraint refuses a write. */
@@ -45,8 +52,9 @@ function refused(what: string): Error {
 }
 
 function requireValues(table: string, row: object): void {
-  for (const [column, value] of Object.entries(row)) {
-    if ((value === null || value === undefined) && !NULLABLE[table]!.includes(column)) throw refused(`NOT NULL: ${table}.${column}`);
+  const values = row as Record<string, unknown>;
+  for (const column of NOT_NULL[table]!) {
+    if (values[column] === null || values[column] === undefined) throw refused(`NOT NULL: ${table}.${column}`);
   }
 }
 
@@ -100,7 +108,9 @@ export class MemoryStore implements Store {
   readonly #effects = new Map<string, Map<string, number>>();
   /** Per run, by tool name. */
   readonly #runEffects = new Map<string, Map<string, number>>();
-  readonly #suites = new Map<string, { document: string; seededAt: string }>();
+  readonly #suites = new Map<string, SuiteRow>();
+  /** What each row reads back as, parsed once and frozen (the row is replaced, never changed). */
+  readonly #readBack = new WeakMap<object, unknown>();
   /** What undoes each change made inside the open transactions, oldest first. */
   readonly #undo: (() => void)[] = [];
   #depth = 0;
@@ -112,6 +122,16 @@ export class MemoryStore implements Store {
 
   #check(): void {
     if (!this.#open) throw new Error('the store is closed');
+  }
+
+  /** What `row` reads back as: `read(row)` frozen, computed on the row's first read. */
+  #read<R extends object, T>(row: R, read: (row: R) => T): T {
+    let value = this.#readBack.get(row) as T | undefined;
+    if (value === undefined) {
+      value = deepFreeze(read(row));
+      this.#readBack.set(row, value);
+    }
+    return value;
   }
 
   /** Records how to undo a change, when a transaction is open to be undone. */
@@ -134,14 +154,14 @@ export class MemoryStore implements Store {
   getRun(runId: string): RunRecord | undefined {
     this.#check();
     const row = this.#runs.get(runId);
-    return row === undefined ? undefined : toRunRecord(row);
+    return row === undefined ? undefined : this.#read(row, toRunRecord);
   }
 
   unfinishedRuns(): RunRecord[] {
     this.#check();
     const rows = [...this.#runs.values()].filter((row) => row.status === 'pending' || row.status === 'running');
     // Array.prototype.sort is stable: equal creation times keep the order of insertion.
-    return rows.sort((a, b) => compareText(a.created_at, b.created_at)).map(toRunRecord);
+    return rows.sort((a, b) => compareText(a.created_at, b.created_at)).map((row) => this.#read(row, toRunRecord));
   }
 
   /** Replaces a run's row with `change` applied, when the run exists (an UPDATE of no row is no error). */
@@ -152,6 +172,9 @@ export class MemoryStore implements Store {
     const row = { ...old, ...change };
     requireValues('runs', row);
     this.#runs.set(runId, row);
+    // What the new row reads back as shares the old one's unchanged values: a status change parses nothing.
+    const prior = this.#readBack.get(old) as RunRecord | undefined;
+    if (prior !== undefined) this.#readBack.set(row, deepFreeze(toRunRecord(row, { row: old, record: prior })));
     this.#changed(() => this.#runs.set(runId, old));
   }
 
@@ -165,16 +188,16 @@ export class MemoryStore implements Store {
 
   // ---- events -----------------------------------------------------------------------------
 
-  appendEvent(doc: RunEventDoc): void {
+  appendEvent(doc: RunEventDoc): RunEventDoc {
     this.#check();
     const row = eventRow(doc);
     requireValues('events', row);
     const log = this.#events.get(row.run_id) ?? [];
-    if (log.some((e) => e.sequence === row.sequence)) throw refused('UNIQUE: events.run_id, events.sequence');
-    if (this.#eventIds.has(row.event_id)) throw refused('UNIQUE: events.event_id');
-    // Appended in order as a rule; a lower sequence goes to its place.
+    // Appended in order as a rule; a lower sequence goes to its place, after any equal one.
     let at = log.length;
     while (at > 0 && log[at - 1]!.sequence > row.sequence) at--;
+    if (at > 0 && log[at - 1]!.sequence === row.sequence) throw refused('UNIQUE: events.run_id, events.sequence');
+    if (this.#eventIds.has(row.event_id)) throw refused('UNIQUE: events.event_id');
     log.splice(at, 0, row);
     this.#events.set(row.run_id, log);
     this.#eventIds.add(row.event_id);
@@ -182,12 +205,13 @@ export class MemoryStore implements Store {
       log.splice(log.indexOf(row), 1);
       this.#eventIds.delete(row.event_id);
     });
+    return this.#read(row, toEventDoc);
   }
 
   listEvents(runId: string, afterSequence = -1): RunEventDoc[] {
     this.#check();
     const out: RunEventDoc[] = [];
-    for (const row of this.#events.get(runId) ?? []) if (row.sequence > afterSequence) out.push(toEventDoc(row));
+    for (const row of this.#events.get(runId) ?? []) if (row.sequence > afterSequence) out.push(this.#read(row, toEventDoc));
     return out;
   }
 
@@ -211,7 +235,7 @@ export class MemoryStore implements Store {
 
   listToolCalls(runId: string): RecordedToolCall[] {
     this.#check();
-    return [...(this.#toolCalls.get(runId)?.values() ?? [])].sort((a, b) => a.sequence - b.sequence).map(toToolCall);
+    return [...(this.#toolCalls.get(runId)?.values() ?? [])].sort((a, b) => a.sequence - b.sequence).map((row) => this.#read(row, toToolCall));
   }
 
   insertDerivedCopies(evalRunId: string, copies: DerivedCopy[]): void {
@@ -229,7 +253,7 @@ export class MemoryStore implements Store {
 
   derivedCopies(evalRunId: string): DerivedCopy[] {
     this.#check();
-    return [...(this.#derived.get(evalRunId)?.values() ?? [])].sort((a, b) => compareText(a.task_id, b.task_id)).map(toDerivedCopy);
+    return [...(this.#derived.get(evalRunId)?.values() ?? [])].sort((a, b) => compareText(a.task_id, b.task_id)).map((row) => this.#read(row, toDerivedCopy));
   }
 
   eraseToolContent(runId: string, at: string): void {
@@ -303,18 +327,22 @@ export class MemoryStore implements Store {
 
   upsertSuite(fixtureId: string, document: unknown, at: string): void {
     this.#check();
-    const row = { document: JSON.stringify(document), seededAt: at };
+    const row: SuiteRow = { document: JSON.stringify(document), seededAt: at };
     requireValues('seeded_suites', { fixture_id: fixtureId, document: row.document, seeded_at: at });
     const old = this.#suites.get(fixtureId);
     this.#suites.set(fixtureId, row);
     this.#changed(() => (old === undefined ? this.#suites.delete(fixtureId) : this.#suites.set(fixtureId, old)));
   }
 
-  seededSuites(): { fixtureId: string; document: unknown }[] {
+  seededIds(): string[] {
     this.#check();
-    return [...this.#suites.keys()]
-      .sort(compareText)
-      .map((fixtureId) => ({ fixtureId, document: JSON.parse(this.#suites.get(fixtureId)!.document) as unknown }));
+    return [...this.#suites.keys()].sort(compareText);
+  }
+
+  seededSuite(fixtureId: string): unknown {
+    this.#check();
+    const row = this.#suites.get(fixtureId);
+    return row === undefined ? undefined : this.#read(row, (kept) => JSON.parse(kept.document) as unknown);
   }
 
   transaction<T>(fn: () => T): T {

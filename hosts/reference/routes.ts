@@ -2,8 +2,8 @@
 // refuse; the listener turns it into the flat envelope, and anything else into a logged
 // `500 internal_error`, so no input can take the process down.
 
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiKeys } from './api-keys.ts';
 import { etagOf, ifNoneMatchHits } from './discovery.ts';
 import type { EvalFacets, Refusal } from './eval/port.ts';
 import type { HostBehaviour } from './host-behaviour.ts';
@@ -67,23 +67,16 @@ interface Route {
   public?: boolean;
 }
 
-/** Compares presented keys through their digests, in constant time. */
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
-}
-
 /** The request listener of a host: routing, auth, the handlers, and the one error path. */
 export function createRequestListener(host: HostContext): (req: IncomingMessage, res: ServerResponse) => void {
   const { facets, seams, runEffects, replay, holds, store, runs, catalogue, guard, streams, discoveryDocument, checkFixture, behaviour, log } = host;
 
-  const keyDigests = host.tenants.map((t) => ({ tenantId: t.tenantId, digest: digest(t.apiKey) }));
+  const keys = new ApiKeys(host.tenants);
   const authenticate = (req: IncomingMessage): string => {
     const header = req.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header) : null;
     if (match !== null) {
-      const presented = digest(match[1] as string);
-      let tenant: string | undefined;
-      for (const k of keyDigests) if (timingSafeEqual(presented, k.digest)) tenant = k.tenantId;
+      const tenant = keys.tenantOf(match[1] as string);
       if (tenant !== undefined) return tenant;
     }
     throw new HttpError(401, 'unauthenticated', 'a valid API key is required (Authorization: Bearer <key>)', undefined, {

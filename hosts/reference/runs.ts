@@ -94,8 +94,9 @@ export class RunManager {
   // ---- the event log ----------------------------------------------------------------------
 
   /**
-   * Appends one event: checked against run-event (strict traffic), stored, then handed to live
-   * listeners. A terminal type moves the run's status in the same transaction.
+   * Appends one event: stored, checked against run-event (strict traffic) as stored, which is
+   * what every reader is served (a mismatch undoes the append), then handed to live listeners.
+   * A terminal type moves the run's status in the same transaction.
    */
   #append(
     runId: string,
@@ -113,20 +114,21 @@ export class RunManager {
       schemaVersion: EVENT_SCHEMA_VERSION,
     };
     if (extra.causationId !== undefined) doc.causationId = extra.causationId;
-    this.#guard.outgoing('run-event', `a ${type} event`, doc);
     const terminal = TERMINAL_EVENT[type];
-    this.#store.transaction(() => {
-      this.#store.appendEvent(doc);
+    const stored = this.#store.transaction(() => {
+      const kept = this.#store.appendEvent(doc);
+      this.#guard.outgoing('run-event', `a ${type} event`, kept);
       if (terminal !== undefined) this.#store.finishRun(runId, terminal, doc.timestamp, extra.finish ?? {});
+      return kept;
     });
     for (const listener of this.#listeners.get(runId) ?? []) {
       try {
-        listener(doc);
+        listener(stored);
       } catch (err) {
         this.#log(`an event listener failed: ${(err as Error).message}`);
       }
     }
-    return doc;
+    return stored;
   }
 
   /** Listens for new events of a run; returns the function that stops listening. */
@@ -380,6 +382,8 @@ export class RunManager {
               };
             }),
       cancelled: halted,
+      // Strict traffic checks every event as stored (#append) and the summary (#startEval).
+      checksOutput: this.#guard.mode === 'strict',
     };
   }
 

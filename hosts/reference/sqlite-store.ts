@@ -2,6 +2,7 @@
 // and a crash. Loaded only for a host started on a file (store.ts `openStore`).
 
 import type { JSValue } from 'node-sqlite3-wasm';
+import { deepFreeze } from './frozen.ts';
 import { type Prepared, SqliteFile } from './sqlite-file.ts';
 import type { RecordedToolCall } from './eval/port.ts';
 import type { DerivedCopy, RunErrorInfo, RunEventDoc, RunRecord, RunStatus, Store } from './store.ts';
@@ -128,12 +129,12 @@ export class SqliteStore implements Store {
 
   getRun(runId: string): RunRecord | undefined {
     const row = this.#sql('SELECT * FROM runs WHERE run_id = ?').get(runId) as RunRow | undefined;
-    return row === undefined ? undefined : toRunRecord(row);
+    return row === undefined ? undefined : deepFreeze(toRunRecord(row));
   }
 
   unfinishedRuns(): RunRecord[] {
     const rows = this.#sql(`SELECT * FROM runs WHERE status IN ('pending', 'running') ORDER BY created_at, rowid`).all() as RunRow[];
-    return rows.map(toRunRecord);
+    return rows.map((row) => deepFreeze(toRunRecord(row)));
   }
 
   setRunStatus(runId: string, status: RunStatus, at: string): void {
@@ -152,16 +153,18 @@ export class SqliteStore implements Store {
 
   // ---- events -----------------------------------------------------------------------------
 
-  appendEvent(doc: RunEventDoc): void {
+  appendEvent(doc: RunEventDoc): RunEventDoc {
+    const row = eventRow(doc);
     this.#sql(
       `INSERT INTO events (run_id, sequence, event_id, type, payload, timestamp, schema_version, causation_id)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(...columns(eventRow(doc)));
+    ).run(...columns(row));
+    return deepFreeze(toEventDoc(row));
   }
 
   listEvents(runId: string, afterSequence = -1): RunEventDoc[] {
     const rows = this.#sql('SELECT * FROM events WHERE run_id = ? AND sequence > ? ORDER BY sequence').all(runId, afterSequence) as EventRow[];
-    return rows.map(toEventDoc);
+    return rows.map((row) => deepFreeze(toEventDoc(row)));
   }
 
   lastSequence(runId: string): number {
@@ -180,7 +183,7 @@ export class SqliteStore implements Store {
 
   listToolCalls(runId: string): RecordedToolCall[] {
     const rows = this.#sql('SELECT * FROM tool_calls WHERE run_id = ? ORDER BY sequence').all(runId) as ToolCallRow[];
-    return rows.map(toToolCall);
+    return rows.map((row) => deepFreeze(toToolCall(row)));
   }
 
   insertDerivedCopies(evalRunId: string, copies: DerivedCopy[]): void {
@@ -196,7 +199,7 @@ export class SqliteStore implements Store {
       source_run_id: string;
       entries: string;
     }[];
-    return rows.map(toDerivedCopy);
+    return rows.map((row) => deepFreeze(toDerivedCopy(row)));
   }
 
   eraseToolContent(runId: string, at: string): void {
@@ -260,12 +263,14 @@ export class SqliteStore implements Store {
     ).run(fixtureId, JSON.stringify(document), at);
   }
 
-  seededSuites(): { fixtureId: string; document: unknown }[] {
-    const rows = this.#sql('SELECT fixture_id, document FROM seeded_suites ORDER BY fixture_id').all() as {
-      fixture_id: string;
-      document: string;
-    }[];
-    return rows.map((r) => ({ fixtureId: r.fixture_id, document: JSON.parse(r.document) as unknown }));
+  seededIds(): string[] {
+    const rows = this.#sql('SELECT fixture_id FROM seeded_suites ORDER BY fixture_id').all() as { fixture_id: string }[];
+    return rows.map((r) => r.fixture_id);
+  }
+
+  seededSuite(fixtureId: string): unknown {
+    const row = this.#sql('SELECT document FROM seeded_suites WHERE fixture_id = ?').get(fixtureId) as { document: string } | undefined;
+    return row === undefined ? undefined : deepFreeze(JSON.parse(row.document) as unknown);
   }
 
   transaction<T>(fn: () => T): T {

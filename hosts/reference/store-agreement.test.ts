@@ -168,7 +168,7 @@ function perform(store: Store, op: Op): unknown {
 }
 
 /** Every read the host can make of a store, over every name the operations use. */
-function readAll(store: Store): unknown {
+function readAll(store: Store): Record<string, unknown[]> {
   return {
     runs: RUN_IDS.map((id) => store.getRun(id)),
     unfinished: store.unfinishedRuns(),
@@ -181,8 +181,21 @@ function readAll(store: Store): unknown {
     runEffects: RUN_IDS.map((id) => Object.entries(store.runEffects(id))),
     effects: TENANTS.map((t) => Object.entries(store.effects(t))),
     counters: TENANTS.map((t) => NAMES.map((key) => store.bumpCounter(t, key, 0))),
-    suites: store.seededSuites(),
+    suites: store.seededIds(),
+    suiteDocuments: NAMES.map((id) => store.seededSuite(id)),
   };
+}
+
+/** The records in readAll's reading (its lists are fresh arrays, its readings of counts fresh objects). */
+function records(read: Record<string, unknown[]>): unknown[] {
+  const { runs = [], unfinished = [], events = [], allEvents = [], toolCalls = [], derived = [], suiteDocuments = [] } = read;
+  return [...runs, ...unfinished, ...events.flat(2), ...allEvents.flat(), ...toolCalls.flat(), ...derived.flat(), ...suiteDocuments];
+}
+
+/** True when nothing in `value` can change. */
+function frozenThrough(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  return Object.isFrozen(value) && Object.values(value).every(frozenThrough);
 }
 
 const opened: Store[] = [];
@@ -203,7 +216,10 @@ describe('the memory store and the SQLite store', () => {
         const [memory, sqlite] = both();
         for (const op of ops) {
           expect(apply(memory, op), JSON.stringify(op)).toEqual(apply(sqlite, op));
-          expect(readAll(memory)).toEqual(readAll(sqlite));
+          const [fromMemory, fromSqlite] = [readAll(memory), readAll(sqlite)];
+          expect(fromMemory).toEqual(fromSqlite);
+          // A record read is frozen in both, so a caller that would change one fails in both alike.
+          for (const read of [fromMemory, fromSqlite]) expect(records(read).every(frozenThrough)).toBe(true);
         }
         memory.close();
         sqlite.close();

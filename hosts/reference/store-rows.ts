@@ -71,24 +71,36 @@ export function runRow(run: RunRecord): RunRow {
   };
 }
 
-export function toRunRecord(row: RunRow): RunRecord {
+/**
+ * A run's record from its row. With `prior`, the record of an earlier row of the run whose values
+ * are frozen, a JSON column whose text is the prior row's is not parsed again: its value is shared.
+ */
+export function toRunRecord(row: RunRow, prior?: { row: RunRow; record: RunRecord }): RunRecord {
+  const json = <K extends 'body' | 'plan' | 'derived_tasks' | 'summary' | 'error'>(column: K): unknown => {
+    const text = row[column];
+    if (prior !== undefined && prior.row[column] === text) return prior.record[FIELD[column]];
+    return text === null ? null : JSON.parse(text);
+  };
   return {
     runId: row.run_id,
     tenant: row.tenant,
     mode: row.mode as RunMode,
     workflowId: row.workflow_id,
     status: row.status as RunStatus,
-    body: JSON.parse(row.body) as Record<string, unknown>,
-    plan: row.plan === null ? null : (JSON.parse(row.plan) as Record<string, unknown>),
-    derivedTasks: JSON.parse(row.derived_tasks) as string[],
-    summary: row.summary === null ? null : (JSON.parse(row.summary) as Record<string, unknown>),
-    error: row.error === null ? null : (JSON.parse(row.error) as RunErrorInfo),
+    body: json('body') as Record<string, unknown>,
+    plan: json('plan') as Record<string, unknown> | null,
+    derivedTasks: json('derived_tasks') as string[],
+    summary: json('summary') as Record<string, unknown> | null,
+    error: json('error') as RunErrorInfo | null,
     forkedFrom: row.forked_from,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     toolContentErased: row.tool_content_erased === 1,
   };
 }
+
+/** The record field each JSON column of a run row holds. */
+const FIELD = { body: 'body', plan: 'plan', derived_tasks: 'derivedTasks', summary: 'summary', error: 'error' } as const;
 
 export function eventRow(doc: RunEventDoc): EventRow {
   return {

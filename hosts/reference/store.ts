@@ -56,7 +56,11 @@ export interface DerivedCopy {
   entries: unknown;
 }
 
-/** What the host asks of its store. Every read returns fresh objects: the caller may change them. */
+/**
+ * What the host asks of its store. Every record a read returns is deeply frozen (frozen.ts), and
+ * the memory store hands the same one to every read of an unchanged row: a caller copies what it
+ * would change. A list of records is a fresh array.
+ */
 export interface Store {
   close(): void;
   insertRun(run: RunRecord): void;
@@ -65,7 +69,8 @@ export interface Store {
   unfinishedRuns(): RunRecord[];
   setRunStatus(runId: string, status: RunStatus, at: string): void;
   finishRun(runId: string, status: RunStatus, at: string, result: { summary?: Record<string, unknown>; error?: RunErrorInfo }): void;
-  appendEvent(doc: RunEventDoc): void;
+  /** Stores one event; returns it as every read will give it back. */
+  appendEvent(doc: RunEventDoc): RunEventDoc;
   /** Events with `sequence > afterSequence`, in sequence order. */
   listEvents(runId: string, afterSequence?: number): RunEventDoc[];
   /** The highest sequence in the run's log, or -1 when it is empty. */
@@ -89,8 +94,10 @@ export interface Store {
   runEffects(runId: string): Record<string, number>;
   effects(tenant: string): Record<string, number>;
   upsertSuite(fixtureId: string, document: unknown, at: string): void;
-  /** The seeded suites, by fixture id. */
-  seededSuites(): { fixtureId: string; document: unknown }[];
+  /** The ids of the seeded suites, in code point order. */
+  seededIds(): string[];
+  /** The document seeded under `fixtureId`, or undefined when none is. */
+  seededSuite(fixtureId: string): unknown;
   /** Runs `fn` in one transaction, which nests; a throw undoes what it did and rethrows. */
   transaction<T>(fn: () => T): T;
 }

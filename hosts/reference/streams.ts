@@ -4,6 +4,7 @@
 
 import type { ServerResponse } from 'node:http';
 import { HttpError, validationError } from './errors.ts';
+import { isDeeplyFrozen } from './frozen.ts';
 import { BASE_HEADERS } from './http.ts';
 import { isTerminal, type RunManager } from './runs.ts';
 import type { RunEventDoc, RunRecord } from './store.ts';
@@ -81,8 +82,16 @@ export interface StreamContext {
   streamedEvent?: (doc: RunEventDoc) => RunEventDoc;
 }
 
+/** The frames of deeply frozen events, which every stream that reads one sends alike. */
+const frames = new WeakMap<RunEventDoc, string>();
+
 function frame(doc: RunEventDoc): string {
-  return `id: ${doc.sequence}\nevent: ${doc.type}\ndata: ${JSON.stringify(doc)}\n\n`;
+  let text = frames.get(doc);
+  if (text === undefined) {
+    text = `id: ${doc.sequence}\nevent: ${doc.type}\ndata: ${JSON.stringify(doc)}\n\n`;
+    if (isDeeplyFrozen(doc)) frames.set(doc, text);
+  }
+  return text;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EvalFacets } from './eval/port.ts';
+import { deepFreeze } from './frozen.ts';
 import type { Store } from './store.ts';
 
 export const FIXTURE_ID_PATTERN = /^conformance-eval-[a-z0-9-]+$/;
@@ -70,17 +71,11 @@ export function loadFixtureFiles(dir: string, check: FixtureChecker): FixtureDoc
     const doc = parsed as FixtureDocument;
     const stem = name.slice(0, -'.json'.length);
     if (doc.id !== stem) throw new Error(`eval-suite fixture ${path} has id "${doc.id}", not its file name "${stem}"`);
+    // The suite is frozen as a root of its own, so the engine's check of it is kept (eval/strict.ts).
+    deepFreeze(doc.suite);
     checked.set(path, { text, doc: deepFreeze(doc) });
     return doc;
   });
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const member of Object.values(value)) deepFreeze(member);
-  }
-  return value;
 }
 
 export class SuiteCatalogue {
@@ -92,19 +87,15 @@ export class SuiteCatalogue {
     this.#store = store;
   }
 
-  #seeded(): Map<string, FixtureDocument> {
-    return new Map(this.#store.seededSuites().map((s) => [s.fixtureId, s.document as FixtureDocument]));
-  }
-
   /** The ids listed in discovery `fixtures`, sorted. */
   listedIds(): string[] {
-    const ids = new Set([...this.#files.keys(), ...this.#seeded().keys()]);
+    const ids = new Set([...this.#files.keys(), ...this.#store.seededIds()]);
     return [...ids].sort();
   }
 
   /** The suite of a listed fixture; a seeded document takes precedence over the file. */
   resolveSuite(fixtureId: string): Record<string, unknown> | undefined {
-    const seeded = this.#seeded().get(fixtureId);
+    const seeded = this.#store.seededSuite(fixtureId) as FixtureDocument | undefined;
     if (seeded !== undefined) return seeded.suite;
     return this.#files.get(fixtureId)?.suite;
   }

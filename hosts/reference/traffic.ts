@@ -4,7 +4,8 @@
 // so it is logged, answered `500 internal_error`, recorded, and under a test runner re-thrown
 // where nothing can swallow it.
 
-import { validate, validateRunEvent, type SchemaName } from '../../lib/schemas/index.ts';
+import { schemaGeneration, validate, validateRunEvent, type SchemaName } from '../../lib/schemas/index.ts';
+import { isDeeplyFrozen } from './frozen.ts';
 
 export type TrafficMode = 'strict' | 'off';
 
@@ -37,6 +38,12 @@ export class TrafficGuard {
   readonly mode: TrafficMode;
   readonly violations: string[] = [];
   readonly #onViolation: (violation: TrafficViolation) => void;
+  /**
+   * Deeply frozen documents that passed `outgoing`, per schema, under the schema set in force:
+   * such a document cannot change, so sending it again (a stored event on every stream that
+   * reads it) is not checked again.
+   */
+  #passed = { generation: schemaGeneration(), bySchema: new Map<string, WeakSet<object>>() };
 
   constructor(options: TrafficGuardOptions) {
     this.mode = options.mode;
@@ -52,8 +59,21 @@ export class TrafficGuard {
   /** Checks a document the host is about to send; throws a TrafficViolation on a mismatch. */
   outgoing(schema: SchemaName | 'run-event', what: string, value: unknown): void {
     if (this.mode === 'off') return;
+    const frozen = isDeeplyFrozen(value);
+    if (this.#passed.generation !== schemaGeneration()) this.#passed = { generation: schemaGeneration(), bySchema: new Map() };
+    let passed = this.#passed.bySchema.get(schema);
+    if (frozen && passed?.has(value)) return;
     const result = schema === 'run-event' ? validateRunEvent(value) : validate(schema, value);
-    if (result.ok) return;
+    if (result.ok) {
+      if (frozen) {
+        if (passed === undefined) {
+          passed = new WeakSet();
+          this.#passed.bySchema.set(schema, passed);
+        }
+        passed.add(value);
+      }
+      return;
+    }
     const violation = new TrafficViolation(`reference host sent ${what} that fails ${schema}: ${result.errors.join('; ')}`);
     this.#record(violation);
     throw violation;

@@ -88,6 +88,13 @@ const compiled = new Map<string, ValidateFunction>();
 /** Edits a parsed schema file in place; `file` is its name, e.g. `eval-summary.schema.json`. */
 export type SchemaMutation = (file: string, schema: AnySchemaObject) => void;
 let mutation: SchemaMutation | undefined;
+/** Moves whenever withSchemaMutation changes the schemas in force or puts them back. */
+let generation = 0;
+
+/** Which schema set is in force: a verdict kept against one (a frozen value's) is not read under another. */
+export function schemaGeneration(): number {
+  return generation;
+}
 
 /**
  * Runs `fn` with every schema file passed through `mutate` first, then restores the schemas as
@@ -97,12 +104,14 @@ let mutation: SchemaMutation | undefined;
 export async function withSchemaMutation<T>(mutate: SchemaMutation, fn: () => Promise<T>): Promise<T> {
   if (mutation !== undefined) throw new TestBug('withSchemaMutation does not nest');
   mutation = mutate;
+  generation++;
   registry = undefined;
   compiled.clear();
   try {
     return await fn();
   } finally {
     mutation = undefined;
+    generation++;
     registry = undefined;
     compiled.clear();
   }

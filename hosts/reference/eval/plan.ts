@@ -4,9 +4,9 @@
 import { cloneJson, isPlainObject } from './json.ts';
 import type { EvalCreatePort, EvalFacets, PriorRunView, RecordedToolCall, Refusal } from './port.ts';
 import { deriveFixtureEntries, usableSourceCalls } from './recorded.ts';
-import { readScript, trialScript } from './script.ts';
+import { readScript, trialMember } from './script.ts';
 import { schemaErrors } from './strict.ts';
-import type { DerivedFixtures, EvalPlan, MemorySeedEntry, Suite, SuiteTask, ToolResponse } from './types.ts';
+import type { DerivedFixtures, EvalPlan, MemorySeedEntry, Script, Suite, SuiteTask, ToolResponse } from './types.ts';
 
 export type PlanResult = { ok: true; plan: EvalPlan } | { ok: false; refusal: Refusal };
 
@@ -177,13 +177,15 @@ export const REFERENCE_PLAN_RULES: Readonly<PlanRules> = Object.freeze({
   derivedMemory: () => [],
 });
 
-/** Every task input must be a script the scripted agent can follow. */
-function unreadableScript(suite: Suite): Refusal | undefined {
+/** Every task input must be a script the scripted agent can follow; then its usage must sum (unrepresentableUsage). */
+function scriptRefusal(suite: Suite): Refusal | undefined {
+  const scripts: Script[] = [];
   for (const [i, task] of suite.tasks.entries()) {
     const reading = readScript(task.input);
     if (!reading.ok) return fieldRefusal(`tasks[${i}].input`, `not a scripted-agent script (${reading.errors.join('; ')})`);
+    scripts.push(reading.script);
   }
-  return undefined;
+  return unrepresentableUsage(suite, scripts);
 }
 
 /**
@@ -194,15 +196,14 @@ function unreadableScript(suite: Suite): Refusal | undefined {
  */
 export const MAX_USAGE_TOTAL = Number.MAX_SAFE_INTEGER;
 
-function unrepresentableUsage(suite: Suite): Refusal | undefined {
+/** `scripts`: each task's script, in task order. */
+function unrepresentableUsage(suite: Suite, scripts: readonly Script[]): Refusal | undefined {
   const count = suite.trials?.count ?? 1;
   let tokens = 0;
   let cost = 0;
-  for (const [i, task] of suite.tasks.entries()) {
-    const reading = readScript(task.input);
-    if (!reading.ok) continue;
+  for (const [i, script] of scripts.entries()) {
     for (let trial = 0; trial < count; trial++) {
-      for (const usage of trialScript(reading.script, trial).usage) {
+      for (const usage of trialMember(script, trial, 'usage') ?? []) {
         tokens += usage.inputTokens + usage.outputTokens;
         cost += usage.costUsd ?? 0;
         if (!(tokens <= MAX_USAGE_TOTAL) || !(cost <= MAX_USAGE_TOTAL)) {
@@ -295,8 +296,7 @@ export function planEvalRun(body: Record<string, unknown>, port: EvalCreatePort,
     rules.taskCeilingRefusal(suite, facets) ??
     rules.featureRefusal(suite, facets) ??
     suiteRuleViolation(suite) ??
-    unreadableScript(suite) ??
-    unrepresentableUsage(suite);
+    scriptRefusal(suite);
   if (refusal !== undefined) return refuse(refusal);
 
   let derivedFixtures: Record<string, DerivedFixtures> = {};

@@ -92,4 +92,9 @@ export interface EvalRunIO {
   hold(key: string, timeoutMs: number): Promise<void>;
   /** True once the run has been cancelled; the engine stops at the next step. */
   cancelled(): boolean;
+  /**
+   * True when the host checks every event and the summary against their schemas as it takes them
+   * (its strict traffic): the engine then leaves that check to it rather than making it twice.
+   */
+  checksOutput?: boolean;
 }

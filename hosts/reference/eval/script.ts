@@ -14,16 +14,22 @@ export function readScript(input: unknown): ScriptReading {
 }
 
 /**
- * The script of trial `trialIndex`: each member of `byTrial["<index>"]` replaces the same member of
- * the script. A deep copy, so nothing a trial does can reach the suite or another trial.
+ * One member of trial `trialIndex`'s script: the member of `byTrial["<index>"]` when it has one,
+ * else the script's. The suite's own value, to read and never to change.
+ */
+export function trialMember<K extends keyof TrialScript>(script: Script, trialIndex: number, member: K): TrialScript[K] | undefined {
+  const override = script.byTrial?.[String(trialIndex)] ?? {};
+  return isPlainObject(override) && Object.hasOwn(override, member) ? override[member] : script[member];
+}
+
+/**
+ * The script of trial `trialIndex` (trialMember of each member). A deep copy, so nothing a trial
+ * does can reach the suite or another trial.
  */
 export function trialScript(script: Script, trialIndex: number): TrialScript {
-  const override = script.byTrial?.[String(trialIndex)] ?? {};
-  const pick = <K extends keyof TrialScript>(member: K): TrialScript[K] | undefined =>
-    isPlainObject(override) && Object.hasOwn(override, member) ? override[member] : script[member];
   return cloneJson({
-    steps: pick('steps') ?? [],
-    output: pick('output') ?? null,
-    usage: pick('usage') ?? [],
+    steps: trialMember(script, trialIndex, 'steps') ?? [],
+    output: trialMember(script, trialIndex, 'output') ?? null,
+    usage: trialMember(script, trialIndex, 'usage') ?? [],
   });
 }

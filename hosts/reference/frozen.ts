@@ -1,0 +1,25 @@
+// Deeply frozen values: what the stores hand out (store.ts) and the fixture files every host of a
+// process shares (suites.ts). A value frozen here cannot change, so what was computed from it once
+// (a schema check, an SSE frame) holds for as long as the value lives.
+
+/** The roots `deepFreeze` froze whole (marking every object under them too would cost more than it saves). */
+const frozenWhole = new WeakSet<object>();
+
+/** Freezes `value` and everything it holds, and returns it. `value` is a tree, as JSON parses one. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || frozenWhole.has(value)) return value;
+  const stack: object[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop() as object;
+    if (frozenWhole.has(node)) continue;
+    Object.freeze(node);
+    for (const member of Object.values(node)) if (typeof member === 'object' && member !== null) stack.push(member);
+  }
+  frozenWhole.add(value);
+  return value;
+}
+
+/** True when `value` is an object `deepFreeze` froze whole: nothing in it can change. */
+export function isDeeplyFrozen(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && frozenWhole.has(value);
+}
