@@ -4,7 +4,8 @@
 
 /**
  * A run event as received. The client checks `sequence` and `type` on receipt; the grader reads
- * `payload`; every other member (`eventId`, `runId`, `timestamp`, …) is carried as it came.
+ * `payload`; every other member (`eventId`, `runId`, `timestamp`, …) is carried as it came. Never
+ * changed once read: its envelope's check is remembered by identity (lib/schemas validateRunEnvelope).
  */
 export interface RunEvent {
   sequence: number;
