@@ -174,6 +174,8 @@ function pathNode(path: string): PathNode {
 /** The member census of one certification: what was served, per document, and whether a schema checked it. */
 export class MemberCensus {
   readonly #documents = new Map<string, DocumentCount>();
+  /** The documents of run events, by event type: an event's document name is not built per event. */
+  readonly #eventDocuments = new Map<string, DocumentCount>();
   #nodes = 0;
   /** The walk under way: its number, and how many paths it listed (at most MAX_PATHS). */
   #walk = 0;
@@ -191,8 +193,13 @@ export class MemberCensus {
   addEvent(event: unknown, payloadChecked: (type: string) => boolean): void {
     if (!isJsonObject(event)) return;
     const type = typeof event.type === 'string' ? event.type : '(no type)';
-    const counted = this.#document(`event ${type}`);
-    if (counted === undefined) return;
+    let counted = this.#eventDocuments.get(type);
+    if (counted === undefined) {
+      counted = this.#document(`event ${type}`);
+      if (counted === undefined) return;
+      // At most MAX_DOCUMENTS types: only those whose document was opened.
+      this.#eventDocuments.set(type, counted);
+    }
     const saturated = this.#nodes >= MAX_NODES;
     // The envelope (the event less its payload), then the payload alone, as two documents.
     if (saturated) {
