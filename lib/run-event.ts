@@ -4,8 +4,7 @@
 
 /**
  * A run event as received. The client checks `sequence` and `type` on receipt; the grader reads
- * `payload`; every other member (`eventId`, `runId`, `timestamp`, …) is carried as it came. Never
- * changed once read: its envelope's check is remembered by identity (lib/schemas validateRunEnvelope).
+ * `payload`; every other member (`eventId`, `runId`, `timestamp`, …) is carried as it came.
  */
 export interface RunEvent {
   sequence: number;

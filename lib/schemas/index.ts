@@ -84,8 +84,6 @@ const require = createRequire(import.meta.url);
 
 let registry: Registry | undefined;
 const compiled = new Map<string, ValidateFunction>();
-/** The run events `validateRunEnvelope` found valid, by identity, under the schemas as they are now. */
-let validEnvelopes = new WeakSet<object>();
 
 /** Edits a parsed schema file in place; `file` is its name, e.g. `eval-summary.schema.json`. */
 export type SchemaMutation = (file: string, schema: AnySchemaObject) => void;
@@ -101,14 +99,12 @@ export async function withSchemaMutation<T>(mutate: SchemaMutation, fn: () => Pr
   mutation = mutate;
   registry = undefined;
   compiled.clear();
-  validEnvelopes = new WeakSet();
   try {
     return await fn();
   } finally {
     mutation = undefined;
     registry = undefined;
     compiled.clear();
-    validEnvelopes = new WeakSet();
   }
 }
 
@@ -122,21 +118,6 @@ export function schemaId(name: SchemaName): string {
 /** Validate a value against one schema file. */
 export function validate(name: SchemaName, value: unknown): ValidationResult {
   return run(validatorFor(schemaId(name)), value);
-}
-
-/**
- * `validate('run-event', doc)`, once per event object: the route step checks each SSE frame's
- * envelope as it arrives, and the served facts every event of every read form, the SSE forms'
- * being the very objects the frames were parsed into (lib/client/recorder.ts `takeFrame`). Sound
- * because the harness never changes an event it has read (lib/run-event.ts); a failing envelope
- * is checked again, for its errors.
- */
-export function validateRunEnvelope(doc: unknown): ValidationResult {
-  const object = typeof doc === 'object' && doc !== null;
-  if (object && validEnvelopes.has(doc)) return { ok: true };
-  const result = validate('run-event', doc);
-  if (object && result.ok) validEnvelopes.add(doc);
-  return result;
 }
 
 /** The v2 event types whose payloads `validateEventPayload` checks (the `_typeIndex` keys). */

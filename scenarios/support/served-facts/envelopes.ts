@@ -8,7 +8,7 @@
 // (./shape.ts for eval.*, ./agents.ts for agent.* and provider.*).
 
 import type { RunEvent } from '../../../lib/client/index.ts';
-import { validateRunEnvelope } from '../../../lib/schemas/index.ts';
+import { validate } from '../../../lib/schemas/index.ts';
 import { OFFSET_TIMESTAMPS } from '../../../lib/ledger/served-facts.ts';
 import type { ServedContext } from './context.ts';
 
@@ -57,7 +57,7 @@ export function compareEnvelopes(ctx: ServedContext): void {
       const invalid: Array<{ sequence: number; type: string; errors: string[] }> = [];
       for (const event of events) {
         // The payload is a separate fact, by type; the envelope is checked whole here.
-        const result = validateRunEnvelope(event);
+        const result = validate('run-event', event);
         if (!result.ok) invalid.push({ sequence: event.sequence, type: event.type, errors: result.errors.slice(0, 3) });
       }
       check.ok(
