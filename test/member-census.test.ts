@@ -1,7 +1,7 @@
-// The member census (lib/routes/members.ts), its regular expressions replaced by scans and its
-// documents walked along trees of member names: held here against the census as it was — the same
-// listing of every document's paths, each counted by the root a regular expression splits off,
-// member names quoted by one — on generated documents that reach every bound: odd member names, nesting past the depth bound, documents past the path
+// The member census (lib/routes/members.ts), its regular expressions replaced by scans: held
+// here against the census with them — the same listing of every document's paths, each counted
+// by the root a regular expression splits off, member names quoted by one — on generated documents
+// that reach every bound: odd member names, nesting past the depth bound, documents past the path
 // bound, documents and events past a name's path bound, root arrays and scalars, skips and every
 // kind of schema reach.
 
@@ -102,8 +102,6 @@ const NAMES = [
   'n'.repeat(65),
   'é',
   'q'.repeat(90),
-  // The same first 80 characters as the name above: one path.
-  `${'q'.repeat(80)}z`,
 ];
 
 function documentOf(next: () => number, depth: number, wide: boolean): unknown {
@@ -123,19 +121,10 @@ const REACHES: SchemaReach[] = ['all', 'none', { rootMembers: ['runId', 'tasks',
 
 describe('the member census', () => {
   it('counts what listing every document’s paths counted, bounds included', () => {
-    // Seeds 9 and 10 first serve 24,000 distinct member paths, past the bound of the census's
-    // trees of member names (MAX_NODES), where it lists paths as strings instead.
-    for (let seed = 1; seed <= 10; seed++) {
+    for (let seed = 1; seed <= 8; seed++) {
       const next = random(seed);
       const census = new MemberCensus();
       const oracle = new ListingCensus();
-      if (seed > 8) {
-        for (let i = 0; i < 60; i++) {
-          const wide = Object.fromEntries(Array.from({ length: 400 }, (_, j) => [`w${i}_${j}`, j]));
-          census.add(`fill ${i}`, wide, 'all');
-          oracle.add(`fill ${i}`, wide, 'all');
-        }
-      }
       const payloadChecked = (type: string): boolean => type.length % 2 === 0;
       for (let i = 0; i < 120; i++) {
         const wide = next() < 0.1;

@@ -127,204 +127,25 @@ function rootOf(path: string): string {
   return path;
 }
 
-/** How often a path was served in one document, and whether every document carrying it had it schema-checked. */
-interface PathCount {
-  served: number;
-  schemaChecked: boolean;
-}
-
-/**
- * One member path of one kind of document, as a node of that document's tree of member names: the
- * census walks a document and this tree together, so a path's string is built (and hashed) once,
- * when the node is made, not once per member served.
- */
-interface PathNode {
-  readonly path: string;
-  /** The root member the path starts with (rootOf), for a schema that reaches some roots only. */
-  readonly root: string;
-  /** The members of an object at this path, by the name served. */
-  names?: Map<string, PathNode>;
-  /** The same, by a quoted name's segment: names past MAX_NAME characters that share their first MAX_NAME are one path, as `key` makes them. */
-  quoted?: Map<string, PathNode>;
-  /** The items of an array at this path (`[]`). */
-  items?: PathNode;
-  /** The walk that last listed this path: a path counts once per document. */
-  listed: number;
-  /** The path's count once listed; null when the document's path bound refused it (for good: the bound never frees a place). */
-  count?: PathCount | null;
-}
-
-interface DocumentCount {
-  readonly paths: Map<string, PathCount>;
-  readonly tree: PathNode;
-}
-
-/**
- * Nodes of every document's tree together: past them (a host serving ever new member names), the
- * census lists each document's paths as strings instead (memberPaths), with the same counts. A walk
- * begun below the bound may pass it by the nodes of one document (at most MAX_PATHS paths of
- * MAX_DEPTH levels).
- */
-const MAX_NODES = 20_000;
-
-function pathNode(path: string): PathNode {
-  return { path, root: rootOf(path), listed: 0 };
-}
-
 /** The member census of one certification: what was served, per document, and whether a schema checked it. */
 export class MemberCensus {
-  readonly #documents = new Map<string, DocumentCount>();
-  /** The documents of run events, by event type: an event's document name is not built per event. */
-  readonly #eventDocuments = new Map<string, DocumentCount>();
-  #nodes = 0;
-  /** The walk under way: its number, and how many paths it listed (at most MAX_PATHS). */
-  #walk = 0;
-  #listed = 0;
+  readonly #documents = new Map<string, Map<string, { served: number; schemaChecked: boolean }>>();
 
   /** Counts the members of one served document. `skip` stops the walk at a path (a poll page's events, counted as events). */
   add(document: string, value: unknown, reach: SchemaReach, skip?: (path: string) => boolean): void {
-    const counted = this.#document(document);
-    if (counted === undefined) return;
-    if (this.#nodes >= MAX_NODES) this.#countPaths(counted, memberPaths(value, skip), reach);
-    else this.#walkFrom(counted, counted.tree, value, 0, reach, skip, false);
-  }
-
-  /** Counts one run event's members: the envelope checked by its schema, the payload as `payloadChecked` says. */
-  addEvent(event: unknown, payloadChecked: (type: string) => boolean): void {
-    if (!isJsonObject(event)) return;
-    const type = typeof event.type === 'string' ? event.type : '(no type)';
-    let counted = this.#eventDocuments.get(type);
-    if (counted === undefined) {
-      counted = this.#document(`event ${type}`);
-      if (counted === undefined) return;
-      // At most MAX_DOCUMENTS types: only those whose document was opened.
-      this.#eventDocuments.set(type, counted);
-    }
-    const saturated = this.#nodes >= MAX_NODES;
-    // The envelope (the event less its payload), then the payload alone, as two documents.
-    if (saturated) {
-      const envelope = { ...event };
-      delete envelope.payload;
-      this.#countPaths(counted, memberPaths(envelope), 'all');
-    } else this.#walkFrom(counted, counted.tree, event, 0, 'all', undefined, true);
-    if (event.payload === undefined) return;
-    const reach = payloadChecked(type) ? 'all' : 'none';
-    if (saturated) this.#countPaths(counted, memberPaths({ payload: event.payload }), reach);
-    else this.#walkFrom(counted, this.#member(counted.tree, 'payload'), event.payload, 1, reach, undefined, false);
-  }
-
-  #document(document: string): DocumentCount | undefined {
     const name = document.slice(0, MAX_NAME);
-    let counted = this.#documents.get(name);
-    if (counted === undefined) {
-      if (this.#documents.size >= MAX_DOCUMENTS) return undefined;
-      counted = { paths: new Map(), tree: pathNode('') };
-      this.#documents.set(name, counted);
+    let paths = this.#documents.get(name);
+    if (paths === undefined) {
+      if (this.#documents.size >= MAX_DOCUMENTS) return;
+      paths = new Map();
+      this.#documents.set(name, paths);
     }
-    return counted;
-  }
-
-  /** One walk over a document: `node` is where `value` sits, `depth` levels down; `omitPayload` leaves the root's `payload` out. */
-  #walkFrom(
-    counted: DocumentCount,
-    node: PathNode,
-    value: unknown,
-    depth: number,
-    reach: SchemaReach,
-    skip: ((path: string) => boolean) | undefined,
-    omitPayload: boolean,
-  ): void {
-    this.#walk++;
-    this.#listed = 0;
-    this.#visit(counted, node, value, depth, reach, skip, omitPayload);
-  }
-
-  /** As memberPaths walks, listing each path as it reaches it (the root, depth 0, is no path). */
-  #visit(
-    counted: DocumentCount,
-    node: PathNode,
-    value: unknown,
-    depth: number,
-    reach: SchemaReach,
-    skip: ((path: string) => boolean) | undefined,
-    omitPayload: boolean,
-  ): void {
-    if (this.#listed >= MAX_PATHS) return;
-    if (depth > 0 && skip?.(node.path)) {
-      this.#list(counted, node, reach);
-      return;
-    }
-    if (depth >= MAX_DEPTH) {
-      if (depth > 0) this.#list(counted, node, reach);
-      return;
-    }
-    if (Array.isArray(value)) {
-      if (value.length === 0) {
-        if (depth > 0) this.#list(counted, node, reach);
-        return;
-      }
-      node.items ??= this.#node(`${node.path}[]`);
-      for (const item of value) this.#visit(counted, node.items, item, depth + 1, reach, skip, false);
-    } else if (isJsonObject(value)) {
-      const names = Object.keys(value);
-      if (names.length === 0 && depth > 0) this.#list(counted, node, reach);
-      for (const name of names) {
-        if (omitPayload && name === 'payload') continue;
-        this.#visit(counted, this.#member(node, name), value[name], depth + 1, reach, skip, false);
-      }
-    } else if (depth > 0) this.#list(counted, node, reach);
-  }
-
-  #node(path: string): PathNode {
-    this.#nodes++;
-    return pathNode(path);
-  }
-
-  /** The node of member `name` of the object at `node`. */
-  #member(node: PathNode, name: string): PathNode {
-    let child = node.names?.get(name);
-    if (child !== undefined) return child;
-    const segment = key(name);
-    if (segment !== name) child = node.quoted?.get(segment);
-    if (child === undefined) {
-      child = this.#node(node.path === '' ? segment : `${node.path}.${segment}`);
-      if (segment !== name) {
-        node.quoted ??= new Map();
-        node.quoted.set(segment, child);
-      }
-    }
-    node.names ??= new Map();
-    node.names.set(name, child);
-    return child;
-  }
-
-  /** Lists `node`'s path in the walk under way, once, and counts it. */
-  #list(counted: DocumentCount, node: PathNode, reach: SchemaReach): void {
-    if (node.listed === this.#walk) return;
-    node.listed = this.#walk;
-    this.#listed++;
-    const checked = reach === 'all' || (reach !== 'none' && reach.rootMembers.includes(node.root));
-    if (node.count === undefined) {
-      const found = counted.paths.get(node.path);
-      if (found !== undefined) node.count = found;
-      else if (counted.paths.size < MAX_PATHS) {
-        node.count = { served: 1, schemaChecked: checked };
-        counted.paths.set(node.path, node.count);
-        return;
-      } else node.count = null;
-    }
-    if (node.count === null) return;
-    node.count.served++;
-    node.count.schemaChecked &&= checked;
-  }
-
-  /** Counts a document's paths listed as strings (past MAX_NODES). */
-  #countPaths(counted: DocumentCount, paths: readonly string[], reach: SchemaReach): void {
-    for (const path of paths) {
-      const checked = reach === 'all' || (reach !== 'none' && reach.rootMembers.includes(rootOf(path)));
-      const entry = counted.paths.get(path);
+    for (const path of memberPaths(value, skip)) {
+      const root = rootOf(path);
+      const checked = reach === 'all' || (reach !== 'none' && reach.rootMembers.includes(root));
+      const entry = paths.get(path);
       if (entry === undefined) {
-        if (counted.paths.size < MAX_PATHS) counted.paths.set(path, { served: 1, schemaChecked: checked });
+        if (paths.size < MAX_PATHS) paths.set(path, { served: 1, schemaChecked: checked });
       } else {
         entry.served++;
         entry.schemaChecked &&= checked;
@@ -332,11 +153,21 @@ export class MemberCensus {
     }
   }
 
+  /** Counts one run event's members: the envelope checked by its schema, the payload as `payloadChecked` says. */
+  addEvent(event: unknown, payloadChecked: (type: string) => boolean): void {
+    if (!isJsonObject(event)) return;
+    const type = typeof event.type === 'string' ? event.type : '(no type)';
+    const envelope = { ...event };
+    delete envelope.payload;
+    this.add(`event ${type}`, envelope, 'all');
+    if (event.payload !== undefined) this.add(`event ${type}`, { payload: event.payload }, payloadChecked(type) ? 'all' : 'none');
+  }
+
   /** Every member with its class: cross-checked by a declaration whose rule made a check (`checkedRules`), else by the schema. */
   coverage(declared: readonly MemberCheck[], checkedRules: ReadonlySet<string>): MembersCoverage {
     const live = declared.filter((d) => checkedRules.has(d.rule));
     const members: MemberCoverage[] = [];
-    for (const [document, { paths }] of [...this.#documents].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    for (const [document, paths] of [...this.#documents].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       const here = live.filter((d) => globMatches(d.in, document));
       for (const [path, { served, schemaChecked }] of [...paths].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
         const rules = [...new Set(here.filter((d) => d.paths.some((p) => covers(p, path))).map((d) => d.rule))].sort();
