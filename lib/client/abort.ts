@@ -13,8 +13,9 @@
 /**
  * What an exchange's request is aborted through: the part of an AbortSignal that undici's
  * `request` (and ./early-discovery.ts) use. Not an AbortSignal: each of those is an EventTarget,
- * whose setup, and the listener undici adds and removes on it, cost more than the rest of this
- * module's work per request (bench/RESULTS.md "Harness CPU (branch harness3)").
+ * set up per request (node's `createAbortSignal`, a quarter to a half second of a kill-matrix
+ * shard's profile), with the listener undici adds and removes on it (bench/RESULTS.md "Harness
+ * CPU (branch harness3)").
  */
 export interface ExchangeSignal {
   readonly aborted: boolean;
