@@ -360,7 +360,6 @@ export function createClient(options: ClientOptions): Client {
     };
     async function* chunks(): AsyncGenerator<Uint8Array, void, undefined> {
       try {
-        // Left early (a run's terminal event), the body is `close`'s to drop, with no new abort error.
         for await (const chunk of body.iterator({ destroyOnReturn: false })) {
           const over = opts.meter?.((chunk as Uint8Array).byteLength);
           if (over !== undefined) throw over;

@@ -59,7 +59,9 @@ export interface Discardable {
 /**
  * What a body we stopped reading is destroyed with: one error for all of them, since nobody reads
  * it. Destroyed without one, undici's body builds an abort error per body and node's streams
- * write its stack out (a few hundred streams a certification).
+ * write its stack out (a few hundred streams a certification). A stream's chunks are read through
+ * `iterator({destroyOnReturn: false})` (./http.ts) for the same reason: a reader that leaves at
+ * the run's terminal event leaves the body to this, not to the iterator's own abort error.
  */
 const DROPPED = new Error('the harness stopped reading this response');
 
