@@ -17,6 +17,7 @@
 
 import http from 'node:http';
 import { createRequire } from 'node:module';
+import type { ExchangeSignal } from './abort.ts';
 
 export const PROTOCOL_VERSION = '2.0';
 export const DEFAULT_USER_AGENT = 'openwop-eval-conformance/0.1.0';
@@ -47,7 +48,7 @@ export interface EarlyExchange {
    * The answer once its headers arrived; undefined when the request was lost before them (the
    * client then sends its own). Aborting `signal` destroys the request and rejects with its reason.
    */
-  answer(signal: AbortSignal): Promise<EarlyAnswer | undefined>;
+  answer(signal: ExchangeSignal): Promise<EarlyAnswer | undefined>;
 }
 
 interface Pending {

@@ -141,19 +141,27 @@ export async function readRunEvents(client: Client, runId: string, options: Read
 
   const started = Date.now();
   const deadline = started + options.deadlineMs;
-  const deadlineCtl = new AbortController();
-  const timer = setTimeout(() => deadlineCtl.abort(new Error(`deadline of ${options.deadlineMs} ms`)), options.deadlineMs);
+  // One signal for all the read's I/O, aborted by whichever comes first: the deadline or the
+  // progress watchdog (told apart by `ended`).
+  const readCtl = new AbortController();
+  const signal = readCtl.signal;
+  let deadlinePassed = false;
+  let stallSeen = false;
+  const timer = setTimeout(() => {
+    deadlinePassed = true;
+    readCtl.abort(new Error(`deadline of ${options.deadlineMs} ms`));
+  }, options.deadlineMs);
   // The progress watchdog: re-armed for whatever is left of the interval whenever it fires after
   // progress, so a busy stream costs no timer per event.
-  const stallCtl = new AbortController();
   let lastProgress = started;
   const watch = (): void => {
     const idle = Date.now() - lastProgress;
-    if (idle >= progressTimeoutMs) stallCtl.abort(new Error(`no new event for ${progressTimeoutMs} ms`));
-    else stallTimer = setTimeout(watch, progressTimeoutMs - idle);
+    if (idle >= progressTimeoutMs) {
+      stallSeen = true;
+      readCtl.abort(new Error(`no new event for ${progressTimeoutMs} ms`));
+    } else stallTimer = setTimeout(watch, progressTimeoutMs - idle);
   };
   let stallTimer = setTimeout(watch, progressTimeoutMs);
-  const signal = AbortSignal.any([deadlineCtl.signal, stallCtl.signal]);
 
   const log = new Log(maxEvents, names.maxEvents);
   if (options.afterSequence !== undefined && isSequence(options.afterSequence)) log.last = options.afterSequence;
@@ -206,7 +214,7 @@ export async function readRunEvents(client: Client, runId: string, options: Read
   const deadlineReason = (): string => `no terminal event within ${options.deadlineMs} ms (via ${via}, last sequence ${log.last})`;
   /** Why the read ended early: the deadline is an answer ({ok: false}), no progress is not (thrown). */
   const ended = (): ReadEventsResult => {
-    if (stallCtl.signal.aborted && !deadlineCtl.signal.aborted) throw stalled();
+    if (stallSeen && !deadlinePassed) throw stalled();
     return fail(deadlineReason());
   };
   /**

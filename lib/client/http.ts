@@ -360,7 +360,7 @@ export function createClient(options: ClientOptions): Client {
     };
     async function* chunks(): AsyncGenerator<Uint8Array, void, undefined> {
       try {
-        for await (const chunk of body) {
+        for await (const chunk of body.iterator({ destroyOnReturn: false })) {
           const over = opts.meter?.((chunk as Uint8Array).byteLength);
           if (over !== undefined) throw over;
           record?.chunk(chunk as Uint8Array);

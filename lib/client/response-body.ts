@@ -57,12 +57,21 @@ export interface Discardable {
 }
 
 /**
- * Drops a response body we stopped reading. undici's body emits an abort error when destroyed
- * unread; nobody is waiting for it any more, so it is swallowed rather than left uncaught.
+ * What a body we stopped reading is destroyed with: one error for all of them, since nobody reads
+ * it. Destroyed without one, undici's body builds an abort error per body and node's streams
+ * write its stack out (a few hundred streams a certification). A stream's chunks are read through
+ * `iterator({destroyOnReturn: false})` (./http.ts) for the same reason: a reader that leaves at
+ * the run's terminal event leaves the body to this, not to the iterator's own abort error.
+ */
+const DROPPED = new Error('the harness stopped reading this response');
+
+/**
+ * Drops a response body we stopped reading. undici's body emits the error it is destroyed with;
+ * nobody is waiting for it any more, so it is swallowed rather than left uncaught.
  */
 export function discard(body: Discardable): void {
   body.on('error', () => {});
-  body.destroy();
+  body.destroy(DROPPED);
 }
 
 /** `meter` is told every chunk's size as it arrives, before it is kept; an error it returns drops the connection and is thrown. */

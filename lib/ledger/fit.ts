@@ -106,15 +106,36 @@ function hasFeature(value: unknown): boolean {
 }
 
 /**
+ * The answers of fixtureMisfitOf under the shipped limits, by facet, fixture document and probes:
+ * every leg asks it of the fixtures it runs, and neither a target's facet nor its fixture
+ * documents change once read (lib/ledger/target.ts).
+ */
+const misfits = new WeakMap<Json, WeakMap<FixtureDocument, Map<string, string | undefined>>>();
+
+/**
  * Why a host advertising `facet` cannot run the fixture `doc`, naming the limit, or undefined when
  * it can. `probes` are limits (dotted paths) the caller exceeds on purpose, to see them held.
  */
-export function fixtureMisfitOf(
-  facet: Json,
-  doc: FixtureDocument,
-  probes: readonly string[] = [],
-  limits: readonly FacetLimit[] = limitsOfSchema(),
-): string | undefined {
+export function fixtureMisfitOf(facet: Json, doc: FixtureDocument, probes: readonly string[] = [], limits?: readonly FacetLimit[]): string | undefined {
+  if (limits !== undefined) return misfitOf(facet, doc, probes, limits);
+  let byDoc = misfits.get(facet);
+  if (byDoc === undefined) {
+    byDoc = new WeakMap();
+    misfits.set(facet, byDoc);
+  }
+  let byProbes = byDoc.get(doc);
+  if (byProbes === undefined) {
+    byProbes = new Map();
+    byDoc.set(doc, byProbes);
+  }
+  const key = probes.join(' ');
+  if (byProbes.has(key)) return byProbes.get(key);
+  const misfit = misfitOf(facet, doc, probes, limitsOfSchema());
+  byProbes.set(key, misfit);
+  return misfit;
+}
+
+function misfitOf(facet: Json, doc: FixtureDocument, probes: readonly string[], limits: readonly FacetLimit[]): string | undefined {
   const requires = isJsonObject(doc.requires) ? doc.requires : {};
   for (const limit of limits) {
     const name = limit.path.join('.');

@@ -125,13 +125,21 @@ function schemaRootMembers(name: SchemaName): string[] {
   return names;
 }
 
+/** Where a template's `{runId}` is: its segment's index (-1 for none) and what follows it there; read once per template. */
+const runIdPlaces = new Map<string, { at: number; suffix: string }>();
+
 /** The run id a `{runId}` segment of the path carries, decoded; undefined when the route takes none. */
 export function pathRunId(route: Route, segments: readonly string[]): string | undefined {
-  const parts = route.template.split('/').filter(Boolean);
-  const at = parts.findIndex((part) => part.startsWith('{runId}'));
+  let place = runIdPlaces.get(route.template);
+  if (place === undefined) {
+    const parts = route.template.split('/').filter(Boolean);
+    const at = parts.findIndex((part) => part.startsWith('{runId}'));
+    // What follows the placeholder in its segment (`:fork`) is the route's, not the id's.
+    place = { at, suffix: at < 0 ? '' : parts[at]!.slice('{runId}'.length) };
+    runIdPlaces.set(route.template, place);
+  }
+  const { at, suffix } = place;
   if (at < 0) return undefined;
-  // What follows the placeholder in its segment (`:fork`) is the route's, not the id's.
-  const suffix = parts[at]!.slice('{runId}'.length);
   const segment = segments[at] ?? '';
   const decoded = unprojectId(segment.endsWith(suffix) ? segment.slice(0, segment.length - suffix.length) : segment);
   return decoded.ok ? decoded.id : undefined;

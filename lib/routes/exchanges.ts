@@ -109,7 +109,7 @@ export class ExchangeLog implements ExchangeRecorder {
     let streamText = '';
     let open = true;
     let frames: ReturnType<typeof frameChecker> | undefined;
-    const decoder = new TextDecoder();
+    let decoder: TextDecoder | undefined;
     const census = this.census;
     const payloadChecked = this.#payloadChecked;
     const countEvent = (event: unknown): void => census.addEvent(event, payloadChecked);
@@ -157,8 +157,10 @@ export class ExchangeLog implements ExchangeRecorder {
         }
       },
       chunk(bytes) {
-        if (frames !== undefined) frames.feed(decoder.decode(bytes, { stream: true }));
-        else if (open && streamText.length < STREAM_ERROR_BYTES) streamText += Buffer.from(bytes).toString('utf8');
+        if (frames !== undefined) {
+          decoder ??= new TextDecoder();
+          frames.feed(decoder.decode(bytes, { stream: true }));
+        } else if (open && streamText.length < STREAM_ERROR_BYTES) streamText += Buffer.from(bytes).toString('utf8');
       },
       end(outcome: { text: string; json?: unknown } | { by: StreamEnd }) {
         frames?.release();
