@@ -2,6 +2,8 @@
 // process shares (suites.ts). A value frozen here cannot change, so what was computed from it once
 // (a schema check, an SSE frame) holds for as long as the value lives.
 
+import { schemaGeneration } from '../../lib/schemas/index.ts';
+
 /** The roots `deepFreeze` froze whole (marking every object under them too would cost more than it saves). */
 const frozenWhole = new WeakSet<object>();
 
@@ -22,4 +24,34 @@ export function deepFreeze<T>(value: T): T {
 /** True when `value` is an object `deepFreeze` froze whole: nothing in it can change. */
 export function isDeeplyFrozen(value: unknown): value is object {
   return typeof value === 'object' && value !== null && frozenWhole.has(value);
+}
+
+/**
+ * What a schema said of deeply frozen values, kept per schema under the schema set in force: such
+ * a value cannot change, so it is checked once; a schema mutation (withSchemaMutation) drops all.
+ */
+export class FrozenVerdicts<V> {
+  #generation = schemaGeneration();
+  #bySchema = new Map<string, WeakMap<object, V>>();
+
+  /** The verdict kept for `value` under `schema`, or undefined when it is not frozen or not yet judged. */
+  get(schema: string, value: unknown): V | undefined {
+    if (!isDeeplyFrozen(value)) return undefined;
+    if (this.#generation !== schemaGeneration()) {
+      this.#generation = schemaGeneration();
+      this.#bySchema = new Map();
+    }
+    return this.#bySchema.get(schema)?.get(value);
+  }
+
+  /** Keeps `verdict` for `value` under `schema` when `value` is deeply frozen; else nothing is kept. */
+  set(schema: string, value: unknown, verdict: V): void {
+    if (!isDeeplyFrozen(value) || this.#generation !== schemaGeneration()) return;
+    let kept = this.#bySchema.get(schema);
+    if (kept === undefined) {
+      kept = new WeakMap();
+      this.#bySchema.set(schema, kept);
+    }
+    kept.set(value, verdict);
+  }
 }

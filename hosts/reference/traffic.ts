@@ -4,8 +4,8 @@
 // so it is logged, answered `500 internal_error`, recorded, and under a test runner re-thrown
 // where nothing can swallow it.
 
-import { schemaGeneration, validate, validateRunEvent, type SchemaName } from '../../lib/schemas/index.ts';
-import { isDeeplyFrozen } from './frozen.ts';
+import { validate, validateRunEvent, type SchemaName } from '../../lib/schemas/index.ts';
+import { FrozenVerdicts } from './frozen.ts';
 
 export type TrafficMode = 'strict' | 'off';
 
@@ -39,11 +39,10 @@ export class TrafficGuard {
   readonly violations: string[] = [];
   readonly #onViolation: (violation: TrafficViolation) => void;
   /**
-   * Deeply frozen documents that passed `outgoing`, per schema, under the schema set in force:
-   * such a document cannot change, so sending it again (a stored event on every stream that
-   * reads it) is not checked again.
+   * Deeply frozen documents that passed `outgoing`: such a document cannot change, so sending it
+   * again (a stored event on every stream that reads it) is not checked again.
    */
-  #passed = { generation: schemaGeneration(), bySchema: new Map<string, WeakSet<object>>() };
+  readonly #passed = new FrozenVerdicts<true>();
 
   constructor(options: TrafficGuardOptions) {
     this.mode = options.mode;
@@ -59,19 +58,10 @@ export class TrafficGuard {
   /** Checks a document the host is about to send; throws a TrafficViolation on a mismatch. */
   outgoing(schema: SchemaName | 'run-event', what: string, value: unknown): void {
     if (this.mode === 'off') return;
-    const frozen = isDeeplyFrozen(value);
-    if (this.#passed.generation !== schemaGeneration()) this.#passed = { generation: schemaGeneration(), bySchema: new Map() };
-    let passed = this.#passed.bySchema.get(schema);
-    if (frozen && passed?.has(value)) return;
+    if (this.#passed.get(schema, value) === true) return;
     const result = schema === 'run-event' ? validateRunEvent(value) : validate(schema, value);
     if (result.ok) {
-      if (frozen) {
-        if (passed === undefined) {
-          passed = new WeakSet();
-          this.#passed.bySchema.set(schema, passed);
-        }
-        passed.add(value);
-      }
+      this.#passed.set(schema, value, true);
       return;
     }
     const violation = new TrafficViolation(`reference host sent ${what} that fails ${schema}: ${result.errors.join('; ')}`);

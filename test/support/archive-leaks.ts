@@ -13,7 +13,7 @@ import { pemSecrets } from '../../lib/redact.ts';
 const ARCHIVE = /\.har(\.gz)?$/;
 
 /** The archives written since `since` (epoch ms), one folder deep under `root`. */
-export function archivesWritten(root: string, since: number): string[] {
+function archivesWritten(root: string, since: number): string[] {
   const newer = (path: string): boolean => {
     try {
       return statSync(path).mtimeMs >= since;

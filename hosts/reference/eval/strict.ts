@@ -2,9 +2,9 @@
 // the summary it serves are validated against the project's schemas, and a mismatch is a host bug
 // that throws, loudly, before anything leaves the engine.
 
-import { schemaGeneration, validate, validateEventPayload } from '../../../lib/schemas/index.ts';
+import { validate, validateEventPayload } from '../../../lib/schemas/index.ts';
 import type { SchemaName } from '../../../lib/schemas/index.ts';
-import { isDeeplyFrozen } from '../frozen.ts';
+import { FrozenVerdicts } from '../frozen.ts';
 
 export class OwnTrafficInvalid extends Error {
   constructor(what: string, errors: string[]) {
@@ -23,25 +23,15 @@ export function assertDocument(name: SchemaName, value: unknown): void {
   if (!result.ok) throw new OwnTrafficInvalid(`${name} document`, result.errors);
 }
 
-/**
- * The errors of deeply frozen values (the catalogue's suites, which every create of a suite reads),
- * per schema, under the schema set in force: such a value cannot change, so it is checked once.
- */
-let verdicts = { generation: schemaGeneration(), bySchema: new Map<SchemaName, WeakMap<object, readonly string[]>>() };
+/** The errors of deeply frozen values (the catalogue's suites, which every create of a suite reads). */
+const verdicts = new FrozenVerdicts<readonly string[]>();
 
 /** Schema errors as a list (empty when valid), for checks that refuse rather than throw. */
 export function schemaErrors(name: SchemaName, value: unknown): string[] {
-  if (!isDeeplyFrozen(value)) return errorsOf(name, value);
-  if (verdicts.generation !== schemaGeneration()) verdicts = { generation: schemaGeneration(), bySchema: new Map() };
-  let kept = verdicts.bySchema.get(name);
-  if (kept === undefined) {
-    kept = new WeakMap();
-    verdicts.bySchema.set(name, kept);
-  }
-  let errors = kept.get(value);
+  let errors = verdicts.get(name, value);
   if (errors === undefined) {
     errors = errorsOf(name, value);
-    kept.set(value, errors);
+    verdicts.set(name, value, errors);
   }
   return [...errors];
 }
