@@ -10,6 +10,12 @@
 // docs/certifying.md's workflow gives them; `require-behavior` is the default, `true`. The cache
 // step (actions/cache) is not run: the run is a cache miss, and a second run of the install step
 // stands for the hit.
+//
+// The install step builds the package (`npm pack`, through prepack's `npm run build`), packs it
+// and installs the tarball with no install scripts, as a user installs it; the package as
+// installed is then held here too, against that same install (one build, one pack and one install
+// per run, where a file of its own built and installed it once more): what it ships and does not,
+// `--version`, and its own `host` certified by URL with an HTML report, then verified.
 
 import { execFileSync, spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
@@ -49,10 +55,16 @@ const SECRETS = ['api-key', 'tenant-b-api-key', 'signing-key'];
 /** The bound of one step: the install step builds, packs and installs, minutes on a loaded machine. */
 const STEP_MS = 360_000;
 
-/** Runs a step's script as a runner does, bounded in time; its exit status and output. */
-function runScript(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+interface Outcome {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `file` to its end, or kills it at `STEP_MS`; its exit status and output. */
+function runCommand(file: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -62,11 +74,17 @@ function runScript(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise
       stderr += chunk.toString();
     });
     const timer = setTimeout(() => child.kill('SIGKILL'), STEP_MS);
+    child.on('error', reject);
     child.on('close', (status) => {
       clearTimeout(timer);
       resolve({ status, stdout, stderr });
     });
   });
+}
+
+/** Runs a step's script as a runner does, bounded in time. */
+function runScript(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
+  return runCommand('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], cwd, env);
 }
 
 /** `${{ … }}` filled in from `context` (dotted names only: the action uses no other expression). */
@@ -309,5 +327,114 @@ describe('the steps of action.yml, run as a runner runs them', () => {
     const { code, out } = await cli('verify', join(workspace, 'out', 'bundle.json'), '--host-key', publicPem);
     expect(out).toMatch(/^authenticity: verified/m);
     expect(code).toBe(0);
+  });
+
+  describe('the package it installed, as a user runs it', () => {
+    const installed = (...path: string[]) => join(outputs.harness!.dir!, 'node_modules', 'openwop-eval-conformance', ...path);
+    const command = () => join(outputs.harness!.dir!, 'node_modules', '.bin', 'openwop-eval-conformance');
+    const work = join(workspace, 'package');
+    // The user's OPENWOP_* settings would steer the installed command; its dev key stays in `work`.
+    const env: NodeJS.ProcessEnv = {
+      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OPENWOP_'))),
+      OPENWOP_DEV_KEY_DIR: join(work, 'dev-keys'),
+    };
+    const run = (...args: string[]) => runCommand(command(), args, work, env);
+    let installedHost: ReturnType<typeof spawn> | undefined;
+
+    /** The installed `host --port 0`: the embedded host's store runs without install scripts. */
+    async function startInstalledHost(): Promise<{ baseUrl: string; apiKey: string; apiKeyB: string }> {
+      const child = spawn(command(), ['host', '--port', '0'], { cwd: work, env, stdio: ['ignore', 'pipe', 'ignore'] });
+      installedHost = child;
+      let text = '';
+      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      const deadline = Date.now() + 60_000;
+      while (Date.now() < deadline && child.exitCode === null) {
+        const baseUrl = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1];
+        const apiKey = /tenant A: \S+ +key (\S+)/.exec(text)?.[1];
+        const apiKeyB = /tenant B: \S+ +key (\S+)/.exec(text)?.[1];
+        if (baseUrl && apiKey && apiKeyB) return { baseUrl, apiKey, apiKeyB };
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(`the installed reference host did not start listening: ${text}`);
+    }
+
+    beforeAll(() => {
+      mkdirSync(work, { recursive: true });
+    });
+    afterAll(() => {
+      installedHost?.kill('SIGTERM');
+    });
+
+    it('ships the build, the data the command reads and the licence, and no tests, bench or CI', () => {
+      // The scratch folder it was packed from held all of the checkout (test/, bench/, .ci/ and the sources too).
+      for (const path of [
+        'dist/commands/cli.js',
+        'dist/lib/schemas/precompiled.cjs',
+        'dist/bundle/command.cjs',
+        'dist/bundle/command.cjs.cache',
+        'dist/bundle/reference-host.cjs',
+        'dist/bundle/reference-host.cjs.cache',
+        'schemas/v2/run-event.schema.json',
+        'fixtures/eval-suites',
+        'requirements/traceability.json',
+        'vectors/schemas',
+        'docs/wire.md',
+        'LICENSE',
+        'README.md',
+        'CONTRACT.md',
+      ]) {
+        expect(existsSync(installed(path)), path).toBe(true);
+      }
+      for (const path of [
+        'test',
+        'bench',
+        '.ci',
+        'commands',
+        'lib',
+        'scenarios',
+        'hosts',
+        'scripts',
+        'dist/commands/vitest.js',
+        'dist/scenarios/index.test.js',
+      ])
+        expect(existsSync(installed(path)), path).toBe(false);
+      expect(readFileSync(installed('LICENSE'), 'utf8')).toMatch(/^\s*Apache License\s+Version 2\.0, January 2004/);
+    });
+
+    it('prints its version', async () => {
+      expect(await run('--version')).toMatchObject({ status: 0, stdout: `${version}\n` });
+    });
+
+    it(
+      'certifies its own host by URL with an HTML report: exit 0, a bundle that verifies as certified, and a filtered one as nothing certified',
+      async () => {
+        const { baseUrl, apiKey, apiKeyB } = await startInstalledHost();
+        const keys = generateKeyPairSync('ed25519');
+        writeFileSync(join(work, 'host.pem'), keys.privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+        writeFileSync(join(work, 'host.pub.pem'), keys.publicKey.export({ type: 'spki', format: 'pem' }));
+        const signing = ['--signing-key', join(work, 'host.pem'), '--signing-key-id', 'package-test', '--host-build', 'commit:0123456789abcdef'];
+        const target = ['--base-url', baseUrl, '--api-key', apiKey, '--tenant-b-api-key', apiKeyB];
+        const bundle = join(work, 'bundle.json');
+        const html = join(work, 'reports', 'report.html');
+        const certified = await run('run', ...target, '--certify', bundle, ...signing, '--html', html);
+        expect(certified.status, certified.stdout.slice(-3000) + certified.stderr.slice(-2000)).toBe(0);
+        expect(certified.stdout).toMatch(/^totals: \d+ executed-pass, 0 executed-fail, 0 skipped, \d+ inapplicable, 0 blocked$/m);
+        const written = JSON.parse(readFileSync(bundle, 'utf8')) as { bundleVersion: unknown; signature: { keyId: unknown } };
+        expect(written).toMatchObject({ bundleVersion: '3', signature: { keyId: 'package-test' } });
+        expect(readFileSync(html, 'utf8')).toMatch(/<title>[^<]*certified/);
+        const verified = await run('verify', bundle, '--host-key', join(work, 'host.pub.pem'));
+        expect(verified.status, verified.stdout).toBe(0);
+        expect(verified.stdout).toMatch(/^eval verdict: certified: openwop-eval-suite-core, /m);
+
+        const filtered = join(work, 'filtered.json');
+        const partial = await run('run', ...target, '--filter', '0081.suite-shape', '--certify', filtered, ...signing);
+        // A filtered run certifies nothing: run says so with exit 4, as verify does.
+        expect(partial.status, partial.stderr.slice(-2000)).toBe(4);
+        const incomplete = await run('verify', filtered, '--host-key', join(work, 'host.pub.pem'));
+        expect(incomplete.status, incomplete.stdout).toBe(4);
+        expect(incomplete.stdout).toMatch(/^eval verdict: nothing certified; not certified: /m);
+      },
+      STEP_MS,
+    );
   });
 });
