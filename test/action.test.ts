@@ -4,8 +4,9 @@
 // and `working-directory` expressions filled in from the inputs, the earlier steps' outputs and
 // the `github` context, with the variables a runner sets (CI, GITHUB_ACTIONS, RUNNER_TEMP,
 // RUNNER_TOOL_CACHE, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_ACTION_PATH, GITHUB_WORKSPACE) —
-// against the practice host as a vendor starts it: the `host` command in its own process, publishing
-// the public half of the key the Action signs with (`host --publish-key`). Every input keeps its
+// against the practice host as a vendor starts it: the installed package's `host` command in its
+// own process, started once the install step has installed it, publishing the public half of the
+// key the Action signs with (`host --publish-key`). Every input keeps its
 // documented default but the host's address and keys, the signing key and the report folder, as
 // docs/certifying.md's workflow gives them; `require-behavior` is the default, `true`. The cache
 // step (actions/cache) is not run: the run is a cache miss, and a second run of the install step
@@ -13,9 +14,10 @@
 //
 // The install step builds the package (`npm pack`, through prepack's `npm run build`), packs it
 // and installs the tarball with no install scripts, as a user installs it; the package as
-// installed is then held here too, against that same install (one build, one pack and one install
-// per run, where a file of its own built and installed it once more): what it ships and does not,
-// `--version`, and its own `host` certified by URL with an HTML report, then verified.
+// installed is then held here too, against that same install and that same certification (one
+// build, one pack, one install and one certification per run, where a file of its own built,
+// installed and certified once more): what it ships and does not, `--version`, its own `host`
+// certified by URL with an HTML report and verified as certified, and a filtered run at exit 4.
 
 import { execFileSync, spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
@@ -155,7 +157,14 @@ describe('the steps of action.yml, run as a runner runs them', () => {
   const pair = generateKeyPairSync('ed25519');
   const privatePem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const publicPem = join(workspace, 'host.pub.pem');
-  let host: HostProcess;
+  let host: HostProcess | undefined;
+  /** The installed command, once the install step has run. */
+  const command = () => join(outputs.harness!.dir!, 'node_modules', '.bin', 'openwop-eval-conformance');
+  // The user's OPENWOP_* settings would steer the installed command; its dev key stays in the workspace.
+  const userEnv: NodeJS.ProcessEnv = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OPENWOP_'))),
+    OPENWOP_DEV_KEY_DIR: join(workspace, 'dev-keys'),
+  };
   let results: Array<{ step: string; status: number | null; stdout: string; stderr: string }> = [];
   /** Each step's GITHUB_OUTPUT, as the step wrote it, by step id. */
   const outputs: Record<string, Record<string, string>> = {};
@@ -167,14 +176,9 @@ describe('the steps of action.yml, run as a runner runs them', () => {
     cpSync(ROOT, actionPath, { recursive: true, filter: (source) => !/[\\/](node_modules|dist|\.git)$/.test(source) });
     writeFileSync(summaryFile, '');
     writeFileSync(publicPem, pair.publicKey.export({ type: 'spki', format: 'pem' }));
-    // The host publishes the vendor's public key only.
-    host = await startHostProcess(['--publish-key', publicPem, '--signing-key-id', 'action-key']);
-    expect(host.banner).toMatch(/^publishes signing key action-key in its discovery signingKeys$/m);
+    // The host's address and keys join the inputs once the host has started, after the install step.
     const inputs: Record<string, string> = {
       ...Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, input.default ?? ''])),
-      'base-url': host.baseUrl,
-      'api-key': host.tenants.a.apiKey,
-      'tenant-b-api-key': host.tenants.b.apiKey,
       'signing-key': privatePem,
       'signing-key-id': 'action-key',
       'report-dir': 'out',
@@ -226,7 +230,15 @@ describe('the steps of action.yml, run as a runner runs them', () => {
       const ran = await runScript(script, cwd, env);
       results.push({ step: step.name, ...ran });
       if (ran.status !== 0) break;
-      if (step.name === 'Install the harness') installAgain = () => runScript(script, cwd, env);
+      if (step.name === 'Install the harness') {
+        installAgain = () => runScript(script, cwd, env);
+        // The vendor's host, from the installed package: it publishes the vendor's public key only.
+        host = await startHostProcess(['--publish-key', publicPem, '--signing-key-id', 'action-key'], { command: command(), env: userEnv, cwd: workspace });
+        expect(host.banner).toMatch(/^publishes signing key action-key in its discovery signingKeys$/m);
+        context['inputs.base-url'] = host.baseUrl;
+        context['inputs.api-key'] = host.tenants.a.apiKey;
+        context['inputs.tenant-b-api-key'] = host.tenants.b.apiKey;
+      }
       if (step.id !== undefined) {
         outputs[step.id] = Object.fromEntries(
           readFileSync(outputFile, 'utf8')
@@ -318,7 +330,7 @@ describe('the steps of action.yml, run as a runner runs them', () => {
       ...readdirSync(join(workspace, 'out')).map((file) => readFileSync(join(workspace, 'out', file), 'utf8')),
       ...results.map((r) => r.stdout + r.stderr),
     ].join('\n');
-    for (const secret of [host.tenants.a.apiKey, host.tenants.b.apiKey, privatePem.split('\n')[1]!]) expect(everything).not.toContain(secret);
+    for (const secret of [host!.tenants.a.apiKey, host!.tenants.b.apiKey, privatePem.split('\n')[1]!]) expect(everything).not.toContain(secret);
     // The key file lived in RUNNER_TEMP only while the step ran.
     expect(readdirSync(runnerTemp).filter((file) => file.startsWith('openwop-signing-key'))).toEqual([]);
   });
@@ -331,39 +343,7 @@ describe('the steps of action.yml, run as a runner runs them', () => {
 
   describe('the package it installed, as a user runs it', () => {
     const installed = (...path: string[]) => join(outputs.harness!.dir!, 'node_modules', 'openwop-eval-conformance', ...path);
-    const command = () => join(outputs.harness!.dir!, 'node_modules', '.bin', 'openwop-eval-conformance');
-    const work = join(workspace, 'package');
-    // The user's OPENWOP_* settings would steer the installed command; its dev key stays in `work`.
-    const env: NodeJS.ProcessEnv = {
-      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OPENWOP_'))),
-      OPENWOP_DEV_KEY_DIR: join(work, 'dev-keys'),
-    };
-    const run = (...args: string[]) => runCommand(command(), args, work, env);
-    let installedHost: ReturnType<typeof spawn> | undefined;
-
-    /** The installed `host --port 0`: the embedded host's store runs without install scripts. */
-    async function startInstalledHost(): Promise<{ baseUrl: string; apiKey: string; apiKeyB: string }> {
-      const child = spawn(command(), ['host', '--port', '0'], { cwd: work, env, stdio: ['ignore', 'pipe', 'ignore'] });
-      installedHost = child;
-      let text = '';
-      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      const deadline = Date.now() + 60_000;
-      while (Date.now() < deadline && child.exitCode === null) {
-        const baseUrl = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1];
-        const apiKey = /tenant A: \S+ +key (\S+)/.exec(text)?.[1];
-        const apiKeyB = /tenant B: \S+ +key (\S+)/.exec(text)?.[1];
-        if (baseUrl && apiKey && apiKeyB) return { baseUrl, apiKey, apiKeyB };
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      throw new Error(`the installed reference host did not start listening: ${text}`);
-    }
-
-    beforeAll(() => {
-      mkdirSync(work, { recursive: true });
-    });
-    afterAll(() => {
-      installedHost?.kill('SIGTERM');
-    });
+    const run = (...args: string[]) => runCommand(command(), args, workspace, userEnv);
 
     it('ships the build, the data the command reads and the licence, and no tests, bench or CI', () => {
       // The scratch folder it was packed from held all of the checkout (test/, bench/, .ci/ and the sources too).
@@ -405,36 +385,31 @@ describe('the steps of action.yml, run as a runner runs them', () => {
       expect(await run('--version')).toMatchObject({ status: 0, stdout: `${version}\n` });
     });
 
-    it(
-      'certifies its own host by URL with an HTML report: exit 0, a bundle that verifies as certified, and a filtered one as nothing certified',
-      async () => {
-        const { baseUrl, apiKey, apiKeyB } = await startInstalledHost();
-        const keys = generateKeyPairSync('ed25519');
-        writeFileSync(join(work, 'host.pem'), keys.privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
-        writeFileSync(join(work, 'host.pub.pem'), keys.publicKey.export({ type: 'spki', format: 'pem' }));
-        const signing = ['--signing-key', join(work, 'host.pem'), '--signing-key-id', 'package-test', '--host-build', 'commit:0123456789abcdef'];
-        const target = ['--base-url', baseUrl, '--api-key', apiKey, '--tenant-b-api-key', apiKeyB];
-        const bundle = join(work, 'bundle.json');
-        const html = join(work, 'reports', 'report.html');
-        const certified = await run('run', ...target, '--certify', bundle, ...signing, '--html', html);
-        expect(certified.status, certified.stdout.slice(-3000) + certified.stderr.slice(-2000)).toBe(0);
-        expect(certified.stdout).toMatch(/^totals: \d+ executed-pass, 0 executed-fail, 0 skipped, \d+ inapplicable, 0 blocked$/m);
-        const written = JSON.parse(readFileSync(bundle, 'utf8')) as { bundleVersion: unknown; signature: { keyId: unknown } };
-        expect(written).toMatchObject({ bundleVersion: '3', signature: { keyId: 'package-test' } });
-        expect(readFileSync(html, 'utf8')).toMatch(/<title>[^<]*certified/);
-        const verified = await run('verify', bundle, '--host-key', join(work, 'host.pub.pem'));
-        expect(verified.status, verified.stdout).toBe(0);
-        expect(verified.stdout).toMatch(/^eval verdict: certified: openwop-eval-suite-core, /m);
+    it('certified its own host by URL with an HTML report (the Certify step): a bundle that its verify finds certified', async () => {
+      const certify = results.find((result) => result.step === 'Certify');
+      expect(certify?.status, certify?.stderr.slice(-2000)).toBe(0);
+      expect(certify!.stdout).toMatch(/^totals: \d+ executed-pass, 0 executed-fail, 0 skipped, \d+ inapplicable, 0 blocked$/m);
+      const bundle = join(workspace, 'out', 'bundle.json');
+      const written = JSON.parse(readFileSync(bundle, 'utf8')) as { bundleVersion: unknown; signature: { keyId: unknown } };
+      expect(written).toMatchObject({ bundleVersion: '3', signature: { keyId: 'action-key' } });
+      expect(readFileSync(join(workspace, 'out', 'report.html'), 'utf8')).toMatch(/<title>[^<]*certified/);
+      const verified = await run('verify', bundle, '--host-key', publicPem);
+      expect(verified.status, verified.stdout).toBe(0);
+      expect(verified.stdout).toMatch(/^eval verdict: certified: openwop-eval-suite-core, /m);
+    });
 
-        const filtered = join(work, 'filtered.json');
-        const partial = await run('run', ...target, '--filter', '0081.suite-shape', '--certify', filtered, ...signing);
-        // A filtered run certifies nothing: run says so with exit 4, as verify does.
-        expect(partial.status, partial.stderr.slice(-2000)).toBe(4);
-        const incomplete = await run('verify', filtered, '--host-key', join(work, 'host.pub.pem'));
-        expect(incomplete.status, incomplete.stdout).toBe(4);
-        expect(incomplete.stdout).toMatch(/^eval verdict: nothing certified; not certified: /m);
-      },
-      STEP_MS,
-    );
+    it('runs filtered by its flags and certifies nothing: run and verify exit 4', async () => {
+      const key = join(workspace, 'package.pem');
+      writeFileSync(key, privatePem, { mode: 0o600 });
+      const filtered = join(workspace, 'filtered.json');
+      const target = ['--base-url', host!.baseUrl, '--api-key', host!.tenants.a.apiKey, '--tenant-b-api-key', host!.tenants.b.apiKey];
+      const signing = ['--signing-key', key, '--signing-key-id', 'action-key', '--host-build', 'commit:0123456789abcdef'];
+      const partial = await run('run', ...target, '--filter', '0081.suite-shape', '--certify', filtered, ...signing);
+      // A filtered run certifies nothing: run says so with exit 4, as verify does.
+      expect(partial.status, partial.stderr.slice(-2000)).toBe(4);
+      const incomplete = await run('verify', filtered, '--host-key', publicPem);
+      expect(incomplete.status, incomplete.stdout).toBe(4);
+      expect(incomplete.stdout).toMatch(/^eval verdict: nothing certified; not certified: /m);
+    });
   });
 });
