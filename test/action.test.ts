@@ -4,12 +4,20 @@
 // and `working-directory` expressions filled in from the inputs, the earlier steps' outputs and
 // the `github` context, with the variables a runner sets (CI, GITHUB_ACTIONS, RUNNER_TEMP,
 // RUNNER_TOOL_CACHE, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_ACTION_PATH, GITHUB_WORKSPACE) —
-// against the practice host as a vendor starts it: the `host` command in its own process, publishing
-// the public half of the key the Action signs with (`host --publish-key`). Every input keeps its
+// against the practice host as a vendor starts it: the installed package's `host` command in its
+// own process, started once the install step has installed it, publishing the public half of the
+// key the Action signs with (`host --publish-key`). Every input keeps its
 // documented default but the host's address and keys, the signing key and the report folder, as
 // docs/certifying.md's workflow gives them; `require-behavior` is the default, `true`. The cache
 // step (actions/cache) is not run: the run is a cache miss, and a second run of the install step
 // stands for the hit.
+//
+// The install step builds the package (`npm pack`, through prepack's `npm run build`), packs it
+// and installs the tarball with no install scripts, as a user installs it; the package as
+// installed is then held here too, against that same install and that same certification (one
+// build, one pack, one install and one certification per run, where a file of its own built,
+// installed and certified once more): what it ships and does not, `--version`, its own `host`
+// certified by URL with an HTML report and verified as certified, and a filtered run at exit 4.
 
 import { execFileSync, spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
@@ -49,10 +57,16 @@ const SECRETS = ['api-key', 'tenant-b-api-key', 'signing-key'];
 /** The bound of one step: the install step builds, packs and installs, minutes on a loaded machine. */
 const STEP_MS = 360_000;
 
-/** Runs a step's script as a runner does, bounded in time; its exit status and output. */
-function runScript(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+interface Outcome {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `file` to its end, or kills it at `STEP_MS`; its exit status and output. */
+function runCommand(file: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -62,11 +76,17 @@ function runScript(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise
       stderr += chunk.toString();
     });
     const timer = setTimeout(() => child.kill('SIGKILL'), STEP_MS);
+    child.on('error', reject);
     child.on('close', (status) => {
       clearTimeout(timer);
       resolve({ status, stdout, stderr });
     });
   });
+}
+
+/** Runs a step's script as a runner does, bounded in time. */
+function runScript(script: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
+  return runCommand('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], cwd, env);
 }
 
 /** `${{ … }}` filled in from `context` (dotted names only: the action uses no other expression). */
@@ -137,7 +157,14 @@ describe('the steps of action.yml, run as a runner runs them', () => {
   const pair = generateKeyPairSync('ed25519');
   const privatePem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const publicPem = join(workspace, 'host.pub.pem');
-  let host: HostProcess;
+  let host: HostProcess | undefined;
+  /** The installed command, once the install step has run. */
+  const command = () => join(outputs.harness!.dir!, 'node_modules', '.bin', 'openwop-eval-conformance');
+  // The user's OPENWOP_* settings would steer the installed command; its dev key stays in the workspace.
+  const userEnv: NodeJS.ProcessEnv = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OPENWOP_'))),
+    OPENWOP_DEV_KEY_DIR: join(workspace, 'dev-keys'),
+  };
   let results: Array<{ step: string; status: number | null; stdout: string; stderr: string }> = [];
   /** Each step's GITHUB_OUTPUT, as the step wrote it, by step id. */
   const outputs: Record<string, Record<string, string>> = {};
@@ -149,14 +176,9 @@ describe('the steps of action.yml, run as a runner runs them', () => {
     cpSync(ROOT, actionPath, { recursive: true, filter: (source) => !/[\\/](node_modules|dist|\.git)$/.test(source) });
     writeFileSync(summaryFile, '');
     writeFileSync(publicPem, pair.publicKey.export({ type: 'spki', format: 'pem' }));
-    // The host publishes the vendor's public key only.
-    host = await startHostProcess(['--publish-key', publicPem, '--signing-key-id', 'action-key']);
-    expect(host.banner).toMatch(/^publishes signing key action-key in its discovery signingKeys$/m);
+    // The host's address and keys join the inputs once the host has started, after the install step.
     const inputs: Record<string, string> = {
       ...Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, input.default ?? ''])),
-      'base-url': host.baseUrl,
-      'api-key': host.tenants.a.apiKey,
-      'tenant-b-api-key': host.tenants.b.apiKey,
       'signing-key': privatePem,
       'signing-key-id': 'action-key',
       'report-dir': 'out',
@@ -208,7 +230,15 @@ describe('the steps of action.yml, run as a runner runs them', () => {
       const ran = await runScript(script, cwd, env);
       results.push({ step: step.name, ...ran });
       if (ran.status !== 0) break;
-      if (step.name === 'Install the harness') installAgain = () => runScript(script, cwd, env);
+      if (step.name === 'Install the harness') {
+        installAgain = () => runScript(script, cwd, env);
+        // The vendor's host, from the installed package: it publishes the vendor's public key only.
+        host = await startHostProcess(['--publish-key', publicPem, '--signing-key-id', 'action-key'], { command: command(), env: userEnv, cwd: workspace });
+        expect(host.banner).toMatch(/^publishes signing key action-key in its discovery signingKeys$/m);
+        context['inputs.base-url'] = host.baseUrl;
+        context['inputs.api-key'] = host.tenants.a.apiKey;
+        context['inputs.tenant-b-api-key'] = host.tenants.b.apiKey;
+      }
       if (step.id !== undefined) {
         outputs[step.id] = Object.fromEntries(
           readFileSync(outputFile, 'utf8')
@@ -300,7 +330,7 @@ describe('the steps of action.yml, run as a runner runs them', () => {
       ...readdirSync(join(workspace, 'out')).map((file) => readFileSync(join(workspace, 'out', file), 'utf8')),
       ...results.map((r) => r.stdout + r.stderr),
     ].join('\n');
-    for (const secret of [host.tenants.a.apiKey, host.tenants.b.apiKey, privatePem.split('\n')[1]!]) expect(everything).not.toContain(secret);
+    for (const secret of [host!.tenants.a.apiKey, host!.tenants.b.apiKey, privatePem.split('\n')[1]!]) expect(everything).not.toContain(secret);
     // The key file lived in RUNNER_TEMP only while the step ran.
     expect(readdirSync(runnerTemp).filter((file) => file.startsWith('openwop-signing-key'))).toEqual([]);
   });
@@ -309,5 +339,77 @@ describe('the steps of action.yml, run as a runner runs them', () => {
     const { code, out } = await cli('verify', join(workspace, 'out', 'bundle.json'), '--host-key', publicPem);
     expect(out).toMatch(/^authenticity: verified/m);
     expect(code).toBe(0);
+  });
+
+  describe('the package it installed, as a user runs it', () => {
+    const installed = (...path: string[]) => join(outputs.harness!.dir!, 'node_modules', 'openwop-eval-conformance', ...path);
+    const run = (...args: string[]) => runCommand(command(), args, workspace, userEnv);
+
+    it('ships the build, the data the command reads and the licence, and no tests, bench or CI', () => {
+      // The scratch folder it was packed from held all of the checkout (test/, bench/, .ci/ and the sources too).
+      for (const path of [
+        'dist/commands/cli.js',
+        'dist/lib/schemas/precompiled.cjs',
+        'dist/bundle/command.cjs',
+        'dist/bundle/command.cjs.cache',
+        'dist/bundle/reference-host.cjs',
+        'dist/bundle/reference-host.cjs.cache',
+        'schemas/v2/run-event.schema.json',
+        'fixtures/eval-suites',
+        'requirements/traceability.json',
+        'vectors/schemas',
+        'docs/wire.md',
+        'LICENSE',
+        'README.md',
+        'CONTRACT.md',
+      ]) {
+        expect(existsSync(installed(path)), path).toBe(true);
+      }
+      for (const path of [
+        'test',
+        'bench',
+        '.ci',
+        'commands',
+        'lib',
+        'scenarios',
+        'hosts',
+        'scripts',
+        'dist/commands/vitest.js',
+        'dist/scenarios/index.test.js',
+      ])
+        expect(existsSync(installed(path)), path).toBe(false);
+      expect(readFileSync(installed('LICENSE'), 'utf8')).toMatch(/^\s*Apache License\s+Version 2\.0, January 2004/);
+    });
+
+    it('prints its version', async () => {
+      expect(await run('--version')).toMatchObject({ status: 0, stdout: `${version}\n` });
+    });
+
+    it('certified its own host by URL with an HTML report (the Certify step): a bundle that its verify finds certified', async () => {
+      const certify = results.find((result) => result.step === 'Certify');
+      expect(certify?.status, certify?.stderr.slice(-2000)).toBe(0);
+      expect(certify!.stdout).toMatch(/^totals: \d+ executed-pass, 0 executed-fail, 0 skipped, \d+ inapplicable, 0 blocked$/m);
+      const bundle = join(workspace, 'out', 'bundle.json');
+      const written = JSON.parse(readFileSync(bundle, 'utf8')) as { bundleVersion: unknown; signature: { keyId: unknown } };
+      expect(written).toMatchObject({ bundleVersion: '3', signature: { keyId: 'action-key' } });
+      expect(readFileSync(join(workspace, 'out', 'report.html'), 'utf8')).toMatch(/<title>[^<]*certified/);
+      const verified = await run('verify', bundle, '--host-key', publicPem);
+      expect(verified.status, verified.stdout).toBe(0);
+      expect(verified.stdout).toMatch(/^eval verdict: certified: openwop-eval-suite-core, /m);
+    });
+
+    it('runs filtered by its flags and certifies nothing: run and verify exit 4', async () => {
+      const key = join(workspace, 'package.pem');
+      writeFileSync(key, privatePem, { mode: 0o600 });
+      const filtered = join(workspace, 'filtered.json');
+      const target = ['--base-url', host!.baseUrl, '--api-key', host!.tenants.a.apiKey, '--tenant-b-api-key', host!.tenants.b.apiKey];
+      const signing = ['--signing-key', key, '--signing-key-id', 'action-key', '--host-build', 'commit:0123456789abcdef'];
+      const partial = await run('run', ...target, '--filter', '0081.suite-shape', '--certify', filtered, ...signing);
+      // A filtered run certifies nothing: run says so with exit 4, as verify does.
+      expect(partial.status, partial.stderr.slice(-2000)).toBe(4);
+      const incomplete = await run('verify', filtered, '--host-key', publicPem);
+      expect(incomplete.status, incomplete.stdout).toBe(4);
+      expect(incomplete.stdout).toMatch(/^eval verdict: nothing certified; not certified: /m);
+    });
   });
 });

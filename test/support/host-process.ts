@@ -13,10 +13,18 @@ export interface HostProcess {
   close(): Promise<void>;
 }
 
-/** Starts `openwop-eval-conformance host --port 0 …args`; rejects with what it printed if it is not ready within `timeoutMs`. */
-export function startHostProcess(args: readonly string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<HostProcess> {
-  const child = spawn(process.execPath, [packagePath('bin/openwop-eval-conformance.mjs'), 'host', '--port', '0', ...args], {
+/**
+ * Starts `openwop-eval-conformance host --port 0 …args`, this checkout's or, given `command`, an
+ * installed one; rejects with what it printed if it is not ready within `timeoutMs`.
+ */
+export function startHostProcess(
+  args: readonly string[],
+  options: { cwd?: string; timeoutMs?: number; command?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<HostProcess> {
+  const [file, ...entry] = options.command === undefined ? [process.execPath, packagePath('bin/openwop-eval-conformance.mjs')] : [options.command];
+  const child = spawn(file!, [...entry, 'host', '--port', '0', ...args], {
     cwd: options.cwd,
+    env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let banner = '';

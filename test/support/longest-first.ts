@@ -13,7 +13,6 @@ export const LONGEST_FILES = [
   'test/latitude-matrix.test.ts',
   'test/kill-matrix-second-shard.test.ts',
   'test/hostile-whole-run.test.ts',
-  'test/package.test.ts',
   'test/action.test.ts',
   'test/hostile.test.ts',
   'test/archive-replay.test.ts',
