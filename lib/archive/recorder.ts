@@ -117,7 +117,11 @@ function entryOf(exchange: Exchange, roles: KeyRoles, redactor: Redactor): HarEn
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: archived.headers.map(([name, value]) => ({ name, value })),
-      queryString: [...new URL(archived.target, 'http://x').searchParams].map(([name, value]) => ({ name, value })),
+      // The target is a URL's own path and query (redacted), so its query is read as it stands.
+      queryString: [...new URLSearchParams(archived.target.includes('?') ? archived.target.slice(archived.target.indexOf('?')) : '')].map(([name, value]) => ({
+        name,
+        value,
+      })),
       ...(bodyText === '' ? {} : { postData: { mimeType: request.headers['content-type'] ?? '', text: archived.body } }),
       headersSize: -1,
       bodySize: Buffer.byteLength(archived.body),
