@@ -30,9 +30,10 @@ export class TransportError extends Error {
  */
 function stackAsText(error: Error): void {
   const head = `${error.name}: ${error.message}`;
-  const text = error.stack ?? '';
-  const frames = text.startsWith(head) ? text.slice(head.length) : undefined;
-  if (frames === undefined) return;
+  // A `prepareStackTrace` of someone else's may make the stack anything: then it is left as made.
+  const text: unknown = error.stack;
+  if (typeof text !== 'string' || !text.startsWith(head)) return;
+  const frames = text.slice(head.length);
   Object.defineProperty(error, 'stack', {
     configurable: true,
     get(this: Error): string {
