@@ -70,13 +70,23 @@ const gzipAsync = promisify(gzip);
 const GZIP_LEVEL = 6;
 
 /**
+ * zlib's output buffer. zlib works on its thread pool until the buffer is full, then waits for
+ * the command's thread to take the output before it goes on: at node's default of 16 KiB the
+ * archive of a full certification of the reference host (about 270 KB compressed) took 17 turns
+ * of the command's thread, which was busy signing the bundle, so most of the compression
+ * happened after the signing, while `run` waited for it (bench/RESULTS.md "Flood and start-up
+ * margins"). At 1 MiB such an archive is compressed in one pass, beside the signing.
+ */
+const GZIP_CHUNK_BYTES = 1024 * 1024;
+
+/**
  * The bytes of the archive file: its text, gzip-compressed when `path` ends in `.gz`. zlib
  * compresses on its thread pool (the same bytes as gzipSync), so the command's thread signs and
  * writes the bundle meanwhile.
  */
 export function archiveBytes(text: string, path: string): Promise<Buffer> {
   const json = Buffer.from(text, 'utf8');
-  return path.endsWith('.gz') ? gzipAsync(json, { level: GZIP_LEVEL }) : Promise.resolve(json);
+  return path.endsWith('.gz') ? gzipAsync(json, { level: GZIP_LEVEL, chunkSize: GZIP_CHUNK_BYTES }) : Promise.resolve(json);
 }
 
 export type ReadArchive = { ok: true; har: Har; bytes: Buffer } | { ok: false; reason: string };

@@ -19,7 +19,11 @@ interface Exchange {
   chunks: Array<{ at: number; bytes: Uint8Array }>;
   text?: string;
   endedBy?: StreamEnd;
-  error?: Error;
+  /**
+   * How the exchange failed and the error's message, not the error: an error kept until the
+   * archive is written could keep what its stack's frames hold alive (a read's events).
+   */
+  failure?: { kind: ReplayFailure; message: string };
   endedAt?: number;
 }
 
@@ -51,12 +55,12 @@ export class ArchiveRecorder implements ExchangeRecorder {
       },
       fail(error) {
         if (!open()) return;
-        exchange.error = error;
+        exchange.failure = { kind: failureOf(error), message: error.message };
         exchange.endedAt = performance.now();
         // Cut by a cap on what the harness holds: what it read is dropped, so a flood on every
         // stream costs the archive nothing once each read is cut (the in-flight budget bounds
         // it until then, lib/client/budget.ts); the replay sends past the cap again (./replay-host.ts).
-        if (failureOf(error) === 'too-large') exchange.chunks = [];
+        if (exchange.failure.kind === 'too-large') exchange.chunks = [];
       },
     };
   }
@@ -113,7 +117,11 @@ function entryOf(exchange: Exchange, roles: KeyRoles, redactor: Redactor): HarEn
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: archived.headers.map(([name, value]) => ({ name, value })),
-      queryString: [...new URL(archived.target, 'http://x').searchParams].map(([name, value]) => ({ name, value })),
+      // The target is a URL's own path and query (redacted), so its query is read as it stands.
+      queryString: [...new URLSearchParams(archived.target.includes('?') ? archived.target.slice(archived.target.indexOf('?')) : '')].map(([name, value]) => ({
+        name,
+        value,
+      })),
       ...(bodyText === '' ? {} : { postData: { mimeType: request.headers['content-type'] ?? '', text: archived.body } }),
       headersSize: -1,
       bodySize: Buffer.byteLength(archived.body),
@@ -129,7 +137,7 @@ function entryOf(exchange: Exchange, roles: KeyRoles, redactor: Redactor): HarEn
       headersSize: -1,
       bodySize: exchange.status === undefined ? -1 : Buffer.byteLength(text),
       ...(request.stream ? { _chunks: chunks, _endedBy: exchange.endedBy ?? 'harness' } : {}),
-      ...(exchange.error ? { _failure: failureOf(exchange.error), _error: redactor.text(exchange.error.message) } : {}),
+      ...(exchange.failure ? { _failure: exchange.failure.kind, _error: redactor.text(exchange.failure.message) } : {}),
     },
     cache: {},
     timings: { send: 0, wait: round(wait), receive: round(receive) },

@@ -15,7 +15,34 @@ export class TransportError extends Error {
     super(`transport-loss: ${detail}`);
     this.name = 'TransportError';
     this.code = code;
+    stackAsText(this);
   }
+}
+
+/**
+ * Writes `error`'s stack out as text at once. V8 keeps an error's stack as its frames until the
+ * stack is first read, and each frame holds its function, so the closures the error was raised
+ * in: a read's error kept for the whole certification (the rejection of a memoised read,
+ * lib/ledger/target.ts) kept the read's whole event log alive through them, long after the
+ * in-flight budget had been given back (bench/RESULTS.md "Flood and start-up margins"). The
+ * first line is built when the stack is read, so it names the error as its subclass finally
+ * does (each sets `name`, some `message`, after this runs).
+ */
+function stackAsText(error: Error): void {
+  const head = `${error.name}: ${error.message}`;
+  // A `prepareStackTrace` of someone else's may make the stack anything: then it is left as made.
+  const text: unknown = error.stack;
+  if (typeof text !== 'string' || !text.startsWith(head)) return;
+  const frames = text.slice(head.length);
+  Object.defineProperty(error, 'stack', {
+    configurable: true,
+    get(this: Error): string {
+      return `${this.name}: ${this.message}${frames}`;
+    },
+    set(this: Error, value: unknown): void {
+      Object.defineProperty(this, 'stack', { configurable: true, writable: true, value });
+    },
+  });
 }
 
 /** A response body exceeded the client's cap; reading stopped and the connection was dropped. */
