@@ -165,6 +165,21 @@ describe('the member census', () => {
     expect(members.find((m) => m.path === 'm0')?.served).toBe(2);
     expect(members.some((m) => m.path === 'late')).toBe(false);
   });
+
+  it('counts a path past the path bound once per document, as the walk’s own bound does', () => {
+    const census = new MemberCensus();
+    const oracle = new ListingCensus();
+    const wide = Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`m${i}`, i]));
+    const item = Object.fromEntries(Array.from({ length: 399 }, (_, i) => [`u${i}`, i]));
+    // 399 paths past the bound, held twice, then m0: the 400th path this document holds.
+    const late = { list: [item, item], m0: 1 };
+    for (const counted of [census, oracle]) {
+      counted.add('wide', wide, 'all');
+      counted.add('wide', late, 'all');
+    }
+    expect(census.coverage([], new Set()).members.find((m) => m.path === 'm0')?.served).toBe(2);
+    expect(oracle.documents.get('wide')?.get('m0')?.served).toBe(2);
+  });
 });
 
 /** The oracle's members in coverage order, classed by schema alone (`kind` left out where a declaration would cross-check). */
