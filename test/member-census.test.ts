@@ -166,6 +166,19 @@ describe('the member census', () => {
     expect(members.some((m) => m.path === 'late')).toBe(false);
   });
 
+  it('counts as the oracle does past the member paths the census keeps built', () => {
+    const census = new MemberCensus();
+    const oracle = new ListingCensus();
+    // 12,000 distinct paths, more than the census keeps built, then the first ones met again.
+    for (let d = 0; d < 30; d++) {
+      const value = { [`n${d}`]: Object.fromEntries(Array.from({ length: 399 }, (_, i) => [`k${d}-${i}`, [i]])) };
+      for (const counted of [census, oracle]) counted.add(`doc ${d % 3}`, value, { rootMembers: [`n${d % 2}`] });
+    }
+    for (const counted of [census, oracle]) counted.add('doc 0', { n0: { 'k0-1': [2], 'k0-2': [] } }, 'all');
+    const seen = census.coverage([], new Set()).members.map(({ document, path, served, class: kind }) => ({ document, path, served, kind }));
+    expect(seen).toEqual(oracleCoverage(oracle));
+  });
+
   it('counts a path past the path bound once per document, as the walk’s own bound does', () => {
     const census = new MemberCensus();
     const oracle = new ListingCensus();

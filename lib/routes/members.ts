@@ -48,6 +48,8 @@ const MAX_DOCUMENTS = 300;
 const MAX_PATHS = 400;
 const MAX_DEPTH = 12;
 const MAX_NAME = 80;
+/** Member paths a census keeps built (PathCache below); past it, a path is built each time it is met. */
+const MAX_CACHED_PATHS = 8192;
 
 /** How a document's members were schema-checked: all, none, or all but root members outside `rootMembers`. */
 export type SchemaReach = 'all' | 'none' | { rootMembers: readonly string[] };
@@ -71,7 +73,7 @@ function plainName(name: string): boolean {
 /** The normalised member paths of `value`: objects by `.`, arrays as `[]`, leaves (an empty object or array is one). */
 export function memberPaths(value: unknown, skip?: (path: string) => boolean): string[] {
   const paths: DocumentPaths = new Map();
-  new Fold(paths, 1, skip).root(value, 'none');
+  new Fold(paths, new PathCache(), 1, skip).root(value, 'none');
   return [...paths.keys()];
 }
 
@@ -85,6 +87,47 @@ interface PathEntry {
 type DocumentPaths = Map<string, PathEntry>;
 
 /**
+ * The member paths met so far, each built once: the same string for the same parent and member,
+ * so counting a path met before hashes no new string (most documents of a kind have the same
+ * members). At most MAX_CACHED_PATHS, so a host that names its members at random costs no more
+ * than that; past it, paths are built as they are met.
+ */
+class PathCache {
+  readonly #members = new Map<string, Map<string, string>>();
+  readonly #items = new Map<string, string>();
+  #size = 0;
+
+  /** `parent.name` (`name` alone at the root), the name quoted when it is no plain name. */
+  member(parent: string, name: string): string {
+    let children = this.#members.get(parent);
+    const known = children?.get(name);
+    if (known !== undefined) return known;
+    const path = parent === '' ? key(name) : `${parent}.${key(name)}`;
+    if (this.#size < MAX_CACHED_PATHS) {
+      if (children === undefined) {
+        children = new Map();
+        this.#members.set(parent, children);
+      }
+      children.set(name, path);
+      this.#size++;
+    }
+    return path;
+  }
+
+  /** `parent[]`: the items of an array at `parent`. */
+  items(parent: string): string {
+    const known = this.#items.get(parent);
+    if (known !== undefined) return known;
+    const path = `${parent}[]`;
+    if (this.#size < MAX_CACHED_PATHS) {
+      this.#items.set(parent, path);
+      this.#size++;
+    }
+    return path;
+  }
+}
+
+/**
  * One document's member paths folded into its census entry, in one walk: no list of paths is built.
  * A path counts once per document (the entry's stamp names the fold that last counted it), and the
  * walk stops after MAX_PATHS distinct paths, stored or not (those past the document's bound are
@@ -94,11 +137,13 @@ class Fold {
   #count = 0;
   #unstored: Set<string> | undefined;
   readonly #paths: DocumentPaths;
+  readonly #cache: PathCache;
   readonly #stamp: number;
   readonly #skip: ((path: string) => boolean) | undefined;
 
-  constructor(paths: DocumentPaths, stamp: number, skip: ((path: string) => boolean) | undefined) {
+  constructor(paths: DocumentPaths, cache: PathCache, stamp: number, skip: ((path: string) => boolean) | undefined) {
     this.#paths = paths;
+    this.#cache = cache;
     this.#stamp = stamp;
     this.#skip = skip;
   }
@@ -107,11 +152,12 @@ class Fold {
   root(value: unknown, reach: SchemaReach, except?: string): void {
     if (Array.isArray(value)) {
       const checked = reached(reach, '');
-      for (const item of value) this.member(item, '[]', 1, checked);
+      const items = this.#cache.items('');
+      for (const item of value) this.member(item, items, 1, checked);
     } else if (isJsonObject(value)) {
       for (const name of Object.keys(value)) {
         if (name === except) continue;
-        const segment = key(name);
+        const segment = this.#cache.member('', name);
         this.member(value[name], segment, 1, reached(reach, rootOf(segment)));
       }
     }
@@ -124,12 +170,12 @@ class Fold {
       this.#counts(path, checked);
     } else if (Array.isArray(node)) {
       if (node.length === 0) this.#counts(path, checked);
-      const items = `${path}[]`;
+      const items = this.#cache.items(path);
       for (const item of node) this.member(item, items, depth + 1, checked);
     } else if (isJsonObject(node)) {
       const names = Object.keys(node);
       if (names.length === 0) this.#counts(path, checked);
-      for (const name of names) this.member(node[name], `${path}.${key(name)}`, depth + 1, checked);
+      for (const name of names) this.member(node[name], this.#cache.member(path, name), depth + 1, checked);
     } else this.#counts(path, checked);
   }
 
@@ -195,11 +241,12 @@ export class MemberCensus {
   readonly #documents = new Map<string, DocumentPaths>();
   /** Names each fold, so a path held twice by one document counts once. */
   #stamp = 0;
+  readonly #cache = new PathCache();
 
   /** Counts the members of one served document. `skip` stops the walk at a path (a poll page's events, counted as events). */
   add(document: string, value: unknown, reach: SchemaReach, skip?: (path: string) => boolean): void {
     const paths = this.#pathsOf(document);
-    if (paths !== undefined) new Fold(paths, ++this.#stamp, skip).root(value, reach);
+    if (paths !== undefined) new Fold(paths, this.#cache, ++this.#stamp, skip).root(value, reach);
   }
 
   /** Counts one run event's members: the envelope checked by its schema, the payload as `payloadChecked` says (each its own document). */
@@ -208,8 +255,8 @@ export class MemberCensus {
     const type = typeof event.type === 'string' ? event.type : '(no type)';
     const paths = this.#pathsOf(`event ${type}`);
     if (paths === undefined) return;
-    new Fold(paths, ++this.#stamp, undefined).root(event, 'all', 'payload');
-    if (event.payload !== undefined) new Fold(paths, ++this.#stamp, undefined).member(event.payload, 'payload', 1, payloadChecked(type));
+    new Fold(paths, this.#cache, ++this.#stamp, undefined).root(event, 'all', 'payload');
+    if (event.payload !== undefined) new Fold(paths, this.#cache, ++this.#stamp, undefined).member(event.payload, 'payload', 1, payloadChecked(type));
   }
 
   /** The paths of the document named `document`, opened while there are fewer than MAX_DOCUMENTS. */
