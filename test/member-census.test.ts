@@ -165,6 +165,34 @@ describe('the member census', () => {
     expect(members.find((m) => m.path === 'm0')?.served).toBe(2);
     expect(members.some((m) => m.path === 'late')).toBe(false);
   });
+
+  it('counts as the oracle does past the member paths the census keeps built', () => {
+    const census = new MemberCensus();
+    const oracle = new ListingCensus();
+    // 12,000 distinct paths, more than the census keeps built, then the first ones met again.
+    for (let d = 0; d < 30; d++) {
+      const value = { [`n${d}`]: Object.fromEntries(Array.from({ length: 399 }, (_, i) => [`k${d}-${i}`, [i]])) };
+      for (const counted of [census, oracle]) counted.add(`doc ${d % 3}`, value, { rootMembers: [`n${d % 2}`] });
+    }
+    for (const counted of [census, oracle]) counted.add('doc 0', { n0: { 'k0-1': [2], 'k0-2': [] } }, 'all');
+    const seen = census.coverage([], new Set()).members.map(({ document, path, served, class: kind }) => ({ document, path, served, kind }));
+    expect(seen).toEqual(oracleCoverage(oracle));
+  });
+
+  it('counts a path past the path bound once per document, as the walk’s own bound does', () => {
+    const census = new MemberCensus();
+    const oracle = new ListingCensus();
+    const wide = Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`m${i}`, i]));
+    const item = Object.fromEntries(Array.from({ length: 399 }, (_, i) => [`u${i}`, i]));
+    // 399 paths past the bound, held twice, then m0: the 400th path this document holds.
+    const late = { list: [item, item], m0: 1 };
+    for (const counted of [census, oracle]) {
+      counted.add('wide', wide, 'all');
+      counted.add('wide', late, 'all');
+    }
+    expect(census.coverage([], new Set()).members.find((m) => m.path === 'm0')?.served).toBe(2);
+    expect(oracle.documents.get('wide')?.get('m0')?.served).toBe(2);
+  });
 });
 
 /** The oracle's members in coverage order, classed by schema alone (`kind` left out where a declaration would cross-check). */

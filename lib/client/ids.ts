@@ -15,8 +15,16 @@ function isUnreserved(byte: number): boolean {
   );
 }
 
+/** Whether every character of `text` is one a projection leaves bare: then the text is its own projection, and its own reversal. */
+function bare(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (!isUnreserved(text.charCodeAt(i))) return false;
+  return true;
+}
+
 /** Projects an id into one path segment. A lone surrogate is encoded as U+FFFD (ids never hold one). */
 export function projectId(id: string): string {
+  // Most ids are bare already (every request names its run): no bytes to encode.
+  if (bare(id)) return id;
   let out = '';
   for (const byte of encoder.encode(id)) {
     out += isUnreserved(byte) ? String.fromCharCode(byte) : `~${byte.toString(16).toUpperCase().padStart(2, '0')}`;
@@ -27,12 +35,16 @@ export function projectId(id: string): string {
 export type UnprojectResult = { ok: true; id: string } | { ok: false; reason: string };
 
 const HEX_PAIR = /^[0-9A-Fa-f]{2}$/;
+/** Fatal on bytes that are not UTF-8; ignoreBOM keeps a leading U+FEFF as content. Each whole decode starts afresh, so one serves every call. */
+const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * Reverses `projectId`. A `~` not followed by two hex digits, a character a projection never
  * holds, or bytes that are not UTF-8 are refused (the host answers those `400 validation_error`).
  */
 export function unprojectId(projected: string): UnprojectResult {
+  // ASCII decodes to itself: a segment without `~` and of unreserved characters only is the id.
+  if (bare(projected)) return { ok: true, id: projected };
   const bytes: number[] = [];
   for (let i = 0; i < projected.length; i++) {
     const ch = projected.charCodeAt(i);
@@ -48,9 +60,7 @@ export function unprojectId(projected: string): UnprojectResult {
     }
   }
   try {
-    // ignoreBOM keeps a leading U+FEFF as content instead of stripping it.
-    const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-    return { ok: true, id: decoder.decode(Uint8Array.from(bytes)) };
+    return { ok: true, id: strictDecoder.decode(new Uint8Array(bytes)) };
   } catch {
     return { ok: false, reason: 'the decoded bytes are not UTF-8' };
   }

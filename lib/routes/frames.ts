@@ -15,7 +15,7 @@
 
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { jsonTextDeepAndBalanced } from '../json-depth.ts';
-import { validate } from '../schemas/index.ts';
+import { checkEnvelope } from '../schemas/envelope-verdicts.ts';
 
 const SYNTHETIC_FRAMES = new Set(['state.snapshot', 'ai.message.chunk']);
 /** The longest frame parsed, as the client's own bound (lib/client/events.ts MAX_FRAME_CHARS). */
@@ -63,7 +63,7 @@ export function frameChecker(onEvent: (event: unknown) => void, problems: string
   };
   const check = (doc: unknown, id: string | undefined): void => {
     counts.seen++;
-    const result = validate('run-event', doc);
+    const result = checkEnvelope(doc);
     counts.checked++;
     onEvent(doc);
     if (result.ok) return;

@@ -48,6 +48,8 @@ const MAX_DOCUMENTS = 300;
 const MAX_PATHS = 400;
 const MAX_DEPTH = 12;
 const MAX_NAME = 80;
+/** Member paths a census keeps built (PathCache below); past it, a path is built each time it is met. */
+const MAX_CACHED_PATHS = 8192;
 
 /** How a document's members were schema-checked: all, none, or all but root members outside `rootMembers`. */
 export type SchemaReach = 'all' | 'none' | { rootMembers: readonly string[] };
@@ -70,28 +72,135 @@ function plainName(name: string): boolean {
 
 /** The normalised member paths of `value`: objects by `.`, arrays as `[]`, leaves (an empty object or array is one). */
 export function memberPaths(value: unknown, skip?: (path: string) => boolean): string[] {
-  const out = new Set<string>();
-  const walk = (node: unknown, path: string, depth: number): void => {
-    if (out.size >= MAX_PATHS) return;
-    if (path !== '' && skip?.(path)) {
-      out.add(path);
-      return;
+  const paths: DocumentPaths = new Map();
+  new Fold(paths, new PathCache(), 1, skip).root(value, 'none');
+  return [...paths.keys()];
+}
+
+/** One member path of a document: the documents that carried it, whether a schema checked each, and the last fold that counted it. */
+interface PathEntry {
+  served: number;
+  schemaChecked: boolean;
+  stamp: number;
+}
+
+type DocumentPaths = Map<string, PathEntry>;
+
+/**
+ * The member paths met so far, each built once: the same string for the same parent and member,
+ * so counting a path met before hashes no new string (most documents of a kind have the same
+ * members). At most MAX_CACHED_PATHS, so a host that names its members at random costs no more
+ * than that; past it, paths are built as they are met.
+ */
+class PathCache {
+  readonly #members = new Map<string, Map<string, string>>();
+  readonly #items = new Map<string, string>();
+  #size = 0;
+
+  /** `parent.name` (`name` alone at the root), the name quoted when it is no plain name. */
+  member(parent: string, name: string): string {
+    let children = this.#members.get(parent);
+    const known = children?.get(name);
+    if (known !== undefined) return known;
+    const path = parent === '' ? key(name) : `${parent}.${key(name)}`;
+    if (this.#size < MAX_CACHED_PATHS) {
+      if (children === undefined) {
+        children = new Map();
+        this.#members.set(parent, children);
+      }
+      children.set(name, path);
+      this.#size++;
     }
-    if (depth >= MAX_DEPTH) {
-      if (path !== '') out.add(path);
-      return;
+    return path;
+  }
+
+  /** `parent[]`: the items of an array at `parent`. */
+  items(parent: string): string {
+    const known = this.#items.get(parent);
+    if (known !== undefined) return known;
+    const path = `${parent}[]`;
+    if (this.#size < MAX_CACHED_PATHS) {
+      this.#items.set(parent, path);
+      this.#size++;
     }
-    if (Array.isArray(node)) {
-      if (node.length === 0 && path !== '') out.add(path);
-      for (const item of node) walk(item, `${path}[]`, depth + 1);
+    return path;
+  }
+}
+
+/**
+ * One document's member paths folded into its census entry, in one walk: no list of paths is built.
+ * A path counts once per document (the entry's stamp names the fold that last counted it), and the
+ * walk stops after MAX_PATHS distinct paths, stored or not (those past the document's bound are
+ * remembered only for as long as the fold runs).
+ */
+class Fold {
+  #count = 0;
+  #unstored: Set<string> | undefined;
+  readonly #paths: DocumentPaths;
+  readonly #cache: PathCache;
+  readonly #stamp: number;
+  readonly #skip: ((path: string) => boolean) | undefined;
+
+  constructor(paths: DocumentPaths, cache: PathCache, stamp: number, skip: ((path: string) => boolean) | undefined) {
+    this.#paths = paths;
+    this.#cache = cache;
+    this.#stamp = stamp;
+    this.#skip = skip;
+  }
+
+  /** The document's root: its members (all but `except`), or its items as `[]`; a root scalar has no path. */
+  root(value: unknown, reach: SchemaReach, except?: string): void {
+    if (Array.isArray(value)) {
+      const checked = reached(reach, '');
+      const items = this.#cache.items('');
+      for (const item of value) this.member(item, items, 1, checked);
+    } else if (isJsonObject(value)) {
+      for (const name of Object.keys(value)) {
+        if (name === except) continue;
+        const segment = this.#cache.member('', name);
+        this.member(value[name], segment, 1, reached(reach, rootOf(segment)));
+      }
+    }
+  }
+
+  /** A member at `path` (never the root), `checked` as its root member is. */
+  member(node: unknown, path: string, depth: number, checked: boolean): void {
+    if (this.#count >= MAX_PATHS) return;
+    if (this.#skip?.(path) || depth >= MAX_DEPTH) {
+      this.#counts(path, checked);
+    } else if (Array.isArray(node)) {
+      if (node.length === 0) this.#counts(path, checked);
+      const items = this.#cache.items(path);
+      for (const item of node) this.member(item, items, depth + 1, checked);
     } else if (isJsonObject(node)) {
-      const entries = Object.entries(node);
-      if (entries.length === 0 && path !== '') out.add(path);
-      for (const [name, item] of entries) walk(item, path === '' ? key(name) : `${path}.${key(name)}`, depth + 1);
-    } else if (path !== '') out.add(path);
-  };
-  walk(value, '', 0);
-  return [...out];
+      const names = Object.keys(node);
+      if (names.length === 0) this.#counts(path, checked);
+      for (const name of names) this.member(node[name], this.#cache.member(path, name), depth + 1, checked);
+    } else this.#counts(path, checked);
+  }
+
+  /** Counts `path` for this document, once however often the document holds it. */
+  #counts(path: string, checked: boolean): void {
+    const entry = this.#paths.get(path);
+    if (entry !== undefined) {
+      if (entry.stamp === this.#stamp) return;
+      entry.stamp = this.#stamp;
+      entry.served++;
+      entry.schemaChecked &&= checked;
+    } else if (this.#paths.size < MAX_PATHS) {
+      this.#paths.set(path, { served: 1, schemaChecked: checked, stamp: this.#stamp });
+    } else {
+      this.#unstored ??= new Set();
+      if (this.#unstored.has(path)) return;
+      this.#unstored.add(path);
+    }
+    this.#count++;
+  }
+}
+
+/** Whether a schema checked the members under the root member `root`. */
+function reached(reach: SchemaReach, root: string): boolean {
+  return reach === 'all' || (reach !== 'none' && reach.rootMembers.includes(root));
 }
 
 /** Whether `declared` (a member path) covers `path`: the path itself, or a member inside it. */
@@ -129,38 +238,37 @@ function rootOf(path: string): string {
 
 /** The member census of one certification: what was served, per document, and whether a schema checked it. */
 export class MemberCensus {
-  readonly #documents = new Map<string, Map<string, { served: number; schemaChecked: boolean }>>();
+  readonly #documents = new Map<string, DocumentPaths>();
+  /** Names each fold, so a path held twice by one document counts once. */
+  #stamp = 0;
+  readonly #cache = new PathCache();
 
   /** Counts the members of one served document. `skip` stops the walk at a path (a poll page's events, counted as events). */
   add(document: string, value: unknown, reach: SchemaReach, skip?: (path: string) => boolean): void {
-    const name = document.slice(0, MAX_NAME);
-    let paths = this.#documents.get(name);
-    if (paths === undefined) {
-      if (this.#documents.size >= MAX_DOCUMENTS) return;
-      paths = new Map();
-      this.#documents.set(name, paths);
-    }
-    for (const path of memberPaths(value, skip)) {
-      const root = rootOf(path);
-      const checked = reach === 'all' || (reach !== 'none' && reach.rootMembers.includes(root));
-      const entry = paths.get(path);
-      if (entry === undefined) {
-        if (paths.size < MAX_PATHS) paths.set(path, { served: 1, schemaChecked: checked });
-      } else {
-        entry.served++;
-        entry.schemaChecked &&= checked;
-      }
-    }
+    const paths = this.#pathsOf(document);
+    if (paths !== undefined) new Fold(paths, this.#cache, ++this.#stamp, skip).root(value, reach);
   }
 
-  /** Counts one run event's members: the envelope checked by its schema, the payload as `payloadChecked` says. */
+  /** Counts one run event's members: the envelope checked by its schema, the payload as `payloadChecked` says (each its own document). */
   addEvent(event: unknown, payloadChecked: (type: string) => boolean): void {
     if (!isJsonObject(event)) return;
     const type = typeof event.type === 'string' ? event.type : '(no type)';
-    const envelope = { ...event };
-    delete envelope.payload;
-    this.add(`event ${type}`, envelope, 'all');
-    if (event.payload !== undefined) this.add(`event ${type}`, { payload: event.payload }, payloadChecked(type) ? 'all' : 'none');
+    const paths = this.#pathsOf(`event ${type}`);
+    if (paths === undefined) return;
+    new Fold(paths, this.#cache, ++this.#stamp, undefined).root(event, 'all', 'payload');
+    if (event.payload !== undefined) new Fold(paths, this.#cache, ++this.#stamp, undefined).member(event.payload, 'payload', 1, payloadChecked(type));
+  }
+
+  /** The paths of the document named `document`, opened while there are fewer than MAX_DOCUMENTS. */
+  #pathsOf(document: string): DocumentPaths | undefined {
+    const name = document.slice(0, MAX_NAME);
+    let paths = this.#documents.get(name);
+    if (paths === undefined) {
+      if (this.#documents.size >= MAX_DOCUMENTS) return undefined;
+      paths = new Map();
+      this.#documents.set(name, paths);
+    }
+    return paths;
   }
 
   /** Every member with its class: cross-checked by a declaration whose rule made a check (`checkedRules`), else by the schema. */

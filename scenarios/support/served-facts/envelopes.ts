@@ -8,7 +8,7 @@
 // (./shape.ts for eval.*, ./agents.ts for agent.* and provider.*).
 
 import type { RunEvent } from '../../../lib/client/index.ts';
-import { validate } from '../../../lib/schemas/index.ts';
+import { checkEnvelope } from '../../../lib/schemas/envelope-verdicts.ts';
 import { OFFSET_TIMESTAMPS } from '../../../lib/ledger/served-facts.ts';
 import type { ServedContext } from './context.ts';
 
@@ -56,8 +56,9 @@ export function compareEnvelopes(ctx: ServedContext): void {
       if (events.some((event) => typeof event.timestamp === 'string' && !/z$/i.test(event.timestamp))) check.saw(OFFSET_TIMESTAMPS);
       const invalid: Array<{ sequence: number; type: string; errors: string[] }> = [];
       for (const event of events) {
-        // The payload is a separate fact, by type; the envelope is checked whole here.
-        const result = validate('run-event', event);
+        // The payload is a separate fact, by type; the envelope is checked whole here, once per
+        // event: one the route step accepted as it arrived is not checked again.
+        const result = checkEnvelope(event);
         if (!result.ok) invalid.push({ sequence: event.sequence, type: event.type, errors: result.errors.slice(0, 3) });
       }
       check.ok(
