@@ -55,3 +55,43 @@ export class FrozenVerdicts<V> {
     kept.set(value, verdict);
   }
 }
+
+/** The JSON text of deeply frozen values, computed on first use: the same text for every answer that sends one. */
+const texts = new WeakMap<object, string>();
+
+/**
+ * `JSON.stringify(value)`, byte for byte, reusing the text of each deeply frozen value in it (a
+ * stored event on every poll page that carries it). Everything else is serialised as
+ * `JSON.stringify` serialises it (SerializeJSONProperty: `toJSON` first, then by kind; an object's
+ * own enumerable string keys in order; `undefined`, functions and symbols left out, or `null` in an array).
+ */
+export function jsonText(value: unknown, key = ''): string | undefined {
+  let member = value;
+  if (typeof member === 'object' && member !== null && typeof (member as { toJSON?: unknown }).toJSON === 'function') {
+    member = (member as { toJSON: (key: string) => unknown }).toJSON(key);
+  } else if (isDeeplyFrozen(member)) {
+    let text = texts.get(member);
+    if (text === undefined) {
+      text = JSON.stringify(member);
+      texts.set(member, text);
+    }
+    return text;
+  }
+  if (typeof member !== 'object' || member === null || isBoxed(member)) return JSON.stringify(member);
+  if (Array.isArray(member)) {
+    const items: string[] = [];
+    for (let i = 0; i < member.length; i++) items.push(jsonText(member[i], String(i)) ?? 'null');
+    return `[${items.join(',')}]`;
+  }
+  const members: string[] = [];
+  for (const name of Object.keys(member)) {
+    const text = jsonText((member as Record<string, unknown>)[name], name);
+    if (text !== undefined) members.push(`${JSON.stringify(name)}:${text}`);
+  }
+  return `{${members.join(',')}}`;
+}
+
+/** A boxed primitive, which JSON.stringify writes as the primitive it holds. */
+function isBoxed(value: object): boolean {
+  return value instanceof Number || value instanceof String || value instanceof Boolean || value instanceof BigInt;
+}
