@@ -56,18 +56,34 @@ export class FrozenVerdicts<V> {
   }
 }
 
-/** The JSON text of deeply frozen values, computed on first use: the same text for every answer that sends one. */
+/** The JSON text of deeply frozen values, made once: the same text for every answer that sends one. */
 const texts = new WeakMap<object, string>();
 
 /**
- * `JSON.stringify(value)`, byte for byte, reusing the text of each deeply frozen value in it (a
- * stored event on every poll page that carries it). Everything else is serialised as
- * `JSON.stringify` serialises it (SerializeJSONProperty: `toJSON` first, then by kind; an object's
- * own enumerable string keys in order; `undefined`, functions and symbols left out, or `null` in an array).
+ * Keeps `text` as the JSON text of `value`, deeply frozen, when its maker has it at hand (a stored
+ * event, written from its row: store-rows.ts `eventJson`). `text` must be `JSON.stringify(value)`.
  */
-export function jsonText(value: unknown, key = ''): string | undefined {
+export function keepJsonText(value: object, text: string): void {
+  if (isDeeplyFrozen(value)) texts.set(value, text);
+}
+
+/** How deep `jsonText` looks for frozen values; below, a value is handed to `JSON.stringify` whole. */
+const WALK_DEPTH = 2;
+
+/**
+ * `JSON.stringify(value)`, byte for byte, reusing the text of each deeply frozen value in its top
+ * two levels (a stored event on a poll page). What it walks it serialises as `JSON.stringify` does
+ * (SerializeJSONProperty: `toJSON` first, then by kind; an object's own enumerable string keys in
+ * order; `undefined`, functions and symbols left out, or `null` in an array).
+ */
+export function jsonText(value: unknown): string | undefined {
+  return textOf(value, '', 0);
+}
+
+function textOf(value: unknown, key: string, depth: number): string | undefined {
   let member = value;
   if (typeof member === 'object' && member !== null && typeof (member as { toJSON?: unknown }).toJSON === 'function') {
+    // Called here, so the value is walked: JSON.stringify would call it again.
     member = (member as { toJSON: (key: string) => unknown }).toJSON(key);
   } else if (isDeeplyFrozen(member)) {
     let text = texts.get(member);
@@ -76,16 +92,18 @@ export function jsonText(value: unknown, key = ''): string | undefined {
       texts.set(member, text);
     }
     return text;
+  } else if (depth >= WALK_DEPTH) {
+    return JSON.stringify(member);
   }
   if (typeof member !== 'object' || member === null || isBoxed(member)) return JSON.stringify(member);
   if (Array.isArray(member)) {
     const items: string[] = [];
-    for (let i = 0; i < member.length; i++) items.push(jsonText(member[i], String(i)) ?? 'null');
+    for (let i = 0; i < member.length; i++) items.push(textOf(member[i], String(i), depth + 1) ?? 'null');
     return `[${items.join(',')}]`;
   }
   const members: string[] = [];
   for (const name of Object.keys(member)) {
-    const text = jsonText((member as Record<string, unknown>)[name], name);
+    const text = textOf((member as Record<string, unknown>)[name], name, depth + 1);
     if (text !== undefined) members.push(`${JSON.stringify(name)}:${text}`);
   }
   return `{${members.join(',')}}`;
