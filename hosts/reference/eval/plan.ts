@@ -2,7 +2,6 @@
 // exists, and the plan the run then executes.
 
 import { cloneJson, isPlainObject } from './json.ts';
-import { isDeeplyFrozen } from '../frozen.ts';
 import type { EvalCreatePort, EvalFacets, PriorRunView, RecordedToolCall, Refusal } from './port.ts';
 import { deriveFixtureEntries, usableSourceCalls } from './recorded.ts';
 import { readScript, trialMember } from './script.ts';
@@ -289,8 +288,7 @@ export function planEvalRun(body: Record<string, unknown>, port: EvalCreatePort,
   if (suiteErrors.length > 0) {
     return refuse(fieldRefusal('evalSuiteRef', `names a suite that is not a valid AgentEvalSuite (${suiteErrors.join('; ')})`));
   }
-  // A frozen suite (the catalogue's, a seeded one as the store reads it back) cannot change, so it is shared, not copied.
-  const suite = (isDeeplyFrozen(resolved) ? resolved : cloneJson(resolved)) as Suite;
+  const suite = cloneJson(resolved) as Suite;
 
   const refusal =
     rules.modeRefusal(suite, facets) ??
