@@ -56,60 +56,19 @@ export class FrozenVerdicts<V> {
   }
 }
 
-/** The JSON text of deeply frozen values, made once: the same text for every answer that sends one. */
+/** The JSON text of deeply frozen values, made on first use (a frozen value cannot change). */
 const texts = new WeakMap<object, string>();
 
 /**
- * Keeps `text` as the JSON text of `value`, deeply frozen, when its maker has it at hand (a stored
- * event, written from its row: store-rows.ts `eventJson`). `text` must be `JSON.stringify(value)`.
- */
-export function keepJsonText(value: object, text: string): void {
-  if (isDeeplyFrozen(value)) texts.set(value, text);
-}
-
-/** How deep `jsonText` looks for frozen values; below, a value is handed to `JSON.stringify` whole. */
-const WALK_DEPTH = 2;
-
-/**
- * `JSON.stringify(value)`, byte for byte, reusing the text of each deeply frozen value in its top
- * two levels (a stored event on a poll page). What it walks it serialises as `JSON.stringify` does
- * (SerializeJSONProperty: `toJSON` first, then by kind; an object's own enumerable string keys in
- * order; `undefined`, functions and symbols left out, or `null` in an array).
+ * `JSON.stringify(value)`, made once for a deeply frozen value (a stored event on every stream
+ * that serves it, a summary, the catalogue suite copied at every create); made each time for any other.
  */
 export function jsonText(value: unknown): string | undefined {
-  return textOf(value, '', 0);
-}
-
-function textOf(value: unknown, key: string, depth: number): string | undefined {
-  let member = value;
-  if (typeof member === 'object' && member !== null && typeof (member as { toJSON?: unknown }).toJSON === 'function') {
-    // Called here, so the value is walked: JSON.stringify would call it again.
-    member = (member as { toJSON: (key: string) => unknown }).toJSON(key);
-  } else if (isDeeplyFrozen(member)) {
-    let text = texts.get(member);
-    if (text === undefined) {
-      text = JSON.stringify(member);
-      texts.set(member, text);
-    }
-    return text;
-  } else if (depth >= WALK_DEPTH) {
-    return JSON.stringify(member);
+  if (!isDeeplyFrozen(value)) return JSON.stringify(value);
+  let text = texts.get(value);
+  if (text === undefined) {
+    text = JSON.stringify(value);
+    texts.set(value, text);
   }
-  if (typeof member !== 'object' || member === null || isBoxed(member)) return JSON.stringify(member);
-  if (Array.isArray(member)) {
-    const items: string[] = [];
-    for (let i = 0; i < member.length; i++) items.push(textOf(member[i], String(i), depth + 1) ?? 'null');
-    return `[${items.join(',')}]`;
-  }
-  const members: string[] = [];
-  for (const name of Object.keys(member)) {
-    const text = textOf((member as Record<string, unknown>)[name], name, depth + 1);
-    if (text !== undefined) members.push(`${JSON.stringify(name)}:${text}`);
-  }
-  return `{${members.join(',')}}`;
-}
-
-/** A boxed primitive, which JSON.stringify writes as the primitive it holds. */
-function isBoxed(value: object): boolean {
-  return value instanceof Number || value instanceof String || value instanceof Boolean || value instanceof BigInt;
+  return text;
 }

@@ -38,7 +38,7 @@ export const BASE_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
 };
 
-/** Answers `body` as JSON; the text of a frozen value in it (a stored event, a summary) is made once. */
+/** Answers `body` as JSON; the text of a frozen body (a summary) is made once. */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = jsonText(body) as string;
   res.writeHead(status, {

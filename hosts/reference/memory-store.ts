@@ -8,7 +8,7 @@
 // SQLite's constraints refuse them. test/store-agreement.test.ts holds the two stores alike.
 
 import type { RecordedToolCall } from './eval/port.ts';
-import { deepFreeze, keepJsonText } from './frozen.ts';
+import { deepFreeze } from './frozen.ts';
 import type { DerivedCopy, RunErrorInfo, RunEventDoc, RunRecord, RunStatus, Store } from './store.ts';
 import {
   type EventRow,
@@ -16,7 +16,6 @@ import {
   type ToolCallRow,
   TOOL_EVENT_TYPES,
   erasedPayload,
-  eventJson,
   eventRow,
   jsonOrNull,
   runRow,
@@ -92,13 +91,6 @@ function counts(map: Map<string, number> | undefined): Record<string, number> {
   const out: Record<string, number> = {};
   for (const name of [...(map?.keys() ?? [])].sort(compareText)) out[name] = map!.get(name)!;
   return out;
-}
-
-/** A stored event as it reads back, frozen, with its JSON text written from the row (no second JSON.stringify). */
-function readEvent(row: EventRow): RunEventDoc {
-  const doc = deepFreeze(toEventDoc(row));
-  keepJsonText(doc, eventJson(row));
-  return doc;
 }
 
 export class MemoryStore implements Store {
@@ -213,13 +205,13 @@ export class MemoryStore implements Store {
       log.splice(log.indexOf(row), 1);
       this.#eventIds.delete(row.event_id);
     });
-    return this.#read(row, readEvent);
+    return this.#read(row, toEventDoc);
   }
 
   listEvents(runId: string, afterSequence = -1): RunEventDoc[] {
     this.#check();
     const out: RunEventDoc[] = [];
-    for (const row of this.#events.get(runId) ?? []) if (row.sequence > afterSequence) out.push(this.#read(row, readEvent));
+    for (const row of this.#events.get(runId) ?? []) if (row.sequence > afterSequence) out.push(this.#read(row, toEventDoc));
     return out;
   }
 

@@ -129,16 +129,6 @@ export function toEventDoc(row: EventRow): RunEventDoc {
   return doc;
 }
 
-/**
- * `JSON.stringify(toEventDoc(row))`, written from the row: the payload column is JSON.stringify's
- * text, and parsing that text and writing it again gives it back unchanged (same keys in the same
- * order, numbers in their shortest form, the same escapes), so it stands in for the payload's text.
- */
-export function eventJson(row: EventRow): string {
-  const causation = row.causation_id === null ? '' : `,"causationId":${JSON.stringify(row.causation_id)}`;
-  return `{"eventId":${JSON.stringify(row.event_id)},"runId":${JSON.stringify(row.run_id)},"type":${JSON.stringify(row.type)},"payload":${row.payload},"timestamp":${JSON.stringify(row.timestamp)},"sequence":${JSON.stringify(row.sequence)},"schemaVersion":${JSON.stringify(row.schema_version)}${causation}}`;
-}
-
 /** A tool event's payload text without its tool content. */
 export function erasedPayload(payload: string): string {
   const parsed = JSON.parse(payload) as Record<string, unknown>;

@@ -3,7 +3,7 @@
 
 import Fraction from 'fraction.js';
 
-import { isDeeplyFrozen, jsonText } from '../frozen.ts';
+import { jsonText } from '../frozen.ts';
 import type { ArgsMatch } from './types.ts';
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -130,5 +130,5 @@ export function fractionToNumber(value: Fraction): number {
  */
 export function cloneJson<T>(value: T): T {
   if (value === undefined) return value;
-  return JSON.parse((isDeeplyFrozen(value) ? jsonText(value) : JSON.stringify(value)) as string) as T;
+  return JSON.parse(jsonText(value) as string) as T;
 }
