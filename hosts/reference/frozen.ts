@@ -60,8 +60,8 @@ export class FrozenVerdicts<V> {
 const texts = new WeakMap<object, string>();
 
 /**
- * `JSON.stringify(value)`, made once for a deeply frozen value (a stored event on every stream
- * that serves it, a summary, the catalogue suite copied at every create); made each time for any other.
+ * `JSON.stringify(value)`, made once for a deeply frozen value (a summary served again, the catalogue
+ * suite copied at every create); made each time for any other.
  */
 export function jsonText(value: unknown): string | undefined {
   if (!isDeeplyFrozen(value)) return JSON.stringify(value);

@@ -4,7 +4,7 @@
 
 import type { ServerResponse } from 'node:http';
 import { HttpError, validationError } from './errors.ts';
-import { jsonText } from './frozen.ts';
+import { isDeeplyFrozen } from './frozen.ts';
 import { BASE_HEADERS } from './http.ts';
 import { isTerminal, type RunManager } from './runs.ts';
 import type { RunEventDoc, RunRecord } from './store.ts';
@@ -82,9 +82,16 @@ export interface StreamContext {
   streamedEvent?: (doc: RunEventDoc) => RunEventDoc;
 }
 
-/** One event's SSE frame (docs/wire.md §5.2); the JSON of a stored (frozen) event is made once. */
+/** The frames of deeply frozen events, which every stream that reads one sends alike. */
+const frames = new WeakMap<RunEventDoc, string>();
+
 function frame(doc: RunEventDoc): string {
-  return `id: ${doc.sequence}\nevent: ${doc.type}\ndata: ${jsonText(doc) as string}\n\n`;
+  let text = frames.get(doc);
+  if (text === undefined) {
+    text = `id: ${doc.sequence}\nevent: ${doc.type}\ndata: ${JSON.stringify(doc)}\n\n`;
+    if (isDeeplyFrozen(doc)) frames.set(doc, text);
+  }
+  return text;
 }
 
 /**
