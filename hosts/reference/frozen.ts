@@ -55,3 +55,20 @@ export class FrozenVerdicts<V> {
     kept.set(value, verdict);
   }
 }
+
+/** The JSON text of deeply frozen values, made on first use (a frozen value cannot change). */
+const texts = new WeakMap<object, string>();
+
+/**
+ * `JSON.stringify(value)`, made once for a deeply frozen value (a summary served again, the catalogue
+ * suite copied at every create); made each time for any other.
+ */
+export function jsonText(value: unknown): string | undefined {
+  if (!isDeeplyFrozen(value)) return JSON.stringify(value);
+  let text = texts.get(value);
+  if (text === undefined) {
+    text = JSON.stringify(value);
+    texts.set(value, text);
+  }
+  return text;
+}

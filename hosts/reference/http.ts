@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, validationError } from './errors.ts';
 import { PROTOCOL_VERSION } from './discovery.ts';
+import { jsonText } from './frozen.ts';
 
 /** The largest request body the host reads: 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -37,8 +38,9 @@ export const BASE_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
 };
 
+/** Answers `body` as JSON; the text of a frozen body (a summary) is made once. */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
+  const text = jsonText(body) as string;
   res.writeHead(status, {
     ...BASE_HEADERS,
     'Content-Type': 'application/json; charset=utf-8',

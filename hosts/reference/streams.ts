@@ -104,6 +104,16 @@ export function serveEventStream(ctx: StreamContext, run: RunRecord, mode: Strea
   let ended = false;
   let unsubscribe = (): void => {};
   let keepAlive: NodeJS.Timeout | undefined;
+  // The replay's frames, sent as one write when it is over (a write a frame costs a socket write
+  // each); the headers go with them, or alone when there is none. Live frames are written as they come.
+  let replayed: string[] | undefined = [];
+  const sendReplayed = (): void => {
+    if (replayed === undefined) return;
+    const text = replayed.join('');
+    replayed = undefined;
+    if (text === '') res.flushHeaders();
+    else res.write(text);
+  };
 
   const end = (): void => {
     if (ended) return;
@@ -111,6 +121,7 @@ export function serveEventStream(ctx: StreamContext, run: RunRecord, mode: Strea
     unsubscribe();
     if (keepAlive !== undefined) clearInterval(keepAlive);
     ctx.open.delete(end);
+    sendReplayed();
     if (!res.writableEnded) res.end();
   };
 
@@ -125,7 +136,9 @@ export function serveEventStream(ctx: StreamContext, run: RunRecord, mode: Strea
         end();
         return true;
       }
-      res.write(frame(ctx.streamedEvent?.(doc) ?? doc));
+      const text = frame(ctx.streamedEvent?.(doc) ?? doc);
+      if (replayed === undefined) res.write(text);
+      else replayed.push(text);
     }
     if (TERMINAL_TYPES.has(doc.type)) {
       end();
@@ -140,7 +153,6 @@ export function serveEventStream(ctx: StreamContext, run: RunRecord, mode: Strea
     'Cache-Control': 'no-cache',
     Connection: 'keep-alive',
   });
-  res.flushHeaders();
   ctx.open.add(end);
   // The response's close is the disconnect signal (a request's close fires once its body is read).
   res.on('close', end);
@@ -149,6 +161,7 @@ export function serveEventStream(ctx: StreamContext, run: RunRecord, mode: Strea
   for (const doc of ctx.runs.events(run.runId, after)) {
     if (write(doc)) return;
   }
+  sendReplayed();
   const current = ctx.runs.ownedRun(run.tenant, run.runId);
   if (current === undefined || isTerminal(current.status)) {
     // The terminal event lies at or before the resumption point: nothing more will come.

@@ -3,6 +3,7 @@
 
 import Fraction from 'fraction.js';
 
+import { jsonText } from '../frozen.ts';
 import type { ArgsMatch } from './types.ts';
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -123,7 +124,11 @@ export function fractionToNumber(value: Fraction): number {
   return Number(value.s) * Number(q) * 2 ** half * 2 ** (shift - half);
 }
 
-/** Deep copy of a JSON value (memory seeds, substituted args) so no two trials share objects. */
+/**
+ * Deep copy of a JSON value (memory seeds, substituted args) so no two trials share objects. A
+ * frozen one (a catalogue suite, copied at every create) is parsed from its text made once (jsonText).
+ */
 export function cloneJson<T>(value: T): T {
-  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+  if (value === undefined) return value;
+  return JSON.parse(jsonText(value) as string) as T;
 }
