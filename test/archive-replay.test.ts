@@ -24,7 +24,7 @@ import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
 import { readFilter } from '../lib/leg-filter.ts';
 import { cli } from './support/cli.ts';
-import { patient } from './support/slowness.ts';
+import { patientAll } from './support/slowness.ts';
 import { HOSTILE_BEHAVIOURS, startHostileHost, summaryCutMidBody } from '../hosts/hostile/catalogue.ts';
 
 /**
@@ -276,8 +276,7 @@ async function certifyHostile(name: string): Promise<{ rows: LedgerRow[]; har: H
     filter: '0081.summary',
     // Short so a hang ends soon, stretched by the machine's measured slowness so that an honest
     // answer on a busy machine (discovery first of all) is not cut by them; the replay reads them back.
-    requestTimeoutMs: patient(1_000),
-    legDeadlineMs: patient(3_000),
+    ...patientAll({ requestTimeoutMs: 1_000, legDeadlineMs: 3_000 }),
   };
   let outcome: Awaited<ReturnType<typeof certifyTarget>>;
   try {

@@ -17,19 +17,22 @@ import { withDeadlines } from '../lib/ledger/deadlines.ts';
 import { loadScenarios } from '../scenarios/index.ts';
 import { HOSTILE_BEHAVIOURS, STREAM_BEHAVIOURS, startHostileHost } from '../hosts/hostile/catalogue.ts';
 import { HOSTILE_SECRETS, startUpstream, type Upstream } from './support/hostile-run.ts';
-import { patient } from './support/slowness.ts';
+import { patientAll } from './support/slowness.ts';
 
 /**
  * Short bounds: above what a loaded machine needs for an honest answer, far below the defaults.
- * The request timeout alone is stretched by the machine's measured slowness: discovery is read
- * under it before any leg, by a process certifying three floods at once, and a busy machine made
- * it miss 3 s (a Test bug, not a finding); the stream bounds the test is about stay as written.
+ * Stretched by the machine's measured slowness, all by one factor: discovery is read under the
+ * request timeout before any leg, by a process certifying three floods at once, and a busy
+ * machine made it miss 3 s (a Test bug, not a finding); and which bound stops a row is what the
+ * naming reads, so their order stays as written (a request timeout stretched past an unstretched
+ * leg deadline left no row of rate-limited-forever "rate limited" at load 12).
  */
+const TIMES = patientAll({ request: 3_000, progress: 1_500, leg: 5_000, run: 40_000, all: 300_000 });
 const BOUNDS = {
-  deadlines: { requestTimeoutMs: patient(3_000), progressTimeoutMs: 1_500 },
+  deadlines: { requestTimeoutMs: TIMES.request, progressTimeoutMs: TIMES.progress },
   caps: { maxEvents: 20_000, maxResponseBytes: 2 * 1024 * 1024, maxEventsInFlight: 40_000, maxBytesInFlight: 4 * 1024 * 1024 },
 } satisfies Pick<CertifyRequest, 'deadlines' | 'caps'>;
-const LEG_DEADLINE_MS = 5_000;
+const LEG_DEADLINE_MS = TIMES.leg;
 /** How a row blocked by the request timeout reads (lib/client/transport-errors.ts). */
 const REQUEST_TIMEOUT = `no complete response within ${BOUNDS.deadlines.requestTimeoutMs} ms`;
 /** How a row blocked by the progress timeout reads (lib/client/events.ts). */
@@ -37,7 +40,7 @@ const NO_PROGRESS = `no progress for ${BOUNDS.deadlines.progressTimeoutMs / 1000
 /** How a row blocked by the leg deadline reads (lib/ledger/deadlines.ts). */
 const LEG_DEADLINE = `the leg deadline of ${LEG_DEADLINE_MS} ms passed`;
 /** The run deadline; a certification that reaches it has a bound that did not hold. */
-const RUN_DEADLINE_MS = 40_000;
+const RUN_DEADLINE_MS = TIMES.run;
 
 /**
  * Each stream behaviour, and what may stop a row it blocks (a bound, named in the row); some row
@@ -100,7 +103,7 @@ beforeAll(async () => {
       for (let name = queue.shift(); name !== undefined; name = queue.shift()) runs.set(name, await certifyWholeRun(name));
     }),
   );
-}, 300_000);
+}, TIMES.all);
 
 afterAll(async () => {
   await upstream?.close();

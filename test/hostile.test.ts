@@ -13,17 +13,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE_BEHAVIOURS, type HostileBehaviour } from '../hosts/hostile/catalogue.ts';
 import { HOSTILE_FILTER, HOSTILE_SECRETS, runHarnessAgainst, startUpstream, type HarnessRun, type Upstream } from './support/hostile-run.ts';
-import { patient } from './support/slowness.ts';
+import { DEFAULT_PROGRESS_TIMEOUT_MS } from '../lib/ledger/deadlines.ts';
+import { patient, patientAll } from './support/slowness.ts';
 
 /**
  * The deadlines of these runs: short, yet above what a loaded machine needs for an honest answer,
- * so stretched together by its measured slowness (at load 15-25 a child's discovery missed a
- * fixed 4 s, exit 2 where the behaviour's exit was due).
+ * so stretched by its measured slowness (at load 15-25 a child's discovery missed a fixed 4 s,
+ * exit 2 where the behaviour's exit was due). All four by one factor, the progress timeout at its
+ * default among them: which bound stops a row is what a behaviour's naming reads, and a leg
+ * deadline stretched past an unstretched progress timeout let "no progress" stop the hanging
+ * streams at load 12 instead of the deadline.
  */
-const REQUEST_TIMEOUT_MS = patient(4_000);
-const LEG_DEADLINE_MS = patient(8_000);
-const RUN_DEADLINE_MS = patient(20_000);
-const FLAGS = ['--request-timeout', String(REQUEST_TIMEOUT_MS), '--leg-deadline', String(LEG_DEADLINE_MS), '--run-deadline', String(RUN_DEADLINE_MS)];
+const BOUNDS = patientAll({ request: 4_000, leg: 8_000, run: 20_000, progress: DEFAULT_PROGRESS_TIMEOUT_MS });
+const RUN_DEADLINE_MS = BOUNDS.run;
+const FLAGS = [
+  ['--request-timeout', BOUNDS.request],
+  ['--leg-deadline', BOUNDS.leg],
+  ['--run-deadline', BOUNDS.run],
+  ['--progress-timeout', BOUNDS.progress],
+].flatMap(([flag, ms]) => [String(flag), String(ms)]);
 /** The run deadline, plus start-up (tsx, the scenarios) and writing the outputs on a busy machine. */
 const WALL_BOUND_MS = RUN_DEADLINE_MS + 20_000;
 /** The child is killed past this; a kill fails the behaviour's test. */

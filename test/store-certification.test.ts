@@ -12,7 +12,7 @@ import { DEFAULT_PROGRESS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from '../lib/
 import { loadScenarios } from '../scenarios/index.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
 import { MATRIX_SEED } from './support/matrix-harness.ts';
-import { patient } from './support/slowness.ts';
+import { patientAll } from './support/slowness.ts';
 
 const scenarios = await loadScenarios();
 const dir = mkdtempSync(join(tmpdir(), 'openwop-store-certification-'));
@@ -28,7 +28,7 @@ async function rows(dbPath: string | undefined): Promise<Map<string, { result: s
       scenarios,
       seed: MATRIX_SEED,
       generated: 2,
-      deadlines: { requestTimeoutMs: patient(DEFAULT_REQUEST_TIMEOUT_MS), progressTimeoutMs: patient(DEFAULT_PROGRESS_TIMEOUT_MS) },
+      deadlines: patientAll({ requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS, progressTimeoutMs: DEFAULT_PROGRESS_TIMEOUT_MS }),
     });
     if (!outcome.ok) throw new Error(outcome.reason);
     expect(host.trafficViolations).toEqual([]);

@@ -15,7 +15,7 @@ import { startWireProxy, type WireChoice } from '../../hosts/honest-variants/wir
 import type { KillMatrix } from '../../hosts/known-bad/kill-matrix.ts';
 import { startReferenceHost, type ReferenceHostOptions } from '../../hosts/reference/server.ts';
 import { DEFAULT_PROGRESS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from '../../lib/ledger/deadlines.ts';
-import { patient } from './slowness.ts';
+import { patientAll } from './slowness.ts';
 
 /** The rules a row's checks broke, qualified. */
 export function brokenRules(row: LedgerRow | undefined): string[] {
@@ -97,7 +97,7 @@ export async function certifyConfiguration(options: ReferenceHostOptions, scenar
       concurrency: MATRIX_CONCURRENCY,
       // The matrices compare the rows' grading, not the machine's speed: on a loaded machine the
       // in-process host is starved, so the default bounds stretch with the measured slowness.
-      deadlines: { requestTimeoutMs: patient(DEFAULT_REQUEST_TIMEOUT_MS), progressTimeoutMs: patient(DEFAULT_PROGRESS_TIMEOUT_MS) },
+      deadlines: patientAll({ requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS, progressTimeoutMs: DEFAULT_PROGRESS_TIMEOUT_MS }),
     });
     if (!outcome.ok) throw new TestBug(`discovery of the host failed: ${outcome.reason}`);
     const { rows, target } = outcome;

@@ -13,6 +13,11 @@
 // about twice the cores (three forks and their hosts on two cores), where the written bounds hold
 // (the measure above stays near 1); beyond that, L runnable processes run each at about 2C/L of
 // what the suite alone gives them.
+//
+// Bounds that race one another (a request timeout and a leg deadline: which one stops a row is
+// what a test reads) are stretched by one factor together (`patientAll`), so a busy machine keeps
+// their order as written. OPENWOP_TEST_SLOWNESS=<factor> sets the factor, to run a file as a
+// machine that slow would (CONTRIBUTING.md "Tests on a busy machine").
 
 import { createHash } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
@@ -37,8 +42,20 @@ const samples = Array.from({ length: 5 }, work).sort((a, b) => a - b);
 const MEASURED = samples[2]! / QUIET_MS;
 const CORES = availableParallelism();
 
+/** The factor OPENWOP_TEST_SLOWNESS sets, if any. */
+function setSlowness(): number | undefined {
+  const text = process.env.OPENWOP_TEST_SLOWNESS;
+  if (text === undefined || text === '') return undefined;
+  const factor = Number(text);
+  if (!Number.isFinite(factor) || factor < 1 || factor > MOST) throw new Error(`OPENWOP_TEST_SLOWNESS must be a number from 1 to ${MOST}, not ${JSON.stringify(text)}`);
+  return factor;
+}
+
+const SET = setSlowness();
+
 /** The slowness now: the measured one or the load beyond the suite's own, at least 1 (never shorter than the written bound), at most MOST. */
-function slowness(): number {
+export function slowness(): number {
+  if (SET !== undefined) return SET;
   // loadavg() is [0, 0, 0] where the system has none (Windows): the measured figure stands alone.
   return Math.min(MOST, Math.max(1, MEASURED, loadavg()[0]! / (2 * CORES)));
 }
@@ -46,4 +63,10 @@ function slowness(): number {
 /** `ms` stretched by the machine's slowness, as it is when the bound is set. */
 export function patient(ms: number): number {
   return Math.round(ms * slowness());
+}
+
+/** Every bound of `bounds` stretched by one reading of the slowness, so their order stays as written. */
+export function patientAll<T extends Record<string, number>>(bounds: T): T {
+  const factor = slowness();
+  return Object.fromEntries(Object.entries(bounds).map(([name, ms]) => [name, Math.round(ms * factor)])) as T;
 }
