@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE_BEHAVIOURS, type HostileBehaviour } from '../hosts/hostile/catalogue.ts';
 import { HOSTILE_FILTER, HOSTILE_SECRETS, runHarnessAgainst, startUpstream, type HarnessRun, type Upstream } from './support/hostile-run.ts';
 import { DEFAULT_PROGRESS_TIMEOUT_MS } from '../lib/ledger/deadlines.ts';
+import { RUN_DEADLINE_MS } from '../scenarios/support/eval-run.ts';
 import { patient, patientAll } from './support/slowness.ts';
 
 /**
@@ -25,15 +26,21 @@ import { patient, patientAll } from './support/slowness.ts';
  * streams at load 12 instead of the deadline.
  */
 const BOUNDS = patientAll({ request: 4_000, leg: 8_000, run: 20_000, progress: DEFAULT_PROGRESS_TIMEOUT_MS });
-const RUN_DEADLINE_MS = BOUNDS.run;
+/**
+ * The leg deadline also stays under the legs' own 30 s wait for an eval run to end
+ * (scenarios/support/eval-run.ts; docs/certifying.md "Deadlines and interruption": not scaled). A
+ * deadline stretched past it let that wait end a hung stream's row first, which the harness counts
+ * as the host's failure, not a bound (OPENWOP_TEST_SLOWNESS=8: leg deadlines of 64 s).
+ */
+const LEG_DEADLINE_MS = Math.min(BOUNDS.leg, RUN_DEADLINE_MS - 5_000);
 const FLAGS = [
   ['--request-timeout', BOUNDS.request],
-  ['--leg-deadline', BOUNDS.leg],
+  ['--leg-deadline', LEG_DEADLINE_MS],
   ['--run-deadline', BOUNDS.run],
   ['--progress-timeout', BOUNDS.progress],
 ].flatMap(([flag, ms]) => [String(flag), String(ms)]);
 /** The run deadline, plus start-up (tsx, the scenarios) and writing the outputs on a busy machine. */
-const WALL_BOUND_MS = RUN_DEADLINE_MS + 20_000;
+const WALL_BOUND_MS = BOUNDS.run + 20_000;
 /** The child is killed past this; a kill fails the behaviour's test. */
 const KILL_AFTER_MS = WALL_BOUND_MS + 10_000;
 const MEMORY_CAP_BYTES = 256 * 1024 * 1024;
