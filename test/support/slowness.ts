@@ -47,7 +47,8 @@ function setSlowness(): number | undefined {
   const text = process.env.OPENWOP_TEST_SLOWNESS;
   if (text === undefined || text === '') return undefined;
   const factor = Number(text);
-  if (!Number.isFinite(factor) || factor < 1 || factor > MOST) throw new Error(`OPENWOP_TEST_SLOWNESS must be a number from 1 to ${MOST}, not ${JSON.stringify(text)}`);
+  if (!Number.isFinite(factor) || factor < 1 || factor > MOST)
+    throw new Error(`OPENWOP_TEST_SLOWNESS must be a number from 1 to ${MOST}, not ${JSON.stringify(text)}`);
   return factor;
 }
 
