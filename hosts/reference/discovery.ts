@@ -4,6 +4,7 @@
 import { createHash, type KeyObject } from 'node:crypto';
 import { EFFECT_SEAMS_PATH, FORK_MODES } from './fork.ts';
 import { EVAL_SEAMS_PROFILE, EVAL_SEAMS_PROFILE_RUN_EFFECTS, SEAMS_PROFILE } from '../../lib/client/seams.ts';
+import { rawEd25519PublicKey } from '../../lib/evidence/ed25519.ts';
 import type { EvalFacets } from './eval/port.ts';
 
 export const PROTOCOL_VERSION = '2.0';
@@ -61,15 +62,6 @@ export interface DiscoveryInput {
   keyId: string;
 }
 
-/** The raw 32-byte Ed25519 public key, base64url unpadded (43 characters). */
-export function rawPublicKey(publicKey: KeyObject): string {
-  const jwk = publicKey.export({ format: 'jwk' });
-  if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.x !== 'string') {
-    throw new Error('the signing key is not an Ed25519 key');
-  }
-  return jwk.x;
-}
-
 export function buildDiscovery(input: DiscoveryInput): Record<string, unknown> {
   const agents: Record<string, unknown> = {
     status: 'experimental',
@@ -83,7 +75,7 @@ export function buildDiscovery(input: DiscoveryInput): Record<string, unknown> {
     preferredVersion: PROTOCOL_VERSION,
     implementation: { ...input.implementation },
     eventLogSchemaVersion: 3,
-    signingKeys: [{ keyId: input.keyId, alg: 'ed25519', publicKey: rawPublicKey(input.publicKey), use: 'certification-bundle' }],
+    signingKeys: [{ keyId: input.keyId, alg: 'ed25519', publicKey: rawEd25519PublicKey(input.publicKey), use: 'certification-bundle' }],
     fixtures: input.fixtures,
   };
   if (input.seams) {

@@ -69,11 +69,30 @@ export function ed25519PublicKeyFromRaw(raw: string): KeyObject {
   }
 }
 
+/** An Ed25519 SubjectPublicKeyInfo in DER (RFC 8410 §4) is these 12 bytes, then the raw 32-byte key. */
+const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+/**
+ * The raw 32-byte public key of an Ed25519 key (public, or the private key it is derived from),
+ * base64url unpadded. Read from the key's SPKI DER, never from its JWK export: on Node.js 20 the
+ * JWK export holds the key's lock while it allocates, and a garbage collection there that
+ * finalizes the job that generated the key takes the same lock, so the thread waits for ever. A
+ * reference host's start (generateKeyPairSync, createPublicKey, the raw form) hung a test worker
+ * so, and a loop of it hangs within a few hundred keys (bench/RESULTS.md, issue 32's sixth round).
+ */
+export function rawEd25519PublicKey(key: KeyObject): string {
+  const publicKey = key.type === 'private' ? createPublicKey(key) : key;
+  if (publicKey.type !== 'public' || publicKey.asymmetricKeyType !== 'ed25519') throw new Error('the key is not an Ed25519 key');
+  const der = publicKey.export({ type: 'spki', format: 'der' });
+  if (der.length !== ED25519_SPKI_PREFIX.length + 32 || !der.subarray(0, ED25519_SPKI_PREFIX.length).equals(ED25519_SPKI_PREFIX)) {
+    throw new Error('the Ed25519 key has no raw form');
+  }
+  return der.subarray(ED25519_SPKI_PREFIX.length).toString('base64url');
+}
+
 /** The raw 32-byte public key, base64url unpadded, from a public or private key PEM. */
 export function rawPublicKeyB64url(publicKeyPem: string): string {
-  const jwk = ed25519PublicKey(publicKeyPem).export({ format: 'jwk' });
-  if (typeof jwk.x !== 'string') throw new Error('public key has no raw form');
-  return jwk.x;
+  return rawEd25519PublicKey(ed25519PublicKey(publicKeyPem));
 }
 
 /** The SPKI PEM of the public half of an Ed25519 private key PEM. */
