@@ -1,8 +1,8 @@
 // The raw form of an Ed25519 public key (discovery's signingKeys[].publicKey, docs/wire.md §12.4),
 // read from the key's SPKI DER (lib/evidence/ed25519.ts `rawEd25519PublicKey`), not from its JWK
-// export, which deadlocked a kill-matrix shard's thread on Node.js 20 (bench/RESULTS.md "Issue 32:
-// where the 90 s would have to come from, and three npm tests at once"). The deadlock itself is
-// a race inside Node.js: shown by a loop outside the suite, not held by a test here.
+// export, which deadlocked a kill-matrix shard's thread on Node.js 20 (bench/RESULTS.md, issue
+// 32's sixth round, "After, three at once again, and a hang it found"). The deadlock itself is a
+// race inside Node.js: shown by a loop outside the suite, not held by a test here.
 
 import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
