@@ -34,11 +34,15 @@ const BOUNDS = patientAll({ request: 4_000, leg: 8_000, run: 20_000, progress: D
  */
 const LEG_DEADLINE_MS = Math.min(BOUNDS.leg, RUN_DEADLINE_MS - 5_000);
 const FLAGS = [
-  ['--request-timeout', BOUNDS.request],
-  ['--leg-deadline', LEG_DEADLINE_MS],
-  ['--run-deadline', BOUNDS.run],
-  ['--progress-timeout', BOUNDS.progress],
-].flatMap(([flag, ms]) => [String(flag), String(ms)]);
+  '--request-timeout',
+  String(BOUNDS.request),
+  '--leg-deadline',
+  String(LEG_DEADLINE_MS),
+  '--run-deadline',
+  String(BOUNDS.run),
+  '--progress-timeout',
+  String(BOUNDS.progress),
+];
 /** The run deadline, plus start-up (tsx, the scenarios) and writing the outputs on a busy machine. */
 const WALL_BOUND_MS = BOUNDS.run + 20_000;
 /** The child is killed past this; a kill fails the behaviour's test. */

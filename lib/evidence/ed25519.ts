@@ -81,8 +81,7 @@ const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
  * so, and a loop of it hangs within a few hundred keys (bench/RESULTS.md, issue 32's sixth round).
  */
 export function rawEd25519PublicKey(key: KeyObject): string {
-  const publicKey = key.type === 'private' ? createPublicKey(key) : key;
-  if (publicKey.type !== 'public' || publicKey.asymmetricKeyType !== 'ed25519') throw new Error('the key is not an Ed25519 key');
+  const publicKey = requireEd25519(key.type === 'private' ? createPublicKey(key) : key, 'the key');
   const der = publicKey.export({ type: 'spki', format: 'der' });
   if (der.length !== ED25519_SPKI_PREFIX.length + 32 || !der.subarray(0, ED25519_SPKI_PREFIX.length).equals(ED25519_SPKI_PREFIX)) {
     throw new Error('the Ed25519 key has no raw form');

@@ -55,7 +55,7 @@ function setSlowness(): number | undefined {
 const SET = setSlowness();
 
 /** The slowness now: the measured one or the load beyond the suite's own, at least 1 (never shorter than the written bound), at most MOST. */
-export function slowness(): number {
+function slowness(): number {
   if (SET !== undefined) return SET;
   // loadavg() is [0, 0, 0] where the system has none (Windows): the measured figure stands alone.
   return Math.min(MOST, Math.max(1, MEASURED, loadavg()[0]! / (2 * CORES)));
