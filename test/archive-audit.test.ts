@@ -2,7 +2,7 @@
 // finds a secret in an archive written under the root it walks, and it walks the run's own
 // temporary directory (test/support/temp-root.ts), where the tests' archives are written.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -36,6 +36,26 @@ describe('the archive audit', () => {
       ]);
       // Written before the moment the audit starts from: not this file's archive.
       expect(await archiveLeaks(root, Date.now() + 60_000)).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('names an archive whose file time trails the clock that read the start by a tick', async () => {
+    // Linux stamps files from a coarse clock: a folder made just after `Date.now()` can read a few
+    // milliseconds before it (test/support/archive-leaks.ts FILE_CLOCK_SLACK_MS). Set here, so
+    // the case does not wait on that race.
+    const since = Date.now();
+    const root = mkdtempSync(join(tmpdir(), 'audit-'));
+    try {
+      const run = join(root, 'run');
+      mkdirSync(run);
+      const archive = join(run, 'key.har');
+      writeFileSync(archive, `{"apiKey":"${DEFAULT_TENANTS.b.apiKey}"}`);
+      const tick = new Date(since - 5);
+      utimesSync(archive, tick, tick);
+      utimesSync(run, tick, tick);
+      expect(await archiveLeaks(root, since)).toEqual([`${archive} carries a secret: ${DEFAULT_TENANTS.b.apiKey.slice(0, 12)}…`]);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
