@@ -199,6 +199,16 @@ describe('verifyBundle', () => {
     }
   });
 
+  it('rejects, and does not throw on, two objects without a prototype where items must be unique', () => {
+    // The case the property below found (seed 403115060): the schema check's deep equality called
+    // `valueOf`, which such an object lacks.
+    const bundle: Draft = structuredClone(signed());
+    bundle.claimedProfiles = [Object.create(null), Object.create(null)];
+    const result = verifyBundle(bundle, WITH_KEY);
+    expect(result.verdict).toBe('rejected');
+    expect(result.rejections.map((r) => r.detail)).toContainEqual(expect.stringMatching(/^\/ cannot be checked as JSON: /));
+  });
+
   it('never throws on what the bundle holds', () => {
     const base = signed();
     const paths = [

@@ -168,7 +168,17 @@ export function checkSuite(suite: unknown): ValidationResult {
 // ---------------------------------------------------------------------------------------------
 
 function run(validator: ValidateFunction, value: unknown): ValidationResult {
-  if (validator(value)) return { ok: true };
+  let valid: boolean;
+  try {
+    valid = validator(value) as boolean;
+  } catch (error) {
+    // Ajv's compiled code assumes JSON: on a value JSON cannot hold it can throw a TypeError (two
+    // objects without a prototype under `uniqueItems`: the deep equality calls their `valueOf`).
+    // No document parsed from text is such a value, so it is not valid; any other error is ours.
+    if (!(error instanceof TypeError)) throw error;
+    return { ok: false, errors: [`/ cannot be checked as JSON: ${error.message}`] };
+  }
+  if (valid) return { ok: true };
   return { ok: false, errors: formatErrors(validator.errors ?? []) };
 }
 
