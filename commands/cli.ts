@@ -300,5 +300,28 @@ export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<n
 }
 
 function defaultIo(): Io {
-  return { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s), tty: process.stderr.isTTY === true };
+  return { out: writerTo(process.stdout), err: writerTo(process.stderr), tty: process.stderr.isTTY === true };
+}
+
+const writers = new WeakMap<NodeJS.WriteStream, (text: string) => void>();
+
+/**
+ * Writes to `stream` until its reader goes away (`run --list | head`). Node reports the closed
+ * pipe as an 'error' event, which would end the process with a stack trace, and mid-run before
+ * the report files are written; the command instead writes nothing more there and runs to its
+ * end, with its own exit code. Any other error of the stream is thrown, as before.
+ */
+function writerTo(stream: NodeJS.WriteStream): (text: string) => void {
+  const known = writers.get(stream);
+  if (known !== undefined) return known;
+  let closed = false;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    closed = true;
+  });
+  const write = (text: string): void => {
+    if (!closed) stream.write(text);
+  };
+  writers.set(stream, write);
+  return write;
 }

@@ -1,8 +1,9 @@
 // The command line at its edges: usage errors in one line, `--certify` refused before any leg
 // when it could not sign, output folders created and unwritable paths refused up front, a refused
-// API key in one line, progress printed once, every exit code of `run` (README "Exit codes"), and
-// docs/cli.md naming every flag.
+// API key in one line, progress printed once, every exit code of `run` (README "Exit codes"), a
+// reader that goes away, and docs/cli.md naming every flag.
 
+import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -346,6 +347,37 @@ describe('the exit codes of run (README "Exit codes")', () => {
     const { out } = await cli('run', '--help');
     const listed = out.slice(out.indexOf('\nExit codes:\n'));
     for (const code of documented) expect(listed, `run --help lists exit code ${code}`).toMatch(new RegExp(`(^|[ ;])${code}[ ,]`, 'm'));
+  });
+});
+
+/**
+ * The command as a process, its standard output (and with `closeErr` its standard error) closed
+ * by the reader before it writes: each of its writes there then meets EPIPE. Its exit code and
+ * what it wrote to standard error (when open).
+ */
+function withReaderGone(args: string[], closeErr = false): Promise<{ code: number | null; err: string }> {
+  const child = spawn(process.execPath, [packagePath('bin/openwop-eval-conformance.mjs'), ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.destroy();
+  if (closeErr) child.stderr.destroy();
+  let err = '';
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (err += text));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, err })));
+}
+
+describe('a reader that goes away (`run --list | head`)', () => {
+  it('ends the output, not the command: no stack trace, its own exit code', async () => {
+    const { code, err } = await withReaderGone(['run', '--list']);
+    expect(err).toBe('');
+    expect(code).toBe(0);
+  });
+
+  it('loses nothing the command writes to files, with both streams closed', async () => {
+    const report = join(dir, 'reader-gone.json');
+    const { code } = await withReaderGone(['run', '--offline', '--progress', 'lines', '--report-json', report], true);
+    expect(code).toBe(0);
+    const rows = (JSON.parse(readFileSync(report, 'utf8')) as { rows: Array<{ result: string }> }).rows;
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.result === 'executed-pass')).toBe(true);
   });
 });
 
