@@ -2,8 +2,9 @@
 // (progress, notes, errors). One shape for every command, and the two one-line error forms the
 // README's exit-code table promises.
 
-import { closeSync, existsSync, mkdirSync, openSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { makeFolder } from './make-folder.ts';
 
 export interface Io {
   out: (s: string) => void;
@@ -33,7 +34,7 @@ export function prepareOutputs(outputs: ReadonlyArray<readonly [flag: string, pa
     if (path === undefined) continue;
     const file = resolve(path);
     try {
-      mkdirSync(dirname(file), { recursive: true });
+      makeFolder(dirname(file));
       if (existsSync(file)) {
         if (statSync(file).isDirectory()) return `${flag} ${path}: is a folder, not a file`;
         closeSync(openSync(file, 'r+'));

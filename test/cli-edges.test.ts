@@ -3,7 +3,7 @@
 // API key in one line, progress printed once, every exit code of `run` (README "Exit codes"), a
 // reader that goes away, and docs/cli.md naming every flag.
 
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,7 @@ import { main } from '../commands/cli.ts';
 import { packagePath } from '../lib/package-root.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
+import { patient } from './support/slowness.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'owec-edges-'));
 const key = generateDevKeyPair();
@@ -175,6 +176,19 @@ describe('output files', () => {
       /--report-json \/proc\/owec-probe\.json: cannot be written \(ENOENT\)$/,
     ]);
   }
+  it.runIf(process.platform === 'linux')('refuses a folder that cannot be made, in one line, and does not hang on it', () => {
+    // Under /proc, Node's recursive mkdirSync loops for ever (lib/make-folder.ts): the command runs
+    // as a process with a bound, so a loop fails this test instead of hanging the run.
+    const run = spawnSync(process.execPath, [packagePath('bin/openwop-eval-conformance.mjs'), 'run', '--offline', '--junit', '/proc/owec-probe/junit.xml'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: patient(30_000),
+    });
+    expect(run.signal, 'the command was stopped at its bound: it hung').toBeNull();
+    expect(run.status).toBe(2);
+    expect(run.stderr.trimEnd()).toMatch(/^openwop-eval-conformance: --junit \/proc\/owec-probe\/junit\.xml: cannot be written \(ENOENT\)$/);
+  });
+
   for (const [what, flags, message] of cases) {
     it(`refuses ${what} in one line, exit 2, before any leg runs`, async () => {
       const { code, out, err } = await cli('run', ...flags());

@@ -2,7 +2,7 @@
 // discovery, signed, written, and judged as `verify` judges it (docs/auditing.md "Verifying a bundle").
 
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { PACKAGE_ROOT, packageIdentity } from '../../lib/package-root.ts';
 import type { Bundle, EvidenceTier, LedgerRow, UnsignedBundle } from '../../lib/evidence/types.ts';
@@ -13,6 +13,7 @@ import { verifyBundle } from '../../lib/evidence/verify.ts';
 import { attested, certificationOf, type Certification, type HarnessIdentity } from '../../lib/evidence/certification.ts';
 import { certificatePath, signEvalCertificate } from '../../lib/evidence/eval-certificate.ts';
 import { cannotStart, type Io } from '../../lib/io.ts';
+import { makeFolder } from '../../lib/make-folder.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import type { Redactor } from '../../lib/redact.ts';
 import { authenticityLine, rejectionLines, schemaLine, upstreamLine, verdictLine } from '../../lib/report/verdict-lines.ts';
@@ -122,7 +123,7 @@ export function writeBundle(options: BundleWrite): BundleWritten {
     return { code: 1 };
   }
   const out = resolve(path);
-  mkdirSync(dirname(out), { recursive: true });
+  makeFolder(dirname(out));
   writeFileSync(out, text);
   const verdict = verifyBundle(bundle, { hostPublicKeyPem: publicKeyPemFromPrivate(privateKeyPem) });
   io.out(`bundle written to ${out}\n`);

@@ -2,11 +2,12 @@
 // and `--baseline-suite`, read before any leg runs; and the shrunk reproducer of a failing
 // generated suite, written beside the report once the legs have run.
 
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { EXPLORE_SEED, isSeed } from '../../lib/certification-seed.ts';
 import type { Io } from '../../lib/io.ts';
+import { makeFolder } from '../../lib/make-folder.ts';
 import type { GeneratedPlan } from '../../lib/ledger/target.ts';
 import type { Redactor } from '../../lib/redact.ts';
 import { checkSuite } from '../../lib/schemas/index.ts';
@@ -75,7 +76,7 @@ export function writeReproducer(write: {
   const path = `${stem}.repro.json`;
   const baselinePath = `${stem}.repro.baseline.json`;
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeFolder(dirname(path));
     writeFileSync(path, `${JSON.stringify(redactor.value(reproducer.suite), null, 2)}\n`);
     if (reproducer.baseline !== undefined) writeFileSync(baselinePath, `${JSON.stringify(redactor.value(reproducer.baseline), null, 2)}\n`);
   } catch (error) {

@@ -3,13 +3,14 @@
 // the run's one redactor like every other output, and is refused whole, as the bundle is, should
 // a secret of the run still appear in its text.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { bindArchive, bindingPath } from '../evidence/archive.ts';
 import type { Io } from '../io.ts';
 import type { Redactor } from '../redact.ts';
 import { archiveBytes, archiveText, type ArchiveSettings } from './har.ts';
 import type { ArchiveRecorder } from './recorder.ts';
+import { makeFolder } from '../make-folder.ts';
 import type { KeyRoles } from './request-key.ts';
 
 /** `--archive FILE`, or with `--certify FILE` and no `--archive`, the archive beside the bundle. */
@@ -66,7 +67,7 @@ export async function writeArchive(options: { encoded: EncodedArchive; signed: S
   }
   const bytes = await encoded.bytes;
   const out = resolve(encoded.path);
-  mkdirSync(dirname(out), { recursive: true });
+  makeFolder(dirname(out));
   writeFileSync(out, bytes);
   io.out(`archive written to ${out} (${encoded.exchanges} exchanges, ${bytes.length} bytes)\n`);
   if (signed === undefined) return { code: 0, bytes };

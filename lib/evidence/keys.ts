@@ -3,13 +3,14 @@
 // requirement ids, ./harness.ts). Everything else in lib/evidence is pure.
 
 import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { developmentKeyId, ed25519PrivateKey, ed25519PublicKey, publicKeyPemFromRaw, rawPublicKeyB64url } from './ed25519.ts';
 import { findDuplicateMember } from './jcs.ts';
 import { JsonTooDeep, parseJsonBounded } from '../json-depth.ts';
 import type { NotABundle } from './verify.ts';
 import type { ProfileTable } from './profiles.ts';
+import { makeFolder } from '../make-folder.ts';
 import { packagePath } from '../package-root.ts';
 import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
 
@@ -85,7 +86,7 @@ export function loadOrCreateDevKey(dir: string): DevKeyPair & { created: boolean
   } catch (error) {
     if (!isErrno(error, 'ENOENT')) throw error;
   }
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeFolder(dir, 0o700);
   const pair = generateDevKeyPair();
   try {
     writeFileSync(path, pair.privateKeyPem, { mode: 0o600, flag: 'wx' });

@@ -1,0 +1,47 @@
+// lib/make-folder.ts: a folder and its missing parents, or the error of the first that cannot be
+// made, in a number of steps bounded by the path's depth (Node's recursive mkdirSync can loop
+// for ever; test/cli-edges.test.ts holds the command on such a path).
+
+import { mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeFolder } from '../lib/make-folder.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'owec-folder-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The error code `makeFolder(path)` throws (undefined when it returns). */
+function codeOf(path: string): string | undefined {
+  try {
+    makeFolder(path);
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code;
+  }
+}
+
+describe('makeFolder', () => {
+  it('makes the folder and its missing parents, each with the mode asked, and takes one that exists', () => {
+    const deep = join(dir, 'a', 'b', 'c');
+    makeFolder(deep, 0o700);
+    for (const folder of [join(dir, 'a'), join(dir, 'a', 'b'), deep]) expect(statSync(folder).mode & 0o777).toBe(0o700);
+    expect(codeOf(deep)).toBeUndefined();
+    expect(codeOf(join(dir, 'a'))).toBeUndefined();
+  });
+
+  it('throws where a part of the path is a file', () => {
+    writeFileSync(join(dir, 'a-file'), '');
+    expect(codeOf(join(dir, 'a-file'))).toBe('EEXIST');
+    expect(codeOf(join(dir, 'a-file', 'x', 'y'))).toBe('ENOTDIR');
+  });
+
+  it('throws where a part of the path is a link to nothing', () => {
+    symlinkSync(join(dir, 'nowhere'), join(dir, 'dangling'));
+    expect(codeOf(join(dir, 'dangling', 'x'))).toBe('EEXIST');
+  });
+
+  it.runIf(process.platform === 'linux')('throws ENOENT under /proc, where a parent exists but takes no folder', () => {
+    expect(codeOf('/proc/owec-probe/x')).toBe('ENOENT');
+  });
+});
