@@ -8,7 +8,6 @@
 // input or transport problem. The API key is never printed: every line leaves through the
 // redactor (lib/redact.ts).
 
-import { readFileSync } from 'node:fs';
 import {
   createClient,
   waitForSummary,
@@ -31,6 +30,7 @@ import { Redactor } from '../lib/redact.ts';
 import { checkSuite, validateRunEvent } from '../lib/schemas/index.ts';
 import { archivedRun } from '../lib/archive/archived-run.ts';
 import { readArchiveFile } from '../lib/archive/replay.ts';
+import { MAX_ARCHIVE_BYTES, MAX_DOCUMENT_BYTES, readInputText } from '../lib/input-file.ts';
 
 export interface GradeOptions {
   suite: string;
@@ -50,7 +50,7 @@ const SUMMARY_DEADLINE_MS = 10_000;
 function readJsonFile(path: string, what: string): { ok: true; value: unknown } | { ok: false; message: string } {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readInputText(path, MAX_DOCUMENT_BYTES);
   } catch (error) {
     return { ok: false, message: `${path}: cannot read the ${what} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
   }
@@ -118,7 +118,7 @@ function isHttpUrl(text: string): boolean {
 function gradeFile(suite: EvalSuite, path: string, io: Io): number {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readInputText(path, MAX_ARCHIVE_BYTES);
   } catch (error) {
     return cannotStart(io, `${path}: cannot read the events (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }

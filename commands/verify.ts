@@ -11,7 +11,7 @@
 //   `self-attested` or `unverified` when no published key backs it; for a bundle another suite or
 //   another version cut it does not apply.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createClient, discover, type DiscoveryResult } from '../lib/client/index.ts';
 import {
   attested,
@@ -33,6 +33,7 @@ import { replayCommand } from '../lib/archive/replay.ts';
 import { SETTING_FLAGS } from './support/setting-flags.ts';
 import { authenticityLine, rejectionLines, schemaLine, upstreamLine, verdictLine } from '../lib/report/verdict-lines.ts';
 import { isJsonObject } from '../lib/json-value.ts';
+import { MAX_ARCHIVE_BYTES, MAX_DOCUMENT_BYTES, readInputFile, readInputText } from '../lib/input-file.ts';
 
 export interface VerifyCommandOptions {
   hostKey?: string;
@@ -125,7 +126,7 @@ function readCertificate(
   }
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(where, 'utf8'));
+    value = JSON.parse(readInputText(where, MAX_DOCUMENT_BYTES));
   } catch (error) {
     return { ok: true, finding: { checked: true, problems: [`${where} is not JSON: ${(error as Error).message}`] } };
   }
@@ -136,7 +137,7 @@ function readCertificate(
     ...(keys.hostPublicKeyRaw !== undefined ? [ed25519PublicKeyFromRaw(keys.hostPublicKeyRaw)] : []),
   ];
   const archivePath = `${path.replace(/\.json$/, '')}.archive.har.gz`;
-  const archive = existsSync(archivePath) ? readFileSync(archivePath) : undefined;
+  const archive = existsSync(archivePath) ? readInputFile(archivePath, MAX_ARCHIVE_BYTES) : undefined;
   return { ok: true, finding: { checked: true, problems: checkEvalCertificate(value, bundle, expected, publicKeys, archive).problems } };
 }
 
@@ -199,7 +200,7 @@ async function discoveryDocument(source: string): Promise<DocumentRead> {
   if (parsed === null) {
     let value: unknown;
     try {
-      value = JSON.parse(readFileSync(source, 'utf8'));
+      value = JSON.parse(readInputText(source, MAX_DOCUMENT_BYTES));
     } catch (error) {
       return { ok: false, reason: `--discovery: ${source} is neither an http(s) URL nor a readable JSON file: ${(error as Error).message}` };
     }

@@ -145,6 +145,20 @@ describe('--certify that could not sign', () => {
   });
 });
 
+/**
+ * The command as a process, stopped at a bound: a command that hangs or reads for ever fails the
+ * test that runs it instead of hanging the whole run (or filling a fork's memory) in-process.
+ */
+function boundedCommand(...args: string[]): { status: number | null; stderr: string } {
+  const run = spawnSync(process.execPath, [packagePath('bin/openwop-eval-conformance.mjs'), ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: patient(30_000),
+  });
+  expect(run.signal, 'the command was stopped at its bound: it hung').toBeNull();
+  return { status: run.status, stderr: run.stderr };
+}
+
 describe('output files', () => {
   it('are written into folders that did not exist', async () => {
     const report = join(dir, 'new', 'deeper', 'report.json');
@@ -177,14 +191,8 @@ describe('output files', () => {
     ]);
   }
   it.runIf(process.platform === 'linux')('refuses a folder that cannot be made, in one line, and does not hang on it', () => {
-    // Under /proc, Node's recursive mkdirSync loops for ever (lib/make-folder.ts): the command runs
-    // as a process with a bound, so a loop fails this test instead of hanging the run.
-    const run = spawnSync(process.execPath, [packagePath('bin/openwop-eval-conformance.mjs'), 'run', '--offline', '--junit', '/proc/owec-probe/junit.xml'], {
-      cwd: dir,
-      encoding: 'utf8',
-      timeout: patient(30_000),
-    });
-    expect(run.signal, 'the command was stopped at its bound: it hung').toBeNull();
+    // Under /proc, Node's recursive mkdirSync loops for ever (lib/make-folder.ts).
+    const run = boundedCommand('run', '--offline', '--junit', '/proc/owec-probe/junit.xml');
     expect(run.status).toBe(2);
     expect(run.stderr.trimEnd()).toMatch(/^openwop-eval-conformance: --junit \/proc\/owec-probe\/junit\.xml: cannot be written \(ENOENT\)$/);
   });
@@ -392,6 +400,22 @@ describe('a reader that goes away (`run --list | head`)', () => {
     const rows = (JSON.parse(readFileSync(report, 'utf8')) as { rows: Array<{ result: string }> }).rows;
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((row) => row.result === 'executed-pass')).toBe(true);
+  });
+});
+
+describe('an input file without an end (lib/input-file.ts)', () => {
+  it.runIf(process.platform === 'linux')('is refused at its bound by verify, in one line, exit 3', () => {
+    const run = boundedCommand('verify', '/dev/zero');
+    expect(run.status).toBe(3);
+    expect(run.stderr.trimEnd()).toMatch(
+      /^openwop-eval-conformance: not a bundle: cannot read \/dev\/zero: EFBIG: more than 67108864 bytes, read '\/dev\/zero'$/,
+    );
+  });
+
+  it.runIf(process.platform === 'linux')('is refused at its bound by run, in one line, exit 2, before any leg', () => {
+    const run = boundedCommand('run', '--offline', '--expected-failures', '/dev/zero');
+    expect(run.status).toBe(2);
+    expect(run.stderr.trimEnd()).toMatch(/^openwop-eval-conformance: --expected-failures \/dev\/zero: cannot read it \(EFBIG\) \(see --help\)$/);
   });
 });
 

@@ -2,7 +2,7 @@
 // and `--baseline-suite`, read before any leg runs; and the shrunk reproducer of a failing
 // generated suite, written beside the report once the legs have run.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { EXPLORE_SEED, isSeed } from '../../lib/certification-seed.ts';
@@ -11,6 +11,7 @@ import { makeFolder } from '../../lib/make-folder.ts';
 import type { GeneratedPlan } from '../../lib/ledger/target.ts';
 import type { Redactor } from '../../lib/redact.ts';
 import { checkSuite } from '../../lib/schemas/index.ts';
+import { MAX_DOCUMENT_BYTES, readInputText } from '../../lib/input-file.ts';
 
 export interface GeneratedFlags {
   seed?: string;
@@ -43,7 +44,7 @@ export function readGeneratedPlan(options: GeneratedFlags): { ok: true; count?: 
   const read = (flag: string, file: string): { ok: true; suite: Record<string, unknown> } | { ok: false; problem: string } => {
     let suite: unknown;
     try {
-      suite = JSON.parse(readFileSync(file, 'utf8'));
+      suite = JSON.parse(readInputText(file, MAX_DOCUMENT_BYTES));
     } catch (error) {
       return { ok: false, problem: `${flag} ${file}: ${(error as Error).message.split('\n')[0]}` };
     }

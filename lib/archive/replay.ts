@@ -6,7 +6,6 @@
 // certification": it re-derives the checks and the grading from the recorded answers; it cannot
 // show that the host really sent them.
 
-import { readFileSync } from 'node:fs';
 import { certifyTarget } from '../certify.ts';
 import { bindingPath, checkBinding } from '../evidence/archive.ts';
 import { ed25519PublicKey } from '../evidence/ed25519.ts';
@@ -22,6 +21,7 @@ import type { Scenario } from '../ledger/scenario.ts';
 import { parseArchive, type Har, type ReadArchive } from './har.ts';
 import { startReplayHost } from './replay-host.ts';
 import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
+import { MAX_ARCHIVE_BYTES, MAX_DOCUMENT_BYTES, readInputFile, readInputText } from '../input-file.ts';
 
 export interface ReplayRun {
   ok: boolean;
@@ -40,7 +40,7 @@ export interface ReplayRun {
 export function readArchiveFile(path: string): ReadArchive {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(path);
+    bytes = readInputFile(path, MAX_ARCHIVE_BYTES);
   } catch (error) {
     return { ok: false, reason: `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
   }
@@ -131,7 +131,7 @@ export async function replayCommand(bundlePath: string, options: ReplayOptions, 
   let bindingValue: unknown;
   const sigPath = bindingPath(options.replay);
   try {
-    bindingValue = JSON.parse(readFileSync(sigPath, 'utf8'));
+    bindingValue = JSON.parse(readInputText(sigPath, MAX_DOCUMENT_BYTES));
   } catch (error) {
     return cannotStart(io, `cannot read the archive's binding ${sigPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }

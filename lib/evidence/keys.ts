@@ -13,6 +13,7 @@ import type { ProfileTable } from './profiles.ts';
 import { makeFolder } from '../make-folder.ts';
 import { packagePath } from '../package-root.ts';
 import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
+import { MAX_DOCUMENT_BYTES, readInputText } from '../input-file.ts';
 
 /** requirements/profiles.json: the eval profiles of this harness version (docs/auditing.md "Eval profiles"). */
 export const PROFILES_FILE = packagePath('requirements/profiles.json');
@@ -82,7 +83,7 @@ function isErrno(error: unknown, code: string): boolean {
 export function loadOrCreateDevKey(dir: string): DevKeyPair & { created: boolean } {
   const path = join(dir, DEV_KEY_FILE);
   try {
-    return { ...pairFromPrivatePem(readFileSync(path, 'utf8'), path), created: false };
+    return { ...pairFromPrivatePem(readInputText(path, MAX_DOCUMENT_BYTES), path), created: false };
   } catch (error) {
     if (!isErrno(error, 'ENOENT')) throw error;
   }
@@ -91,7 +92,7 @@ export function loadOrCreateDevKey(dir: string): DevKeyPair & { created: boolean
   try {
     writeFileSync(path, pair.privateKeyPem, { mode: 0o600, flag: 'wx' });
   } catch (error) {
-    if (isErrno(error, 'EEXIST')) return { ...pairFromPrivatePem(readFileSync(path, 'utf8'), path), created: false };
+    if (isErrno(error, 'EEXIST')) return { ...pairFromPrivatePem(readInputText(path, MAX_DOCUMENT_BYTES), path), created: false };
     throw error;
   }
   writeFileSync(join(dir, DEV_PUBLIC_KEY_FILE), pair.publicKeyPem, { mode: 0o644 });
@@ -103,7 +104,7 @@ export type KeyFile = { ok: true; pem: string } | { ok: false; reason: string };
 function readKeyFile(path: string, parse: (pem: string) => unknown, what: string): KeyFile {
   let pem: string;
   try {
-    pem = readFileSync(path, 'utf8');
+    pem = readInputText(path, MAX_DOCUMENT_BYTES);
   } catch (error) {
     return { ok: false, reason: `cannot read the ${what} file ${path}: ${(error as Error).message}` };
   }
@@ -190,7 +191,7 @@ export type BundleFile = { ok: true; bundle: Record<string, unknown>; text: stri
 export function readBundleFile(path: string): BundleFile {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readInputText(path, MAX_DOCUMENT_BYTES);
   } catch (error) {
     return { ok: false, reason: `cannot read ${path}: ${(error as Error).message}` };
   }

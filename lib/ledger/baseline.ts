@@ -15,6 +15,7 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { LedgerRow, Disposition } from '../evidence/types.ts';
 import { JsonTooDeep, parseJsonBounded } from '../json-depth.ts';
 import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
+import { MAX_DOCUMENT_BYTES, readInputText } from '../input-file.ts';
 
 export const BASELINE_SCHEMA_FILE = packagePath('schemas/expected-failures.schema.json');
 
@@ -78,7 +79,7 @@ export function readBaseline(
   const file = `${names.expectedFailures} ${path}`;
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readInputText(path, MAX_DOCUMENT_BYTES);
   } catch (error) {
     return { ok: false, problem: `${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
   }
