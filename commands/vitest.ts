@@ -15,7 +15,7 @@ import type { HostAccess } from '../lib/ledger/target.ts';
 import { TestBug } from '../lib/test-bug.ts';
 import { runLegs } from '../lib/ledger/runner.ts';
 import type { Scenario } from '../lib/ledger/scenario.ts';
-import { given, readCaps } from './support/run-settings.ts';
+import { given, readCaps, readRequireBehavior } from './support/run-settings.ts';
 import { SETTING_FLAGS } from './support/setting-flags.ts';
 
 /** How long the tests of one adapter may wait for the certification they share. */
@@ -93,7 +93,9 @@ export function setEmbeddedHostFactory(factory: EmbeddedHostFactory | undefined)
 
 /** The host of the environment (OPENWOP_BASE_URL and its keys), or the embedded one, started here. */
 async function connectFromEnvironment(onClose: (close: () => Promise<void>) => void): Promise<AdapterConnection> {
-  const requireBehavior = given(undefined, 'OPENWOP_REQUIRE_BEHAVIOR') === 'true';
+  const strict = readRequireBehavior(undefined, process.env);
+  if (!strict.ok) throw new Error(strict.problem);
+  const { requireBehavior } = strict;
   const baseUrl = given(undefined, 'OPENWOP_BASE_URL');
   if (baseUrl) {
     return {

@@ -8,13 +8,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cli } from './support/cli.ts';
 import { forward } from './support/forward.ts';
 import { main } from '../commands/cli.ts';
 import { packagePath } from '../lib/package-root.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
+import { readRequireBehavior } from '../commands/support/run-settings.ts';
 import { patient } from './support/slowness.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'owec-edges-'));
@@ -318,6 +319,28 @@ describe('progress', () => {
     expect(code).toBe(2);
     expect(err).toMatch(/argument 'bar' is invalid\. Allowed choices are auto, lines, none\. \(see --help\)$/m);
     expectOneLine(err);
+  });
+});
+
+describe('OPENWOP_REQUIRE_BEHAVIOR', () => {
+  it('is true or false (unset or empty: false); the flag wins', () => {
+    expect(readRequireBehavior(undefined, { OPENWOP_REQUIRE_BEHAVIOR: 'true' })).toEqual({ ok: true, requireBehavior: true });
+    for (const off of [undefined, '', 'false'])
+      expect(readRequireBehavior(undefined, { OPENWOP_REQUIRE_BEHAVIOR: off })).toEqual({ ok: true, requireBehavior: false });
+    expect(readRequireBehavior(true, { OPENWOP_REQUIRE_BEHAVIOR: 'false' })).toEqual({ ok: true, requireBehavior: true });
+  });
+
+  it('refuses any other value rather than run lenient, in one line, exit 2, before any host is reached', async () => {
+    for (const bad of ['1', 'yes', 'TRUE', 'maybe']) {
+      vi.stubEnv('OPENWOP_REQUIRE_BEHAVIOR', bad);
+      try {
+        const run = await cli('run', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k');
+        expect(run.code, bad).toBe(2);
+        expect(run.err).toBe(`openwop-eval-conformance: OPENWOP_REQUIRE_BEHAVIOR must be true or false, got "${bad}" (see --help)\n`);
+      } finally {
+        vi.unstubAllEnvs();
+      }
+    }
   });
 });
 

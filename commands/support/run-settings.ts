@@ -187,6 +187,19 @@ export function readDeadlines(flags: DeadlineFlags, env: NodeJS.ProcessEnv): Rea
   };
 }
 
+/**
+ * `--require-behavior` (which wins) or OPENWOP_REQUIRE_BEHAVIOR: `true` or `false`, unset or empty
+ * being false. Any other value is refused, not read as false: `=1` or `=yes` meant the strict
+ * mode, and a lenient run taken for a strict one passes what the user asked to fail.
+ */
+export function readRequireBehavior(flag: boolean | undefined, env: NodeJS.ProcessEnv): Read<'requireBehavior', boolean> {
+  if (flag === true) return { ok: true, requireBehavior: true };
+  const text = given(undefined, 'OPENWOP_REQUIRE_BEHAVIOR', env);
+  if (text === 'true') return { ok: true, requireBehavior: true };
+  if (text === undefined || text === '' || text === 'false') return { ok: true, requireBehavior: false };
+  return { ok: false, problem: `OPENWOP_REQUIRE_BEHAVIOR must be true or false, got "${text}"` };
+}
+
 /** `--concurrency` (which wins) or OPENWOP_MAX_WORKERS: the legs in flight, an integer 1..64. */
 export function readConcurrency(flag: string | undefined, env: NodeJS.ProcessEnv): Read<'concurrency', number> {
   const read = numberSetting({ name: '--concurrency', value: flag }, 'OPENWOP_MAX_WORKERS', env, `an integer from 1 to ${MAX_CONCURRENCY}`, (text) => {
@@ -256,13 +269,15 @@ export function readCertifySettings(
     return refuse(`--max-workers is --concurrency by its OpenWOP name; give one of them, not ${options.maxWorkers} and ${options.concurrency}`);
   const workers = readConcurrency(options.concurrency ?? options.maxWorkers, env);
   if (!workers.ok) return refuse(workers.problem);
+  const strict = readRequireBehavior(options.requireBehavior, env);
+  if (!strict.ok) return refuse(strict.problem);
   const plan = readGeneratedPlan(options);
   if (!plan.ok) return refuse(plan.problem);
   return {
     ok: true,
     settings: {
       host: { baseUrl, apiKey, tenantBApiKey: given(options.tenantBApiKey, 'OPENWOP_TEST_TENANT_B_API_KEY', env) },
-      requireBehavior: options.requireBehavior === true || given(undefined, 'OPENWOP_REQUIRE_BEHAVIOR', env) === 'true',
+      requireBehavior: strict.requireBehavior,
       hostBuild,
       signer,
       deadlines: deadlines.deadlines,
