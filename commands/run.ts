@@ -197,7 +197,17 @@ async function hostToCertify(start: {
   }
   // The embedded host publishes the development key in its discovery signingKeys, so the
   // bundle it is certified with can be verified against what the host itself advertises.
-  const devKey = options.certify && signer === undefined ? loadOrCreateDevKey(devKeyDir()) : undefined;
+  let devKey: ReturnType<typeof loadOrCreateDevKey> | undefined;
+  if (options.certify && signer === undefined) {
+    // The folder is the user's (OPENWOP_DEV_KEY_DIR): one that cannot hold the key, or a key file
+    // that is not one, is theirs to fix, not a harness failure.
+    const dir = devKeyDir();
+    try {
+      devKey = loadOrCreateDevKey(dir);
+    } catch (error) {
+      return { ok: false, code: cannotStart(io, `cannot keep the development signing key in ${dir}: ${(error as Error).message.split('\n')[0]}`) };
+    }
+  }
   redactor.add(...pemSecrets(devKey?.privateKeyPem));
   if (devKey?.created) io.err(`created a self-signed development key in ${devKeyDir()} (not for publication)\n`);
   const host = await embeddedHost({

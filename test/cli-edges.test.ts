@@ -138,6 +138,29 @@ describe('--certify that could not sign', () => {
     expect(host.requests()).toBeGreaterThan(0);
   });
 
+  it('against the embedded host, a development key folder that cannot hold the key stops the run in one line, exit 2', async () => {
+    for (const [keyDir, problem] of [
+      [join(dir, 'a-file'), /ENOTDIR/],
+      [join(dir, 'bad-key-folder'), /dev-signing-key\.pem/],
+    ] as const) {
+      mkdirSync(join(dir, 'bad-key-folder'), { recursive: true });
+      writeFileSync(join(dir, 'bad-key-folder', 'dev-signing-key.pem'), 'not a key\n');
+      vi.stubEnv('OPENWOP_DEV_KEY_DIR', keyDir);
+      try {
+        const { code, err } = await cli('run', '--certify', join(dir, 'k.json'));
+        expect(code, keyDir).toBe(2);
+        expect(err).toMatch(
+          new RegExp(`^openwop-eval-conformance: cannot keep the development signing key in ${keyDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `),
+        );
+        expect(err).toMatch(problem);
+        expect(err).not.toMatch(/harness failed|started the embedded reference host/);
+        expectOneLine(err);
+      } finally {
+        vi.unstubAllEnvs();
+      }
+    }
+  });
+
   it('against the embedded host, a missing --signing-key file stops the run before the host starts', async () => {
     const { code, err } = await cli('run', '--certify', join(dir, 'e.json'), '--signing-key', join(dir, 'nope.pem'), '--signing-key-id', 'k');
     expect(code).toBe(2);
