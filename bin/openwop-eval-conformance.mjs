@@ -13,10 +13,14 @@ import { BUILT, buildIsCurrent } from './build-state.mjs';
 // V8 optimizes a function once it has run a budget of bytecode. A run of the command is short
 // and its code lukewarm: at the default budget the optimizing compiler costs more than it gives
 // back. Eight times the default (66 KiB): a certification of the reference host 0.84 → 0.63
-// CPU-s, one of 400 generated suites 5.4 → 4.2 (bench/RESULTS.md "V8's optimization budget").
-// Set before the command's code is compiled; V8 accepts a code cache only under the flags it was
-// made with, and the build makes the bundles' caches through this file, so under this one too.
+// CPU-s, one of 400 generated suites 5.4 → 4.2. And WebAssembly (undici's HTTP parser) stays in
+// its baseline compiler: optimizing the parser's one large function cost a short run about a
+// tenth of its CPU, a long one gains nothing from it (bench/RESULTS.md "V8's optimization
+// budget"). Set before the command's code is compiled; V8 accepts a code cache only under the
+// flags it was made with, and the build makes the bundles' caches through this file, so under
+// these too.
 setFlagsFromString('--interrupt-budget=540672');
+setFlagsFromString('--liftoff-only');
 
 const args = process.argv.slice(2);
 const built = buildIsCurrent();
