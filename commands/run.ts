@@ -8,7 +8,7 @@ import type { EmbeddedHost, EmbeddedHostFactory } from '../lib/certify.ts';
 import { certifyTarget } from '../lib/certify.ts';
 import type { Certification } from '../lib/evidence/certification.ts';
 import { thisHarness } from '../lib/evidence/harness.ts';
-import { loadOrCreateDevKey, signingKeyProblem } from '../lib/evidence/keys.ts';
+import { signingKeyProblem } from '../lib/evidence/keys.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { cannotStart, prepareOutputs, type Io } from '../lib/io.ts';
 import { usage } from './support/usage.ts';
@@ -32,7 +32,7 @@ import { gitCommit, PACKAGE, writeBundle, writeCertificate, type BundleWritten, 
 import { writeReproducer } from './support/generated-plan.ts';
 import { RunInterruption } from './support/interruption.ts';
 import { SETTING_FLAGS } from './support/setting-flags.ts';
-import { archiveSettingsOf, devKeyDir, given, givenKeys, readCertifySettings, type CertifySettings, type RunOptions } from './support/run-settings.ts';
+import { archiveSettingsOf, given, givenKeys, readCertifySettings, readDevKey, type CertifySettings, type RunOptions } from './support/run-settings.ts';
 
 export { PROGRESS_MODES, type ProgressMode } from '../lib/report/progress.ts';
 export type { RunOptions } from './support/run-settings.ts';
@@ -197,19 +197,11 @@ async function hostToCertify(start: {
   }
   // The embedded host publishes the development key in its discovery signingKeys, so the
   // bundle it is certified with can be verified against what the host itself advertises.
-  let devKey: ReturnType<typeof loadOrCreateDevKey> | undefined;
-  if (options.certify && signer === undefined) {
-    // The folder is the user's (OPENWOP_DEV_KEY_DIR): one that cannot hold the key, or a key file
-    // that is not one, is theirs to fix, not a harness failure.
-    const dir = devKeyDir();
-    try {
-      devKey = loadOrCreateDevKey(dir);
-    } catch (error) {
-      return { ok: false, code: cannotStart(io, `cannot keep the development signing key in ${dir}: ${(error as Error).message.split('\n')[0]}`) };
-    }
-  }
+  const read = options.certify && signer === undefined ? readDevKey() : undefined;
+  if (read?.ok === false) return { ok: false, code: cannotStart(io, read.problem) };
+  const devKey = read?.key;
   redactor.add(...pemSecrets(devKey?.privateKeyPem));
-  if (devKey?.created) io.err(`created a self-signed development key in ${devKeyDir()} (not for publication)\n`);
+  if (devKey?.created) io.err(`created a self-signed development key in ${read?.dir} (not for publication)\n`);
   const host = await embeddedHost({
     ...(devKey ? { signingKey: devKey.privateKeyPem, signingKeyId: devKey.keyId } : {}),
     log: (message: string) => io.err(`[reference-host] ${message}\n`),

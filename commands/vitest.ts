@@ -93,7 +93,7 @@ export function setEmbeddedHostFactory(factory: EmbeddedHostFactory | undefined)
 
 /** The host of the environment (OPENWOP_BASE_URL and its keys), or the embedded one, started here. */
 async function connectFromEnvironment(onClose: (close: () => Promise<void>) => void): Promise<AdapterConnection> {
-  const strict = readRequireBehavior(undefined, process.env);
+  const strict = readRequireBehavior(undefined);
   if (!strict.ok) throw new Error(strict.problem);
   const { requireBehavior } = strict;
   const baseUrl = given(undefined, 'OPENWOP_BASE_URL');

@@ -7,7 +7,7 @@
 
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { readSigningKeyFile } from '../../lib/evidence/keys.ts';
+import { loadOrCreateDevKey, readSigningKeyFile } from '../../lib/evidence/keys.ts';
 import type { Io } from '../../lib/io.ts';
 import { usage } from './usage.ts';
 import { DEFAULT_CAPS, type Caps } from '../../lib/ledger/caps.ts';
@@ -192,7 +192,7 @@ export function readDeadlines(flags: DeadlineFlags, env: NodeJS.ProcessEnv): Rea
  * being false. Any other value is refused, not read as false: `=1` or `=yes` meant the strict
  * mode, and a lenient run taken for a strict one passes what the user asked to fail.
  */
-export function readRequireBehavior(flag: boolean | undefined, env: NodeJS.ProcessEnv): Read<'requireBehavior', boolean> {
+export function readRequireBehavior(flag: boolean | undefined, env: NodeJS.ProcessEnv = process.env): Read<'requireBehavior', boolean> {
   if (flag === true) return { ok: true, requireBehavior: true };
   const text = given(undefined, 'OPENWOP_REQUIRE_BEHAVIOR', env);
   if (text === 'true') return { ok: true, requireBehavior: true };
@@ -219,6 +219,23 @@ export function devKeyDir(env: NodeJS.ProcessEnv = process.env): string {
   const chosen = given(undefined, 'OPENWOP_DEV_KEY_DIR', env);
   if (chosen) return chosen;
   return join(given(undefined, 'XDG_CONFIG_HOME', env) || join(homedir(), '.config'), 'openwop-eval-conformance');
+}
+
+/** The development key as loadOrCreateDevKey gives it. */
+type DevKey = ReturnType<typeof loadOrCreateDevKey>;
+
+/**
+ * The development signing key of devKeyDir, made on first use. The folder is the user's: one that
+ * cannot hold the key, or a key file that is not one, is theirs to fix (the problem, in one line),
+ * not a harness failure.
+ */
+export function readDevKey(env: NodeJS.ProcessEnv = process.env): { ok: true; key: DevKey; dir: string } | { ok: false; problem: string } {
+  const dir = devKeyDir(env);
+  try {
+    return { ok: true, key: loadOrCreateDevKey(dir), dir };
+  } catch (error) {
+    return { ok: false, problem: `cannot keep the development signing key in ${dir}: ${(error as Error).message.split('\n')[0]}` };
+  }
 }
 
 /**
