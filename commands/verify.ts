@@ -124,9 +124,17 @@ function readCertificate(
     if (given !== undefined) return { ok: false, reason: `--eval-certificate: no file ${given}` };
     return { ok: true, finding: { checked: false, absent: `none at ${where}` } };
   }
+  // A file that cannot be read (a folder, no permission) is the auditor's input problem, not a
+  // certificate that fails: only text that is read and is not JSON is the certificate's fault.
+  let text: string;
+  try {
+    text = readInputText(where, MAX_DOCUMENT_BYTES);
+  } catch (error) {
+    return { ok: false, reason: `cannot read the eval certificate ${where} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+  }
   let value: unknown;
   try {
-    value = JSON.parse(readInputText(where, MAX_DOCUMENT_BYTES));
+    value = JSON.parse(text);
   } catch (error) {
     return { ok: true, finding: { checked: true, problems: [`${where} is not JSON: ${(error as Error).message}`] } };
   }
@@ -137,7 +145,15 @@ function readCertificate(
     ...(keys.hostPublicKeyRaw !== undefined ? [ed25519PublicKeyFromRaw(keys.hostPublicKeyRaw)] : []),
   ];
   const archivePath = `${path.replace(/\.json$/, '')}.archive.har.gz`;
-  const archive = existsSync(archivePath) ? readInputFile(archivePath, MAX_ARCHIVE_BYTES) : undefined;
+  let archive: Buffer | undefined;
+  try {
+    archive = existsSync(archivePath) ? readInputFile(archivePath, MAX_ARCHIVE_BYTES) : undefined;
+  } catch (error) {
+    return {
+      ok: false,
+      reason: `cannot read the archive beside the bundle, ${archivePath} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    };
+  }
   return { ok: true, finding: { checked: true, problems: checkEvalCertificate(value, bundle, expected, publicKeys, archive).problems } };
 }
 

@@ -2,8 +2,9 @@
 // `verify` checks it: absent, another bundle's, altered, re-signed with other profiles, signed by
 // another key, or left under a bundle altered after it was signed.
 
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { certificatePayload, type EvalCertificate } from '../lib/evidence/eval-certificate.ts';
+import { certificatePath, certificatePayload, type EvalCertificate } from '../lib/evidence/eval-certificate.ts';
 import { ed25519PrivateKey, signText } from '../lib/evidence/ed25519.ts';
 import { certificateOf, DEV, file, HOST, signed, withKey } from './support/verify-fixtures.ts';
 
@@ -53,5 +54,27 @@ describe('verify: the eval certificate', () => {
     const { code, out } = await withKey(file(bundle, certificate));
     expect(code).toBe(1);
     expect(out).toMatch(/eval-certificate: the bundle's SHA-256 is [0-9a-f]{64}, the certificate names [0-9a-f]{64}: it certifies another bundle/);
+  });
+
+  it('a certificate or an archive beside the bundle that cannot be read (a folder) is an input problem: one line, exit 2, no stack trace', async () => {
+    const archived = file(signed());
+    const archive = `${archived.replace(/\.json$/, '')}.archive.har.gz`;
+    mkdirSync(archive);
+    const besideArchive = await withKey(archived);
+    expect(besideArchive.code).toBe(2);
+    expect(besideArchive.err).toMatch(/^openwop-eval-conformance: cannot read the archive beside the bundle, \S+\.archive\.har\.gz \(EISDIR\)\n$/);
+    expect(besideArchive.out).toBe('');
+
+    const certified = file(signed(), false);
+    mkdirSync(certificatePath(certified));
+    const certificate = await withKey(certified);
+    expect(certificate.code).toBe(2);
+    expect(certificate.err).toMatch(/^openwop-eval-conformance: cannot read the eval certificate \S+\.eval-certificate\.json \(EISDIR\)\n$/);
+    rmSync(certificatePath(certified), { recursive: true });
+    // Text that is read and is not JSON stays the certificate's own failure.
+    writeFileSync(certificatePath(certified), 'not JSON');
+    const notJson = await withKey(certified);
+    expect(notJson.code).toBe(1);
+    expect(notJson.out).toMatch(/^rejected \(this harness's check\): eval-certificate: \S+ is not JSON: /m);
   });
 });
