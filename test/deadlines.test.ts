@@ -90,6 +90,31 @@ describe('deadline settings', () => {
     expect(readDeadlines({}, { OPENWOP_TIMEOUT_SCALE: '0' })).toMatchObject({ ok: false });
   });
 
+  it('refuses a deadline longer than a timer holds (2^31 - 1 ms), which would fire at once, given or scaled', () => {
+    expect(readDeadlines({ runDeadline: String(2 ** 31 - 1) }, {})).toMatchObject({ ok: true, deadlines: { runDeadlineMs: 2 ** 31 - 1 } });
+    expect(readDeadlines({ runDeadline: '3000000000' }, {})).toMatchObject({
+      ok: false,
+      problem: '--run-deadline (or OPENWOP_RUN_DEADLINE_MS) must be a positive number of milliseconds, at most 2147483647 (about 24.8 days), got "3000000000"',
+    });
+    expect(readDeadlines({}, { OPENWOP_REQUEST_TIMEOUT_MS: '2000000000', OPENWOP_TIMEOUT_SCALE: '2' })).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(
+        /^--request-timeout \(or OPENWOP_REQUEST_TIMEOUT_MS\) must be .* once OPENWOP_TIMEOUT_SCALE multiplies it by 2, got "2000000000"$/,
+      ),
+    });
+    expect(readDeadlines({}, { OPENWOP_TIMEOUT_SCALE: '100000' })).toMatchObject({
+      ok: false,
+      problem: 'OPENWOP_TIMEOUT_SCALE must keep every deadline at most 2147483647 ms (about 24.8 days), got "100000" (18000000000 ms)',
+    });
+  });
+
+  it('a run deadline a timer cannot hold is a usage error, not a run interrupted before its first leg', async () => {
+    const run = await cli('run', '--run-deadline', '3000000000', '--filter', '0081');
+    expect(run.code).toBe(2);
+    expect(run.out).toBe('');
+    expect(run.err.trimEnd()).toMatch(/^openwop-eval-conformance: --run-deadline \(or OPENWOP_RUN_DEADLINE_MS\) must be .*, got "3000000000" \(see --help\)$/);
+  });
+
   it('refuses a bad value on the command line with exit 2', async () => {
     const run = await cli('run', '--leg-deadline', '-5');
     expect(run.code).toBe(2);

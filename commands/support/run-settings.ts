@@ -153,6 +153,12 @@ export function readCaps(flags: CapFlags, env: NodeJS.ProcessEnv = process.env):
 export type DeadlineFlags = { requestTimeout?: string; legDeadline?: string; runDeadline?: string; progressTimeout?: string };
 
 /**
+ * The longest delay a timer holds, 2^31 - 1 ms: Node fires a longer one after 1 ms instead (with
+ * a TimeoutOverflowWarning), so a deadline of a month would end the run at once.
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
  * The deadlines (docs/certifying.md "Deadlines and interruption"), each a positive number of
  * milliseconds; OPENWOP_TIMEOUT_SCALE multiplies all four, given or default (a slow host or CI
  * machine), in the style of the OpenWOP conformance suite's OPENWOP_POLL_TIMEOUT_SCALE.
@@ -164,10 +170,11 @@ export function readDeadlines(flags: DeadlineFlags, env: NodeJS.ProcessEnv): Rea
   });
   if (isProblem(scale)) return { ok: false, problem: scale.problem };
   const factor = scale ?? 1;
+  const scaled = factor === 1 ? '' : ` once OPENWOP_TIMEOUT_SCALE multiplies it by ${factor}`;
   const read = (name: string, value: string | undefined, variable: string) =>
-    numberSetting({ name, value }, variable, env, 'a positive number of milliseconds', (text) => {
+    numberSetting({ name, value }, variable, env, `a positive number of milliseconds, at most ${MAX_TIMER_MS} (about 24.8 days)${scaled}`, (text) => {
       const ms = Number(text);
-      return Number.isFinite(ms) && ms > 0 ? Math.max(1, Math.round(ms * factor)) : undefined;
+      return Number.isFinite(ms) && ms > 0 && ms * factor <= MAX_TIMER_MS ? Math.max(1, Math.round(ms * factor)) : undefined;
     });
   const request = read('--request-timeout', flags.requestTimeout, 'OPENWOP_REQUEST_TIMEOUT_MS');
   const leg = read('--leg-deadline', flags.legDeadline, 'OPENWOP_LEG_DEADLINE_MS');
@@ -175,16 +182,20 @@ export function readDeadlines(flags: DeadlineFlags, env: NodeJS.ProcessEnv): Rea
   const progress = read('--progress-timeout', flags.progressTimeout, 'OPENWOP_PROGRESS_TIMEOUT_MS');
   for (const value of [request, leg, run, progress]) if (isProblem(value)) return { ok: false, problem: value.problem };
   const or = (value: number | undefined | { problem: string }, fallback: number) => (value as number | undefined) ?? Math.round(fallback * factor);
-  return {
-    ok: true,
-    deadlines: {
-      requestTimeoutMs: or(request, DEFAULT_REQUEST_TIMEOUT_MS),
-      legDeadlineMs: or(leg, DEFAULT_LEG_DEADLINE_MS),
-      progressTimeoutMs: or(progress, DEFAULT_PROGRESS_TIMEOUT_MS),
-      runDeadlineMs: or(run, DEFAULT_RUN_DEADLINE_MS),
-      scale: factor,
-    },
+  const deadlines = {
+    requestTimeoutMs: or(request, DEFAULT_REQUEST_TIMEOUT_MS),
+    legDeadlineMs: or(leg, DEFAULT_LEG_DEADLINE_MS),
+    progressTimeoutMs: or(progress, DEFAULT_PROGRESS_TIMEOUT_MS),
+    runDeadlineMs: or(run, DEFAULT_RUN_DEADLINE_MS),
   };
+  // Only a default can still be too long here: the scale multiplied it past what a timer holds.
+  const longest = Math.max(...Object.values(deadlines));
+  if (longest > MAX_TIMER_MS)
+    return {
+      ok: false,
+      problem: `OPENWOP_TIMEOUT_SCALE must keep every deadline at most ${MAX_TIMER_MS} ms (about 24.8 days), got "${factor}" (${longest} ms)`,
+    };
+  return { ok: true, deadlines: { ...deadlines, scale: factor } };
 }
 
 /**
