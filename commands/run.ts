@@ -10,7 +10,8 @@ import type { Certification } from '../lib/evidence/certification.ts';
 import { thisHarness } from '../lib/evidence/harness.ts';
 import { signingKeyProblem } from '../lib/evidence/keys.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
-import { cannotStart, prepareOutputs, type Io } from '../lib/io.ts';
+import { cannotStart, type Io } from '../lib/io.ts';
+import { outputFilesProblem } from './support/output-files.ts';
 import { usage } from './support/usage.ts';
 import { readFilter, type LegFilter } from '../lib/leg-filter.ts';
 import { describeFilter } from './support/filter-line.ts';
@@ -96,20 +97,13 @@ function sayFilter(filter: LegFilter | undefined, scenarios: Scenario[], io: Io)
 type Ready = { ok: true; baseline?: Baseline; filter?: LegFilter };
 
 /**
- * What every run checks before it starts, each refusal one line and exit 2: the output files can
- * be written (their folders are created), the filter keeps a leg this run can run, and the
+ * What every run checks before it starts, each refusal one line and exit 2: the output files are
+ * files of their own, none another's or an input's, and can be written (their folders are
+ * created), the filter keeps a leg this run can run, and the
  * expected-failures file is well formed and names only ids of this harness.
  */
 function prepareRun(options: RunOptions, scenarios: Scenario[], io: Io, mode: { offline: boolean }): Ready | { ok: false; code: 2 } {
-  const outputProblem = prepareOutputs([
-    ['--report-json', options.reportJson],
-    ['--junit', options.junit],
-    ['--html', options.html],
-    ['--summary', options.summary],
-    ['--otel', options.otel],
-    ['--certify', options.certify],
-    ['--archive', archivePathOf(options)],
-  ]);
+  const outputProblem = outputFilesProblem(options);
   if (outputProblem !== undefined) return { ok: false, code: cannotStart(io, outputProblem) };
   const filter = options.filter === undefined ? undefined : readFilter(options.filter);
   if (filter !== undefined) {

@@ -2,7 +2,7 @@
 // (progress, notes, errors). One shape for every command, and the two one-line error forms the
 // README's exit-code table promises.
 
-import { closeSync, existsSync, openSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, type Stats, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { makeFolder } from './make-folder.ts';
 
@@ -48,6 +48,38 @@ export function prepareOutputs(outputs: ReadonlyArray<readonly [flag: string, pa
       if (code === 'EEXIST' || code === 'ENOTDIR') return `${flag} ${path}: cannot be written: a part of its folder path is a file`;
       return `${flag} ${path}: cannot be written (${code ?? (error as Error).message})`;
     }
+  }
+  return undefined;
+}
+
+/**
+ * The first output (`[what, path]`, a path left out is skipped) that is the file of another
+ * output or of an input, named, or undefined. Each output is written whole at the end of the run,
+ * so two on one file leave only the last written (the bundle under the JSON report, say), and one
+ * on an input destroys it (the signing key): the run would say it wrote them all. An existing file
+ * is told by its device and inode, so a symbolic or hard link to it is the same file.
+ */
+export function sameFileProblem(
+  outputs: ReadonlyArray<readonly [what: string, path: string | undefined]>,
+  inputs: ReadonlyArray<readonly [what: string, path: string | undefined]>,
+): string | undefined {
+  const identity = (path: string): string => {
+    let stat: Stats | undefined;
+    try {
+      stat = statSync(path);
+    } catch {
+      stat = undefined;
+    }
+    return stat === undefined ? resolve(path) : `${stat.dev}:${stat.ino}`;
+  };
+  const seen = new Map<string, string>();
+  for (const [what, path] of inputs) if (path !== undefined) seen.set(identity(path), `the file ${what} reads`);
+  for (const [what, path] of outputs) {
+    if (path === undefined) continue;
+    const id = identity(path);
+    const other = seen.get(id);
+    if (other !== undefined) return `${what} ${path}: is also ${other}; give each output a file of its own`;
+    seen.set(id, `the file of ${what}`);
   }
   return undefined;
 }

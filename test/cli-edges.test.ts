@@ -1,8 +1,8 @@
 // The command line at its edges: usage errors in one line, `--certify` refused before any leg
-// when it could not sign, output folders created and unwritable paths refused up front, a refused
-// API key in one line, progress printed once, every exit code of `run` (README "Exit codes"), and
-// docs/cli.md naming every flag. test/cli-bounds.test.ts holds what the command is given at its
-// edges: streams, input files, folders, values.
+// when it could not sign, a refused API key in one line, progress printed once, every exit code
+// of `run` (README "Exit codes"), and docs/cli.md naming every flag. test/cli-bounds.test.ts
+// holds what the command is given at its edges: streams, input files, folders, values;
+// test/cli-outputs.test.ts the files a run writes.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -165,48 +165,6 @@ describe('--certify that could not sign', () => {
     expect(err).not.toMatch(/started the embedded reference host/);
     expectOneLine(err);
   });
-});
-
-describe('output files', () => {
-  it('are written into folders that did not exist', async () => {
-    const report = join(dir, 'new', 'deeper', 'report.json');
-    const junit = join(dir, 'new-junit', 'junit.xml');
-    const { code } = await cli('run', '--offline', '--filter', '0081.suite-shape', '--report-json', report, '--junit', junit);
-    expect(code).toBe(0);
-    expect((JSON.parse(readFileSync(report, 'utf8')) as { rows: unknown[] }).rows).toHaveLength(1);
-    expect(readFileSync(junit, 'utf8')).toMatch(/<testcase [^>]*name="openwop\.requirement\.0081\.suite-shape: /);
-  });
-
-  const cases: Array<[string, () => string[], RegExp]> = [
-    [
-      '--junit under a file',
-      () => ['--junit', join(dir, 'a-file', 'junit.xml')],
-      /^openwop-eval-conformance: --junit .*a-file\/junit\.xml: cannot be written: a part of its folder path is a file$/,
-    ],
-    ['--report-json onto a folder', () => ['--report-json', join(dir, 'a-folder')], /--report-json .*a-folder: is a folder, not a file$/],
-    [
-      '--certify under a file',
-      () => ['--certify', join(dir, 'a-file', 'b.json')],
-      /--certify .*a-file\/b\.json: cannot be written: a part of its folder path is a file$/,
-    ],
-  ];
-  if (process.platform === 'linux') {
-    // Root passes every permission check and /proc takes no new file: only a write tells.
-    cases.push([
-      '--report-json where no file can be created',
-      () => ['--report-json', '/proc/owec-probe.json'],
-      /--report-json \/proc\/owec-probe\.json: cannot be written \(ENOENT\)$/,
-    ]);
-  }
-  for (const [what, flags, message] of cases) {
-    it(`refuses ${what} in one line, exit 2, before any leg runs`, async () => {
-      const { code, out, err } = await cli('run', ...flags());
-      expect(code).toBe(2);
-      expect(out).toBe('');
-      expect(err.trimEnd()).toMatch(message);
-      expectOneLine(err);
-    });
-  }
 });
 
 describe('a filter that keeps no leg', () => {
