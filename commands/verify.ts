@@ -28,7 +28,7 @@ import { thisHarness } from '../lib/evidence/harness.ts';
 import { readBundleFile, readPublicKeyFile } from '../lib/evidence/keys.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { verifyBundle, verifyExitCode, type VerifyOptions, type VerifyResult } from '../lib/evidence/verify.ts';
-import { cannotStart, type Io } from '../lib/io.ts';
+import { cannotStart, oneLine, type Io } from '../lib/io.ts';
 import { replayCommand } from '../lib/archive/replay.ts';
 import { SETTING_FLAGS } from './support/setting-flags.ts';
 import { authenticityLine, rejectionLines, schemaLine, upstreamLine, verdictLine } from '../lib/report/verdict-lines.ts';
@@ -58,7 +58,7 @@ export async function verifyCommand(path: string, options: VerifyCommandOptions,
   }
   const file = readBundleFile(path);
   if (!file.ok) {
-    io.err(`openwop-eval-conformance: not a bundle: ${file.reason}\n`);
+    io.err(`openwop-eval-conformance: not a bundle: ${oneLine(file.reason)}\n`);
     return 3;
   }
   const keys: VerifyOptions = {};
@@ -136,7 +136,7 @@ function readCertificate(
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: true, finding: { checked: true, problems: [`${where} is not JSON: ${(error as Error).message}`] } };
+    return { ok: true, finding: { checked: true, problems: [`${where} is not JSON: ${oneLine((error as Error).message)}`] } };
   }
   const document = isJsonObject(bundle.discovery) && isJsonObject(bundle.discovery.document) ? bundle.discovery.document : {};
   const expected = profileVerdicts(harness.profiles, document, rows);

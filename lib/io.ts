@@ -17,8 +17,17 @@ export const PROGRAM = 'openwop-eval-conformance';
 
 /** A run or a command that cannot start for a reason outside the flags (exit 2): one line. */
 export function cannotStart(io: Io, message: string): 2 {
-  io.err(`${PROGRAM}: ${message}\n`);
+  io.err(`${PROGRAM}: ${oneLine(message)}\n`);
   return 2;
+}
+
+/**
+ * `text` on one line, each line break in it written `\n`: a message can quote what a file or a
+ * flag holds (JSON.parse's error quotes the text it could not read, line breaks and all), and an
+ * error the README promises in one line must stay one.
+ */
+export function oneLine(text: string): string {
+  return text.replace(/\r\n|\r|\n/g, '\\n');
 }
 
 /**

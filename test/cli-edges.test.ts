@@ -82,6 +82,28 @@ describe('a usage error', () => {
   }
 });
 
+describe('a message that quotes what a file or a flag holds', () => {
+  // JSON.parse's error quotes the text it could not read, line breaks and all.
+  const broken = join(dir, 'broken.json');
+  writeFileSync(broken, '{\n  "expectedFailures": [\n    oops\n  ]\n}\n');
+  const cases: Array<[string, string[], number, RegExp]> = [
+    ['a usage error', ['run', '--offline', '--expected-failures', broken], 2, /--expected-failures .*broken\.json: not JSON \(.*\\n.*\) \(see --help\)$/],
+    ['a flag value', ['run', '--host-build', 'commit:a\nb'], 2, /--host-build must be .*, got "commit:a\\nb" \(see --help\)$/],
+    ['a file that cannot start the command', ['grade', '--suite', broken, '--events', broken], 2, /broken\.json: the suite is not JSON \(.*\\n.*\)$/],
+    ['not a bundle', ['verify', broken], 3, /^openwop-eval-conformance: not a bundle: .*broken\.json is not JSON: .*\\n/],
+    ['not a bundle, to a replay', ['verify', broken, '--replay', broken], 3, /^openwop-eval-conformance: not a bundle: .*broken\.json is not JSON: .*\\n/],
+  ];
+  for (const [what, argv, exit, message] of cases) {
+    it(`stays one line, its line breaks written \\n (${what})`, async () => {
+      const { code, out, err } = await cli(...argv);
+      expect(code).toBe(exit);
+      expect(out).toBe('');
+      expect(err.trimEnd()).toMatch(message);
+      expectOneLine(err);
+    });
+  }
+});
+
 describe('--certify that could not sign', () => {
   const signing = ['--signing-key', join(dir, 'host.pem'), '--signing-key-id', 'edge-key'];
   const cases: Array<[string, string[], RegExp]> = [

@@ -72,9 +72,10 @@ describe('verify: the eval certificate', () => {
     expect(certificate.err).toMatch(/^openwop-eval-conformance: cannot read the eval certificate \S+\.eval-certificate\.json \(EISDIR\)\n$/);
     rmSync(certificatePath(certified), { recursive: true });
     // Text that is read and is not JSON stays the certificate's own failure.
-    writeFileSync(certificatePath(certified), 'not JSON');
+    writeFileSync(certificatePath(certified), 'not\nJSON\n');
     const notJson = await withKey(certified);
     expect(notJson.code).toBe(1);
-    expect(notJson.out).toMatch(/^rejected \(this harness's check\): eval-certificate: \S+ is not JSON: /m);
+    // On one line, though JSON.parse's error quotes the text, line breaks and all.
+    expect(notJson.out).toMatch(/^rejected \(this harness's check\): eval-certificate: \S+ is not JSON: .*"not\\nJSON\\n" is not valid JSON$/m);
   });
 });
