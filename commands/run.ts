@@ -62,6 +62,9 @@ async function writeOtel(request: Parameters<typeof import('../lib/report/otel.t
 }
 
 export async function runOffline(options: RunOptions, io: Io): Promise<number> {
+  // No host leg runs, so there is nothing to sign or archive: said, not a green run without them.
+  const needsHost = options.certify !== undefined ? '--certify' : options.archive !== undefined ? '--archive' : undefined;
+  if (needsHost !== undefined) return usage(io, `${needsHost} needs a host, and --offline runs only the server-free legs`);
   const scenarios = await loadScenarios();
   const ready = prepareRun(options, scenarios, io, { offline: true });
   if (!ready.ok) return ready.code;

@@ -70,6 +70,16 @@ describe('a usage error', () => {
     ['an unknown flag', ['run', '--offline', '--no-such-flag'], /^openwop-eval-conformance: unknown option '--no-such-flag' \(see --help\)$/],
     ['a missing argument', ['verify'], /missing required argument 'bundle' \(see --help\)$/],
     ['a bad flag value', ['run', '--max-events', '0'], /--max-events.* \(see --help\)$/],
+    [
+      '--certify under --offline',
+      ['run', '--offline', '--certify', join(dir, 'off.json')],
+      /: --certify needs a host, and --offline runs only the server-free legs \(see --help\)$/,
+    ],
+    [
+      '--archive under --offline',
+      ['run', '--offline', '--archive', join(dir, 'off.har')],
+      /: --archive needs a host, and --offline runs only the server-free legs \(see --help\)$/,
+    ],
   ];
   for (const [what, argv, message] of cases) {
     it(`(${what}) is one line naming it and where help is, never the whole help, and exit 2`, async () => {
