@@ -12,6 +12,7 @@ import { signingKeyProblem } from '../lib/evidence/keys.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { cannotStart, type Io } from '../lib/io.ts';
 import { outputFilesProblem } from './support/output-files.ts';
+import { readReferenceHostConfig } from './support/reference-host.ts';
 import { usage } from './support/usage.ts';
 import { readFilter, type LegFilter } from '../lib/leg-filter.ts';
 import { describeFilter } from './support/filter-line.ts';
@@ -184,14 +185,9 @@ async function hostToCertify(start: {
   if (named.baseUrl !== undefined)
     return { ok: true, access: { baseUrl: named.baseUrl, apiKey: named.apiKey ?? '', tenantBApiKey: named.tenantBApiKey }, signer };
   if (embeddedHost === undefined) return { ok: false, code: usage(io, '--base-url is required: this build has no embedded reference host') };
-  let config: Record<string, unknown> = {};
-  if (options.referenceHostConfig) {
-    try {
-      config = JSON.parse(options.referenceHostConfig) as Record<string, unknown>;
-    } catch (error) {
-      return { ok: false, code: usage(io, `--reference-host-config is not JSON (${(error as Error).message})`) };
-    }
-  }
+  const configured = options.referenceHostConfig ? readReferenceHostConfig(options.referenceHostConfig) : ({ ok: true, config: {} } as const);
+  if (!configured.ok) return { ok: false, code: usage(io, configured.problem) };
+  const { config } = configured;
   // The embedded host publishes the development key in its discovery signingKeys, so the
   // bundle it is certified with can be verified against what the host itself advertises.
   const read = options.certify && signer === undefined ? readDevKey() : undefined;

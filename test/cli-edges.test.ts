@@ -70,6 +70,22 @@ describe('a usage error', () => {
     ['an unknown flag', ['run', '--offline', '--no-such-flag'], /^openwop-eval-conformance: unknown option '--no-such-flag' \(see --help\)$/],
     ['a missing argument', ['verify'], /missing required argument 'bundle' \(see --help\)$/],
     ['a bad flag value', ['run', '--max-events', '0'], /--max-events.* \(see --help\)$/],
+    // Ignored, each would certify the full reference host where the user asked for another.
+    [
+      'a --reference-host-config that is no object',
+      ['run', '--reference-host-config', 'false'],
+      /--reference-host-config must be a JSON object .*, got false \(see --help\)$/,
+    ],
+    [
+      'a misspelt --reference-host-config option',
+      ['run', '--reference-host-config', '{"evalsuite":false}'],
+      /--reference-host-config: "evalsuite" is not an option JSON can set \(port, .*evalSuite, .*\) \(see --help\)$/,
+    ],
+    [
+      'a --reference-host-config option JSON cannot set',
+      ['run', '--reference-host-config', '{"log":1}'],
+      /--reference-host-config: "log" is not an option JSON can set/,
+    ],
     [
       '--certify under --offline',
       ['run', '--offline', '--certify', join(dir, 'off.json')],

@@ -6,6 +6,59 @@ import type { FromHostThread } from './reference-host-worker.ts';
 import { takeHostThread, threadPossible } from './host-thread.ts';
 
 type ReferenceHostModule = typeof import('../../hosts/reference/server.ts');
+type ReferenceHostOptions = NonNullable<Parameters<ReferenceHostModule['startReferenceHost']>[0]>;
+
+/**
+ * The reference host's options, each with whether JSON can set it (`run --reference-host-config`):
+ * the others take functions. The type check holds the list to ReferenceHostOptions.
+ */
+const CONFIG_OPTIONS = {
+  port: true,
+  dbPath: true,
+  tenants: true,
+  evalSuite: true,
+  seams: true,
+  runEffects: true,
+  holds: true,
+  replay: true,
+  fixturesDir: true,
+  validateTraffic: true,
+  signingKey: true,
+  publishedKey: true,
+  signingKeyId: true,
+  paceMs: true,
+  implementation: true,
+  bodyTimeoutMs: true,
+  keepAliveMs: true,
+  onTrafficViolation: false,
+  engineBehaviour: false,
+  hostBehaviour: false,
+  log: false,
+} satisfies Record<keyof ReferenceHostOptions, boolean>;
+
+/**
+ * `--reference-host-config`: a JSON object of options JSON can set. Anything else is refused,
+ * not ignored: a misspelt option (`{"evalsuite":false}`) or a value that is no object (`false`)
+ * would certify the full host where the user asked for another.
+ */
+export function readReferenceHostConfig(text: string): { ok: true; config: Record<string, unknown> } | { ok: false; problem: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, problem: `--reference-host-config is not JSON (${(error as Error).message})` };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, problem: `--reference-host-config must be a JSON object of the reference host's options, got ${text}` };
+  const settable = (name: string) => Object.hasOwn(CONFIG_OPTIONS, name) && CONFIG_OPTIONS[name as keyof typeof CONFIG_OPTIONS];
+  const unknown = Object.keys(value).find((name) => !settable(name));
+  if (unknown !== undefined)
+    return {
+      ok: false,
+      problem: `--reference-host-config: ${JSON.stringify(unknown)} is not an option JSON can set (${Object.keys(CONFIG_OPTIONS).filter(settable).join(', ')})`,
+    };
+  return { ok: true, config: value as Record<string, unknown> };
+}
 
 /** The reference host a command starts: what `startReferenceHost` resolves to. */
 export type ReferenceHost = Awaited<ReturnType<ReferenceHostModule['startReferenceHost']>>;
