@@ -4,7 +4,7 @@
 // `--publish-key`, or the public half of a fresh key it writes with `--write-signing-key`, so that a
 // bundle signed with that key verifies against the host, `--require-behavior` included.
 
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { generateDevKeyPair, readPublicKeyFile } from '../lib/evidence/keys.ts';
 import { cannotStart, type Io } from '../lib/io.ts';
 import { usage } from './support/usage.ts';
@@ -50,7 +50,8 @@ function keyToPublish(options: HostOptions): { ok: true; publishedKey?: string; 
 }
 
 export async function hostCommand(options: HostOptions, io: Io): Promise<number> {
-  const port = Number(options.port);
+  // Digits only: Number('') is 0, and `--port "$PORT"` with PORT unset would pick a free port unasked.
+  const port = /^\d+$/.test(options.port) ? Number(options.port) : Number.NaN;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) return usage(io, `--port: not a port number: ${options.port}`);
   const key = keyToPublish(options);
   if (!key.ok) return usage(io, key.problem);
@@ -63,6 +64,9 @@ export async function hostCommand(options: HostOptions, io: Io): Promise<number>
       ...(key.publishedKey !== undefined ? { publishedKey: key.publishedKey, signingKeyId: options.signingKeyId } : {}),
     });
   } catch (error) {
+    // A key never published is no use, and left behind it would refuse the same command again
+    // (`exists; give a new file`) once the port is free.
+    if (key.wrote !== undefined) rmSync(key.wrote, { force: true });
     return cannotStart(io, `the reference host could not start: ${(error as Error).message}`);
   }
   io.out(`reference host listening on ${host.baseUrl}\n`);
