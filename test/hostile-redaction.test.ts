@@ -14,6 +14,7 @@ import { createClient, TransportError } from '../lib/client/index.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
 import { pemSecrets, Redactor } from '../lib/redact.ts';
 import { startEchoingHost } from './support/echoing-host.ts';
+import { startReferenceHost } from '../hosts/reference/server.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -101,6 +102,21 @@ describe('a host that echoes the Authorization header, the body and the query in
     expect(verified.code, verified.out).toBe(4);
     expect(verified.out).toMatch(/^authenticity: verified/m);
     console.info(`echoing-host certification: ${wallMs} ms`);
+  });
+});
+
+describe('a password in the base URL', () => {
+  it('is a secret too: the report names the target without it', async () => {
+    const host = await startReferenceHost({ log: () => {} });
+    cleanups.push(() => host.close());
+    const canary = 'CANARY_URL_PASSWORD_5d1e';
+    const baseUrl = host.baseUrl.replace('http://', `http://auditor:${canary}@`);
+    const report = join(mkdtempSync(join(tmpdir(), 'owec-userinfo-')), 'report.json');
+    const run = await cli('run', '--base-url', baseUrl, '--api-key', host.tenants.a.apiKey, '--filter', '0081.suite-shape', '--report-json', report);
+    expect(run.code, run.err).toBe(0);
+    const text = readFileSync(report, 'utf8');
+    expect((JSON.parse(text) as { target: { baseUrl: string } }).target.baseUrl).toMatch(/^http:\/\/auditor:\[redacted\]@127\.0\.0\.1:\d+$/);
+    for (const output of [run.out, run.err, text]) expect(output).not.toContain(canary);
   });
 });
 

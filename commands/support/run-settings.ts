@@ -95,9 +95,28 @@ export function given(flag: string | undefined, variable: string, env: NodeJS.Pr
   return flag ?? env[variable];
 }
 
-/** Every API key the flags and the environment hold, the ones not used included: all are secrets. */
-export function givenKeys(options: Pick<RunOptions, 'apiKey' | 'tenantBApiKey'>, env: NodeJS.ProcessEnv = process.env): Array<string | undefined> {
-  return [options.apiKey, options.tenantBApiKey, given(undefined, 'OPENWOP_API_KEY', env), given(undefined, 'OPENWOP_TEST_TENANT_B_API_KEY', env)];
+/**
+ * Every API key the flags and the environment hold, the ones not used included, and the password
+ * of a base URL (`https://user:password@host`, which the report names as its target): all are secrets.
+ */
+export function givenKeys(options: Pick<RunOptions, 'apiKey' | 'tenantBApiKey' | 'baseUrl'>, env: NodeJS.ProcessEnv = process.env): Array<string | undefined> {
+  return [
+    options.apiKey,
+    options.tenantBApiKey,
+    given(undefined, 'OPENWOP_API_KEY', env),
+    given(undefined, 'OPENWOP_TEST_TENANT_B_API_KEY', env),
+    ...urlPassword(given(options.baseUrl, 'OPENWOP_BASE_URL', env)),
+  ];
+}
+
+/** The password of `url` as written in it and decoded, or nothing. */
+function urlPassword(url: string | undefined): string[] {
+  try {
+    const { password } = new URL(url ?? '');
+    return password === '' ? [] : [password, decodeURIComponent(password)];
+  } catch {
+    return [];
+  }
 }
 
 /**
