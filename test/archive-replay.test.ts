@@ -7,7 +7,7 @@
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArchive, type Har } from '../lib/archive/har.ts';
 import { ArchiveRecorder } from '../lib/archive/recorder.ts';
@@ -321,6 +321,20 @@ describe.each(['hang-summary', 'reset-mid-body', 'closed-mid-body', 'huge-body-d
     });
   },
 );
+
+describe('an archive whose gzip inflates past its bound (a gzip bomb)', () => {
+  it('is refused as a file over its bound, naming EFBIG, not as a bad gzip', () => {
+    const bomb = gzipSync(Buffer.alloc(2 ** 21));
+    expect(parseArchive(bomb, 'bomb.har.gz', 2 ** 20)).toEqual({
+      ok: false,
+      reason: 'cannot read bomb.har.gz: EFBIG: its gzip inflates to more than 1048576 bytes',
+    });
+    expect(parseArchive(bomb.subarray(0, 100), 'cut.har.gz', 2 ** 20)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^cut\.har\.gz: not a gzip file \(/),
+    });
+  });
+});
 
 describe('every archive this file wrote', () => {
   it('holds none of the secrets its certifications used, in any form', () => {

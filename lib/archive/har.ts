@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { gunzipSync, gzip } from 'node:zlib';
 import type { Entry, Har as HarFormat, Header, Log, Response } from 'har-format';
 import { packageIdentity } from '../package-root.ts';
+import { MAX_ARCHIVE_BYTES } from '../input-file.ts';
 
 export type HarHeader = Header;
 
@@ -91,13 +92,25 @@ export function archiveBytes(text: string, path: string): Promise<Buffer> {
 
 export type ReadArchive = { ok: true; har: Har; bytes: Buffer } | { ok: false; reason: string };
 
-/** Parses archive bytes (gzip or not, told by the gzip magic number) and checks them as HAR 1.2. */
-export function parseArchive(bytes: Buffer, where: string): ReadArchive {
+/**
+ * Parses archive bytes (gzip or not, told by the gzip magic number) and checks them as HAR 1.2.
+ * The gzip is inflated to `maxBytes` at most; past it, or past the longest text a string holds,
+ * the archive is refused as a file over its bound is (lib/input-file.ts), not as a bad gzip.
+ */
+export function parseArchive(bytes: Buffer, where: string, maxBytes = MAX_ARCHIVE_BYTES): ReadArchive {
+  let inflated: Buffer;
+  try {
+    inflated = bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes, { maxOutputLength: maxBytes }) : bytes;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+      return { ok: false, reason: `cannot read ${where}: EFBIG: its gzip inflates to more than ${maxBytes} bytes` };
+    return { ok: false, reason: `${where}: not a gzip file (${(error as Error).message})` };
+  }
   let text: string;
   try {
-    text = (bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes, { maxOutputLength: 1 << 30 }) : bytes).toString('utf8');
+    text = inflated.toString('utf8');
   } catch (error) {
-    return { ok: false, reason: `${where}: not a gzip file (${(error as Error).message})` };
+    return { ok: false, reason: `cannot read ${where}: EFBIG: ${(error as Error).message}` };
   }
   let value: unknown;
   try {
