@@ -296,7 +296,7 @@ export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<n
     }
     throw error;
   }
-  return exitCode;
+  return streamRefused ? 2 : exitCode;
 }
 
 function defaultIo(): Io {
@@ -305,19 +305,29 @@ function defaultIo(): Io {
 
 const writers = new WeakMap<NodeJS.WriteStream, (text: string) => void>();
 
+/** Standard output or error refused a write for a reason other than its reader going away. */
+let streamRefused = false;
+
 /**
  * Writes to `stream` until its reader goes away (`run --list | head`). Node reports the closed
  * pipe as an 'error' event, which would end the process with a stack trace, and mid-run before
  * the report files are written; the command instead writes nothing more there and runs to its
- * end, with its own exit code. Any other error of the stream is thrown, as before.
+ * end, with its own exit code. A stream that refuses a write for another reason (a file on a full
+ * disk, ENOSPC) is not written to again either, but what it lost is said on the other stream in
+ * one line and the command exits 2, as for a report the file system stopped accepting (README
+ * "Exit codes"): thrown, it was a stack trace and exit 1, a failed row to a CI step.
  */
 function writerTo(stream: NodeJS.WriteStream): (text: string) => void {
   const known = writers.get(stream);
   if (known !== undefined) return known;
   let closed = false;
   stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
     closed = true;
+    if (error.code === 'EPIPE') return;
+    streamRefused = true;
+    process.exitCode = 2;
+    const [name, other] = stream === process.stdout ? ['standard output', process.stderr] : ['standard error', process.stdout];
+    writerTo(other as NodeJS.WriteStream)(`${PROGRAM}: ${name} refused a write (${error.code ?? error.message}): what it did not take is lost\n`);
   });
   const write = (text: string): void => {
     if (!closed) stream.write(text);

@@ -4,7 +4,7 @@
 // process with a bound (`boundedCommand`), so that a hang fails its test instead of the run.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -89,6 +89,25 @@ describe('a reader that goes away (`run --list | head`)', () => {
     const rows = (JSON.parse(readFileSync(report, 'utf8')) as { rows: Array<{ result: string }> }).rows;
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((row) => row.result === 'executed-pass')).toBe(true);
+  });
+});
+
+describe('standard output on a full disk', () => {
+  it.runIf(process.platform === 'linux')('is one line on standard error and exit 2, never a stack trace or the exit 1 of a failed row', () => {
+    const full = openSync('/dev/full', 'w');
+    try {
+      const run = spawnSync(process.execPath, [packagePath('bin/openwop-eval-conformance.mjs'), 'run', '--offline'], {
+        cwd: dir,
+        encoding: 'utf8',
+        stdio: ['ignore', full, 'pipe'],
+        timeout: patient(30_000),
+      });
+      expect(run.signal).toBeNull();
+      expect(run.stderr).toBe('openwop-eval-conformance: standard output refused a write (ENOSPC): what it did not take is lost\n');
+      expect(run.status).toBe(2);
+    } finally {
+      closeSync(full);
+    }
   });
 });
 
