@@ -2,6 +2,7 @@
 // refused with a named error and one clear line — never "Maximum call stack size exceeded", never
 // a crash, never the host's executed-fail.
 
+import { spawnSync } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,8 @@ import { createClient, readRunEvents, ResponseTooDeep } from '../lib/client/inde
 import { canonicalJson, findDuplicateMember } from '../lib/evidence/jcs.ts';
 import { JsonTooDeep, jsonTextTooDeep, jsonValueTooDeep, MAX_JSON_DEPTH } from '../lib/json-depth.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
+import { packagePath } from '../lib/package-root.ts';
+import { patient } from './support/slowness.ts';
 
 const DEEP = 100_000;
 const deepText = (depth: number): string => `${'{"a":['.repeat(depth)}1${']}'.repeat(depth)}`;
@@ -167,5 +170,27 @@ describe('files nested 100,000 levels deep', () => {
     expect(grade.code).toBe(2);
     expect(grade.err.trimEnd().split('\n')).toHaveLength(1);
     expect(grade.err).toMatch(/deeper than 512 levels/);
+  });
+});
+
+describe('a file wide rather than deep', () => {
+  // Four million empty objects in 12 MB: JSON.parse makes them about 270 MB of heap, and the depth
+  // check held a frame per member beside them, as much again. Under a 400 MB heap the command
+  // aborted with "JavaScript heap out of memory"; it now holds one frame per level.
+  it('is checked for depth in the memory of the value alone: verify answers under a 400 MB heap', { timeout: 120_000 }, () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'owec-wide-')), 'wide.json');
+    writeFileSync(
+      path,
+      `{"bundleVersion":"3","x":[${Array(4 * 2 ** 20)
+        .fill('{}')
+        .join(',')}]}`,
+    );
+    const run = spawnSync(process.execPath, ['--max-old-space-size=400', packagePath('bin/openwop-eval-conformance.mjs'), 'verify', path], {
+      encoding: 'utf8',
+      timeout: patient(90_000),
+    });
+    expect(run.stderr).not.toMatch(/heap out of memory/);
+    expect(run.signal).toBeNull();
+    expect(run.status).toBe(1);
   });
 });
