@@ -108,6 +108,13 @@ describe('deadline settings', () => {
     });
   });
 
+  it('scales a default to 1 ms at least, as it does a given value: a tiny scale is no harness failure', async () => {
+    expect(readDeadlines({}, { OPENWOP_TIMEOUT_SCALE: '1e-9' })).toEqual({
+      ok: true,
+      deadlines: { requestTimeoutMs: 1, legDeadlineMs: 1, progressTimeoutMs: 1, runDeadlineMs: 1, scale: 1e-9 },
+    });
+  });
+
   it('a run deadline a timer cannot hold is a usage error, not a run interrupted before its first leg', async () => {
     const run = await cli('run', '--run-deadline', '3000000000', '--filter', '0081');
     expect(run.code).toBe(2);

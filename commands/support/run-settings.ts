@@ -200,7 +200,8 @@ export function readDeadlines(flags: DeadlineFlags, env: NodeJS.ProcessEnv): Rea
   const run = read('--run-deadline', flags.runDeadline, 'OPENWOP_RUN_DEADLINE_MS');
   const progress = read('--progress-timeout', flags.progressTimeout, 'OPENWOP_PROGRESS_TIMEOUT_MS');
   for (const value of [request, leg, run, progress]) if (isProblem(value)) return { ok: false, problem: value.problem };
-  const or = (value: number | undefined | { problem: string }, fallback: number) => (value as number | undefined) ?? Math.round(fallback * factor);
+  // At least 1 ms, as a given value is: a tiny scale must not round a default to 0, which no timer takes.
+  const or = (value: number | undefined | { problem: string }, fallback: number) => (value as number | undefined) ?? Math.max(1, Math.round(fallback * factor));
   const deadlines = {
     requestTimeoutMs: or(request, DEFAULT_REQUEST_TIMEOUT_MS),
     legDeadlineMs: or(leg, DEFAULT_LEG_DEADLINE_MS),
