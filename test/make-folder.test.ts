@@ -1,6 +1,6 @@
 // lib/make-folder.ts: a folder and its missing parents, or the error of the first that cannot be
 // made, in a number of steps bounded by the path's depth (Node's recursive mkdirSync can loop
-// for ever; test/cli-edges.test.ts holds the command on such a path).
+// for ever; test/cli-bounds.test.ts holds the command on such a path).
 
 import { mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
