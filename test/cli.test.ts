@@ -115,7 +115,7 @@ describe('run against a host that cannot be reached', () => {
   it('exits 2 on a base URL that is not an http(s) URL', async () => {
     const { code, err } = await cli('run', '--base-url', 'not-a-url', '--api-key', 'k');
     expect(code).toBe(2);
-    expect(err).toMatch(/--base-url must be an http\(s\) URL/);
+    expect(err).toMatch(/--base-url \(or OPENWOP_BASE_URL\) must be an http\(s\) URL, got "not-a-url"/);
   });
 });
 

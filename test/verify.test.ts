@@ -151,6 +151,13 @@ describe('verify: exit codes', () => {
     expect(out).toMatch(/^eval verdict: does not apply: the bundle was cut by another version of this harness \(openwop-eval-conformance 0\.0\.1-other\)/m);
   });
 
+  it('a bundle whose suite names no harness: the eval verdict says so, not "undefined"', async () => {
+    const { out } = await withKey(file({ ...signed(), suite: {} }));
+    expect(out).toMatch(
+      /^eval verdict: does not apply: the bundle was cut by a harness it does not name \(no suite\.name, no suite\.version\), not by openwop-eval-conformance /m,
+    );
+  });
+
   it('5: coherent and certified on its face, but no host key was given', async () => {
     const { code, out } = await verify(file(signed()));
     expect(code).toBe(5);

@@ -287,7 +287,7 @@ export function readCertifySettings(
   const hostBuild = given(options.hostBuild, 'OPENWOP_HOST_BUILD', env);
   const buildProblem = hostBuild === undefined ? undefined : parseBuild(hostBuild).problem;
   if (buildProblem) return refuse(buildProblem);
-  if (baseUrl !== undefined && !/^https?:\/\/[^/\s]+/.test(baseUrl)) return refuse(`--base-url must be an http(s) URL, got "${baseUrl}"`);
+  if (baseUrl !== undefined && !/^https?:\/\/[^/\s]+/.test(baseUrl)) return refuse(`--base-url (or OPENWOP_BASE_URL) must be an http(s) URL, got "${baseUrl}"`);
   if (baseUrl !== undefined && !apiKey) return refuse('--api-key (or OPENWOP_API_KEY) is required with --base-url');
   if (baseUrl !== undefined && options.referenceHostConfig) return refuse('--reference-host-config applies only to the embedded reference host');
   const deadlines = readDeadlines(options, env);

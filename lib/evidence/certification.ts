@@ -73,7 +73,8 @@ export function certificationOf(
   const unknown = sameHarness ? [...present].filter((id) => !known.has(id)) : [];
   const base = { totals, missing, unknown, sameHarness, mismatches: [] as string[] };
   if (!sameHarness) {
-    const cutBy = `${String(suite.name)} ${String(suite.version)}`;
+    const unnamed = ['name', 'version'].filter((member) => suite[member] === undefined).map((member) => `no suite.${member}`);
+    const cutBy = unnamed.length > 0 ? `a harness it does not name (${unnamed.join(', ')})` : `${String(suite.name)} ${String(suite.version)}`;
     const why = suite.name === harness.name ? `another version of this harness (${cutBy})` : cutBy;
     return {
       ...base,
