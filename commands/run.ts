@@ -34,7 +34,16 @@ import { gitCommit, PACKAGE, writeBundle, writeCertificate, type BundleWritten, 
 import { writeReproducer } from './support/generated-plan.ts';
 import { RunInterruption } from './support/interruption.ts';
 import { SETTING_FLAGS } from './support/setting-flags.ts';
-import { archiveSettingsOf, given, givenKeys, readCertifySettings, readDevKey, type CertifySettings, type RunOptions } from './support/run-settings.ts';
+import {
+  archiveSettingsOf,
+  given,
+  givenKeys,
+  offlineProblem,
+  readCertifySettings,
+  readDevKey,
+  type CertifySettings,
+  type RunOptions,
+} from './support/run-settings.ts';
 
 export { PROGRESS_MODES, type ProgressMode } from '../lib/report/progress.ts';
 export type { RunOptions } from './support/run-settings.ts';
@@ -63,9 +72,8 @@ async function writeOtel(request: Parameters<typeof import('../lib/report/otel.t
 }
 
 export async function runOffline(options: RunOptions, io: Io): Promise<number> {
-  // No host leg runs, so there is nothing to sign or archive: said, not a green run without them.
-  const needsHost = options.certify !== undefined ? '--certify' : options.archive !== undefined ? '--archive' : undefined;
-  if (needsHost !== undefined) return usage(io, `${needsHost} needs a host, and --offline runs only the server-free legs`);
+  const hostOnly = offlineProblem(options);
+  if (hostOnly !== undefined) return usage(io, hostOnly);
   const scenarios = await loadScenarios();
   const ready = prepareRun(options, scenarios, io, { offline: true });
   if (!ready.ok) return ready.code;

@@ -96,6 +96,16 @@ describe('a usage error', () => {
       ['run', '--offline', '--archive', join(dir, 'off.har')],
       /: --archive needs a host, and --offline runs only the server-free legs \(see --help\)$/,
     ],
+    // Every flag only a host run reads is refused so, not only those two: --offline with a
+    // --base-url ran the server-free legs green and never asked the host.
+    ...([['--base-url', 'http://127.0.0.1:9'], ['--require-behavior'], ['--seed', 'explore'], ['--run-deadline', '1000']] as const).map(
+      (flag) =>
+        [
+          `${flag[0]} under --offline`,
+          ['run', '--offline', ...flag],
+          new RegExp(`: ${flag[0]} needs a host, and --offline runs only the server-free legs \\(see --help\\)$`),
+        ] as [string, string[], RegExp],
+    ),
   ];
   for (const [what, argv, message] of cases) {
     it(`(${what}) is one line naming it and where help is, never the whole help, and exit 2`, async () => {

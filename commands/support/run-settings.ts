@@ -96,6 +96,57 @@ export function given(flag: string | undefined, variable: string, env: NodeJS.Pr
 }
 
 /**
+ * Each flag of `run`: the name of one only a run against a host reads, or false for one `--offline`
+ * reads too. Every option is classified, so a new flag cannot be dropped unsaid under --offline.
+ */
+const HOST_ONLY = {
+  certify: '--certify',
+  archive: '--archive',
+  baseUrl: '--base-url',
+  apiKey: '--api-key',
+  tenantBApiKey: '--tenant-b-api-key',
+  requireBehavior: '--require-behavior',
+  signingKey: '--signing-key',
+  signingKeyId: '--signing-key-id',
+  hostBuild: '--host-build',
+  evidenceTier: '--evidence-tier',
+  referenceHostConfig: '--reference-host-config',
+  requestTimeout: '--request-timeout',
+  legDeadline: '--leg-deadline',
+  runDeadline: '--run-deadline',
+  progressTimeout: '--progress-timeout',
+  maxEvents: '--max-events',
+  maxResponseBytes: '--max-response-bytes',
+  maxEventsInFlight: '--max-events-in-flight',
+  maxBytesInFlight: '--max-bytes-in-flight',
+  concurrency: '--concurrency',
+  maxWorkers: '--max-workers',
+  seed: '--seed',
+  generated: '--generated',
+  suite: '--suite',
+  baselineSuite: '--baseline-suite',
+  offline: false,
+  filter: false,
+  reportJson: false,
+  junit: false,
+  html: false,
+  summary: false,
+  otel: false,
+  expectedFailures: false,
+  progress: false,
+} satisfies Record<keyof RunOptions, string | false>;
+
+/**
+ * The first flag given with --offline that only a run against a host reads, as a usage problem:
+ * dropped, it would leave a green run of the server-free legs where the user asked for a host to
+ * be certified (`--base-url`), signed (`--certify`) or archived (`--archive`).
+ */
+export function offlineProblem(options: RunOptions): string | undefined {
+  const given = Object.entries(HOST_ONLY).find(([key, flag]) => flag !== false && options[key as keyof RunOptions] !== undefined);
+  return given === undefined ? undefined : `${given[1]} needs a host, and --offline runs only the server-free legs`;
+}
+
+/**
  * Every API key the flags and the environment hold, the ones not used included, and the password
  * of a base URL (`https://user:password@host`, which the report names as its target): all are secrets.
  */
