@@ -28,7 +28,7 @@ import { thisHarness } from '../lib/evidence/harness.ts';
 import { readBundleFile, readPublicKeyFile } from '../lib/evidence/keys.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { verifyBundle, verifyExitCode, type VerifyOptions, type VerifyResult } from '../lib/evidence/verify.ts';
-import { cannotStart, oneLine, type Io } from '../lib/io.ts';
+import { cannotStart, notABundle, oneLine, type Io } from '../lib/io.ts';
 import { replayCommand } from '../lib/archive/replay.ts';
 import { SETTING_FLAGS } from './support/setting-flags.ts';
 import { authenticityLine, rejectionLines, schemaLine, upstreamLine, verdictLine } from '../lib/report/verdict-lines.ts';
@@ -57,10 +57,7 @@ export async function verifyCommand(path: string, options: VerifyCommandOptions,
     return replayCommand(path, { replay: options.replay, ...(options.hostKey ? { hostKey: options.hostKey } : {}), loadScenarios, names: SETTING_FLAGS }, io);
   }
   const file = readBundleFile(path);
-  if (!file.ok) {
-    io.err(`openwop-eval-conformance: not a bundle: ${oneLine(file.reason)}\n`);
-    return 3;
-  }
+  if (!file.ok) return notABundle(io, file.reason);
   const keys: VerifyOptions = {};
   let keySource: string | undefined;
   if (options.hostKey && RAW_KEY.test(options.hostKey)) {

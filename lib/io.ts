@@ -21,6 +21,12 @@ export function cannotStart(io: Io, message: string): 2 {
   return 2;
 }
 
+/** A file `verify` was given that is not a bundle (exit 3, README "Exit codes"): one line. */
+export function notABundle(io: Io, reason: string): 3 {
+  io.err(`${PROGRAM}: not a bundle: ${oneLine(reason)}\n`);
+  return 3;
+}
+
 /**
  * `text` on one line, each line break in it written `\n`: a message can quote what a file or a
  * flag holds (JSON.parse's error quotes the text it could not read, line breaks and all), and an

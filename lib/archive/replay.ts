@@ -12,7 +12,7 @@ import { ed25519PublicKey } from '../evidence/ed25519.ts';
 import { readBundleFile, readPublicKeyFile } from '../evidence/keys.ts';
 import type { LedgerRow } from '../evidence/types.ts';
 import { bundleRow, sortedProjectedRows, witnessDigest } from '../evidence/witness.ts';
-import { cannotStart, oneLine, type Io } from '../io.ts';
+import { cannotStart, notABundle, type Io } from '../io.ts';
 import { jsonDeepEqual } from '../json-value.ts';
 import { withDeadlines } from '../ledger/deadlines.ts';
 import { Redactor } from '../redact.ts';
@@ -122,10 +122,7 @@ export interface ReplayOptions {
 export async function replayCommand(bundlePath: string, options: ReplayOptions, io: Io): Promise<number> {
   const names = options.names ?? DOMAIN_NAMES;
   const file = readBundleFile(bundlePath);
-  if (!file.ok) {
-    io.err(`openwop-eval-conformance: not a bundle: ${oneLine(file.reason)}\n`);
-    return 3;
-  }
+  if (!file.ok) return notABundle(io, file.reason);
   const archive = readArchiveFile(options.replay);
   if (!archive.ok) return cannotStart(io, archive.reason);
   let bindingValue: unknown;
