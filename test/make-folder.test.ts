@@ -2,11 +2,12 @@
 // made, in a number of steps bounded by the path's depth (Node's recursive mkdirSync can loop
 // for ever; test/cli-bounds.test.ts holds the command on such a path).
 
-import { mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeFolder } from '../lib/make-folder.ts';
+import { packagePath } from '../lib/package-root.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'owec-folder-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -43,5 +44,30 @@ describe('makeFolder', () => {
 
   it.runIf(process.platform === 'linux')('throws ENOENT under /proc, where a parent exists but takes no folder', () => {
     expect(codeOf('/proc/owec-probe/x')).toBe('ENOENT');
+  });
+});
+
+/** Every module of the layers below the entries, tests apart. */
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+describe('the one way folders are made', () => {
+  it('no module but lib/make-folder.ts makes a folder itself (a recursive mkdir could loop for ever again)', () => {
+    const makers = ['lib', 'commands', 'hosts', 'scenarios']
+      .flatMap((dir) => sources(packagePath(dir)))
+      .filter((file) =>
+        /\bmkdir(?:Sync)?\(/.test(
+          readFileSync(file, 'utf8')
+            .replace(/\/\*[\s\S]*?\*\//g, '')
+            .replace(/\/\/.*$/gm, ''),
+        ),
+      )
+      .map((file) => relative(packagePath(''), file));
+    expect(makers).toEqual(['lib/make-folder.ts']);
   });
 });
