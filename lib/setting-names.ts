@@ -7,6 +7,7 @@ export type Setting =
   | 'requestTimeout'
   | 'legDeadline'
   | 'progressTimeout'
+  | 'timeoutScale'
   | 'maxEvents'
   | 'maxResponseBytes'
   | 'maxEventsInFlight'
@@ -30,6 +31,7 @@ export const DOMAIN_NAMES: SettingNames = {
   requestTimeout: 'the request timeout setting',
   legDeadline: 'the leg deadline setting',
   progressTimeout: 'the progress timeout setting',
+  timeoutScale: 'the timeout scale setting',
   maxEvents: 'the events-per-run cap setting',
   maxResponseBytes: 'the response-bytes cap setting',
   maxEventsInFlight: 'the events-in-flight budget setting',

@@ -2,7 +2,7 @@
 // SSE with resumption, the poll fallback, and the bounds on both.
 
 import { describe, expect, it } from 'vitest';
-import { HarnessCapReached, readRunEvents, TransportError } from '../lib/client/index.ts';
+import { HarnessCapReached, readRunEvents, RunWaitEnded, TransportError } from '../lib/client/index.ts';
 import {
   baseUrl,
   client,
@@ -151,9 +151,11 @@ describe('reading run events', () => {
     expect(read).toMatchObject({ ok: true, via: 'poll', terminal: true });
   });
 
-  // The stream stays open with keep-alives forever, so only the deadline ends the read: the reason
-  // naming the deadline is the check; the test timeout only guards against a hang.
-  it('a stream that never reaches a terminal event ends as {ok: false} within the deadline', { timeout: 15_000 }, async () => {
+  // The stream stays open with keep-alives forever, so only the deadline ends the read: the error
+  // naming the deadline is the check; the test timeout only guards against a hang. A run still
+  // going when the harness stops waiting is no answer of the host's (CONTRACT.md fixes no time a
+  // run must end in): a TransportError, which the runner makes `blocked`, not `{ok: false}`.
+  it('a stream that never reaches a terminal event ends at the deadline as RunWaitEnded (blocked)', { timeout: 15_000 }, async () => {
     fake.handler = (_req, res) => {
       openSse(res);
       res.write(frame(event(0)) + frame(event(1)));
@@ -163,22 +165,55 @@ describe('reading run events', () => {
     };
     // The two events must have arrived by the deadline, so it is stretched by the machine's measured slowness.
     const deadlineMs = patient(600);
+    const error = await readRunEvents(client(), RUN_ID, { deadlineMs }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RunWaitEnded);
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as Error).message).toMatch(new RegExp(`^no terminal event within ${deadlineMs} ms \\(via sse, last sequence 1\\): the run had not ended`));
+    expect((error as Error).message).toContain('the timeout scale setting gives a slow host longer');
+  });
+
+  // What the host sent wrong before the deadline is its answer, whatever ended the read.
+  it('a log with a defect at the deadline is {ok: false}, naming the defect', { timeout: 15_000 }, async () => {
+    fake.handler = (_req, res) => {
+      openSse(res);
+      res.write(frame(event(0)) + frame(event(2)));
+      every(50, () => {
+        if (!res.destroyed) res.write(': keep-alive\n\n');
+      });
+    };
+    const deadlineMs = patient(600);
     const read = await readRunEvents(client(), RUN_ID, { deadlineMs });
     expect(read).toMatchObject({ ok: false, via: 'sse', reason: expect.stringContaining(`no terminal event within ${deadlineMs} ms`) });
-    expect(sequences(read.events)).toEqual([0, 1]);
+    expect(read.ok === false && read.reason).toContain('sequence gap: 0 is followed by 2');
+  });
+
+  // Without a deadline of its own, a read waits what its client's run wait says.
+  it("a read given no deadline waits its client's run wait", { timeout: 15_000 }, async () => {
+    fake.handler = (_req, res) => {
+      openSse(res);
+      res.write(frame(event(0)));
+      every(50, () => {
+        if (!res.destroyed) res.write(': keep-alive\n\n');
+      });
+    };
+    const runWaitMs = patient(500);
+    const error = await readRunEvents(client({ runWaitMs }), RUN_ID).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RunWaitEnded);
+    expect((error as Error).message).toContain(`no terminal event within ${runWaitMs} ms`);
   });
 
   // Only the deadline ends the loop short of maxPolls: the reason naming it is the check, and the
   // number of polls shows the empty answers were paced; the test timeout only guards a hang.
-  it('a poll that never reaches a terminal event ends as {ok: false} within the deadline', { timeout: 15_000 }, async () => {
+  it('a poll that never reaches a terminal event ends at the deadline as RunWaitEnded', { timeout: 15_000 }, async () => {
     fake.handler = (_req, res, entry) => {
       if (!isPollRequest(entry)) return json(res, 404, { error: 'not_found', message: 'x' });
       // Answers an empty page at once, ignoring the long-poll timeout.
       json(res, 200, { runId: RUN_ID, events: [], lastSequence: -1, status: 'running', isTerminal: false });
     };
     const deadlineMs = 700;
-    const read = await readRunEvents(client(), RUN_ID, { deadlineMs });
-    expect(read).toMatchObject({ ok: false, via: 'poll', reason: expect.stringContaining('no terminal event within 700 ms') });
+    const error = await readRunEvents(client(), RUN_ID, { deadlineMs }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RunWaitEnded);
+    expect((error as Error).message).toContain('no terminal event within 700 ms (via poll');
     // The empty answers were paced, not spun on.
     expect(seen.filter(isPollRequest).length).toBeLessThan(20);
   });
@@ -191,8 +226,9 @@ describe('reading run events', () => {
       // Holds every poll open and never answers.
     };
     const deadlineMs = 500;
-    const read = await readRunEvents(client({ timeoutMs: 60_000 }), RUN_ID, { deadlineMs });
-    expect(read).toMatchObject({ ok: false, via: 'poll', reason: expect.stringContaining('no terminal event within 500 ms') });
+    const error = await readRunEvents(client({ timeoutMs: 60_000 }), RUN_ID, { deadlineMs }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RunWaitEnded);
+    expect((error as Error).message).toContain('no terminal event within 500 ms (via poll');
     expect(seen.filter(isPollRequest)).toHaveLength(1);
   });
 

@@ -71,10 +71,10 @@ const CREATING = ['0081.eval-run-events', '0081.summary-served', '0081.unadverti
 const INTERRUPTED = [...CREATING];
 
 describe('deadline settings', () => {
-  it('reads flags over environment variables, scales all four by OPENWOP_TIMEOUT_SCALE, and refuses nonsense', () => {
+  it('reads flags over environment variables, scales all four and the run wait by OPENWOP_TIMEOUT_SCALE, and refuses nonsense', () => {
     expect(readDeadlines({}, {})).toEqual({
       ok: true,
-      deadlines: { requestTimeoutMs: 10_000, legDeadlineMs: 180_000, progressTimeoutMs: 20_000, runDeadlineMs: 150_000, scale: 1 },
+      deadlines: { requestTimeoutMs: 10_000, legDeadlineMs: 180_000, progressTimeoutMs: 20_000, runDeadlineMs: 150_000, runWaitMs: 30_000, scale: 1 },
     });
     expect(
       readDeadlines(
@@ -83,7 +83,7 @@ describe('deadline settings', () => {
       ),
     ).toEqual({
       ok: true,
-      deadlines: { requestTimeoutMs: 25_000, legDeadlineMs: 1_250, progressTimeoutMs: 750, runDeadlineMs: 10_000, scale: 2.5 },
+      deadlines: { requestTimeoutMs: 25_000, legDeadlineMs: 1_250, progressTimeoutMs: 750, runDeadlineMs: 10_000, runWaitMs: 75_000, scale: 2.5 },
     });
     expect(readDeadlines({ progressTimeout: '0' }, {})).toMatchObject({ ok: false, problem: expect.stringMatching(/--progress-timeout .* "0"/) });
     expect(readDeadlines({ requestTimeout: 'soon' }, {})).toMatchObject({ ok: false, problem: expect.stringMatching(/--request-timeout .* "soon"/) });
@@ -111,7 +111,7 @@ describe('deadline settings', () => {
   it('scales a default to 1 ms at least, as it does a given value: a tiny scale is no harness failure', async () => {
     expect(readDeadlines({}, { OPENWOP_TIMEOUT_SCALE: '1e-9' })).toEqual({
       ok: true,
-      deadlines: { requestTimeoutMs: 1, legDeadlineMs: 1, progressTimeoutMs: 1, runDeadlineMs: 1, scale: 1e-9 },
+      deadlines: { requestTimeoutMs: 1, legDeadlineMs: 1, progressTimeoutMs: 1, runDeadlineMs: 1, runWaitMs: 1, scale: 1e-9 },
     });
   });
 

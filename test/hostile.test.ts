@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE_BEHAVIOURS, type HostileBehaviour } from '../hosts/hostile/catalogue.ts';
 import { HOSTILE_FILTER, HOSTILE_SECRETS, runHarnessAgainst, startUpstream, type HarnessRun, type Upstream } from './support/hostile-run.ts';
 import { DEFAULT_PROGRESS_TIMEOUT_MS } from '../lib/ledger/deadlines.ts';
-import { RUN_DEADLINE_MS } from '../scenarios/support/eval-run.ts';
+import { DEFAULT_RUN_WAIT_MS } from '../lib/client/index.ts';
 import { patient, patientAll } from './support/slowness.ts';
 
 /**
@@ -27,12 +27,12 @@ import { patient, patientAll } from './support/slowness.ts';
  */
 const BOUNDS = patientAll({ request: 4_000, leg: 8_000, run: 20_000, progress: DEFAULT_PROGRESS_TIMEOUT_MS });
 /**
- * The leg deadline also stays under the legs' own 30 s wait for an eval run to end
- * (scenarios/support/eval-run.ts; docs/certifying.md "Deadlines and interruption": not scaled). A
- * deadline stretched past it let that wait end a hung stream's row first, which the harness counts
- * as the host's failure, not a bound (OPENWOP_TEST_SLOWNESS=8: leg deadlines of 64 s).
+ * The leg deadline also stays under the client's 30 s wait for an eval run to end
+ * (lib/client/events.ts; these runs set no OPENWOP_TIMEOUT_SCALE). A deadline stretched past it
+ * let that wait end a hung stream's row first, in its own words, not the leg deadline's that the
+ * behaviour's naming reads (OPENWOP_TEST_SLOWNESS=8: leg deadlines of 64 s).
  */
-const LEG_DEADLINE_MS = Math.min(BOUNDS.leg, RUN_DEADLINE_MS - 5_000);
+const LEG_DEADLINE_MS = Math.min(BOUNDS.leg, DEFAULT_RUN_WAIT_MS - 5_000);
 const FLAGS = [
   '--request-timeout',
   String(BOUNDS.request),

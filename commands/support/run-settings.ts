@@ -16,6 +16,7 @@ import {
   DEFAULT_PROGRESS_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_RUN_DEADLINE_MS,
+  DEFAULT_RUN_WAIT_MS,
   type Deadlines,
 } from '../../lib/ledger/deadlines.ts';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../lib/ledger/schedule.ts';
@@ -258,6 +259,7 @@ export function readDeadlines(flags: DeadlineFlags, env: NodeJS.ProcessEnv): Rea
     legDeadlineMs: or(leg, DEFAULT_LEG_DEADLINE_MS),
     progressTimeoutMs: or(progress, DEFAULT_PROGRESS_TIMEOUT_MS),
     runDeadlineMs: or(run, DEFAULT_RUN_DEADLINE_MS),
+    runWaitMs: or(undefined, DEFAULT_RUN_WAIT_MS),
   };
   // Only a default can still be too long here: the scale multiplied it past what a timer holds.
   const longest = Math.max(...Object.values(deadlines));

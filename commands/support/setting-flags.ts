@@ -8,6 +8,7 @@ export const SETTING_FLAGS: SettingNames = {
   requestTimeout: '--request-timeout',
   legDeadline: '--leg-deadline',
   progressTimeout: '--progress-timeout',
+  timeoutScale: 'OPENWOP_TIMEOUT_SCALE',
   maxEvents: '--max-events (OPENWOP_MAX_EVENTS)',
   maxResponseBytes: '--max-response-bytes (OPENWOP_MAX_RESPONSE_BYTES)',
   maxEventsInFlight: '--max-events-in-flight (OPENWOP_MAX_EVENTS_IN_FLIGHT)',

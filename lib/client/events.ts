@@ -59,8 +59,11 @@ export type ReadEventsResult =
   | { ok: false; reason: string; events: RunEvent[]; via?: 'sse' | 'poll' };
 
 export interface ReadEventsOptions {
-  /** Nothing is read after this many milliseconds; the result arrives shortly after. */
-  deadlineMs: number;
+  /**
+   * Nothing is read after this many milliseconds; the result arrives shortly after. The client's
+   * run wait (`limits.runWaitMs`) when absent, else DEFAULT_RUN_WAIT_MS.
+   */
+  deadlineMs?: number;
   maxEvents?: number;
   /** Bytes of event bodies read in total (SSE and poll together). */
   maxBytes?: number;
@@ -91,6 +94,12 @@ export const READ_EVENTS_DEFAULTS = {
   progressTimeoutMs: DEFAULT_PROGRESS_TIMEOUT_MS,
 } as const;
 
+/**
+ * How long a read waits for a run to end, unscaled: the scripted fixture runs end in well under a
+ * second on the reference host (bench/RESULTS.md "Waiting"); OPENWOP_TIMEOUT_SCALE multiplies it.
+ */
+export const DEFAULT_RUN_WAIT_MS = 30_000;
+
 /** What every read holds together when its client carries no budget of its own: one per process. */
 const PROCESS_BUDGET = new ReadBudget();
 
@@ -99,6 +108,19 @@ export class NoProgress extends TransportError {
   constructor(detail: string) {
     super(detail, 'NO_PROGRESS');
     this.name = 'NoProgress';
+    this.message = detail;
+  }
+}
+
+/**
+ * The run gave new events but no terminal one before the read's deadline: the harness stopped
+ * waiting, which says nothing of the host (CONTRACT.md fixes no time a run must end in), so a
+ * TransportError (`blocked`), like no progress.
+ */
+export class RunWaitEnded extends TransportError {
+  constructor(detail: string) {
+    super(detail, 'RUN_WAIT');
+    this.name = 'RunWaitEnded';
     this.message = detail;
   }
 }
@@ -117,7 +139,7 @@ type Attempt =
   | { kind: 'cap'; error: HarnessCapReached };
 
 /** Reads a run's events until a terminal event, the deadline, or a limit. */
-export async function readRunEvents(client: Client, runId: string, options: ReadEventsOptions): Promise<ReadEventsResult> {
+export async function readRunEvents(client: Client, runId: string, options: ReadEventsOptions = {}): Promise<ReadEventsResult> {
   const maxEvents = options.maxEvents ?? client.limits?.maxEvents ?? READ_EVENTS_DEFAULTS.maxEvents;
   const maxBytes = options.maxBytes ?? client.limits?.maxResponseBytes ?? READ_EVENTS_DEFAULTS.maxBytes;
   const names = client.limits?.names ?? DOMAIN_NAMES;
@@ -139,8 +161,9 @@ export async function readRunEvents(client: Client, runId: string, options: Read
   const progressTimeoutMs = options.progressTimeoutMs ?? client.limits?.progressTimeoutMs ?? READ_EVENTS_DEFAULTS.progressTimeoutMs;
   const budget = client.limits?.budget ?? PROCESS_BUDGET;
 
+  const deadlineMs = options.deadlineMs ?? client.limits?.runWaitMs ?? DEFAULT_RUN_WAIT_MS;
   const started = Date.now();
-  const deadline = started + options.deadlineMs;
+  const deadline = started + deadlineMs;
   // One signal for all the read's I/O, aborted by whichever comes first: the deadline or the
   // progress watchdog (told apart by `ended`).
   const readCtl = new AbortController();
@@ -149,8 +172,8 @@ export async function readRunEvents(client: Client, runId: string, options: Read
   let stallSeen = false;
   const timer = setTimeout(() => {
     deadlinePassed = true;
-    readCtl.abort(new Error(`deadline of ${options.deadlineMs} ms`));
-  }, options.deadlineMs);
+    readCtl.abort(new Error(`deadline of ${deadlineMs} ms`));
+  }, deadlineMs);
   // The progress watchdog: re-armed for whatever is left of the interval whenever it fires after
   // progress, so a busy stream costs no timer per event.
   let lastProgress = started;
@@ -211,11 +234,15 @@ export async function readRunEvents(client: Client, runId: string, options: Read
     const defects = log.defects();
     return { ok: false, reason: defects ? `${reason}; ${defects}` : reason, events: log.events, via };
   };
-  const deadlineReason = (): string => `no terminal event within ${options.deadlineMs} ms (via ${via}, last sequence ${log.last})`;
-  /** Why the read ended early: the deadline is an answer ({ok: false}), no progress is not (thrown). */
+  /**
+   * Why the read ended early. Neither bound is an answer of the host's (thrown, so `blocked`): no
+   * progress, or a run still going at the deadline. A defect of the log read so far is (`{ok: false}`).
+   */
   const ended = (): ReadEventsResult => {
     if (stallSeen && !deadlinePassed) throw stalled();
-    return fail(deadlineReason());
+    const reason = `no terminal event within ${deadlineMs} ms (via ${via}, last sequence ${log.last})`;
+    if (log.defects() !== undefined) return fail(reason);
+    throw new RunWaitEnded(`${reason}: the run had not ended when the harness stopped waiting for it (${names.timeoutScale} gives a slow host longer)`);
   };
   /**
    * An attempt ended without a terminal event. One that brought new events is a resume (a host

@@ -149,6 +149,8 @@ export interface ClientOptions {
   recorder?: ExchangeRecorder;
   /** Longest wait for a new event of a run (lib/client/events.ts); keep-alives do not count. */
   progressTimeoutMs?: number;
+  /** Longest wait for a run to end, read to its terminal event (lib/client/events.ts). */
+  runWaitMs?: number;
   /** What all reads in flight hold together (lib/client/budget.ts); share one between clients. */
   budget?: ReadBudget;
   /** How the user sets the timeouts and caps the client's messages name (lib/setting-names.ts). */
@@ -160,6 +162,7 @@ export interface ClientLimits {
   maxResponseBytes: number;
   maxEvents: number;
   progressTimeoutMs?: number;
+  runWaitMs?: number;
   budget?: ReadBudget;
   names?: SettingNames;
 }
@@ -386,6 +389,7 @@ export function createClient(options: ClientOptions): Client {
       maxResponseBytes,
       maxEvents,
       ...(options.progressTimeoutMs === undefined ? {} : { progressTimeoutMs: options.progressTimeoutMs }),
+      ...(options.runWaitMs === undefined ? {} : { runWaitMs: options.runWaitMs }),
       ...(options.budget === undefined ? {} : { budget: options.budget }),
       ...(options.names === undefined ? {} : { names: options.names }),
     },

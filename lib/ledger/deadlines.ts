@@ -17,7 +17,7 @@
 // blocked), with its own message and no `transport-loss:` prefix.
 
 import { defaultMaxListeners, setMaxListeners } from 'node:events';
-import { DEFAULT_PROGRESS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, TransportError, type Client } from '../client/index.ts';
+import { DEFAULT_PROGRESS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RUN_WAIT_MS, TransportError, type Client } from '../client/index.ts';
 import type { Checks } from './leg.ts';
 import type { Leg, Scenario } from './scenario.ts';
 import type { Target } from './target.ts';
@@ -31,7 +31,7 @@ export const DEFAULT_LEG_DEADLINE_MS = 180_000;
  * honest host is certified in seconds (bench/RESULTS.md "Waiting").
  */
 export const DEFAULT_RUN_DEADLINE_MS = 150_000;
-export { DEFAULT_PROGRESS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS };
+export { DEFAULT_PROGRESS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RUN_WAIT_MS };
 
 export class DeadlinePassed extends TransportError {
   constructor(detail: string) {
@@ -46,7 +46,12 @@ export interface Deadlines {
   legDeadlineMs: number;
   progressTimeoutMs: number;
   runDeadlineMs: number;
-  /** The scale applied to all four (1 when none is set). */
+  /**
+   * How long a read waits for an eval run to end (lib/client/events.ts DEFAULT_RUN_WAIT_MS,
+   * scaled); not a flag: the leg deadline bounds the legs that wait.
+   */
+  runWaitMs: number;
+  /** The scale applied to all four and to the run wait (1 when none is set). */
   scale: number;
 }
 

@@ -54,8 +54,8 @@ export interface HostAccess {
 export interface TargetOptions {
   host: HostAccess;
   requireBehavior: boolean;
-  /** The request timeout (below every leg's own deadline) and the progress timeout; the others bound the legs, not the client. */
-  deadlines?: Partial<Pick<Deadlines, 'requestTimeoutMs' | 'progressTimeoutMs'>>;
+  /** The request timeout (below every leg's own deadline), the progress timeout and the run wait; the others bound the legs, not the client. */
+  deadlines?: Partial<Pick<Deadlines, 'requestTimeoutMs' | 'progressTimeoutMs' | 'runWaitMs'>>;
   /** Memory caps (docs/certifying.md "Memory caps"): per run, and over all reads in flight of both tenants together. */
   caps?: Partial<Caps>;
   /** How the user sets each setting a message names (lib/setting-names.ts); the harness's own words when absent. */
@@ -137,6 +137,7 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
   const reach = {
     timeoutMs: deadlines.requestTimeoutMs,
     progressTimeoutMs: deadlines.progressTimeoutMs,
+    runWaitMs: deadlines.runWaitMs,
     maxEvents: caps.maxEvents,
     maxResponseBytes: caps.maxResponseBytes,
     names,

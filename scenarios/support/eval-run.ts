@@ -21,8 +21,12 @@ export { payloadOf };
 /** Every fixture's tasks target this agent (CONTRACT §3). */
 export const SCRIPTED_AGENT = 'core.conformance.agents.scripted';
 
-/** How long one eval run may take, end to end, before the leg gives up on it. */
-export const RUN_DEADLINE_MS = 30_000;
+/**
+ * How long a leg asks again for a run's summary while the host answers 409 (CONTRACT.md §6, "when
+ * the summary is ready"), once the run's log has ended. The wait for the run itself to end is the
+ * client's (lib/client/events.ts DEFAULT_RUN_WAIT_MS, scaled): past it the row is `blocked`.
+ */
+export const SUMMARY_WAIT_MS = 30_000;
 
 export type { EvalRunRequestExtras, ObservedRun, ReadForm };
 
@@ -37,7 +41,6 @@ async function readOtherForms(client: Client, runId: string, primary: { via?: 's
   const middle = primary.events[Math.floor((primary.events.length - 1) / 2)]!.sequence;
   const read = async (form: ReadForm['form'], after?: number): Promise<ReadForm> => {
     const result = await readRunEvents(client, runId, {
-      deadlineMs: RUN_DEADLINE_MS,
       transport: form === 'poll' ? 'poll' : 'sse',
       ...(after === undefined ? {} : { afterSequence: after }),
     });
@@ -83,7 +86,7 @@ export async function observeEvalRun(
     how.onLogEnded?.(observed);
     return observed;
   }
-  const read = await readRunEvents(client, created.runId, { deadlineMs: RUN_DEADLINE_MS });
+  const read = await readRunEvents(client, created.runId);
   observed.events = read.events;
   observed.eventsVia = read.via;
   target.observedRuns?.push(observed);
@@ -92,7 +95,7 @@ export async function observeEvalRun(
   how.onLogEnded?.(observed);
   const complete = observed.eventsProblem === undefined && how.everyForm !== false;
   const [answer, otherForms] = await Promise.all([
-    waitForSummary(client, created.runId, RUN_DEADLINE_MS),
+    waitForSummary(client, created.runId, SUMMARY_WAIT_MS),
     complete ? readOtherForms(client, created.runId, read) : Promise.resolve([]),
   ]);
   if (otherForms.length > 0) observed.otherForms = otherForms;

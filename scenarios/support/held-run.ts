@@ -8,7 +8,7 @@ import { createEvalRun, readRunEvents, releaseHold, seedEvalSuite, type ReadEven
 import type { FixtureDocument } from '../../lib/fixtures.ts';
 import { need, TestBug, type Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
-import { RUN_DEADLINE_MS, SCRIPTED_AGENT } from './eval-run.ts';
+import { SCRIPTED_AGENT } from './eval-run.ts';
 
 /**
  * How long a hold lasts unreleased: below the harness's progress timeout (a held run sends no
@@ -94,7 +94,7 @@ export async function startHeldRun(check: Checks, target: Target, purpose: strin
     runId,
     async finish() {
       const release = await releaseHold(target.client, key);
-      const read = await readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS });
+      const read = await readRunEvents(target.client, runId);
       return release.ok ? { released: true, read } : { released: false, releaseReason: release.reason, read };
     },
   };

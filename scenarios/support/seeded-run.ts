@@ -10,7 +10,7 @@ import type { FixtureDocument } from '../../lib/fixtures.ts';
 import { gradeRun, type EvalSuite } from '../../lib/grader/index.ts';
 import { need, type Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
-import { isCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT, type ObservedRun } from './eval-run.ts';
+import { isCompleted, SUMMARY_WAIT_MS, SCRIPTED_AGENT, type ObservedRun } from './eval-run.ts';
 import { queueServedFacts } from './served-facts/index.ts';
 
 /**
@@ -32,14 +32,14 @@ export async function observeSeededRun(check: Checks, target: Target, doc: Fixtu
     onLogEnded?.(observed);
     return observed;
   }
-  const read = await readRunEvents(target.client, created.runId, { deadlineMs: RUN_DEADLINE_MS });
+  const read = await readRunEvents(target.client, created.runId);
   observed.events = read.events;
   observed.eventsVia = read.via;
   target.observedRuns?.push(observed);
   if (!read.ok) observed.eventsProblem = read.reason;
   else if (!read.terminal) observed.eventsProblem = 'the event log ended without a terminal event';
   onLogEnded?.(observed);
-  const answer = await waitForSummary(target.client, created.runId, RUN_DEADLINE_MS);
+  const answer = await waitForSummary(target.client, created.runId, SUMMARY_WAIT_MS);
   observed.summaryAnswer = answer.result;
   if (answer.kind === 'ok') observed.summary = answer.summary;
   observed.grade = gradeRun(doc.suite as EvalSuite, read.events);

@@ -19,7 +19,7 @@ import type { Checks } from '../../lib/ledger/leg.ts';
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import { RECORDED, unknownRunId } from '../support/recorded.ts';
-import { observeEvalRun, requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT, sharedEvalRun } from '../support/eval-run.ts';
+import { observeEvalRun, requireCompleted, SCRIPTED_AGENT, sharedEvalRun } from '../support/eval-run.ts';
 import { seamAnswerWrong } from '../support/effects.ts';
 
 const SOURCE = 'conformance-eval-recorded-source';
@@ -98,7 +98,7 @@ const hostLegs: Leg[] = [
       const source = requireCompleted(check, await sharedEvalRun(target, OTHER_AGENT_SOURCE));
       const answer = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: source.runId } });
       // A run the host should have refused is read to its end, so nothing it does outlives the leg.
-      if (answer.runId !== undefined) await readRunEvents(target.client, answer.runId, { deadlineMs: RUN_DEADLINE_MS }).catch(() => undefined);
+      if (answer.runId !== undefined) await readRunEvents(target.client, answer.runId).catch(() => undefined);
       await checkRefusedLikeUnknown(check, target, answer, source.runId, 'a source run of another agent');
     },
   },

@@ -19,7 +19,7 @@ import { need, type Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
 import { RECORDED, unknownRunId } from '../support/recorded.ts';
-import { observeEvalRun, requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT, sharedEvalRun } from '../support/eval-run.ts';
+import { observeEvalRun, requireCompleted, SCRIPTED_AGENT, sharedEvalRun } from '../support/eval-run.ts';
 import { informationBeyondUnknown } from '../support/refusal-information.ts';
 import { canHoldRun, startHeldRun, type HeldRun } from '../support/held-run.ts';
 
@@ -41,7 +41,7 @@ async function endedWorkflowRun(check: Checks, target: Target): Promise<string> 
   const workflow = await target.client.request('POST', '/runs', { body: { workflowId: NOOP_WORKFLOW } });
   const runId = (workflow.json as { runId?: unknown } | undefined)?.runId;
   need(check, workflow.status === 201 && typeof runId === 'string', `POST /runs for the ${NOOP_WORKFLOW} workflow answers 201`, workflow.json);
-  await readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS });
+  await readRunEvents(target.client, runId);
   return runId;
 }
 
@@ -83,7 +83,7 @@ const hostLegs: Leg[] = [
       } finally {
         end = await held?.finish();
         // A run the host should have refused is read to its end, so nothing it does outlives the leg.
-        await Promise.all(created.map((runId) => readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS }).catch(() => undefined)));
+        await Promise.all(created.map((runId) => readRunEvents(target.client, runId).catch(() => undefined)));
       }
       if (end !== undefined) need(check, end.released, 'the hold release seam answers 204 (CONTRACT §5)', end.releaseReason);
       const refusals = [];

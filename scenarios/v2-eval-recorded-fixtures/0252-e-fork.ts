@@ -30,7 +30,7 @@ import type { Target } from '../../lib/ledger/target.ts';
 import { observeLiveEffects, seamAnswerWrong } from '../support/effects.ts';
 import { RECORDED } from '../support/recorded.ts';
 import { counterKey, noLiveCounterCall } from '../support/counters.ts';
-import { endedCompleted, observeEvalRun, observeEvalRunStaged, requireCompleted, RUN_DEADLINE_MS } from '../support/eval-run.ts';
+import { endedCompleted, observeEvalRun, observeEvalRunStaged, requireCompleted, SUMMARY_WAIT_MS } from '../support/eval-run.ts';
 
 const SOURCE = 'conformance-eval-recorded-source';
 /** What scenarios/support/effects.ts says of a wrong answer from the per-run effects seam. */
@@ -52,13 +52,13 @@ async function forkRun(target: Target, source: ObservedRun, effects = false, onL
     onLogEnded?.(observed);
     return observed;
   }
-  const read = await readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS });
+  const read = await readRunEvents(target.client, runId);
   observed.events = read.events;
   if (!read.ok) observed.eventsProblem = read.reason;
   else if (!read.terminal) observed.eventsProblem = 'the event log ended without a terminal event';
   onLogEnded?.(observed);
   const [answer, effectsRead] = await Promise.all([
-    waitForSummary(target.client, runId, RUN_DEADLINE_MS),
+    waitForSummary(target.client, runId, SUMMARY_WAIT_MS),
     effects ? readRunEffects(target.client, runId) : undefined,
   ]);
   observed.summaryAnswer = answer.result;

@@ -6,7 +6,8 @@
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 
 import { defineScenario } from '../../lib/ledger/scenario.ts';
-import { eventsOfType, payloadOf, requireCompleted, RUN_DEADLINE_MS, sharedEvalRun } from '../support/eval-run.ts';
+import { DEFAULT_RUN_WAIT_MS } from '../../lib/client/index.ts';
+import { eventsOfType, payloadOf, requireCompleted, sharedEvalRun } from '../support/eval-run.ts';
 const LATENCY = 'conformance-eval-latency-threshold';
 
 export default defineScenario('v2-eval-run-surface/0081-a-latency-threshold.ts', [
@@ -20,12 +21,14 @@ export default defineScenario('v2-eval-run-surface/0081-a-latency-threshold.ts',
       const observed = await sharedEvalRun(target, LATENCY);
       check.equal(observed.created.status, 201, 'a suite declaring maxP95LatencyMs is accepted at create');
       const run = requireCompleted(check, observed, { trajectoryArgs: false });
-      // The bound is one hour and the run was read end to end within the harness's run deadline
-      // (30 s), so no latency of it reaches the bound, whatever percentile the host takes: the
-      // suite passes or fails on everything else alone — here, a golden output that matches.
+      // The bound is one hour and the run was read end to end within the harness's wait for a run
+      // (30 s unscaled), so no latency of it reaches the bound, whatever percentile the host takes:
+      // the suite passes or fails on everything else alone — here, a golden output that matches.
       check.rule('bound-not-reached');
       const bound = (run.fixture.suite.thresholds as { maxP95LatencyMs?: number } | undefined)?.maxP95LatencyMs ?? 0;
-      check.ok(bound > RUN_DEADLINE_MS, 'the bound is above the run deadline', bound);
+      const waited = target.client.limits?.runWaitMs ?? DEFAULT_RUN_WAIT_MS;
+      if (bound <= waited)
+        check.inapplicable(`the harness waits up to ${waited} ms for a run, past the suite's bound of ${bound} ms: a run it read may have reached it`);
       check.equal(run.summary.passed, run.grade.passed, 'summary.passed is the reference grade: the latency bound is not reached');
       check.equal(payloadOf(eventsOfType(run, 'eval.completed')[0]).passed, run.grade.passed, 'eval.completed.passed is the reference grade');
     },

@@ -16,7 +16,7 @@ import { createEvalRun, HarnessCapReached, getEvalSummary, getRun, readErrorCode
 import { inOrder } from '../../lib/ledger/in-order.ts';
 import { need } from '../../lib/ledger/leg.ts';
 import { defineScenario } from '../../lib/ledger/scenario.ts';
-import { RUN_DEADLINE_MS, SCRIPTED_AGENT } from '../support/eval-run.ts';
+import { SUMMARY_WAIT_MS, SCRIPTED_AGENT } from '../support/eval-run.ts';
 import { canHoldRun, startHeldRun } from '../support/held-run.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
@@ -52,7 +52,7 @@ async function heldRunConflict(check: Checks, target: Target): Promise<void> {
   }
   need(check, end.released, 'the hold release seam answers 204 (CONTRACT §5)', end.releaseReason);
   need(check, end.read.ok && end.read.terminal, 'the released run is read to its end', end.read.ok ? 'no terminal event' : end.read.reason);
-  const settled = await waitForSummary(target.client, held.runId, RUN_DEADLINE_MS);
+  const settled = await waitForSummary(target.client, held.runId, SUMMARY_WAIT_MS);
   check.rule('early-summary-final');
   need(check, settled.kind === 'ok', 'the eval summary of the released run is served once it has ended', {
     status: settled.result.status,
@@ -92,14 +92,14 @@ async function summaryAskedEarly(check: Checks, target: Target): Promise<{ obser
   // Asked again once the stream has shown the run's first trial open and before reading on:
   // the harness stops reading there on purpose, so the question is put mid-run whenever the
   // host streams as it runs.
-  await readRunEvents(target.client, created.runId, { deadlineMs: RUN_DEADLINE_MS, maxEvents: MID_RUN_EVENTS }).catch((error: unknown) => {
+  await readRunEvents(target.client, created.runId, { maxEvents: MID_RUN_EVENTS }).catch((error: unknown) => {
     // Stopping at the cap is the point here, not a harness limit reached.
     if (!(error instanceof HarnessCapReached)) throw error;
   });
   const midRun = await getEvalSummary(target.client, created.runId);
   // The terminal summary is the one served once the log has ended.
-  await readRunEvents(target.client, created.runId, { deadlineMs: RUN_DEADLINE_MS });
-  const settled = await waitForSummary(target.client, created.runId, RUN_DEADLINE_MS);
+  await readRunEvents(target.client, created.runId);
+  const settled = await waitForSummary(target.client, created.runId, SUMMARY_WAIT_MS);
   // Whenever a summary is served, whatever the race, it is the run's one summary: a 200 before
   // the end that differs from the terminal one served a partial summary (RFC 0081 §B, §C).
   check.rule('early-summary-final');
@@ -128,9 +128,9 @@ async function notEvalRun(check: Checks, target: Target): Promise<boolean> {
   const workflow = await target.client.request('POST', '/runs', { body: { workflowId: NOOP_WORKFLOW } });
   const runId = (workflow.json as { runId?: unknown } | undefined)?.runId;
   need(check, workflow.status === 201 && typeof runId === 'string', `POST /runs for the ${NOOP_WORKFLOW} workflow answers 201`, workflow.json);
-  await readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS });
+  await readRunEvents(target.client, runId);
   // A 409 is "not ready yet", retried (CONTRACT §6); a workflow run never has a summary.
-  const answer = await waitForSummary(target.client, runId, RUN_DEADLINE_MS);
+  const answer = await waitForSummary(target.client, runId, SUMMARY_WAIT_MS);
   check.equal(answer.result.status, 404, 'the eval summary of a workflow run (not an eval run) is 404');
   return true;
 }

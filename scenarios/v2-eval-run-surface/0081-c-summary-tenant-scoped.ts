@@ -10,7 +10,7 @@
 import type { CertificationSeed } from '../../lib/certification-seed.ts';
 import { readErrorCode, waitForSummary } from '../../lib/client/index.ts';
 import { defineScenario } from '../../lib/ledger/scenario.ts';
-import { requireCompleted, RUN_DEADLINE_MS, sharedEvalRun } from '../support/eval-run.ts';
+import { requireCompleted, SUMMARY_WAIT_MS, sharedEvalRun } from '../support/eval-run.ts';
 import { informationBeyondUnknown } from '../support/refusal-information.ts';
 
 const GOLDEN = 'conformance-eval-efficiency';
@@ -40,9 +40,9 @@ export default defineScenario('v2-eval-run-surface/0081-c-summary-tenant-scoped.
       const run = requireCompleted(check, await sharedEvalRun(target, GOLDEN), { trajectoryArgs: false });
       const tenantB = target.tenantB!;
       // A 409 is "not ready yet", retried (CONTRACT §6): the answers compared are the settled ones.
-      const foreign = await waitForSummary(tenantB, run.runId, RUN_DEADLINE_MS);
-      const unknown = await waitForSummary(tenantB, unknownRunIdLike(target.seed, run.runId, 'summary-tenant'), RUN_DEADLINE_MS);
-      const otherUnknown = await waitForSummary(tenantB, unknownRunIdLike(target.seed, run.runId, 'summary-tenant-calibration'), RUN_DEADLINE_MS);
+      const foreign = await waitForSummary(tenantB, run.runId, SUMMARY_WAIT_MS);
+      const unknown = await waitForSummary(tenantB, unknownRunIdLike(target.seed, run.runId, 'summary-tenant'), SUMMARY_WAIT_MS);
+      const otherUnknown = await waitForSummary(tenantB, unknownRunIdLike(target.seed, run.runId, 'summary-tenant-calibration'), SUMMARY_WAIT_MS);
       check.ok(foreign.result.status !== 200, "tenant B is not served tenant A's eval summary", { status: foreign.result.status });
       check.ok(foreign.kind !== 'ok', 'the answer to tenant B carries no summary', foreign.result.json);
       // The refusal must not tell a foreign run from a missing one: the same status and error

@@ -23,7 +23,7 @@ import { inOrder } from '../../lib/ledger/in-order.ts';
 import { need, type Checks } from '../../lib/ledger/leg.ts';
 import { defineScenario } from '../../lib/ledger/scenario.ts';
 import type { Target } from '../../lib/ledger/target.ts';
-import { requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT } from '../support/eval-run.ts';
+import { requireCompleted, SUMMARY_WAIT_MS, SCRIPTED_AGENT } from '../support/eval-run.ts';
 import { observeSeededRun } from '../support/seeded-run.ts';
 import type { FixtureDocument } from '../../lib/fixtures.ts';
 
@@ -101,7 +101,7 @@ async function checkOverCeiling(check: Checks, target: Target, id: string, costs
     return;
   }
   need(check, created.status === 201, `POST /runs for ${id} answers 201 with a runId, or is refused 4xx`, created.status);
-  const read = await readRunEvents(target.client, created.runId, { deadlineMs: RUN_DEADLINE_MS });
+  const read = await readRunEvents(target.client, created.runId);
   need(check, read.ok, `the event log of the ${id} run is read in full`, read.ok ? undefined : read.reason);
   const evalCompleted = read.events.filter((e) => e.type === 'eval.completed').map((e) => (e.payload ?? {}) as Record<string, unknown>);
   const last = read.events[read.events.length - 1];
@@ -110,7 +110,7 @@ async function checkOverCeiling(check: Checks, target: Target, id: string, costs
     check.ok(!evalCompleted.some((p) => p.passed === true), 'no eval.completed of a run stopped over the ceiling says the suite passed', evalCompleted);
     return;
   }
-  const answer = await waitForSummary(target.client, created.runId, RUN_DEADLINE_MS);
+  const answer = await waitForSummary(target.client, created.runId, SUMMARY_WAIT_MS);
   need(check, answer.kind === 'ok', `GET /runs/{id}/eval-summary for the ${id} run answers 200`, { status: answer.result.status });
   check.saw('the run completes and the suite does not pass');
   check.equal(answer.summary.passed, false, `the suite costing ${cost} USD, over the host's maxCostUsdPerSuite ${ceiling}, does not pass`);

@@ -13,7 +13,7 @@ import { fixtureMisfitOf } from '../../lib/ledger/fit.ts';
 import { need, type Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import { defineScenario } from '../../lib/ledger/scenario.ts';
-import { requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT } from '../support/eval-run.ts';
+import { requireCompleted, SCRIPTED_AGENT } from '../support/eval-run.ts';
 import { observeSeededRun } from '../support/seeded-run.ts';
 import type { FixtureDocument } from '../../lib/fixtures.ts';
 /** The id the over-ceiling suite is seeded under (CONTRACT §5 seam). */
@@ -105,7 +105,7 @@ async function checkOverCeiling(check: Checks, target: Target, ceiling: number):
   // RFC 0081 §D calls the member a ceiling (the RFC 0058 clamp precedent): a host that accepts
   // the suite must not run more tasks of it than it advertises.
   check.saw('a suite over maxTasksPerSuite is accepted, to be run up to the ceiling');
-  const read = await readRunEvents(target.client, created.runId, { deadlineMs: RUN_DEADLINE_MS });
+  const read = await readRunEvents(target.client, created.runId);
   if (!read.ok || !read.terminal) await cancelRun(target.client, created.runId);
   need(check, read.ok, 'the over-ceiling run is read', read.ok ? undefined : read.reason);
   const scored = new Set(read.events.filter((e) => e.type === 'eval.scored').map((e) => (e.payload as { taskId?: unknown }).taskId));

@@ -24,7 +24,7 @@ import { defineScenario, type FacetMember, type Leg } from '../../lib/ledger/sce
 import type { Target } from '../../lib/ledger/target.ts';
 import { refusalNaming } from '../support/refusal.ts';
 import { unsentSuiteArgs } from '../support/served-facts/classes.ts';
-import { requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT, summaryTask } from '../support/eval-run.ts';
+import { requireCompleted, SCRIPTED_AGENT, summaryTask } from '../support/eval-run.ts';
 import { observeSeededRun } from '../support/seeded-run.ts';
 import { MAX_PROBED_TRIALS, trialLimitFixture } from '../support/trial-limit.ts';
 import { seedEvalSuite } from '../../lib/client/index.ts';
@@ -73,7 +73,7 @@ async function checkRefused(
   check.ok(quoted.length === 0, `${what}: the refusal quotes none of the suite's args (RFC 0244 §H)`, quoted);
   // A run the host should have refused is read to its end, so its live tool calls do not move
   // the effect counter under a later leg that reads it (CONTRACT §5); its outcome is nobody's.
-  if (answer.runId !== undefined) await readRunEvents(target.client, answer.runId, { deadlineMs: RUN_DEADLINE_MS }).catch(() => undefined);
+  if (answer.runId !== undefined) await readRunEvents(target.client, answer.runId).catch(() => undefined);
 }
 
 /**

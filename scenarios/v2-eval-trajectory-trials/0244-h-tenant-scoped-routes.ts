@@ -19,7 +19,7 @@ import { need, type Checks } from '../../lib/ledger/leg.ts';
 import { defineScenario, fixtureMisfit } from '../../lib/ledger/scenario.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import { ROUTES, ROUTES_TENANT_ID, runScopedRoutes } from '../../lib/routes/table.ts';
-import { observeEvalRun, requireCompleted, RUN_DEADLINE_MS, SCRIPTED_AGENT, type ObservedRun } from '../support/eval-run.ts';
+import { observeEvalRun, requireCompleted, SCRIPTED_AGENT, type ObservedRun } from '../support/eval-run.ts';
 import { informationBeyondUnknown } from '../support/refusal-information.ts';
 import { judgeProbe, probeRoute, routeOffered, unknownRunIdLike } from '../support/tenant-probes.ts';
 
@@ -46,7 +46,7 @@ async function probeEveryRoute(check: Checks, target: Target): Promise<void> {
   const runId = created.runId;
   const inFlight = routes.filter((route) => route.tenant.mutates === 'run-state');
   await probeAll(check, target, inFlight, runId);
-  const read = await readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS, transport: 'poll' });
+  const read = await readRunEvents(target.client, runId, { transport: 'poll' });
   const ended = read.events.at(-1)?.type;
   const snapshots = await Promise.all(inFlight.map(() => getRun(target.client, runId)));
   for (const [i, route] of inFlight.entries()) {
@@ -70,7 +70,7 @@ async function probeEveryRoute(check: Checks, target: Target): Promise<void> {
   const recorded = routes.filter((route) => route.tenant.mutates === 'recorded-content');
   await probeAll(check, target, recorded, runId);
   if (recorded.length === 0) return;
-  const again = await readRunEvents(target.client, runId, { deadlineMs: RUN_DEADLINE_MS, transport: 'poll' });
+  const again = await readRunEvents(target.client, runId, { transport: 'poll' });
   for (const route of recorded) {
     check.rule(route.tenant.rule);
     check.ok(

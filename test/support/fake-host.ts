@@ -80,13 +80,16 @@ export function useFakeHost(): void {
   });
 }
 
-export function client(options: { apiKey?: string; timeoutMs?: number; maxResponseBytes?: number; maxEvents?: number; base?: string } = {}): Client {
+export function client(
+  options: { apiKey?: string; timeoutMs?: number; maxResponseBytes?: number; maxEvents?: number; runWaitMs?: number; base?: string } = {},
+): Client {
   const c = createClient({
     baseUrl: options.base ?? baseUrl,
     apiKey: 'apiKey' in options ? options.apiKey : API_KEY,
     timeoutMs: options.timeoutMs ?? 2_000,
     maxResponseBytes: options.maxResponseBytes,
     maxEvents: options.maxEvents,
+    ...(options.runWaitMs === undefined ? {} : { runWaitMs: options.runWaitMs }),
   });
   clients.push(c);
   return c;
