@@ -8,7 +8,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { HarnessCapReached, TransportError } from '../lib/client/index.ts';
-import { NoProgress } from '../lib/client/events.ts';
+import { NoProgress } from '../lib/client/transport-errors.ts';
 
 setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;

@@ -34,7 +34,7 @@ import {
   type HttpResult,
   type StreamResponse,
 } from './http.ts';
-import { HarnessCapReached, ResponseTooDeep, ResponseTooLarge, TransportError } from './transport-errors.ts';
+import { HarnessCapReached, NoProgress, ResponseTooDeep, ResponseTooLarge, RunWaitEnded, TransportError } from './transport-errors.ts';
 import { ReadBudget } from './budget.ts';
 import { DOMAIN_NAMES } from '../setting-names.ts';
 import { isSequence, Log, type RunEvent } from './event-log.ts';
@@ -102,28 +102,6 @@ export const DEFAULT_RUN_WAIT_MS = 30_000;
 
 /** What every read holds together when its client carries no budget of its own: one per process. */
 const PROCESS_BUDGET = new ReadBudget();
-
-/** No new event of a run for the progress timeout: the harness stopped waiting (a TransportError, so `blocked`). */
-export class NoProgress extends TransportError {
-  constructor(detail: string) {
-    super(detail, 'NO_PROGRESS');
-    this.name = 'NoProgress';
-    this.message = detail;
-  }
-}
-
-/**
- * The run gave new events but no terminal one before the read's deadline: the harness stopped
- * waiting, which says nothing of the host (CONTRACT.md fixes no time a run must end in), so a
- * TransportError (`blocked`), like no progress.
- */
-export class RunWaitEnded extends TransportError {
-  constructor(detail: string) {
-    super(detail, 'RUN_WAIT');
-    this.name = 'RunWaitEnded';
-    this.message = detail;
-  }
-}
 
 /** The largest single SSE frame accepted, in characters. */
 const MAX_FRAME_CHARS = 8 * 1024 * 1024;

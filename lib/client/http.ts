@@ -158,14 +158,8 @@ export interface ClientOptions {
 }
 
 /** The caps of docs/certifying.md "Memory caps", as a client carries them to the readers built on it. */
-export interface ClientLimits {
-  maxResponseBytes: number;
-  maxEvents: number;
-  progressTimeoutMs?: number;
-  runWaitMs?: number;
-  budget?: ReadBudget;
-  names?: SettingNames;
-}
+export type ClientLimits = Required<Pick<ClientOptions, 'maxResponseBytes' | 'maxEvents'>> &
+  Pick<ClientOptions, 'progressTimeoutMs' | 'runWaitMs' | 'budget' | 'names'>;
 
 export interface Client {
   readonly baseUrl: string;

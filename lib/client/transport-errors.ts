@@ -45,6 +45,28 @@ function stackAsText(error: Error): void {
   });
 }
 
+/** No new event of a run for the progress timeout: the harness stopped waiting (a TransportError, so `blocked`). */
+export class NoProgress extends TransportError {
+  constructor(detail: string) {
+    super(detail, 'NO_PROGRESS');
+    this.name = 'NoProgress';
+    this.message = detail;
+  }
+}
+
+/**
+ * The run gave new events but no terminal one before the read's deadline: the harness stopped
+ * waiting, which says nothing of the host (CONTRACT.md fixes no time a run must end in), so a
+ * TransportError (`blocked`), like no progress.
+ */
+export class RunWaitEnded extends TransportError {
+  constructor(detail: string) {
+    super(detail, 'RUN_WAIT');
+    this.name = 'RunWaitEnded';
+    this.message = detail;
+  }
+}
+
 /** A response body exceeded the client's cap; reading stopped and the connection was dropped. */
 export class ResponseTooLarge extends TransportError {
   readonly limitBytes: number;
