@@ -6,6 +6,7 @@
 import { REFERENCE_BEHAVIOUR } from '../reference/eval/index.ts';
 import type { ReferenceHostOptions } from '../reference/server.ts';
 import type { RunEventDoc } from '../reference/store.ts';
+import { deepFreeze } from '../reference/frozen.ts';
 import type { WireChoice } from '../honest-variants/wire.ts';
 import { matchRoute } from '../../lib/routes/exchanges.ts';
 import { validate, validateEventPayload, validateRunEvent } from '../../lib/schemas/index.ts';
@@ -64,7 +65,7 @@ export function censusHost(): { options: ReferenceHostOptions; wire: WireChoice;
     runs: census.runs.filter((run) => run.events.length > 0).sort((a, b) => key(a.suiteId, a.events).localeCompare(key(b.suiteId, b.events))),
     summaries: [...census.summaries].sort((a, b) => key(a.suiteId, a.summary).localeCompare(key(b.suiteId, b.summary))),
     answers: [...answers].sort((a, b) => key(`${a.route} ${a.status}`, a.body).localeCompare(key(`${b.route} ${b.status}`, b.body))),
-    served: [...served.values()].map((log) => [...log.values()].sort((a, b) => a.sequence - b.sequence)),
+    served: [...served.values()].map((log) => [...log.values()].sort((a, b) => a.sequence - b.sequence).map(deepFreeze)),
   });
   return { options, wire, census, settle };
 }
@@ -123,8 +124,10 @@ function changedServed(candidate: ServedCandidate, census: Census): { valid: boo
     const edit = candidate.served();
     for (const log of census.served ?? []) {
       for (const doc of log) {
-        const served = edit(structuredClone(doc));
-        if (same(served, doc)) continue;
+        // An edit copies what it changes (the host hands it its frozen stored events, and `settle`
+        // freezes these): the same object back is nothing changed, which most documents are.
+        const served = edit(doc);
+        if (served === doc || same(served, doc)) continue;
         changed = true;
         valid &&= validateRunEvent(served).ok;
       }
