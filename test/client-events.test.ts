@@ -28,6 +28,17 @@ import { patient } from './support/slowness.ts';
 
 useFakeHost();
 
+/** A stream that sends the events of these sequences, then keep-alive comments for ever: only a deadline ends its read. */
+function eventsThenKeepAlives(...sequences: number[]): NonNullable<typeof fake.handler> {
+  return (_req, res) => {
+    openSse(res);
+    res.write(sequences.map((sequence) => frame(event(sequence))).join(''));
+    every(50, () => {
+      if (!res.destroyed) res.write(': keep-alive\n\n');
+    });
+  };
+}
+
 describe('reading run events', () => {
   it('an SSE stream is read in debug mode up to its terminal event', async () => {
     fake.handler = (_req, res, entry) => {
@@ -156,13 +167,7 @@ describe('reading run events', () => {
   // going when the harness stops waiting is no answer of the host's (CONTRACT.md fixes no time a
   // run must end in): a TransportError, which the runner makes `blocked`, not `{ok: false}`.
   it('a stream that never reaches a terminal event ends at the deadline as RunWaitEnded (blocked)', { timeout: 15_000 }, async () => {
-    fake.handler = (_req, res) => {
-      openSse(res);
-      res.write(frame(event(0)) + frame(event(1)));
-      every(50, () => {
-        if (!res.destroyed) res.write(': keep-alive\n\n');
-      });
-    };
+    fake.handler = eventsThenKeepAlives(0, 1);
     // The two events must have arrived by the deadline, so it is stretched by the machine's measured slowness.
     const deadlineMs = patient(600);
     const error = await readRunEvents(client(), RUN_ID, { deadlineMs }).catch((e: unknown) => e);
@@ -174,13 +179,7 @@ describe('reading run events', () => {
 
   // What the host sent wrong before the deadline is its answer, whatever ended the read.
   it('a log with a defect at the deadline is {ok: false}, naming the defect', { timeout: 15_000 }, async () => {
-    fake.handler = (_req, res) => {
-      openSse(res);
-      res.write(frame(event(0)) + frame(event(2)));
-      every(50, () => {
-        if (!res.destroyed) res.write(': keep-alive\n\n');
-      });
-    };
+    fake.handler = eventsThenKeepAlives(0, 2);
     const deadlineMs = patient(600);
     const read = await readRunEvents(client(), RUN_ID, { deadlineMs });
     expect(read).toMatchObject({ ok: false, via: 'sse', reason: expect.stringContaining(`no terminal event within ${deadlineMs} ms`) });
@@ -189,13 +188,7 @@ describe('reading run events', () => {
 
   // Without a deadline of its own, a read waits what its client's run wait says.
   it("a read given no deadline waits its client's run wait", { timeout: 15_000 }, async () => {
-    fake.handler = (_req, res) => {
-      openSse(res);
-      res.write(frame(event(0)));
-      every(50, () => {
-        if (!res.destroyed) res.write(': keep-alive\n\n');
-      });
-    };
+    fake.handler = eventsThenKeepAlives(0);
     const runWaitMs = patient(500);
     const error = await readRunEvents(client({ runWaitMs }), RUN_ID).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RunWaitEnded);
