@@ -2,38 +2,51 @@
 // read up to a bound. Node's readFileSync reads until the end, and a file need not have one: a
 // device such as /dev/zero, or a pipe (`verify <(curl …)`) that keeps sending, would fill the
 // memory until the process dies. A pipe that ends is read as a file is.
+//
+// Nor may a read wait for ever before it starts: opening a named pipe (mkfifo) for reading blocks
+// until something opens it for writing, which may be never. So every input is opened without
+// blocking (O_NONBLOCK, which changes nothing for a file), and a pipe that no writer has opened is
+// waited for a bounded time (WRITER_WAIT_MS) and then refused as `NoWriter`. Once a writer has been
+// seen, its data is waited for as long as it keeps the pipe open, as a blocking read would.
 
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 
 /** The bound on a JSON document or a key the user names: far above any this harness writes. */
 export const MAX_DOCUMENT_BYTES = 64 * 2 ** 20;
 /** The bound on an archive or an event log, as the archive's gzip is bounded when it is inflated. */
 export const MAX_ARCHIVE_BYTES = 2 ** 30;
+/** How long a pipe no writer has opened is waited for before it is refused. */
+export const WRITER_WAIT_MS = 5_000;
 
 const CHUNK_BYTES = 2 ** 20;
+/** The longest sleep between two reads of a pipe with nothing to read yet. */
+const MAX_IDLE_MS = 50;
+
+/** A named pipe that nothing opened for writing within WRITER_WAIT_MS. */
+export class NoWriter extends Error {
+  readonly path: string;
+  constructor(path: string, waitMs: number) {
+    super(`nothing writes to the pipe ${path}: nothing came in ${waitMs / 1000} s`);
+    this.name = 'NoWriter';
+    this.path = path;
+  }
+}
 
 /**
- * The bytes of `path`, or throws as readFileSync throws: its error (ENOENT, EISDIR, …), or EFBIG
- * when the file holds more than `maxBytes`, found before more than `maxBytes` and a chunk are held.
+ * The bytes of `path`, or throws as readFileSync throws: its error (ENOENT, EISDIR, …), EFBIG when
+ * the file holds more than `maxBytes`, found before more than `maxBytes` and a chunk are held, or
+ * NoWriter for a pipe that nothing writes to.
  */
 export function readInputFile(path: string, maxBytes: number): Buffer {
-  const fd = openSync(path, 'r');
+  // O_NONBLOCK is 0 where the platform has none (Windows, which has no named pipes at a path).
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const stat = fstatSync(fd);
     if (stat.isFile()) {
       if (stat.size > maxBytes) throw tooLarge(path, maxBytes);
       return readFileSync(fd);
     }
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-      const read = readSync(fd, chunk, 0, CHUNK_BYTES, null);
-      if (read === 0) return Buffer.concat(chunks, total);
-      total += read;
-      if (total > maxBytes) throw tooLarge(path, maxBytes);
-      chunks.push(chunk.subarray(0, read));
-    }
+    return readStream(fd, path, maxBytes, stat.isFIFO());
   } finally {
     closeSync(fd);
   }
@@ -42,6 +55,62 @@ export function readInputFile(path: string, maxBytes: number): Buffer {
 /** The text of `path` as UTF-8, read as `readInputFile` reads it. */
 export function readInputText(path: string, maxBytes: number): string {
   return readInputFile(path, maxBytes).toString('utf8');
+}
+
+/**
+ * Reads a file with no size (a pipe, a device) to its end, in chunks each filled before the next
+ * is taken, so that the memory held is the bytes read and one chunk, however little each read
+ * brings (a pipe brings 64 KiB at most). A read that finds nothing yet (EAGAIN) waits and reads
+ * again. On a pipe, a read that finds no writer is the end only once a writer has been seen;
+ * before that it is a writer not come yet, waited for until WRITER_WAIT_MS.
+ */
+function readStream(fd: number, path: string, maxBytes: number, pipe: boolean): Buffer {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  let filled = 0;
+  let writerSeen = !pipe;
+  const giveUpAt = Date.now() + WRITER_WAIT_MS;
+  let idleMs = 1;
+  for (;;) {
+    let read: number;
+    try {
+      read = readSync(fd, chunk, filled, CHUNK_BYTES - filled, null);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+      // Nothing to read, and a writer holds the pipe open.
+      writerSeen = true;
+      idleMs = sleep(idleMs);
+      continue;
+    }
+    if (read === 0) {
+      if (writerSeen) {
+        chunks.push(chunk.subarray(0, filled));
+        return Buffer.concat(chunks, total);
+      }
+      if (Date.now() >= giveUpAt) throw new NoWriter(path, WRITER_WAIT_MS);
+      idleMs = sleep(idleMs);
+      continue;
+    }
+    writerSeen = true;
+    idleMs = 1;
+    total += read;
+    if (total > maxBytes) throw tooLarge(path, maxBytes);
+    filled += read;
+    if (filled === CHUNK_BYTES) {
+      chunks.push(chunk);
+      chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+      filled = 0;
+    }
+  }
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/** Sleeps `ms` milliseconds, synchronously as the read is; the next sleep's length, doubled up to MAX_IDLE_MS. */
+function sleep(ms: number): number {
+  Atomics.wait(sleeper, 0, 0, ms);
+  return Math.min(ms * 2, MAX_IDLE_MS);
 }
 
 function tooLarge(path: string, maxBytes: number): NodeJS.ErrnoException {

@@ -3,12 +3,13 @@
 // and a strict mode asked for by a value the command does not know. What could hang runs as a
 // process with a bound (`boundedCommand`), so that a hang fails its test instead of the run.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { readRequireBehavior } from '../commands/support/run-settings.ts';
+import { WRITER_WAIT_MS } from '../lib/input-file.ts';
 import { packagePath } from '../lib/package-root.ts';
 import { cli } from './support/cli.ts';
 import { patient } from './support/slowness.ts';
@@ -28,6 +29,20 @@ function boundedCommand(...args: string[]): { status: number | null; stderr: str
   });
   expect(run.signal, 'the command was stopped at its bound: it hung').toBeNull();
   return { status: run.status, stderr: run.stderr };
+}
+
+/** `boundedCommand`, as a promise: several commands that each wait run side by side. */
+async function boundedCommandAsync(...args: string[]): Promise<{ status: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [packagePath('bin/openwop-eval-conformance.mjs'), ...args], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    timeout: patient(30_000),
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  const [status, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (code, signal) => resolve([code, signal])));
+  expect(signal, `${args.join(' ')} was stopped at its bound: it hung`).toBeNull();
+  return { status, stderr };
 }
 
 describe('an output folder that cannot be made', () => {
@@ -124,5 +139,25 @@ describe('an input file without an end (lib/input-file.ts)', () => {
     const run = boundedCommand('run', '--offline', '--expected-failures', '/dev/zero');
     expect(run.status).toBe(2);
     expect(run.stderr.trimEnd()).toMatch(/^openwop-eval-conformance: --expected-failures \/dev\/zero: cannot read it \(EFBIG\) \(see --help\)$/);
+  });
+});
+
+describe('a named pipe nothing writes to (lib/input-file.ts)', () => {
+  it.runIf(process.platform === 'linux')('is refused after a bounded wait, in one line, with the exit code of an input that cannot be read', async () => {
+    const fifo = join(dir, 'no-writer');
+    execFileSync('mkfifo', [fifo]);
+    const nothing = `nothing writes to the pipe ${fifo}: nothing came in ${WRITER_WAIT_MS / 1000} s`;
+    const [verify, grade, run] = await Promise.all([
+      boundedCommandAsync('verify', fifo),
+      boundedCommandAsync('grade', '--suite', packagePath('fixtures/eval-suites/conformance-eval-cost.json'), '--events', fifo),
+      boundedCommandAsync('run', '--offline', '--expected-failures', fifo),
+    ]);
+    // A bundle that cannot be read is "not a bundle" (exit 3), as a missing one is; any other input, 2.
+    expect(verify.stderr).toBe(`openwop-eval-conformance: not a bundle: cannot read ${fifo}: ${nothing}\n`);
+    expect(verify.status).toBe(3);
+    expect(grade.stderr).toBe(`openwop-eval-conformance: ${fifo}: cannot read the events (${nothing})\n`);
+    expect(grade.status).toBe(2);
+    expect(run.stderr).toBe(`openwop-eval-conformance: --expected-failures ${fifo}: cannot read it (${nothing}) (see --help)\n`);
+    expect(run.status).toBe(2);
   });
 });
