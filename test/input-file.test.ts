@@ -1,9 +1,9 @@
 // lib/input-file.ts: the files the user names are read up to a bound, whether or not they end.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readInputFile, readInputText, WRITER_WAIT_MS } from '../lib/input-file.ts';
 import { packagePath } from '../lib/package-root.ts';
@@ -90,5 +90,90 @@ describe('readInputFile', () => {
     expect(run.signal).toBeNull();
     expect(run.stderr).toBe('');
     expect(run.stdout).toBe('read slow');
+  });
+});
+
+/**
+ * Every call of the layers that reads a file by path, or opens one, and the reason it need not go
+ * through lib/input-file.ts: each reads a file of the project's own (a schema, a fixture, the
+ * package's data) or one this harness writes itself, never one the user names. A file the user
+ * names, directly or as a folder to read (`--reference-host-config '{"fixturesDir": …}'`), is
+ * read by readInputFile or readInputText, bounded in its size and in its wait for a pipe's writer.
+ */
+const READS_NOT_OF_THE_USER: ReadonlyArray<{ file: string; call: string; why: string }> = [
+  { file: 'hosts/honest-variants/generated.ts', call: 'readFileSync(SCHEMA_DIR + file', why: 'schemas/v2/' },
+  { file: 'hosts/honest-variants/generated.ts', call: `readFileSync(\`\${SCHEMA_DIR}capabilities.schema.json\``, why: 'schemas/v2/' },
+  { file: 'hosts/known-bad/kill-matrix.ts', call: 'readFileSync(KILL_MATRIX_FILE', why: 'hosts/known-bad/kill-matrix.json' },
+  { file: 'hosts/reference/server.ts', call: 'readFileSync(PACKAGE_JSON', why: "the package's package.json" },
+  { file: 'hosts/reference/sqlite-file.ts', call: "readFileSync(join(lock, 'owner')", why: 'the owner record the host writes in its own lock folder' },
+  { file: 'lib/contract-demands.ts', call: 'readFileSync(CONTRACT_DEMANDS_FILE', why: 'requirements/contract-demands.json' },
+  { file: 'lib/evidence/keys.ts', call: 'readFileSync(PROFILES_FILE', why: 'requirements/profiles.json' },
+  { file: 'lib/evidence/keys.ts', call: 'readFileSync(TRACEABILITY_FILE', why: 'requirements/traceability.json' },
+  { file: 'lib/fixtures.ts', call: 'readFileSync(path', why: 'fixtures/eval-suites/ (a test may point it at a corpus of its own)' },
+  { file: 'lib/input-file.ts', call: 'openSync(path', why: 'the bounded reader itself' },
+  { file: 'lib/input-file.ts', call: 'readFileSync(fd', why: 'the bounded reader itself, on a file whose size it checked' },
+  { file: 'lib/io.ts', call: 'openSync(file', why: 'an output file, opened for writing to prove it can be written; its bytes are not read' },
+  { file: 'lib/ledger/baseline.ts', call: 'readFileSync(BASELINE_SCHEMA_FILE', why: 'schemas/expected-failures.schema.json' },
+  { file: 'lib/ledger/fit.ts', call: "readFileSync(packagePath('schemas/v2/capabilities.schema.json')", why: 'schemas/v2/' },
+  { file: 'lib/package-root.ts', call: "readFileSync(packagePath('package.json')", why: "the package's package.json" },
+  { file: 'lib/rfc-statement-map.ts', call: 'readFileSync(path', why: 'requirements/rfc-statements.json' },
+  { file: 'lib/routes/answer.ts', call: `readFileSync(\`\${SCHEMA_DIR}\${name}.schema.json\``, why: 'schemas/v2/' },
+  { file: 'lib/schemas/index.ts', call: 'readFileSync(path', why: 'schemas/v2/' },
+  { file: 'lib/schemas/vectors.ts', call: `readFileSync(\`\${dir}\${name}\``, why: 'vectors/schemas/' },
+  { file: 'lib/traceability.ts', call: 'readFileSync(TRACEABILITY_FILE', why: 'requirements/traceability.json' },
+];
+
+/** A call that reads or opens a file by path, up to its first argument. */
+const READ_CALL = /\b(?:readFileSync|readFile|createReadStream|openSync)\(/g;
+
+/** Every module of the layers, tests apart. */
+function sources(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+/** The text of the call at `start` up to the end of its first argument (a `,` or `)` outside brackets and strings). */
+function callWithFirstArgument(code: string, start: number): string {
+  let depth = 0;
+  let i = code.indexOf('(', start) + 1;
+  for (; i < code.length; i += 1) {
+    const c = code[i]!;
+    if (c === "'" || c === '"' || c === '`') {
+      for (i += 1; i < code.length && code[i] !== c; i += code[i] === '\\' ? 2 : 1);
+    } else if ('([{'.includes(c)) depth += 1;
+    else if (')]}'.includes(c)) {
+      if (depth === 0) break;
+      depth -= 1;
+    } else if (c === ',' && depth === 0) break;
+  }
+  return code.slice(start, i);
+}
+
+/** Every call of READ_CALL in the layers, as `file: call`. */
+function readCalls(): string[] {
+  return ['commands', 'lib', 'hosts', 'scenarios'].flatMap((folder) =>
+    sources(packagePath(folder)).flatMap((path) => {
+      const code = readFileSync(path, 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/\/\/.*$/gm, '');
+      return [...code.matchAll(READ_CALL)].map((match) => `${relative(packagePath(''), path)}: ${callWithFirstArgument(code, match.index)}`);
+    }),
+  );
+}
+
+describe('the one way a file the user names is read', () => {
+  it('no module reads or opens a file by path itself but where it reads a file of its own (READS_NOT_OF_THE_USER)', () => {
+    expect(readCalls().sort()).toEqual(READS_NOT_OF_THE_USER.map(({ file, call }) => `${file}: ${call}`).sort());
+  });
+
+  it('finds a call the list does not name', () => {
+    const code = `const a = readFileSync(options.events, 'utf8'); const b = createReadStream(\`\${dir}/x\`, { end: 1 });`;
+    expect([...code.matchAll(READ_CALL)].map((match) => callWithFirstArgument(code, match.index))).toEqual([
+      'readFileSync(options.events',
+      `createReadStream(\`\${dir}/x\``,
+    ]);
   });
 });

@@ -3,8 +3,9 @@
 // client seeded through the seam (those are listed whatever they require, so a client can probe
 // the refusal of a feature the host does not advertise, RFC 0244 §G).
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { MAX_DOCUMENT_BYTES, readInputText } from '../../lib/input-file.ts';
 import type { EvalFacets } from './eval/port.ts';
 import { deepFreeze } from './frozen.ts';
 import type { Store } from './store.ts';
@@ -57,7 +58,9 @@ export function loadFixtureFiles(dir: string, check: FixtureChecker): FixtureDoc
     .sort();
   return names.map((name) => {
     const path = join(dir, name);
-    const text = readFileSync(path, 'utf8');
+    // The folder may be the user's (`run --reference-host-config '{"fixturesDir": …}'`): its files
+    // are read as every file the user names is, bounded.
+    const text = readInputText(path, MAX_DOCUMENT_BYTES);
     const known = checked.get(path);
     if (known?.text === text) return known.doc;
     let parsed: unknown;
