@@ -22,7 +22,8 @@ import {
 } from '../lib/client/index.ts';
 import { compareSummary, type MemberComparison } from './support/grade-compare.ts';
 import { given } from './support/run-settings.ts';
-import { FORM_NAMES, readEventsText } from '../lib/client/events-text.ts';
+import { FORM_NAMES, type ReadEvents } from '../lib/client/events-text.ts';
+import { readEventsFile } from '../lib/client/events-stream.ts';
 import { gradeRun, type EvalSuite } from '../lib/grader/index.ts';
 import { JsonTooDeep, parseJsonBounded } from '../lib/json-depth.ts';
 import { cannotStart, type Io } from '../lib/io.ts';
@@ -116,13 +117,13 @@ function isHttpUrl(text: string): boolean {
 }
 
 function gradeFile(suite: EvalSuite, path: string, io: Io): number {
-  let text: string;
+  // Read as it comes (lib/client/events-stream.ts): the text is not held beside its events.
+  let read: ReadEvents;
   try {
-    text = readInputText(path, MAX_ARCHIVE_BYTES);
+    read = readEventsFile(path, MAX_ARCHIVE_BYTES);
   } catch (error) {
     return cannotStart(io, `${path}: cannot read the events (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
-  const read = readEventsText(text, path);
   if (!read.ok) return cannotStart(io, read.message);
   if (read.events.length === 0) return cannotStart(io, `${path}: ${FORM_NAMES[read.form]} with no event in it`);
   const invalid = invalidEvent(read.events, path);

@@ -9,7 +9,7 @@
 // waited for a bounded time (WRITER_WAIT_MS) and then refused as `NoWriter`. Once a writer has been
 // seen, its data is waited for as long as it keeps the pipe open, as a blocking read would.
 
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, type Stats } from 'node:fs';
 
 /** The bound on a JSON document or a key the user names: far above any this harness writes. */
 export const MAX_DOCUMENT_BYTES = 64 * 2 ** 20;
@@ -38,18 +38,16 @@ export class NoWriter extends Error {
  * NoWriter for a pipe that nothing writes to.
  */
 export function readInputFile(path: string, maxBytes: number): Buffer {
-  // O_NONBLOCK is 0 where the platform has none (Windows, which has no named pipes at a path).
-  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  try {
-    const stat = fstatSync(fd);
-    if (stat.isFile()) {
-      if (stat.size > maxBytes) throw tooLarge(path, maxBytes);
-      return readFileSync(fd);
-    }
-    return readStream(fd, path, maxBytes, stat.isFIFO());
-  } finally {
-    closeSync(fd);
-  }
+  return withInput(path, maxBytes, (fd, stat) => {
+    if (stat.isFile()) return readFileSync(fd);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    readChunks(fd, path, maxBytes, stat.isFIFO(), (chunk) => {
+      chunks.push(chunk);
+      total += chunk.length;
+    });
+    return Buffer.concat(chunks, total);
+  });
 }
 
 /** The text of `path` as UTF-8, read as `readInputFile` reads it. */
@@ -58,14 +56,35 @@ export function readInputText(path: string, maxBytes: number): string {
 }
 
 /**
- * Reads a file with no size (a pipe, a device) to its end, in chunks each filled before the next
- * is taken, so that the memory held is the bytes read and one chunk, however little each read
- * brings (a pipe brings 64 KiB at most). A read that finds nothing yet (EAGAIN) waits and reads
- * again. On a pipe, a read that finds no writer is the end only once a writer has been seen;
- * before that it is a writer not come yet, waited for until WRITER_WAIT_MS.
+ * Reads `path` as `readInputFile` does, and throws as it throws, but hands each chunk of bytes to
+ * `each` as it is read instead of keeping them: a reader that keeps less than the bytes (a file
+ * of events parsed line by line) holds no more than a chunk of them at a time.
  */
-function readStream(fd: number, path: string, maxBytes: number, pipe: boolean): Buffer {
-  const chunks: Buffer[] = [];
+export function readInputChunks(path: string, maxBytes: number, each: (chunk: Buffer) => void): void {
+  withInput(path, maxBytes, (fd, stat) => readChunks(fd, path, maxBytes, stat.isFIFO(), each));
+}
+
+/** Opens `path` without blocking and refuses a file over `maxBytes` before reading it. */
+function withInput<T>(path: string, maxBytes: number, read: (fd: number, stat: Stats) => T): T {
+  // O_NONBLOCK is 0 where the platform has none (Windows, which has no named pipes at a path).
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isFile() && stat.size > maxBytes) throw tooLarge(path, maxBytes);
+    return read(fd, stat);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Reads `fd` to its end in chunks, each filled before it is handed on (a pipe brings 64 KiB a
+ * read at most), so that a chunk holds CHUNK_BYTES unless it is the last. A read that finds
+ * nothing yet (EAGAIN) waits and reads again. On a pipe, a read that finds no writer is the end
+ * only once a writer has been seen; before that it is a writer not come yet, waited for until
+ * WRITER_WAIT_MS.
+ */
+function readChunks(fd: number, path: string, maxBytes: number, pipe: boolean, each: (chunk: Buffer) => void): void {
   let total = 0;
   let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
   let filled = 0;
@@ -85,8 +104,8 @@ function readStream(fd: number, path: string, maxBytes: number, pipe: boolean): 
     }
     if (read === 0) {
       if (writerSeen) {
-        chunks.push(chunk.subarray(0, filled));
-        return Buffer.concat(chunks, total);
+        if (filled > 0) each(chunk.subarray(0, filled));
+        return;
       }
       if (Date.now() >= giveUpAt) throw new NoWriter(path, WRITER_WAIT_MS);
       idleMs = sleep(idleMs);
@@ -98,7 +117,7 @@ function readStream(fd: number, path: string, maxBytes: number, pipe: boolean): 
     if (total > maxBytes) throw tooLarge(path, maxBytes);
     filled += read;
     if (filled === CHUNK_BYTES) {
-      chunks.push(chunk);
+      each(chunk);
       chunk = Buffer.allocUnsafe(CHUNK_BYTES);
       filled = 0;
     }

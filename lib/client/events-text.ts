@@ -27,12 +27,12 @@ export type ReadEvents = { ok: true; events: unknown[]; form: EventsForm } | { o
 const SYNTHETIC_FRAMES = new Set(['state.snapshot', 'ai.message.chunk']);
 
 /** A line an SSE transcript opens with: a field (docs/wire.md §5.2) or a `:` comment. */
-const SSE_LINE = /^(?::|(?:event|data|id|retry)(?::|$))/;
+export const SSE_LINE = /^(?::|(?:event|data|id|retry)(?::|$))/;
 
-const WHAT_IS_ACCEPTED =
+export const WHAT_IS_ACCEPTED =
   'expected NDJSON (one event per line), a JSON array of events, a poll response ({"events": [...]}) or an SSE transcript (event:/data:/id: lines)';
 
-function parseError(error: unknown, where: string, what: string): { ok: false; message: string } {
+export function parseError(error: unknown, where: string, what: string): { ok: false; message: string } {
   if (error instanceof JsonTooDeep) return { ok: false, message: error.message };
   return { ok: false, message: `${where}: ${what} (${(error as Error).message})` };
 }
@@ -62,11 +62,16 @@ export function readEventsText(text: string, path: string): ReadEvents {
       if (error instanceof JsonTooDeep) return { ok: false, message: error.message };
       return readNdjson(body, path);
     }
-    if (isJsonObject(whole) && Array.isArray(whole.events)) return { ok: true, events: whole.events, form: 'poll' };
-    if (isJsonObject(whole) && typeof whole.type === 'string') return { ok: true, events: [whole], form: 'ndjson' };
-    return { ok: false, message: `${path}: a JSON object that is neither a poll response (no events array) nor a run event (no type); ${WHAT_IS_ACCEPTED}` };
+    return oneObject(whole, path);
   }
   return { ok: false, message: `${path}: not run events; ${WHAT_IS_ACCEPTED}` };
+}
+
+/** A file that holds one JSON object, `{` first: a poll response, or NDJSON of a single event. */
+export function oneObject(whole: unknown, path: string): ReadEvents {
+  if (isJsonObject(whole) && Array.isArray(whole.events)) return { ok: true, events: whole.events, form: 'poll' };
+  if (isJsonObject(whole) && typeof whole.type === 'string') return { ok: true, events: [whole], form: 'ndjson' };
+  return { ok: false, message: `${path}: a JSON object that is neither a poll response (no events array) nor a run event (no type); ${WHAT_IS_ACCEPTED}` };
 }
 
 function readNdjson(body: string, path: string): ReadEvents {
@@ -86,6 +91,15 @@ function readNdjson(body: string, path: string): ReadEvents {
 
 /** An SSE transcript, parsed by the parser lib/client/events.ts reads live streams with. */
 function readSse(body: string, path: string): ReadEvents {
+  const frames = sseFrames(path);
+  const parser = createParser({ onEvent: frames.onEvent });
+  // A transcript cut after its last data line still ends its last frame.
+  parser.feed(body.endsWith('\n\n') ? body : `${body}\n\n`);
+  return frames.result();
+}
+
+/** The events of the frames of an SSE transcript, handed to `onEvent` by the parser; `result` when it has ended. */
+export function sseFrames(path: string): { onEvent: (message: EventSourceMessage) => void; result: () => ReadEvents } {
   const events: unknown[] = [];
   let problem: string | undefined;
   let frames = 0;
@@ -109,10 +123,10 @@ function readSse(body: string, path: string): ReadEvents {
     if (name === 'batch' && Array.isArray(data)) events.push(...data);
     else events.push(data);
   };
-  const parser = createParser({ onEvent });
-  // A transcript cut after its last data line still ends its last frame.
-  parser.feed(body.endsWith('\n\n') ? body : `${body}\n\n`);
-  if (problem !== undefined) return { ok: false, message: problem };
-  if (frames === 0) return { ok: false, message: `${path}: an SSE transcript with no frame; ${WHAT_IS_ACCEPTED}` };
-  return { ok: true, events, form: 'sse' };
+  const result = (): ReadEvents => {
+    if (problem !== undefined) return { ok: false, message: problem };
+    if (frames === 0) return { ok: false, message: `${path}: an SSE transcript with no frame; ${WHAT_IS_ACCEPTED}` };
+    return { ok: true, events, form: 'sse' };
+  };
+  return { onEvent, result };
 }
