@@ -120,7 +120,7 @@ describe('EventsTextReader', () => {
 
 describe('readEventsFile', () => {
   it('reads a file of several chunks as readEventsText reads its text, a character cut by a chunk and all', () => {
-    // 1 MiB chunks: lines of two- and four-byte characters, so that chunk ends fall inside them.
+    // Chunks of 32 KiB: lines of two- and four-byte characters, so that chunk ends fall inside them.
     const lines = Array.from({ length: 9000 }, (_, i) =>
       JSON.stringify({ type: 'provider.usage', sequence: i, payload: { text: `é😀${'ü'.repeat(i % 97)}` } }),
     );
