@@ -6,7 +6,7 @@
 // envelope, validated before it leaves), a framework would add dependencies and defaults to
 // undo, and the routes fit in one table (routes.ts).
 
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -17,7 +17,7 @@ import { buildDiscovery, IMPLEMENTATION_NAME, resolveFacets, type EvalFacetOverr
 import { REFERENCE_BEHAVIOUR, type EngineBehaviour } from './eval/index.ts';
 import { REFERENCE_HOST_BEHAVIOUR, type HostBehaviour } from './host-behaviour.ts';
 import type { EvalFacets } from './eval/port.ts';
-import { TENANT_ID_PATTERN } from './ids.ts';
+import { resolvePublishedKey, resolveSigningKey, resolveTenants, type TenantCredentials } from './start-options.ts';
 import { createRequestListener } from './routes.ts';
 import { BODY_TIMEOUT_MS, setBodyTimeout } from './http.ts';
 import { NOOP_WORKFLOW_ID, RunManager } from './runs.ts';
@@ -28,11 +28,7 @@ import { loadFixtureFiles, SuiteCatalogue, type FixtureDocument } from './suites
 import { TrafficGuard, type TrafficMode, type TrafficViolation } from './traffic.ts';
 
 export { FULL_EVAL_FACETS, type EvalFacetOverrides } from './discovery.ts';
-
-export interface TenantCredentials {
-  tenantId: string;
-  apiKey: string;
-}
+export { DEFAULT_TENANTS, type TenantCredentials } from './start-options.ts';
 
 export interface ReferenceHostOptions {
   /** TCP port on 127.0.0.1; 0 (the default) picks a free one. */
@@ -105,11 +101,6 @@ export interface ReferenceHost {
   close(): Promise<void>;
 }
 
-export const DEFAULT_TENANTS: { a: TenantCredentials; b: TenantCredentials } = {
-  a: { tenantId: 'tenant-a', apiKey: 'ow2k_tenant_a_dev_key' },
-  b: { tenantId: 'tenant-b', apiKey: 'ow2k_tenant_b_dev_key' },
-};
-
 const DEFAULT_FIXTURES_DIR = packagePath('fixtures/eval-suites/');
 
 /**
@@ -133,32 +124,6 @@ function packageVersion(): string {
   } catch {
     return '0.0.0';
   }
-}
-
-function resolveTenants(option: ReferenceHostOptions['tenants']): { a: TenantCredentials; b: TenantCredentials } {
-  const a = { ...DEFAULT_TENANTS.a, ...option?.a };
-  const b = { ...DEFAULT_TENANTS.b, ...option?.b };
-  for (const t of [a, b]) {
-    if (!TENANT_ID_PATTERN.test(t.tenantId)) throw new Error(`tenant id "${t.tenantId}" is not a v2 tenantId`);
-    if (t.apiKey.length < 8) throw new Error(`the API key of tenant ${t.tenantId} is shorter than 8 characters`);
-  }
-  if (a.tenantId === b.tenantId) throw new Error('the two tenants must have different ids');
-  if (a.apiKey === b.apiKey) throw new Error('the two tenants must have different API keys');
-  return { a, b };
-}
-
-function resolveSigningKey(option: KeyObject | string | undefined): KeyObject {
-  const key = option === undefined ? generateKeyPairSync('ed25519').privateKey : typeof option === 'string' ? createPrivateKey(option) : option;
-  if (key.type !== 'private' || key.asymmetricKeyType !== 'ed25519') {
-    throw new Error('signingKey must be an Ed25519 private key');
-  }
-  return key;
-}
-
-function resolvePublishedKey(option: KeyObject | string): KeyObject {
-  const key = typeof option === 'string' ? createPublicKey(option) : option;
-  if (key.type !== 'public' || key.asymmetricKeyType !== 'ed25519') throw new Error('publishedKey must be an Ed25519 public key');
-  return key;
 }
 
 /** Starts the reference host on 127.0.0.1 and resolves once it is listening. */

@@ -1,0 +1,45 @@
+// The checks the reference host makes of its options before it starts: its two tenants and its
+// signing key. Apart from server.ts, and light, so that `run --reference-host-config` refuses what
+// the host would refuse before the host is loaded (commands/support/reference-host.ts).
+
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { TENANT_ID_PATTERN } from './ids.ts';
+
+export interface TenantCredentials {
+  tenantId: string;
+  apiKey: string;
+}
+
+export const DEFAULT_TENANTS: { a: TenantCredentials; b: TenantCredentials } = {
+  a: { tenantId: 'tenant-a', apiKey: 'ow2k_tenant_a_dev_key' },
+  b: { tenantId: 'tenant-b', apiKey: 'ow2k_tenant_b_dev_key' },
+};
+
+export function resolveTenants(option: { a?: Partial<TenantCredentials>; b?: Partial<TenantCredentials> } | undefined): {
+  a: TenantCredentials;
+  b: TenantCredentials;
+} {
+  const a = { ...DEFAULT_TENANTS.a, ...option?.a };
+  const b = { ...DEFAULT_TENANTS.b, ...option?.b };
+  for (const t of [a, b]) {
+    if (!TENANT_ID_PATTERN.test(t.tenantId)) throw new Error(`tenant id "${t.tenantId}" is not a v2 tenantId`);
+    if (t.apiKey.length < 8) throw new Error(`the API key of tenant ${t.tenantId} is shorter than 8 characters`);
+  }
+  if (a.tenantId === b.tenantId) throw new Error('the two tenants must have different ids');
+  if (a.apiKey === b.apiKey) throw new Error('the two tenants must have different API keys');
+  return { a, b };
+}
+
+export function resolveSigningKey(option: KeyObject | string | undefined): KeyObject {
+  const key = option === undefined ? generateKeyPairSync('ed25519').privateKey : typeof option === 'string' ? createPrivateKey(option) : option;
+  if (key.type !== 'private' || key.asymmetricKeyType !== 'ed25519') {
+    throw new Error('signingKey must be an Ed25519 private key');
+  }
+  return key;
+}
+
+export function resolvePublishedKey(option: KeyObject | string): KeyObject {
+  const key = typeof option === 'string' ? createPublicKey(option) : option;
+  if (key.type !== 'public' || key.asymmetricKeyType !== 'ed25519') throw new Error('publishedKey must be an Ed25519 public key');
+  return key;
+}
