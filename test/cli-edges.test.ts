@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { busyPort } from './support/busy-port.ts';
 import { cli } from './support/cli.ts';
 import { forward } from './support/forward.ts';
 import { main } from '../commands/cli.ts';
@@ -85,6 +86,12 @@ describe('a usage error', () => {
       'a --reference-host-config option JSON cannot set',
       ['run', '--reference-host-config', '{"log":1}'],
       /--reference-host-config: "log" is not an option JSON can set/,
+    ],
+    // A value the host cannot start with is the user's to change, not a harness failure.
+    [
+      'a --reference-host-config value out of range',
+      ['run', '--reference-host-config', '{"port":-5}'],
+      /--reference-host-config: "port" must be an integer from 0 to 65535, got -5 \(see --help\)$/,
     ],
     [
       '--certify under --offline',
@@ -373,7 +380,7 @@ describe('the exit codes of run (README "Exit codes")', () => {
   });
 
   it('2: the harness itself failed', async () => {
-    const { code, err } = await cli('run', '--reference-host-config', '{"port":-5}');
+    const { code, err } = await cli('run', '--reference-host-config', JSON.stringify({ port: await busyPort() }));
     expect(code).toBe(2);
     expect(err).toMatch(/the harness failed \(a harness bug, not the host's fault\)/);
   });

@@ -6,12 +6,14 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { busyPort } from './support/busy-port.ts';
 import { cli } from './support/cli.ts';
 
 const { buildIsCurrent } = (await import(new URL('../bin/build-state.mjs', import.meta.url).href)) as { buildIsCurrent(): boolean };
 const BIN = fileURLToPath(new URL('../bin/openwop-eval-conformance.mjs', import.meta.url));
 const FILTER = ['--filter', '0081.summary-served'];
-const BAD_CONFIG = ['--reference-host-config', '{"port":-5}'];
+/** A host that cannot start: its port is taken (test/support/busy-port.ts). */
+const badConfig = async () => ['--reference-host-config', JSON.stringify({ port: await busyPort() })];
 
 function command(...args: string[]): { code: number | null; out: string; err: string } {
   const run = spawnSync(process.execPath, [BIN, 'run', ...args], { encoding: 'utf8', timeout: 120_000 });
@@ -28,11 +30,12 @@ describe.runIf(buildIsCurrent())('the embedded host on its own thread (the build
   }, 120_000);
 
   it('that cannot start is the one line and exit 2 the in-process host gives', async () => {
-    const threaded = command(...FILTER, ...BAD_CONFIG);
-    const inProcess = await cli('run', ...FILTER, ...BAD_CONFIG);
+    const bad = await badConfig();
+    const threaded = command(...FILTER, ...bad);
+    const inProcess = await cli('run', ...FILTER, ...bad);
     expect(threaded.code).toBe(2);
     expect(inProcess.code).toBe(2);
-    expect(threaded.err).toMatch(/^openwop-eval-conformance: the harness failed \(a harness bug, not the host's fault\): RangeError: /);
+    expect(threaded.err).toMatch(/^openwop-eval-conformance: the harness failed \(a harness bug, not the host's fault\): Error: listen EADDRINUSE: /);
     expect(threaded.err).toBe(inProcess.err);
   }, 120_000);
 

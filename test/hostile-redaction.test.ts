@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
+import { busyPort } from './support/busy-port.ts';
 import { cli } from './support/cli.ts';
 import { createClient, TransportError } from '../lib/client/index.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
@@ -122,10 +123,11 @@ describe('a password in the base URL', () => {
 
 describe('a failure of the harness itself', () => {
   it('is one line through the redactor and exit 2, never a thrown stack trace', async () => {
-    const run = await cli('run', '--reference-host-config', '{"port":-5}');
+    const port = await busyPort();
+    const run = await cli('run', '--reference-host-config', JSON.stringify({ port }));
     expect(run.code).toBe(2);
     expect(run.err.trimEnd().split('\n')).toHaveLength(1);
-    expect(run.err).toMatch(/^openwop-eval-conformance: the harness failed \(a harness bug, not the host's fault\): RangeError: /);
+    expect(run.err).toMatch(/^openwop-eval-conformance: the harness failed \(a harness bug, not the host's fault\): Error: listen EADDRINUSE: /);
   });
 });
 

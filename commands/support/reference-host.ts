@@ -1,45 +1,113 @@
 // The embedded reference host as the commands reach it: `run` is handed it (lib/certify.ts) when
 // no --base-url is given, and `host` starts it. The only module of lib/ that imports hosts/.
 
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import { statSync } from 'node:fs';
 import type { EmbeddedHost, EmbeddedHostFactory } from '../../lib/certify.ts';
+import { oneLine } from '../../lib/io.ts';
+import { isJsonObject } from '../../lib/json-value.ts';
+import { validate } from '../../lib/schemas/index.ts';
+import { buildDiscovery, IMPLEMENTATION_NAME, resolveFacets } from '../../hosts/reference/discovery.ts';
+import { resolvePublishedKey, resolveSigningKey, resolveTenants } from '../../hosts/reference/start-options.ts';
 import type { FromHostThread } from './reference-host-worker.ts';
 import { takeHostThread, threadPossible } from './host-thread.ts';
 
 type ReferenceHostModule = typeof import('../../hosts/reference/server.ts');
 type ReferenceHostOptions = NonNullable<Parameters<ReferenceHostModule['startReferenceHost']>[0]>;
 
+/** The longest delay a Node timer takes (a longer one fires at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A check of one option's value: what is wrong with it, in words, or undefined. */
+type Check = (value: unknown) => string | undefined;
+
+/** The value as a message may show it: a number, true, false or null, never text (it may be a key). */
+function shown(value: unknown): string {
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return JSON.stringify(value);
+  if (value === '') return 'an empty string';
+  return Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+const integerFrom =
+  (min: number, max: number): Check =>
+  (value) =>
+    Number.isInteger(value) && (value as number) >= min && (value as number) <= max
+      ? undefined
+      : `must be an integer from ${min} to ${max}, got ${shown(value)}`;
+
+const milliseconds =
+  (min: number): Check =>
+  (value) =>
+    typeof value === 'number' && Number.isFinite(value) && value >= min && value <= MAX_TIMER_MS
+      ? undefined
+      : `must be a number of milliseconds from ${min} to ${MAX_TIMER_MS}, got ${shown(value)}`;
+
+const trueOrFalse: Check = (value) => (typeof value === 'boolean' ? undefined : `must be true or false, got ${shown(value)}`);
+
+const text: Check = (value) => (typeof value === 'string' && value !== '' ? undefined : `must be a string that is not empty, got ${shown(value)}`);
+
+const folder: Check = (value) => text(value) ?? (isFolder(value as string) ? undefined : `names no folder: ${value as string}`);
+
+/** A JSON object of strings, with only the members `names`. */
+const stringsOf =
+  (names: readonly string[]): Check =>
+  (value) => {
+    const problem = `must be a JSON object of ${names.join(', ')}, each a string that is not empty`;
+    if (!isJsonObject(value)) return `${problem}, got ${shown(value)}`;
+    const wrong = Object.keys(value).find((name) => !names.includes(name) || text(value[name]) !== undefined);
+    if (wrong === undefined) return undefined;
+    return `${problem}; ${JSON.stringify(wrong)} is ${names.includes(wrong) ? shown(value[wrong]) : 'none of them'}`;
+  };
+
+const tenants: Check = (value) => {
+  const problem = 'must be a JSON object of a and b, each a JSON object of tenantId and apiKey, strings that are not empty';
+  if (!isJsonObject(value)) return `${problem}, got ${shown(value)}`;
+  for (const [name, credentials] of Object.entries(value)) {
+    if (name !== 'a' && name !== 'b') return `${problem}; ${JSON.stringify(name)} is none of them`;
+    if (!isJsonObject(credentials)) return `${problem}; ${name} is ${shown(credentials)}`;
+    for (const [member, given] of Object.entries(credentials)) {
+      if (member !== 'tenantId' && member !== 'apiKey') return `${problem}; ${name}.${member} is none of them`;
+      if (text(given) !== undefined) return `${problem}; ${name}.${member} is ${shown(given)}`;
+    }
+  }
+  return undefined;
+};
+
 /**
- * The reference host's options, each with whether JSON can set it (`run --reference-host-config`):
- * the others take functions. The type check holds the list to ReferenceHostOptions.
+ * The reference host's options, each with the check of its value where JSON can set it (`run
+ * --reference-host-config`), false where it takes a function. The type check holds the list to
+ * ReferenceHostOptions; a value outside what the host takes is refused here, as one line and a
+ * usage error, rather than failing the host's start as a harness failure.
  */
 const CONFIG_OPTIONS = {
-  port: true,
-  dbPath: true,
-  tenants: true,
-  evalSuite: true,
-  seams: true,
-  runEffects: true,
-  holds: true,
-  replay: true,
-  fixturesDir: true,
-  validateTraffic: true,
-  signingKey: true,
-  publishedKey: true,
-  signingKeyId: true,
-  paceMs: true,
-  implementation: true,
-  bodyTimeoutMs: true,
-  keepAliveMs: true,
+  port: integerFrom(0, 65535),
+  dbPath: text,
+  tenants,
+  evalSuite: (value) => (value === false || isJsonObject(value) ? undefined : `must be false or a JSON object of members of the facet, got ${shown(value)}`),
+  seams: trueOrFalse,
+  runEffects: trueOrFalse,
+  holds: trueOrFalse,
+  replay: trueOrFalse,
+  fixturesDir: folder,
+  validateTraffic: (value) => (value === 'strict' || value === 'off' ? undefined : `must be "strict" or "off", got ${shown(value)}`),
+  signingKey: text,
+  publishedKey: text,
+  signingKeyId: text,
+  paceMs: milliseconds(0),
+  implementation: stringsOf(['name', 'version', 'vendor']),
+  bodyTimeoutMs: milliseconds(1),
+  keepAliveMs: milliseconds(1),
   onTrafficViolation: false,
   engineBehaviour: false,
   hostBehaviour: false,
   log: false,
-} satisfies Record<keyof ReferenceHostOptions, boolean>;
+} satisfies Record<keyof ReferenceHostOptions, Check | false>;
 
 /**
- * `--reference-host-config`: a JSON object of options JSON can set. Anything else is refused,
- * not ignored: a misspelt option (`{"evalsuite":false}`) or a value that is no object (`false`)
- * would certify the full host where the user asked for another.
+ * `--reference-host-config`: a JSON object of options JSON can set, each a value the host takes.
+ * Anything else is refused, not ignored: a misspelt option (`{"evalsuite":false}`) or a value that
+ * is no object (`false`) would certify the full host where the user asked for another, and a value
+ * the host cannot start with (`{"port":-5}`) is the user's to change, not a harness failure.
  */
 export function readReferenceHostConfig(text: string): { ok: true; config: Record<string, unknown> } | { ok: false; problem: string } {
   let value: unknown;
@@ -48,16 +116,73 @@ export function readReferenceHostConfig(text: string): { ok: true; config: Recor
   } catch (error) {
     return { ok: false, problem: `--reference-host-config is not JSON (${(error as Error).message})` };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return { ok: false, problem: `--reference-host-config must be a JSON object of the reference host's options, got ${text}` };
-  const settable = (name: string) => Object.hasOwn(CONFIG_OPTIONS, name) && CONFIG_OPTIONS[name as keyof typeof CONFIG_OPTIONS];
-  const unknown = Object.keys(value).find((name) => !settable(name));
+  if (!isJsonObject(value)) return { ok: false, problem: `--reference-host-config must be a JSON object of the reference host's options, got ${text}` };
+  const checkOf = (name: string): Check | false => (Object.hasOwn(CONFIG_OPTIONS, name) ? CONFIG_OPTIONS[name as keyof typeof CONFIG_OPTIONS] : false);
+  const unknown = Object.keys(value).find((name) => checkOf(name) === false);
   if (unknown !== undefined)
     return {
       ok: false,
-      problem: `--reference-host-config: ${JSON.stringify(unknown)} is not an option JSON can set (${Object.keys(CONFIG_OPTIONS).filter(settable).join(', ')})`,
+      problem: `--reference-host-config: ${JSON.stringify(unknown)} is not an option JSON can set (${Object.keys(CONFIG_OPTIONS)
+        .filter((name) => checkOf(name) !== false)
+        .join(', ')})`,
     };
-  return { ok: true, config: value as Record<string, unknown> };
+  for (const [name, option] of Object.entries(value)) {
+    const problem = (checkOf(name) as Check)(option);
+    if (problem !== undefined) return { ok: false, problem: `--reference-host-config: ${JSON.stringify(name)} ${problem}` };
+  }
+  const refused = refusedByTheHost(value);
+  if (refused !== undefined) return { ok: false, problem: `--reference-host-config: ${refused}` };
+  return { ok: true, config: value };
+}
+
+/**
+ * What the host would refuse at its start in options of the right kinds: its tenants and keys,
+ * checked by the host's own functions, and the discovery document they make, checked against its
+ * schema as the host checks it (unless `validateTraffic` is `off`, under which the host sends it
+ * unchecked).
+ */
+function refusedByTheHost(config: Record<string, unknown>): string | undefined {
+  const options = config as ReferenceHostOptions;
+  let publicKey: KeyObject;
+  try {
+    resolveTenants(options.tenants);
+  } catch (error) {
+    return `"tenants": ${(error as Error).message}`;
+  }
+  try {
+    publicKey = options.publishedKey !== undefined ? resolvePublishedKey(options.publishedKey) : createPublicKey(resolveSigningKey(options.signingKey));
+  } catch (error) {
+    const [name, kind] = options.publishedKey !== undefined ? ['publishedKey', 'public'] : ['signingKey', 'private'];
+    const message = oneLine((error as Error).message);
+    // The host's own words name the option ("publishedKey must be …"); node:crypto's do not.
+    if (message.startsWith(`${name} must `)) return `${JSON.stringify(name)}${message.slice(name.length)}`;
+    return `${JSON.stringify(name)} must be an Ed25519 ${kind} key in PEM (${message})`;
+  }
+  if (options.validateTraffic === 'off') return undefined;
+  const seams = options.seams ?? true;
+  const runEffects = seams && (options.runEffects ?? true);
+  const document = buildDiscovery({
+    implementation: { name: IMPLEMENTATION_NAME, version: '0.0.0', vendor: 'openwop-eval-conformance', ...options.implementation },
+    facets: resolveFacets(options.evalSuite),
+    seams,
+    runEffects,
+    holds: runEffects && (options.holds ?? true),
+    replay: options.replay ?? true,
+    fixtures: [],
+    publicKey,
+    keyId: options.signingKeyId ?? 'reference-host-key',
+  });
+  const check = validate('capabilities', document);
+  if (check.ok) return undefined;
+  return `the host would advertise a discovery document that fails its schema: ${check.errors.slice(0, 3).join('; ')}`;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** The reference host a command starts: what `startReferenceHost` resolves to. */
