@@ -8,6 +8,7 @@
 
 import { Command, CommanderError, Option } from 'commander';
 import { certify, PROGRESS_MODES, runOffline } from './run.ts';
+import type { EmbeddedHostFactory } from '../lib/certify.ts';
 // verify, grade and host are loaded when asked for: a certification's first request waits on
 // what `run` loads, and nothing else (bench/RESULTS.md "Waiting: process start to first request").
 import type { GradeOptions } from './grade.ts';
@@ -107,8 +108,11 @@ function verifyAlias(argv: readonly string[]): string[] | undefined {
   return file === undefined ? ['verify', ...rest] : ['verify', file, ...rest];
 }
 
-/** Runs the CLI and returns its exit code; never calls process.exit itself. */
-export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<number> {
+/**
+ * Runs the CLI and returns its exit code; never calls process.exit itself. `embeddedHost` is the
+ * reference host `run` starts without --base-url (the tests hand in one that fails).
+ */
+export async function main(givenArgv: string[], io: Io = defaultIo(), embeddedHost: EmbeddedHostFactory = startEmbeddedReferenceHost): Promise<number> {
   if (givenArgv.length === 0) return usage(io, 'a command is required: run, verify, grade or host');
   const aliased = verifyAlias(givenArgv);
   if (aliased !== undefined)
@@ -235,7 +239,7 @@ export async function main(givenArgv: string[], io: Io = defaultIo()): Promise<n
         exitCode = 0;
         return;
       }
-      exitCode = options.offline ? await runOffline(options, io) : (await certify(options, io, startEmbeddedReferenceHost)).code;
+      exitCode = options.offline ? await runOffline(options, io) : (await certify(options, io, embeddedHost)).code;
     });
 
   program

@@ -12,7 +12,7 @@ import { signingKeyProblem } from '../lib/evidence/keys.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { cannotStart, type Io } from '../lib/io.ts';
 import { outputFilesProblem } from './support/output-files.ts';
-import { readReferenceHostConfig } from './support/reference-host.ts';
+import { readReferenceHostConfig, startEmbedded } from './support/reference-host.ts';
 import { usage } from './support/usage.ts';
 import { readFilter, type LegFilter } from '../lib/leg-filter.ts';
 import { describeFilter } from './support/filter-line.ts';
@@ -203,11 +203,13 @@ async function hostToCertify(start: {
   const devKey = read?.key;
   redactor.add(...pemSecrets(devKey?.privateKeyPem));
   if (devKey?.created) io.err(`created a self-signed development key in ${read?.dir} (not for publication)\n`);
-  const host = await embeddedHost({
+  const started = await startEmbedded(embeddedHost, {
     ...(devKey ? { signingKey: devKey.privateKeyPem, signingKeyId: devKey.keyId } : {}),
     log: (message: string) => io.err(`[reference-host] ${message}\n`),
     ...config,
   });
+  if (!started.ok) return { ok: false, code: cannotStart(io, started.problem) };
+  const { host } = started;
   const { apiKey } = host.tenants.a;
   const tenantBApiKey = host.tenants.b.apiKey;
   redactor.add(apiKey, tenantBApiKey);

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { busyPort } from './support/busy-port.ts';
-import { cli } from './support/cli.ts';
+import { cli, cliWith } from './support/cli.ts';
 import { forward } from './support/forward.ts';
 import { main } from '../commands/cli.ts';
 import { packagePath } from '../lib/package-root.ts';
@@ -380,9 +380,20 @@ describe('the exit codes of run (README "Exit codes")', () => {
   });
 
   it('2: the harness itself failed', async () => {
-    const { code, err } = await cli('run', '--reference-host-config', JSON.stringify({ port: await busyPort() }));
+    const { code, err } = await cliWith(async () => {
+      throw new TypeError('a bug of the harness');
+    }, 'run');
     expect(code).toBe(2);
-    expect(err).toMatch(/the harness failed \(a harness bug, not the host's fault\)/);
+    expect(err).toMatch(/the harness failed \(a harness bug, not the host's fault\): TypeError: a bug of the harness$/m);
+  });
+
+  it("2: the embedded host's port is in use, the user's to change and no harness failure", async () => {
+    const port = await busyPort();
+    const { code, err } = await cli('run', '--reference-host-config', JSON.stringify({ port }));
+    expect(code).toBe(2);
+    expect(err).toBe(
+      `openwop-eval-conformance: the embedded reference host cannot listen on port ${port} of 127.0.0.1: the port is in use (EADDRINUSE); give another in --reference-host-config, or {"port":0} for any free one\n`,
+    );
   });
 
   it('are every one listed by run --help', async () => {

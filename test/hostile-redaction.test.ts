@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
-import { busyPort } from './support/busy-port.ts';
-import { cli } from './support/cli.ts';
+import { cli, cliWith } from './support/cli.ts';
+import type { EmbeddedHostFactory } from '../lib/certify.ts';
 import { createClient, TransportError } from '../lib/client/index.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
 import { pemSecrets, Redactor } from '../lib/redact.ts';
@@ -123,11 +123,22 @@ describe('a password in the base URL', () => {
 
 describe('a failure of the harness itself', () => {
   it('is one line through the redactor and exit 2, never a thrown stack trace', async () => {
-    const port = await busyPort();
-    const run = await cli('run', '--reference-host-config', JSON.stringify({ port }));
+    // An embedded host whose start throws what it was given: the signing key's private half, on
+    // a message of several lines as a stack trace would be.
+    let signingKey = '';
+    const failing: EmbeddedHostFactory = async (options) => {
+      signingKey = String(options.signingKey);
+      throw new TypeError(`cannot start with ${signingKey}\n    at start (server.ts:1:1)`);
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'owec-harness-bug-'));
+    const run = await cliWith(failing, 'run', '--certify', join(dir, 'bundle.json'));
+    expect(signingKey).toContain('PRIVATE KEY');
     expect(run.code).toBe(2);
-    expect(run.err.trimEnd().split('\n')).toHaveLength(1);
-    expect(run.err).toMatch(/^openwop-eval-conformance: the harness failed \(a harness bug, not the host's fault\): Error: listen EADDRINUSE: /);
+    const lines = run.err.trimEnd().split('\n');
+    expect(lines.at(-1)).toMatch(/^openwop-eval-conformance: the harness failed \(a harness bug, not the host's fault\): TypeError: cannot start with /);
+    expect(lines.filter((line) => line.includes('the harness failed'))).toHaveLength(1);
+    for (const secret of pemSecrets(signingKey)) expect(run.err).not.toContain(secret);
+    expect(run.err).not.toMatch(/^\s+at /m);
   });
 });
 

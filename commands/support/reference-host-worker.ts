@@ -10,7 +10,7 @@ import { prepareReferenceHost, startReferenceHost } from '../../hosts/reference/
 /** What the worker tells the thread that started it. */
 export type FromHostThread =
   | { started: { baseUrl: string; tenants: { a: { apiKey: string }; b: { apiKey: string } } } }
-  | { failed: { name: string; message: string } }
+  | { failed: { name: string; message: string; code?: string } }
   | { log: string }
   | { closed: true };
 
@@ -30,7 +30,14 @@ port.once('message', async (options: Record<string, unknown>) => {
       port.close();
     });
   } catch (error) {
-    tell({ failed: error instanceof Error ? { name: error.name, message: error.message } : { name: 'Error', message: String(error) } });
+    // The code too (EADDRINUSE, …): the command tells a port it cannot listen on from a harness bug by it.
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    tell({
+      failed:
+        error instanceof Error
+          ? { name: error.name, message: error.message, ...(typeof code === 'string' ? { code } : {}) }
+          : { name: 'Error', message: String(error) },
+    });
     port.close();
   }
 });

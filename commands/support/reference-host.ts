@@ -203,6 +203,37 @@ export const startEmbeddedReferenceHost: EmbeddedHostFactory = async (options) =
   return startReferenceHost(options);
 };
 
+/** The errors of a listen the machine refuses: the user's to change, not a harness bug. */
+const LISTEN_CODES: Readonly<Record<string, string>> = {
+  EADDRINUSE: 'the port is in use',
+  EACCES: 'this user may not listen on it',
+  EADDRNOTAVAIL: 'the address is not available',
+};
+
+/**
+ * Starts the embedded host with `options`. A listen the machine refuses (a port in use) is the
+ * user's to change: one line; any other failure of the start throws, a harness bug.
+ */
+export async function startEmbedded(
+  factory: EmbeddedHostFactory,
+  options: Record<string, unknown>,
+): Promise<{ ok: true; host: EmbeddedHost } | { ok: false; problem: string }> {
+  try {
+    return { ok: true, host: await factory(options) };
+  } catch (error) {
+    const problem = listenProblem(error, options.port);
+    if (problem === undefined) throw error;
+    return { ok: false, problem };
+  }
+}
+
+function listenProblem(error: unknown, port: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code !== 'string' || !Object.hasOwn(LISTEN_CODES, code)) return undefined;
+  const where = typeof port === 'number' && port !== 0 ? `port ${port}` : 'a free port';
+  return `the embedded reference host cannot listen on ${where} of 127.0.0.1: ${LISTEN_CODES[code]} (${code}); give another in --reference-host-config, or {"port":0} for any free one`;
+}
+
 /** Loaded when asked for, so that a run against a URL never loads the host or its store. */
 export function importReferenceHost(): Promise<ReferenceHostModule> {
   return import('../../hosts/reference/server.ts');
@@ -223,7 +254,7 @@ function startOnThread(options: Record<string, unknown>): Promise<EmbeddedHost> 
     });
     worker.on('message', (message: FromHostThread) => {
       if ('log' in message) say(message.log);
-      else if ('failed' in message) reject(Object.assign(new Error(message.failed.message), { name: message.failed.name }));
+      else if ('failed' in message) reject(Object.assign(new Error(message.failed.message), message.failed));
       else if ('closed' in message) closed?.();
       else
         resolve({

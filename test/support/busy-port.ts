@@ -1,6 +1,6 @@
 // A loopback port held by a listening socket of the test's own: the embedded reference host asked
-// to listen there cannot start (EADDRINUSE), a failure no check of its options can foresee, so a
-// run that asks for it takes the path of a harness that failed (commands/run.ts).
+// to listen there cannot start (EADDRINUSE), which no check of its options can foresee, and which
+// is the user's to change (commands/support/reference-host.ts startEmbedded).
 
 import { createServer } from 'node:net';
 import { onTestFinished } from 'vitest';

@@ -1,11 +1,17 @@
 // The command line in-process, as the tests drive it: its exit code and everything it wrote.
 
 import { main } from '../../commands/cli.ts';
+import type { EmbeddedHostFactory } from '../../lib/certify.ts';
 
 export async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  return cliWith(undefined, ...argv);
+}
+
+/** As `cli`, with `embeddedHost` as the reference host `run` starts (the composition root's when undefined). */
+export async function cliWith(embeddedHost: EmbeddedHostFactory | undefined, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
-  const code = await main(argv, { out: (s) => (out += s), err: (s) => (err += s) });
+  const code = await main(argv, { out: (s) => (out += s), err: (s) => (err += s) }, ...(embeddedHost === undefined ? [] : [embeddedHost]));
   return { code, out, err };
 }
 
