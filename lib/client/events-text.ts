@@ -120,7 +120,8 @@ export function sseFrames(path: string): { onEvent: (message: EventSourceMessage
       problem = `${where}: the data is not JSON (${(error as Error).message})`;
       return;
     }
-    if (name === 'batch' && Array.isArray(data)) events.push(...data);
+    // One at a time: a batch as long as the host likes would pass a call more arguments than it takes.
+    if (name === 'batch' && Array.isArray(data)) for (const event of data) events.push(event);
     else events.push(data);
   };
   const result = (): ReadEvents => {

@@ -47,7 +47,8 @@ function trialFacts(task: EvalTask, trial: ScoredTrial, failClosedOnMiss: boolea
     judgeCostUsd: ratToNumber(sum(trial.judgeCosts.map(fromNumber))),
     fixtureMissCount: countMisses(brackets, entries),
     scoredSequence: trial.sequence,
-    ...(brackets.length === 0 ? {} : { ranSequence: Math.max(...brackets.map((b) => b.openSequence)) }),
+    // A reduce, not a spread: the host decides how many brackets a trial has, and a call takes so many arguments only.
+    ...(brackets.length === 0 ? {} : { ranSequence: brackets.reduce((latest, b) => Math.max(latest, b.openSequence), -Infinity) }),
     bracketCount: brackets.length,
   };
 }
@@ -174,7 +175,7 @@ export function gradeRun(suite: EvalSuite, events: readonly RunEvent[], options:
     // hands in the source's events, else only the wire reports its misses.
     const entries = fixtureRuns.has(task.taskId) ? sourceEntries.get(task.taskId) : suiteFixtured(task) ? fixtureEntries(task) : undefined;
     redacted += trial.brackets.reduce((n, b) => n + b.toolCalls.filter((call) => call.redacted).length, 0);
-    judged.push(...trial.judgeCosts);
+    for (const cost of trial.judgeCosts) judged.push(cost);
     slots.set(trial.trialIndex, gradeTrial(trialFacts(task, trial, failClosedOnMiss, entries, anomalies), passScore));
   }
 
