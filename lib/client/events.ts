@@ -220,7 +220,9 @@ export async function readRunEvents(client: Client, runId: string, options: Read
     if (stallSeen && !deadlinePassed) throw stalled();
     const reason = `no terminal event within ${deadlineMs} ms (via ${via}, last sequence ${log.last})`;
     if (log.defects() !== undefined) return fail(reason);
-    throw new RunWaitEnded(`${reason}: the run had not ended when the harness stopped waiting for it (${names.timeoutScale} gives a slow host longer)`);
+    // The hint only where the wait is the setting's: a caller's own deadline is not scaled.
+    const hint = options.deadlineMs === undefined ? ` (${names.timeoutScale} gives a slow host longer)` : '';
+    throw new RunWaitEnded(`${reason}: the run had not ended when the harness stopped waiting for it${hint}`);
   };
   /**
    * An attempt ended without a terminal event. One that brought new events is a resume (a host
