@@ -5,11 +5,12 @@
 //
 // Nor may a read wait for ever before it starts: opening a named pipe (mkfifo) for reading blocks
 // until something opens it for writing, which may be never. So every input is opened without
-// blocking (O_NONBLOCK, which changes nothing for a file), and a pipe that no writer has opened is
+// blocking (O_NONBLOCK, which changes nothing for a file), and a named pipe no writer has opened is
 // waited for a bounded time (WRITER_WAIT_MS) and then refused as `NoWriter`. Once a writer has been
 // seen, its data is waited for as long as it keeps the pipe open, as a blocking read would.
 
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
+import { dirname } from 'node:path';
 
 /** The bound on a JSON document or a key the user names: far above any this harness writes. */
 export const MAX_DOCUMENT_BYTES = 64 * 2 ** 20;
@@ -48,7 +49,7 @@ export function readInputFile(path: string, maxBytes: number): Buffer {
     if (stat.isFile()) return readFileSync(fd);
     const chunks: Buffer[] = [];
     let total = 0;
-    readChunks(fd, path, maxBytes, stat.isFIFO(), CHUNK_BYTES, (chunk) => {
+    readChunks(fd, path, maxBytes, namedPipe(path, stat), CHUNK_BYTES, (chunk) => {
       chunks.push(chunk);
       total += chunk.length;
     });
@@ -67,7 +68,21 @@ export function readInputText(path: string, maxBytes: number): string {
  * of events parsed line by line) holds no more than a chunk of them at a time.
  */
 export function readInputChunks(path: string, maxBytes: number, each: (chunk: Buffer) => void): void {
-  withInput(path, maxBytes, (fd, stat) => readChunks(fd, path, maxBytes, stat.isFIFO(), STREAM_CHUNK_BYTES, each));
+  withInput(path, maxBytes, (fd, stat) => readChunks(fd, path, maxBytes, namedPipe(path, stat), STREAM_CHUNK_BYTES, each));
+}
+
+/**
+ * Whether `path` is a named pipe (mkfifo), whose writer may not have come yet. A named pipe lives
+ * in its folder's file system; an anonymous one (`<(curl …)`, `/dev/stdin`) in the kernel's pipe
+ * file system, made with its writer, so a read that finds no writer there is the end of it.
+ */
+function namedPipe(path: string, stat: Stats): boolean {
+  if (!stat.isFIFO()) return false;
+  try {
+    return statSync(dirname(path)).dev === stat.dev;
+  } catch {
+    return true;
+  }
 }
 
 /** Opens `path` without blocking and refuses a file over `maxBytes` before reading it. */
@@ -86,15 +101,15 @@ function withInput<T>(path: string, maxBytes: number, read: (fd: number, stat: S
 /**
  * Reads `fd` to its end in chunks, each filled before it is handed on (a pipe brings 64 KiB a
  * read at most), so that a chunk holds `chunkBytes` unless it is the last. A read that finds
- * nothing yet (EAGAIN) waits and reads again. On a pipe, a read that finds no writer is the end
- * only once a writer has been seen; before that it is a writer not come yet, waited for until
+ * nothing yet (EAGAIN) waits and reads again. On a named pipe, a read that finds no writer is the
+ * end only once a writer has been seen; before that it is a writer not come yet, waited for until
  * WRITER_WAIT_MS.
  */
-function readChunks(fd: number, path: string, maxBytes: number, pipe: boolean, chunkBytes: number, each: (chunk: Buffer) => void): void {
+function readChunks(fd: number, path: string, maxBytes: number, namedPipe: boolean, chunkBytes: number, each: (chunk: Buffer) => void): void {
   let total = 0;
   let chunk = Buffer.allocUnsafe(chunkBytes);
   let filled = 0;
-  let writerSeen = !pipe;
+  let writerSeen = !namedPipe;
   const giveUpAt = Date.now() + WRITER_WAIT_MS;
   let idleMs = 1;
   for (;;) {

@@ -85,6 +85,15 @@ describe('readInputFile', () => {
     expect(run.stdout).toBe('read late');
   });
 
+  it.runIf(process.platform === 'linux')('reads an anonymous pipe whose writer is gone as ended, with no wait for a writer', () => {
+    // `<(true)`: the pipe came with its writer, which wrote nothing and left; a named pipe's wait
+    // for a writer would end in NoWriter here.
+    const run = readInAProcess('', '<(true)');
+    expect(run.signal).toBeNull();
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('read ');
+  });
+
   it.runIf(process.platform === 'linux')('waits for a writer that holds the pipe open longer than the wait for a writer, as a blocking read does', () => {
     const run = readInAProcess('', `<(sleep ${WRITER_WAIT_MS / 1000 + 1}; printf slow)`);
     expect(run.signal).toBeNull();
