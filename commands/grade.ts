@@ -116,13 +116,22 @@ function isHttpUrl(text: string): boolean {
   }
 }
 
+/** Why an events file could not be read: the error's code (ENOENT, EFBIG, …), said in full where its code alone would not tell the user what to do. */
+export function eventsReadProblem(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  // A JSON array or a poll response is one JSON value, read whole; NDJSON and SSE are read as they come.
+  if (code === 'ERR_STRING_TOO_LONG')
+    return `${code}: one JSON value longer than the longest string this runtime makes, about 512 MiB; give the events as NDJSON or an SSE transcript, which are read as they come`;
+  return code ?? message;
+}
+
 function gradeFile(suite: EvalSuite, path: string, io: Io): number {
   // Read as it comes (lib/client/events-stream.ts): the text is not held beside its events.
   let read: ReadEvents;
   try {
     read = readEventsFile(path, MAX_ARCHIVE_BYTES);
   } catch (error) {
-    return cannotStart(io, `${path}: cannot read the events (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    return cannotStart(io, `${path}: cannot read the events (${eventsReadProblem(error)})`);
   }
   if (!read.ok) return cannotStart(io, read.message);
   if (read.events.length === 0) return cannotStart(io, `${path}: ${FORM_NAMES[read.form]} with no event in it`);

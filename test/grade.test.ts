@@ -15,6 +15,7 @@ import { gradeRun, type EvalSuite, type RunEvent } from '../lib/grader/index.ts'
 import { startWireProxy } from '../hosts/honest-variants/wire.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
 import { cli } from './support/cli.ts';
+import { eventsReadProblem } from '../commands/grade.ts';
 import { EventLog, SCRIPTED_AGENT_ID } from './support/event-log.ts';
 import { forward } from './support/forward.ts';
 
@@ -61,6 +62,16 @@ function transcript(docs: RunEvent[]): string {
 }
 
 describe('grade --events: every form a host serves, and which one was read', () => {
+  // A JSON array past V8's longest string (about 512 MiB) cannot be held whole: the error says
+  // which forms are read as they come, not only its code (a file that large is no test's to write).
+  it('says what to do about an events file too long to be one string, and names any other error by its code', () => {
+    expect(eventsReadProblem(Object.assign(new Error('Cannot create a string longer than 0x1fffffe8 characters'), { code: 'ERR_STRING_TOO_LONG' }))).toMatch(
+      /^ERR_STRING_TOO_LONG: one JSON value longer than .*; give the events as NDJSON or an SSE transcript, which are read as they come$/,
+    );
+    expect(eventsReadProblem(Object.assign(new Error('EFBIG: more than 1 bytes'), { code: 'EFBIG' }))).toBe('EFBIG');
+    expect(eventsReadProblem(new Error('nothing writes to the pipe p'))).toBe('nothing writes to the pipe p');
+  });
+
   const forms: Array<[string, string, RegExp]> = [
     ['NDJSON', `${events.map((e) => JSON.stringify(e)).join('\n')}\n`, /as NDJSON, one event per line$/m],
     ['a JSON array', JSON.stringify(events, null, 2), /as a JSON array of events$/m],
