@@ -16,7 +16,7 @@ import { dirname } from 'node:path';
 export const MAX_DOCUMENT_BYTES = 64 * 2 ** 20;
 /** The bound on an archive or an event log, as the archive's gzip is bounded when it is inflated. */
 export const MAX_ARCHIVE_BYTES = 2 ** 30;
-/** How long a pipe no writer has opened is waited for before it is refused. */
+/** How long a named pipe no writer has opened is waited for before it is refused. */
 export const WRITER_WAIT_MS = 5_000;
 
 const CHUNK_BYTES = 2 ** 20;
@@ -42,7 +42,7 @@ export class NoWriter extends Error {
 /**
  * The bytes of `path`, or throws as readFileSync throws: its error (ENOENT, EISDIR, …), EFBIG when
  * the file holds more than `maxBytes`, found before more than `maxBytes` and a chunk are held, or
- * NoWriter for a pipe that nothing writes to.
+ * NoWriter for a named pipe that nothing writes to.
  */
 export function readInputFile(path: string, maxBytes: number): Buffer {
   return withInput(path, maxBytes, (fd, stat) => {

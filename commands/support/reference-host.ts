@@ -1,14 +1,14 @@
 // The embedded reference host as the commands reach it: `run` is handed it (lib/certify.ts) when
 // no --base-url is given, and `host` starts it. The only module of lib/ that imports hosts/.
 
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { statSync } from 'node:fs';
 import type { EmbeddedHost, EmbeddedHostFactory } from '../../lib/certify.ts';
 import { oneLine } from '../../lib/io.ts';
 import { isJsonObject } from '../../lib/json-value.ts';
 import { validate } from '../../lib/schemas/index.ts';
 import { buildDiscovery, IMPLEMENTATION_NAME, resolveFacets } from '../../hosts/reference/discovery.ts';
-import { resolvePublishedKey, resolveSigningKey, resolveTenants } from '../../hosts/reference/start-options.ts';
+import { resolvePublishing, resolveSwitches, resolveTenants, VENDOR } from '../../hosts/reference/start-options.ts';
 import type { FromHostThread } from './reference-host-worker.ts';
 import { takeHostThread, threadPossible } from './host-thread.ts';
 
@@ -143,14 +143,14 @@ export function readReferenceHostConfig(text: string): { ok: true; config: Recor
  */
 function refusedByTheHost(config: Record<string, unknown>): string | undefined {
   const options = config as ReferenceHostOptions;
-  let publicKey: KeyObject;
+  let published: { publicKey: KeyObject; keyId: string };
   try {
     resolveTenants(options.tenants);
   } catch (error) {
     return `"tenants": ${(error as Error).message}`;
   }
   try {
-    publicKey = options.publishedKey !== undefined ? resolvePublishedKey(options.publishedKey) : createPublicKey(resolveSigningKey(options.signingKey));
+    published = resolvePublishing(options);
   } catch (error) {
     const [name, kind] = options.publishedKey !== undefined ? ['publishedKey', 'public'] : ['signingKey', 'private'];
     const message = oneLine((error as Error).message);
@@ -159,18 +159,12 @@ function refusedByTheHost(config: Record<string, unknown>): string | undefined {
     return `${JSON.stringify(name)} must be an Ed25519 ${kind} key in PEM (${message})`;
   }
   if (options.validateTraffic === 'off') return undefined;
-  const seams = options.seams ?? true;
-  const runEffects = seams && (options.runEffects ?? true);
   const document = buildDiscovery({
-    implementation: { name: IMPLEMENTATION_NAME, version: '0.0.0', vendor: 'openwop-eval-conformance', ...options.implementation },
+    implementation: { name: IMPLEMENTATION_NAME, version: '0.0.0', vendor: VENDOR, ...options.implementation },
     facets: resolveFacets(options.evalSuite),
-    seams,
-    runEffects,
-    holds: runEffects && (options.holds ?? true),
-    replay: options.replay ?? true,
+    ...resolveSwitches(options),
     fixtures: [],
-    publicKey,
-    keyId: options.signingKeyId ?? 'reference-host-key',
+    ...published,
   });
   const check = validate('capabilities', document);
   if (check.ok) return undefined;

@@ -6,18 +6,17 @@
 // envelope, validated before it leaves), a framework would add dependencies and defaults to
 // undo, and the routes fit in one table (routes.ts).
 
-import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { packagePath } from '../../lib/package-root.ts';
-import { rawEd25519PublicKey } from '../../lib/evidence/ed25519.ts';
 import { checkSuiteRules, validate } from '../../lib/schemas/index.ts';
 import { buildDiscovery, IMPLEMENTATION_NAME, resolveFacets, type EvalFacetOverrides, type Implementation } from './discovery.ts';
 import { REFERENCE_BEHAVIOUR, type EngineBehaviour } from './eval/index.ts';
 import { REFERENCE_HOST_BEHAVIOUR, type HostBehaviour } from './host-behaviour.ts';
 import type { EvalFacets } from './eval/port.ts';
-import { resolvePublishedKey, resolveSigningKey, resolveTenants, type TenantCredentials } from './start-options.ts';
+import { resolvePublishing, resolveSwitches, resolveTenants, VENDOR, type TenantCredentials } from './start-options.ts';
 import { createRequestListener } from './routes.ts';
 import { BODY_TIMEOUT_MS, setBodyTimeout } from './http.ts';
 import { NOOP_WORKFLOW_ID, RunManager } from './runs.ts';
@@ -115,7 +114,6 @@ function checkFixture(doc: unknown): string[] {
 }
 
 const PACKAGE_JSON = packagePath('package.json');
-const VENDOR = 'openwop-eval-conformance';
 
 function packageVersion(): string {
   try {
@@ -130,13 +128,9 @@ function packageVersion(): string {
 export async function startReferenceHost(options: ReferenceHostOptions = {}): Promise<ReferenceHost> {
   const log = options.log ?? ((message: string) => console.error(`[reference-host] ${message}`));
   const tenants = resolveTenants(options.tenants);
-  const publicKey = options.publishedKey !== undefined ? resolvePublishedKey(options.publishedKey) : createPublicKey(resolveSigningKey(options.signingKey));
-  const keyId = options.signingKeyId ?? `reference-host-${createHash('sha256').update(rawEd25519PublicKey(publicKey)).digest('hex').slice(0, 16)}`;
+  const { publicKey, keyId } = resolvePublishing(options);
   const facets: EvalFacets | undefined = resolveFacets(options.evalSuite);
-  const seams = options.seams ?? true;
-  const runEffects = seams && (options.runEffects ?? true);
-  const holds = runEffects && (options.holds ?? true);
-  const replay = options.replay ?? true;
+  const { seams, runEffects, holds, replay } = resolveSwitches(options);
   const paceMs = options.paceMs ?? 0;
   if (!Number.isFinite(paceMs) || paceMs < 0) throw new Error('paceMs must be a non-negative number');
   const keepAliveMs = options.keepAliveMs ?? KEEP_ALIVE_MS;

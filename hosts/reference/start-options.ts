@@ -1,9 +1,14 @@
-// The checks the reference host makes of its options before it starts: its two tenants and its
-// signing key. Apart from server.ts, and light, so that `run --reference-host-config` refuses what
-// the host would refuse before the host is loaded (commands/support/reference-host.ts).
+// What the reference host makes of its options before it starts: its two tenants, the key it
+// publishes and its switches. Apart from server.ts, and light, so that `run --reference-host-config`
+// refuses what the host would refuse, and checks what it would advertise, before the host is loaded
+// (commands/support/reference-host.ts).
 
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { rawEd25519PublicKey } from '../../lib/evidence/ed25519.ts';
 import { TENANT_ID_PATTERN } from './ids.ts';
+
+/** The vendor the host's discovery names unless `implementation` says another. */
+export const VENDOR = 'openwop-eval-conformance';
 
 export interface TenantCredentials {
   tenantId: string;
@@ -42,4 +47,29 @@ export function resolvePublishedKey(option: KeyObject | string): KeyObject {
   const key = typeof option === 'string' ? createPublicKey(option) : option;
   if (key.type !== 'public' || key.asymmetricKeyType !== 'ed25519') throw new Error('publishedKey must be an Ed25519 public key');
   return key;
+}
+
+/**
+ * The key the host publishes and its id: `publishedKey` when given, else the public half of
+ * `signingKey` (a fresh key without one); the id given, else one derived from the key.
+ */
+export function resolvePublishing(options: { publishedKey?: KeyObject | string; signingKey?: KeyObject | string; signingKeyId?: string }): {
+  publicKey: KeyObject;
+  keyId: string;
+} {
+  const publicKey = options.publishedKey !== undefined ? resolvePublishedKey(options.publishedKey) : createPublicKey(resolveSigningKey(options.signingKey));
+  const keyId = options.signingKeyId ?? `reference-host-${createHash('sha256').update(rawEd25519PublicKey(publicKey)).digest('hex').slice(0, 16)}`;
+  return { publicKey, keyId };
+}
+
+/** The host's switches, each on by default; each of the seams, the run effects and the holds needs the one before it. */
+export function resolveSwitches(options: { seams?: boolean; runEffects?: boolean; holds?: boolean; replay?: boolean }): {
+  seams: boolean;
+  runEffects: boolean;
+  holds: boolean;
+  replay: boolean;
+} {
+  const seams = options.seams ?? true;
+  const runEffects = seams && (options.runEffects ?? true);
+  return { seams, runEffects, holds: runEffects && (options.holds ?? true), replay: options.replay ?? true };
 }
