@@ -215,6 +215,20 @@ describe('reading run events', () => {
     expect(seen.filter(isPollRequest).length).toBeLessThan(20);
   });
 
+  // The cap on polls is the harness's bound too: a run still giving an event a poll past it is
+  // no failure of the host's, as at the deadline.
+  it('a run still going after maxPolls polls, each bringing an event, ends as RunWaitEnded', async () => {
+    fake.handler = (_req, res, entry) => {
+      if (!isPollRequest(entry)) return json(res, 404, { error: 'not_found', message: 'x' });
+      const after = new URL(entry.url, baseUrl).searchParams.get('afterSequence');
+      const next = after === null ? 0 : Number(after) + 1;
+      json(res, 200, { runId: RUN_ID, events: [event(next)], lastSequence: next, status: 'running', isTerminal: false });
+    };
+    const error = await readRunEvents(client(), RUN_ID, { deadlineMs: HANG_MS, transport: 'poll', maxPolls: 5 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RunWaitEnded);
+    expect((error as Error).message).toContain('no terminal event after 5 polls (last sequence 4): the run had not ended');
+  });
+
   // The client's own bound on that poll is 1 s + 60 s, so a poll not cut at the deadline would
   // outlive the 15 s test timeout by far: that timeout tells the two apart without a tight timing.
   it('a long poll held past the deadline is cut at the deadline', { timeout: 15_000 }, async () => {

@@ -213,16 +213,19 @@ export async function readRunEvents(client: Client, runId: string, options: Read
     return { ok: false, reason: defects ? `${reason}; ${defects}` : reason, events: log.events, via };
   };
   /**
-   * Why the read ended early. Neither bound is an answer of the host's (thrown, so `blocked`): no
-   * progress, or a run still going at the deadline. A defect of the log read so far is (`{ok: false}`).
+   * The harness stopped reading a run that had not ended, at one of its own bounds: no answer of
+   * the host's (thrown, so `blocked`), unless the log read so far has a defect, which is (`{ok: false}`).
    */
+  const gaveUp = (reason: string, hint = ''): ReadEventsResult => {
+    if (log.defects() !== undefined) return fail(reason);
+    throw new RunWaitEnded(`${reason}: the run had not ended when the harness stopped waiting for it${hint}`);
+  };
+  /** Why the read ended early: no progress, or the deadline. */
   const ended = (): ReadEventsResult => {
     if (stallSeen && !deadlinePassed) throw stalled();
-    const reason = `no terminal event within ${deadlineMs} ms (via ${via}, last sequence ${log.last})`;
-    if (log.defects() !== undefined) return fail(reason);
     // The hint only where the wait is the setting's: a caller's own deadline is not scaled.
     const hint = options.deadlineMs === undefined ? ` (${names.timeoutScale} gives a slow host longer)` : '';
-    throw new RunWaitEnded(`${reason}: the run had not ended when the harness stopped waiting for it${hint}`);
+    return gaveUp(`no terminal event within ${deadlineMs} ms (via ${via}, last sequence ${log.last})`, hint);
   };
   /**
    * An attempt ended without a terminal event. One that brought new events is a resume (a host
@@ -437,7 +440,7 @@ export async function readRunEvents(client: Client, runId: string, options: Read
         idle = 50;
       }
     }
-    return fail(`no terminal event after ${maxPolls} polls (last sequence ${log.last})`);
+    return gaveUp(`no terminal event after ${maxPolls} polls (last sequence ${log.last})`);
   } finally {
     clearTimeout(timer);
     clearTimeout(stallTimer);
