@@ -47,7 +47,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { BenchResult } from './grader.ts';
-import { load, median, procCpuMs, reapedChildrenCpuMs, spawnHostChild, TICKS } from './processes.ts';
+import { bareNodeMs, load, median, procCpuMs, reapedChildrenCpuMs, spawnHostChild, TICKS } from './processes.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const BIN = `${ROOT}bin/openwop-eval-conformance.mjs`;
@@ -326,13 +326,7 @@ export async function benchFirstRequest(): Promise<BenchResult[]> {
     bare.push(await startToFirstRequest((url) => ['-e', `require('node:http').get(${JSON.stringify(url)}, (r) => r.resume())`]));
   }
   // The issue's yardstick (issue 32): a bare `node -e 0`, spawn to exit, on the same machine.
-  const nodeFloor: number[] = [];
-  for (let i = 0; i < runs; i += 1) {
-    const started = performance.now();
-    spawnSync(process.execPath, ['-e', '0'], { stdio: 'ignore' });
-    nodeFloor.push(performance.now() - started);
-  }
-  const floor = median(nodeFloor);
+  const { median: floor, samples: nodeFloor } = bareNodeMs(runs);
   const list = (values: number[]) => values.map((v) => v.toFixed(0)).join(', ');
   const describe = (samples: Array<{ wallMs: number; cpuMs: number }>) =>
     `${median(samples.map((s) => s.wallMs)).toFixed(0)} ms wall (median of ${runs}: ${list(samples.map((s) => s.wallMs))}); the child's CPU by then ${median(samples.map((s) => s.cpuMs)).toFixed(0)} ms (median; /proc/<pid>/stat, ${1000 / TICKS} ms ticks)`;
