@@ -7,38 +7,7 @@
 // read alike.
 
 import { load, reapedChildrenCpuMs, spawnHostChild } from './processes.ts';
-import { type Exchange, harnessArgs, runChild, startDelayProxy } from './waiting.ts';
-
-/** The exchanges of the longest sequence each arriving after the previous one had finished. */
-export function timingChainPath(exchanges: Exchange[]): Exchange[] {
-  const sorted = [...exchanges].sort((a, b) => a.finished - b.finished);
-  const best: number[] = [];
-  const before: number[] = [];
-  for (let i = 0; i < sorted.length; i += 1) {
-    let longest = 0;
-    let from = -1;
-    for (let j = 0; j < i; j += 1) {
-      // Among equally long predecessors the one finished last: the link the request waited on.
-      if (sorted[j]!.finished <= sorted[i]!.arrived && best[j]! >= longest) {
-        longest = best[j]!;
-        from = j;
-      }
-    }
-    best.push(longest + 1);
-    before.push(from);
-  }
-  const path: Exchange[] = [];
-  let at = best.indexOf(Math.max(0, ...best));
-  while (at >= 0) {
-    path.unshift(sorted[at]!);
-    at = before[at]!;
-  }
-  return path;
-}
-
-function shorten(path: string): string {
-  return path.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '{id}').replace(/tenant-([ab])~2F[A-Za-z0-9_-]+/g, '{run $1}');
-}
+import { type Exchange, harnessArgs, linkName, runChild, startDelayProxy, timingChainPath } from './waiting.ts';
 
 const split = process.argv.indexOf('--');
 const latencies = (split < 0 ? process.argv.slice(2) : process.argv.slice(2, split)).map(Number);
@@ -67,9 +36,7 @@ try {
       }
       const rows = [...legs].map(([id, own]) => ({ id, count: own.length, chain: timingChainPath(own) }));
       for (const row of rows.sort((a, b) => b.chain.length - a.chain.length)) {
-        process.stdout.write(
-          `  leg ${row.id}: ${row.count} requests, chain ${row.chain.length}: ${row.chain.map((e) => `${e.method} ${shorten(e.path)}`).join(' → ')}\n`,
-        );
+        process.stdout.write(`  leg ${row.id}: ${row.count} requests, chain ${row.chain.length}: ${row.chain.map(linkName).join(' → ')}\n`);
       }
     }
     // A run that did not certify clean says which rows, so a failure from the latency is seen.
@@ -81,7 +48,7 @@ try {
           .join('\n')}\n`,
       );
     for (const [index, link] of chain.entries()) {
-      process.stdout.write(`  ${String(index + 1).padStart(2)}. +${((link.arrived - first) / 1000).toFixed(2)} s ${link.method} ${shorten(link.path)}\n`);
+      process.stdout.write(`  ${String(index + 1).padStart(2)}. +${((link.arrived - first) / 1000).toFixed(2)} s ${linkName(link)}\n`);
     }
   }
 } finally {

@@ -32,7 +32,7 @@ import { loadScenarios } from '../scenarios/index.ts';
 import { DEFAULT_CONCURRENCY } from '../lib/ledger/schedule.ts';
 import type { BenchResult } from './grader.ts';
 import { load, median, reapedChildrenCpuMs, spawnHostChild } from './processes.ts';
-import { harnessArgs, runChild, startDelayProxy, timingChain, type ChildRun, type Exchange, type LegEnd } from './waiting.ts';
+import { harnessArgs, runChild, startDelayProxy, timingChainPath, type ChildRun, type Exchange, type LegEnd } from './waiting.ts';
 
 type Host = Awaited<ReturnType<typeof spawnHostChild>>;
 
@@ -77,7 +77,7 @@ async function measure(host: Host, latency: number, concurrency: number): Promis
     cpu: (reapedChildrenCpuMs() - cpu0) / 1000,
     requests: exchanges.length,
     peak: proxy.peak(),
-    timing: timingChain(exchanges),
+    timing: timingChainPath(exchanges).length,
     ...(proxy.peak() === 1 ? { perLeg: requestsPerLeg(exchanges, run.legEnds) } : {}),
   };
 }
