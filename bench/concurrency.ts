@@ -6,24 +6,26 @@
 // of median wall's.
 //
 // - requests and peak in flight: counted by the proxy (arrival to response finished);
-// - the longest dependent chain, two ways, both from the N = 1 run at the same L (the legs do not
-//   overlap there, so each request belongs to the leg whose progress line is the first printed
-//   after it arrived, as bench/waiting.ts attributes them):
-//     * leg chain: 1 (discovery) + the most requests of one leg, what a harness running every leg
-//       concurrently would wait through;
-//     * scheduling floor: 1 + the requests of every leg that runs alone (one that reads shared
-//       host state, on a host without the per-run reading of CONTRACT §5; none on the reference
-//       host) + for each stretch of legs between two such legs, the most requests of one leg in
-//       it: what this scheduler must wait through however many legs it lets run.
-//   Both count every request of a leg as depending on the one before, so they are upper bounds of
-//   the true dependency chain;
+// - the longest dependent chain, two ways, both from the N = 1 run at the same L: there one leg
+//   runs at a time, so each request belongs to the leg whose progress line is the first printed
+//   after it arrived (as bench/chain.ts attributes them), discovery and the key check excepted,
+//   which come before every leg; a leg's own chain is the timing chain of its requests
+//   (bench/waiting.ts `timingChainPath`: each arriving after the previous one had finished), so
+//   requests a leg sends together count once:
+//     * leg chain: the chain of discovery and the key check + the longest leg's own chain, what a
+//       harness running every leg at once must wait through;
+//     * scheduling floor: the same start + the own chains of every leg that runs alone (one that
+//       reads shared host state, on a host without the per-run reading of CONTRACT §5; none on
+//       the reference host) + for each stretch of legs between two such legs, the longest own
+//       chain in it: what this scheduler must wait through however many legs it lets run.
+//   At L = 0 the chains are the CPU's order more than the data's, and are not taken;
 // - the issue's ratio wall ÷ (L × leg chain), with the target ≤ 1.5 at L = 100 ms, and
 //   wall ÷ (L × scheduling floor) beside it; the same two on the span from the first request's
 //   arrival to the last response finished, which leaves out the harness's start-up (bench/waiting.ts
 //   "process start to first request" measures that on its own); and what the latency added:
 //   (wall − the median wall at L = 0 with the same N) ÷ (L × leg chain), the figure least
 //   disturbed by a busy machine, whose CPU-bound share the L = 0 wall already holds.
-// Then, at L = 100 ms, N = 1, 2, 4, 8, 16, 23 once each: the measurement the default was chosen by.
+// Then, at L = 100 ms, N = 1, 2, 4, 8, 16, 32, 64 once each: the measurement the default was chosen by.
 //
 // The machine is shared by several people's runs at once: every row carries the load average.
 
@@ -44,20 +46,25 @@ interface Measured {
   requests: number;
   peak: number;
   timing: number;
-  /** Requests per leg id, when the legs did not overlap. */
-  perLeg?: Map<string, number>;
+  /** The chain before every leg (discovery and the key check), and each leg's own chain, in the order the legs ended. */
+  start: number;
+  perLeg: Map<string, number>;
 }
 
-/** Requests per leg, attributed by the first progress line printed after each arrived. */
-function requestsPerLeg(exchanges: Exchange[], legEnds: LegEnd[]): Map<string, number> | undefined {
-  const counts = new Map<string, number>(legEnds.map((end) => [end.id, 0]));
+/** Discovery and the key check: every leg waits on both. */
+function beforeEveryLeg(exchange: Exchange): boolean {
+  return exchange.path.startsWith('/.well-known/openwop') || exchange.path.includes('key-check-');
+}
+
+/** Each leg's own timing chain, its requests attributed by the first progress line printed after each arrived. */
+function chainPerLeg(exchanges: Exchange[], legEnds: LegEnd[]): Map<string, number> {
+  const own = new Map<string, Exchange[]>(legEnds.map((end) => [end.id, []]));
   for (const exchange of exchanges) {
-    if (exchange.path.startsWith('/.well-known/openwop')) continue;
-    const leg = legEnds.find((end) => end.at >= exchange.arrived);
-    if (leg === undefined) return undefined;
-    counts.set(leg.id, (counts.get(leg.id) ?? 0) + 1);
+    if (beforeEveryLeg(exchange)) continue;
+    const id = legEnds.find((end) => end.at >= exchange.arrived)?.id ?? '(after the last leg)';
+    own.set(id, [...(own.get(id) ?? []), exchange]);
   }
-  return counts;
+  return new Map([...own].map(([id, list]) => [id, timingChainPath(list).length]));
 }
 
 async function measure(host: Host, latency: number, concurrency: number): Promise<Measured> {
@@ -78,7 +85,8 @@ async function measure(host: Host, latency: number, concurrency: number): Promis
     requests: exchanges.length,
     peak: proxy.peak(),
     timing: timingChainPath(exchanges).length,
-    ...(proxy.peak() === 1 ? { perLeg: requestsPerLeg(exchanges, run.legEnds) } : {}),
+    start: timingChainPath(exchanges.filter(beforeEveryLeg)).length,
+    perLeg: chainPerLeg(exchanges, run.legEnds),
   };
 }
 
@@ -97,21 +105,21 @@ interface Chains {
   alone: string[];
 }
 
-/** `perLeg` is in declaration order (the progress lines are). */
-function chainsOf(perLeg: Map<string, number>, alone: ReadonlySet<string>): Chains {
+/** From one N = 1 run; its legs in the order they ran (the progress lines are). */
+function chainsOf({ start, perLeg }: Measured, alone: ReadonlySet<string>): Chains {
   let most = 0;
   let longest = '';
-  let floor = 1;
+  let floor = start;
   let segment = 0;
-  for (const [id, count] of perLeg) {
-    if (count > most) [most, longest] = [count, id];
+  for (const [id, chain] of perLeg) {
+    if (chain > most) [most, longest] = [chain, id];
     if (alone.has(id)) {
-      floor += segment + count;
+      floor += segment + chain;
       segment = 0;
-    } else segment = Math.max(segment, count);
+    } else segment = Math.max(segment, chain);
   }
   floor += segment;
-  return { leg: 1 + most, longest, floor, alone: [...alone].map((id) => `${id.replace('openwop.requirement.', '')} ${perLeg.get(id) ?? 0}`) };
+  return { leg: start + most, longest, floor, alone: [...alone].map((id) => `${id.replace('openwop.requirement.', '')} ${perLeg.get(id) ?? 0}`) };
 }
 
 export async function benchConcurrentLegs(): Promise<BenchResult[]> {
@@ -134,7 +142,7 @@ export async function benchConcurrentLegs(): Promise<BenchResult[]> {
       let chains: Chains | undefined;
       for (const concurrency of [1, DEFAULT_CONCURRENCY]) {
         const { one, walls } = await medianRun(host, latency, concurrency, repeats);
-        if (concurrency === 1 && one.perLeg !== undefined) chains = chainsOf(one.perLeg, alone);
+        if (concurrency === 1 && latency > 0) chains = chainsOf(one, alone);
         if (latency === 0) idle.set(concurrency, one.wall);
         const figure = [
           `wall ${one.wall.toFixed(2)} s (spawn to exit, median of ${repeats}: ${walls.map((w) => w.toFixed(2)).join(', ')}; first request to last response ${one.span.toFixed(2)} s)`,
@@ -143,11 +151,11 @@ export async function benchConcurrentLegs(): Promise<BenchResult[]> {
           `peak in flight ${one.peak}`,
           `timing chain ${one.timing}`,
           chains === undefined
-            ? 'chains not derivable (the concurrency-1 run overlapped)'
-            : `leg chain ${chains.leg} (1 discovery + the longest leg, ${chains.longest.replace('openwop.requirement.', '')}); scheduling floor ${chains.floor} (${
+            ? 'chains not taken at L = 0'
+            : `leg chain ${chains.leg} (discovery and the key check + the longest leg's own chain, ${chains.longest.replace('openwop.requirement.', '')}); scheduling floor ${chains.floor} (${
                 chains.alone.length === 0
                   ? 'no leg runs alone: the host reads effects per run'
-                  : `1 + the legs run alone, ${chains.alone.join(', ')}, + the longest leg of each stretch between them`
+                  : `the start + the legs run alone, ${chains.alone.join(', ')}, + the longest leg of each stretch between them`
               })`,
         ];
         const name = `concurrency ${concurrency}${concurrency === DEFAULT_CONCURRENCY ? ' (the default)' : ''}, L = ${latency} ms; ${load()}`;
@@ -172,7 +180,7 @@ export async function benchConcurrentLegs(): Promise<BenchResult[]> {
       }
     }
     const sweep: string[] = [];
-    for (const concurrency of [1, 2, 4, 8, 16, 23]) {
+    for (const concurrency of [1, 2, 4, 8, 16, 32, 64]) {
       const one = await measure(host, 100, concurrency);
       sweep.push(`N = ${concurrency}: ${one.wall.toFixed(2)} s (first request to last response ${one.span.toFixed(2)} s), peak ${one.peak}`);
     }
