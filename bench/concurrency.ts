@@ -165,6 +165,7 @@ export async function benchConcurrentLegs(): Promise<BenchResult[]> {
         }
         const seconds = latency / 1000;
         const ratio = one.wall / (seconds * chains.leg);
+        const targeted = latency === 100 && concurrency === DEFAULT_CONCURRENCY;
         figure.push(
           `**wall ÷ (L × leg chain) = ${ratio.toFixed(2)}**`,
           `wall ÷ (L × scheduling floor) = ${(one.wall / (seconds * chains.floor)).toFixed(2)}`,
@@ -174,8 +175,9 @@ export async function benchConcurrentLegs(): Promise<BenchResult[]> {
         results.push({
           name,
           figure: figure.join('; '),
-          target: latency === 100 ? 'wall ÷ (L × leg chain) ≤ 1.5 (stretch 1.2)' : 'recorded, no target',
-          ok: latency !== 100 || ratio <= 1.5,
+          // The issue's target is the default's, at L = 100 ms; one leg at a time is the baseline.
+          target: targeted ? 'wall ÷ (L × leg chain) ≤ 1.5 (stretch 1.2)' : 'recorded, no target',
+          ok: !targeted || ratio <= 1.5,
         });
       }
     }

@@ -18,8 +18,9 @@
 //       beside L, so a request that needs no earlier answer goes out long before any answer it
 //       could be timed after, and every link is a request that waited on the one before; the
 //       default concurrency starts every host leg at once, so no leg waits for a slot. An extra
-//       link would lengthen the chain and loosen the target, so the printed links are to be read
-//       against the chain named request by request in bench/RESULTS.md "The request chain".
+//       link would lengthen the chain and loosen the target, so the figure is checked against a
+//       second derivation: discovery, the key check and the longest leg's own chain with one leg
+//       at a time (bench/concurrency.ts), and the chain named in bench/RESULTS.md "The request chain".
 //   wall ÷ (L × data-dependent chain) is the ratio, its target ≤ 1.5 at L = 100 ms. Each L
 //   (0, 25, 100 ms) runs 3 times; the figures are the run of median wall's. At L = 0 the row also gives the time
 //   from the discovery response being finished to the next request's arrival.
