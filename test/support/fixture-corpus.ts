@@ -94,6 +94,7 @@ export const NAMED_FIXTURES = [
   'conformance-eval-trajectory-modes',
   'conformance-eval-trials-any',
   'conformance-eval-trials-all',
+  'conformance-eval-trials-two-tasks',
   'conformance-eval-cost-ceiling',
   'conformance-eval-mode-rubric',
   'conformance-eval-mode-live-shadow',

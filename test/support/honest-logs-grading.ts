@@ -293,6 +293,22 @@ export const GRADING_LOGS: Record<string, () => LogEvent[]> = {
     return log.finish({ aggregateScore: 7 / 12, passed: true, passedCount: 1 });
   },
 
+  'conformance-eval-trials-two-tasks': () => {
+    const log = open(fixture('conformance-eval-trials-two-tasks'), 'trials-two-tasks');
+    for (const i of [0, 1]) {
+      const right = i === 0;
+      log.trial('at-pass-score', i, {
+        steps: [echo('half')],
+        usage: [usage(50, 10, 0.0005)],
+        decision: right ? 'right' : 'wrong',
+        score: right ? 1 : 0,
+        passed: right,
+      });
+    }
+    for (const i of [0, 1]) log.trial('always', i, { steps: [echo('always')], usage: [usage(50, 10, 0.0005)], decision: 'right', score: 1, passed: true });
+    return log.finish({ aggregateScore: 0.75, passed: true, passedCount: 2 });
+  },
+
   'conformance-eval-cost-ceiling': () => {
     // The suite passes by its own thresholds; a host's maxCostUsdPerSuite is outside the suite.
     const log = open(fixture('conformance-eval-cost-ceiling'), 'cost-ceiling');

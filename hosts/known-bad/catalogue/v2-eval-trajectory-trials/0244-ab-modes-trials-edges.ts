@@ -125,4 +125,18 @@ export const MODES_AND_TRIALS: KnownBadHost[] = [
     clause: 'RFC 0244 §B',
     ...engine({ suiteCeilingCost: (totalCostUsd, trialCount) => totalCostUsd.div(trialCount) }),
   },
+  {
+    name: 'stderr-omitted-under-three-tasks',
+    defect: 'trialStats.scoreStderr is omitted for a suite of two tasks (taken as < 3, not < 2)',
+    clause: 'RFC 0244 §B',
+    ...engine({ scoreStderr: (scores) => (scores.length < 3 ? undefined : REF.scoreStderr(scores)) }),
+  },
+  {
+    name: 'mean-rule-strict',
+    defect: 'passRule "mean" passes only when the gating score is strictly above passScore',
+    clause: 'RFC 0244 §B (as corrected by RFC 0246)',
+    ...engine({
+      taskPassed: (rule, n, c, ruleScore, passScore) => (rule === 'mean' ? ruleScore.gt(passScore) : REF.taskPassed(rule, n, c, ruleScore, passScore)),
+    }),
+  },
 ];
