@@ -43,6 +43,7 @@ import { FIXED_WITNESSES } from './catalogue/fixed-witnesses.ts';
 import { SECOND_RUNS } from './catalogue/second-runs.ts';
 import { GENERATOR_AUDIT } from './catalogue/generator-audit.ts';
 import { JUDGE } from './catalogue/v2-eval-trajectory-trials/0244-ac-judge.ts';
+import { REFUSAL_POSITIONS } from './catalogue/refusal-positions.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -74,4 +75,5 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...SECOND_RUNS,
   ...GENERATOR_AUDIT,
   ...JUDGE,
+  ...REFUSAL_POSITIONS,
 ];

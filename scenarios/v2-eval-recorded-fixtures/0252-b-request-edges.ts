@@ -5,7 +5,9 @@
 //                                   onMiss without toolResponses, or toolResponses without onMiss,
 //                                   are refused with 400 (§B)
 //   2. openwop.requirement.0252.live-shadow-refused     fixtureRuns on a run whose modes include live-shadow is refused
-//                                   (§B); only where the host advertises the live-shadow mode
+//                                   (§B); only where the host advertises the live-shadow mode: live-shadow
+//                                   the only mode, and live-shadow after golden (rule
+//                                   live-shadow-not-first: "among the run's modes", not at their head)
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Needs agents.evalSuite.recordedFixtures with fixtureMatching (§A).
 
@@ -20,6 +22,8 @@ const REPLAY = 'conformance-eval-recorded-replay';
 const ONMISS_ONLY = 'conformance-eval-onmiss-only';
 /** modes ["live-shadow"]; task `record` has no fixtures. */
 const LIVE_SHADOW = 'conformance-eval-live-shadow';
+/** modes ["golden", "live-shadow"]; task `record` has no fixtures. */
+const LIVE_SHADOW_SECOND = 'conformance-eval-live-shadow-second-mode';
 /** Task `tool-error`: a fixtures block with toolResponses and no onMiss. */
 const RESPONSES_ONLY = 'conformance-eval-fixture-is-error';
 
@@ -66,16 +70,39 @@ const hostLegs: Leg[] = [
     id: 'openwop.requirement.0252.live-shadow-refused',
     title: 'fixtureRuns on a run whose modes include live-shadow is refused with 400',
     clause: 'RFC 0252 §B',
-    needs: { facet: RECORDED, fixtures: [SOURCE, LIVE_SHADOW] },
+    rules: {
+      main: 'RFC 0252 §B ("live-shadow among the run\'s modes": its only mode)',
+      'live-shadow-not-first': 'RFC 0252 §B ("live-shadow among the run\'s modes": after golden)',
+    },
+    needs: { facet: RECORDED, fixtures: [SOURCE, LIVE_SHADOW, LIVE_SHADOW_SECOND] },
     async run(check, target) {
       const modes = target.facet?.modes;
       // Otherwise the suite's mode alone is refused (RFC 0081 §D) and fixtureRuns proves nothing.
       if (!Array.isArray(modes) || !modes.includes('live-shadow')) return check.inapplicable('the host does not advertise the live-shadow mode');
       const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
-      const answer = await createEvalRun(target.client, { evalSuiteRef: LIVE_SHADOW, agentId: SCRIPTED_AGENT, fixtureRuns: { record: source.runId } });
-      check.equal(answer.status, 400, 'fixtureRuns under live-shadow is refused with 400');
-      check.equal(readErrorCode(answer.json), 'validation_error', 'the error code is validation_error');
-      check.equal(answer.runId, undefined, 'no run is created');
+      const probes: Array<[string, string, string]> = [
+        ['main', LIVE_SHADOW, 'fixtureRuns under live-shadow'],
+        ['live-shadow-not-first', LIVE_SHADOW_SECOND, 'fixtureRuns under golden then live-shadow'],
+      ];
+      // Neither probe depends on the other's answer: sent together, judged in this order.
+      const sent = await Promise.allSettled(
+        probes.map(([, fixtureId]) =>
+          createEvalRun(target.client, { evalSuiteRef: fixtureId, agentId: SCRIPTED_AGENT, fixtureRuns: { record: source.runId } }),
+        ),
+      );
+      for (const [index, [rule, , what]] of probes.entries()) {
+        check.rule(rule);
+        const outcome = sent[index]!;
+        if (outcome.status === 'rejected') throw outcome.reason;
+        const answer = outcome.value;
+        check.equal(answer.status, 400, `${what} is refused with 400`);
+        check.equal(
+          readErrorCode(answer.json),
+          'validation_error',
+          rule === 'main' ? 'the error code is validation_error' : `${what}: the error code is validation_error`,
+        );
+        check.equal(answer.runId, undefined, rule === 'main' ? 'no run is created' : `${what}: no run is created`);
+      }
     },
   },
 ];

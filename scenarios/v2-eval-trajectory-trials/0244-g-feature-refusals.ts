@@ -11,6 +11,8 @@
 //                                                 exactly maxTrials runs and is graded (rule
 //                                                 at-limit-graded: the limit probed from both sides)
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
+// The probes of the rules trajectory-on-golden, on-miss and fixture-args carry the feature on a
+// task between two plain ones, so a host that reads only one end of the suite runs them.
 // Each refusal is 400 validation_error, names the field (scenarios/support/refusal.ts), quotes
 // none of the suite's args (RFC 0244 §H) and creates no run. Legs 1–2 run only on a host that
 // advertises agents.evalSuite WITHOUT the member; leg 3 wherever the host advertises trials with a
@@ -33,11 +35,11 @@ import { fixtureMisfitOf } from '../../lib/ledger/fit.ts';
 
 /** Trajectory-only tasks (kind "trajectory", expected.trajectory), no fixtures, one trial. */
 const TRAJECTORY_MATCHING = 'conformance-eval-trajectory-matching';
-/** A golden task with expected.trajectory: the field without the kind. */
+/** A golden task with expected.trajectory (the field without the kind), between two plain tasks. */
 const TRAJECTORY_ON_GOLDEN = 'conformance-eval-trajectory-on-golden';
-/** A fixtures block with onMiss and nothing else. */
+/** A fixtures block with onMiss and nothing else, on the middle one of three tasks. */
 const ONMISS_ONLY = 'conformance-eval-onmiss-only';
-/** One fixture entry with args, no onMiss. */
+/** One fixture entry with args, no onMiss, on the middle one of three tasks. */
 const ARGS_PROBE = 'conformance-eval-fixture-args-probe';
 
 const FACET_MEMBERS: readonly FacetMember[] = ['trajectory', 'trials', 'fixtureMatching', 'regressionVerdict', 'recordedFixtures'];

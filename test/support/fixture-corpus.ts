@@ -116,6 +116,8 @@ export const NAMED_FIXTURES = [
   'conformance-eval-recorded-invocations-replay',
   'conformance-eval-recorded-errors-source',
   'conformance-eval-recorded-errors-replay',
+  'conformance-eval-mode-probe-middle',
+  'conformance-eval-live-shadow-second-mode',
 ];
 
 export const LIVE_TOOLS = new Set(['conformance.eval:counter', 'conformance.eval:echo']);

@@ -99,6 +99,7 @@ export const FIXTURE_MATCHING_LOGS: Record<string, () => LogEvent[]> = {
 
   'conformance-eval-fixture-args-probe': () => {
     const log = open(fixture('conformance-eval-fixture-args-probe'), 'fixture-args-probe');
+    log.trial('before', 0, { steps: [], decision: 'before', score: 1, passed: true });
     log.trial('args-served', 0, {
       steps: [call(ECHO, { value: 'args-probe' }, { value: 'from-fixture' })],
       usage: [usage(20, 4)],
@@ -106,13 +107,16 @@ export const FIXTURE_MATCHING_LOGS: Record<string, () => LogEvent[]> = {
       score: 1,
       passed: true,
     });
-    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+    log.trial('after', 0, { steps: [], decision: 'after', score: 1, passed: true });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 3 });
   },
 
   'conformance-eval-onmiss-only': () => {
     const log = open(fixture('conformance-eval-onmiss-only'), 'onmiss-only');
+    log.trial('before', 0, { steps: [], decision: 'before', score: 1, passed: true });
     log.trial('record', 0, { steps: [], usage: [usage(10, 2)], decision: 'recorded', score: 1, passed: true });
-    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+    log.trial('after', 0, { steps: [], decision: 'after', score: 1, passed: true });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 3 });
   },
 
   'conformance-eval-fixture-is-error': () => {
@@ -149,6 +153,13 @@ export const FIXTURE_MATCHING_LOGS: Record<string, () => LogEvent[]> = {
       passed: true,
     });
     return log.finish({ aggregateScore: 1, passed: true, passedCount: 2 });
+  },
+
+  'conformance-eval-live-shadow-second-mode': () => {
+    // Only on a host that advertises golden and live-shadow; no call, no usage.
+    const log = open(fixture('conformance-eval-live-shadow-second-mode'), 'live-shadow-second-mode');
+    log.trial('record', 0, { steps: [], decision: 'recorded', score: 1, passed: true });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
   },
 
   'conformance-eval-recorded-repeat-source': () => {

@@ -102,8 +102,10 @@ export const GRADING_LOGS: Record<string, () => LogEvent[]> = {
 
   'conformance-eval-trajectory-on-golden': () => {
     const log = open(fixture('conformance-eval-trajectory-on-golden'), 'trajectory-on-golden');
+    log.trial('before', 0, { steps: [], decision: 'before', score: 1, passed: true });
     log.trial('golden-with-path', 0, { steps: [echo('path')], usage: [usage(20, 4)], decision: 'echoed', score: 1, passed: true });
-    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+    log.trial('after', 0, { steps: [], decision: 'after', score: 1, passed: true });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 3 });
   },
 
   'conformance-eval-trials': () => {
@@ -224,6 +226,12 @@ export const GRADING_LOGS: Record<string, () => LogEvent[]> = {
   'conformance-eval-mode-probe': () => {
     // Only on a host that advertises adversarial; the reference host refuses the create.
     const log = open(fixture('conformance-eval-mode-probe'), 'mode-probe');
+    log.trial('probe', 0, { steps: [], decision: 'probe', score: 1, passed: true });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+  },
+  'conformance-eval-mode-probe-middle': () => {
+    // Only on a host that advertises golden, adversarial and regression; the reference host refuses the create.
+    const log = open(fixture('conformance-eval-mode-probe-middle'), 'mode-probe-middle');
     log.trial('probe', 0, { steps: [], decision: 'probe', score: 1, passed: true });
     return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
   },
