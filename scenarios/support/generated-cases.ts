@@ -29,6 +29,12 @@ const countOf = (c: GeneratedCase): number => (trialsOf(c)?.count as number | un
 const delegatesOf = (task: Json): Json[] => stepsOf(task).filter((s) => typeof s.delegate === 'string');
 const reads = (steps: readonly Json[]): boolean => JSON.stringify(steps).includes('"$memory"');
 const writes = (steps: readonly Json[]): boolean => steps.some((s) => s.memoryWrite !== undefined);
+/** The steps of trial `i` of a task: its byTrial override's, else the script's (CONTRACT §3). */
+const trialSteps = (task: Json, i: number): Json[] =>
+  (((inputOf(task).byTrial as Json | undefined)?.[String(i)] as Json | undefined)?.steps as Json[] | undefined) ?? stepsOf(task);
+/** No call observed (CONTRACT §6): none of the agent's own, and none of a delegate's unless includeDelegates. */
+const observedNone = (list: readonly Json[], block: Json): boolean =>
+  list.every((s) => typeof s.tool !== 'string') && (block.includeDelegates !== true || list.every((s) => typeof s.delegate !== 'string'));
 const anyTask = (c: GeneratedCase, test: (task: Json) => boolean): boolean => tasksOf(c).some(test);
 const anyBlock = (c: GeneratedCase, test: (block: Json, task: Json) => boolean): boolean =>
   anyTask(c, (task) => {
@@ -59,6 +65,12 @@ export const GENERATED_CASES: readonly DrawnCase[] = [
     name: 'subset-args',
     what: '`subset` with an expected call carrying args',
     drawn: (c) => anyBlock(c, (b) => b.match === 'subset' && callsOf(b).some((call) => call.args !== undefined)),
+  },
+  {
+    name: 'subset-empty-observed',
+    what: '`subset` over a trial that observes no call',
+    drawn: (c) =>
+      anyBlock(c, (b, t) => b.match === 'subset' && Array.from({ length: countOf(c) }, (_, i) => trialSteps(t, i)).some((list) => observedNone(list, b))),
   },
   {
     name: 'args-match-cells',

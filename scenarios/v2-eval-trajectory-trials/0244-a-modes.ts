@@ -3,9 +3,11 @@
 // Legs:
 //   1. openwop.requirement.0244.modes-each-rule          `exact` with an extra or a missing call, `any-order` with an
 //                                    expected call missing, `subset` with a tool outside `calls`:
-//                                    each unmatched by its own rule (conformance-eval-trajectory-modes)
+//                                    each unmatched by its own rule; `subset` over a trial that
+//                                    observes no call matches (conformance-eval-trajectory-modes)
 //   2. openwop.requirement.0244.forbidden-every-mode     a forbidden call unmatches a trajectory that otherwise matches,
-//                                    under each of the four modes
+//                                    under each of the four modes; a call to a tool whose name only
+//                                    begins with a forbidden name is no forbidden call
 //   3. openwop.requirement.0244.modes-args-cells         exact × ignore, in-order × exact, any-order × subset,
 //                                    subset × exact match; a failing args subset does not
 //   4. openwop.requirement.0244.delegates-default-excluded  with includeDelegates absent, a delegate's call stays out
@@ -40,6 +42,7 @@ export default defineScenario('v2-eval-trajectory-trials/0244-a-modes.ts', [
       'exact-length': 'RFC 0244 §A (exact: the same length as calls, the i-th matching the i-th)',
       'any-order-covers-expected': 'RFC 0244 §A (any-order: each expected call matched by a distinct observed call)',
       'subset-no-outside-tool': 'RFC 0244 §A (subset: no tool outside calls was called)',
+      'subset-empty-observed': 'RFC 0244 §A (subset: every observed call matches some expected call, which holds when none was observed; CONTRACT §6)',
     },
     needs: { facet: ['trajectory'], fixtures: [MODES] },
     async run(check, target) {
@@ -51,12 +54,24 @@ export default defineScenario('v2-eval-trajectory-trials/0244-a-modes.ts', [
       checkTask(check, run, 'any-order-missing', TRAJECTORY_ONLY);
       check.rule('subset-no-outside-tool');
       checkTask(check, run, 'subset-outside-tool', TRAJECTORY_ONLY);
+      // No call at all, and only a delegate's call (outside the observed trajectory by default).
+      check.rule('subset-empty-observed');
+      for (const taskId of ['subset-nothing-called', 'subset-only-delegate-called']) {
+        checkTask(check, run, taskId, TRAJECTORY_ONLY);
+        const served = summaryTask(run.summary, taskId)?.trajectory as Json | undefined;
+        check.equal(served?.observedCount, 0, `task ${taskId}: the agent itself called no tool`);
+        check.equal(served?.matched, true, `task ${taskId}: a subset trajectory with no observed call is matched`);
+      }
     },
   },
   {
     id: 'openwop.requirement.0244.forbidden-every-mode',
     title: 'a call to a forbidden tool unmatches the trajectory under exact, in-order, any-order and subset alike',
     clause: 'RFC 0244 §A ("whatever the mode")',
+    rules: {
+      main: 'RFC 0244 §A ("A call to any tool listed in forbidden MUST make the trajectory unmatched, whatever the mode")',
+      'forbidden-name-exact': 'RFC 0244 §A (a call to a tool listed in forbidden; CONTRACT §6: calls to a forbidden tool)',
+    },
     needs: { facet: ['trajectory'], fixtures: [MODES] },
     async run(check, target) {
       const run = requireCompleted(check, await sharedEvalRun(target, MODES), { trajectoryArgs: false });
@@ -67,6 +82,14 @@ export default defineScenario('v2-eval-trajectory-trials/0244-a-modes.ts', [
         check.equal(served?.matched, false, `task ${taskId}: the ${mode} trajectory with a forbidden call is unmatched`);
         check.equal(summaryTask(run.summary, taskId)?.passed, false, `task ${taskId}: it does not pass`);
       }
+      // The forbidden name conformance.eval:count begins conformance.eval:counter, the tool called:
+      // a different tool, so no call is forbidden and the trajectory matches.
+      check.rule('forbidden-name-exact');
+      const prefixed = 'forbidden-name-prefix';
+      checkTask(check, run, prefixed, TRAJECTORY_ONLY);
+      const block = summaryTask(run.summary, prefixed)?.trajectory as Json | undefined;
+      check.equal(block?.forbiddenCount, 0, `task ${prefixed}: a call to a tool whose name only begins with a forbidden name is not counted`);
+      check.equal(block?.matched, true, `task ${prefixed}: its trajectory is matched`);
     },
   },
   {

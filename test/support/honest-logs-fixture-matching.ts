@@ -289,6 +289,12 @@ export const FIXTURE_MATCHING_LOGS: Record<string, () => LogEvent[]> = {
     for (const i of [0, 1]) {
       log.trial('walk', i, { steps: [read(101), read(102), read(103)], usage: [usage(50, 10, 0.0005)], decision: 'walked', score: 1, passed: true });
     }
-    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+    // Tool names compared whole: each call is served the entry of its own namespace.
+    const namespaced = [
+      call(ECHO, { value: 'namespaced' }, { value: 'own namespace' }),
+      call('conformance.decoy:echo', { value: 'namespaced' }, { value: 'decoy namespace' }),
+    ];
+    for (const i of [0, 1]) log.trial('namespaced', i, { steps: namespaced, decision: 'namespaced', score: 1, passed: true });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 2 });
   },
 };

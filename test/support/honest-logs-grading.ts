@@ -255,7 +255,10 @@ export const GRADING_LOGS: Record<string, () => LogEvent[]> = {
     trial('forbidden-any-order', [read('modes'), echo('a')], false);
     trial('forbidden-subset', [echo('a'), read('modes')], false);
     trial('delegates-by-default-excluded', [echo('own'), { delegate: HELPER, steps: [echo('helper')] }], true);
-    return log.finish({ aggregateScore: 5 / 14, passed: false, passedCount: 5 });
+    trial('subset-nothing-called', [], true);
+    trial('subset-only-delegate-called', [{ delegate: HELPER, steps: [echo('helper')] }], true);
+    trial('forbidden-name-prefix', [read('modes')], true);
+    return log.finish({ aggregateScore: 8 / 17, passed: false, passedCount: 8 });
   },
 
   'conformance-eval-trials-any': () => {

@@ -139,4 +139,16 @@ export const MODES_AND_TRIALS: KnownBadHost[] = [
       taskPassed: (rule, n, c, ruleScore, passScore) => (rule === 'mean' ? ruleScore.gt(passScore) : REF.taskPassed(rule, n, c, ruleScore, passScore)),
     }),
   },
+  {
+    name: 'subset-empty-observed-unmatched',
+    defect: '`subset` never matches an empty observed trajectory',
+    clause: 'RFC 0244 §A',
+    ...engine({ subsetMode: (expected, observed, matches) => observed.length > 0 && REF.subsetMode(expected, observed, matches) }),
+  },
+  {
+    name: 'forbidden-by-prefix',
+    defect: 'a forbidden entry also forbids every tool whose name starts with it (billing:refund forbids billing:refund-all)',
+    clause: 'RFC 0244 §A',
+    ...engine({ forbiddenCount: (observed, forbidden) => observed.filter((call) => forbidden.some((name) => call.toolName.startsWith(name))).length }),
+  },
 ];

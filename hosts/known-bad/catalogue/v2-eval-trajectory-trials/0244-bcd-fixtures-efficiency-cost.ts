@@ -2,8 +2,12 @@
 // defect in how the host serves fixtures, counts misses, or counts calls, tokens and cost.
 
 import Fraction from 'fraction.js';
+import { argsSatisfied } from '../../../reference/eval/json.ts';
 import { entryMatches } from '../../../reference/eval/tools.ts';
 import { type KnownBadHost, REF, engine } from '../build.ts';
+
+/** A tool name without its namespace: what follows its last ':'. */
+const baseName = (tool: string): string => tool.slice(tool.lastIndexOf(':') + 1);
 
 export const FIXTURES_AND_COST: KnownBadHost[] = [
   {
@@ -100,6 +104,19 @@ export const FIXTURES_AND_COST: KnownBadHost[] = [
         const tasks = summary.tasks as Array<{ costUsd?: number }>;
         if (tasks.length < 2) return summary;
         return { ...summary, totalCostUsd: Math.max(0, Number(summary.totalCostUsd) - (tasks[tasks.length - 1]?.costUsd ?? 0)) };
+      },
+    }),
+  },
+  {
+    name: 'fixture-tool-by-basename',
+    defect: "fixture selection compares tool names after the namespace (the part after ':'), so crm:x answers billing:x",
+    clause: 'RFC 0244 §D',
+    ...engine({
+      selectFixture: (entries, consumed, toolName, inputs) => {
+        const index = entries.findIndex(
+          (entry, i) => !consumed.has(i) && baseName(entry.tool) === baseName(toolName) && argsSatisfied(entry.args, entry.argsMatch, inputs),
+        );
+        return index === -1 ? undefined : index;
       },
     }),
   },
