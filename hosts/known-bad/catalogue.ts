@@ -44,6 +44,7 @@ import { SECOND_RUNS } from './catalogue/second-runs.ts';
 import { GENERATOR_AUDIT } from './catalogue/generator-audit.ts';
 import { JUDGE } from './catalogue/v2-eval-trajectory-trials/0244-ac-judge.ts';
 import { REFUSAL_POSITIONS } from './catalogue/refusal-positions.ts';
+import { FIXTURE_ARGS } from './catalogue/v2-eval-trajectory-trials/0244-d-fixture-args.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -76,4 +77,5 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...GENERATOR_AUDIT,
   ...JUDGE,
   ...REFUSAL_POSITIONS,
+  ...FIXTURE_ARGS,
 ];

@@ -5,7 +5,8 @@
 //                                       and score 0.
 //   2. openwop.requirement.0244.fixture-miss-no-live-call   (§D) the effect counter and the counter do not move (seams).
 //   3. openwop.requirement.0244.fixture-first-unconsumed    (§D) the first unconsumed matching entry is served, once;
-//                                       an entry matches when its tool is the call's, the whole name.
+//                                       an entry matches when its tool is the call's, the whole name, and
+//                                       its args match by the §A rules (null is a value, arrays keep order).
 //   4. openwop.requirement.0244.fixture-cursor-reset        (§B, §D) every trial walks the fixtures afresh.
 //   5. openwop.requirement.0244.onmiss-live-reported        (§D) a miss under onMiss "live" is reported and the task
 //                                       passes.

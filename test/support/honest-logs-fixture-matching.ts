@@ -295,6 +295,14 @@ export const FIXTURE_MATCHING_LOGS: Record<string, () => LogEvent[]> = {
       call('conformance.decoy:echo', { value: 'namespaced' }, { value: 'decoy namespace' }),
     ];
     for (const i of [0, 1]) log.trial('namespaced', i, { steps: namespaced, decision: 'namespaced', score: 1, passed: true });
-    return log.finish({ aggregateScore: 1, passed: true, passedCount: 2 });
+    // Args read by the §A rules: a null member is a value and arrays keep their order, so each
+    // call skips the entry listed before its own.
+    const argsCompared = [
+      call(ECHO, { value: { tag: 'null-member' } }, { value: 'exact: own args' }),
+      call(ECHO, { value: ['a', 'b'] }, { value: 'exact: same order' }),
+      call(ECHO, { value: { tag: 'null-leaf' } }, { value: 'subset: own args' }),
+    ];
+    for (const i of [0, 1]) log.trial('args-compared', i, { steps: argsCompared, decision: 'args-compared', score: 1, passed: true });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 3 });
   },
 };
