@@ -7,9 +7,12 @@
 //                                    observes no call matches (conformance-eval-trajectory-modes)
 //   2. openwop.requirement.0244.forbidden-every-mode     a forbidden call unmatches a trajectory that otherwise matches,
 //                                    under each of the four modes; a call to a tool whose name only
-//                                    begins with a forbidden name is no forbidden call
+//                                    begins with a forbidden name is no forbidden call; a call to a
+//                                    forbidden name listed after the first counts
 //   3. openwop.requirement.0244.modes-args-cells         exact × ignore, in-order × exact, any-order × subset,
-//                                    subset × exact match; a failing args subset does not
+//                                    subset × exact match; a failing args subset does not, nor one
+//                                    whose null leaf the call lacks, nor one whose array leaf the
+//                                    call holds reordered with more items
 //   4. openwop.requirement.0244.delegates-default-excluded  with includeDelegates absent, a delegate's call stays out
 //                                    of the observed trajectory (it still counts in efficiency)
 //   5. openwop.requirement.0244.trajectory-last-trial    with trials, the trajectory block is the last trial's, whose
@@ -71,6 +74,7 @@ export default defineScenario('v2-eval-trajectory-trials/0244-a-modes.ts', [
     rules: {
       main: 'RFC 0244 §A ("A call to any tool listed in forbidden MUST make the trajectory unmatched, whatever the mode")',
       'forbidden-name-exact': 'RFC 0244 §A (a call to a tool listed in forbidden; CONTRACT §6: calls to a forbidden tool)',
+      'forbidden-any-listed': 'RFC 0244 §A ("A call to any tool listed in forbidden MUST make the trajectory unmatched"), not only the first listed',
     },
     needs: { facet: ['trajectory'], fixtures: [MODES] },
     async run(check, target) {
@@ -90,6 +94,13 @@ export default defineScenario('v2-eval-trajectory-trials/0244-a-modes.ts', [
       const block = summaryTask(run.summary, prefixed)?.trajectory as Json | undefined;
       check.equal(block?.forbiddenCount, 0, `task ${prefixed}: a call to a tool whose name only begins with a forbidden name is not counted`);
       check.equal(block?.matched, true, `task ${prefixed}: its trajectory is matched`);
+      // forbidden lists three names; the agent calls the second (conformance.eval:counter).
+      check.rule('forbidden-any-listed');
+      const second = 'forbidden-listed-second';
+      checkTask(check, run, second, TRAJECTORY_ONLY);
+      const listed = summaryTask(run.summary, second)?.trajectory as Json | undefined;
+      check.equal(listed?.forbiddenCount, 1, `task ${second}: the call to the second forbidden name is counted`);
+      check.equal(listed?.matched, false, `task ${second}: the trajectory with a call to a forbidden tool listed second is unmatched`);
     },
   },
   {
@@ -100,6 +111,8 @@ export default defineScenario('v2-eval-trajectory-trials/0244-a-modes.ts', [
     rules: {
       cells: 'RFC 0244 §A (call matching under argsMatch, inside every match mode)',
       'subset-args-mismatch': 'RFC 0244 §A (subset: every key path in args present with a JSON-deep-equal value)',
+      'subset-null-leaf-present': 'RFC 0244 §A ("every key path in args is present in inputs"): a null leaf needs its key in inputs',
+      'subset-array-leaf-whole': 'RFC 0244 §A (subset: a JSON-deep-equal value; CONTRACT §6: arrays are leaves)',
     },
     needs: { facet: ['trajectory'], fixtures: [MODES] },
     async run(check, target) {
@@ -109,6 +122,12 @@ export default defineScenario('v2-eval-trajectory-trials/0244-a-modes.ts', [
       }
       check.rule('subset-args-mismatch');
       checkTask(check, run, 'args-subset-mismatch', TRAJECTORY_ONLY);
+      // args {value: "a", note: null}; the call's inputs {value: "a"} have no key note.
+      check.rule('subset-null-leaf-present');
+      checkTask(check, run, 'args-subset-null-absent', TRAJECTORY_ONLY);
+      // args {value: ["a", "b"]}; the call's inputs {value: ["b", "a", "c"]}: not equal, whole or item by item.
+      check.rule('subset-array-leaf-whole');
+      checkTask(check, run, 'args-subset-array-whole', TRAJECTORY_ONLY);
     },
   },
   {

@@ -258,7 +258,10 @@ export const GRADING_LOGS: Record<string, () => LogEvent[]> = {
     trial('subset-nothing-called', [], true);
     trial('subset-only-delegate-called', [{ delegate: HELPER, steps: [echo('helper')] }], true);
     trial('forbidden-name-prefix', [read('modes')], true);
-    return log.finish({ aggregateScore: 8 / 17, passed: false, passedCount: 8 });
+    trial('forbidden-listed-second', [echo('a'), read('modes')], false);
+    trial('args-subset-null-absent', [echo('a')], false);
+    trial('args-subset-array-whole', [echo(['b', 'a', 'c'])], false);
+    return log.finish({ aggregateScore: 8 / 20, passed: false, passedCount: 8 });
   },
 
   'conformance-eval-trials-any': () => {

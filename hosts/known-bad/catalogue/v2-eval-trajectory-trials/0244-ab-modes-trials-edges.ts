@@ -1,7 +1,7 @@
 // Known-bad hosts of RFC 0244 §A–§C where the other fixtures never go: each entry one named defect in
 // a trajectory mode, `argsMatch`, `includeDelegates`, a pass rule, a trial statistic or the cost ceiling.
 
-import { isPlainObject, jsonEqual } from '../../../reference/eval/json.ts';
+import { isPlainObject, jsonEqual, leafPaths } from '../../../reference/eval/json.ts';
 import { passAtK, passHatK } from '../../../reference/eval/stats.ts';
 import { type KnownBadHost, REF, engine } from '../build.ts';
 
@@ -9,6 +9,16 @@ import { type KnownBadHost, REF, engine } from '../build.ts';
 function keyPathsPresent(args: unknown, inputs: unknown): boolean {
   if (!isPlainObject(args) || Object.keys(args).length === 0) return true;
   return isPlainObject(inputs) && Object.entries(args).every(([key, value]) => Object.hasOwn(inputs, key) && keyPathsPresent(value, inputs[key]));
+}
+
+/** The value at `path` in `value`, through nested objects; `found: false` when a step is missing. */
+function lookUp(value: unknown, path: string[]): { found: boolean; value?: unknown } {
+  let here = value;
+  for (const key of path) {
+    if (!isPlainObject(here) || !Object.hasOwn(here, key)) return { found: false };
+    here = here[key];
+  }
+  return { found: true, value: here };
 }
 
 export const MODES_AND_TRIALS: KnownBadHost[] = [
@@ -150,5 +160,38 @@ export const MODES_AND_TRIALS: KnownBadHost[] = [
     defect: 'a forbidden entry also forbids every tool whose name starts with it (billing:refund forbids billing:refund-all)',
     clause: 'RFC 0244 §A',
     ...engine({ forbiddenCount: (observed, forbidden) => observed.filter((call) => forbidden.some((name) => call.toolName.startsWith(name))).length }),
+  },
+  {
+    name: 'forbidden-first-entry-only',
+    defect: 'only the first name of `forbidden` is counted; calls to a tool listed after it are allowed',
+    clause: 'RFC 0244 §A',
+    ...engine({ forbiddenCount: (observed, forbidden) => REF.forbiddenCount(observed, forbidden.slice(0, 1)) }),
+  },
+  {
+    name: 'args-subset-null-matches-absent',
+    defect: 'trajectory `subset` args: a null leaf matches inputs that lack its key',
+    clause: 'RFC 0244 §A (CONTRACT §6)',
+    ...engine({
+      argsSubset: (args, inputs) =>
+        leafPaths(args).every(({ path, value }) => {
+          const found = lookUp(inputs, path);
+          return found.found ? jsonEqual(found.value, value) : value === null;
+        }),
+    }),
+  },
+  {
+    name: 'args-subset-array-contained',
+    defect: "trajectory `subset` args: an array leaf matches when each of its items occurs in the inputs' array (order and extra items ignored)",
+    clause: 'RFC 0244 §A (CONTRACT §6)',
+    ...engine({
+      argsSubset: (args, inputs) =>
+        leafPaths(args).every(({ path, value }) => {
+          const found = lookUp(inputs, path);
+          if (!found.found) return false;
+          const there = found.value;
+          if (Array.isArray(value) && Array.isArray(there)) return value.every((item) => there.some((x) => jsonEqual(x, item)));
+          return jsonEqual(there, value);
+        }),
+    }),
   },
 ];
