@@ -4,7 +4,7 @@
 // probes conformance-eval-onmiss-only, -fixture-args-probe and -trajectory-on-golden (a plain task
 // on each side), the mode probes conformance-eval-mode-probe-middle and
 // -live-shadow-second-mode, and the fixtureRuns maps whose unknown key, or whose task with its
-// own fixtures, comes second (0252.fields-refused).
+// own fixtures, comes second (openwop.requirement.0252.fields-refused).
 
 import type { ReferenceHostOptions } from '../../reference/server.ts';
 import { type KnownBadHost, REF, engine } from './build.ts';
