@@ -3,10 +3,14 @@
 // Legs:
 //   1. openwop.requirement.0252.fields-refused      a key naming no task, a task with its own fixtures, and (where the
 //                               host lists conformance-workflow-noop) a workflow run are refused
-//                               with 400 each.
+//                               with 400 each; so are a key naming no task after one that names a
+//                               task (rule unknown-key-not-first), and a task with its own fixtures
+//                               named after one without (rule own-fixtures-not-first): every key
+//                               and every named task is read, not the first.
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Gated on agents.evalSuite.recordedFixtures with fixtureMatching (RFC 0252 §A), and on the
-// three conformance-eval-recorded-* fixtures (and so on what they use).
+// conformance-eval-recorded-* fixtures and conformance-eval-fixture-args-probe (and so on what
+// they use).
 
 import { readErrorCode } from '../../lib/client/index.ts';
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
@@ -17,14 +21,22 @@ const SOURCE = 'conformance-eval-recorded-source';
 const REPLAY = 'conformance-eval-recorded-replay';
 /** A built-in workflow run that never invokes an agent, where the host lists it (CONTRACT §5). */
 const NOOP_WORKFLOW = 'conformance-workflow-noop';
+/** Tasks before (no fixtures), args-served (its own toolResponses), after (no fixtures). */
+const ARGS_PROBE = 'conformance-eval-fixture-args-probe';
 
 const hostLegs: Leg[] = [
   {
     id: 'openwop.requirement.0252.fields-refused',
     title: 'a fixtureRuns key naming no task, a task that has its own fixtures, and fixtureRuns without mode "eval" are refused with 400',
     clause: 'RFC 0252 §B',
-    rules: { 'unknown-task-key': 'RFC 0252 §B', 'task-with-own-fixtures': 'RFC 0252 §B', 'workflow-run': 'RFC 0252 §B' },
-    needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY] },
+    rules: {
+      'unknown-task-key': 'RFC 0252 §B',
+      'task-with-own-fixtures': 'RFC 0252 §B',
+      'workflow-run': 'RFC 0252 §B',
+      'unknown-key-not-first': 'RFC 0252 §B ("a key that is not a taskId of the suite": any key, after one that is)',
+      'own-fixtures-not-first': 'RFC 0252 §B ("a named task whose suite fixtures carries toolResponses": any named task, after one that does not)',
+    },
+    needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY, ARGS_PROBE] },
     async run(check, target) {
       const source = requireCompleted(check, await sharedEvalRun(target, SOURCE));
       const cases: Array<[string, string, unknown]> = [
@@ -37,6 +49,16 @@ const hostLegs: Leg[] = [
           'task-with-own-fixtures',
           'a named task whose suite fixtures carry toolResponses',
           { mode: 'eval', evalSuiteRef: SOURCE, agentId: SCRIPTED_AGENT, fixtureRuns: { record: source.runId } },
+        ],
+        [
+          'unknown-key-not-first',
+          'a key naming no task, after the key of a task of the suite',
+          { mode: 'eval', evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: source.runId, 'no-such-task': source.runId } },
+        ],
+        [
+          'own-fixtures-not-first',
+          'a named task whose suite fixtures carry toolResponses, after a named task with none',
+          { mode: 'eval', evalSuiteRef: ARGS_PROBE, agentId: SCRIPTED_AGENT, fixtureRuns: { before: source.runId, 'args-served': source.runId } },
         ],
       ];
       // Only on a workflow the host lists (CONTRACT §1): posted to a workflow it does not serve,

@@ -83,6 +83,7 @@ export const NAMED_FIXTURES = [
   'conformance-eval-recorded-drift',
   'conformance-eval-efficiency',
   'conformance-eval-cost',
+  'conformance-eval-cost-at-max',
   'conformance-eval-onmiss-live',
   'conformance-eval-fixture-selection',
   'conformance-eval-memory-isolation',

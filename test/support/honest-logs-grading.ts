@@ -150,6 +150,12 @@ export const GRADING_LOGS: Record<string, () => LogEvent[]> = {
     return log.finish({ aggregateScore: 1, passed: false, passedCount: 1 });
   },
 
+  'conformance-eval-cost-at-max': () => {
+    const log = open(fixture('conformance-eval-cost-at-max'), 'cost-at-max');
+    for (const i of [0, 1]) log.trial('spend', i, { steps: [], usage: [usage(200, 40, 0.25)], decision: 'at budget', score: 1, passed: true });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+  },
+
   'conformance-eval-memory-isolation': () => {
     const log = open(fixture('conformance-eval-memory-isolation'), 'memory-isolation');
     for (const i of [0, 1, 2]) {

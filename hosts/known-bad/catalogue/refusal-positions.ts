@@ -2,8 +2,9 @@
 // RFC 0252 §B): each checks only the suite's first task or first mode, so a feature or mode
 // anywhere else is run instead of refused. Their witnesses carry it between two others: the task
 // probes conformance-eval-onmiss-only, -fixture-args-probe and -trajectory-on-golden (a plain task
-// on each side), and the mode probes conformance-eval-mode-probe-middle and
-// -live-shadow-second-mode.
+// on each side), the mode probes conformance-eval-mode-probe-middle and
+// -live-shadow-second-mode, and the fixtureRuns maps whose unknown key, or whose task with its
+// own fixtures, comes second (openwop.requirement.0252.fields-refused).
 
 import type { ReferenceHostOptions } from '../../reference/server.ts';
 import { type KnownBadHost, REF, engine } from './build.ts';
@@ -36,5 +37,17 @@ export const REFUSAL_POSITIONS: KnownBadHost[] = [
     defect: 'fixtureRuns is refused under live-shadow only when live-shadow is the first mode of the suite',
     clause: 'RFC 0252 §B',
     ...engine({ liveShadowRefusal: (suite) => REF.liveShadowRefusal({ ...suite, modes: suite.modes.slice(0, 1) }) }, WITH_LIVE_SHADOW),
+  },
+  {
+    name: 'fixture-runs-keys-first-only',
+    defect: 'only the first fixtureRuns key is checked against the suite task ids; an unknown key after it is not refused 400',
+    clause: 'RFC 0252 §B',
+    ...engine({ fixtureRunsKeysRefusal: (taskIds, suite) => REF.fixtureRunsKeysRefusal(taskIds.slice(0, 1), suite) }),
+  },
+  {
+    name: 'own-fixtures-first-named-only',
+    defect: 'only the first task fixtureRuns names is checked for its own toolResponses / onMiss; a later one carrying them runs',
+    clause: 'RFC 0252 §B',
+    ...engine({ ownFixturesRefusal: (named) => REF.ownFixturesRefusal(named.slice(0, 1)) }),
   },
 ];

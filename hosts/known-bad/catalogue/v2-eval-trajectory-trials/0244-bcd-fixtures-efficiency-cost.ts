@@ -120,4 +120,13 @@ export const FIXTURES_AND_COST: KnownBadHost[] = [
       },
     }),
   },
+  {
+    name: 'max-cost-threshold-exclusive',
+    defect: 'the served summary fails a suite whose totalCostUsd exactly equals thresholds.maxCostUsd (the bound read as < rather than ≤)',
+    clause: 'RFC 0244 §B',
+    ...engine({
+      outgoingSummary: (summary, suite) =>
+        suite.thresholds?.maxCostUsd !== undefined && summary.totalCostUsd === suite.thresholds.maxCostUsd ? { ...summary, passed: false } : summary,
+    }),
+  },
 ];
