@@ -4,6 +4,7 @@
 // alpha it does not serve. Each is the reference host with that one choice; CONTRACT §6 records
 // what the harness accepts and why.
 
+import Fraction from 'fraction.js';
 import { REFERENCE_BEHAVIOUR, type EngineBehaviour } from '../reference/eval/index.ts';
 import { REFERENCE_PLAN_RULES } from '../reference/eval/plan.ts';
 import { signTestVerdict } from '../reference/eval/regression.ts';
@@ -65,6 +66,17 @@ export const LIMIT_AND_OPTIONAL_VARIANTS: HonestVariant[] = [
     clause: 'RFC 0081 §D (an optional ceiling), RFC 0244 §B (it counts every trial)',
     shows: "over the host's agents.evalSuite.maxCostUsdPerSuite 0.005",
     options: { evalSuite: { maxCostUsdPerSuite: 0.005 } },
+  },
+  {
+    name: 'cost-ceiling-exclusive-at-max',
+    choice: 'maxCostUsdPerSuite is 0.5 USD and holds a suite that meets it exactly: a suite costing 0.5 completes with passed false',
+    clause: 'RFC 0081 §D (an optional ceiling; whether it admits a suite that meets it, the text does not say)',
+    shows: 'maxCostUsdPerSuite 0.5 meets the conformance-eval-cost-at-max suite',
+    options: {
+      evalSuite: { maxCostUsdPerSuite: 0.5 },
+      // The reference holds the ceiling with ≤; a millionth of a millionth on top makes it <.
+      engineBehaviour: { suiteCeilingCost: (totalCostUsd) => totalCostUsd.add(new Fraction(1, 1e12)) },
+    },
   },
   {
     name: 'eval-started-without-baseline',

@@ -14,6 +14,8 @@ import { checkAgainstExpected, COST } from '../support/trajectory-trials.ts';
 
 /** One task, two trials at 0.25 USD each, under maxCostUsd 0.5: exact in binary, so no float sum passes the bound. */
 const COST_AT_MAX = 'conformance-eval-cost-at-max';
+/** Its thresholds.maxCostUsd, which its cost over both trials meets exactly. */
+const MAX_COST = 0.5;
 
 const legs: Leg[] = [
   {
@@ -26,7 +28,14 @@ const legs: Leg[] = [
     },
     needs: { facet: ['trials'], someFixtures: [COST, COST_AT_MAX] },
     async run(check, target) {
-      const fitting = fittingFixtures(target, [COST, COST_AT_MAX]);
+      // On a host whose maxCostUsdPerSuite is the same 0.5, the suite is at that ceiling too, and
+      // whether a ceiling holds a suite that meets it exactly the text leaves open (RFC 0081 §D;
+      // the honest variant cost-ceiling-exclusive-at-max): there the fixture proves nothing.
+      const ceiling = target.facet?.maxCostUsdPerSuite;
+      const atCeiling = typeof ceiling === 'number' && ceiling <= MAX_COST;
+      const fitting = fittingFixtures(target, [COST, COST_AT_MAX]).filter((id) => id !== COST_AT_MAX || !atCeiling);
+      if (atCeiling) check.saw(`maxCostUsdPerSuite ${ceiling} meets the ${COST_AT_MAX} suite's cost, so its maxCostUsd bound is not witnessed here`);
+      if (fitting.length === 0) return check.inapplicable(`the host can run only ${COST_AT_MAX}, and its maxCostUsdPerSuite ${ceiling} is that suite's cost`);
       if (fitting.includes(COST)) {
         const run = requireCompleted(check, await sharedEvalRun(target, COST));
         const usage = eventsOfType(run, 'provider.usage').reduce((sum, e) => sum + Number(payloadOf(e).costEstimateUsd ?? 0), 0);
@@ -39,7 +48,7 @@ const legs: Leg[] = [
       if (fitting.includes(COST_AT_MAX)) {
         check.rule('at-max-cost');
         const run = requireCompleted(check, await sharedEvalRun(target, COST_AT_MAX));
-        if (run.grade.totalCostUsd === 0.5) {
+        if (run.grade.totalCostUsd === MAX_COST) {
           check.equal(run.grade.passed, true, 'the reference grade passes the suite at its maxCostUsd');
           check.equal(run.summary.passed, true, 'a suite whose totalCostUsd equals thresholds.maxCostUsd passes: the bound is a maximum (≤)');
         } else {
@@ -48,7 +57,7 @@ const legs: Leg[] = [
           check.equal(
             run.summary.passed,
             run.grade.passed,
-            `the suite costs ${run.grade.totalCostUsd}, not its maxCostUsd 0.5, and passes as the reference grade does`,
+            `the suite costs ${run.grade.totalCostUsd}, not its maxCostUsd ${MAX_COST}, and passes as the reference grade does`,
           );
         }
       }
