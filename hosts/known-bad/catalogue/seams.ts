@@ -13,7 +13,7 @@ export const SEAMS: KnownBadHost[] = [
   {
     name: 'effects-last-tool-dropped',
     defect: 'the per-run effect reading leaves out the last tool (by name) when the run reached two or more tools live',
-    clause: 'CONTRACT §5 (GET /conformance/seams/runs/{runId}/effects: the live calls made for that run, by tool name)',
+    clause: 'RFC 0244 §D (onMiss "live" reaches the live tool, each call counted per run and by tool name by the seam of CONTRACT §5)',
     ...server({
       servedRunEffects: (effects) => {
         const names = Object.keys(effects).sort();
