@@ -59,7 +59,7 @@ describe('seams', () => {
     expect(reply.status).toBe(200);
     expect(reply.json).toEqual({ runId: first, effects: { [COUNTER]: 2 } });
     const other = await call(host, 'GET', `/conformance/seams/runs/${encodeURIComponent(second)}/effects`);
-    expect(other.json).toEqual({ runId: second, effects: { 'conformance.eval:echo': 1 } });
+    expect(other.json).toEqual({ runId: second, effects: { 'conformance.eval:echo': 2, 'conformance.eval:counter': 1 } });
     const foreign = await call(host, 'GET', `/conformance/seams/runs/${encodeURIComponent(first)}/effects`, { key: host.tenants.b.apiKey });
     const unknown = await call(host, 'GET', `/conformance/seams/runs/${encodeURIComponent(`${first}x`)}/effects`, { key: host.tenants.b.apiKey });
     expectError(foreign, 404, 'not_found');

@@ -8,6 +8,10 @@
 //   reading in its evidence.
 
 import { readCounter, readEffects, readRunEffects } from '../../lib/client/index.ts';
+import { attribute } from '../../lib/grader/attribution.ts';
+import { argsMatch } from '../../lib/grader/json.ts';
+import { fixtureEntries } from '../../lib/grader/selection-replay.ts';
+import type { EvalTask } from '../../lib/grader/types.ts';
 import type { HttpResult } from '../../lib/client/index.ts';
 import { LegAbort, type Checks } from '../../lib/ledger/leg.ts';
 import { GLOBAL_READING, type Target } from '../../lib/ledger/target.ts';
@@ -77,4 +81,30 @@ export function seamAnswerWrong(check: Checks, says: string, failed: { reason: s
   if (failed.result.status === 404 || failed.result.status === 403) check.blocked(`the seam cannot be observed: ${failed.reason}`);
   check.require(false, `CONTRACT §5: ${says}`, failed.reason);
   throw new LegAbort(says);
+}
+
+/**
+ * The live calls a run's own log shows, by tool name: every call of each trial (its delegates'
+ * included) that CONTRACT §4 selection, replayed over the trial's calls in log order against its
+ * task's `toolResponses` (first unconsumed entry of the same tool whose args match, cursor fresh
+ * per trial), finds no entry for, under `onMiss: "live"`, where the live tool answers a miss
+ * (RFC 0244 §D). Undefined where the log cannot say it: a call's inputs redacted (RFC 0244 UQ 6),
+ * a trial of a task the suite lacks, or a task without fixtures or under another `onMiss`.
+ */
+export function liveCallsInLog(run: ObservedRun): Record<string, number> | undefined {
+  const tasks = new Map((run.fixture.suite.tasks as EvalTask[]).map((task) => [task.taskId, task]));
+  const live: Record<string, number> = {};
+  for (const trial of attribute(run.events, []).scored) {
+    const task = tasks.get(trial.taskId);
+    if ((task?.fixtures as { onMiss?: unknown } | undefined)?.onMiss !== 'live') return undefined;
+    const entries = fixtureEntries(task!) ?? [];
+    const consumed = new Set<number>();
+    for (const call of trial.brackets.flatMap((b) => b.toolCalls)) {
+      if (call.redacted) return undefined;
+      const index = entries.findIndex((e, i) => !consumed.has(i) && e.tool === call.toolName && argsMatch(e, call.inputs));
+      if (index === -1) live[call.toolName] = (live[call.toolName] ?? 0) + 1;
+      else consumed.add(index);
+    }
+  }
+  return live;
 }

@@ -14,12 +14,15 @@
 // Each leg asserts against the reference grade recomputed from the host's own event log.
 
 import type { FixtureDocument } from '../../lib/fixtures.ts';
+import { isJsonObject } from '../../lib/json-value.ts';
 import { TestBug } from '../../lib/ledger/leg.ts';
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
 import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, SCRIPTED_AGENT, sharedEvalRun, summaryTask } from '../support/eval-run.ts';
 import { observeLiveEffects } from '../support/effects.ts';
 import { OUTCOME_UNSERVED, trialAnswers } from '../support/answers.ts';
 import { checkAgainstExpected, checkTaskOutcomes, MISS, ONMISS_LIVE, SELECTION } from '../support/trajectory-trials.ts';
+
+const COUNTER = 'conformance.eval:counter';
 
 /** The counter key the `missed` task's call names in `doc` (the MISS fixture as the host holds it). */
 function missedCounterKey(doc: FixtureDocument | undefined): string {
@@ -134,8 +137,9 @@ const hostLegs: Leg[] = [
         );
         check.equal(served?.passed, task.passed, `task ${task.taskId}: a live miss is not a fail-closed trial`);
       }
-      // The live echo tool answers {value} with its args (CONTRACT §5), which no fixture entry of
-      // this suite serves: the answer to each missed call shows the live tool was reached.
+      // The live echo tool answers {value} with its args, the live counter {key, count} with the
+      // key it was called with (CONTRACT §5), which no fixture entry of this suite serves: the
+      // answer to each missed call shows the live tool was reached.
       check.rule('miss-reaches-live-tool');
       const entries = run.fixture.suite.tasks.flatMap((t) =>
         ((t.fixtures as { toolResponses?: Array<{ args?: unknown }> } | undefined)?.toolResponses ?? []).map((e) => JSON.stringify(e.args)),
@@ -157,7 +161,15 @@ const hostLegs: Leg[] = [
           check.saw('agent.tool-returned without the optional outcome');
           continue;
         }
-        check.equal(answer?.outcome, call.inputs, `the missed ${String(call.toolName)} call is answered by the live echo tool, with its own args`);
+        if (call.toolName === COUNTER) {
+          const outcome = isJsonObject(answer?.outcome) ? answer.outcome : {};
+          const inputs = isJsonObject(call.inputs) ? call.inputs : {};
+          check.ok(
+            outcome.key === inputs.key && Number.isInteger(outcome.count),
+            `the missed ${COUNTER} call is answered by the live counter, {key, count} with its own key`,
+            answer?.outcome,
+          );
+        } else check.equal(answer?.outcome, call.inputs, `the missed ${String(call.toolName)} call is answered by the live echo tool, with its own args`);
       }
     },
   },

@@ -94,7 +94,17 @@ export const FIXTURE_MATCHING_LOGS: Record<string, () => LogEvent[]> = {
       score: 1,
       passed: true,
     });
-    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+    log.trial('live-two-tools', 0, {
+      steps: [
+        call(ECHO, { value: 'live-second-tool' }, { value: 'live-second-tool' }),
+        call(COUNTER, { op: 'read', key: 'onmiss-live-read' }, { key: 'onmiss-live-read', count: 0 }),
+      ],
+      usage: [usage(40, 8, 0.0004)],
+      decision: 'answered',
+      score: 1,
+      passed: true,
+    });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 2 });
   },
 
   'conformance-eval-fixture-args-probe': () => {

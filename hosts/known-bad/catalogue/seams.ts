@@ -10,4 +10,17 @@ export const SEAMS: KnownBadHost[] = [
     clause: 'RFC 0244 §D (onMiss "live" reaches the live tool, counted per run by the seam of CONTRACT §5)',
     ...server({ servedRunEffects: () => ({}) }),
   },
+  {
+    name: 'effects-last-tool-dropped',
+    defect: 'the per-run effect reading leaves out the last tool (by name) when the run reached two or more tools live',
+    clause: 'RFC 0244 §D (onMiss "live" reaches the live tool, each call counted per run and by tool name by the seam of CONTRACT §5)',
+    ...server({
+      servedRunEffects: (effects) => {
+        const names = Object.keys(effects).sort();
+        if (names.length < 2) return effects;
+        const { [names[names.length - 1]!]: _, ...rest } = effects;
+        return rest;
+      },
+    }),
+  },
 ];
