@@ -42,4 +42,17 @@ export const REGRESSION: KnownBadHost[] = [
       outgoingEvents: rewriting('eval.started', (payload) => ({ baselineRunId: 'tenant-a/run-0000000000000000', ...payload })),
     }),
   },
+  {
+    name: 'baseline-only-task-as-fall',
+    defect: 'a baseline task the candidate lacks is paired with a candidate score of 0 (counted as a fall and in pairedTaskCount)',
+    clause: 'RFC 0244 §F',
+    ...engine({
+      pairTasks: (candidate, baseline) => {
+        const pairs = REF.pairTasks(candidate, baseline);
+        const present = new Set(candidate.map((task) => task.taskId));
+        for (const task of baseline) if (!present.has(task.taskId)) pairs.push({ candidate: { taskId: task.taskId, score: 0, passed: false }, baseline: task });
+        return pairs;
+      },
+    }),
+  },
 ];
