@@ -42,7 +42,7 @@ export function leafPaths(args: unknown): Array<{ path: string[]; value: unknown
 }
 
 /** Follows `path` through nested objects; `found: false` when a step is missing or not an object. */
-function lookUp(value: unknown, path: string[]): { found: boolean; value?: unknown } {
+export function lookUp(value: unknown, path: string[]): { found: boolean; value?: unknown } {
   let here = value;
   for (const key of path) {
     if (!isPlainObject(here) || !Object.hasOwn(here, key)) return { found: false };

@@ -1,7 +1,7 @@
 // Known-bad hosts of RFC 0244 §A–§C where the other fixtures never go: each entry one named defect in
 // a trajectory mode, `argsMatch`, `includeDelegates`, a pass rule, a trial statistic or the cost ceiling.
 
-import { isPlainObject, jsonEqual, leafPaths } from '../../../reference/eval/json.ts';
+import { isPlainObject, jsonEqual, leafPaths, lookUp } from '../../../reference/eval/json.ts';
 import { passAtK, passHatK } from '../../../reference/eval/stats.ts';
 import { type KnownBadHost, REF, engine } from '../build.ts';
 
@@ -9,16 +9,6 @@ import { type KnownBadHost, REF, engine } from '../build.ts';
 function keyPathsPresent(args: unknown, inputs: unknown): boolean {
   if (!isPlainObject(args) || Object.keys(args).length === 0) return true;
   return isPlainObject(inputs) && Object.entries(args).every(([key, value]) => Object.hasOwn(inputs, key) && keyPathsPresent(value, inputs[key]));
-}
-
-/** The value at `path` in `value`, through nested objects; `found: false` when a step is missing. */
-function lookUp(value: unknown, path: string[]): { found: boolean; value?: unknown } {
-  let here = value;
-  for (const key of path) {
-    if (!isPlainObject(here) || !Object.hasOwn(here, key)) return { found: false };
-    here = here[key];
-  }
-  return { found: true, value: here };
 }
 
 export const MODES_AND_TRIALS: KnownBadHost[] = [

@@ -5,7 +5,7 @@
 // conformance-eval-fixture-selection, where each wrong reading matches an entry listed before the
 // call's own.
 
-import { argsSatisfied, isPlainObject, jsonEqual, leafPaths } from '../../../reference/eval/json.ts';
+import { argsSatisfied, isPlainObject, jsonEqual, leafPaths, lookUp } from '../../../reference/eval/json.ts';
 import type { FixtureSelector } from '../../../reference/eval/tools.ts';
 import { type KnownBadHost, engine } from '../build.ts';
 
@@ -30,12 +30,8 @@ function sortArrays(value: unknown): unknown {
 /** `subset` with a null leaf of `args` also matching a key path `inputs` lacks. */
 function subsetNullAsAbsent(args: unknown, inputs: unknown): boolean {
   return leafPaths(args).every(({ path, value }) => {
-    let here = inputs;
-    for (const key of path) {
-      if (!isPlainObject(here) || !Object.hasOwn(here, key)) return value === null;
-      here = here[key];
-    }
-    return jsonEqual(here, value);
+    const found = lookUp(inputs, path);
+    return found.found ? jsonEqual(found.value, value) : value === null;
   });
 }
 
