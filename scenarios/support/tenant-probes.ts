@@ -118,11 +118,12 @@ export async function probeRoute(target: Target, route: Route & { tenant: Tenant
 
 /**
  * Judges the probe under the route's rule: tenant B is not served, and its refusal is the
- * refusal of an unknown id: the same status, the same code, no information beyond it.
+ * refusal of an unknown id: the same status, the same code, no information beyond it. `whose`
+ * says which of tenant A's runs was probed, where a leg probes more than one.
  */
-export function judgeProbe(check: Checks, route: Route & { tenant: TenantProbe }, answers: ProbeAnswers): void {
+export function judgeProbe(check: Checks, route: Route & { tenant: TenantProbe }, answers: ProbeAnswers, whose?: string): void {
   const { foreign, unknown, otherUnknown } = answers;
-  const what = `${route.method} ${route.template}`;
+  const what = whose === undefined ? `${route.method} ${route.template}` : `${route.method} ${route.template} (tenant A's run ${whose})`;
   check.rule(route.tenant.rule);
   check.ok(!foreign.served, `${what}: tenant B is not served tenant A's run`, { status: foreign.status });
   check.equal(foreign.status, unknown.status, `${what}: the status for tenant A's run is the status for an unknown run id`);

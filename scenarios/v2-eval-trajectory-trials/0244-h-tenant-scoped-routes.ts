@@ -6,7 +6,11 @@
 //      route of the route table (lib/routes/table.ts: snapshot, SSE, resumed SSE, poll, summary,
 //      the per-run effects, erase, cancel) answers what an unknown id answers and changes nothing:
 //      a foreign cancel sent while tenant A's run is in flight leaves it to end `run.completed`, a
-//      foreign erase sent once it ended leaves its log as it was; and a `baselineRunId` naming
+//      foreign erase sent once it ended leaves its log as it was. Where the host offers the hold
+//      step (CONTRACT §3, §5) every route is probed again while tenant A's run is held running,
+//      which then still ends `run.completed`; where it lists conformance-workflow-noop (CONTRACT
+//      §1) every route is probed on tenant A's ended workflow run, whose log then reads as it did
+//      (the scope is the run's owner triple, whatever the run's mode); and a `baselineRunId` naming
 //      tenant B's eval run is refused like an unknown one (a `fixtureRuns` source of another
 //      tenant is openwop.requirement.0252.source-uniform's). The probes are generated from the
 //      table: a route added there is probed here with no code of its own (test/routes.test.ts).
@@ -18,14 +22,17 @@ import { createEvalRun, getRun, readErrorCode, readRunEvents } from '../../lib/c
 import { need, type Checks } from '../../lib/ledger/leg.ts';
 import { defineScenario, fixtureMisfit } from '../../lib/ledger/scenario.ts';
 import type { Target } from '../../lib/ledger/target.ts';
-import { ROUTES, ROUTES_TENANT_ID, runScopedRoutes } from '../../lib/routes/table.ts';
+import { ROUTES, ROUTES_TENANT_ID, runScopedRoutes, type Route, type TenantProbe } from '../../lib/routes/table.ts';
 import { observeEvalRun, requireCompleted, SCRIPTED_AGENT, type ObservedRun } from '../support/eval-run.ts';
+import { canHoldRun, startHeldRun } from '../support/held-run.ts';
 import { informationBeyondUnknown } from '../support/refusal-information.ts';
 import { judgeProbe, probeRoute, routeOffered, unknownRunIdLike } from '../support/tenant-probes.ts';
 
 const GOLDEN = 'conformance-eval-efficiency';
 /** A golden + regression suite of three one-line tasks, run against a baseline (0081-d-modes.ts). */
 const REGRESSION = 'conformance-eval-regression-baseline';
+/** A workflow that is not an eval run (CONTRACT §1), listed in the host's fixtures. */
+const NOOP_WORKFLOW = 'conformance-workflow-noop';
 
 const TENANT_RULES = Object.fromEntries(
   runScopedRoutes(ROUTES).map((route) => [route.tenant.rule, `${route.clause}; RFC 0244 §H, RFC 0081 §F (cross-tenant)`]),
@@ -39,7 +46,7 @@ const logText = (events: readonly unknown[]) => JSON.stringify(events);
  * the run-state probes while it is in flight, the rest once it ended, the recorded-content ones last.
  */
 async function probeEveryRoute(check: Checks, target: Target): Promise<void> {
-  const routes = runScopedRoutes(ROUTES).filter((route) => routeOffered(route.gate, target));
+  const routes = offeredRoutes(target);
   for (const route of runScopedRoutes(ROUTES).filter((r) => !routes.includes(r))) check.saw(`${route.method} ${route.template} is not mounted, so not probed`);
   const created = await createEvalRun(target.client, { evalSuiteRef: GOLDEN, agentId: SCRIPTED_AGENT });
   need(check, created.runId, 'tenant A creates an eval run of the probe fixture', { status: created.status });
@@ -84,10 +91,90 @@ async function probeEveryRoute(check: Checks, target: Target): Promise<void> {
 /**
  * Probes `routes` for tenant A's `runId` all at once (no probe waits on another's answer), then
  * judges them in the table's order, so the row reads the same whichever answer came first.
+ * `whose` names tenant A's run in the checks when it is not the probe fixture's.
  */
-async function probeAll(check: Checks, target: Target, routes: ReturnType<typeof runScopedRoutes>, runId: string): Promise<void> {
+async function probeAll(check: Checks, target: Target, routes: ReturnType<typeof runScopedRoutes>, runId: string, whose?: string): Promise<void> {
   const answers = await Promise.all(routes.map((route) => probeRoute(target, route, runId)));
-  for (const [i, route] of routes.entries()) judgeProbe(check, route, answers[i]!);
+  for (const [i, route] of routes.entries()) judgeProbe(check, route, answers[i]!, whose);
+}
+
+/** The run-scoped routes this host mounts, by what its discovery claims. */
+function offeredRoutes(target: Target): Array<Route & { tenant: TenantProbe }> {
+  return runScopedRoutes(ROUTES).filter((route) => routeOffered(route.gate, target));
+}
+
+/**
+ * Tenant A's run held running (CONTRACT §3's hold step, §5's release seam), probed by tenant B on
+ * every run-scoped route at once, reads included: the answers of a run in flight are witnessed on
+ * every certification, not only when a probe wins a race with the run. Released, the run still
+ * ends `run.completed` (judged under the run-state routes, as for the run in flight). Not on a
+ * host that offers no hold step.
+ */
+async function probeHeldRun(check: Checks, target: Target): Promise<void> {
+  if (!canHoldRun(target)) {
+    check.saw('the host offers no hold step: the routes are probed on a running run only while it happens to be in flight');
+    return;
+  }
+  const routes = offeredRoutes(target);
+  const held = await startHeldRun(check, target, 'tenant-probes');
+  let probed = false;
+  try {
+    await probeAll(check, target, routes, held.runId, 'held running');
+    probed = true;
+  } finally {
+    const { read } = await held.finish();
+    if (probed) {
+      const ended = read.ok ? read.events.at(-1)?.type : read.reason;
+      // Judged, as for the run in flight, under the routes that act on a run's state (the probes went at once).
+      for (const route of routes.filter((r) => r.tenant.mutates === 'run-state')) {
+        check.rule(route.tenant.rule);
+        check.equal(ended, 'run.completed', `after tenant B's ${route.method} ${route.template} on tenant A's held run, released, it still ends run.completed`);
+      }
+    }
+  }
+}
+
+/**
+ * Tenant A's ended run of the noop workflow (not an eval run), probed by tenant B on every
+ * run-scoped route: the owner triple scopes every run, whatever its mode (RFC 0244 §H, RFC 0081
+ * §F). Its log then reads as it did, event for event, after the routes that act on a run (its
+ * state, its recorded content). Only where the host lists the workflow.
+ */
+async function probeWorkflowRun(check: Checks, target: Target): Promise<void> {
+  if (!target.fixtures.has(NOOP_WORKFLOW)) {
+    check.saw(`the host does not list ${NOOP_WORKFLOW}: no workflow run probed`);
+    return;
+  }
+  const routes = offeredRoutes(target);
+  const created = await target.client.request('POST', '/runs', { body: { workflowId: NOOP_WORKFLOW } });
+  const runId = (created.json as { runId?: unknown } | undefined)?.runId;
+  need(check, created.status === 201 && typeof runId === 'string', `POST /runs for the ${NOOP_WORKFLOW} workflow answers 201 with a runId`, created.json);
+  const read = await readRunEvents(target.client, runId, { transport: 'poll' });
+  need(check, read.ok && read.terminal, `tenant A reads its ${NOOP_WORKFLOW} run's log to the end`, read.ok ? 'no terminal event' : read.reason);
+  await probeAll(
+    check,
+    target,
+    routes.filter((r) => r.tenant.mutates !== 'recorded-content'),
+    runId,
+    'workflow run',
+  );
+  await probeAll(
+    check,
+    target,
+    routes.filter((r) => r.tenant.mutates === 'recorded-content'),
+    runId,
+    'workflow run',
+  );
+  const again = await readRunEvents(target.client, runId, { transport: 'poll' });
+  // Judged under the routes that act on a run (its state, its recorded content), as above.
+  for (const route of routes.filter((r) => r.tenant.mutates !== undefined)) {
+    check.rule(route.tenant.rule);
+    check.ok(
+      again.ok && logText(again.events) === logText(read.events),
+      `after tenant B's ${route.method} ${route.template} on tenant A's workflow run, its log reads as it did, event for event`,
+      again.ok ? `${again.events.length} events read again` : again.reason,
+    );
+  }
 }
 
 /** The host can take a baseline: the mode list and the fixture's fit are what a leg's gate reads (lib/ledger/gates.ts). */
@@ -132,12 +219,14 @@ export default defineScenario('v2-eval-trajectory-trials/0244-h-tenant-scoped-ro
       'foreign-baseline-run-id': "RFC 0244 §F, §H (a baseline of another tenant is refused like an unknown one, RFC 0252 §C's discipline)",
     },
     needs: { facet: [], fixtures: [GOLDEN], tenantB: true },
-    chain: 8,
+    chain: 12,
     async run(check, target) {
       const foreignRun = takesBaseline(target) ? observeEvalRun(target, REGRESSION, {}, target.tenantB!) : undefined;
       // Awaited by probeBaseline, or by nobody when the route probes end the leg first.
       foreignRun?.catch(() => {});
       await probeEveryRoute(check, target);
+      await probeHeldRun(check, target);
+      await probeWorkflowRun(check, target);
       await probeBaseline(check, target, foreignRun);
     },
   },

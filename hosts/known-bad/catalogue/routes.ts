@@ -12,6 +12,14 @@ import { type KnownBadHost, server } from './build.ts';
 /** Holds every run open between its steps, so a probe meets a run still in flight. */
 const PACED: ReferenceHostOptions = { paceMs: 50 };
 const TERMINAL = new Set(['run.completed', 'run.failed', 'run.cancelled']);
+/** A run's status once it ended, as the host's record holds it. */
+const ENDED_STATUS = new Set(['completed', 'failed', 'cancelled']);
+
+/** `route` (as lib/routes/table.ts names it) reads any tenant's run that is not an eval run for whoever asks. */
+function foreignWorkflowReadable(route: string): HostBehaviour['runFor'] {
+  return (name, tenant, runId, run) =>
+    name === route && run !== undefined && run.mode !== 'eval' ? run : REFERENCE_HOST_BEHAVIOUR.runFor(name, tenant, runId, run);
+}
 
 /** A run-scoped route that reads any tenant's run for whoever asks: `route` as lib/routes/table.ts names it. */
 function foreignReadable(route: string): HostBehaviour['runFor'] {
@@ -178,5 +186,26 @@ export const ROUTE_DEFECTS: KnownBadHost[] = [
     defect: 'the forkRun answer names the new run as its own sourceRunId',
     clause: 'RFC 0252 §E (docs/wire.md §5.5: the 201 answer names the forked run as sourceRunId)',
     ...server({ forkAnswer: (body) => ({ ...body, sourceRunId: body.runId }) }),
+  },
+  {
+    name: 'foreign-running-summary-conflict',
+    defect: "GET eval-summary of another tenant's run that has not ended answers 409 run_state_conflict (an ended one 404)",
+    clause: `${CROSS_TENANT}; docs/wire.md §1.3 (refused "without disclosing whether it exists")`,
+    ...server({
+      summaryRunFor: (tenant, run, runId) =>
+        run !== undefined && run.tenant !== tenant && !ENDED_STATUS.has(run.status) ? run : REFERENCE_HOST_BEHAVIOUR.summaryRunFor(tenant, run, runId),
+    }),
+  },
+  {
+    name: 'foreign-workflow-fork-obeyed',
+    defect: "a fork by another tenant of a workflow (not eval) run is obeyed (an eval run's is refused as unknown)",
+    clause: CROSS_TENANT,
+    ...server({ runFor: foreignWorkflowReadable('fork') }),
+  },
+  {
+    name: 'foreign-workflow-erase-obeyed',
+    defect: "the erase seam erases another tenant's workflow (not eval) run (an eval run's is refused as unknown)",
+    clause: `${CROSS_TENANT}; CONTRACT §5 (seams "Authorization-checked like the rest")`,
+    ...server({ runFor: foreignWorkflowReadable('seam-erase') }),
   },
 ];
