@@ -19,6 +19,7 @@
 // summary without the facet) is not probed; the baselineRunId probe needs the regression mode.
 
 import { createEvalRun, getRun, readErrorCode, readRunEvents } from '../../lib/client/index.ts';
+import { inOrder } from '../../lib/ledger/in-order.ts';
 import { need, type Checks } from '../../lib/ledger/leg.ts';
 import { defineScenario, fixtureMisfit } from '../../lib/ledger/scenario.ts';
 import type { Target } from '../../lib/ledger/target.ts';
@@ -224,10 +225,14 @@ export default defineScenario('v2-eval-trajectory-trials/0244-h-tenant-scoped-ro
       const foreignRun = takesBaseline(target) ? observeEvalRun(target, REGRESSION, {}, target.tenantB!) : undefined;
       // Awaited by probeBaseline, or by nobody when the route probes end the leg first.
       foreignRun?.catch(() => {});
-      await probeEveryRoute(check, target);
-      await probeHeldRun(check, target);
-      await probeWorkflowRun(check, target);
-      await probeBaseline(check, target, foreignRun);
+      // Four runs of tenant A's (and one of tenant B's) that wait on nothing of each other: probed
+      // at once, judged in this order (lib/ledger/in-order.ts), so the row reads as if in turn.
+      await inOrder(check, [
+        (part: Checks) => probeEveryRoute(part, target),
+        (part: Checks) => probeHeldRun(part, target),
+        (part: Checks) => probeWorkflowRun(part, target),
+        (part: Checks) => probeBaseline(part, target, foreignRun),
+      ]);
     },
   },
 ]);
