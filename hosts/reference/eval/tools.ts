@@ -32,11 +32,16 @@ export function entryMatches(entry: ToolResponse, toolName: string, inputs: unkn
   return entry.tool === toolName && argsSatisfied(entry.args, entry.argsMatch, inputs);
 }
 
+/** The selector of the first unconsumed entry `matches` the call; a known-bad host passes its own reading of a match. */
+export function firstUnconsumedWhere(matches: (entry: ToolResponse, toolName: string, inputs: unknown) => boolean): FixtureSelector {
+  return (entries, consumed, toolName, inputs) => {
+    const index = entries.findIndex((entry, i) => !consumed.has(i) && matches(entry, toolName, inputs));
+    return index === -1 ? undefined : index;
+  };
+}
+
 /** RFC 0244 §D: the first unconsumed entry whose tool and args match. */
-export const firstUnconsumedMatch: FixtureSelector = (entries, consumed, toolName, inputs) => {
-  const index = entries.findIndex((entry, i) => !consumed.has(i) && entryMatches(entry, toolName, inputs));
-  return index === -1 ? undefined : index;
-};
+export const firstUnconsumedMatch: FixtureSelector = firstUnconsumedWhere(entryMatches);
 
 /**
  * The fixtures one trial runs against. `consumed` is the cursor: a fresh instance per trial is

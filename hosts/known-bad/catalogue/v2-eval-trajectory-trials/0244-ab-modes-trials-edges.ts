@@ -4,6 +4,7 @@
 import { isPlainObject, jsonEqual, leafPaths, lookUp } from '../../../reference/eval/json.ts';
 import { passAtK, passHatK } from '../../../reference/eval/stats.ts';
 import { type KnownBadHost, REF, engine } from '../build.ts';
+import { subsetNullAsAbsent } from './0244-d-fixture-args.ts';
 
 /** Every leaf key path of `args` is present in `inputs`, whatever its value there. */
 function keyPathsPresent(args: unknown, inputs: unknown): boolean {
@@ -161,13 +162,7 @@ export const MODES_AND_TRIALS: KnownBadHost[] = [
     name: 'args-subset-null-matches-absent',
     defect: 'trajectory `subset` args: a null leaf matches inputs that lack its key',
     clause: 'RFC 0244 §A (CONTRACT §6)',
-    ...engine({
-      argsSubset: (args, inputs) =>
-        leafPaths(args).every(({ path, value }) => {
-          const found = lookUp(inputs, path);
-          return found.found ? jsonEqual(found.value, value) : value === null;
-        }),
-    }),
+    ...engine({ argsSubset: subsetNullAsAbsent }),
   },
   {
     name: 'args-subset-array-contained',

@@ -3,7 +3,7 @@
 
 import Fraction from 'fraction.js';
 import { argsSatisfied } from '../../../reference/eval/json.ts';
-import { entryMatches } from '../../../reference/eval/tools.ts';
+import { entryMatches, firstUnconsumedWhere } from '../../../reference/eval/tools.ts';
 import { type KnownBadHost, REF, engine } from '../build.ts';
 
 /** A tool name without its namespace: what follows its last ':'. */
@@ -112,12 +112,9 @@ export const FIXTURES_AND_COST: KnownBadHost[] = [
     defect: "fixture selection compares tool names after the namespace (the part after ':'), so crm:x answers billing:x",
     clause: 'RFC 0244 §D',
     ...engine({
-      selectFixture: (entries, consumed, toolName, inputs) => {
-        const index = entries.findIndex(
-          (entry, i) => !consumed.has(i) && baseName(entry.tool) === baseName(toolName) && argsSatisfied(entry.args, entry.argsMatch, inputs),
-        );
-        return index === -1 ? undefined : index;
-      },
+      selectFixture: firstUnconsumedWhere(
+        (entry, toolName, inputs) => baseName(entry.tool) === baseName(toolName) && argsSatisfied(entry.args, entry.argsMatch, inputs),
+      ),
     }),
   },
   {

@@ -6,7 +6,7 @@
 // call's own.
 
 import { argsSatisfied, isPlainObject, jsonEqual, leafPaths, lookUp } from '../../../reference/eval/json.ts';
-import type { FixtureSelector } from '../../../reference/eval/tools.ts';
+import { type FixtureSelector, firstUnconsumedWhere } from '../../../reference/eval/tools.ts';
 import { type KnownBadHost, engine } from '../build.ts';
 
 /** `value` with every null-valued object member dropped, at every depth. */
@@ -27,8 +27,8 @@ function sortArrays(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, sortArrays(member)]));
 }
 
-/** `subset` with a null leaf of `args` also matching a key path `inputs` lacks. */
-function subsetNullAsAbsent(args: unknown, inputs: unknown): boolean {
+/** `subset` with a null leaf of `args` also matching a key path `inputs` lacks (fixtures here, trajectories in 0244-ab-modes-trials-edges.ts). */
+export function subsetNullAsAbsent(args: unknown, inputs: unknown): boolean {
   return leafPaths(args).every(({ path, value }) => {
     const found = lookUp(inputs, path);
     return found.found ? jsonEqual(found.value, value) : value === null;
@@ -37,17 +37,13 @@ function subsetNullAsAbsent(args: unknown, inputs: unknown): boolean {
 
 /** First-unconsumed selection whose `exact` compares both sides after `normal`; every other entry as the reference reads it. */
 function exactAfter(normal: (value: unknown) => unknown): FixtureSelector {
-  return (entries, consumed, toolName, inputs) => {
-    const index = entries.findIndex(
-      (entry, i) =>
-        !consumed.has(i) &&
-        entry.tool === toolName &&
-        (entry.argsMatch === 'exact' && entry.args !== undefined
-          ? jsonEqual(normal(inputs), normal(entry.args))
-          : argsSatisfied(entry.args, entry.argsMatch, inputs)),
-    );
-    return index === -1 ? undefined : index;
-  };
+  return firstUnconsumedWhere(
+    (entry, toolName, inputs) =>
+      entry.tool === toolName &&
+      (entry.argsMatch === 'exact' && entry.args !== undefined
+        ? jsonEqual(normal(inputs), normal(entry.args))
+        : argsSatisfied(entry.args, entry.argsMatch, inputs)),
+  );
 }
 
 export const FIXTURE_ARGS: KnownBadHost[] = [
@@ -68,12 +64,9 @@ export const FIXTURE_ARGS: KnownBadHost[] = [
     defect: 'fixture `subset` args: a null-valued leaf matches inputs without that key path',
     clause: 'RFC 0244 §D',
     ...engine({
-      selectFixture: (entries, consumed, toolName, inputs) => {
-        const index = entries.findIndex(
-          (entry, i) => !consumed.has(i) && entry.tool === toolName && argsSatisfied(entry.args, entry.argsMatch, inputs, subsetNullAsAbsent),
-        );
-        return index === -1 ? undefined : index;
-      },
+      selectFixture: firstUnconsumedWhere(
+        (entry, toolName, inputs) => entry.tool === toolName && argsSatisfied(entry.args, entry.argsMatch, inputs, subsetNullAsAbsent),
+      ),
     }),
   },
 ];
