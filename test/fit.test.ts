@@ -58,6 +58,13 @@ describe('the fit rule over the advertised limits', () => {
     expect(fixtureMisfitOf({ ...ROOMY, maxCostUsdPerSuite: 0.005 }, trials)).toBe(
       "the fixture conformance-eval-trials has 0.0084 USD of expected cost, over the host's agents.evalSuite.maxCostUsdPerSuite 0.005",
     );
+    // A ceiling met exactly may be held either way (RFC 0081 §D), so that fixture does not fit; a
+    // count limit met exactly is within it.
+    expect(fixtureMisfitOf({ ...ROOMY, maxCostUsdPerSuite: 0.0084 }, trials)).toBe(
+      "the fixture conformance-eval-trials has 0.0084 USD of expected cost, exactly the host's agents.evalSuite.maxCostUsdPerSuite, which the host may hold either way",
+    );
+    expect(fixtureMisfitOf({ ...ROOMY, maxCostUsdPerSuite: 0.0085 }, trials)).toBeUndefined();
+    expect(fixtureMisfitOf({ ...ROOMY, trials: { maxTrials: 3 } }, trials)).toBeUndefined();
     expect(fixtureMisfitOf({ ...ROOMY, trials: undefined }, trials)).toBe(
       'the fixture conformance-eval-trials uses agents.evalSuite.trials, which the host does not advertise',
     );

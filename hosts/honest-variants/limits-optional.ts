@@ -71,10 +71,20 @@ export const LIMIT_AND_OPTIONAL_VARIANTS: HonestVariant[] = [
     name: 'cost-ceiling-exclusive-at-max',
     choice: 'maxCostUsdPerSuite is 0.5 USD and holds a suite that meets it exactly: a suite costing 0.5 completes with passed false',
     clause: 'RFC 0081 §D (an optional ceiling; whether it admits a suite that meets it, the text does not say)',
-    shows: 'maxCostUsdPerSuite 0.5 meets the conformance-eval-cost-at-max suite',
+    shows: "the fixture conformance-eval-cost-at-max has 0.5 USD of expected cost, exactly the host's agents.evalSuite.maxCostUsdPerSuite",
     options: {
       evalSuite: { maxCostUsdPerSuite: 0.5 },
       // The reference holds the ceiling with ≤; a millionth of a millionth on top makes it <.
+      engineBehaviour: { suiteCeilingCost: (totalCostUsd) => totalCostUsd.add(new Fraction(1, 1e12)) },
+    },
+  },
+  {
+    name: 'cost-ceiling-exclusive-at-zero',
+    choice: 'maxCostUsdPerSuite is 0 USD and holds a suite that meets it exactly: no suite passes, not even one that costs nothing',
+    clause: 'RFC 0081 §D (an optional ceiling, "number ≥ 0"; whether it admits a suite that meets it, the text does not say)',
+    shows: "0 USD of expected cost, exactly the host's agents.evalSuite.maxCostUsdPerSuite",
+    options: {
+      evalSuite: { maxCostUsdPerSuite: 0 },
       engineBehaviour: { suiteCeilingCost: (totalCostUsd) => totalCostUsd.add(new Fraction(1, 1e12)) },
     },
   },

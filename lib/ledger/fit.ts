@@ -12,7 +12,10 @@
 //     "count-at-most", at}` an array's length (the tasks), `{measure: "subset", at}` a set (the
 //     suite's modes must be among the advertised). `at` is a JSON pointer into the fixture
 //     document, `*` standing for every item of an array; `default` is the quantity when absent;
-//     `noun` names it in the reason.
+//     `noun` names it in the reason; `atBound: "open"` where the text leaves open whether a
+//     quantity equal to the limit is within it (`maxCostUsdPerSuite`, a ceiling: RFC 0081 §D says
+//     only that it is optional), so a fixture that meets it exactly does not fit either: the host
+//     may hold that suite, and the harness's grade knows no host ceiling.
 // A numeric or array member with no `_bounds` is a schema defect the test of this file names.
 
 import { readFileSync } from 'node:fs';
@@ -34,6 +37,8 @@ export interface FacetLimit {
   default?: unknown;
   /** What the quantity counts, for the reason (`trials`); the pointer when absent. */
   noun?: string;
+  /** A quantity equal to the limit may be held either way, so only one under it fits. */
+  openAtBound?: boolean;
   /** Why the member is a limit at all, for a schema defect: the member has neither shape. */
   unclassified?: string;
 }
@@ -55,6 +60,7 @@ export function facetLimits(facet: Json, prefix: string[] = []): FacetLimit[] {
         at: String(bounds.at),
         ...('default' in bounds ? { default: bounds.default } : {}),
         ...(typeof bounds.noun === 'string' ? { noun: bounds.noun } : {}),
+        ...(bounds.atBound === 'open' ? { openAtBound: true } : {}),
       });
     } else if (member.type === 'boolean' || (member.type === 'object' && prefix.length === 0)) {
       // Only a top-level member is named in a fixture's `requires`.
@@ -156,8 +162,10 @@ function misfitOf(facet: Json, doc: FixtureDocument, probes: readonly string[], 
           return `the fixture ${doc.id} runs the ${missing.join(', ')} mode${missing.length > 1 ? 's' : ''}, not among the host's agents.evalSuite.${name} ${JSON.stringify(value)}`;
       }
       const size = limit.kind === 'count-at-most' ? (Array.isArray(quantity) ? quantity.length : undefined) : quantity;
-      if (limit.kind !== 'subset' && typeof value === 'number' && typeof size === 'number' && size > value)
-        return `the fixture ${doc.id} has ${size} ${limit.noun ?? `at ${limit.at}`}, over the host's agents.evalSuite.${name} ${value}`;
+      if (limit.kind === 'subset' || typeof value !== 'number' || typeof size !== 'number') continue;
+      if (size > value) return `the fixture ${doc.id} has ${size} ${limit.noun ?? `at ${limit.at}`}, over the host's agents.evalSuite.${name} ${value}`;
+      if (size === value && limit.openAtBound === true)
+        return `the fixture ${doc.id} has ${size} ${limit.noun ?? `at ${limit.at}`}, exactly the host's agents.evalSuite.${name}, which the host may hold either way`;
     }
   }
   return undefined;

@@ -8,7 +8,7 @@
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // The leg asserts against the reference grade recomputed from the host's own event log.
 
-import { defineScenario, fittingFixtures, type Leg } from '../../lib/ledger/scenario.ts';
+import { defineScenario, fittingFixtures, fixtureMisfit, type Leg } from '../../lib/ledger/scenario.ts';
 import { eventsOfType, payloadOf, requireCompleted, sharedEvalRun } from '../support/eval-run.ts';
 import { checkAgainstExpected, COST } from '../support/trajectory-trials.ts';
 
@@ -28,14 +28,11 @@ const legs: Leg[] = [
     },
     needs: { facet: ['trials'], someFixtures: [COST, COST_AT_MAX] },
     async run(check, target) {
-      // On a host whose maxCostUsdPerSuite is the same 0.5, the suite is at that ceiling too, and
-      // whether a ceiling holds a suite that meets it exactly the text leaves open (RFC 0081 §D;
-      // the honest variant cost-ceiling-exclusive-at-max): there the fixture proves nothing.
-      const ceiling = target.facet?.maxCostUsdPerSuite;
-      const atCeiling = typeof ceiling === 'number' && ceiling <= MAX_COST;
-      const fitting = fittingFixtures(target, [COST, COST_AT_MAX]).filter((id) => id !== COST_AT_MAX || !atCeiling);
-      if (atCeiling) check.saw(`maxCostUsdPerSuite ${ceiling} meets the ${COST_AT_MAX} suite's cost, so its maxCostUsd bound is not witnessed here`);
-      if (fitting.length === 0) return check.inapplicable(`the host can run only ${COST_AT_MAX}, and its maxCostUsdPerSuite ${ceiling} is that suite's cost`);
+      // On a host whose maxCostUsdPerSuite is that same 0.5, the at-max suite meets the ceiling too,
+      // which the host may hold either way, so it does not fit there (lib/ledger/fit.ts, atBound).
+      const fitting = fittingFixtures(target, [COST, COST_AT_MAX]);
+      const atMaxMisfit = fixtureMisfit(target, COST_AT_MAX);
+      if (atMaxMisfit !== undefined) check.saw(`${atMaxMisfit}: its maxCostUsd bound is not witnessed here`);
       if (fitting.includes(COST)) {
         const run = requireCompleted(check, await sharedEvalRun(target, COST));
         const usage = eventsOfType(run, 'provider.usage').reduce((sum, e) => sum + Number(payloadOf(e).costEstimateUsd ?? 0), 0);
