@@ -5,7 +5,7 @@
 // known-bad host it kills with --generated 0; test/generator-witnesses.test.ts holds the two
 // together, and that every case here is one the generator draws.
 
-import type { GeneratedCase, GenerationBounds } from './generated-suites.ts';
+import { ABSENT_ARG, type GeneratedCase, type GenerationBounds } from './generated-suites.ts';
 
 type Json = Record<string, unknown>;
 
@@ -41,6 +41,14 @@ const anyBlock = (c: GeneratedCase, test: (block: Json, task: Json) => boolean):
     const block = trajectoryOf(task);
     return block !== undefined && test(block, task);
   });
+
+/** Whether some expected call or fixture entry of `c` constrains args as `test` says. */
+const anyConstraint = (c: GeneratedCase, test: (args: Json) => boolean): boolean =>
+  anyTask(c, (task) =>
+    [...callsOf(trajectoryOf(task) ?? {}), ...entriesOf(task)].some(
+      (constraint) => (constraint.args as Json | undefined) !== undefined && test(constraint.args as Json),
+    ),
+  );
 
 export const GENERATED_CASES: readonly DrawnCase[] = [
   { name: 'golden-exact', what: 'a golden match under `exact`', drawn: (c) => anyTask(c, (t) => goldenOf(t)?.strategy === 'exact') },
@@ -81,6 +89,17 @@ export const GENERATED_CASES: readonly DrawnCase[] = [
     name: 'args-match-subset',
     what: 'an expected call with argsMatch `subset`: a part of the args',
     drawn: (c) => anyBlock(c, (b) => callsOf(b).some((call) => call.argsMatch === 'subset')),
+  },
+  {
+    name: 'args-null-leaf-absent',
+    what: 'an expected call or fixture entry whose args hold a null leaf for a key the call lacks',
+    drawn: (c) => anyConstraint(c, (args) => args[ABSENT_ARG] === null),
+  },
+  {
+    name: 'args-array-reversed',
+    what: "an expected call or fixture entry whose args hold an array leaf in the reverse of the call's order",
+    // The generator calls with [1, 2] only, so [2, 1] is the reversal.
+    drawn: (c) => anyConstraint(c, (args) => Object.values(args).some((value) => JSON.stringify(value) === '[2,1]')),
   },
   {
     name: 'matching-tie',

@@ -108,7 +108,8 @@ function toolCall(rand: Rand, keys: Keys, memoryKeys: readonly string[]): Json {
   if (rand.chance(0.5)) return { tool: COUNTER, args: { op: rand.pick(['inc', 'read']), key: rand.pick(keys.counters) } };
   // A read of memory: a seeded key, one a step wrote, or one nobody wrote (null, CONTRACT §3).
   if (rand.chance(0.35)) return { tool: ECHO, args: { value: { $memory: rand.pick(memoryKeys) } } };
-  return { tool: ECHO, args: { value: rand.pick([1, 'x', [1, 2]]) } };
+  // An array often, so expected calls and fixture entries explore its order (unmatchedPart).
+  return { tool: ECHO, args: { value: rand.chance(0.4) ? [1, 2] : rand.pick([1, 'x']) } };
 }
 
 function steps(rand: Rand, keys: Keys, memoryKeys: readonly string[], max: number): Json[] {
@@ -138,17 +139,40 @@ function ownCalls(list: readonly Json[]): Json[] {
   return list.filter((s) => typeof s.tool === 'string');
 }
 
+/** The member a call's args never hold, for a null leaf whose key the call lacks. */
+export const ABSENT_ARG = 'note';
+
+/**
+ * A part of `args` the call does not match under `exact` or `subset`, whichever reading of arrays
+ * a host takes: an array leaf reversed (the generator's arrays are `[1, 2]`: arrays are ordered
+ * leaves, CONTRACT §6, and index by index the reversal differs too), or a null leaf for a key the
+ * call lacks (RFC 0244 §A: every key path in args is present in the call's inputs).
+ */
+function unmatchedPart(rand: Rand, args: Json): Json {
+  const arrays = Object.entries(args).filter(([, value]) => Array.isArray(value) && value.length >= 2);
+  if (arrays.length > 0 && rand.chance(0.75)) {
+    const [key, value] = rand.pick(arrays);
+    return { [key]: [...(value as unknown[])].reverse() };
+  }
+  return { [ABSENT_ARG]: null };
+}
+
 function expectedCall(rand: Rand, call: Json): Json {
   const argsMatch = rand.pick(ARGS_MATCH);
   const args = call.args as Json;
   // Under subset, a part of the args; the $memory form stands for whatever the agent read.
   if (argsMatch === 'ignore' || JSON.stringify(args).includes('$memory'))
     return rand.chance(0.5) ? { tool: call.tool } : { tool: call.tool, argsMatch: 'ignore' };
+  // Sometimes a neighbour the call misses, so a reading of null or array leaves is explored; more
+  // often where an array gives the neighbour an order to get wrong.
+  const ordered = Object.values(args).some((value) => Array.isArray(value) && value.length >= 2);
+  const unmatched = rand.chance(ordered ? 0.4 : 0.15) ? unmatchedPart(rand, args) : undefined;
   if (argsMatch === 'subset') {
+    if (unmatched !== undefined) return { tool: call.tool, args: unmatched, argsMatch };
     const [key, value] = rand.pick(Object.entries(args));
     return { tool: call.tool, args: { [key]: value }, argsMatch };
   }
-  return { tool: call.tool, args, argsMatch };
+  return { tool: call.tool, args: { ...args, ...unmatched }, argsMatch };
 }
 
 function trajectory(rand: Rand, script: readonly Json[], keys: Keys): Json {
