@@ -29,7 +29,9 @@ for (const host of hosts) {
     const base = await certifyConfiguration(host.base, scenarios, { generated });
     baseRows.set(key, base.rows);
     const bad = [...base.rows.values()].filter((r) => r.result === 'executed-fail' || r.result === 'blocked').map((r) => `${r.id}:${r.result}`);
-    console.log(`[base ${JSON.stringify(host.base)}] ${base.rows.size} rows, ${((Date.now() - t0) / 1000).toFixed(1)} s, fail/blocked: ${bad.join(', ') || 'none'}`);
+    console.log(
+      `[base ${JSON.stringify(host.base)}] ${base.rows.size} rows, ${((Date.now() - t0) / 1000).toFixed(1)} s, fail/blocked: ${bad.join(', ') || 'none'}`,
+    );
   }
   const reference = baseRows.get(key)!;
   const t0 = Date.now();
@@ -39,7 +41,9 @@ for (const host of hosts) {
     .filter((r) => r.result !== reference.get(r.id)?.result)
     .map((r) => `${r.id.replace('openwop.requirement.', '')}: ${reference.get(r.id)?.result} -> ${r.result}`);
   const ids = failed.map((r) => r.id.replace('openwop.requirement.', ''));
-  const rules = failed.flatMap((r) => ((r.evidence?.failedRules as string[] | undefined) ?? []).map((rule) => `${r.id.replace('openwop.requirement.', '')}/${rule}`));
+  const rules = failed.flatMap((r) =>
+    ((r.evidence?.failedRules as string[] | undefined) ?? []).map((rule) => `${r.id.replace('openwop.requirement.', '')}/${rule}`),
+  );
   console.log(
     `${host.name} (${((Date.now() - t0) / 1000).toFixed(1)} s): ${ids.length === 0 ? 'SURVIVED' : `fails ${ids.join(', ')}`}` +
       `${run.trafficViolations.length > 0 ? ` [traffic violations: ${run.trafficViolations.length}]` : ''}`,

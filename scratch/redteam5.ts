@@ -29,7 +29,9 @@ export const REDTEAM_HOSTS: KnownBadHost[] = [
     name: 'rt5-judge-usage-as-agent-model',
     defect: "the judge's provider.usage names the agent's provider and model (scripted/scripted-1)",
     clause: 'RFC 0244 §C (judge calls excluded from efficiency) / CONTRACT §3',
-    ...engine({ outgoingEvents: rewriting('provider.usage', (p) => (p.provider === 'scripted-judge' ? { ...p, provider: 'scripted', model: 'scripted-1' } : p)) }),
+    ...engine({
+      outgoingEvents: rewriting('provider.usage', (p) => (p.provider === 'scripted-judge' ? { ...p, provider: 'scripted', model: 'scripted-1' } : p)),
+    }),
   },
   {
     name: 'rt5-judge-cost-counted-twice',
@@ -41,7 +43,12 @@ export const REDTEAM_HOSTS: KnownBadHost[] = [
     name: 'rt5-judge-usage-cost-dropped',
     defect: "the judge's provider.usage omits costEstimateUsd (the cost still counted in the trial)",
     clause: 'RFC 0081 UQ 5 / CONTRACT §3',
-    ...engine({ outgoingEvents: rewriting('provider.usage', (p) => { if (p.provider === 'scripted-judge') delete p.costEstimateUsd; return p; }) }),
+    ...engine({
+      outgoingEvents: rewriting('provider.usage', (p) => {
+        if (p.provider === 'scripted-judge') delete p.costEstimateUsd;
+        return p;
+      }),
+    }),
   },
   {
     name: 'rt5-usage-total-tokens-input-only',
@@ -57,7 +64,12 @@ export const REDTEAM_HOSTS: KnownBadHost[] = [
     ...engine({
       deriveEntries: (calls) => {
         const seen = new Set<string>();
-        return REF.deriveEntries(calls).filter((e) => { const k = `${e.tool}\u0000${JSON.stringify(e.args)}`; if (seen.has(k)) return false; seen.add(k); return true; });
+        return REF.deriveEntries(calls).filter((e) => {
+          const k = `${e.tool}\u0000${JSON.stringify(e.args)}`;
+          if (seen.has(k)) return false;
+          seen.add(k);
+          return true;
+        });
       },
     }),
   },
@@ -77,7 +89,12 @@ export const REDTEAM_HOSTS: KnownBadHost[] = [
     name: 'rt5-derived-responses-shifted',
     defect: "every derived entry but the last answers with the next call's response",
     clause: 'RFC 0252 §D',
-    ...engine({ deriveEntries: (calls) => { const e = REF.deriveEntries(calls); return e.map((x, i) => (i + 1 < e.length ? { ...x, response: e[i + 1]!.response } : x)); } }),
+    ...engine({
+      deriveEntries: (calls) => {
+        const e = REF.deriveEntries(calls);
+        return e.map((x, i) => (i + 1 < e.length ? { ...x, response: e[i + 1]!.response } : x));
+      },
+    }),
   },
   // --- eval events: echoed ids ---
   {
@@ -90,7 +107,18 @@ export const REDTEAM_HOSTS: KnownBadHost[] = [
     name: 'rt5-scored-task-id-first-task',
     defect: "every eval.scored carries the first task's taskId",
     clause: 'RFC 0081 §C',
-    ...engine({ outgoingEvents: stateful(() => { let first: unknown; return (t, p) => { if (t === 'eval.scored') { first ??= p.taskId; return { ...p, taskId: first }; } return p; }; }) }),
+    ...engine({
+      outgoingEvents: stateful(() => {
+        let first: unknown;
+        return (t, p) => {
+          if (t === 'eval.scored') {
+            first ??= p.taskId;
+            return { ...p, taskId: first };
+          }
+          return p;
+        };
+      }),
+    }),
   },
   {
     name: 'rt5-completed-aggregate-zero',
@@ -114,7 +142,7 @@ export const REDTEAM_HOSTS: KnownBadHost[] = [
   {
     name: 'rt5-delegate-tool-called-parent-agent',
     defect: "a delegate's agent.tool-called/returned name the target agent, not the delegate",
-    clause: 'RFC 0244 §A (delegate calls are the delegate\'s) / CONTRACT §3',
+    clause: "RFC 0244 §A (delegate calls are the delegate's) / CONTRACT §3",
     ...engine({
       outgoingEvents: stateful(() => {
         const stack: unknown[] = [];
@@ -129,7 +157,7 @@ export const REDTEAM_HOSTS: KnownBadHost[] = [
   },
   {
     name: 'rt5-decided-agent-id-other',
-    defect: 'agent.decided names an agent other than the invocation\'s',
+    defect: "agent.decided names an agent other than the invocation's",
     clause: 'CONTRACT §3',
     ...engine({ outgoingEvents: rewriting('agent.decided', (p) => ({ ...p, agentId: `${String(p.agentId)}-x` })) }),
   },
@@ -144,13 +172,23 @@ export const REDTEAM_HOSTS: KnownBadHost[] = [
     name: 'rt5-poll-event-repeated',
     defect: 'the poll answer repeats its first event at the end',
     clause: 'docs/wire.md §5.3',
-    ...server({ polledEvents: (b) => { const e = b.events as Ev[] | undefined; return Array.isArray(e) && e.length > 1 ? { ...b, events: [...e, e[0]] } : b; } }),
+    ...server({
+      polledEvents: (b) => {
+        const e = b.events as Ev[] | undefined;
+        return Array.isArray(e) && e.length > 1 ? { ...b, events: [...e, e[0]] } : b;
+      },
+    }),
   },
   {
     name: 'rt5-poll-sequence-shifted',
     defect: 'the poll form numbers events from 0 (the stream from 1)',
     clause: 'docs/wire.md §5.3',
-    ...server({ polledEvents: (b) => { const e = b.events as Ev[] | undefined; return Array.isArray(e) ? { ...b, events: e.map((x) => ({ ...x, sequence: x.sequence - 1 })) } : b; } }),
+    ...server({
+      polledEvents: (b) => {
+        const e = b.events as Ev[] | undefined;
+        return Array.isArray(e) ? { ...b, events: e.map((x) => ({ ...x, sequence: x.sequence - 1 })) } : b;
+      },
+    }),
   },
   {
     name: 'rt5-resume-skips-one',
@@ -169,13 +207,25 @@ export const REDTEAM_HOSTS: KnownBadHost[] = [
     name: 'rt5-discovery-mode-unlisted-served',
     defect: "discovery drops 'regression' from modes, yet regression suites are run",
     clause: 'RFC 0081 §D (a suite requesting an unadvertised mode is rejected 400)',
-    ...server({ discovery: (d) => { const a = d.agents as Obj; const f = a.evalSuite as Obj | undefined; return f === undefined ? d : { ...d, agents: { ...a, evalSuite: { ...f, modes: (f.modes as string[]).filter((m) => m !== 'regression') } } }; } }),
+    ...server({
+      discovery: (d) => {
+        const a = d.agents as Obj;
+        const f = a.evalSuite as Obj | undefined;
+        return f === undefined ? d : { ...d, agents: { ...a, evalSuite: { ...f, modes: (f.modes as string[]).filter((m) => m !== 'regression') } } };
+      },
+    }),
   },
   {
     name: 'rt5-discovery-max-trials-raised',
     defect: 'discovery advertises maxTrials 20 while the host refuses above 10',
     clause: 'RFC 0244 §G / RFC 0031 truthful advertisement',
-    ...server({ discovery: (d) => { const a = d.agents as Obj; const f = a.evalSuite as Obj | undefined; return f === undefined ? d : { ...d, agents: { ...a, evalSuite: { ...f, trials: { maxTrials: 20 } } } }; } }),
+    ...server({
+      discovery: (d) => {
+        const a = d.agents as Obj;
+        const f = a.evalSuite as Obj | undefined;
+        return f === undefined ? d : { ...d, agents: { ...a, evalSuite: { ...f, trials: { maxTrials: 20 } } } };
+      },
+    }),
   },
   // --- create / snapshot / summary answers ---
   {
@@ -200,11 +250,16 @@ export const REDTEAM_HOSTS: KnownBadHost[] = [
     name: 'rt5-served-task-count-off',
     defect: 'GET eval-summary taskCount is tasks.length + 1',
     clause: 'RFC 0081 §B',
-    ...server({ servedSummary: (s) => { const t = tasksOf(s); return t === undefined ? s : { ...s, taskCount: t.length + 1 }; } }),
+    ...server({
+      servedSummary: (s) => {
+        const t = tasksOf(s);
+        return t === undefined ? s : { ...s, taskCount: t.length + 1 };
+      },
+    }),
   },
   {
     name: 'rt5-outputs-summary-aggregate-zero',
-    defect: "run.completed.outputs.evalSummary has aggregateScore 0 (the served summary is right)",
+    defect: 'run.completed.outputs.evalSummary has aggregateScore 0 (the served summary is right)',
     clause: 'RFC 0081 §C (the summary is the run output)',
     ...engine({ runOutputs: (s) => ({ evalSummary: { ...s, aggregateScore: 0 } }) }),
   },
@@ -213,13 +268,23 @@ export const REDTEAM_HOSTS: KnownBadHost[] = [
     name: 'rt5-started-trial-count-dropped',
     defect: 'eval.started omits trialCount when the suite runs several trials',
     clause: 'RFC 0244 §B',
-    ...engine({ outgoingEvents: rewriting('eval.started', (p) => { delete p.trialCount; return p; }) }),
+    ...engine({
+      outgoingEvents: rewriting('eval.started', (p) => {
+        delete p.trialCount;
+        return p;
+      }),
+    }),
   },
   {
     name: 'rt5-started-baseline-dropped',
     defect: 'eval.started omits baselineRunId on a regression run',
     clause: 'RFC 0081 §C',
-    ...engine({ outgoingEvents: rewriting('eval.started', (p) => { delete p.baselineRunId; return p; }) }),
+    ...engine({
+      outgoingEvents: rewriting('eval.started', (p) => {
+        delete p.baselineRunId;
+        return p;
+      }),
+    }),
   },
   {
     name: 'rt5-scored-cost-zero',
@@ -237,21 +302,41 @@ export const REDTEAM_HOSTS: KnownBadHost[] = [
     name: 'rt5-summary-conflict-without-run-status',
     defect: '409 run_state_conflict for a running eval run omits details.runStatus',
     clause: 'docs/wire.md error envelope',
-    ...server({ summaryRefusal: (run, terminal) => { const e = H.summaryRefusal(run, terminal); return e !== undefined && e.status === 409 ? new HttpError(409, 'run_state_conflict', e.message) : e; } }),
+    ...server({
+      summaryRefusal: (run, terminal) => {
+        const e = H.summaryRefusal(run, terminal);
+        return e !== undefined && e.status === 409 ? new HttpError(409, 'run_state_conflict', e.message) : e;
+      },
+    }),
   },
   {
     name: 'rt5-poll-event-repeated-mid',
     defect: 'the poll answer repeats its first event right after itself (control for rt5-poll-event-repeated)',
     clause: 'docs/wire.md §5.1',
-    ...server({ polledEvents: (b) => { const e = b.events as Ev[] | undefined; return Array.isArray(e) && e.length > 1 ? { ...b, events: [e[0], ...e] } : b; } }),
+    ...server({
+      polledEvents: (b) => {
+        const e = b.events as Ev[] | undefined;
+        return Array.isArray(e) && e.length > 1 ? { ...b, events: [e[0], ...e] } : b;
+      },
+    }),
   },
   {
     name: 'rt5-poll-event-after-terminal',
     defect: 'a poll page carrying the terminal event repeats an earlier event after it (sequence steps back)',
     clause: 'docs/wire.md §5.1',
-    ...server({ polledEvents: (b) => { const e = b.events as Ev[] | undefined; return Array.isArray(e) && e.length > 1 && b.isTerminal === true ? { ...b, events: [...e, e[e.length - 2]] } : b; } }),
+    ...server({
+      polledEvents: (b) => {
+        const e = b.events as Ev[] | undefined;
+        return Array.isArray(e) && e.length > 1 && b.isTerminal === true ? { ...b, events: [...e, e[e.length - 2]] } : b;
+      },
+    }),
   },
 ];
 
 /** The honest reference host, certified the same way (setup check). */
 export const HONEST: KnownBadHost = { name: 'reference', defect: 'none (the honest reference host)', clause: 'RFC 0081 §A', base: {}, options: {} };
+
+import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
+REDTEAM_HOSTS.push(
+  ...KNOWN_BAD_HOSTS.filter((h) => ['mode-refusal-adversarial-only', 'poll-page-repeats-after-terminal', 'unadvertised-mode-accepted'].includes(h.name)),
+);
