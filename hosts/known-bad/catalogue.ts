@@ -45,6 +45,7 @@ import { GENERATOR_AUDIT } from './catalogue/generator-audit.ts';
 import { JUDGE } from './catalogue/v2-eval-trajectory-trials/0244-ac-judge.ts';
 import { REFUSAL_POSITIONS } from './catalogue/refusal-positions.ts';
 import { FIXTURE_ARGS } from './catalogue/v2-eval-trajectory-trials/0244-d-fixture-args.ts';
+import { ROUND_FIVE } from './catalogue/round-five.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -78,4 +79,5 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...JUDGE,
   ...REFUSAL_POSITIONS,
   ...FIXTURE_ARGS,
+  ...ROUND_FIVE,
 ];

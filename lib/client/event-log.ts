@@ -41,6 +41,10 @@ export class Log {
     }
     const event = raw as RunEvent;
     const seq = event.sequence;
+    if (this.terminal) {
+      this.problem(`sequence ${seq} (${event.type}) came after the terminal event, which is the log's last`);
+      return true;
+    }
     if (this.seen.has(seq)) {
       this.problem(`sequence ${seq} was delivered twice`);
       return true;

@@ -402,8 +402,9 @@ export async function readRunEvents(client: Client, runId: string, options: Read
       const full = log.events.length > count ? progress() : undefined;
       if (full !== undefined) throw full;
       if (!more) throw eventsCap(log.limit ?? 'event limit reached');
-      if (log.terminal) return { kind: 'done', result: finish(true) };
     }
+    // The page is read whole: the terminal event is the log's last (docs/wire.md §5.1, CONTRACT §6).
+    if (log.terminal) return { kind: 'done', result: finish(true) };
     if (body.isTerminal === true && isSequence(body.lastSequence) && log.last >= body.lastSequence) {
       return { kind: 'done', result: finish(false) };
     }

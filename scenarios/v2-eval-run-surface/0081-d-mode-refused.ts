@@ -4,14 +4,17 @@
 //   1. openwop.requirement.0081.unadvertised-mode-refused  a suite whose mode the host does not advertise is 400
 //                                  validation_error (RFC 0081 §D; naming modes is recorded only): the
 //                                  mode alone, and the mode between two others (rule
-//                                  unadvertised-among-advertised: every mode is held, not one end)
+//                                  unadvertised-among-advertised: every mode is held, not one end),
+//                                  and a suite in each other mode of the closed vocabulary the
+//                                  discovery leaves out (rule every-unadvertised-mode)
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Fixtures: conformance-eval-mode-probe (modes ["adversarial"]), conformance-eval-mode-probe-middle
-// (modes ["golden", "adversarial", "regression"]).
+// (modes ["golden", "adversarial", "regression"]); for every-unadvertised-mode, the mode legs' own
+// suites (0081-d-modes.ts), each probed where the host lists it.
 
 import { createEvalRun, readErrorCode, type CreateEvalRunResult } from '../../lib/client/index.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
-import { defineScenario } from '../../lib/ledger/scenario.ts';
+import { defineScenario, fixtureMisfit } from '../../lib/ledger/scenario.ts';
 import { validate } from '../../lib/schemas/index.ts';
 import { refusalNamesField } from '../support/refusal.ts';
 import { SCRIPTED_AGENT } from '../support/eval-run.ts';
@@ -19,6 +22,13 @@ import { SCRIPTED_AGENT } from '../support/eval-run.ts';
 const MODE_PROBE = 'conformance-eval-mode-probe';
 /** The unadvertised adversarial between golden and regression, the modes the reference host advertises. */
 const MODE_PROBE_MIDDLE = 'conformance-eval-mode-probe-middle';
+/** A suite requesting each other mode of RFC 0081 §D's closed vocabulary (the mode legs' suites). */
+const OTHER_MODE_SUITES: ReadonlyArray<[mode: string, fixtureId: string]> = [
+  ['golden', 'conformance-eval-efficiency'],
+  ['rubric', 'conformance-eval-mode-rubric'],
+  ['regression', 'conformance-eval-regression-baseline'],
+  ['live-shadow', 'conformance-eval-mode-live-shadow'],
+];
 
 /**
  * RFC 0081 §D: "rejected at run-create with `400 validation_error`", the flat envelope, no run.
@@ -50,6 +60,8 @@ export default defineScenario('v2-eval-run-surface/0081-d-mode-refused.ts', [
     rules: {
       main: 'RFC 0081 §D (a suite whose only mode is unadvertised)',
       'unadvertised-among-advertised': 'RFC 0081 §D ("a suite requesting an unadvertised mode", whatever its place among the suite\'s modes)',
+      'every-unadvertised-mode':
+        'RFC 0081 §D ("a suite requesting an unadvertised mode is rejected at run-create with `400 validation_error`": every mode of the closed vocabulary the discovery leaves out, not adversarial alone)',
     },
     needs: { facet: [], modeAbsent: 'adversarial', fixtures: [MODE_PROBE, MODE_PROBE_MIDDLE], probes: ['modes'] },
     async run(check, target) {
@@ -68,6 +80,29 @@ export default defineScenario('v2-eval-run-surface/0081-d-mode-refused.ts', [
       );
       const middle = await createEvalRun(target.client, { evalSuiteRef: MODE_PROBE_MIDDLE, agentId: SCRIPTED_AGENT });
       checkRefused(check, middle, MODE_PROBE_MIDDLE, 'modes ["golden", "adversarial", "regression"]');
+      // Every other mode the served discovery leaves out is refused too: a host that drops a mode
+      // from its advertisement yet runs suites in it breaks the same sentence.
+      check.rule('every-unadvertised-mode');
+      for (const [mode, fixtureId] of OTHER_MODE_SUITES) {
+        if (modes.includes(mode)) continue;
+        if (!target.fixtures.has(fixtureId)) {
+          check.saw(`the unadvertised ${mode} mode, whose suite ${fixtureId} the host does not list, not probed`);
+          continue;
+        }
+        // A suite past another limit may be refused for that one first, with any 4xx (CONTRACT §6).
+        const misfit = fixtureMisfit(target, fixtureId, ['modes']);
+        if (misfit !== undefined) {
+          check.saw(`the unadvertised ${mode} mode not probed: ${misfit}`);
+          continue;
+        }
+        check.saw(`the unadvertised ${mode} mode probed`);
+        checkRefused(
+          check,
+          await createEvalRun(target.client, { evalSuiteRef: fixtureId, agentId: SCRIPTED_AGENT }),
+          fixtureId,
+          `the unadvertised ${mode} mode`,
+        );
+      }
     },
   },
 ]);
