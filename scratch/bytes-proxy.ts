@@ -80,7 +80,7 @@ export async function startBytesProxy(upstream: string, choice: BytesChoice): Pr
     const forward = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: outHeaders as never }, (answer) => {
       const status = answer.statusCode ?? 502;
       const ctx: Ctx = { req, url, status, origin, count };
-      let headers = { ...answer.headers } as Record<string, string | string[] | number>;
+      const headers = { ...answer.headers } as Record<string, string | string[] | number>;
       const type = String(answer.headers['content-type'] ?? '');
       if (choice.outText && typeof headers.location === 'string') headers.location = choice.outText(headers.location);
       const fix = (h: Record<string, string | string[] | number>) => (choice.headers ? choice.headers(h, ctx) : h);
@@ -120,7 +120,9 @@ export async function startBytesProxy(upstream: string, choice: BytesChoice): Pr
         });
         return;
       }
-      const sse = type.startsWith('text/event-stream') && (choice.outText || choice.sseFrame || choice.ssePrefix || choice.sseLineEnd || choice.sseChunk || choice.sseBurstMs);
+      const sse =
+        type.startsWith('text/event-stream') &&
+        (choice.outText || choice.sseFrame || choice.ssePrefix || choice.sseLineEnd || choice.sseChunk || choice.sseBurstMs);
       if (!sse) {
         res.writeHead(status, fix(headers) as never);
         answer.pipe(res);

@@ -34,7 +34,12 @@ async function certify(v: Variant): Promise<{ rows: Map<string, LedgerRow>; viol
       concurrency: 16,
       deadlines: patientAll({ requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS, progressTimeoutMs: DEFAULT_PROGRESS_TIMEOUT_MS }),
     });
-    if (!outcome.ok) return { rows: new Map([['discovery', { id: 'discovery', result: 'blocked', detail: outcome.reason } as LedgerRow]]), violations, injected: bytes?.count.n ?? 0 };
+    if (!outcome.ok)
+      return {
+        rows: new Map([['discovery', { id: 'discovery', result: 'blocked', detail: outcome.reason } as LedgerRow]]),
+        violations,
+        injected: bytes?.count.n ?? 0,
+      };
     return { rows: new Map(outcome.rows.map((r) => [r.id, r])), violations, injected: (bytes?.count.n ?? 0) + (wire?.injected() ?? 0) };
   } finally {
     await bytes?.close();
@@ -46,14 +51,39 @@ async function certify(v: Variant): Promise<{ rows: Map<string, LedgerRow>; viol
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 let t0 = Date.now();
 const base = await certify(HONEST);
-console.log(`[honest reference] ${base.rows.size} rows, ${((Date.now() - t0) / 1000).toFixed(1)} s, fail/blocked: ${[...base.rows.values()].filter((r) => r.result === 'executed-fail' || r.result === 'blocked').map((r) => r.id).join(', ') || 'none'}`);
+console.log(
+  `[honest reference] ${base.rows.size} rows, ${((Date.now() - t0) / 1000).toFixed(1)} s, fail/blocked: ${
+    [...base.rows.values()]
+      .filter((r) => r.result === 'executed-fail' || r.result === 'blocked')
+      .map((r) => r.id)
+      .join(', ') || 'none'
+  }`,
+);
 for (const v of hosts) {
   t0 = Date.now();
   const run = await certify(v);
   const bad = [...run.rows.values()].filter((r) => r.result === 'executed-fail' || r.result === 'blocked');
-  const differing = [...run.rows.values()].filter((r) => r.result !== base.rows.get(r.id)?.result).map((r) => `${r.id.replace('openwop.requirement.', '')}: ${base.rows.get(r.id)?.result} -> ${r.result}`);
-  console.log(`${v.name} (${((Date.now() - t0) / 1000).toFixed(1)} s, injected ${run.injected}): ${bad.length === 0 ? 'CLEAN' : `FAILS ${bad.map((r) => `${r.id.replace('openwop.requirement.', '')}:${r.result}`).join(', ')}`}${run.violations.length ? ` [traffic violations ${run.violations.length}]` : ''}`);
+  const differing = [...run.rows.values()]
+    .filter((r) => r.result !== base.rows.get(r.id)?.result)
+    .map((r) => `${r.id.replace('openwop.requirement.', '')}: ${base.rows.get(r.id)?.result} -> ${r.result}`);
+  console.log(
+    `${v.name} (${((Date.now() - t0) / 1000).toFixed(1)} s, injected ${run.injected}): ${bad.length === 0 ? 'CLEAN' : `FAILS ${bad.map((r) => `${r.id.replace('openwop.requirement.', '')}:${r.result}`).join(', ')}`}${run.violations.length ? ` [traffic violations ${run.violations.length}]` : ''}`,
+  );
   if (differing.length) console.log(`   differing: ${differing.join('; ')}`);
   for (const r of bad) console.log(`   ${r.id}: ${(r.detail ?? '').slice(0, 600)}`);
-  writeFileSync(new URL(`./results/${v.name}.json`, import.meta.url), JSON.stringify({ name: v.name, reading: v.reading, clause: v.clause, injected: run.injected, differing, bad: bad.map((r) => ({ id: r.id, result: r.result, detail: r.detail, rules: r.evidence?.failedRules })) }, null, 2));
+  writeFileSync(
+    new URL(`./results/${v.name}.json`, import.meta.url),
+    JSON.stringify(
+      {
+        name: v.name,
+        reading: v.reading,
+        clause: v.clause,
+        injected: run.injected,
+        differing,
+        bad: bad.map((r) => ({ id: r.id, result: r.result, detail: r.detail, rules: r.evidence?.failedRules })),
+      },
+      null,
+      2,
+    ),
+  );
 }

@@ -76,7 +76,10 @@ function escaped(s: string): string {
 
 function kindOf(req: IncomingMessage): string {
   const path = new URL(req.url ?? '/', 'http://x.invalid').pathname;
-  return `${req.method} ${path.replace(/\/runs\/[^/]+/, '/runs/*').replace(/\/eval-suites\/[^/]+/, '/eval-suites/*').replace(/\/holds\/[^/]+/, '/holds/*')}`;
+  return `${req.method} ${path
+    .replace(/\/runs\/[^/]+/, '/runs/*')
+    .replace(/\/eval-suites\/[^/]+/, '/eval-suites/*')
+    .replace(/\/holds\/[^/]+/, '/holds/*')}`;
 }
 
 function onceEachKind(answer: (req: IncomingMessage, res: ServerResponse) => void): BytesChoice['before'] {
@@ -96,7 +99,8 @@ const otherEventId = (id: string) => `evt~0.${id}~_-`;
 
 function eventIdsIn(value: unknown): unknown {
   if (!isObj(value)) return value;
-  if (Array.isArray(value.events)) return { ...value, events: value.events.map((e) => (isObj(e) && typeof e.eventId === 'string' ? { ...e, eventId: otherEventId(e.eventId) } : e)) };
+  if (Array.isArray(value.events))
+    return { ...value, events: value.events.map((e) => (isObj(e) && typeof e.eventId === 'string' ? { ...e, eventId: otherEventId(e.eventId) } : e)) };
   return value;
 }
 
@@ -106,10 +110,34 @@ export const idEdits = { n: 0 };
 export const HONEST = { name: 'honest-reference', reading: 'the reference host', clause: '-', options: {} } satisfies Variant;
 
 export const VARIANTS: Variant[] = [
-  { name: 'numbers-padded-fraction', reading: 'every JSON number written with a fraction: integers 3.0, decimals with trailing zeros (0.25000)', clause: 'RFC 8259 §6 (a number is its value; JSON Schema: 3.0 is an integer)', options: {}, bytes: spelled({ number: padded }) },
-  { name: 'numbers-in-exponent', reading: 'every non-zero JSON number in exponent form with E (5E-4, 3E+0)', clause: 'RFC 8259 §6 (exp = e/E [+/-] digits)', options: {}, bytes: spelled({ number: exponent }) },
-  { name: 'members-reversed', reading: 'every JSON object, answers and SSE data, with its members in reverse order', clause: 'RFC 8259 §4 (an object is an unordered collection); CONTRACT §6 key order ignored', options: {}, bytes: spelled({ keysReversed: true }) },
-  { name: 'json-answers-pretty', reading: 'every JSON answer pretty-printed with tabs, CRLF and spaces around colons', clause: 'RFC 8259 §2 (insignificant whitespace: space, tab, LF, CR)', options: {}, bytes: { json: (v) => spell(v, { pretty: { indent: '\t', nl: '\r\n' } }) } },
+  {
+    name: 'numbers-padded-fraction',
+    reading: 'every JSON number written with a fraction: integers 3.0, decimals with trailing zeros (0.25000)',
+    clause: 'RFC 8259 §6 (a number is its value; JSON Schema: 3.0 is an integer)',
+    options: {},
+    bytes: spelled({ number: padded }),
+  },
+  {
+    name: 'numbers-in-exponent',
+    reading: 'every non-zero JSON number in exponent form with E (5E-4, 3E+0)',
+    clause: 'RFC 8259 §6 (exp = e/E [+/-] digits)',
+    options: {},
+    bytes: spelled({ number: exponent }),
+  },
+  {
+    name: 'members-reversed',
+    reading: 'every JSON object, answers and SSE data, with its members in reverse order',
+    clause: 'RFC 8259 §4 (an object is an unordered collection); CONTRACT §6 key order ignored',
+    options: {},
+    bytes: spelled({ keysReversed: true }),
+  },
+  {
+    name: 'json-answers-pretty',
+    reading: 'every JSON answer pretty-printed with tabs, CRLF and spaces around colons',
+    clause: 'RFC 8259 §2 (insignificant whitespace: space, tab, LF, CR)',
+    options: {},
+    bytes: { json: (v) => spell(v, { pretty: { indent: '\t', nl: '\r\n' } }) },
+  },
   {
     name: 'sse-data-multiline',
     reading: "each SSE frame's JSON pretty-printed over several data: lines",
@@ -119,12 +147,30 @@ export const VARIANTS: Variant[] = [
       sseFrame: (frame) =>
         frame
           .split('\n')
-          .flatMap((line) => (line.startsWith('data: ') ? JSON.stringify(JSON.parse(line.slice(6)), null, 1).split('\n').map((l) => `data: ${l}`) : [line]))
+          .flatMap((line) =>
+            line.startsWith('data: ')
+              ? JSON.stringify(JSON.parse(line.slice(6)), null, 1)
+                  .split('\n')
+                  .map((l) => `data: ${l}`)
+              : [line],
+          )
           .join('\n'),
     },
   },
-  { name: 'strings-escaped', reading: 'every JSON string and name with each character but ASCII letters and digits written \\uXXXX, / as \\/', clause: 'RFC 8259 §7 (any character may be escaped)', options: {}, bytes: spelled({ string: escaped }) },
-  { name: 'json-chunked-small', reading: 'every JSON answer sent chunked in 7-byte pieces, without Content-Length', clause: 'RFC 9112 §6.1, §7.1 (chunked transfer coding)', options: {}, bytes: { jsonChunk: 7 } },
+  {
+    name: 'strings-escaped',
+    reading: 'every JSON string and name with each character but ASCII letters and digits written \\uXXXX, / as \\/',
+    clause: 'RFC 8259 §7 (any character may be escaped)',
+    options: {},
+    bytes: spelled({ string: escaped }),
+  },
+  {
+    name: 'json-chunked-small',
+    reading: 'every JSON answer sent chunked in 7-byte pieces, without Content-Length',
+    clause: 'RFC 9112 §6.1, §7.1 (chunked transfer coding)',
+    options: {},
+    bytes: { jsonChunk: 7 },
+  },
   {
     name: 'media-types-spelled',
     reading: 'Content-Type written Application/JSON;Charset="UTF-8" and Text/Event-Stream;Charset=UTF-8',
@@ -139,9 +185,27 @@ export const VARIANTS: Variant[] = [
       },
     },
   },
-  { name: 'header-names-upper-case', reading: 'every response header name written in upper case', clause: 'RFC 9110 §5.1 (field names are case-insensitive)', options: {}, bytes: { headers: upperHeaders } },
-  { name: 'connection-close', reading: 'every answer says Connection: close and the connection is closed after it', clause: 'RFC 9112 §9.6 (a server may close after any response)', options: {}, bytes: { headers: (h) => ({ ...h, connection: 'close', 'keep-alive': [] as never }) } },
-  { name: 'sse-bom-and-retry', reading: 'each SSE stream opens with a U+FEFF byte-order mark and a retry: 2500 field', clause: 'event-stream grammar (stream = [bom] *event; the retry field)', options: {}, bytes: { ssePrefix: '\uFEFFretry: 2500\n\n' } },
+  {
+    name: 'header-names-upper-case',
+    reading: 'every response header name written in upper case',
+    clause: 'RFC 9110 §5.1 (field names are case-insensitive)',
+    options: {},
+    bytes: { headers: upperHeaders },
+  },
+  {
+    name: 'connection-close',
+    reading: 'every answer says Connection: close and the connection is closed after it',
+    clause: 'RFC 9112 §9.6 (a server may close after any response)',
+    options: {},
+    bytes: { headers: (h) => ({ ...h, connection: 'close', 'keep-alive': [] as never }) },
+  },
+  {
+    name: 'sse-bom-and-retry',
+    reading: 'each SSE stream opens with a U+FEFF byte-order mark and a retry: 2500 field',
+    clause: 'event-stream grammar (stream = [bom] *event; the retry field)',
+    options: {},
+    bytes: { ssePrefix: '\uFEFFretry: 2500\n\n' },
+  },
   {
     name: 'sse-fields-reordered-unspaced',
     reading: 'each SSE frame writes data, then event, then id, each without a space after the colon',
@@ -156,8 +220,20 @@ export const VARIANTS: Variant[] = [
       },
     },
   },
-  { name: 'sse-crlf-split-chunks', reading: 'SSE lines end with CRLF and the stream is written in 3-byte pieces (a CRLF may straddle two)', clause: 'event-stream grammar (CRLF line ends); RFC 9112 §7.1 (chunk boundaries carry no meaning)', options: {}, bytes: { sseLineEnd: '\r\n', sseChunk: 3 } },
-  { name: 'sse-bursts', reading: 'SSE frames are held and sent in bursts every 400 ms', clause: 'OpenWOP v2 SSE (no timing is fixed for frames; docs/wire.md §5.2)', options: {}, bytes: { sseBurstMs: 400 } },
+  {
+    name: 'sse-crlf-split-chunks',
+    reading: 'SSE lines end with CRLF and the stream is written in 3-byte pieces (a CRLF may straddle two)',
+    clause: 'event-stream grammar (CRLF line ends); RFC 9112 §7.1 (chunk boundaries carry no meaning)',
+    options: {},
+    bytes: { sseLineEnd: '\r\n', sseChunk: 3 },
+  },
+  {
+    name: 'sse-bursts',
+    reading: 'SSE frames are held and sent in bursts every 400 ms',
+    clause: 'OpenWOP v2 SSE (no timing is fixed for frames; docs/wire.md §5.2)',
+    options: {},
+    bytes: { sseBurstMs: 400 },
+  },
   {
     name: 'retry-after-http-date',
     reading: 'the first request of each kind answers 429 rate_limited with Retry-After as an HTTP-date 2 s ahead',
@@ -166,7 +242,12 @@ export const VARIANTS: Variant[] = [
     bytes: {
       before: onceEachKind((_req, res) => {
         const text = JSON.stringify({ error: 'rate_limited', message: 'too many requests, ask again later' });
-        res.writeHead(429, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), 'openwop-version': '2.0', 'retry-after': new Date(Date.now() + 2000).toUTCString() });
+        res.writeHead(429, {
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(text)),
+          'openwop-version': '2.0',
+          'retry-after': new Date(Date.now() + 2000).toUTCString(),
+        });
         res.end(text);
       }),
     },
@@ -180,7 +261,11 @@ export const VARIANTS: Variant[] = [
       json: (value, ctx) => {
         if (ctx.status !== 201 || !isObj(value)) return undefined;
         const abs = (u: unknown) => (typeof u === 'string' && u.startsWith('/') ? ctx.origin + u : u);
-        return JSON.stringify({ ...value, ...('eventsUrl' in value ? { eventsUrl: abs(value.eventsUrl) } : {}), ...('statusUrl' in value ? { statusUrl: abs(value.statusUrl) } : {}) });
+        return JSON.stringify({
+          ...value,
+          ...('eventsUrl' in value ? { eventsUrl: abs(value.eventsUrl) } : {}),
+          ...('statusUrl' in value ? { statusUrl: abs(value.statusUrl) } : {}),
+        });
       },
       headers: (h, ctx) => (typeof h.location === 'string' && h.location.startsWith('/') ? { ...h, location: ctx.origin + h.location } : h),
     },
@@ -190,7 +275,12 @@ export const VARIANTS: Variant[] = [
     reading: 'the create answer says status pending (the engine has not picked the run up yet)',
     clause: 'docs/wire.md §4 (201 status one of pending, running, waiting-*)',
     options: {},
-    bytes: { json: (value, ctx) => (ctx.status === 201 && ctx.req.method === 'POST' && ctx.url.pathname === '/runs' && isObj(value) ? JSON.stringify({ ...value, status: 'pending' }) : undefined) },
+    bytes: {
+      json: (value, ctx) =>
+        ctx.status === 201 && ctx.req.method === 'POST' && ctx.url.pathname === '/runs' && isObj(value)
+          ? JSON.stringify({ ...value, status: 'pending' })
+          : undefined,
+    },
   },
   {
     name: 'discovery-arrays-reversed',
@@ -200,7 +290,7 @@ export const VARIANTS: Variant[] = [
     bytes: {
       json: (value, ctx) => {
         if (ctx.url.pathname !== '/.well-known/openwop' || !isObj(value)) return undefined;
-        const copy = structuredClone(value) as Record<string, any>;
+        const copy = structuredClone(value) as { fixtures?: unknown[]; agents?: { evalSuite?: { modes?: unknown[] } } };
         if (Array.isArray(copy.fixtures)) copy.fixtures.reverse();
         if (Array.isArray(copy.agents?.evalSuite?.modes)) copy.agents.evalSuite.modes.reverse();
         return JSON.stringify(copy);
@@ -209,15 +299,30 @@ export const VARIANTS: Variant[] = [
   },
   {
     name: 'summary-tasks-reversed',
-    reading: "the eval summary lists its tasks[] last task first",
+    reading: 'the eval summary lists its tasks[] last task first',
     clause: 'RFC 0081 §C (tasks[] per-task results keyed by taskId; no order fixed)',
-    options: { engineBehaviour: { outgoingSummary: (s, suite) => { const out = REFERENCE_BEHAVIOUR.outgoingSummary(s, suite); return Array.isArray(out.tasks) ? { ...out, tasks: [...out.tasks].reverse() } : out; } } },
+    options: {
+      engineBehaviour: {
+        outgoingSummary: (s, suite) => {
+          const out = REFERENCE_BEHAVIOUR.outgoingSummary(s, suite);
+          return Array.isArray(out.tasks) ? { ...out, tasks: [...out.tasks].reverse() } : out;
+        },
+      },
+    },
   },
   {
     name: 'eval-started-modes-reversed',
     reading: 'eval.started lists the suite modes in reverse order',
     clause: 'OpenWOP v2 evalStarted (modes: unique items, no order fixed)',
-    options: { engineBehaviour: { outgoingEvents: (emit) => { const next = REFERENCE_BEHAVIOUR.outgoingEvents(emit); return (type, payload) => next(type, type === 'eval.started' && Array.isArray(payload.modes) ? { ...payload, modes: [...payload.modes].reverse() } : payload); } } },
+    options: {
+      engineBehaviour: {
+        outgoingEvents: (emit) => {
+          const next = REFERENCE_BEHAVIOUR.outgoingEvents(emit);
+          return (type, payload) =>
+            next(type, type === 'eval.started' && Array.isArray(payload.modes) ? { ...payload, modes: [...payload.modes].reverse() } : payload);
+        },
+      },
+    },
   },
   {
     name: 'event-ids-other-shape',
@@ -253,8 +358,14 @@ export const VARIANTS: Variant[] = [
       },
       json: (value, ctx) => {
         if (!ctx.url.pathname.endsWith('/events/poll') || !isObj(value)) return undefined;
-        const events = Array.isArray(value.events) ? value.events.map((e) => (isObj(e) && typeof e.sequence === 'number' ? { ...e, sequence: e.sequence * 2 } : e)) : value.events;
-        return JSON.stringify({ ...value, events, lastSequence: typeof value.lastSequence === 'number' && value.lastSequence >= 0 ? value.lastSequence * 2 : value.lastSequence });
+        const events = Array.isArray(value.events)
+          ? value.events.map((e) => (isObj(e) && typeof e.sequence === 'number' ? { ...e, sequence: e.sequence * 2 } : e))
+          : value.events;
+        return JSON.stringify({
+          ...value,
+          events,
+          lastSequence: typeof value.lastSequence === 'number' && value.lastSequence >= 0 ? value.lastSequence * 2 : value.lastSequence,
+        });
       },
       sseFrame: (frame) =>
         frame
@@ -269,9 +380,25 @@ export const VARIANTS: Variant[] = [
           .join('\n'),
     },
   },
-  { name: 'paced-trials', reading: 'the engine waits 120 ms between trials, so every run stays running longer', clause: 'OpenWOP v2 (no time is fixed for a run to end; CONTRACT §6)', options: { paceMs: 120 } },
-  { name: 'keep-alive-every-40ms', reading: 'SSE keep-alive comments every 40 ms', clause: 'docs/wire.md §5.2 (a keep-alive at least every 30 s)', options: { keepAliveMs: 40 } },
-  { name: 'sse-bursts-60ms', reading: 'SSE frames are held and sent in bursts every 60 ms', clause: 'OpenWOP v2 SSE (no timing is fixed for frames; docs/wire.md §5.2)', options: { paceMs: 40 }, bytes: { sseBurstMs: 60 } },
+  {
+    name: 'paced-trials',
+    reading: 'the engine waits 120 ms between trials, so every run stays running longer',
+    clause: 'OpenWOP v2 (no time is fixed for a run to end; CONTRACT §6)',
+    options: { paceMs: 120 },
+  },
+  {
+    name: 'keep-alive-every-40ms',
+    reading: 'SSE keep-alive comments every 40 ms',
+    clause: 'docs/wire.md §5.2 (a keep-alive at least every 30 s)',
+    options: { keepAliveMs: 40 },
+  },
+  {
+    name: 'sse-bursts-60ms',
+    reading: 'SSE frames are held and sent in bursts every 60 ms',
+    clause: 'OpenWOP v2 SSE (no timing is fixed for frames; docs/wire.md §5.2)',
+    options: { paceMs: 40 },
+    bytes: { sseBurstMs: 60 },
+  },
   {
     name: 'retry-after-4s',
     reading: 'the first request of each kind answers 429 rate_limited with Retry-After: 4',
@@ -280,7 +407,12 @@ export const VARIANTS: Variant[] = [
     bytes: {
       before: onceEachKind((_req, res) => {
         const text = JSON.stringify({ error: 'rate_limited', message: 'too many requests, ask again later' });
-        res.writeHead(429, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), 'openwop-version': '2.0', 'retry-after': '4' });
+        res.writeHead(429, {
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(text)),
+          'openwop-version': '2.0',
+          'retry-after': '4',
+        });
         res.end(text);
       }),
     },
@@ -293,7 +425,12 @@ export const VARIANTS: Variant[] = [
     bytes: {
       before: onceEachKind((_req, res) => {
         const text = JSON.stringify({ error: 'unavailable', message: 'briefly unavailable' });
-        res.writeHead(503, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), 'openwop-version': '2.0', 'retry-after': new Date(Date.now() + 2000).toUTCString() });
+        res.writeHead(503, {
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(text)),
+          'openwop-version': '2.0',
+          'retry-after': new Date(Date.now() + 2000).toUTCString(),
+        });
         res.end(text);
       }),
     },
@@ -302,31 +439,83 @@ export const VARIANTS: Variant[] = [
     name: 'usage-with-every-optional',
     reading: 'provider.usage carries totalTokens, currency USD, cacheHit false, cacheReadTokens 0 and cacheWriteTokens 0',
     clause: 'docs/wire.md §6.2 (provider.usage optional members)',
-    options: { engineBehaviour: { outgoingEvents: (emit) => { const next = REFERENCE_BEHAVIOUR.outgoingEvents(emit); return (type, p) => next(type, type === 'provider.usage' ? { ...p, totalTokens: Number(p.inputTokens) + Number(p.outputTokens), currency: 'USD', cacheHit: false, cacheReadTokens: 0, cacheWriteTokens: 0 } : p); } } },
+    options: {
+      engineBehaviour: {
+        outgoingEvents: (emit) => {
+          const next = REFERENCE_BEHAVIOUR.outgoingEvents(emit);
+          return (type, p) =>
+            next(
+              type,
+              type === 'provider.usage'
+                ? {
+                    ...p,
+                    totalTokens: Number(p.inputTokens) + Number(p.outputTokens),
+                    currency: 'USD',
+                    cacheHit: false,
+                    cacheReadTokens: 0,
+                    cacheWriteTokens: 0,
+                  }
+                : p,
+            );
+        },
+      },
+    },
   },
   {
     name: 'tool-returned-status-duration',
     reading: 'agent.tool-returned carries status ok (with outcome) or error (with error) and durationMs 1',
     clause: 'docs/wire.md §6.2 (agent.tool-returned status, durationMs optional)',
-    options: { engineBehaviour: { outgoingEvents: (emit) => { const next = REFERENCE_BEHAVIOUR.outgoingEvents(emit); return (type, p) => next(type, type === 'agent.tool-returned' ? { ...p, status: p.status ?? ('error' in p ? 'error' : 'ok'), durationMs: 1 } : p); } } },
+    options: {
+      engineBehaviour: {
+        outgoingEvents: (emit) => {
+          const next = REFERENCE_BEHAVIOUR.outgoingEvents(emit);
+          return (type, p) => next(type, type === 'agent.tool-returned' ? { ...p, status: p.status ?? ('error' in p ? 'error' : 'ok'), durationMs: 1 } : p);
+        },
+      },
+    },
   },
   {
     name: 'invocation-started-resolved',
     reading: 'agent.invocation-started names resolvedModel scripted-1 and resolvedProvider scripted',
     clause: 'docs/wire.md §6.2 (agent.invocation-started optional members)',
-    options: { engineBehaviour: { outgoingEvents: (emit) => { const next = REFERENCE_BEHAVIOUR.outgoingEvents(emit); return (type, p) => next(type, type === 'agent.invocation-started' ? { ...p, resolvedModel: 'scripted-1', resolvedProvider: 'scripted' } : p); } } },
+    options: {
+      engineBehaviour: {
+        outgoingEvents: (emit) => {
+          const next = REFERENCE_BEHAVIOUR.outgoingEvents(emit);
+          return (type, p) => next(type, type === 'agent.invocation-started' ? { ...p, resolvedModel: 'scripted-1', resolvedProvider: 'scripted' } : p);
+        },
+      },
+    },
   },
   {
     name: 'summary-empty-lists',
     reading: 'the summary carries pinnedNodeIds [] and every task safetyFindings [] when nothing was found',
     clause: 'docs/wire.md §7 (pinnedNodeIds, tasks[].safetyFindings optional)',
-    options: { engineBehaviour: { outgoingSummary: (s, suite) => { const out = REFERENCE_BEHAVIOUR.outgoingSummary(s, suite); return { ...out, pinnedNodeIds: [], tasks: Array.isArray(out.tasks) ? out.tasks.map((t: any) => ({ safetyFindings: [], ...t })) : out.tasks }; } } },
+    options: {
+      engineBehaviour: {
+        outgoingSummary: (s, suite) => {
+          const out = REFERENCE_BEHAVIOUR.outgoingSummary(s, suite);
+          return {
+            ...out,
+            pinnedNodeIds: [],
+            tasks: Array.isArray(out.tasks) ? out.tasks.map((t: Record<string, unknown>) => ({ safetyFindings: [], ...t })) : out.tasks,
+          };
+        },
+      },
+    },
   },
   {
     name: 'scored-finding-count-zero',
     reading: 'every eval.scored carries safetyFindingCount 0 (the host finds nothing)',
     clause: 'docs/wire.md §6.1 (eval.scored safetyFindingCount optional)',
-    options: { engineBehaviour: { outgoingEvents: (emit) => { const next = REFERENCE_BEHAVIOUR.outgoingEvents(emit); return (type, p) => next(type, type === 'eval.scored' ? { ...p, safetyFindingCount: 0 } : p); } } },
+    options: {
+      engineBehaviour: {
+        outgoingEvents: (emit) => {
+          const next = REFERENCE_BEHAVIOUR.outgoingEvents(emit);
+          return (type, p) => next(type, type === 'eval.scored' ? { ...p, safetyFindingCount: 0 } : p);
+        },
+      },
+    },
   },
   {
     name: 'events-with-engine-version',
@@ -334,12 +523,33 @@ export const VARIANTS: Variant[] = [
     clause: 'docs/wire.md §5.1 (engineVersion optional)',
     options: {},
     bytes: {
-      json: (value, ctx) => (ctx.url.pathname.endsWith('/events/poll') && isObj(value) && Array.isArray(value.events) ? JSON.stringify({ ...value, events: value.events.map((e) => ({ ...(e as object), engineVersion: 1 })) }) : undefined),
-      sseFrame: (frame) => frame.split('\n').map((l) => (l.startsWith('data: {') ? `data: ${JSON.stringify({ ...JSON.parse(l.slice(6)), engineVersion: 1 })}` : l)).join('\n'),
+      json: (value, ctx) =>
+        ctx.url.pathname.endsWith('/events/poll') && isObj(value) && Array.isArray(value.events)
+          ? JSON.stringify({ ...value, events: value.events.map((e) => ({ ...(e as object), engineVersion: 1 })) })
+          : undefined,
+      sseFrame: (frame) =>
+        frame
+          .split('\n')
+          .map((l) => (l.startsWith('data: {') ? `data: ${JSON.stringify({ ...JSON.parse(l.slice(6)), engineVersion: 1 })}` : l))
+          .join('\n'),
     },
   },
-  { name: 'numbers-padded-polled', reading: 'updates-only SSE (events polled), every JSON number written with a fraction', clause: 'RFC 8259 §6; OpenWOP v2 SSE unsupported_stream_mode', options: {}, wire: { noDebugStream: true }, bytes: spelled({ number: padded }) },
-  { name: 'members-reversed-polled', reading: 'updates-only SSE (events polled), every JSON object with its members reversed', clause: 'RFC 8259 §4; OpenWOP v2 SSE unsupported_stream_mode', options: {}, wire: { noDebugStream: true }, bytes: spelled({ keysReversed: true }) },
+  {
+    name: 'numbers-padded-polled',
+    reading: 'updates-only SSE (events polled), every JSON number written with a fraction',
+    clause: 'RFC 8259 §6; OpenWOP v2 SSE unsupported_stream_mode',
+    options: {},
+    wire: { noDebugStream: true },
+    bytes: spelled({ number: padded }),
+  },
+  {
+    name: 'members-reversed-polled',
+    reading: 'updates-only SSE (events polled), every JSON object with its members reversed',
+    clause: 'RFC 8259 §4; OpenWOP v2 SSE unsupported_stream_mode',
+    options: {},
+    wire: { noDebugStream: true },
+    bytes: spelled({ keysReversed: true }),
+  },
   {
     name: 'max-tasks-clamped',
     reading: 'maxTasksPerSuite is 4, and a suite of more tasks is run no further than its first 4 tasks',
@@ -379,7 +589,16 @@ export const VARIANTS: Variant[] = [
           const refusal = REFERENCE_PLAN_RULES.featureRefusal(suite, facets);
           const field = refusal?.details?.field;
           if (refusal === undefined || typeof field !== 'string') return refusal;
-          return { ...refusal, message: 'the suite uses a feature this host does not advertise', details: { pointer: `/${field.replace(/\[\]/g, '/0').replace(/\[(\d+)\]/g, '/$1').replaceAll('.', '/')}` } };
+          return {
+            ...refusal,
+            message: 'the suite uses a feature this host does not advertise',
+            details: {
+              pointer: `/${field
+                .replace(/\[\]/g, '/0')
+                .replace(/\[(\d+)\]/g, '/$1')
+                .replaceAll('.', '/')}`,
+            },
+          };
         },
       },
     },
@@ -403,17 +622,21 @@ export const VARIANTS: Variant[] = [
   {
     name: 'fork-erased-410',
     reading: 'a fork of an eval run whose derived copy was erased is refused 410 run_expired',
-    clause: 'RFC 0252 Security (SHOULD be refused; no status fixed); docs/wire.md §5.5 (410 run_expired: the range the fork needs has expired); CONTRACT §6 (any 4xx)',
+    clause:
+      'RFC 0252 Security (SHOULD be refused; no status fixed); docs/wire.md §5.5 (410 run_expired: the range the fork needs has expired); CONTRACT §6 (any 4xx)',
     options: {},
     bytes: {
       jsonStatus: (value, ctx) => (ctx.status === 409 && isObj(value) && value.error === 'eval_recorded_fixtures_gone' ? 410 : undefined),
-      json: (value, ctx) => (ctx.status === 409 && isObj(value) && value.error === 'eval_recorded_fixtures_gone' ? JSON.stringify({ error: 'run_expired', message: 'the recorded fixtures this fork needs are gone' }) : undefined),
+      json: (value, ctx) =>
+        ctx.status === 409 && isObj(value) && value.error === 'eval_recorded_fixtures_gone'
+          ? JSON.stringify({ error: 'run_expired', message: 'the recorded fixtures this fork needs are gone' })
+          : undefined,
     },
   },
   {
     name: 'cost-ceiling-fails-run',
     reading: 'maxCostUsdPerSuite 0.005: a run whose cost passes the ceiling ends run.failed at its end instead of eval.completed',
-    clause: 'RFC 0081 §D (an optional ceiling; how it is held is the host\'s); CONTRACT §6 (a run that ends without run.completed)',
+    clause: "RFC 0081 §D (an optional ceiling; how it is held is the host's); CONTRACT §6 (a run that ends without run.completed)",
     options: {
       evalSuite: { maxCostUsdPerSuite: 0.005 },
       engineBehaviour: {
@@ -422,7 +645,8 @@ export const VARIANTS: Variant[] = [
           let total = new Fraction(0);
           return (type, p) => {
             if (type === 'provider.usage' && p.costEstimateUsd !== undefined) total = total.add(exactDecimal(p.costEstimateUsd as number));
-            if (type === 'eval.completed' && total.compare(exactDecimal(0.005)) > 0) throw new HttpError(422, 'acme.cost_ceiling_exceeded', 'the run cost more than maxCostUsdPerSuite');
+            if (type === 'eval.completed' && total.compare(exactDecimal(0.005)) > 0)
+              throw new HttpError(422, 'acme.cost_ceiling_exceeded', 'the run cost more than maxCostUsdPerSuite');
             next(type, p);
           };
         },
@@ -454,13 +678,17 @@ export const VARIANTS: Variant[] = [
     clause: 'docs/wire.md §1.3 (opaque ^[A-Za-z0-9._~-]{16,128}$; encode every byte outside [A-Za-z0-9._-] as ~HH)',
     options: {},
     bytes: {
-      outText: (t) => t.replace(/(tenant-[ab])(\/|~2F)([A-Za-z0-9_-]{22})(?![A-Za-z0-9_~.-])/g, (_m, ten, sep, op) => { idEdits.n++; return `${ten}${sep}${op}${sep === '/' ? '.~_' : '.~7E_'}`; }),
+      outText: (t) =>
+        t.replace(/(tenant-[ab])(\/|~2F)([A-Za-z0-9_-]{22})(?![A-Za-z0-9_~.-])/g, (_m, ten, sep, op) => {
+          idEdits.n++;
+          return `${ten}${sep}${op}${sep === '/' ? '.~_' : '.~7E_'}`;
+        }),
       inText: (t) => t.replace(/(tenant-[ab])(\/|~2F)([A-Za-z0-9_-]{22})\.(~|~7E)_/g, '$1$2$3'),
     },
   },
   {
     name: 'timestamps-lower-case',
-    reading: "event timestamps written with lower-case t and z (2026-12-06t02:44:23.925z)",
+    reading: 'event timestamps written with lower-case t and z (2026-12-06t02:44:23.925z)',
     clause: 'RFC 3339 §5.6 NOTE (T and Z may be lower case); docs/wire.md §5.1 (a date-time)',
     options: { hostBehaviour: everyForm((doc) => ({ ...doc, timestamp: doc.timestamp.replace('T', 't').replace(/Z$/, 'z') })) },
   },
@@ -491,7 +719,20 @@ export const VARIANTS: Variant[] = [
     name: 'regression-vs-baseline-as-decline',
     reading: 'eval.completed.regressionVsBaseline counts a decline as positive: baseline aggregate minus candidate (−scoreDelta)',
     clause: 'RFC 0081 §C (regressionVsBaseline?: no formula or sign given), docs/wire.md §6.1 (−1..1)',
-    options: { engineBehaviour: { outgoingEvents: (emit) => { const next = REFERENCE_BEHAVIOUR.outgoingEvents(emit); return (type, p) => next(type, type === 'eval.completed' && typeof p.regressionVsBaseline === 'number' ? { ...p, regressionVsBaseline: p.regressionVsBaseline === 0 ? 0 : -p.regressionVsBaseline } : p); } } },
+    options: {
+      engineBehaviour: {
+        outgoingEvents: (emit) => {
+          const next = REFERENCE_BEHAVIOUR.outgoingEvents(emit);
+          return (type, p) =>
+            next(
+              type,
+              type === 'eval.completed' && typeof p.regressionVsBaseline === 'number'
+                ? { ...p, regressionVsBaseline: p.regressionVsBaseline === 0 ? 0 : -p.regressionVsBaseline }
+                : p,
+            );
+        },
+      },
+    },
   },
   {
     name: 'agent-prompt-and-reasoning-events',
@@ -504,7 +745,11 @@ export const VARIANTS: Variant[] = [
           return (type, p) => {
             next(type, p);
             if (type === 'agent.invocation-started') {
-              next('agent.prompt-resolved', { agentId: p.agentId, invocationId: p.invocationId, promptHash: 'sha256:0000000000000000000000000000000000000000000' });
+              next('agent.prompt-resolved', {
+                agentId: p.agentId,
+                invocationId: p.invocationId,
+                promptHash: 'sha256:0000000000000000000000000000000000000000000',
+              });
               next('agent.reasoned', { agentId: p.agentId, invocationId: p.invocationId });
             }
           };
@@ -516,13 +761,30 @@ export const VARIANTS: Variant[] = [
     name: 'tool-called-transport-native',
     reading: 'agent.tool-called carries transport "native"',
     clause: 'docs/wire.md §6.2 (agent.tool-called transport optional: mcp | http | native)',
-    options: { engineBehaviour: { outgoingEvents: (emit) => { const next = REFERENCE_BEHAVIOUR.outgoingEvents(emit); return (type, p) => next(type, type === 'agent.tool-called' ? { ...p, transport: 'native' } : p); } } },
+    options: {
+      engineBehaviour: {
+        outgoingEvents: (emit) => {
+          const next = REFERENCE_BEHAVIOUR.outgoingEvents(emit);
+          return (type, p) => next(type, type === 'agent.tool-called' ? { ...p, transport: 'native' } : p);
+        },
+      },
+    },
   },
   {
     name: 'vendor-event-after-eval-completed',
     reading: 'a vendor event stands between eval.completed and run.completed',
     clause: 'RFC 0081 §C (eval.completed before run.completed; nothing else fixed), OpenWOP v2 events (unknown types)',
-    options: { engineBehaviour: { outgoingEvents: (emit) => { const next = REFERENCE_BEHAVIOUR.outgoingEvents(emit); return (type, p) => { next(type, p); if (type === 'eval.completed') next('acme.eval-archived', { archived: true }); }; } } },
+    options: {
+      engineBehaviour: {
+        outgoingEvents: (emit) => {
+          const next = REFERENCE_BEHAVIOUR.outgoingEvents(emit);
+          return (type, p) => {
+            next(type, p);
+            if (type === 'eval.completed') next('acme.eval-archived', { archived: true });
+          };
+        },
+      },
+    },
   },
   {
     name: 'discovery-extensions-engine-version',
@@ -532,7 +794,12 @@ export const VARIANTS: Variant[] = [
     bytes: {
       json: (value, ctx) =>
         ctx.url.pathname === '/.well-known/openwop' && isObj(value)
-          ? JSON.stringify({ ...value, engineVersion: 7, extensions: { 'acme.trace': { sampling: 0.1 } }, implementation: { ...(value.implementation as object), url: 'https://example.com/host' } })
+          ? JSON.stringify({
+              ...value,
+              engineVersion: 7,
+              extensions: { 'acme.trace': { sampling: 0.1 } },
+              implementation: { ...(value.implementation as object), url: 'https://example.com/host' },
+            })
           : undefined,
     },
   },
@@ -569,7 +836,7 @@ export const VARIANTS: Variant[] = [
   },
   {
     name: 'trials-round-robin',
-    reading: "trials run round-robin across tasks: trial 0 of every task, then trial 1 of every task, …",
+    reading: 'trials run round-robin across tasks: trial 0 of every task, then trial 1 of every task, …',
     clause: "RFC 0244 §B (trial scheduling is the host's; every eval.scored carries trialIndex)",
     options: {
       engineBehaviour: {
