@@ -867,4 +867,83 @@ export const VARIANTS: Variant[] = [
       },
     },
   },
+  {
+    name: 'tasks-order-alternates',
+    reading: "every other eval run runs its suite's tasks last first (the order differs from run to run)",
+    clause: 'RFC 0081 §B, §C (no task order fixed), RFC 0244 §B; RFC 0081 §A (reproducible scores, not a reproducible schedule)',
+    options: (() => {
+      let runs = 0;
+      return {
+        engineBehaviour: {
+          taskCeilingRefusal: (
+            suite: Parameters<typeof REFERENCE_PLAN_RULES.taskCeilingRefusal>[0],
+            facets: Parameters<typeof REFERENCE_PLAN_RULES.taskCeilingRefusal>[1],
+          ) => {
+            const refusal = REFERENCE_PLAN_RULES.taskCeilingRefusal(suite, facets);
+            if (refusal === undefined && runs++ % 2 === 1) suite.tasks.reverse();
+            return refusal;
+          },
+        },
+      };
+    })(),
+  },
+  {
+    name: 'trial-order-alternates',
+    reading: "a task's trials run forward, the next task's trials last first, and so on",
+    clause: "RFC 0244 §B (trial scheduling is the host's; every eval.scored carries trialIndex)",
+    options: (() => {
+      let calls = 0;
+      return {
+        engineBehaviour: {
+          trialOrder: (count: number) => {
+            const order = Array.from({ length: count }, (_, i) => i);
+            return calls++ % 2 === 1 ? order.reverse() : order;
+          },
+        },
+      };
+    })(),
+  },
+  {
+    name: 'discovery-extra-fixture-ids',
+    reading: 'discovery lists fixture ids the harness does not know (upstream workflow stubs, a future eval suite) first',
+    clause: 'docs/wire.md §1.2 (fixtures: unknown ids must be tolerated)',
+    options: {},
+    bytes: {
+      json: (value, ctx) =>
+        ctx.url.pathname === '/.well-known/openwop' && isObj(value) && Array.isArray(value.fixtures)
+          ? JSON.stringify({ ...value, fixtures: ['noop-workflow', 'conformance-eval-future-suite', ...value.fixtures] })
+          : undefined,
+    },
+  },
+  {
+    name: 'discovery-newer-minor-preferred',
+    reading: 'discovery offers protocolVersions ["2.0","2.3"], preferredVersion "2.3"; answers carry OpenWOP-Version 2.3',
+    clause: 'docs/wire.md §1.1, §1.2 (a newer minor of 2 is still major 2)',
+    options: {},
+    wire: { responseVersion: '2.3' },
+    bytes: {
+      json: (value, ctx) =>
+        ctx.url.pathname === '/.well-known/openwop' && isObj(value)
+          ? JSON.stringify({ ...value, protocolVersions: ['2.0', '2.3'], preferredVersion: '2.3' })
+          : undefined,
+    },
+  },
+  {
+    name: 'discovery-two-signing-keys',
+    reading: 'discovery publishes a second (retired) signing key before the current one',
+    clause: 'docs/wire.md §1.2, §12.4 (signingKeys[]: the public keys for bundle signatures)',
+    options: {},
+    bytes: {
+      json: (value, ctx) =>
+        ctx.url.pathname === '/.well-known/openwop' && isObj(value) && Array.isArray(value.signingKeys)
+          ? JSON.stringify({
+              ...value,
+              signingKeys: [
+                { keyId: 'retired-2025', alg: 'ed25519', publicKey: 'Jw4rVt2y1mBfJp0tWqk3hYh8m8zC5C0fQx1X2bq8v0E', use: 'certification-bundle' },
+                ...value.signingKeys,
+              ],
+            })
+          : undefined,
+    },
+  },
 ];
