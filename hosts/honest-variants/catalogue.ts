@@ -26,6 +26,7 @@ import { TENANT_VARIANTS } from './tenants.ts';
 import { ENVELOPE_VARIANTS } from './envelopes.ts';
 import { OPEN_READING_VARIANTS } from './open-readings.ts';
 import { RECORDED_VARIANTS } from './recorded.ts';
+import { ORDER_AND_SIGN_VARIANTS } from './order-and-sign.ts';
 
 export interface HonestVariant {
   /** kebab-case, unique. */
@@ -242,4 +243,5 @@ export const HONEST_VARIANTS: HonestVariant[] = [
   ...ADVERSARIAL_VARIANTS,
   ...PROVENANCE_VARIANTS,
   ...RECORDED_VARIANTS,
+  ...ORDER_AND_SIGN_VARIANTS,
 ];

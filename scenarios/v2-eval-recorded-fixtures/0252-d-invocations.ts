@@ -86,7 +86,19 @@ const hostLegs: Leg[] = [
       check.equal(answers[2], secondRead, "the read is served the source's second invocation's answer");
       check.rule('sequence-order');
       need(check, !jsonDeepEqual(firstInc, secondInc), "the source's two invocations recorded two different answers to the same inc", [firstInc, secondInc]);
-      check.equal(answers.slice(0, 2), [firstInc, secondInc], "the two identical incs are served the first invocation's answer, then the second's");
+      // "In event-sequence order" (RFC 0252 §D, UQ 1) is the order of the source's log: the order
+      // its tasks ran in is the host's (RFC 0081 §B, §C, RFC 0244 §B fix none), so the invocation
+      // that came first is read from the log, by where each task was scored, not from the task names.
+      const scoredAt = (taskId: string) => source.events.findIndex((e) => e.type === 'eval.scored' && payloadOf(e).taskId === taskId);
+      const [firstAt, secondAt] = [scoredAt('first'), scoredAt('second')];
+      const reordered = firstAt >= 0 && secondAt >= 0 && secondAt < firstAt;
+      if (reordered) check.saw("the source ran its tasks in an order other than the suite's: the entries follow its log");
+      const inLogOrder = reordered ? [secondInc, firstInc] : [firstInc, secondInc];
+      check.equal(
+        answers.slice(0, 2),
+        inLogOrder,
+        "the two identical incs are served the earlier invocation's answer, then the later one's, in the source's log order",
+      );
     },
   },
   {

@@ -117,11 +117,19 @@ export function compareCompleted(ctx: ServedContext): void {
   if (run.request.baselineRunId !== undefined) {
     const { check, clause } = fact('served-regression');
     const delta = isJsonObject(summary.regression) ? summary.regression.scoreDelta : undefined;
-    if (completedPayload.regressionVsBaseline !== undefined)
+    if (completedPayload.regressionVsBaseline !== undefined) {
+      // RFC 0081 §C writes only `regressionVsBaseline?` (docs/wire.md §6.1: −1..1): no formula and
+      // no sign. It measures the change the summary's scoreDelta measures, and a host may count a
+      // decline as positive (a "regression"), so its magnitude is |scoreDelta| and its sign either.
+      const served = completedPayload.regressionVsBaseline;
+      const scoreDelta = typeof delta === 'number' ? delta : Number.NaN;
+      const declinePositive = typeof served === 'number' && served !== 0 && scoreDelta !== 0 && Math.sign(served) === -Math.sign(scoreDelta);
+      if (declinePositive) check.saw('eval.completed.regressionVsBaseline counts a decline as positive (the negated scoreDelta)');
       check.close(
-        completedPayload.regressionVsBaseline,
-        typeof delta === 'number' ? delta : Number.NaN,
-        `${clause} eval.completed.regressionVsBaseline is the summary's scoreDelta`,
+        declinePositive ? -served : served,
+        scoreDelta,
+        `${clause} eval.completed.regressionVsBaseline is the summary's scoreDelta, or its negation (a decline counted positive)`,
       );
+    }
   }
 }

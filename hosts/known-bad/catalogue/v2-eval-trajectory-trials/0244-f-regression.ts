@@ -55,4 +55,14 @@ export const REGRESSION: KnownBadHost[] = [
       },
     }),
   },
+  {
+    name: 'regression-vs-baseline-halved',
+    defect: "eval.completed.regressionVsBaseline is half the summary's scoreDelta",
+    clause: 'RFC 0081 §C, RFC 0244 §F',
+    ...engine({
+      outgoingEvents: rewriting('eval.completed', (payload) =>
+        typeof payload.regressionVsBaseline === 'number' ? { ...payload, regressionVsBaseline: payload.regressionVsBaseline / 2 } : payload,
+      ),
+    }),
+  },
 ];
