@@ -29,7 +29,7 @@ async function certify(v: Variant): Promise<{ rows: Map<string, LedgerRow>; viol
       host: { baseUrl: bytes?.baseUrl ?? wire?.baseUrl ?? host.baseUrl, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey },
       requireBehavior: false,
       scenarios,
-      seed: MATRIX_SEED,
+      seed: process.env.SEED ?? MATRIX_SEED,
       generated,
       concurrency: 16,
       deadlines: patientAll({ requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS, progressTimeoutMs: DEFAULT_PROGRESS_TIMEOUT_MS }),

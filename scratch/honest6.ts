@@ -309,4 +309,94 @@ export const VARIANTS: Variant[] = [
       headers: (h, ctx) => (ctx.url.pathname === '/.well-known/openwop' && typeof h.etag === 'string' && !h.etag.startsWith('W/') ? { ...h, etag: `W/${h.etag}` } : h),
     },
   },
+  {
+    name: 'sse-comment-lines-inside-frames',
+    reading: 'a comment line (": trace …") between the fields of every frame',
+    clause: 'event-stream grammar (a line starting with a colon is a comment, anywhere in a block)',
+    options: {},
+    bytes: { sseFrame: (frame) => (frame.includes('\ndata:') ? frame.replace('\ndata:', '\n: trace 42\ndata:') : frame) },
+  },
+  {
+    name: 'sse-unknown-fields',
+    reading: 'every frame carries an unknown field line ("x-shard: 3") and a field without a colon ("flush")',
+    clause: 'event-stream grammar (an unknown field is ignored; a line without a colon is a field with an empty value)',
+    options: {},
+    bytes: { sseFrame: (frame) => (frame.includes('data:') ? `x-shard: 3\nflush\n${frame}` : frame) },
+  },
+  {
+    name: 'sse-data-extra-leading-space',
+    reading: 'every data line written "data:  {…}" (two spaces; the JSON then starts with a space)',
+    clause: 'event-stream grammar (one leading space is removed); RFC 8259 §2 (leading whitespace)',
+    options: {},
+    bytes: { sseFrame: (frame) => frame.replace(/^data: /m, 'data:  ') },
+  },
+  {
+    name: 'events-with-node-ids',
+    reading: 'every event of a trial carries nodeId "eval-task-<taskId>"',
+    clause: 'docs/wire.md §5.1 (nodeId optional, the nodeId pattern)',
+    options: {
+      hostBehaviour: (() => {
+        const edit = (d: RunEventDoc): RunEventDoc => (d.type.startsWith('agent.') || d.type === 'provider.usage' ? { ...d, nodeId: 'eval-task' } : d);
+        return { streamedEvent: edit, polledEvents: (b: Record<string, unknown>) => ({ ...b, events: (b.events as RunEventDoc[]).map(edit) }) };
+      })(),
+    },
+  },
+  {
+    name: 'content-type-without-charset',
+    reading: 'JSON answers typed application/json with no charset, SSE text/event-stream with none',
+    clause: 'RFC 8259 §11 (application/json has no charset parameter); the event-stream format (always UTF-8)',
+    options: {},
+    bytes: {
+      headers: (h) => {
+        const t = String(h['content-type'] ?? '');
+        if (t.startsWith('application/json')) return { ...h, 'content-type': 'application/json' };
+        if (t.startsWith('text/event-stream')) return { ...h, 'content-type': 'text/event-stream' };
+        return h;
+      },
+    },
+  },
+  {
+    name: 'error-envelope-legacy-nested',
+    reading: 'every error envelope in the older nested form {"error":{"code","message","details"}}',
+    clause: 'docs/wire.md §1.4 (the upstream suite still accepts the nested form; "the harness reads both")',
+    options: {},
+    bytes: {
+      json: (v) =>
+        isError(v) ? JSON.stringify({ error: { code: v.error, message: v.message, ...(v.details === undefined ? {} : { details: v.details }) } }) : undefined,
+    },
+  },
+  {
+    name: 'runs-take-seconds',
+    reading: '600 ms between trials, so a run of several trials takes several seconds',
+    clause: 'CONTRACT §6 (no time fixed for a run; 30 s wait, 20 s progress)',
+    options: { paceMs: 600 },
+  },
+  {
+    name: 'all-tasks-scored-at-end-judge-inside',
+    reading: 'all-tasks-scored-at-end with each judge usage moved inside its trial bracket, before it closes',
+    clause: 'CONTRACT §3 (judge usage inside the bracket or after it), §6 Trial attribution',
+    options: events((emit) => {
+      let held: Array<Record<string, unknown>> = [];
+      let closing: Record<string, unknown> | undefined;
+      return (type, payload) => {
+        if (closing !== undefined && !(type === 'provider.usage' && payload.provider === 'scripted-judge')) {
+          emit('agent.invocation-completed', closing);
+          closing = undefined;
+        }
+        if (type === 'agent.invocation-completed') {
+          closing = payload;
+          return;
+        }
+        if (type === 'eval.scored') {
+          held.push(payload);
+          return;
+        }
+        if (type === 'eval.completed' || type === 'run.failed') {
+          for (const p of held) emit('eval.scored', p);
+          held = [];
+        }
+        emit(type, payload);
+      };
+    }),
+  },
 ];
