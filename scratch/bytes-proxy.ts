@@ -99,7 +99,10 @@ export async function startBytesProxy(upstream: string, choice: BytesChoice): Pr
         delete headers['keep-alive'];
         count.n++;
       }
-      if (type.startsWith('application/json') && (choice.json || choice.jsonChunk || choice.jsonStatus || choice.outText || choice.jsonDelayMs || choice.closeDelimited)) {
+      if (
+        type.startsWith('application/json') &&
+        (choice.json || choice.jsonChunk || choice.jsonStatus || choice.outText || choice.jsonDelayMs || choice.closeDelimited)
+      ) {
         const chunks: Buffer[] = [];
         answer.on('data', (c: Buffer) => chunks.push(c));
         answer.on('end', () => {
@@ -126,20 +129,20 @@ export async function startBytesProxy(upstream: string, choice: BytesChoice): Pr
           if (delay > 0) count.n++;
           setTimeout(() => send(), delay);
           function send() {
-          if (choice.closeDelimited) {
-            delete headers['content-length'];
-            res.writeHead(status, fix(headers) as never);
-            res.end(body);
-          } else if (choice.jsonChunk) {
-            res.writeHead(status, fix(headers) as never);
-            for (let i = 0; i < body.length; i += choice.jsonChunk) res.write(body.subarray(i, i + choice.jsonChunk));
-            count.n++;
-            res.end();
-          } else {
-            headers['content-length'] = String(body.length);
-            res.writeHead(status, fix(headers) as never);
-            res.end(body);
-          }
+            if (choice.closeDelimited) {
+              delete headers['content-length'];
+              res.writeHead(status, fix(headers) as never);
+              res.end(body);
+            } else if (choice.jsonChunk) {
+              res.writeHead(status, fix(headers) as never);
+              for (let i = 0; i < body.length; i += choice.jsonChunk) res.write(body.subarray(i, i + choice.jsonChunk));
+              count.n++;
+              res.end();
+            } else {
+              headers['content-length'] = String(body.length);
+              res.writeHead(status, fix(headers) as never);
+              res.end(body);
+            }
           }
         });
         return;

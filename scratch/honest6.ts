@@ -104,7 +104,8 @@ export const VARIANTS: Variant[] = [
     reading: 'agent.invocation-started and agent.tool-called carry x-note with emoji, ZWJ, U+2028/U+2029 and a BOM, raw',
     clause: 'docs/wire.md §6 (vendor keys ^(openwop-|x-|vendor\\.) carried through); RFC 8259 §7 (U+2028 need not be escaped)',
     options: events(
-      (emit) => (type, payload) => emit(type, type === 'agent.invocation-started' || type === 'agent.tool-called' ? { ...payload, 'x-note': vendorNote } : payload),
+      (emit) => (type, payload) =>
+        emit(type, type === 'agent.invocation-started' || type === 'agent.tool-called' ? { ...payload, 'x-note': vendorNote } : payload),
     ),
   },
   {
@@ -194,7 +195,12 @@ export const VARIANTS: Variant[] = [
       headers: (h, ctx) => {
         const tag = (ctx as Ctx & { tag?: string }).tag;
         if (!String(h['content-type'] ?? '').startsWith('application/json')) return h;
-        return { ...h, ...(tag && !('etag' in h) ? { etag: tag } : {}), vary: 'Authorization, Accept-Encoding, OpenWOP-Version', 'cache-control': 'private, no-cache' };
+        return {
+          ...h,
+          ...(tag && !('etag' in h) ? { etag: tag } : {}),
+          vary: 'Authorization, Accept-Encoding, OpenWOP-Version',
+          'cache-control': 'private, no-cache',
+        };
       },
     },
   },
@@ -240,7 +246,7 @@ export const VARIANTS: Variant[] = [
   {
     name: 'extra-zero-usage-per-bracket',
     reading: 'each trial bracket carries one more provider.usage with zero tokens and cost 0 (a cache hit)',
-    clause: 'docs/wire.md §6.2 (provider.usage); CONTRACT §3 (usage events are the script\'s) — expected to break §3',
+    clause: "docs/wire.md §6.2 (provider.usage); CONTRACT §3 (usage events are the script's) — expected to break §3",
     options: events((emit) => (type, payload) => {
       if (type === 'agent.decided')
         emit('provider.usage', { provider: 'scripted', model: 'scripted-1', inputTokens: 0, outputTokens: 0, costEstimateUsd: 0, cacheHit: true });
@@ -284,8 +290,7 @@ export const VARIANTS: Variant[] = [
     clause: 'docs/wire.md §5.1 (timestamp a date-time; order is sequence)',
     options: {
       hostBehaviour: (() => {
-        const edit = (d: RunEventDoc): RunEventDoc =>
-          d.sequence % 3 === 2 ? { ...d, timestamp: new Date(Date.parse(d.timestamp) - 40).toISOString() } : d;
+        const edit = (d: RunEventDoc): RunEventDoc => (d.sequence % 3 === 2 ? { ...d, timestamp: new Date(Date.parse(d.timestamp) - 40).toISOString() } : d);
         return { streamedEvent: edit, polledEvents: (b: Record<string, unknown>) => ({ ...b, events: (b.events as RunEventDoc[]).map(edit) }) };
       })(),
     },
@@ -296,17 +301,17 @@ export const VARIANTS: Variant[] = [
     clause: 'docs/wire.md §5.2 (frames that are not events: ai.message.chunk) — debug mode unclear',
     options: {},
     bytes: {
-      sseFrame: (frame) =>
-        frame.includes('event: agent.decided') ? `event: ai.message.chunk\ndata: {"delta":"ok","index":0}\n\n${frame}` : frame,
+      sseFrame: (frame) => (frame.includes('event: agent.decided') ? `event: ai.message.chunk\ndata: {"delta":"ok","index":0}\n\n${frame}` : frame),
     },
   },
   {
     name: 'discovery-weak-etag',
-    reading: "discovery's ETag written weak (W/\"…\"), every other answer as it is",
+    reading: 'discovery\'s ETag written weak (W/"…"), every other answer as it is',
     clause: 'RFC 9110 §8.8.3 (weak validators); docs/wire.md §1.2 (an ETag, strength not fixed)',
     options: {},
     bytes: {
-      headers: (h, ctx) => (ctx.url.pathname === '/.well-known/openwop' && typeof h.etag === 'string' && !h.etag.startsWith('W/') ? { ...h, etag: `W/${h.etag}` } : h),
+      headers: (h, ctx) =>
+        ctx.url.pathname === '/.well-known/openwop' && typeof h.etag === 'string' && !h.etag.startsWith('W/') ? { ...h, etag: `W/${h.etag}` } : h,
     },
   },
   {
