@@ -55,8 +55,7 @@ const JUDGE_AHEAD = 'scripted judge call(s) read as the trial whose bracket they
 export const EVAL_EVENT_VARIANTS: HonestVariant[] = [
   {
     name: 'scored-all-at-run-end',
-    choice:
-      "every eval.scored of the run waits for the run's last bracket, then all come task by task in trialIndex order; each judge call stays after its own trial's bracket",
+    choice: "every eval.scored waits for the run's last bracket, then all come task by task; each judge call stays after its own trial's bracket",
     clause:
       "RFC 0244 §B (trial scheduling is the host's), RFC 0081 §C (eval.scored after its task's agent.decided), CONTRACT §6 Trial attribution, §3 (the judge call after its trial's bracket)",
     shows: JUDGE_AHEAD,
@@ -64,8 +63,8 @@ export const EVAL_EVENT_VARIANTS: HonestVariant[] = [
   },
   {
     name: 'scored-all-at-run-end-judge-inside',
-    choice: "every eval.scored of the run waits for the run's last bracket, each judge call inside its own trial's bracket",
-    clause: "CONTRACT §3 (the judge call inside its trial's bracket or after it), §6 Trial attribution; RFC 0244 §B",
+    choice: "every eval.scored waits for the run's last bracket; each judge call inside its own trial's bracket",
+    clause: "RFC 0244 §B (trial scheduling is the host's); CONTRACT §3 (a judge call inside its trial's bracket or after it), §6 Trial attribution",
     shows: JUDGE_AHEAD,
     options: { engineBehaviour: { outgoingEvents: scoredAtRunEnd(judgeInsideBracket) } },
   },

@@ -59,8 +59,8 @@ export const JUDGE: KnownBadHost[] = [
   {
     name: 'batch-judge-costs-on-first-trial',
     defect:
-      "a host scoring every trial in one batch at the run's end puts every judge call's cost on the batch's first eval.scored, though each call stands after its own trial's bracket",
-    clause: "CONTRACT §3 (a judge call is its trial's, inside the trial's bracket or after it), RFC 0244 §B (a trial's cost is its own)",
+      "scoring every trial in one batch at the run's end, it puts every judge call's cost on the first eval.scored, though each call follows its own trial's bracket",
+    clause: "RFC 0244 §B (a trial's cost is its own), CONTRACT §3 (a judge call is its trial's, inside the trial's bracket or after it)",
     ...engine({
       outgoingEvents: (emit) => {
         let held: { payload: Record<string, unknown>; judge: Fraction }[] = [];
