@@ -344,6 +344,24 @@ describe('CONTRACT §6 attribution: gradeRun', () => {
     expect(gradeRun(s, events).tasks[0]).toMatchObject({ score: 0.75, passed: true });
   });
 
+  it("a judge call after its trial's bracket stays that trial's when the whole run is scored in one batch at the end", () => {
+    const rubric = (taskId: string) => ({ taskId, input: {}, expected: { kind: 'rubric' as const, rubric: [{ criterion: 'c', weight: 1 }] } });
+    const s: EvalSuite = { suiteId: 'core.test.evals.grader', version: '1.0.0', thresholds: { passScore: 0.5 }, tasks: [rubric('first'), rubric('second')] };
+    const judge = (costUsd: number) => ({ provider: 'scripted-judge', model: 'judge-1', inputTokens: 3, outputTokens: 1, costEstimateUsd: costUsd });
+    // CONTRACT §3: each judge call after its own trial's bracket; §6: every eval.scored in one batch after the last bracket.
+    const b = new LogBuilder().start();
+    b.bracket({ decision: 'a', usage: [{ inputTokens: 1, outputTokens: 1, costUsd: 0.001 }] });
+    b.emit('provider.usage', judge(0.004));
+    b.bracket({ decision: 'b', usage: [{ inputTokens: 1, outputTokens: 1, costUsd: 0.002 }] });
+    b.emit('provider.usage', judge(0.008));
+    b.emit('eval.scored', { taskId: 'first', trialIndex: 0, score: 1, passed: true });
+    b.emit('eval.scored', { taskId: 'second', trialIndex: 0, score: 1, passed: true });
+    const grade = gradeRun(s, b.finish());
+    expect(grade.anomalies).toEqual([]);
+    expect(grade.tasks.map((t) => t.costUsd)).toEqual([0.005, 0.01]);
+    expect(grade.judgeCostUsd).toBe(0.012);
+  });
+
   it('golden strategies compare the string form of a non-string decision', () => {
     const mk = (strategy: 'exact' | 'contains' | 'json-match', value: unknown) => ({
       taskId: 'g',

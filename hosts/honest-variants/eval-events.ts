@@ -7,6 +7,10 @@
 // cost is in totalCostUsd and never in efficiency, so the scripted judge's provider.usage may stand
 // inside the trial's bracket (after agent.decided) as well as after it, where the reference host
 // puts it; the harness knows it by its provider (CONTRACT §3), not by where it stands.
+// And when a run's trials are scored: CONTRACT §6 lets a host score a batch of trials after all
+// their brackets closed, the batch naming tasks in the order they ran, so every eval.scored of the
+// run may wait for its last bracket; each judge call still stands in or after its own trial's
+// bracket (§3), and is that trial's, not the batch's first.
 
 import { REFERENCE_BEHAVIOUR, type EngineBehaviour } from '../reference/eval/index.ts';
 import type { HonestVariant } from './catalogue.ts';
@@ -27,7 +31,43 @@ function judgeInsideBracket(emit: Emit): Emit {
   };
 }
 
+/** The stream `base` makes, every eval.scored held until the run's last bracket, then sent in order. */
+function scoredAtRunEnd(base: (emit: Emit) => Emit): (emit: Emit) => Emit {
+  return (emit) => {
+    const next = base(emit);
+    let held: Record<string, unknown>[] = [];
+    return (type, payload) => {
+      if (type === 'eval.scored') {
+        held.push(payload);
+        return;
+      }
+      if (type === 'eval.completed' || type === 'run.failed' || type === 'run.cancelled') {
+        for (const scored of held) next('eval.scored', scored);
+        held = [];
+      }
+      next(type, payload);
+    };
+  };
+}
+
+const JUDGE_AHEAD = 'scripted judge call(s) read as the trial whose bracket they stand in or follow';
+
 export const EVAL_EVENT_VARIANTS: HonestVariant[] = [
+  {
+    name: 'scored-all-at-run-end',
+    choice: "every eval.scored waits for the run's last bracket, then all come task by task; each judge call stays after its own trial's bracket",
+    clause:
+      "RFC 0244 §B (trial scheduling is the host's), RFC 0081 §C (eval.scored after its task's agent.decided), CONTRACT §6 Trial attribution, §3 (the judge call after its trial's bracket)",
+    shows: JUDGE_AHEAD,
+    options: { engineBehaviour: { outgoingEvents: scoredAtRunEnd((emit) => REFERENCE_BEHAVIOUR.outgoingEvents(emit)) } },
+  },
+  {
+    name: 'scored-all-at-run-end-judge-inside',
+    choice: "every eval.scored waits for the run's last bracket; each judge call inside its own trial's bracket",
+    clause: "RFC 0244 §B (trial scheduling is the host's); CONTRACT §3 (a judge call inside its trial's bracket or after it), §6 Trial attribution",
+    shows: JUDGE_AHEAD,
+    options: { engineBehaviour: { outgoingEvents: scoredAtRunEnd(judgeInsideBracket) } },
+  },
   {
     name: 'judge-usage-inside-bracket',
     choice: "the scripted judge's provider.usage stands inside the trial's bracket, after agent.decided and before the bracket closes",

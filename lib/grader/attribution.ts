@@ -57,6 +57,11 @@ export interface Bracket {
   answers: { agentId: string | undefined; payload: Payload }[];
   /** An `eval.scored` arrived while this top-level bracket was open, and took it. */
   scoredOpen: boolean;
+  /**
+   * The scripted judge's `provider.usage` events that are this bracket's trial's: those inside it,
+   * and those standing after it while it waits for its `eval.scored` (CONTRACT §3).
+   */
+  judge: { sequence: number; payload: Payload }[];
 }
 
 export interface ScoredTrial {
@@ -67,10 +72,14 @@ export interface ScoredTrial {
   recordedScore: number | undefined;
   brackets: Bracket[];
   /**
-   * The judge's `provider.usage` costs since the previous `eval.scored`: those marked as the
-   * scripted judge's (CONTRACT §3) wherever they stand, and any outside every bracket.
+   * The judge's `provider.usage` costs: those marked as the scripted judge's (CONTRACT §3) that are
+   * this trial's (inside its bracket, or after it while it waits for its `eval.scored`), and those
+   * since the previous `eval.scored` that are no waiting trial's: the scripted judge's with no
+   * bracket waiting, and any other outside every bracket (RFC 0081 UQ 5).
    */
   judgeCosts: number[];
+  /** The scripted judge's `provider.usage` payloads among them, in log order. */
+  judgeUsage: Payload[];
 }
 
 /**
@@ -81,7 +90,7 @@ export interface ScoredTrial {
 export function attribute(
   events: readonly RunEvent[],
   anomalies: string[],
-): { scored: ScoredTrial[]; fixtureRuns: Set<string>; scoredInsideBracket: number; scoredInBatch: number } {
+): { scored: ScoredTrial[]; fixtureRuns: Set<string>; scoredInsideBracket: number; scoredInBatch: number; judgeAheadOfScores: number } {
   const indexed: { event: RunEvent; sequence: number; index: number }[] = [];
   (Array.isArray(events) ? events : []).forEach((event, index) => {
     const sequence = event !== null && typeof event === 'object' ? finiteNumber((event as { sequence?: unknown }).sequence) : undefined;
@@ -103,9 +112,12 @@ export function attribute(
   let sawEvalStarted = false;
   const stack: Bracket[] = [];
   let pending: Bracket[] = [];
-  let judgeCosts: number[] = [];
+  // Usage events since the previous eval.scored that are no waiting bracket's (see provider.usage).
+  let loose: { sequence: number; payload: Payload }[] = [];
   let scoredInsideBracket = 0;
   let scoredInBatch = 0;
+  // Scripted judge calls read as a trial's while an earlier trial still waited for its eval.scored.
+  let judgeAheadOfScores = 0;
   const scored: ScoredTrial[] = [];
 
   // Brackets taken by a batch of eval.scored (see batchOf), by the batch member's log position.
@@ -136,6 +148,7 @@ export function attribute(
           usage: [],
           answers: [],
           scoredOpen: false,
+          judge: [],
         });
         break;
       }
@@ -205,8 +218,20 @@ export function attribute(
         const cost = finiteNumber(p.costEstimateUsd);
         // A judge call (RFC 0081 UQ 5): marked by its provider (CONTRACT §3) wherever it stands,
         // or outside every bracket. Its cost is the trial's; it is never efficiency (RFC 0244 §C).
+        // CONTRACT §3 puts the scripted judge's call after its trial's agent.decided and before its
+        // eval.scored, inside the trial's bracket or after it, and §6 lets a host score a batch of
+        // trials after all their brackets closed: so a marked call inside a bracket is that
+        // bracket's trial's, and one after it, while closed brackets wait for their eval.scored, is
+        // the trial of the last of them (the one it follows), never the batch's first. Any other
+        // (a marked call with no bracket waiting, an unmarked one outside every bracket) is the next
+        // scored trial's, as UQ 5 leaves it.
+        if (p.provider === JUDGE_PROVIDER && (top || pending.length > 0)) {
+          (top ?? pending[pending.length - 1]!).judge.push({ sequence, payload: p });
+          if (pending.length > (top ? 0 : 1)) judgeAheadOfScores++;
+          break;
+        }
         if (!top || p.provider === JUDGE_PROVIDER) {
-          if (cost !== undefined) judgeCosts.push(cost);
+          loose.push({ sequence, payload: p });
           break;
         }
         top.usage.push({
@@ -229,7 +254,7 @@ export function attribute(
         if (taskId === undefined) {
           anomalies.push(`eval.scored at sequence ${sequence} has no taskId; it and its brackets were ignored`);
           pending = [];
-          judgeCosts = [];
+          loose = [];
           break;
         }
         if (typeof trialIndex !== 'number' || !Number.isSafeInteger(trialIndex) || trialIndex < 0) {
@@ -237,15 +262,15 @@ export function attribute(
             `eval.scored at sequence ${sequence} (task ${taskId}) has an invalid trialIndex ${canonicalJson(rawIndex)}; it and its brackets were ignored`,
           );
           pending = [];
-          judgeCosts = [];
+          loose = [];
           break;
         }
         const batch = assigned.get(position);
         if (batch !== undefined) {
           assigned.delete(position);
-          scored.push({ taskId, trialIndex, sequence, recordedScore: finiteNumber(p.score), brackets: [batch], judgeCosts });
+          scored.push({ taskId, trialIndex, sequence, recordedScore: finiteNumber(p.score), brackets: [batch], ...judged([batch], loose) });
           pending = pending.filter((b) => b !== batch);
-          judgeCosts = [];
+          loose = [];
           break;
         }
         if (pending.length > 1) {
@@ -257,9 +282,9 @@ export function attribute(
             scoredInBatch += members.length;
             const own = assigned.get(position)!;
             assigned.delete(position);
-            scored.push({ taskId, trialIndex, sequence, recordedScore: finiteNumber(p.score), brackets: [own], judgeCosts });
+            scored.push({ taskId, trialIndex, sequence, recordedScore: finiteNumber(p.score), brackets: [own], ...judged([own], loose) });
             pending = pending.filter((b) => b !== own);
-            judgeCosts = [];
+            loose = [];
             break;
           }
         }
@@ -276,10 +301,10 @@ export function attribute(
           sequence,
           recordedScore: finiteNumber(p.score),
           brackets: pending,
-          judgeCosts,
+          ...judged(pending, loose),
         });
         pending = [];
-        judgeCosts = [];
+        loose = [];
         break;
       }
       default:
@@ -292,7 +317,16 @@ export function attribute(
   if (pending.length > 0) {
     anomalies.push(`${pending.length} top-level bracket(s) closed after the last eval.scored and are attributed to no task`);
   }
-  return { scored, fixtureRuns, scoredInsideBracket, scoredInBatch };
+  return { scored, fixtureRuns, scoredInsideBracket, scoredInBatch, judgeAheadOfScores };
+}
+
+/** A scored trial's judge usage: its brackets' marked calls and the loose usage, in log order. */
+function judged(brackets: readonly Bracket[], loose: readonly { sequence: number; payload: Payload }[]): { judgeCosts: number[]; judgeUsage: Payload[] } {
+  const all = [...brackets.flatMap((b) => b.judge), ...loose].sort((a, b) => a.sequence - b.sequence);
+  return {
+    judgeCosts: all.map((u) => finiteNumber(u.payload.costEstimateUsd)).filter((c): c is number => c !== undefined),
+    judgeUsage: all.filter((u) => u.payload.provider === JUDGE_PROVIDER).map((u) => u.payload),
+  };
 }
 
 /**

@@ -10,7 +10,7 @@
 // The leg asserts against the reference grade recomputed from the host's own event log, and that
 // grade against what the scripted agent's and judge's contract produces (the expectedGrade).
 
-import { JUDGE_PROVIDER } from '../../lib/grader/index.ts';
+import { attribute, JUDGE_PROVIDER } from '../../lib/grader/index.ts';
 import { isJsonObject } from '../../lib/json-value.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
@@ -34,27 +34,22 @@ function judgeScript(run: Completed): Map<string, Usage[]> {
 }
 
 /**
- * The judge's usage events are where CONTRACT §3 puts them: for each eval.scored, the events
- * marked `provider: "scripted-judge"` since the previous eval.scored are its task's judge calls,
- * each after the trial's agent.decided, with the tokens and cost the script names.
+ * The judge's usage events are where CONTRACT §3 puts them: each after its trial's agent.decided
+ * and before its eval.scored, inside the trial's bracket or after it, with the tokens and cost the
+ * script names. Which trial a call is read for is the grader's attribution (lib/grader/attribution.ts):
+ * the bracket it stands in or follows, so a host that scores a batch of trials after all their
+ * brackets (CONTRACT §6 "Trial attribution") has each task's judge calls read as that task's.
  */
 function checkJudgeMarked(check: Checks, run: Completed): void {
   const script = judgeScript(run);
-  const events = [...run.events].sort((a, b) => a.sequence - b.sequence);
-  let marked: Record<string, unknown>[] = [];
-  let decidedSince = false;
-  let misplaced = 0;
-  let seen = 0;
-  for (const event of events) {
-    const p = payloadOf(event);
-    if (event.type === 'agent.decided') decidedSince = true;
-    if (event.type === 'provider.usage' && p.provider === JUDGE_PROVIDER) {
-      seen++;
-      if (!decidedSince) misplaced++;
-      marked.push(p);
-    }
-    if (event.type !== 'eval.scored') continue;
-    const want = script.get(String(p.taskId)) ?? [];
+  const attributed = attribute(run.events, []);
+  if (attributed.judgeAheadOfScores > 0)
+    check.saw(
+      `${attributed.judgeAheadOfScores} scripted judge call(s) read as the trial whose bracket they stand in or follow, an earlier trial's eval.scored still to come (CONTRACT §3, §6 Trial attribution)`,
+    );
+  for (const trial of attributed.scored) {
+    const marked = trial.judgeUsage;
+    const want = script.get(trial.taskId) ?? [];
     const differs =
       marked.length !== want.length ||
       marked.some(
@@ -66,18 +61,37 @@ function checkJudgeMarked(check: Checks, run: Completed): void {
       );
     check.ok(
       !differs,
-      `task ${String(p.taskId)} trial ${String(p.trialIndex ?? 0)}: the scripted judge's provider.usage events are its script's (provider "${JUDGE_PROVIDER}", model "${JUDGE_MODEL}", its tokens and cost)`,
-      {
-        served: marked,
-        script: want,
-      },
+      `task ${trial.taskId} trial ${trial.trialIndex}: the scripted judge's provider.usage events are its script's (provider "${JUDGE_PROVIDER}", model "${JUDGE_MODEL}", its tokens and cost)`,
+      { served: marked, script: want },
     );
-    marked = [];
-    decidedSince = false;
+  }
+  // Where each call stands: after an agent.decided of the trial whose bracket it stands in or
+  // follows (the flag resets when a top-level bracket opens and at every eval.scored), and never
+  // after the last eval.scored.
+  const events = [...run.events].sort((a, b) => a.sequence - b.sequence);
+  let depth = 0;
+  let decidedSince = false;
+  let misplaced = 0;
+  let seen = 0;
+  let afterLast = 0;
+  for (const event of events) {
+    const p = payloadOf(event);
+    if (event.type === 'agent.invocation-started' && depth++ === 0) decidedSince = false;
+    if (event.type === 'agent.invocation-completed') depth = Math.max(0, depth - 1);
+    if (event.type === 'agent.decided') decidedSince = true;
+    if (event.type === 'provider.usage' && p.provider === JUDGE_PROVIDER) {
+      seen++;
+      afterLast++;
+      if (!decidedSince) misplaced++;
+    }
+    if (event.type === 'eval.scored') {
+      afterLast = 0;
+      decidedSince = false;
+    }
   }
   check.ok(seen > 0, 'the log carries the scripted judge calls the rubric tasks name', seen);
   check.equal(misplaced, 0, "every judge call comes after its trial's agent.decided, before its eval.scored");
-  check.equal(marked.length, 0, 'no judge call follows the last eval.scored');
+  check.equal(afterLast, 0, 'no judge call follows the last eval.scored');
 }
 
 function judgeRun(target: Target) {

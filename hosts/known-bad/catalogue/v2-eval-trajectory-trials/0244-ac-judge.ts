@@ -56,4 +56,34 @@ export const JUDGE: KnownBadHost[] = [
           : REF.trialScore(task, record, matched),
     }),
   },
+  {
+    name: 'batch-judge-costs-on-first-trial',
+    defect:
+      "scoring every trial in one batch at the run's end, it puts every judge call's cost on the first eval.scored, though each call follows its own trial's bracket",
+    clause: "RFC 0244 §B (a trial's cost is its own), CONTRACT §3 (a judge call is its trial's, inside the trial's bracket or after it)",
+    ...engine({
+      outgoingEvents: (emit) => {
+        let held: { payload: Record<string, unknown>; judge: Fraction }[] = [];
+        let judge = new Fraction(0);
+        return (type, payload) => {
+          if (type === 'provider.usage' && payload.provider === 'scripted-judge' && typeof payload.costEstimateUsd === 'number')
+            judge = judge.add(new Fraction(payload.costEstimateUsd));
+          if (type === 'eval.scored') {
+            held.push({ payload, judge });
+            judge = new Fraction(0);
+            return;
+          }
+          if (type === 'eval.completed' || type === 'run.failed') {
+            const others = held.slice(1).reduce((sum, h) => sum.add(h.judge), new Fraction(0));
+            for (const [i, { payload: scored, judge: own }] of held.entries()) {
+              const cost = typeof scored.costUsd === 'number' ? new Fraction(scored.costUsd) : undefined;
+              emit('eval.scored', cost === undefined ? scored : { ...scored, costUsd: (i === 0 ? cost.add(others) : cost.sub(own)).valueOf() });
+            }
+            held = [];
+          }
+          emit(type, payload);
+        };
+      },
+    }),
+  },
 ];
