@@ -5,96 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { gradeRun, toSummaryView, type EvalSuite, type RunEvent } from '../lib/grader/index.ts';
-
-// ---------------------------------------------------------------------------------------------
-// A tiny event-log builder in the shape of CONTRACT §3 "Events of one trial".
-
-interface ScriptedTrial {
-  agentId?: string;
-  steps?: (
-    | { tool: string; args?: unknown; miss?: boolean }
-    | {
-        delegate: string;
-        steps: { tool: string; args?: unknown }[];
-        decision?: unknown;
-        usage?: { inputTokens: number; outputTokens: number; costUsd?: number }[];
-      }
-  )[];
-  usage?: { inputTokens: number; outputTokens: number; costUsd?: number }[];
-  decision?: unknown;
-}
-
-class LogBuilder {
-  readonly events: RunEvent[] = [];
-  private invocations = 0;
-  private calls = 0;
-
-  emit(type: string, payload: Record<string, unknown>): this {
-    const sequence = this.events.length;
-    this.events.push({ eventId: `e-${sequence}`, runId: 'run-1', type, payload, timestamp: '2026-11-30T00:00:00Z', sequence, schemaVersion: 1 });
-    return this;
-  }
-
-  start(suiteId = 'core.test.evals.grader', extra: Record<string, unknown> = {}): this {
-    this.emit('run.started', {});
-    return this.emit('eval.started', { suiteId, suiteVersion: '1.0.0', taskCount: 1, modes: ['golden'], ...extra });
-  }
-
-  private usage(agentId: string, usage: ScriptedTrial['usage']): void {
-    for (const u of usage ?? []) {
-      const payload: Record<string, unknown> = { provider: 'scripted', model: 'scripted-1', inputTokens: u.inputTokens, outputTokens: u.outputTokens };
-      if (u.costUsd !== undefined) payload.costEstimateUsd = u.costUsd;
-      this.emit('provider.usage', payload);
-    }
-    void agentId;
-  }
-
-  private toolCall(agentId: string, tool: string, args: unknown, miss = false): void {
-    const callId = `c-${this.calls++}`;
-    this.emit('agent.tool-called', { agentId, toolName: tool, callId, inputs: args });
-    this.emit(
-      'agent.tool-returned',
-      miss
-        ? { agentId, toolName: tool, callId, status: 'error', error: { code: 'eval_fixture_miss', message: 'no fixture' } }
-        : { agentId, toolName: tool, callId, status: 'ok', outcome: {} },
-    );
-  }
-
-  /** One trial: the bracket, then its eval.scored. */
-  trial(taskId: string, trialIndex: number | undefined, script: ScriptedTrial, scored: Record<string, unknown> = {}): this {
-    this.bracket(script);
-    const payload: Record<string, unknown> = { taskId, score: 0, passed: false, ...scored };
-    if (trialIndex !== undefined) payload.trialIndex = trialIndex;
-    return this.emit('eval.scored', payload);
-  }
-
-  bracket(script: ScriptedTrial, close = true): this {
-    const agentId = script.agentId ?? 'core.conformance.agents.scripted';
-    const invocationId = `inv-${this.invocations++}`;
-    this.emit('agent.invocation-started', { invocationId, agentId, source: 'run-api' });
-    for (const step of script.steps ?? []) {
-      if ('tool' in step) this.toolCall(agentId, step.tool, step.args, step.miss);
-      else {
-        const inner = `inv-${this.invocations++}`;
-        this.emit('agent.invocation-started', { invocationId: inner, agentId: step.delegate, source: 'run-api' });
-        for (const s of step.steps) this.toolCall(step.delegate, s.tool, s.args);
-        this.usage(step.delegate, step.usage);
-        if (step.decision !== undefined) this.emit('agent.decided', { agentId: step.delegate, decision: step.decision });
-        this.emit('agent.invocation-completed', { invocationId: inner, agentId: step.delegate, outcome: 'completed' });
-      }
-    }
-    this.usage(agentId, script.usage);
-    if (script.decision !== undefined) this.emit('agent.decided', { agentId, decision: script.decision });
-    if (close) this.emit('agent.invocation-completed', { invocationId, agentId, outcome: 'completed' });
-    return this;
-  }
-
-  finish(): RunEvent[] {
-    this.emit('eval.completed', { aggregateScore: 0, passed: false, taskCount: 1, passedCount: 0 });
-    this.emit('run.completed', { outputs: {} });
-    return this.events;
-  }
-}
+import { LogBuilder, type ScriptedTrial } from './support/log-builder.ts';
 
 const A = 'conformance.eval:a';
 const B = 'conformance.eval:b';
@@ -342,24 +253,6 @@ describe('CONTRACT §6 attribution: gradeRun', () => {
     const s: EvalSuite = { suiteId: 'core.test.evals.grader', version: '1.0.0', thresholds: { passScore: 0.7 }, tasks: [task] };
     const events = new LogBuilder().start().trial('judged', 0, { decision: 'whatever' }, { score: 0.75 }).finish();
     expect(gradeRun(s, events).tasks[0]).toMatchObject({ score: 0.75, passed: true });
-  });
-
-  it("a judge call after its trial's bracket stays that trial's when the whole run is scored in one batch at the end", () => {
-    const rubric = (taskId: string) => ({ taskId, input: {}, expected: { kind: 'rubric' as const, rubric: [{ criterion: 'c', weight: 1 }] } });
-    const s: EvalSuite = { suiteId: 'core.test.evals.grader', version: '1.0.0', thresholds: { passScore: 0.5 }, tasks: [rubric('first'), rubric('second')] };
-    const judge = (costUsd: number) => ({ provider: 'scripted-judge', model: 'judge-1', inputTokens: 3, outputTokens: 1, costEstimateUsd: costUsd });
-    // CONTRACT §3: each judge call after its own trial's bracket; §6: every eval.scored in one batch after the last bracket.
-    const b = new LogBuilder().start();
-    b.bracket({ decision: 'a', usage: [{ inputTokens: 1, outputTokens: 1, costUsd: 0.001 }] });
-    b.emit('provider.usage', judge(0.004));
-    b.bracket({ decision: 'b', usage: [{ inputTokens: 1, outputTokens: 1, costUsd: 0.002 }] });
-    b.emit('provider.usage', judge(0.008));
-    b.emit('eval.scored', { taskId: 'first', trialIndex: 0, score: 1, passed: true });
-    b.emit('eval.scored', { taskId: 'second', trialIndex: 0, score: 1, passed: true });
-    const grade = gradeRun(s, b.finish());
-    expect(grade.anomalies).toEqual([]);
-    expect(grade.tasks.map((t) => t.costUsd)).toEqual([0.005, 0.01]);
-    expect(grade.judgeCostUsd).toBe(0.012);
   });
 
   it('golden strategies compare the string form of a non-string decision', () => {

@@ -225,8 +225,11 @@ export function attribute(
         // the trial of the last of them (the one it follows), never the batch's first. Any other
         // (a marked call with no bracket waiting, an unmarked one outside every bracket) is the next
         // scored trial's, as UQ 5 leaves it.
-        if (p.provider === JUDGE_PROVIDER && (top || pending.length > 0)) {
-          (top ?? pending[pending.length - 1]!).judge.push({ sequence, payload: p });
+        // A bracket already scored from inside (scoredOpen) has had its eval.scored: a call there
+        // after it is no longer that trial's, and goes to the next scored trial as before.
+        const owner = top ? (top.scoredOpen ? undefined : top) : pending[pending.length - 1];
+        if (p.provider === JUDGE_PROVIDER && owner !== undefined) {
+          owner.judge.push({ sequence, payload: p });
           if (pending.length > (top ? 0 : 1)) judgeAheadOfScores++;
           break;
         }
