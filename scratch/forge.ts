@@ -24,6 +24,7 @@ import { totalsOf, witnessDigest } from '../lib/evidence/witness.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
 import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: a forger reaches into untyped JSON
 type Obj = Record<string, any>;
 const KEYDIR = join(homedir(), '.config/openwop-eval-conformance');
 const PRIV = readFileSync(join(KEYDIR, 'dev-signing-key.pem'), 'utf8');
@@ -292,8 +293,23 @@ async function badBase(): Promise<void> {
     tenants: { a: { apiKey: 'ow2k_rt6_a_4f1c9e' }, b: { apiKey: 'ow2k_rt6_b_7d2a01' } },
   });
   try {
-    const r = await cli('run', '--certify', join(dir, 'bad.bundle.json'), '--archive', join(dir, 'bad.archive.har.gz'), '--progress', 'none', '--signing-key', join(KEYDIR, 'dev-signing-key.pem'), '--signing-key-id', 'acme-vendor-1', '--host-build', 'commit:1e4a119c9a9c61996afadf9ca59c5b49872bfc48', ...hostFlags(host));
-    console.log(`[bad base] run exit ${r.code}: ${r.out.split("\n").find((l) => l.startsWith("eval verdict")) ?? ""} ${r.err.slice(0, 400)}`);
+    const r = await cli(
+      'run',
+      '--certify',
+      join(dir, 'bad.bundle.json'),
+      '--archive',
+      join(dir, 'bad.archive.har.gz'),
+      '--progress',
+      'none',
+      '--signing-key',
+      join(KEYDIR, 'dev-signing-key.pem'),
+      '--signing-key-id',
+      'acme-vendor-1',
+      '--host-build',
+      'commit:1e4a119c9a9c61996afadf9ca59c5b49872bfc48',
+      ...hostFlags(host),
+    );
+    console.log(`[bad base] run exit ${r.code}: ${r.out.split('\n').find((l) => l.startsWith('eval verdict')) ?? ''} ${r.err.slice(0, 400)}`);
   } finally {
     await host.close();
   }
