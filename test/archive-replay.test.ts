@@ -15,9 +15,11 @@ import { replayCertification, rowDifferences } from '../lib/archive/replay.ts';
 import { certifyTarget } from '../lib/certify.ts';
 import { withDeadlines } from '../lib/ledger/deadlines.ts';
 import { bindArchive, bindingPath, checkBinding } from '../lib/evidence/archive.ts';
-import { ed25519PublicKey } from '../lib/evidence/ed25519.ts';
+import { signaturePayload } from '../lib/evidence/bundle.ts';
+import { ed25519PrivateKey, ed25519PublicKey, signText } from '../lib/evidence/ed25519.ts';
+import { canonicalJson, sha256Hex } from '../lib/evidence/jcs.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
-import type { LedgerRow } from '../lib/evidence/types.ts';
+import type { Bundle, LedgerRow } from '../lib/evidence/types.ts';
 import { pemSecrets, Redactor } from '../lib/redact.ts';
 import { loadScenarios } from '../scenarios/index.ts';
 import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
@@ -220,6 +222,35 @@ describe('a swapped archive and bundle', () => {
     const forged = bindArchive(readFileSync(otherArchive), target, generateDevKeyPair().privateKeyPem, keyId);
     const check = checkBinding(forged, readFileSync(otherArchive), target, ed25519PublicKey(publicKeyPem));
     expect(check).toEqual({ problems: ['the binding signature does not hold under the host key'], signatureChecked: true });
+  });
+});
+
+describe('a bundle whose discovery document was edited after the run', () => {
+  // The eval verdict rests on the bundle's signed discovery document (docs/auditing.md "Eval
+  // profiles"): a vendor who drops a mode it failed from it, and re-signs, keeps every row (the
+  // reference host fails none; its regression mode dropped stands for one).
+  it('is not reproduced, though every row is', { timeout: 60_000 }, async () => {
+    const privateKeyPem = readFileSync(join(dir, 'keys', 'dev-signing-key.pem'), 'utf8');
+    const edited = JSON.parse(readFileSync(bundle, 'utf8')) as Bundle;
+    const facet = (edited.discovery.document as { agents: { evalSuite: { modes: string[] } } }).agents.evalSuite;
+    expect(facet.modes).toContain('regression');
+    facet.modes = facet.modes.filter((mode) => mode !== 'regression');
+    edited.discovery.sha256 = sha256Hex(canonicalJson(edited.discovery.document));
+    edited.signature.sig = signText(signaturePayload(edited), ed25519PrivateKey(privateKeyPem));
+    const path = join(dir, 'rediscovered.bundle.json');
+    writeFileSync(path, JSON.stringify(edited));
+    const copy = join(dir, 'rediscovered.archive.har.gz');
+    copyFileSync(archive, copy);
+    const binding = bindArchive(readFileSync(copy), edited as unknown as Record<string, unknown>, privateKeyPem, edited.signature.keyId);
+    writeFileSync(bindingPath(copy), JSON.stringify(binding));
+    writeFileSync(join(dir, 'host.pub.pem'), publicKeyPem);
+    const replay = await cli('verify', path, '--replay', copy, '--host-key', join(dir, 'host.pub.pem'));
+    expect(replay.out).toMatch(/^binding: holds/m);
+    expect(replay.out).toMatch(
+      /^discovery: the bundle's discovery\.sha256 is [0-9a-f]{64}, but the discovery document the archive's host served digests to [0-9a-f]{64}$/m,
+    );
+    expect(replay.out).toMatch(/^replay: not reproduced: 0 row\(s\) moved, 0 request\(s\) the archive does not hold, the discovery document differs$/m);
+    expect(replay.code).toBe(1);
   });
 });
 

@@ -46,6 +46,7 @@ import { JUDGE } from './catalogue/v2-eval-trajectory-trials/0244-ac-judge.ts';
 import { REFUSAL_POSITIONS } from './catalogue/refusal-positions.ts';
 import { FIXTURE_ARGS } from './catalogue/v2-eval-trajectory-trials/0244-d-fixture-args.ts';
 import { ROUND_FIVE } from './catalogue/round-five.ts';
+import { ROUND_SIX } from './catalogue/round-six.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -80,4 +81,5 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...REFUSAL_POSITIONS,
   ...FIXTURE_ARGS,
   ...ROUND_FIVE,
+  ...ROUND_SIX,
 ];

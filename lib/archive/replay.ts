@@ -13,7 +13,8 @@ import { readBundleFile, readPublicKeyFile } from '../evidence/keys.ts';
 import type { LedgerRow } from '../evidence/types.ts';
 import { bundleRow, sortedProjectedRows, witnessDigest } from '../evidence/witness.ts';
 import { cannotStart, notABundle, type Io } from '../io.ts';
-import { jsonDeepEqual } from '../json-value.ts';
+import { isJsonObject, jsonDeepEqual } from '../json-value.ts';
+import { canonicalJson, sha256Hex } from '../evidence/jcs.ts';
 import { withDeadlines } from '../ledger/deadlines.ts';
 import { Redactor } from '../redact.ts';
 import { readFilter } from '../leg-filter.ts';
@@ -34,6 +35,8 @@ export interface ReplayRun {
   unasked: string[];
   /** Requests asked more often than the archive holds them. */
   repeats: string[];
+  /** The discovery document the replayed certification read, when it ran. */
+  discovery?: Record<string, unknown>;
 }
 
 /** Reads an archive file. */
@@ -73,7 +76,14 @@ export async function replayCertification(har: Har, scenarios: Scenario[], names
       checkKeys: settings.checkKeys,
     });
     if (!outcome.ok) return { ok: false, reason: outcome.reason, rows: [], misses: host.misses(), unasked: host.unasked(), repeats: host.repeats() };
-    return { ok: true, rows: redactor.value(outcome.rows), misses: host.misses(), unasked: host.unasked(), repeats: host.repeats() };
+    return {
+      ok: true,
+      rows: redactor.value(outcome.rows),
+      misses: host.misses(),
+      unasked: host.unasked(),
+      repeats: host.repeats(),
+      discovery: redactor.value(outcome.target.discovery),
+    };
   } finally {
     await host.close();
   }
@@ -107,6 +117,25 @@ export function rowDifferences(recorded: readonly LedgerRow[], replayed: readonl
   }
   for (const [id, row] of after) if (!before.has(id)) lines.push(`row ${id}: absent from the bundle, ${row.result} in the replay`);
   return lines;
+}
+
+/**
+ * Whether the bundle's signed discovery digest is the document the replayed certification read
+ * from the archive: the eval verdict is re-derived from that document (docs/auditing.md "Eval
+ * profiles"), so a bundle whose discovery was edited after the run (a mode it failed dropped,
+ * say) certifies what the archived host never advertised. Undefined when it is the same.
+ */
+export function discoveryDifference(bundle: Record<string, unknown>, read: Record<string, unknown>): string | undefined {
+  const discovery = isJsonObject(bundle.discovery) ? bundle.discovery : {};
+  let digest: string;
+  try {
+    digest = sha256Hex(canonicalJson(read));
+  } catch (error) {
+    return `the archived discovery document cannot be digested: ${(error as Error).message}`;
+  }
+  if (discovery.sha256 !== digest)
+    return `the bundle's discovery.sha256 is ${String(discovery.sha256)}, but the discovery document the archive's host served digests to ${digest}`;
+  return undefined;
 }
 
 export interface ReplayOptions {
@@ -164,15 +193,18 @@ export async function replayCommand(bundlePath: string, options: ReplayOptions, 
     ? ((file.bundle.results as { requirements: LedgerRow[] }).requirements ?? [])
     : [];
   const differences = rowDifferences(recorded, replay.rows);
+  const discoveryMoved = replay.discovery === undefined ? undefined : discoveryDifference(file.bundle, replay.discovery);
+  if (discoveryMoved !== undefined) io.out(`discovery: ${discoveryMoved}\n`);
   for (const line of differences) io.out(`${line}\n`);
   const digest = witnessDigest(replay.rows.map(bundleRow));
   const digestHolds = digest === file.bundle.witnessSha256;
   if (!digestHolds) io.out(`witness: the replay's witnessSha256 is ${digest}, the bundle's ${String(file.bundle.witnessSha256)}\n`);
-  failed ||= differences.length > 0 || !digestHolds || replay.misses.length > 0;
+  const reproduced = differences.length === 0 && digestHolds && replay.misses.length === 0 && discoveryMoved === undefined;
+  failed ||= !reproduced;
   io.out(
-    differences.length === 0 && digestHolds && replay.misses.length === 0
+    reproduced
       ? `replay: reproduced: all ${replay.rows.length} rows, their dispositions and the witness digest, from ${archive.har.log.entries.length} archived exchanges in ${seconds} s\n`
-      : `replay: not reproduced: ${differences.length} row(s) moved, ${replay.misses.length} request(s) the archive does not hold${digestHolds ? '' : ', the witness digest differs'}\n`,
+      : `replay: not reproduced: ${differences.length} row(s) moved, ${replay.misses.length} request(s) the archive does not hold${digestHolds ? '' : ', the witness digest differs'}${discoveryMoved === undefined ? '' : ', the discovery document differs'}\n`,
   );
   return failed ? 1 : 0;
 }
