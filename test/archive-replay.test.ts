@@ -19,6 +19,7 @@ import { signaturePayload } from '../lib/evidence/bundle.ts';
 import { ed25519PrivateKey, ed25519PublicKey, signText } from '../lib/evidence/ed25519.ts';
 import { canonicalJson, sha256Hex } from '../lib/evidence/jcs.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
+import { witnessDigest } from '../lib/evidence/witness.ts';
 import type { Bundle, LedgerRow } from '../lib/evidence/types.ts';
 import { pemSecrets, Redactor } from '../lib/redact.ts';
 import { loadScenarios } from '../scenarios/index.ts';
@@ -251,6 +252,30 @@ describe('a bundle whose discovery document was edited after the run', () => {
     );
     expect(replay.out).toMatch(/^replay: not reproduced: 0 row\(s\) moved, 0 request\(s\) the archive does not hold, the discovery document differs$/m);
     expect(replay.code).toBe(1);
+  });
+});
+
+describe('a bundle that declares a host.deployment', () => {
+  // RFC 0216 §E.14: the deployment enters the witness digest's preimage when present, and verify
+  // recomputes it so; the replay takes it from the bundle too, and reproduces the rows.
+  it('is reproduced, its digest taken with the deployment', { timeout: 60_000 }, async () => {
+    const privateKeyPem = readFileSync(join(dir, 'keys', 'dev-signing-key.pem'), 'utf8');
+    const edited = JSON.parse(readFileSync(bundle, 'utf8')) as Bundle & { host: Record<string, unknown>; results: { requirements: LedgerRow[] } };
+    edited.host.deployment = 'colocated-companion';
+    edited.witnessSha256 = witnessDigest(edited.results.requirements, undefined, edited.host.deployment);
+    edited.signature.sig = signText(signaturePayload(edited), ed25519PrivateKey(privateKeyPem));
+    const path = join(dir, 'deployed.bundle.json');
+    writeFileSync(path, JSON.stringify(edited));
+    const copy = join(dir, 'deployed.archive.har.gz');
+    copyFileSync(archive, copy);
+    writeFileSync(
+      bindingPath(copy),
+      JSON.stringify(bindArchive(readFileSync(copy), edited as unknown as Record<string, unknown>, privateKeyPem, edited.signature.keyId)),
+    );
+    writeFileSync(join(dir, 'host.pub.pem'), publicKeyPem);
+    const replay = await cli('verify', path, '--replay', copy, '--host-key', join(dir, 'host.pub.pem'));
+    expect(replay.out).toMatch(/^replay: reproduced: all \d+ rows/m);
+    expect(replay.code).toBe(0);
   });
 });
 

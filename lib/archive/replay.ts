@@ -196,7 +196,10 @@ export async function replayCommand(bundlePath: string, options: ReplayOptions, 
   const discoveryMoved = replay.discovery === undefined ? undefined : discoveryDifference(file.bundle, replay.discovery);
   if (discoveryMoved !== undefined) io.out(`discovery: ${discoveryMoved}\n`);
   for (const line of differences) io.out(`${line}\n`);
-  const digest = witnessDigest(replay.rows.map(bundleRow));
+  // The digest's preimage takes the bundle's own relaxations and deployment when it declares them
+  // (RFC 0216 §E.14, as verify recomputes it): the replay reproduces the rows, not those.
+  const host = isJsonObject(file.bundle.host) ? file.bundle.host : {};
+  const digest = witnessDigest(replay.rows.map(bundleRow), Array.isArray(host.relaxations) ? host.relaxations : undefined, host.deployment);
   const digestHolds = digest === file.bundle.witnessSha256;
   if (!digestHolds) io.out(`witness: the replay's witnessSha256 is ${digest}, the bundle's ${String(file.bundle.witnessSha256)}\n`);
   const reproduced = differences.length === 0 && digestHolds && replay.misses.length === 0 && discoveryMoved === undefined;
