@@ -173,10 +173,13 @@ export const REDTEAM_HOSTS: KnownBadHost[] = [
     name: 'rt7-live-shadow-miss-count-zero',
     defect: 'under live-shadow every eval.scored carries fixtureMissCount 0',
     clause: 'CONTRACT §2 (live-shadow: graded as an unfixtured task, no fixtureMissCount)',
-    ...engine({
-      outgoingEvents: (emit, plan) => (type, payload) =>
-        emit(type, type === 'eval.scored' && plan?.suite.modes.includes('live-shadow') ? { ...payload, fixtureMissCount: 0 } : payload),
-    }, SHADOW),
+    ...engine(
+      {
+        outgoingEvents: (emit, plan) => (type, payload) =>
+          emit(type, type === 'eval.scored' && plan?.suite.modes.includes('live-shadow') ? { ...payload, fixtureMissCount: 0 } : payload),
+      },
+      SHADOW,
+    ),
   },
   {
     name: 'rt7-discovery-fixtures-emptied',
