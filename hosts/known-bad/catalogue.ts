@@ -47,6 +47,7 @@ import { REFUSAL_POSITIONS } from './catalogue/refusal-positions.ts';
 import { FIXTURE_ARGS } from './catalogue/v2-eval-trajectory-trials/0244-d-fixture-args.ts';
 import { ROUND_FIVE } from './catalogue/round-five.ts';
 import { ROUND_SIX } from './catalogue/round-six.ts';
+import { ROUND_SEVEN } from './catalogue/round-seven.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -82,4 +83,5 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...FIXTURE_ARGS,
   ...ROUND_FIVE,
   ...ROUND_SIX,
+  ...ROUND_SEVEN,
 ];

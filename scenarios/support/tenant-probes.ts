@@ -97,11 +97,13 @@ export function routeOffered(gate: RouteGate | undefined, target: Target): boole
   return target.seams && target.runEffects === true;
 }
 
-/** The foreign request, and the same for two unknown ids of the run's tenant segment. */
+/** The foreign request, the same for two unknown ids of the run's tenant segment, and the foreign one again. */
 export interface ProbeAnswers {
   foreign: ProbeAnswer;
   unknown: ProbeAnswer;
   otherUnknown: ProbeAnswer;
+  /** The foreign request sent again once the first was answered. */
+  again: ProbeAnswer;
 }
 
 /** Sends the probe of `route` for tenant A's `runId`, and for two unknown ids beside it. */
@@ -113,7 +115,10 @@ export async function probeRoute(target: Target, route: Route & { tenant: Tenant
     sendProbe(client, route, unknownRunIdLike(target.seed, runId, `${route.name}:unknown`)),
     sendProbe(client, route, unknownRunIdLike(target.seed, runId, `${route.name}:calibration`)),
   ]);
-  return { foreign, unknown, otherUnknown };
+  // Asked again once answered: the scope holds on every request, not on the first naming of a run
+  // alone (a host that checks the owner only when its lookup is not yet cached serves the second).
+  const again = await sendProbe(client, route, runId);
+  return { foreign, unknown, otherUnknown, again };
 }
 
 /**
@@ -122,7 +127,7 @@ export async function probeRoute(target: Target, route: Route & { tenant: Tenant
  * says which of tenant A's runs was probed, where a leg probes more than one.
  */
 export function judgeProbe(check: Checks, route: Route & { tenant: TenantProbe }, answers: ProbeAnswers, whose?: string): void {
-  const { foreign, unknown, otherUnknown } = answers;
+  const { foreign, unknown, otherUnknown, again } = answers;
   const what = whose === undefined ? `${route.method} ${route.template}` : `${route.method} ${route.template} (tenant A's run ${whose})`;
   check.rule(route.tenant.rule);
   check.ok(!foreign.served, `${what}: tenant B is not served tenant A's run`, { status: foreign.status });
@@ -130,5 +135,8 @@ export function judgeProbe(check: Checks, route: Route & { tenant: TenantProbe }
   check.equal(readErrorCode(foreign.body), readErrorCode(unknown.body), `${what}: the error code for tenant A's run is the code for an unknown run id`);
   const told = informationBeyondUnknown(unknown.body, otherUnknown.body, foreign.body);
   check.ok(told.length === 0, `${what}: the refusal for tenant A's run carries no information the refusal of an unknown run id does not`, told);
+  check.ok(!again.served, `${what}: asked again, tenant B is still not served tenant A's run`, { status: again.status });
+  check.equal(again.status, unknown.status, `${what}: asked again, the status for tenant A's run is still the status for an unknown run id`);
+  check.equal(readErrorCode(again.body), readErrorCode(unknown.body), `${what}: asked again, the error code is still the code for an unknown run id`);
   check.saw(`a foreign or unknown run id on ${what} is ${unknown.status} ${String(readErrorCode(unknown.body))}`);
 }

@@ -8,7 +8,8 @@
 //                               code) that never echoes the id.
 //   2. openwop.requirement.0252.source-uniform      tenant B's run is refused with the status and code of an unknown id,
 //                               and a body that says nothing more once the noise between two
-//                               unknown ids' refusals is masked.
+//                               unknown ids' refusals is masked; named again once refused, it is
+//                               refused again the same way.
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Each leg is gated on agents.evalSuite.recordedFixtures with fixtureMatching (RFC 0252 §A),
 // and on the three conformance-eval-recorded-* fixtures (and so on what they use).
@@ -139,6 +140,10 @@ const hostLegs: Leg[] = [
       check.equal(refusalOf(other), refusalOf(unknown), "tenant B's run is refused with the status and error code of an unknown id");
       check.ok(!other.text.includes(foreign.runId), 'the refusal does not echo the id', other.text);
       check.equal(other.runId, undefined, 'no run is created');
+      // Named again once refused: the source is refused on every create, not on its first naming alone.
+      const again = await createEvalRun(target.client, { evalSuiteRef: REPLAY, agentId: SCRIPTED_AGENT, fixtureRuns: { record: foreign.runId } });
+      check.equal(refusalOf(again), refusalOf(unknown), "tenant B's run named again is still refused with the status and error code of an unknown id");
+      check.equal(again.runId, undefined, "tenant B's run named again creates no run");
       // Nor by what its body says, once the noise between two unknown ids' refusals is masked.
       check.rule('refusal-tells-nothing');
       const told = informationBeyondUnknown(unknown.json ?? unknown.text, otherUnknown.json ?? otherUnknown.text, other.json ?? other.text);

@@ -7,8 +7,9 @@
 //      (forbiddenCount 2), an any-order tie a greedy matcher loses, delegate calls interleaved with
 //      the agent's own under includeDelegates, a read of a key the seed lacks after a trial wrote it,
 //      the right calls in the wrong order under exact, the expected tool with other args under
-//      subset, a forbidden call made by a delegate under includeDelegates, and a key an earlier task
-//      wrote: the fixed witnesses of every rule the generated suites compare (issue 29, item 1)
+//      subset, a forbidden call made by a delegate under includeDelegates, a key an earlier task
+//      wrote, and a later task's own two-entry seed: the fixed witnesses of every rule the
+//      generated suites compare (issue 29, item 1)
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // The legs seed suites written for them through the seams (../support/seeded-run.ts). Every task's
 // answer is fixed by its script (CONTRACT §3), so each expected score is known by construction,
@@ -201,6 +202,27 @@ const EDGE_TASKS: ProbeTask[] = [
     score: 1,
     passed: true,
     why: "a task's trials start from its own memorySeed (none here): a key an earlier task wrote reads null",
+  },
+  {
+    taskId: 'memory-own-seed',
+    rule: 'memory-across-tasks',
+    steps: [
+      { tool: ECHO, args: { value: { $memory: 'seeded' } } },
+      { tool: ECHO, args: { value: { $memory: 'second-seeded' } } },
+    ],
+    output: 'done',
+    fixtures: {
+      memorySeed: [
+        { key: 'seeded', value: "this task's own seed" },
+        { key: 'second-seeded', value: "the seed's second entry" },
+      ],
+      toolResponses: [1, 2].map(() => ({ tool: ECHO, response: { value: 'fixture' } })),
+    },
+    expected: { ...golden('exact', 'done'), trajectory: { match: 'exact', calls: [exactly("this task's own seed"), exactly("the seed's second entry")] } },
+    trajectory: block('exact', true, 2, 2, 2),
+    score: 1,
+    passed: true,
+    why: "a task's trials start from its own memorySeed, every entry of it: not an earlier task's seed, not its first entry alone",
   },
 ];
 

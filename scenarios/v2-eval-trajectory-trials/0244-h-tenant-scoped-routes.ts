@@ -11,7 +11,8 @@
 //      which then still ends `run.completed`; where it lists conformance-workflow-noop (CONTRACT
 //      §1) every route is probed on tenant A's ended workflow run, whose log then reads as it did
 //      (the scope is the run's owner triple, whatever the run's mode); and a `baselineRunId` naming
-//      tenant B's eval run is refused like an unknown one (a `fixtureRuns` source of another
+//      tenant B's eval run is refused like an unknown one (each probe is sent again once answered,
+//      and refused again the same way; a `fixtureRuns` source of another
 //      tenant is openwop.requirement.0252.source-uniform's). The probes are generated from the
 //      table: a route added there is probed here with no code of its own (test/routes.test.ts).
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
@@ -208,6 +209,15 @@ async function probeBaseline(check: Checks, target: Target, foreignRun: Promise<
   check.equal(readErrorCode(other.json), readErrorCode(unknown.json), "tenant B's run as a baseline gets the error code of an unknown baseline");
   const told = informationBeyondUnknown(unknown.json ?? unknown.text, otherUnknown.json ?? otherUnknown.text, other.json ?? other.text);
   check.ok(told.length === 0, "the refusal of tenant B's baseline carries no information the refusal of an unknown one does not", told);
+  // Named again once refused: the scope holds on every create, not on a run's first naming alone.
+  const again = await create(foreign.runId);
+  check.equal(again.runId, undefined, "tenant B's eval run named again as a baseline creates no run");
+  check.equal(again.status, unknown.status, "tenant B's run named again as a baseline still gets the status of an unknown baseline");
+  check.equal(
+    readErrorCode(again.json),
+    readErrorCode(unknown.json),
+    "tenant B's run named again as a baseline still gets the error code of an unknown baseline",
+  );
 }
 
 export default defineScenario('v2-eval-trajectory-trials/0244-h-tenant-scoped-routes.ts', [
