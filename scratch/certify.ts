@@ -26,7 +26,11 @@ async function certify(v: Variant): Promise<{ rows: Map<string, LedgerRow>; viol
   const bytes = v.bytes === undefined ? undefined : await startBytesProxy(wire?.baseUrl ?? host.baseUrl, v.bytes);
   try {
     const outcome = await certifyTarget({
-      host: { baseUrl: bytes?.baseUrl ?? wire?.baseUrl ?? host.baseUrl, apiKey: v.keys?.a ?? host.tenants.a.apiKey, tenantBApiKey: v.keys?.b ?? host.tenants.b.apiKey },
+      host: {
+        baseUrl: bytes?.baseUrl ?? wire?.baseUrl ?? host.baseUrl,
+        apiKey: v.keys?.a ?? host.tenants.a.apiKey,
+        tenantBApiKey: v.keys?.b ?? host.tenants.b.apiKey,
+      },
       requireBehavior: process.env.REQUIRE === '1',
       scenarios,
       seed: process.env.SEED ?? MATRIX_SEED,

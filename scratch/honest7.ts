@@ -12,7 +12,6 @@ export interface Variant7 extends Variant {
   keys?: { a?: string; b?: string };
 }
 
-
 const discovery = (edit: (d: Record<string, unknown>) => Record<string, unknown>): ReferenceHostOptions => ({ hostBehaviour: { discovery: edit } });
 
 const family = { status: 'stable', since: '2.0', witness: 'claims-check' };
@@ -58,7 +57,12 @@ function lateStart(ms: number): BytesChoice {
 
 export const VARIANTS: Variant7[] = [
   // (1) a facet advertising fewer optional members: each one off, then all together.
-  { name: 'facet-no-trajectory', reading: 'agents.evalSuite without trajectory', clause: 'RFC 0244 §G; CONTRACT §1', options: { evalSuite: { trajectory: false } } },
+  {
+    name: 'facet-no-trajectory',
+    reading: 'agents.evalSuite without trajectory',
+    clause: 'RFC 0244 §G; CONTRACT §1',
+    options: { evalSuite: { trajectory: false } },
+  },
   { name: 'facet-no-trials', reading: 'agents.evalSuite without trials', clause: 'RFC 0244 §G; CONTRACT §1', options: { evalSuite: { trials: false } } },
   {
     name: 'facet-no-fixture-matching',
@@ -66,8 +70,18 @@ export const VARIANTS: Variant7[] = [
     clause: 'RFC 0244 §G; RFC 0252',
     options: { evalSuite: { fixtureMatching: false, recordedFixtures: false } },
   },
-  { name: 'facet-no-regression-verdict', reading: 'agents.evalSuite without regressionVerdict', clause: 'RFC 0244 §F, §G', options: { evalSuite: { regressionVerdict: false } } },
-  { name: 'facet-no-recorded-fixtures', reading: 'agents.evalSuite without recordedFixtures', clause: 'RFC 0252 §A', options: { evalSuite: { recordedFixtures: false } } },
+  {
+    name: 'facet-no-regression-verdict',
+    reading: 'agents.evalSuite without regressionVerdict',
+    clause: 'RFC 0244 §F, §G',
+    options: { evalSuite: { regressionVerdict: false } },
+  },
+  {
+    name: 'facet-no-recorded-fixtures',
+    reading: 'agents.evalSuite without recordedFixtures',
+    clause: 'RFC 0252 §A',
+    options: { evalSuite: { recordedFixtures: false } },
+  },
   {
     name: 'facet-no-ceilings',
     reading: 'agents.evalSuite without maxTasksPerSuite and maxCostUsdPerSuite',
@@ -103,7 +117,10 @@ export const VARIANTS: Variant7[] = [
           const facet = agents.evalSuite as Record<string, unknown>;
           return {
             ...d,
-            agents: { ...agents, evalSuite: { ...facet, trajectory: false, fixtureMatching: false, regressionVerdict: false, recordedFixtures: false, fixtureErrors: false } },
+            agents: {
+              ...agents,
+              evalSuite: { ...facet, trajectory: false, fixtureMatching: false, regressionVerdict: false, recordedFixtures: false, fixtureErrors: false },
+            },
           };
         },
       },
