@@ -63,7 +63,7 @@ export const LIMIT_AND_OPTIONAL_VARIANTS: HonestVariant[] = [
   {
     name: 'modes-absent',
     choice: 'agents.evalSuite leaves modes out (no mode advertised); every suite is refused at create with 400',
-    clause: 'docs/wire.md §2 ("Without modes the facet advertises no mode"), RFC 0081 §D',
+    clause: 'RFC 0081 §D (an unadvertised mode is refused at create), docs/wire.md §2 ("Without modes the facet advertises no mode")',
     shows: "not among the host's agents.evalSuite.modes (absent: no mode advertised)",
     options: {
       evalSuite: { modes: [] },

@@ -4,7 +4,8 @@
 // refused at create (docs/wire.md §2, RFC 0081 §D), which the honest `modes-absent` shows.
 
 import { REFERENCE_HOST_BEHAVIOUR } from '../../reference/host-behaviour.ts';
-import { type KnownBadHost, server } from './build.ts';
+import type { ReferenceHostOptions } from '../../reference/server.ts';
+import { type KnownBadHost, engine, server } from './build.ts';
 
 /** The discovery document with `agents.evalSuite.modes` left out, every other member as served. */
 function withoutModes(document: Record<string, unknown>): Record<string, unknown> {
@@ -17,6 +18,9 @@ function withoutModes(document: Record<string, unknown>): Record<string, unknown
 
 /** A run's status once it ended, as the host's record holds it. */
 const ENDED_STATUS = new Set(['completed', 'failed', 'cancelled']);
+
+/** A facet without `modes`: no mode advertised, so the reference engine refuses every suite. */
+const MODES_ABSENT: ReferenceHostOptions = { evalSuite: { modes: [] }, hostBehaviour: { discovery: withoutModes } };
 
 export const ROUND_SIX: KnownBadHost[] = [
   {
@@ -33,8 +37,10 @@ export const ROUND_SIX: KnownBadHost[] = [
   },
   {
     name: 'modes-absent-every-mode-run',
-    defect: 'discovery agents.evalSuite leaves modes out (no mode advertised), yet the host runs golden, rubric and regression suites',
+    defect: 'discovery agents.evalSuite leaves modes out (no mode advertised), yet the host runs a suite of any mode',
     clause: 'RFC 0081 §D (a suite requesting an unadvertised mode is rejected at run-create), docs/wire.md §2',
-    ...server({ discovery: withoutModes }),
+    // The honest base is the host that leaves modes out and refuses every suite (the honest
+    // variant modes-absent); this one swaps only the mode refusal.
+    ...engine({ modeRefusal: () => undefined }, MODES_ABSENT),
   },
 ];
