@@ -16,7 +16,7 @@ import { certifyTarget } from '../lib/certify.ts';
 import { withDeadlines } from '../lib/ledger/deadlines.ts';
 import { bindArchive, bindingPath, checkBinding } from '../lib/evidence/archive.ts';
 import { signaturePayload } from '../lib/evidence/bundle.ts';
-import { ed25519PrivateKey, ed25519PublicKey, signText } from '../lib/evidence/ed25519.ts';
+import { ed25519PrivateKey, ed25519PublicKey, rawPublicKeyB64url, signText } from '../lib/evidence/ed25519.ts';
 import { canonicalJson, sha256Hex } from '../lib/evidence/jcs.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
 import { witnessDigest } from '../lib/evidence/witness.ts';
@@ -122,6 +122,10 @@ describe('the archive of a certification', () => {
     expect(replay.code, replay.out + replay.err).toBe(0);
     expect(replay.out).toMatch(/^binding: holds \(.*its signature holds under the host key\)$/m);
     expect(replay.out).toMatch(new RegExp(`^replay: reproduced: all ${bundleRows(bundle).length} rows`, 'm'));
+    // The raw key as discovery signingKeys publish it, as `verify --host-key` takes it (docs/cli.md).
+    const raw = await cli('verify', bundle, '--replay', archive, '--host-key', rawPublicKeyB64url(publicKeyPem));
+    expect(raw.code, raw.out + raw.err).toBe(0);
+    expect(raw.out).toMatch(/^binding: holds \(.*its signature holds under the host key\)$/m);
   });
 
   it('feeds grade --archive the recompute of one run, every member equal', async () => {

@@ -72,6 +72,10 @@ describe('the fit rule over the advertised limits', () => {
     expect(fixtureMisfitOf({ ...ROOMY, maxCostUsdPerSuite: 0.005 }, trials, ['maxCostUsdPerSuite'])).toBeUndefined();
     // An unadvertised ceiling holds nothing back (RFC 0081 §D: optional).
     expect(fixtureMisfitOf({ ...ROOMY, maxTasksPerSuite: undefined }, verdict)).toBeUndefined();
+    // But modes left out is no mode advertised (docs/wire.md §2): every mode is refused at create.
+    expect(fixtureMisfitOf({ ...ROOMY, modes: undefined }, verdict)).toBe(
+      "the fixture conformance-eval-verdict-baseline runs the golden, regression modes, not among the host's agents.evalSuite.modes (absent: no mode advertised)",
+    );
   });
 
   it('covers a member added to a copy of the schema, with no new code', () => {

@@ -61,6 +61,22 @@ export const LIMIT_AND_OPTIONAL_VARIANTS: HonestVariant[] = [
     options: { evalSuite: { modes: ['golden'] } },
   },
   {
+    name: 'modes-absent',
+    choice: 'agents.evalSuite leaves modes out (no mode advertised); every suite is refused at create with 400',
+    clause: 'RFC 0081 §D (an unadvertised mode is refused at create), docs/wire.md §2 ("Without modes the facet advertises no mode")',
+    shows: "not among the host's agents.evalSuite.modes (absent: no mode advertised)",
+    options: {
+      evalSuite: { modes: [] },
+      hostBehaviour: {
+        discovery: (document) => {
+          const agents = document.agents as Record<string, unknown>;
+          const { modes: _modes, ...facet } = agents.evalSuite as Record<string, unknown>;
+          return { ...document, agents: { ...agents, evalSuite: facet } };
+        },
+      },
+    },
+  },
+  {
     name: 'cost-ceiling-tight',
     choice: 'maxCostUsdPerSuite is 0.005 USD: a suite over it completes with passed false',
     clause: 'RFC 0081 §D (an optional ceiling), RFC 0244 §B (it counts every trial)',

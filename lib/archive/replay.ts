@@ -8,7 +8,7 @@
 
 import { certifyTarget } from '../certify.ts';
 import { bindingPath, checkBinding } from '../evidence/archive.ts';
-import { ed25519PublicKey } from '../evidence/ed25519.ts';
+import { decodeCanonicalBase64url, ed25519PublicKey, ed25519PublicKeyFromRaw } from '../evidence/ed25519.ts';
 import { readBundleFile, readPublicKeyFile } from '../evidence/keys.ts';
 import type { LedgerRow } from '../evidence/types.ts';
 import { bundleRow, sortedProjectedRows, witnessDigest } from '../evidence/witness.ts';
@@ -138,6 +138,9 @@ export function discoveryDifference(bundle: Record<string, unknown>, read: Recor
   return undefined;
 }
 
+/** A raw Ed25519 public key as discovery `signingKeys` publish it: 43 base64url characters. */
+const RAW_KEY = /^[A-Za-z0-9_-]{43}$/;
+
 export interface ReplayOptions {
   replay: string;
   hostKey?: string;
@@ -162,7 +165,11 @@ export async function replayCommand(bundlePath: string, options: ReplayOptions, 
     return cannotStart(io, `cannot read the archive's binding ${sigPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   let publicKey: ReturnType<typeof ed25519PublicKey> | undefined;
-  if (options.hostKey !== undefined) {
+  if (options.hostKey !== undefined && RAW_KEY.test(options.hostKey)) {
+    // The raw base64url key discovery `signingKeys` publish, as `verify --host-key` takes it.
+    if (decodeCanonicalBase64url(options.hostKey, 32) === undefined) return cannotStart(io, `${names.hostKey}: not 32 bytes of canonical base64url`);
+    publicKey = ed25519PublicKeyFromRaw(options.hostKey);
+  } else if (options.hostKey !== undefined) {
     const key = readPublicKeyFile(options.hostKey);
     if (!key.ok) return cannotStart(io, `${names.hostKey}: ${key.reason}`);
     publicKey = ed25519PublicKey(key.pem);

@@ -151,15 +151,17 @@ function misfitOf(facet: Json, doc: FixtureDocument, probes: readonly string[], 
       if (requires[name] === true && !hasFeature(value)) return `the fixture ${doc.id} uses agents.evalSuite.${name}, which the host does not advertise`;
       continue;
     }
-    // A bound the host does not advertise holds nothing back (RFC 0081 §D: optional ceilings).
-    if (value === undefined) continue;
+    // A bound the host does not advertise holds nothing back (RFC 0081 §D: optional ceilings); a
+    // set it does not advertise is empty: without `modes` the facet advertises no mode (docs/wire.md
+    // §2), and RFC 0081 §D refuses a suite asking for an unadvertised one.
+    if (value === undefined && limit.kind !== 'subset') continue;
     const found = valuesAt(doc, limit.at ?? '');
     const quantities = found.length > 0 ? found : limit.default === undefined ? [] : [limit.default];
     for (const quantity of quantities) {
-      if (limit.kind === 'subset' && Array.isArray(value) && Array.isArray(quantity)) {
-        const missing = quantity.filter((item) => !value.includes(item));
+      if (limit.kind === 'subset' && (value === undefined || Array.isArray(value)) && Array.isArray(quantity)) {
+        const missing = quantity.filter((item) => !(value ?? []).includes(item));
         if (missing.length > 0)
-          return `the fixture ${doc.id} runs the ${missing.join(', ')} mode${missing.length > 1 ? 's' : ''}, not among the host's agents.evalSuite.${name} ${JSON.stringify(value)}`;
+          return `the fixture ${doc.id} runs the ${missing.join(', ')} mode${missing.length > 1 ? 's' : ''}, not among the host's agents.evalSuite.${name} ${value === undefined ? '(absent: no mode advertised)' : JSON.stringify(value)}`;
       }
       const size = limit.kind === 'count-at-most' ? (Array.isArray(quantity) ? quantity.length : undefined) : quantity;
       if (limit.kind === 'subset' || typeof value !== 'number' || typeof size !== 'number') continue;

@@ -1,11 +1,26 @@
 // Known-bad hosts of red-team round six: a route's semantics no leg exercised. A cancel of the
-// caller's own ended run obeyed (no leg cancelled a run it had seen end).
+// caller's own ended run obeyed (no leg cancelled a run it had seen end). And (round seven) a
+// facet without `modes` that still runs every mode: with no mode advertised, every suite is
+// refused at create (docs/wire.md §2, RFC 0081 §D), which the honest `modes-absent` shows.
 
 import { REFERENCE_HOST_BEHAVIOUR } from '../../reference/host-behaviour.ts';
-import { type KnownBadHost, server } from './build.ts';
+import type { ReferenceHostOptions } from '../../reference/server.ts';
+import { type KnownBadHost, engine, server } from './build.ts';
+
+/** The discovery document with `agents.evalSuite.modes` left out, every other member as served. */
+function withoutModes(document: Record<string, unknown>): Record<string, unknown> {
+  const agents = document.agents as Record<string, unknown> | undefined;
+  const facet = agents?.evalSuite as Record<string, unknown> | undefined;
+  if (agents === undefined || facet === undefined) return document;
+  const { modes: _modes, ...rest } = facet;
+  return { ...document, agents: { ...agents, evalSuite: rest } };
+}
 
 /** A run's status once it ended, as the host's record holds it. */
 const ENDED_STATUS = new Set(['completed', 'failed', 'cancelled']);
+
+/** A facet without `modes`: no mode advertised, so the reference engine refuses every suite. */
+const MODES_ABSENT: ReferenceHostOptions = { evalSuite: { modes: [] }, hostBehaviour: { discovery: withoutModes } };
 
 export const ROUND_SIX: KnownBadHost[] = [
   {
@@ -19,5 +34,13 @@ export const ROUND_SIX: KnownBadHost[] = [
           ? { ...run, status: 'running' }
           : REFERENCE_HOST_BEHAVIOUR.runFor(route, tenant, runId, run),
     }),
+  },
+  {
+    name: 'modes-absent-every-mode-run',
+    defect: 'discovery agents.evalSuite leaves modes out (no mode advertised), yet the host runs a suite of any mode',
+    clause: 'RFC 0081 §D (a suite requesting an unadvertised mode is rejected at run-create), docs/wire.md §2',
+    // The honest base is the host that leaves modes out and refuses every suite (the honest
+    // variant modes-absent); this one swaps only the mode refusal.
+    ...engine({ modeRefusal: () => undefined }, MODES_ABSENT),
   },
 ];
