@@ -121,6 +121,12 @@ export class Redactor {
 
   /** An `Io` whose every line is redacted before it is written. */
   io(io: Io): Io {
-    return { out: (s) => io.out(this.text(s)), err: (s) => io.err(this.text(s)), tty: io.tty };
+    const redraw = io.redraw;
+    return {
+      out: (s) => io.out(this.text(s)),
+      err: (s) => io.err(this.text(s)),
+      tty: io.tty,
+      ...(redraw === undefined ? {} : { redraw: (line: string) => redraw(this.text(line)) }),
+    };
   }
 }
