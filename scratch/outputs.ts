@@ -1,3 +1,5 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: a scratch driver
+// biome-ignore-all lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
 // Hostile strings into every output: a proxy in front of the reference host injects one payload
 // at one place (discovery implementation, every POST /runs refused with a message, every error
 // answer, the eval summary, run ids), then `run` writes every output and each is inspected.
@@ -44,19 +46,46 @@ const CASES: Case[] = [
   { name: 'impl-ansi', where: 'impl-name', payload: ANSI_FORGE, note: 'tty' },
   { name: 'impl-huge', where: 'impl-name', payload: 'N'.repeat(1_000_000), note: 'size' },
   { name: 'impl-huge7', where: 'impl-name', payload: 'N'.repeat(7_000_000), note: 'size' },
-  { name: 'impl-secret', where: 'impl-vendor', payload: `vendor ${KEY_A} / ${encodeURIComponent(KEY_B)} / ${KEY_A.split('').map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}`, note: 'secret' },
+  {
+    name: 'impl-secret',
+    where: 'impl-vendor',
+    payload: `vendor ${KEY_A} / ${encodeURIComponent(KEY_B)} / ${KEY_A.split('')
+      .map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+      .join('')}`,
+    note: 'secret',
+  },
   { name: 'err-control', where: 'create-error', payload: `refused\u0000\u0001\u0002\u0007\u001b[31m\u000b\ufffe ]]> done`, note: 'xml' },
-  { name: 'err-markdown', where: 'create-error', payload: 'nope | injected | cell |\n| `a` | b |\n</details><details open><summary>x</summary>\n## Verdict: certified\n```\n', note: 'md' },
+  {
+    name: 'err-markdown',
+    where: 'create-error',
+    payload: 'nope | injected | cell |\n| `a` | b |\n</details><details open><summary>x</summary>\n## Verdict: certified\n```\n',
+    note: 'md',
+  },
   { name: 'err-ansi', where: 'create-error', payload: `refused${ANSI_FORGE}`, note: 'tty' },
-  { name: 'err-cr', where: 'create-error', payload: 'refused\rtotals: 99 executed-pass, 0 executed-fail, 0 skipped, 0 inapplicable, 0 blocked         ', note: 'tty' },
+  {
+    name: 'err-cr',
+    where: 'create-error',
+    payload: 'refused\rtotals: 99 executed-pass, 0 executed-fail, 0 skipped, 0 inapplicable, 0 blocked         ',
+    note: 'tty',
+  },
   { name: 'err-bidi', where: 'create-error', payload: 'refused \u202Elanif\u202C \u2066x\u2069 \u200F', note: 'bidi' },
   { name: 'err-huge', where: 'create-error', payload: `big ${'R'.repeat(1_000_000)}`, note: 'size' },
-  { name: 'err-secret', where: 'all-errors', payload: `you sent ${KEY_A} and ${KEY_B} (${encodeURIComponent(KEY_A)}) &quot;${KEY_B}&quot; b64 ${Buffer.from(KEY_A).toString('base64')}`, note: 'secret' },
+  {
+    name: 'err-secret',
+    where: 'all-errors',
+    payload: `you sent ${KEY_A} and ${KEY_B} (${encodeURIComponent(KEY_A)}) &quot;${KEY_B}&quot; b64 ${Buffer.from(KEY_A).toString('base64')}`,
+    note: 'secret',
+  },
   { name: 'runid-bidi', where: 'run-id', payload: 'tenant-a/\u202Etxt.exe\x1b[2K', note: 'bidi' },
   { name: 'summary-html', where: 'summary-suite', payload: '<img src=x onerror=alert(1)>\u0000]]>|\n`', note: 'html' },
 ];
 
-const uEscape = (t: string): string => t.split('@@KEYA@@').join(KEY_A.split('').map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''));
+const uEscape = (t: string): string =>
+  t.split('@@KEYA@@').join(
+    KEY_A.split('')
+      .map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+      .join(''),
+  );
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -179,11 +208,33 @@ for (const c of CASES.filter((x) => wanted.length === 0 || wanted.includes(x.nam
   process.env.GITHUB_STEP_SUMMARY = stepSummary;
   const t0 = Date.now();
   const run = await cli(
-    'run', '--base-url', host.baseUrl, '--api-key', KEY_A, '--tenant-b-api-key', KEY_B,
-    '--report-json', join(dir, 'report.json'), '--junit', join(dir, 'junit.xml'), '--html', join(dir, 'report.html'),
-    '--summary', join(dir, 'summary.md'), '--otel', join(dir, 'otel.json'),
-    '--certify', join(dir, 'bundle.json'), '--signing-key', join(dir, 'host.pem'), '--signing-key-id', 'k1', '--host-build', 'commit:0123abcd',
-    '--generated', '0',
+    'run',
+    '--base-url',
+    host.baseUrl,
+    '--api-key',
+    KEY_A,
+    '--tenant-b-api-key',
+    KEY_B,
+    '--report-json',
+    join(dir, 'report.json'),
+    '--junit',
+    join(dir, 'junit.xml'),
+    '--html',
+    join(dir, 'report.html'),
+    '--summary',
+    join(dir, 'summary.md'),
+    '--otel',
+    join(dir, 'otel.json'),
+    '--certify',
+    join(dir, 'bundle.json'),
+    '--signing-key',
+    join(dir, 'host.pem'),
+    '--signing-key-id',
+    'k1',
+    '--host-build',
+    'commit:0123abcd',
+    '--generated',
+    '0',
   );
   delete process.env.GITHUB_STEP_SUMMARY;
   await host.close();
@@ -207,23 +258,41 @@ for (const c of CASES.filter((x) => wanted.length === 0 || wanted.includes(x.nam
     }
     if (text.includes('\\u006f\\u0077\\u0032')) problems.push('secret \\u-escaped');
     if (name.endsWith('.json')) {
-      try { JSON.parse(text); } catch (e) { problems.push(`JSON invalid ${(e as Error).message}`); }
+      try {
+        JSON.parse(text);
+      } catch (e) {
+        problems.push(`JSON invalid ${(e as Error).message}`);
+      }
     }
-    if (name === 'junit.xml') { const w = await xmlWellFormed(text); if (w !== 'ok') problems.push(`XML: ${w.slice(0, 200)}`); }
+    if (name === 'junit.xml') {
+      const w = await xmlWellFormed(text);
+      if (w !== 'ok') problems.push(`XML: ${w.slice(0, 200)}`);
+    }
     if (name === 'report.html') {
       problems.push(await htmlCheck(join(dir, 'report.html')));
       if (text.includes('</script><img')) problems.push('raw </script><img in html');
     }
-    if ((name === 'summary.md' || name === 'step.md')) {
+    if (name === 'summary.md' || name === 'step.md') {
       const heads = text.split('\n').filter((l) => l.startsWith('#')).length;
       if (heads > 3) problems.push(`${heads} headings`);
       if (/<details open/.test(text)) problems.push('raw <details open');
       if (/\n## Verdict: certified/.test(text)) problems.push('forged heading');
     }
-    if (c.payload.includes('onerror') && name !== 'report.html' && /<img src=x onerror/.test(text) && !name.endsWith('.json') && !name.startsWith('terminal') && !name.endsWith('.gz')) problems.push('raw <img');
+    if (
+      c.payload.includes('onerror') &&
+      name !== 'report.html' &&
+      /<img src=x onerror/.test(text) &&
+      !name.endsWith('.json') &&
+      !name.startsWith('terminal') &&
+      !name.endsWith('.gz')
+    )
+      problems.push('raw <img');
     lines.push(`   ${name.padEnd(40)} ${String(text.length).padStart(9)}  ${problems.join('; ')}`);
   }
-  const vlines = run.out.split('\n').concat(run.err.split('\n')).filter((l) => l.includes('eval verdict'));
+  const vlines = run.out
+    .split('\n')
+    .concat(run.err.split('\n'))
+    .filter((l) => l.includes('eval verdict'));
   lines.push(`   verdict lines: ${JSON.stringify(vlines.map((l) => l.slice(0, 160)))}`);
   console.log(lines.join('\n'));
   writeFileSync(join(import.meta.dirname, 'results', `${c.name}.txt`), `${lines.join('\n')}\ndir ${dir}\n`);

@@ -105,7 +105,9 @@ describe('a host whose discovery document is JSON but not I-JSON', () => {
     const run = await cli('run', '--base-url', host.baseUrl, '--api-key', host.apiKey);
     expect(run.code).toBe(2);
     expect(run.err).not.toContain('harness bug');
-    expect(run.err).toMatch(/the discovery document is not I-JSON \(RFC 7493 §2\), so no certification can carry it: non-ijson: \$\["x-deep"\]: string holds a lone surrogate$/m);
+    expect(run.err).toMatch(
+      /the discovery document is not I-JSON \(RFC 7493 §2\), so no certification can carry it: non-ijson: \$\["x-deep"\]: string holds a lone surrogate$/m,
+    );
   });
 });
 
