@@ -20,7 +20,7 @@ import { DEFAULT_CAPS } from '../lib/ledger/caps.ts';
 import { DEFAULT_LEG_DEADLINE_MS, DEFAULT_PROGRESS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RUN_DEADLINE_MS } from '../lib/ledger/deadlines.ts';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../lib/ledger/schedule.ts';
 import { DEFAULT_GENERATED_SUITES } from '../lib/ledger/target.ts';
-import { PROGRAM, type Io } from '../lib/io.ts';
+import { PROGRAM, printableIo, type Io } from '../lib/io.ts';
 import { usage } from './support/usage.ts';
 
 /** The Examples section of each command's --help (docs/cli.md has the same commands). */
@@ -112,7 +112,9 @@ function verifyAlias(argv: readonly string[]): string[] | undefined {
  * Runs the CLI and returns its exit code; never calls process.exit itself. `embeddedHost` is the
  * reference host `run` starts without --base-url (the tests hand in one that fails).
  */
-export async function main(givenArgv: string[], io: Io = defaultIo(), embeddedHost: EmbeddedHostFactory = startEmbeddedReferenceHost): Promise<number> {
+export async function main(givenArgv: string[], givenIo: Io = defaultIo(), embeddedHost: EmbeddedHostFactory = startEmbeddedReferenceHost): Promise<number> {
+  // Every line a command prints shows what a host sent, never acts on it (lib/io.ts `printable`).
+  const io = printableIo(givenIo);
   if (givenArgv.length === 0) return usage(io, 'a command is required: run, verify, grade or host');
   const aliased = verifyAlias(givenArgv);
   if (aliased !== undefined)

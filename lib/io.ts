@@ -11,6 +11,38 @@ export interface Io {
   err: (s: string) => void;
   /** Standard error is a terminal: progress redraws one line there instead of printing rows. */
   tty?: boolean;
+  /** Redraws the one progress line on a terminal (`\r`, erase line, `line`); only `printableIo` gives it. */
+  redraw?: (line: string) => void;
+}
+
+// What a terminal acts on rather than shows: the C0 controls but tab and line feed (a carriage
+// return or an escape sequence could rewrite a line already printed, the verdict's among them),
+// DEL, the C1 controls (U+009B is a CSI on some terminals) and the bidirectional controls
+// (Unicode TR 9: they reorder what a line shows). A host chooses much of what the commands print
+// (its implementation name, member names, error codes; a bundle's every string for `verify`).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching the control characters is the point
+const UNSHOWN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `text` as a terminal shows it and does nothing else with: each character of `UNSHOWN` written
+ * as its `\uXXXX` escape, which inside a JSON string is the same character, so a JSON document
+ * printed stays the same document.
+ */
+export function printable(text: string): string {
+  return text.replace(UNSHOWN, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * The `Io` every command writes through (commands/cli.ts `main`): each text made `printable`,
+ * and the progress line redrawn with the only escape sequence the harness itself writes.
+ */
+export function printableIo(io: Io): Io {
+  return {
+    out: (s) => io.out(printable(s)),
+    err: (s) => io.err(printable(s)),
+    tty: io.tty,
+    redraw: (line) => io.err(`\r\x1b[2K${printable(line)}`),
+  };
 }
 
 export const PROGRAM = 'openwop-eval-conformance';

@@ -9,7 +9,8 @@
 //
 // One rule for every secret:
 // - A secret of MIN_ANYWHERE characters or more is replaced wherever it occurs, in each form a
-//   text can carry it: as sent, percent-encoded, escaped inside a JSON string, escaped in XML.
+//   text can carry it: as sent, percent-encoded, escaped inside a JSON string, escaped in XML,
+//   and with any of its characters spelled as a `\u0061` or `%61` escape.
 // - A shorter secret is replaced only where it stands as a whole token: not preceded or
 //   followed by a character of an RFC 6750 §2.1 `b64token` (letters, digits, `-._~+/`) or `=`.
 //   So a one-letter key `k` is still taken out of `Bearer k`, but `/.well-known/openwop` is left
@@ -26,6 +27,20 @@ export const MIN_ANYWHERE = 8;
 const TOKEN_CHAR = /[A-Za-z0-9\-._~+/=]/;
 
 const xmlEscape = (text: string): string => text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
+
+// A `\uXXXX` JSON escape (not itself escaped by a backslash before it) or a `%XX` percent-escape.
+const SPELLED = /(?<!\\)(?:\\\\)*\\u[0-9a-fA-F]{4}|%[0-9a-fA-F]{2}/;
+const SPELLED_ALL = /(?<=(?:^|[^\\])(?:\\\\)*)\\u([0-9a-fA-F]{4})|%([0-9a-fA-F]{2})/g;
+
+/**
+ * The character an escape spells when it is one of a token (RFC 3986 unreserved, RFC 6750
+ * `b64token`), which no encoder has to escape; any other escape is left as it is, so a JSON
+ * string or a URL stays one.
+ */
+function spelledOut(whole: string, json: string | undefined, percent: string | undefined): string {
+  const c = String.fromCharCode(Number.parseInt(json ?? percent ?? '', 16));
+  return /[A-Za-z0-9\-._~]/.test(c) || (json !== undefined && /[+/=]/.test(c)) ? c : whole;
+}
 
 /** The forms one secret can take in a text the harness writes. */
 function formsOf(secret: string): string[] {
@@ -86,6 +101,17 @@ export class Redactor {
 
   /** `text` with every secret replaced by `[redacted]`, under the rule of the file comment. */
   text(text: string): string {
+    const out = this.#replace(text);
+    // A secret spelled with escapes no encoder needs (`\u0061` for `a` in a JSON string, `%61`
+    // in a URL) is the secret to whoever decodes the text: the archive keeps bodies as the host
+    // sent them. Such a text is decoded where it spells a secret, and redacted as decoded.
+    if (this.#secrets.length === 0 || !SPELLED.test(out)) return out;
+    const decoded = out.replace(SPELLED_ALL, spelledOut);
+    const redacted = this.#replace(decoded);
+    return redacted === decoded ? out : redacted;
+  }
+
+  #replace(text: string): string {
     let out = text;
     for (const form of this.#forms) {
       if (!out.includes(form)) continue;
@@ -121,6 +147,12 @@ export class Redactor {
 
   /** An `Io` whose every line is redacted before it is written. */
   io(io: Io): Io {
-    return { out: (s) => io.out(this.text(s)), err: (s) => io.err(this.text(s)), tty: io.tty };
+    const redraw = io.redraw;
+    return {
+      out: (s) => io.out(this.text(s)),
+      err: (s) => io.err(this.text(s)),
+      tty: io.tty,
+      ...(redraw === undefined ? {} : { redraw: (line: string) => redraw(this.text(line)) }),
+    };
   }
 }

@@ -35,11 +35,10 @@ function expectNoCrash(text: string): void {
 }
 
 /** The reference host behind a proxy that adds a 100,000-deep member to the JSON answers `pick` selects. */
-async function deepProxy(pick: (path: string) => boolean): Promise<{ baseUrl: string; apiKey: string }> {
+async function deepProxy(pick: (path: string) => boolean, deep = deepText(DEEP)): Promise<{ baseUrl: string; apiKey: string }> {
   const host = await startReferenceHost({ log: () => {} });
   cleanups.push(() => host.close());
   const upstream = new URL(host.baseUrl);
-  const deep = deepText(DEEP);
   const server: Server = createServer((req, res) => {
     const forward = httpRequest({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
       const parts: Buffer[] = [];
@@ -96,6 +95,19 @@ describe('a host whose discovery document nests 100,000 levels deep', () => {
     expect(run.code).toBe(2);
     expect(run.err.trimEnd().split('\n')).toHaveLength(1);
     expect(run.err).toMatch(new RegExp(`deeper than ${MAX_JSON_DEPTH} levels`));
+  });
+});
+
+describe('a host whose discovery document is JSON but not I-JSON', () => {
+  it('cannot be certified: exit 2 with one line naming the host’s document, not a harness bug', { timeout: 60_000 }, async () => {
+    // RFC 7493 §2.1: no lone surrogate; RFC 8785 canonicalises I-JSON only.
+    const host = await deepProxy((path) => path === '/.well-known/openwop', '"name \\ud800"');
+    const run = await cli('run', '--base-url', host.baseUrl, '--api-key', host.apiKey);
+    expect(run.code).toBe(2);
+    expect(run.err).not.toContain('harness bug');
+    expect(run.err).toMatch(
+      /the discovery document is not I-JSON \(RFC 7493 §2\), so no certification can carry it: non-ijson: \$\["x-deep"\]: string holds a lone surrogate$/m,
+    );
   });
 });
 

@@ -91,6 +91,11 @@ describe('a host that echoes the Authorization header, the body and the query in
     for (const [name, text] of Object.entries(outputs)) {
       for (const secret of secrets) for (const form of canaryForms(secret)) expect(text.includes(form), `${name} carries ${form.slice(0, 24)}…`).toBe(false);
       expect(text, name).not.toContain('CANARY');
+      // Nor spelled in escapes (the echoing host's `details.spelled`), which any JSON reader decodes.
+      expect(
+        text.replace(/\\+u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+        `${name} spells a canary`,
+      ).not.toContain('CANARY');
     }
     // The echo did reach the rows: the bundle quotes the refusal, with the keys taken out.
     expect(outputs['bundle.json']).toMatch(/you sent Authorization: Bearer \[redacted\]/);
@@ -171,6 +176,16 @@ describe('the redaction rule', () => {
     expect(error).toBeInstanceOf(TransportError);
     expect((error as Error).message).toContain('GET /.well-known/openwop');
     expect((error as Error).message).not.toContain('[redacted]nown');
+  });
+
+  it('takes out a secret spelled in escapes no encoder needs, and leaves every other escape', () => {
+    const r = new Redactor(['ow2k_live_A7f3c91d']);
+    const spelled = [...'ow2k_live_A7f3c91d'].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    expect(r.text(`{"m":"you sent ${spelled} \\u00e9 \\u0022"}`)).toBe('{"m":"you sent [redacted] \\u00e9 \\u0022"}');
+    expect(r.text('{"m":"ow2k\\u005flive_A7f3c91d"}')).toBe('{"m":"[redacted]"}');
+    expect(r.text('q=%6Fw2k_live%5FA7f3c91d&x=%20')).toBe('q=[redacted]&x=%20');
+    // An escaped backslash before `u` is no escape; a text that spells no secret is left as it is.
+    expect(r.text('\\\\u0061 \\u0061 %41')).toBe('\\\\u0061 \\u0061 %41');
   });
 
   it('takes out the longer of two overlapping secrets whole', () => {

@@ -204,6 +204,13 @@ describe('the JUnit file', () => {
     expect(message.length).toBe(200);
     expect(message.endsWith('…')).toBe(true);
   });
+
+  it('clips the implementation name the properties repeat per suite, so a host’s 1 MB name is not written once per scenario file', () => {
+    const rows = Array.from({ length: 50 }, (_, i) => ({ ...passRow, id: `openwop.requirement.0081.x${i}`, scenario: `scenarios/s${i}.ts` }));
+    const xml = junitXml(syntheticReport(rows, { target: { offline: false, requireBehavior: false, implementation: `[${'N'.repeat(1_000_000)}@1]` } }));
+    expect(xml.length).toBeLessThan(100_000);
+    expect(xml).toMatch(/<property name="target\.implementation" value="\[N{498}…"\/>/);
+  });
 });
 
 describe('the Markdown summary', () => {

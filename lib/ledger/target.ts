@@ -25,6 +25,7 @@ import type { ServedCoverage } from '../routes/check.ts';
 import type { ObservedRun } from './observed-run.ts';
 import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
 import { DEFAULT_CONCURRENCY } from './schedule.ts';
+import { assertIJson } from '../evidence/jcs.ts';
 
 /**
  * The generated-suites leg's plan (scenarios/v2-eval-trajectory-trials/0244-af-generated-suites.ts): how many suites
@@ -155,6 +156,13 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
   }
   if (!found.ok) return { ok: false, reason: found.reason };
   const document = found.document;
+  // The default seed is digested from the document in canonical JSON (RFC 8785 §3.2.2 takes
+  // I-JSON only): a document it cannot hold is the host's answer, not a harness bug.
+  try {
+    if (options.seed === undefined) assertIJson(document);
+  } catch (error) {
+    return { ok: false, reason: `the discovery document is not I-JSON (RFC 7493 §2), so no certification can carry it: ${(error as Error).message}` };
+  }
   const implementation = (document.implementation ?? {}) as Record<string, unknown>;
   const name = typeof implementation.name === 'string' ? implementation.name : 'unknown';
   const version = typeof implementation.version === 'string' ? implementation.version : 'unknown';

@@ -74,6 +74,9 @@ export function writeReports(
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
 
+/** The longest implementation a JUnit suite's properties repeat. */
+const MAX_PROPERTY = 500;
+
 /**
  * Why each executed-fail row the expected-failures baseline excuses was expected: the reasons of
  * its entries (the id, or each listed rule), keyed by id.
@@ -106,7 +109,9 @@ export function junitXml(report: RunReport): string {
   const properties = [
     ['harness.version', report.harnessVersion],
     ['target.baseUrl', displayUrl(target.baseUrl) ?? '(offline)'],
-    ['target.implementation', target.implementation],
+    // The host names itself, once per suite: clipped, so a name as long as a response may be is
+    // not written again for every scenario file.
+    ['target.implementation', target.implementation === undefined ? undefined : clip(target.implementation, MAX_PROPERTY)],
     ['target.hostBuild', target.hostBuild],
     ['requireBehavior', String(target.requireBehavior)],
     ['verdict', verdictLabel(report.verdict)],

@@ -30,11 +30,16 @@ export class Progress {
   row(row: LedgerRow): void {
     this.done += 1;
     const line = `[${this.done}/${this.total}] ${row.result.padEnd(13)} ${row.id}`;
-    if (this.style === 'redraw') this.io.err(`\r\x1b[2K${line}`);
+    if (this.style === 'redraw') this.redraw(line);
     if (this.style === 'lines') this.io.err(`${line}\n`);
   }
 
   end(): void {
-    if (this.style === 'redraw' && this.done > 0) this.io.err('\r\x1b[2K');
+    if (this.style === 'redraw' && this.done > 0) this.redraw('');
+  }
+
+  private redraw(line: string): void {
+    if (this.io.redraw !== undefined) this.io.redraw(line);
+    else this.io.err(`\r\x1b[2K${line}`);
   }
 }

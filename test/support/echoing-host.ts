@@ -26,8 +26,14 @@ function echoOf(req: IncomingMessage, body: Buffer): string {
   return `you sent Authorization: ${req.headers.authorization ?? '(none)'}; body: ${body.toString('utf8')}; query: ${query}`;
 }
 
+/** `text` with each letter written as a JSON `\\uXXXX` escape, as a host's own serialiser may. */
+const SPELLED = '\u0000spelled\u0000';
+const spelled = (text: string): string => text.replace(/[A-Za-z]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 function envelope(status: number, message: string, echo: string): string {
-  return JSON.stringify({ error: status === 404 ? 'not_found' : 'validation_error', message, details: { echo, authorization: echo } });
+  const json = JSON.stringify({ error: status === 404 ? 'not_found' : 'validation_error', message, details: { echo, authorization: echo, spelled: SPELLED } });
+  // The echo once more, in a member whose letters are all escaped: the same string to a JSON reader.
+  return json.replace(JSON.stringify(SPELLED).slice(1, -1), spelled(JSON.stringify(echo).slice(1, -1)));
 }
 
 export async function startEchoingHost(options: ReferenceHostOptions): Promise<EchoingHost> {
