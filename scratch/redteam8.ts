@@ -87,7 +87,10 @@ function nestedContainment(a: unknown, b: unknown, depth = 0): boolean {
 }
 
 const asciiJson = (value: unknown): string =>
-  (typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null')).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  (typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null')).replace(
+    /[\u0080-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 
 /** The exact two-sided sign test with ties kept in n. */
 function signTestTiesInN(pairs: TaskPair[], alpha: number): Verdict {
@@ -135,26 +138,44 @@ export const REDTEAM_HOSTS: KnownBadHost[] = [
     name: 'rt8-rubric-unweighted',
     defect: 'the scripted judge scores met criteria over criteria, ignoring weights',
     clause: 'RFC 0081 §A, §D (weighted criteria); CONTRACT §3 judge',
-    ...engine({ trialScore: rubricWith((t, c) => t.includes(c), () => ONE) }),
+    ...engine({
+      trialScore: rubricWith(
+        (t, c) => t.includes(c),
+        () => ONE,
+      ),
+    }),
   },
   {
     name: 'rt8-rubric-case-insensitive',
     defect: 'the scripted judge meets a criterion case-insensitively',
     clause: 'CONTRACT §3 judge (contains its text verbatim)',
-    ...engine({ trialScore: rubricWith((t, c) => t.toLowerCase().includes(c.toLowerCase()), (w) => exactDecimal(w)) }),
+    ...engine({
+      trialScore: rubricWith(
+        (t, c) => t.toLowerCase().includes(c.toLowerCase()),
+        (w) => exactDecimal(w),
+      ),
+    }),
   },
   {
     name: 'rt8-rubric-zero-weights-score-one',
     defect: 'a rubric whose weights are all 0 scores 1',
     clause: 'CONTRACT §3 judge (0 when every weight is 0)',
-    ...engine({ trialScore: rubricWith((t, c) => t.includes(c), (w) => exactDecimal(w), ONE) }),
+    ...engine({
+      trialScore: rubricWith(
+        (t, c) => t.includes(c),
+        (w) => exactDecimal(w),
+        ONE,
+      ),
+    }),
   },
   {
     name: 'rt8-rubric-all-or-nothing',
     defect: 'a rubric scores 1 only when every criterion is met, else 0',
     clause: 'RFC 0081 §D (weighted criteria); CONTRACT §3 judge',
     ...engine({
-      trialScore: scoring('rubric', (task, output) => ((task.expected.rubric ?? []).every(({ criterion }) => stringForm(output).includes(criterion)) ? ONE : ZERO)),
+      trialScore: scoring('rubric', (task, output) =>
+        (task.expected.rubric ?? []).every(({ criterion }) => stringForm(output).includes(criterion)) ? ONE : ZERO,
+      ),
     }),
   },
   // (2) regression methods
@@ -172,7 +193,8 @@ export const REDTEAM_HOSTS: KnownBadHost[] = [
     options: {
       engineBehaviour: {
         regressionMethod: { method: 'sign-test', alpha: 0.0625 },
-        regressionVerdict: (u, d) => (u + d === 0 ? 'unchanged' : signTestPValue(u, d).gte(exactDecimal(0.0625)) ? 'inconclusive' : u > d ? 'improved' : 'regressed'),
+        regressionVerdict: (u, d) =>
+          u + d === 0 ? 'unchanged' : signTestPValue(u, d).gte(exactDecimal(0.0625)) ? 'inconclusive' : u > d ? 'improved' : 'regressed',
       },
     },
   },
@@ -231,7 +253,9 @@ export const REDTEAM_HOSTS: KnownBadHost[] = [
     name: 'rt8-efficiency-tokens-swapped',
     defect: 'efficiency serves input tokens as outputTokens and the other way round',
     clause: 'RFC 0244 §C',
-    ...engine({ trialEfficiency: (r) => ({ toolCallCount: r.calls.length, modelCallCount: r.modelCallCount, inputTokens: r.outputTokens, outputTokens: r.inputTokens }) }),
+    ...engine({
+      trialEfficiency: (r) => ({ toolCallCount: r.calls.length, modelCallCount: r.modelCallCount, inputTokens: r.outputTokens, outputTokens: r.inputTokens }),
+    }),
   },
   {
     name: 'rt8-model-calls-count-delegate-brackets',
@@ -252,7 +276,8 @@ export const REDTEAM_HOSTS: KnownBadHost[] = [
     defect: 'an isError fixture entry is never consumed: it answers every later matching call',
     clause: 'RFC 0244 §D (each entry is consumed once)',
     ...engine({
-      selectFixture: (entries, consumed, tool, inputs) => REF.selectFixture(entries, new Set([...consumed].filter((i) => entries[i]?.isError !== true)), tool, inputs),
+      selectFixture: (entries, consumed, tool, inputs) =>
+        REF.selectFixture(entries, new Set([...consumed].filter((i) => entries[i]?.isError !== true)), tool, inputs),
     }),
   },
   {
