@@ -61,7 +61,7 @@ const WEIGHTS_GRADE: Array<[string, number, boolean]> = [
 ];
 const JUDGE_WEIGHTS: FixtureDocument = {
   id: 'conformance-eval-judge-weights',
-  description: 'Seeded by 0244.rubric-trajectory-gated: the scripted judge on weighted, verbatim, all-zero and trial-varying rubrics.',
+  description: 'Seeded by openwop.requirement.0244.rubric-trajectory-gated: the scripted judge on weighted, verbatim, all-zero and trial-varying rubrics.',
   requires: { trials: true },
   suite: {
     suiteId: 'core.conformance.evals.judge-weights',
