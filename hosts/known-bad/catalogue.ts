@@ -48,6 +48,7 @@ import { FIXTURE_ARGS } from './catalogue/v2-eval-trajectory-trials/0244-d-fixtu
 import { ROUND_FIVE } from './catalogue/round-five.ts';
 import { ROUND_SIX } from './catalogue/round-six.ts';
 import { ROUND_SEVEN } from './catalogue/round-seven.ts';
+import { ROUND_EIGHT } from './catalogue/round-eight.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -84,4 +85,5 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...ROUND_FIVE,
   ...ROUND_SIX,
   ...ROUND_SEVEN,
+  ...ROUND_EIGHT,
 ];

@@ -3,7 +3,7 @@
 // Legs:
 //   1. openwop.requirement.0081.golden-match-strategies  exact is the whole string, case included; contains is a
 //      substring; json-match is JSON deep equality (key order ignored, array order kept, no extra
-//      member of the output admitted)
+//      member of the output admitted, at any depth); a null answer matches only as the text "null"
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // The leg seeds a suite written for it through the seams (../support/seeded-run.ts).
 // Every task's answer is fixed by its script (CONTRACT §3), so each expected score is known by
@@ -77,6 +77,24 @@ const GOLDEN_TASKS: ProbeTask[] = [
     passed: false,
     why: 'arrays keep their order',
   },
+  {
+    taskId: 'json-nested-extra-member',
+    rule: 'json-match',
+    output: { order: { id: 'o-1', status: 'open' }, lines: [{ sku: 'a', qty: 1 }] },
+    expected: golden('json-match', { order: { id: 'o-1' }, lines: [{ sku: 'a', qty: 1 }] }),
+    score: 0,
+    passed: false,
+    why: 'deep equality holds at every depth: a nested member the value lacks is no match',
+  },
+  {
+    taskId: 'contains-null-answer',
+    rule: 'null-answer',
+    output: null,
+    expected: golden('contains', 'approved'),
+    score: 0,
+    passed: false,
+    why: 'a null answer is the text "null", which does not contain the value',
+  },
 ];
 
 export default defineScenario('v2-eval-run-surface/0081-d-golden-match.ts', [
@@ -87,7 +105,8 @@ export default defineScenario('v2-eval-run-surface/0081-d-golden-match.ts', [
     rules: {
       exact: 'RFC 0081 §D (exact), CONTRACT §6',
       contains: 'RFC 0081 §D (contains), CONTRACT §6',
-      'json-match': 'RFC 0081 §D (json-match), CONTRACT §6 (JSON deep equality)',
+      'json-match': 'RFC 0081 §D (json-match), CONTRACT §6 (JSON deep equality, at every depth)',
+      'null-answer': 'RFC 0081 §D (golden against expected), CONTRACT §6 (the string form of a non-string is its JSON text: null is "null")',
     },
     needs: { facet: [], modes: ['golden'] },
     chain: 4,
