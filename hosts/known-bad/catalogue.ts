@@ -49,6 +49,7 @@ import { ROUND_FIVE } from './catalogue/round-five.ts';
 import { ROUND_SIX } from './catalogue/round-six.ts';
 import { ROUND_SEVEN } from './catalogue/round-seven.ts';
 import { ROUND_EIGHT } from './catalogue/round-eight.ts';
+import { ROUND_EIGHT_FIXTURES } from './catalogue/round-eight-fixtures.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -86,4 +87,5 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...ROUND_SIX,
   ...ROUND_SEVEN,
   ...ROUND_EIGHT,
+  ...ROUND_EIGHT_FIXTURES,
 ];

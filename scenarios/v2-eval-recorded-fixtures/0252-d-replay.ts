@@ -2,7 +2,8 @@
 //
 // Legs:
 //   1. openwop.requirement.0252.source-replayed     the outcomes equal the source's, the counter does not move, and
-//                               fixtureRuns is echoed.
+//                               fixtureRuns is echoed; a seeded replay naming two source runs for two
+//                               tasks serves each task its own source's answers.
 //   2. openwop.requirement.0252.drift-fails-closed  a drifted call misses: fixtureMissCount 1, passed false, and the
 //                               counter does not move.
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
@@ -15,17 +16,105 @@ import { RECORDED } from '../support/recorded.ts';
 import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, sharedEvalRun, summaryTask } from '../support/eval-run.ts';
 import { trialAnswers } from '../support/answers.ts';
 import { counterKey, noLiveCounterCall } from '../support/counters.ts';
+import { seedEvalSuite } from '../../lib/client/index.ts';
+import { fixture, type FixtureDocument } from '../../lib/fixtures.ts';
+import { need, type Checks } from '../../lib/ledger/leg.ts';
+import type { Target } from '../../lib/ledger/target.ts';
+import { SCRIPTED_AGENT } from '../support/eval-run.ts';
 
 const SOURCE = 'conformance-eval-recorded-source';
 const REPLAY = 'conformance-eval-recorded-replay';
 const DRIFT = 'conformance-eval-recorded-drift';
+/** A second source, whose calls (two incs on another key) and answers differ from SOURCE's. */
+const REPEAT_SOURCE = 'conformance-eval-recorded-repeat-source';
+const TWO_SOURCES_ID = 'conformance-eval-recorded-two-sources';
+
+/** The live counter steps of a fixture's first task, as the certification seeded it (its counter keys). */
+function counterSteps(target: Target, fixtureId: string): unknown[] {
+  const doc = target.fixtureDocs.get(fixtureId) ?? fixture(fixtureId);
+  return (doc.suite.tasks[0]!.input as { steps: Array<{ tool?: string }> }).steps.filter((step) => step.tool === 'conformance.eval:counter');
+}
+
+/** A replay of two tasks: `record` makes SOURCE's calls, `repeat` REPEAT_SOURCE's own-agent calls. */
+function twoSources(target: Target): FixtureDocument {
+  const task = (taskId: string, fixtureId: string) => ({
+    taskId,
+    input: { steps: counterSteps(target, fixtureId), output: 'replayed', usage: [{ inputTokens: 20, outputTokens: 4 }] },
+    expected: { kind: 'golden', match: { strategy: 'exact', value: 'replayed' } },
+  });
+  const graded = (taskId: string, calls: number) => ({
+    taskId,
+    score: 1,
+    passed: true,
+    costUsd: 0,
+    efficiency: { toolCallCount: calls, modelCallCount: 1, inputTokens: 20, outputTokens: 4 },
+    fixtureMissCount: 0,
+  });
+  return {
+    id: TWO_SOURCES_ID,
+    description: 'Seeded by openwop.requirement.0252.source-replayed: two tasks, each named in fixtureRuns with its own source run.',
+    requires: { recordedFixtures: true, fixtureMatching: true },
+    suite: {
+      suiteId: 'core.conformance.evals.recorded-two-sources',
+      version: '1.0.0',
+      targetAgentId: SCRIPTED_AGENT,
+      modes: ['golden'],
+      thresholds: { passScore: 1 },
+      tasks: [task('record', SOURCE), task('repeat', REPEAT_SOURCE)],
+    },
+    expectedGrade: {
+      suiteId: 'core.conformance.evals.recorded-two-sources',
+      suiteVersion: '1.0.0',
+      aggregateScore: 1,
+      passed: true,
+      taskCount: 2,
+      passedCount: 2,
+      totalCostUsd: 0,
+      tasks: [graded('record', 2), graded('repeat', 2)],
+    },
+    notes: "Graded as run with fixtureRuns {record: <recorded-source run>, repeat: <recorded-repeat-source run>}: each task's calls are its own source's.",
+  };
+}
+
+/** RFC 0252 §B: each named task takes its fixtures from the source run its key names. */
+async function eachTaskOwnSource(check: Checks, target: Target, source: ReturnType<typeof requireCompleted>) {
+  check.rule('each-task-own-source');
+  const other = requireCompleted(check, await sharedEvalRun(target, REPEAT_SOURCE));
+  const doc = twoSources(target);
+  const seeded = await seedEvalSuite(target.client, doc);
+  need(check, seeded.ok, `the seeding seam accepts the ${doc.id} suite`, seeded.ok ? undefined : seeded.reason);
+  const run = requireCompleted(
+    check,
+    await observeEvalRun(target, doc, { fixtureRuns: { record: source.runId, repeat: other.runId } }, target.client, {
+      fixtureRunSources: { record: source.events, repeat: other.events },
+    }),
+  );
+  for (const taskId of ['record', 'repeat']) {
+    const task = summaryTask(run.summary, taskId);
+    check.equal(task?.fixtureMissCount, 0, `task ${taskId}: every call is served from its own source run, none misses`);
+    check.equal(task?.passed, true, `task ${taskId} passes`);
+  }
+  const pairs: Array<[string, ReturnType<typeof trialAnswers>, ReturnType<typeof trialAnswers>]> = [
+    ['record', trialAnswers(run.events, 'record'), trialAnswers(source.events)],
+    ['repeat', trialAnswers(run.events, 'repeat'), trialAnswers(other.events)],
+  ];
+  if (pairs.some(([, replayed, recorded]) => !replayed.known || !recorded.known)) return check.saw('agent.tool-returned without the optional outcome');
+  for (const [taskId, replayed, recorded] of pairs) {
+    const own = (recorded.byTrial.get(0) ?? []).slice(0, 2);
+    check.equal(replayed.byTrial.get(0), own, `task ${taskId}: its calls are answered with its own source run's recorded answers`);
+  }
+}
 
 const hostLegs: Leg[] = [
   {
     id: 'openwop.requirement.0252.source-replayed',
     title: "a replay with fixtureRuns is served the source run's recorded answers: outcomes equal, no miss, the counter unmoved, the map echoed",
     clause: 'RFC 0252 §D, §E',
-    needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY], seams: true },
+    rules: {
+      main: "RFC 0252 §D, §E (the named task is served its source run's recorded answers; eval.started echoes fixtureRuns)",
+      'each-task-own-source': 'RFC 0252 §B ("Each named task takes its fixtures from that source run"), §D',
+    },
+    needs: { facet: RECORDED, fixtures: [SOURCE, REPLAY, REPEAT_SOURCE], seams: true },
     observes: ['counters', 'effects'],
     chain: 7,
     async run(check, target) {
@@ -52,6 +141,7 @@ const hostLegs: Leg[] = [
       check.equal(summaryTask(replay.summary, 'record')?.fixtureMissCount, 0, 'fixtureMissCount is 0');
       check.equal(summaryTask(replay.summary, 'record')?.passed, replay.grade.tasks[0]?.passed, 'the replayed task is graded as the reference grades it');
       noLiveCounterCall(check, key, effects, counters);
+      await eachTaskOwnSource(check, target, source);
     },
   },
   {
