@@ -62,8 +62,8 @@ export default defineScenario('v2-eval-trajectory-trials/0244-f-verdicts.ts', [
       // Seeded candidates (RFC 0244 §F, CONTRACT §6), where the host can seed and run them.
       const misfit = seededMisfit(target);
       const seeded = SEEDED_CANDIDATES.map(({ rule, doc }) => async (part: Checks) => {
-        const run = await seededVerdictRun(part, target, doc);
         part.rule(rule);
+        const run = await seededVerdictRun(part, target, doc);
         part.equal(run.regression.pairedTaskCount, run.candidate.length, `${doc.id}: every one of its tasks is paired by taskId`);
         checkVerdict(part, run.regression, run.baseline, run.candidate, `${doc.id}:`);
       });

@@ -132,7 +132,7 @@ export const ROUND_EIGHT: KnownBadHost[] = [
   {
     name: 'paired-t-zero-differences-dropped',
     defect: 'the verdict named paired-t drops the zero differences before computing t',
-    clause: 'CONTRACT §6 Regression (paired-t over the paired score differences d, n the paired tasks)',
+    clause: 'RFC 0244 §F (a registered method names its verdict), CONTRACT §6 Regression (paired-t over the paired score differences d, n the paired tasks)',
     ...engine({ regressionMethod: { method: 'paired-t', alpha: 0.05 }, regressionVerdict: (_up, _down, pairs = []) => pairedTOverMoves(pairs, 0.05) }),
   },
   {
