@@ -147,6 +147,11 @@ export function isCompleted(run: ObservedRun): run is CompletedRun {
 /** The grades of the completed runs observed on each target, by run id: a candidate's baseline. */
 const GRADES = new WeakMap<Target, Map<string, RunGrade>>();
 
+/** The grade of a completed run this target observed (a seeded regression candidate's baseline). */
+export function observedGrade(target: Target, runId: string): RunGrade | undefined {
+  return gradesOf(target).get(runId);
+}
+
 function gradesOf(target: Target): Map<string, RunGrade> {
   let grades = GRADES.get(target);
   if (grades === undefined) {

@@ -10,13 +10,18 @@
 // One baseline run of twelve tasks (conformance-eval-verdict-baseline) and three candidates run
 // against it, whose paired scores (and `passed`) move so that at alpha 0.05 every registered
 // method says improved (six rises, no fall), regressed (six falls, no rise) and inconclusive (one
-// rise, no fall): a method that reads only the direction says improved there.
+// rise, no fall): a method that reads only the direction says improved there. Where the host
+// mounts the seams, three seeded candidates run against the same baseline
+// (scenarios/support/verdict-seeded.ts): six score rises with no pass flip (McNemar reads
+// `passed`), three consistent rises among nine ties (the paired t reads every difference), and
+// one paired task (the paired t is inconclusive under two pairs); each verdict recomputed.
 // Needs agents.evalSuite.regressionVerdict and the four fixtures listed.
 
 import { inOrder } from '../../lib/ledger/in-order.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
 import { defineScenario } from '../../lib/ledger/scenario.ts';
 import { checkVerdict } from '../support/regression-judgement.ts';
+import { SEEDED_CANDIDATES, seededMisfit, seededVerdictRun } from '../support/verdict-seeded.ts';
 import { BASELINE, CANDIDATES, verdictRun } from '../support/verdict-runs.ts';
 
 type Expectation = keyof typeof CANDIDATES;
@@ -30,6 +35,12 @@ export default defineScenario('v2-eval-trajectory-trials/0244-f-verdicts.ts', [
       improved: 'RFC 0244 §F',
       regressed: 'RFC 0244 §F',
       inconclusive: 'RFC 0244 §F (inconclusive when the method cannot distinguish the runs at alpha)',
+      'mcnemar-reads-passed':
+        "RFC 0244 §F (naming the method is what makes two verdicts comparable), CONTRACT §6 Regression (mcnemar over the paired tasks' passed): scores that move with no pass flip",
+      'paired-t-every-difference':
+        'CONTRACT §6 Regression (paired-t over the paired score differences d, n the paired tasks): a zero difference is one of the n',
+      'under-two-pairs':
+        'RFC 0244 §F (inconclusive when the method cannot distinguish the runs at alpha), CONTRACT §6 Regression (paired-t: under two pairs inconclusive)',
     },
     needs: { facet: ['regressionVerdict'], fixtures: [BASELINE, ...Object.values(CANDIDATES)] },
     chain: 6,
@@ -48,10 +59,19 @@ export default defineScenario('v2-eval-trajectory-trials/0244-f-verdicts.ts', [
             run.regression.verdict,
           );
       };
-      await inOrder(
-        check,
-        (Object.entries(CANDIDATES) as Array<[Expectation, string]>).map(([expectation, candidateId]) => judged(expectation, candidateId)),
-      );
+      // Seeded candidates (RFC 0244 §F, CONTRACT §6), where the host can seed and run them.
+      const misfit = seededMisfit(target);
+      const seeded = SEEDED_CANDIDATES.map(({ rule, doc }) => async (part: Checks) => {
+        part.rule(rule);
+        const run = await seededVerdictRun(part, target, doc);
+        part.equal(run.regression.pairedTaskCount, run.candidate.length, `${doc.id}: every one of its tasks is paired by taskId`);
+        checkVerdict(part, run.regression, run.baseline, run.candidate, `${doc.id}:`);
+      });
+      if (misfit !== undefined) check.saw(`the seeded verdict candidates not run: ${misfit}`);
+      await inOrder(check, [
+        ...(Object.entries(CANDIDATES) as Array<[Expectation, string]>).map(([expectation, candidateId]) => judged(expectation, candidateId)),
+        ...(misfit === undefined ? seeded : []),
+      ]);
     },
   },
 ]);
