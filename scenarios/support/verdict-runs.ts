@@ -30,13 +30,18 @@ export async function verdictRun(check: Checks, target: Target, candidateId: str
     await target.memo(`eval-run:${candidateId}:against:${BASELINE}`, () => observeEvalRun(target, candidateId, { baselineRunId: baseline.runId })),
     { trajectoryArgs: false },
   );
+  return readVerdictRun(check, baseline, candidate, `the ${candidateId} summary`);
+}
+
+/** A candidate run against the baseline run, both completed, as a VerdictRun: its summary must carry a regression block. */
+export function readVerdictRun(
+  check: Checks,
+  baseline: ReturnType<typeof requireCompleted>,
+  candidate: ReturnType<typeof requireCompleted>,
+  what: string,
+): VerdictRun {
   const regression = candidate.summary.regression as Record<string, unknown> | undefined;
-  need(
-    check,
-    regression !== undefined && typeof regression === 'object',
-    `the ${candidateId} summary carries a regression block`,
-    candidate.summary.regression,
-  );
+  need(check, regression !== undefined && typeof regression === 'object', `${what} carries a regression block`, candidate.summary.regression);
   return {
     baseline: baseline.grade.tasks.map((t) => ({ taskId: t.taskId, score: t.score, passed: t.passed })),
     candidate: candidate.grade.tasks.map((t) => ({ taskId: t.taskId, score: t.score, passed: t.passed })),

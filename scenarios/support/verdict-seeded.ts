@@ -8,11 +8,11 @@
 
 import type { FixtureDocument } from '../../lib/fixtures.ts';
 import { fixtureMisfitOf } from '../../lib/ledger/fit.ts';
-import { need, type Checks } from '../../lib/ledger/leg.ts';
+import type { Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import { requireCompleted, SCRIPTED_AGENT, sharedEvalRun } from './eval-run.ts';
 import { observeSeededRun } from './seeded-run.ts';
-import { BASELINE, type VerdictRun } from './verdict-runs.ts';
+import { BASELINE, readVerdictRun, type VerdictRun } from './verdict-runs.ts';
 
 type Task = Record<string, unknown> & { taskId: string };
 
@@ -105,13 +105,5 @@ export function seededMisfit(target: Target): string | undefined {
 export async function seededVerdictRun(check: Checks, target: Target, doc: FixtureDocument): Promise<VerdictRun> {
   const baseline = requireCompleted(check, await sharedEvalRun(target, BASELINE), { trajectoryArgs: false });
   const run = requireCompleted(check, await observeSeededRun(check, target, doc, undefined, { baselineRunId: baseline.runId }), { trajectoryArgs: false });
-  const regression = run.summary.regression as Record<string, unknown> | undefined;
-  need(check, regression !== undefined && typeof regression === 'object', `the seeded ${doc.id} summary carries a regression block`, run.summary.regression);
-  return {
-    baseline: baseline.grade.tasks.map((t) => ({ taskId: t.taskId, score: t.score, passed: t.passed })),
-    candidate: run.grade.tasks.map((t) => ({ taskId: t.taskId, score: t.score, passed: t.passed })),
-    baselineRunId: baseline.runId,
-    summary: run.summary,
-    regression,
-  };
+  return readVerdictRun(check, baseline, run, `the seeded ${doc.id} summary`);
 }
