@@ -28,6 +28,7 @@ const REFUSING_ROUTES = [
   'summary-404',
   'summary-409',
   'cancel-404',
+  'cancel-409',
   'seam-run-effects-404',
   'seam-erase-404',
   'fork-404',
@@ -78,6 +79,15 @@ export const SERVED_EXCEPTIONS: Readonly<Record<string, string>> = {
   'wire-altered-route-create-201-status':
     "no defect the wire shows: a created run's status is any of pending, running, waiting-approval, waiting-input, waiting-external (docs/wire.md §4), and its later statuses are read and held (run-status-consistent)",
   'wire-dropped-route-create-201-statusurl': 'no defect: statusUrl is optional (docs/wire.md §4 `statusUrl?`)',
+  // The cancel of an ended run (docs/wire.md §5.4: 409 run_terminal, the code alone fixed).
+  ...Object.fromEntries(
+    ['wire-dropped-route-cancel-409-details', 'wire-dropped-route-cancel-409-details-runstatus', 'wire-altered-route-cancel-409-details-runstatus'].map(
+      (name) => [
+        name,
+        'no clause fixes it: docs/wire.md §1.4 makes details optional but for unsupported_stream_mode and run_state_conflict, and run_terminal is neither; the leg reads the code and the log (cancel-terminal-refused)',
+      ],
+    ),
+  ),
   'wire-dropped-route-create-4xx-details':
     'no clause fixes it: docs/wire.md §1.4 makes details optional but for unsupported_stream_mode and run_state_conflict, and a create refusal is neither',
   // The fork answer (docs/wire.md §5.5).
