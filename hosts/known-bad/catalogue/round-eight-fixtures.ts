@@ -2,7 +2,8 @@
 // apart: every fixtureRuns map named one source run. The source-replayed leg now also seeds a
 // replay of two tasks, each named with its own source run. And an adversarial run whose later
 // tasks dropped their safetyFindings, which the one-task adversarial suite never showed: the
-// suite conformance-eval-mode-probe now has two tasks.
+// suite conformance-eval-mode-probe now has two tasks. And an isError entry never consumed, which
+// no task calling once could show: the isError leg now seeds a task that makes its call twice.
 
 import type { ReferenceHostOptions } from '../../reference/server.ts';
 import { type KnownBadHost, REF, engine } from './build.ts';
@@ -53,5 +54,14 @@ export const ROUND_EIGHT_FIXTURES: KnownBadHost[] = [
       ALL_MODES,
       ALL_MODES,
     ),
+  },
+  {
+    name: 'is-error-entry-not-consumed',
+    defect: 'an isError fixture entry is never consumed: it answers every later matching call',
+    clause: 'RFC 0244 §D ("Each entry is consumed once"), CONTRACT §4 (Selection)',
+    ...engine({
+      selectFixture: (entries, consumed, tool, inputs) =>
+        REF.selectFixture(entries, new Set([...consumed].filter((i) => entries[i]?.isError !== true)), tool, inputs),
+    }),
   },
 ];
