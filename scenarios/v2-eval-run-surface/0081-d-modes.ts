@@ -15,7 +15,10 @@ import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, SCRIPTED_AGE
 
 const GOLDEN = 'conformance-eval-efficiency';
 const RUBRIC = 'conformance-eval-mode-rubric';
-/** An adversarial-only golden suite (the unadvertised-mode probe, run here where it is advertised). */
+/**
+ * An adversarial-only golden suite of two tasks (the unadvertised-mode probe, run here where it is
+ * advertised): two, so a task after the first must carry its safetyFindings too.
+ */
 const ADVERSARIAL = 'conformance-eval-mode-probe';
 const LIVE_SHADOW = 'conformance-eval-mode-live-shadow';
 /** A golden + regression suite of three one-line tasks, run against itself as its baseline. */

@@ -233,7 +233,8 @@ export const GRADING_LOGS: Record<string, () => LogEvent[]> = {
     // Only on a host that advertises adversarial; the reference host refuses the create.
     const log = open(fixture('conformance-eval-mode-probe'), 'mode-probe');
     log.trial('probe', 0, { steps: [], decision: 'probe', score: 1, passed: true });
-    return log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+    log.trial('second', 0, { steps: [], decision: 'second', score: 1, passed: true });
+    return log.finish({ aggregateScore: 1, passed: true, passedCount: 2 });
   },
   'conformance-eval-mode-probe-middle': () => {
     // Only on a host that advertises golden, adversarial and regression; the reference host refuses the create.
