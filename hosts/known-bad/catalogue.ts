@@ -45,11 +45,11 @@ import { GENERATOR_AUDIT } from './catalogue/generator-audit.ts';
 import { JUDGE } from './catalogue/v2-eval-trajectory-trials/0244-ac-judge.ts';
 import { REFUSAL_POSITIONS } from './catalogue/refusal-positions.ts';
 import { FIXTURE_ARGS } from './catalogue/v2-eval-trajectory-trials/0244-d-fixture-args.ts';
-import { ROUND_FIVE } from './catalogue/round-five.ts';
-import { ROUND_SIX } from './catalogue/round-six.ts';
-import { ROUND_SEVEN } from './catalogue/round-seven.ts';
-import { ROUND_EIGHT } from './catalogue/round-eight.ts';
-import { ROUND_EIGHT_FIXTURES } from './catalogue/round-eight-fixtures.ts';
+import { PARTIAL_READS } from './catalogue/partial-reads.ts';
+import { ROUTE_SEMANTICS } from './catalogue/route-semantics.ts';
+import { RECHECKS_AND_SEEDS } from './catalogue/rechecks-and-seeds.ts';
+import { GRADING_CORNERS } from './catalogue/grading-corners.ts';
+import { FIXTURE_CORNERS } from './catalogue/fixture-corners.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -83,9 +83,9 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...JUDGE,
   ...REFUSAL_POSITIONS,
   ...FIXTURE_ARGS,
-  ...ROUND_FIVE,
-  ...ROUND_SIX,
-  ...ROUND_SEVEN,
-  ...ROUND_EIGHT,
-  ...ROUND_EIGHT_FIXTURES,
+  ...PARTIAL_READS,
+  ...ROUTE_SEMANTICS,
+  ...RECHECKS_AND_SEEDS,
+  ...GRADING_CORNERS,
+  ...FIXTURE_CORNERS,
 ];

@@ -6,7 +6,7 @@
 import type { RunEventDoc } from '../../reference/store.ts';
 import { type KnownBadHost, REF, engine, server } from './build.ts';
 
-export const ROUND_FIVE: KnownBadHost[] = [
+export const PARTIAL_READS: KnownBadHost[] = [
   {
     name: 'poll-page-repeats-after-terminal',
     defect: 'a poll page that carries the terminal event repeats an earlier event after it (its sequence steps back)',

@@ -77,7 +77,7 @@ function pairedTOnePairDirection(pairs: TaskPair[], alpha: number): Verdict {
   return d === 0 ? 'unchanged' : d > 0 ? 'improved' : 'regressed';
 }
 
-export const ROUND_EIGHT: KnownBadHost[] = [
+export const GRADING_CORNERS: KnownBadHost[] = [
   {
     name: 'judge-criteria-unweighted',
     defect: 'the scripted judge scores the met criteria over all criteria, whatever their weights',

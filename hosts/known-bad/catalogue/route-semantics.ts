@@ -22,7 +22,7 @@ const ENDED_STATUS = new Set(['completed', 'failed', 'cancelled']);
 /** A facet without `modes`: no mode advertised, so the reference engine refuses every suite. */
 const MODES_ABSENT: ReferenceHostOptions = { evalSuite: { modes: [] }, hostBehaviour: { discovery: withoutModes } };
 
-export const ROUND_SIX: KnownBadHost[] = [
+export const ROUTE_SEMANTICS: KnownBadHost[] = [
   {
     name: 'cancel-of-ended-run-obeyed',
     defect: "a cancel of the caller's own ended run is answered 200 cancelled and appends run.cancelled after the run's terminal event",

@@ -38,7 +38,7 @@ function firstSeedOfSuite(): MemoryScope {
 
 const H = REFERENCE_HOST_BEHAVIOUR;
 
-export const ROUND_SEVEN: KnownBadHost[] = [
+export const RECHECKS_AND_SEEDS: KnownBadHost[] = [
   {
     name: 'foreign-source-accepted-when-named-again',
     defect: "another tenant's run named as a fixtureRuns source is refused the first time, and used as the source every time after",

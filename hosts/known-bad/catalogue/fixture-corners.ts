@@ -28,7 +28,7 @@ function firstSourceForAll() {
   };
 }
 
-export const ROUND_EIGHT_FIXTURES: KnownBadHost[] = [
+export const FIXTURE_CORNERS: KnownBadHost[] = [
   {
     name: 'fixture-runs-first-source-for-all',
     defect: 'every task named in fixtureRuns is derived from the first source run named',
