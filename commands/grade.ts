@@ -24,7 +24,8 @@ import { compareSummary, type MemberComparison } from './support/grade-compare.t
 import { given } from './support/run-settings.ts';
 import { FORM_NAMES, type ReadEvents } from '../lib/client/events-text.ts';
 import { readEventsFile } from '../lib/client/events-stream.ts';
-import { gradeRun, type EvalSuite } from '../lib/grader/index.ts';
+import { wholeLogProblem } from '../lib/client/event-log.ts';
+import { gradeRun, type EvalSuite, type RunGrade } from '../lib/grader/index.ts';
 import { JsonTooDeep, parseJsonBounded } from '../lib/json-depth.ts';
 import { cannotStart, type Io } from '../lib/io.ts';
 import { Redactor } from '../lib/redact.ts';
@@ -83,6 +84,15 @@ function invalidEvent(events: unknown[], where: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A log that is not the whole log of one ended run, said where it was read: graded, it would be a
+ * grade of what the run never was (a gap drops a trial's cost, a second run's events add trials),
+ * and the live read refuses it (lib/client/event-log.ts).
+ */
+function inWhole(problem: string | undefined, where: string): string | undefined {
+  return problem === undefined ? undefined : `${where}: ${problem}`;
+}
+
 export async function gradeCommand(options: GradeOptions, rawIo: Io): Promise<number> {
   const apiKey = given(options.apiKey, 'OPENWOP_API_KEY');
   const io = new Redactor([apiKey]).io(rawIo);
@@ -135,10 +145,13 @@ function gradeFile(suite: EvalSuite, path: string, io: Io): number {
   }
   if (!read.ok) return cannotStart(io, read.message);
   if (read.events.length === 0) return cannotStart(io, `${path}: ${FORM_NAMES[read.form]} with no event in it`);
-  const invalid = invalidEvent(read.events, path);
+  const invalid = invalidEvent(read.events, path) ?? inWhole(wholeLogProblem(read.events, read.runId), path);
   if (invalid !== undefined) return cannotStart(io, invalid);
   io.err(`read ${read.events.length} event(s) from ${path} as ${FORM_NAMES[read.form]}\n`);
-  io.out(`${JSON.stringify(gradeRun(suite, read.events as RunEvent[]), null, 2)}\n`);
+  const grade = gradeRun(suite, read.events as RunEvent[]);
+  const note = anomalyNote(grade.anomalies);
+  if (note !== undefined) io.err(note);
+  io.out(`${JSON.stringify(grade, null, 2)}\n`);
   return 0;
 }
 
@@ -161,11 +174,12 @@ async function gradeServed(suite: EvalSuite, client: Client, runId: string, io: 
   const path = `/runs/${runId}/eval-summary`;
   if (answer.kind === 'running') return cannotStart(io, `GET ${path} answered 409: the run is not terminal${answer.status ? ` (${answer.status})` : ''}`);
   if (answer.kind !== 'ok') return cannotStart(io, `GET ${path} answered ${describeAnswer(answer.result)}`);
-  const invalid = invalidEvent(events, `the events of run ${runId}`);
+  const where = `the events of run ${runId}`;
+  const invalid = invalidEvent(events, where) ?? inWhole(wholeLogProblem(events), where);
   if (invalid !== undefined) return cannotStart(io, invalid);
   const grade = gradeRun(suite, events);
   const members = compareSummary(grade, answer.summary);
-  report(members, runId, events.length, grade.redactedCallCount ?? 0, io);
+  report(members, runId, events.length, grade, io);
   return members.some((m) => m.outcome === 'different') ? 1 : 0;
 }
 
@@ -176,12 +190,13 @@ function gradeArchived(suite: EvalSuite, path: string, runId: string | undefined
   if (!archive.ok) return cannotStart(io, archive.reason);
   const run = archivedRun(archive.har, runId);
   if (!run.ok) return cannotStart(io, `${path}: ${run.reason}`);
-  const invalid = invalidEvent(run.events, `the events of run ${runId} in ${path}`);
+  const where = `the events of run ${runId} in ${path}`;
+  const invalid = invalidEvent(run.events, where) ?? inWhole(wholeLogProblem(run.events), where);
   if (invalid !== undefined) return cannotStart(io, invalid);
   io.err(`read ${run.events.length} event(s) of run ${runId} from ${run.reads} archived read(s) in ${path}\n`);
   const grade = gradeRun(suite, run.events as RunEvent[]);
   const members = compareSummary(grade, run.summary);
-  report(members, runId, run.events.length, grade.redactedCallCount ?? 0, io);
+  report(members, runId, run.events.length, grade, io);
   return members.some((m) => m.outcome === 'different') ? 1 : 0;
 }
 
@@ -189,7 +204,19 @@ function show(value: unknown): string {
   return value === undefined ? 'absent' : JSON.stringify(value);
 }
 
-function report(members: MemberComparison[], runId: string, eventCount: number, redacted: number, io: Io): void {
+/**
+ * What the grader could not grade as the log stands (a trial scored twice, a bracket never closed,
+ * …), said beside the grade: a leg fails a run whose grade has any (`0244.trials-per-task`), and a
+ * grade or a comparison that looks clean must not hide them.
+ */
+function anomalyNote(anomalies: readonly string[]): string | undefined {
+  if (anomalies.length === 0) return undefined;
+  const more = anomalies.length > 1 ? `; and ${anomalies.length - 1} more` : '';
+  return `note: the log has ${anomalies.length} anomaly(ies) the grade was recomputed around (its anomalies member lists each): ${anomalies[0]}${more}\n`;
+}
+
+function report(members: MemberComparison[], runId: string, eventCount: number, grade: RunGrade, io: Io): void {
+  const redacted = grade.redactedCallCount ?? 0;
   io.out(`the summary served for run ${runId} against the grade recomputed from its ${eventCount} event(s):\n`);
   const width = Math.max(...members.map((m) => m.member.length));
   for (const m of members) {
@@ -199,6 +226,8 @@ function report(members: MemberComparison[], runId: string, eventCount: number, 
   if (redacted > 0) {
     io.out(`note: ${redacted} tool call(s) carry no inputs (RFC 0244 UQ 6): a member that depends on argument matching cannot be recomputed exactly\n`);
   }
+  const note = anomalyNote(grade.anomalies);
+  if (note !== undefined) io.out(note);
   const different = members.filter((m) => m.outcome === 'different').map((m) => m.member);
   io.out(
     different.length === 0

@@ -21,7 +21,8 @@ export const FORM_NAMES: Record<EventsForm, string> = {
   sse: 'an SSE transcript of GET /runs/{runId}/events',
 };
 
-export type ReadEvents = { ok: true; events: unknown[]; form: EventsForm } | { ok: false; message: string };
+/** `runId`: the run a poll response names (docs/wire.md §5.3), which each of its events must carry. */
+export type ReadEvents = { ok: true; events: unknown[]; form: EventsForm; runId?: string } | { ok: false; message: string };
 
 /** SSE frames that are not `RunEventDoc`s (docs/wire.md §5.2). */
 const SYNTHETIC_FRAMES = new Set(['state.snapshot', 'ai.message.chunk']);
@@ -69,7 +70,8 @@ export function readEventsText(text: string, path: string): ReadEvents {
 
 /** A file that holds one JSON object, `{` first: a poll response, or NDJSON of a single event. */
 export function oneObject(whole: unknown, path: string): ReadEvents {
-  if (isJsonObject(whole) && Array.isArray(whole.events)) return { ok: true, events: whole.events, form: 'poll' };
+  if (isJsonObject(whole) && Array.isArray(whole.events))
+    return { ok: true, events: whole.events, form: 'poll', ...(typeof whole.runId === 'string' ? { runId: whole.runId } : {}) };
   if (isJsonObject(whole) && typeof whole.type === 'string') return { ok: true, events: [whole], form: 'ndjson' };
   return { ok: false, message: `${path}: a JSON object that is neither a poll response (no events array) nor a run event (no type); ${WHAT_IS_ACCEPTED}` };
 }
@@ -118,6 +120,11 @@ export function sseFrames(path: string): { onEvent: (message: EventSourceMessage
       data = JSON.parse(message.data);
     } catch (error) {
       problem = `${where}: the data is not JSON (${(error as Error).message})`;
+      return;
+    }
+    // The frame's id is its event's sequence (docs/wire.md §5.2), as the live read holds it (./events.ts).
+    if (name !== 'batch' && message.id !== undefined && isJsonObject(data) && String(data.sequence) !== message.id) {
+      problem = `${where} carries the event of sequence ${String(data.sequence)}: a frame's id is its event's sequence (docs/wire.md §5.2)`;
       return;
     }
     // One at a time: a batch as long as the host likes would pass a call more arguments than it takes.

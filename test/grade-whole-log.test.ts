@@ -1,0 +1,138 @@
+// `grade --events` grades the whole log of one ended run, and nothing else (docs/auditing.md
+// "Recomputing a grade"): a log with a gap, a duplicate, a step backwards, an event after the
+// terminal one, no terminal event, a second run's events, a repeated eventId, a poll response
+// naming another run, or an SSE frame whose id is not its event's sequence is refused in one
+// line, exit 2, as the live read (lib/client/event-log.ts) and the legs (CONTRACT §3, rules
+// `served-event-run-id`, `served-event-ids`; docs/wire.md §5.1, §5.2) refuse it. Graded, each
+// would be the grade of a run that never was: the cost fixture's run fails on its cost, and with
+// one `provider.usage` left out it passes.
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixture } from '../lib/fixtures.ts';
+import type { RunEvent } from '../lib/grader/index.ts';
+import { cli } from './support/cli.ts';
+import { EventLog, type LogEvent } from './support/event-log.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'owec-grade-whole-'));
+const file = (name: string, text: string): string => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+const COST = fixture('conformance-eval-cost');
+const suite = file('cost-suite.json', JSON.stringify(COST));
+
+/** The cost fixture's run, three trials at 0.004 USD each: over its ceiling, so it does not pass. */
+function costLog(token = 'grade-whole'): LogEvent[] {
+  const log = new EventLog({ token, suiteId: COST.suite.suiteId, suiteVersion: COST.suite.version, modes: ['golden'], taskCount: 1, trialCount: 3 });
+  for (const i of [0, 1, 2])
+    log.trial('spend', i, { steps: [], usage: [{ inputTokens: 200, outputTokens: 40, costUsd: 0.004 }], decision: 'within budget', score: 1, passed: true });
+  return log.finish({ aggregateScore: 1, passed: false, passedCount: 1 });
+}
+
+const ndjson = (events: readonly RunEvent[]): string => `${events.map((e) => JSON.stringify(e)).join('\n')}\n`;
+const renumbered = (events: LogEvent[]): LogEvent[] => events.map((e, sequence) => ({ ...e, sequence }));
+const firstUsage = (events: readonly LogEvent[]): number => events.findIndex((e) => e.type === 'provider.usage');
+
+describe('grade --events: the whole log of one ended run, or a refusal', () => {
+  it('grades the whole log: the run does not pass', async () => {
+    const { code, out, err } = await cli('grade', '--suite', suite, '--events', file('whole.ndjson', ndjson(costLog())));
+    expect(code, err).toBe(0);
+    expect(JSON.parse(out).passed).toBe(false);
+  });
+
+  const other = costLog('grade-other');
+  const cases: Array<[string, () => string, RegExp]> = [
+    [
+      // Graded, this log passes: its cost is two trials' cost.
+      'a gap (one provider.usage left out)',
+      () => ndjson(costLog().filter((_, i, all) => i !== firstUsage(all))),
+      /sequence gap: 2 is followed by 4/,
+    ],
+    ['an event twice', () => ndjson(costLog().flatMap((e) => (e.sequence === 3 ? [e, e] : [e]))), /sequence 3 was delivered twice/],
+    [
+      'a step backwards',
+      () => {
+        const log = costLog();
+        [log[3], log[4]] = [log[4]!, log[3]!];
+        return ndjson(log);
+      },
+      /sequence 3 arrived after 4/,
+    ],
+    ['a log cut before its terminal event', () => ndjson(costLog().slice(0, -1)), /no terminal event \(run\.completed, run\.failed, run\.cancelled\)/],
+    [
+      'an event after the terminal one',
+      () => {
+        const log = costLog();
+        const last = log[log.length - 1]!;
+        return ndjson([...log, { ...last, eventId: 'evt-grade-whole-after', sequence: last.sequence + 1 }]);
+      },
+      /sequence 19 \(run\.completed\) came after the terminal event/,
+    ],
+    ['a second run after the first', () => ndjson([...costLog(), ...other]), /sequence 0 \(run\.started\) came after the terminal event/],
+    [
+      "another run's events spliced in, in sequence",
+      () => ndjson([...costLog().slice(0, 4), ...other.slice(4)]),
+      /15 event\(s\) carry another runId than "tenant-a\/run-grade-whole0", the first at sequence 4/,
+    ],
+    [
+      'a repeated eventId',
+      () => ndjson(costLog().map((e) => (e.sequence === 5 ? { ...e, eventId: 'evt-grade-whole-000004' } : e))),
+      /1 event\(s\) repeat an earlier eventId \(sequences 4 and 5 share eventId "evt-grade-whole-000004"\)/,
+    ],
+    [
+      'a poll response that names another run',
+      () => JSON.stringify({ runId: other[0]!.runId, events: costLog(), lastSequence: 18, status: 'completed', isTerminal: true }),
+      /19 event\(s\) carry another runId than "tenant-a\/run-grade-other0"/,
+    ],
+    [
+      'a poll page of a run not yet ended',
+      () => JSON.stringify({ runId: other[0]!.runId, events: other.slice(0, 10), lastSequence: 9, status: 'running', isTerminal: false }),
+      /no terminal event/,
+    ],
+    [
+      "an SSE frame whose id is not its event's sequence",
+      () =>
+        costLog()
+          .map((e) => `id: ${e.sequence === 6 ? 7 : e.sequence}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`)
+          .join(''),
+      /SSE frame 7 \(id 7\) carries the event of sequence 6: a frame's id is its event's sequence \(docs\/wire\.md §5\.2\)/,
+    ],
+  ];
+  for (const [what, text, message] of cases) {
+    it(`refuses ${what} in one line, exit 2`, async () => {
+      const { code, out, err } = await cli('grade', '--suite', suite, '--events', file(`${what.replace(/\W+/g, '-')}.txt`, text()));
+      expect(code, out).toBe(2);
+      expect(out).toBe('');
+      expect(err).toMatch(/: not the whole log of one ended run: |SSE frame/);
+      expect(err).toMatch(message);
+      expect(err.trimEnd().split('\n')).toHaveLength(1);
+    });
+  }
+
+  // What the gap above would grade as: a log that is whole by its sequences is graded as it
+  // stands, and this one passes (a grade recomputes what the log holds, not what it should hold).
+  it('grades a log whole by its sequences, whatever it holds: without the usage the run passes', async () => {
+    const log = renumbered(costLog().filter((_, i, all) => i !== firstUsage(all)));
+    const { code, out, err } = await cli('grade', '--suite', suite, '--events', file('renumbered.ndjson', ndjson(log)));
+    expect(code, err).toBe(0);
+    expect(JSON.parse(out).passed).toBe(true);
+  });
+});
+
+describe('grade --events: what the grader recomputed around is said beside the grade', () => {
+  it('a trial scored twice: graded (the first kept), exit 0, with a note on stderr naming it', async () => {
+    const log = new EventLog({ token: 'grade-twice', suiteId: COST.suite.suiteId, suiteVersion: COST.suite.version, modes: ['golden'], taskCount: 1, trialCount: 3 });
+    for (const i of [0, 0, 1, 2])
+      log.trial('spend', i, { steps: [], usage: [{ inputTokens: 200, outputTokens: 40, costUsd: 0.004 }], decision: 'within budget', score: 1, passed: true });
+    const events = log.finish({ aggregateScore: 1, passed: false, passedCount: 1 });
+    const { code, out, err } = await cli('grade', '--suite', suite, '--events', file('twice.ndjson', ndjson(events)));
+    expect(code, err).toBe(0);
+    expect(JSON.parse(out).anomalies).toHaveLength(1);
+    expect(err).toMatch(/^note: the log has 1 anomaly\(ies\) the grade was recomputed around \(its anomalies member lists each\): task spend trial 0 is scored more than once/m);
+  });
+});
