@@ -126,13 +126,22 @@ describe('grade --events: the whole log of one ended run, or a refusal', () => {
 
 describe('grade --events: what the grader recomputed around is said beside the grade', () => {
   it('a trial scored twice: graded (the first kept), exit 0, with a note on stderr naming it', async () => {
-    const log = new EventLog({ token: 'grade-twice', suiteId: COST.suite.suiteId, suiteVersion: COST.suite.version, modes: ['golden'], taskCount: 1, trialCount: 3 });
+    const log = new EventLog({
+      token: 'grade-twice',
+      suiteId: COST.suite.suiteId,
+      suiteVersion: COST.suite.version,
+      modes: ['golden'],
+      taskCount: 1,
+      trialCount: 3,
+    });
     for (const i of [0, 0, 1, 2])
       log.trial('spend', i, { steps: [], usage: [{ inputTokens: 200, outputTokens: 40, costUsd: 0.004 }], decision: 'within budget', score: 1, passed: true });
     const events = log.finish({ aggregateScore: 1, passed: false, passedCount: 1 });
     const { code, out, err } = await cli('grade', '--suite', suite, '--events', file('twice.ndjson', ndjson(events)));
     expect(code, err).toBe(0);
     expect(JSON.parse(out).anomalies).toHaveLength(1);
-    expect(err).toMatch(/^note: the log has 1 anomaly\(ies\) the grade was recomputed around \(its anomalies member lists each\): task spend trial 0 is scored more than once/m);
+    expect(err).toMatch(
+      /^note: the log has 1 anomaly\(ies\) the grade was recomputed around \(its anomalies member lists each\): task spend trial 0 is scored more than once/m,
+    );
   });
 });

@@ -21,6 +21,7 @@ import { readFilter } from '../leg-filter.ts';
 import type { Scenario } from '../ledger/scenario.ts';
 import { parseArchive, type Har, type ReadArchive } from './har.ts';
 import { startReplayHost } from './replay-host.ts';
+import { writtenShapeProblems } from './written-shape.ts';
 import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
 import { MAX_ARCHIVE_BYTES, MAX_DOCUMENT_BYTES, readInputFile, readInputText } from '../input-file.ts';
 
@@ -47,7 +48,11 @@ export function readArchiveFile(path: string): ReadArchive {
   } catch (error) {
     return { ok: false, reason: `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
   }
-  return parseArchive(bytes, path);
+  const read = parseArchive(bytes, path);
+  if (!read.ok) return read;
+  const problems = writtenShapeProblems(read.har);
+  if (problems.length > 0) return { ok: false, reason: `${path}: not a HAR 1.2 archive of this harness: ${problems.slice(0, 3).join('; ')}` };
+  return read;
 }
 
 /** Runs the certification the archive records, of `scenarios`' legs, against a replay host serving it. */

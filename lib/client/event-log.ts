@@ -86,7 +86,9 @@ export function isSequence(value: unknown): value is number {
  */
 export function wholeLogProblem(events: readonly unknown[], runId?: string): string | undefined {
   const log = new Log(Number.POSITIVE_INFINITY, '');
-  events.forEach((event, i) => log.accept(event, `event ${i}`));
+  events.forEach((event, i) => {
+    log.accept(event, `event ${i}`);
+  });
   const problems: string[] = [];
   const defects = log.defects();
   if (defects !== undefined) problems.push(defects);
