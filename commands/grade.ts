@@ -21,8 +21,8 @@ import {
   type RunEvent,
 } from '../lib/client/index.ts';
 import { compareSummary, type MemberComparison } from './support/grade-compare.ts';
-import { given } from './support/run-settings.ts';
-import { FORM_NAMES, type ReadEvents } from '../lib/client/events-text.ts';
+import { given, readMaxEvents } from './support/run-settings.ts';
+import { FORM_NAMES, tooManyEvents, type ReadEvents } from '../lib/client/events-text.ts';
 import { readEventsFile } from '../lib/client/events-stream.ts';
 import { wholeLogProblem } from '../lib/client/event-log.ts';
 import { gradeRun, type EvalSuite, type RunGrade } from '../lib/grader/index.ts';
@@ -41,6 +41,8 @@ export interface GradeOptions {
   apiKey?: string;
   run?: string;
   archive?: string;
+  /** The cap on events per run, as `run --max-events`: a log holding more is refused, whatever its source. */
+  maxEvents?: string;
 }
 
 /** How long the log of one run is read for, as one eval-run wait of the legs. */
@@ -100,14 +102,16 @@ export async function gradeCommand(options: GradeOptions, rawIo: Io): Promise<nu
   const sources = [options.events, options.baseUrl, options.archive].filter((source) => source !== undefined).length;
   if (sources > 1) return cannotStart(io, 'give one of --events, --base-url and --archive');
   if (sources === 0) return cannotStart(io, 'give --events FILE, or --base-url URL --run ID, or --archive ARCHIVE --run ID');
+  const cap = readMaxEvents(options.maxEvents);
+  if (!cap.ok) return cannotStart(io, cap.problem);
   const suite = readSuite(options.suite);
   if (!suite.ok) return cannotStart(io, suite.message);
-  if (options.events !== undefined) return gradeFile(suite.suite, options.events, io);
-  if (options.archive !== undefined) return gradeArchived(suite.suite, options.archive, options.run, io);
+  if (options.events !== undefined) return gradeFile(suite.suite, options.events, cap.maxEvents, io);
+  if (options.archive !== undefined) return gradeArchived(suite.suite, options.archive, options.run, cap.maxEvents, io);
   if (options.run === undefined || options.run === '') return cannotStart(io, '--run ID is required with --base-url');
   if (!apiKey) return cannotStart(io, '--api-key (or OPENWOP_API_KEY) is required with --base-url');
   if (!isHttpUrl(options.baseUrl!)) return cannotStart(io, `--base-url must be an absolute http(s) URL, got "${options.baseUrl}"`);
-  const client = createClient({ baseUrl: options.baseUrl!, apiKey });
+  const client = createClient({ baseUrl: options.baseUrl!, apiKey, maxEvents: cap.maxEvents });
   try {
     return await gradeServed(suite.suite, client, options.run, io);
   } catch (error) {
@@ -135,11 +139,11 @@ export function eventsReadProblem(error: unknown): string {
   return code ?? message;
 }
 
-function gradeFile(suite: EvalSuite, path: string, io: Io): number {
+function gradeFile(suite: EvalSuite, path: string, maxEvents: number, io: Io): number {
   // Read as it comes (lib/client/events-stream.ts): the text is not held beside its events.
   let read: ReadEvents;
   try {
-    read = readEventsFile(path, MAX_ARCHIVE_BYTES);
+    read = readEventsFile(path, MAX_ARCHIVE_BYTES, maxEvents);
   } catch (error) {
     return cannotStart(io, `${path}: cannot read the events (${eventsReadProblem(error)})`);
   }
@@ -184,12 +188,13 @@ async function gradeServed(suite: EvalSuite, client: Client, runId: string, io: 
 }
 
 /** `--archive ARCHIVE --run ID`: the served summary and the log, both as the archive recorded them. */
-function gradeArchived(suite: EvalSuite, path: string, runId: string | undefined, io: Io): number {
+function gradeArchived(suite: EvalSuite, path: string, runId: string | undefined, maxEvents: number, io: Io): number {
   if (runId === undefined || runId === '') return cannotStart(io, '--run ID is required with --archive');
   const archive = readArchiveFile(path);
   if (!archive.ok) return cannotStart(io, archive.reason);
   const run = archivedRun(archive.har, runId);
   if (!run.ok) return cannotStart(io, `${path}: ${run.reason}`);
+  if (run.events.length > maxEvents) return cannotStart(io, tooManyEvents(`the events of run ${runId} in ${path}`, maxEvents).message);
   const where = `the events of run ${runId} in ${path}`;
   const invalid = invalidEvent(run.events, where) ?? inWhole(wholeLogProblem(run.events), where);
   if (invalid !== undefined) return cannotStart(io, invalid);

@@ -145,3 +145,17 @@ describe('grade --events: what the grader recomputed around is said beside the g
     );
   });
 });
+
+describe('grade --max-events: the cap on events per run, as run has it', () => {
+  it('refuses a log of more events than the cap in one line, exit 2, and grades one within it', async () => {
+    const path = file('capped.ndjson', ndjson(costLog()));
+    const over = await cli('grade', '--suite', suite, '--events', path, '--max-events', '18');
+    expect(over.code, over.out).toBe(2);
+    expect(over.err).toMatch(/capped\.ndjson: more than 18 events, the cap on events per run \(--max-events\); a longer log is read with a larger cap\n$/);
+    const within = await cli('grade', '--suite', suite, '--events', path, '--max-events', '19');
+    expect(within.code, within.err).toBe(0);
+    const bad = await cli('grade', '--suite', suite, '--events', path, '--max-events', '0');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--max-events \(or OPENWOP_MAX_EVENTS\) must be a positive integer, got "0"/);
+  });
+});

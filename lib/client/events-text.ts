@@ -38,13 +38,31 @@ export function parseError(error: unknown, where: string, what: string): { ok: f
   return { ok: false, message: `${where}: ${what} (${(error as Error).message})` };
 }
 
-/** The events in `text`, the contents of the file at `path`, and the form they were in. */
-export function readEventsText(text: string, path: string): ReadEvents {
+/**
+ * A log of more than `maxEvents` events, refused as the live read refuses one past the cap on
+ * events per run (lib/client/event-log.ts): every event parsed is held, and a file of small events
+ * up to the bound on its bytes would hold more than the runtime's memory.
+ */
+export function tooManyEvents(path: string, maxEvents: number): { ok: false; message: string } {
+  return { ok: false, message: `${path}: more than ${maxEvents} events, the cap on events per run (--max-events); a longer log is read with a larger cap` };
+}
+
+/** `read`, or a refusal when it holds more than `maxEvents` events. */
+export function capped(read: ReadEvents, path: string, maxEvents: number): ReadEvents {
+  return read.ok && read.events.length > maxEvents ? tooManyEvents(path, maxEvents) : read;
+}
+
+/** The events in `text`, the contents of the file at `path`, and the form they were in; more than `maxEvents` are refused. */
+export function readEventsText(text: string, path: string, maxEvents = Number.POSITIVE_INFINITY): ReadEvents {
+  return capped(readEventsWhole(text, path, maxEvents), path, maxEvents);
+}
+
+function readEventsWhole(text: string, path: string, maxEvents: number): ReadEvents {
   const body = text.replace(/^\uFEFF/, '');
   const trimmed = body.trim();
   if (trimmed === '') return { ok: false, message: `${path}: the events file is empty; ${WHAT_IS_ACCEPTED}` };
   const firstLine = trimmed.split(/\r?\n/, 1)[0]!;
-  if (SSE_LINE.test(firstLine)) return readSse(body, path);
+  if (SSE_LINE.test(firstLine)) return readSse(body, path, maxEvents);
   if (trimmed.startsWith('[')) {
     let value: unknown;
     try {
@@ -61,7 +79,7 @@ export function readEventsText(text: string, path: string): ReadEvents {
       whole = parseJsonBounded(trimmed, `${path}: the events`);
     } catch (error) {
       if (error instanceof JsonTooDeep) return { ok: false, message: error.message };
-      return readNdjson(body, path);
+      return readNdjson(body, path, maxEvents);
     }
     return oneObject(whole, path);
   }
@@ -76,7 +94,7 @@ export function oneObject(whole: unknown, path: string): ReadEvents {
   return { ok: false, message: `${path}: a JSON object that is neither a poll response (no events array) nor a run event (no type); ${WHAT_IS_ACCEPTED}` };
 }
 
-function readNdjson(body: string, path: string): ReadEvents {
+function readNdjson(body: string, path: string, maxEvents: number): ReadEvents {
   const events: unknown[] = [];
   const lines = body.split('\n');
   for (let i = 0; i < lines.length; i += 1) {
@@ -84,6 +102,7 @@ function readNdjson(body: string, path: string): ReadEvents {
     if (line === '') continue;
     try {
       events.push(parseJsonBounded(line, `${path}:${i + 1}: the event`));
+      if (events.length > maxEvents) return tooManyEvents(path, maxEvents);
     } catch (error) {
       return parseError(error, `${path}:${i + 1}`, 'not a JSON event');
     }
@@ -92,8 +111,8 @@ function readNdjson(body: string, path: string): ReadEvents {
 }
 
 /** An SSE transcript, parsed by the parser lib/client/events.ts reads live streams with. */
-function readSse(body: string, path: string): ReadEvents {
-  const frames = sseFrames(path);
+function readSse(body: string, path: string, maxEvents: number): ReadEvents {
+  const frames = sseFrames(path, maxEvents);
   const parser = createParser({ onEvent: frames.onEvent });
   // A transcript cut after its last data line still ends its last frame.
   parser.feed(body.endsWith('\n\n') ? body : `${body}\n\n`);
@@ -101,7 +120,7 @@ function readSse(body: string, path: string): ReadEvents {
 }
 
 /** The events of the frames of an SSE transcript, handed to `onEvent` by the parser; `result` when it has ended. */
-export function sseFrames(path: string): { onEvent: (message: EventSourceMessage) => void; result: () => ReadEvents } {
+export function sseFrames(path: string, maxEvents = Number.POSITIVE_INFINITY): { onEvent: (message: EventSourceMessage) => void; result: () => ReadEvents } {
   const events: unknown[] = [];
   let problem: string | undefined;
   let frames = 0;
@@ -130,6 +149,10 @@ export function sseFrames(path: string): { onEvent: (message: EventSourceMessage
     // One at a time: a batch as long as the host likes would pass a call more arguments than it takes.
     if (name === 'batch' && Array.isArray(data)) for (const event of data) events.push(event);
     else events.push(data);
+    if (events.length > maxEvents) {
+      problem = tooManyEvents(path, maxEvents).message;
+      events.length = 0;
+    }
   };
   const result = (): ReadEvents => {
     if (problem !== undefined) return { ok: false, message: problem };
