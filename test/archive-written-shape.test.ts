@@ -11,7 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writtenShapeProblems } from '../lib/archive/written-shape.ts';
+import { projectId } from '../lib/client/ids.ts';
+import { fixture } from '../lib/fixtures.ts';
 import { cli } from './support/cli.ts';
+import { EventLog } from './support/event-log.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'owec-written-shape-'));
 const RUN = 'tenant-a~2Frun-written-shape00';
@@ -140,4 +143,57 @@ describe('verify --replay and grade --archive refuse such an archive in one line
       }
     });
   }
+});
+
+describe('grade --archive: the reads of one run agree, or it is refused', () => {
+  const COST = fixture('conformance-eval-cost');
+  const log = new EventLog({
+    token: 'written-reads',
+    suiteId: COST.suite.suiteId,
+    suiteVersion: COST.suite.version,
+    modes: ['golden'],
+    taskCount: 1,
+    trialCount: 3,
+  });
+  for (const i of [0, 1, 2])
+    log.trial('spend', i, { steps: [], usage: [{ inputTokens: 200, outputTokens: 40, costUsd: 0.004 }], decision: 'within budget', score: 1, passed: true });
+  const events = log.finish({ aggregateScore: 1, passed: false, passedCount: 1 });
+  const runId = events[0]!.runId;
+  const base = `/runs/${projectId(runId)}`;
+  const sse = (docs: typeof events) => docs.map((e) => `id: ${e.sequence}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join('');
+  const poll = (docs: typeof events) => JSON.stringify({ runId, events: docs, lastSequence: docs.length - 1, status: 'completed', isTerminal: true });
+  const summary = JSON.stringify({
+    suiteId: COST.suite.suiteId,
+    suiteVersion: COST.suite.version,
+    aggregateScore: 1,
+    passed: false,
+    taskCount: 1,
+    passedCount: 0,
+    tasks: [],
+  });
+  const graded = async (name: string, polled: typeof events) => {
+    const path = join(dir, `${name}.har`);
+    writeFileSync(
+      path,
+      JSON.stringify(
+        har(SETTINGS, [entry(`${base}/events`, sse(events), true), entry(`${base}/events/poll`, poll(polled)), entry(`${base}/eval-summary`, summary)]),
+      ),
+    );
+    return cli('grade', '--suite', 'fixtures/eval-suites/conformance-eval-cost.json', '--archive', path, '--run', runId);
+  };
+
+  it('grades a run its SSE and poll reads agree on', async () => {
+    const { code, out, err } = await graded('agree', events);
+    expect(code, err).not.toBe(2);
+    expect(out).toMatch(/recomputed from its 19 event\(s\)/);
+  });
+
+  it('refuses one whose poll read serves another score at a sequence the SSE read served first, exit 2', async () => {
+    const edited = events.map((e) => (e.type === 'eval.scored' ? { ...e, payload: { ...(e.payload as object), score: 0, passed: false } } : e));
+    const { code, out, err } = await graded('disagree', edited);
+    expect(code, out).toBe(2);
+    expect(err).toMatch(
+      /the archive's reads of the events of run .* disagree at sequence \d+: one log, whichever form reads it, serves the same events \(CONTRACT §3\)\n$/,
+    );
+  });
 });
