@@ -179,7 +179,7 @@ async function gradeServed(suite: EvalSuite, client: Client, runId: string, io: 
   if (answer.kind === 'running') return cannotStart(io, `GET ${path} answered 409: the run is not terminal${answer.status ? ` (${answer.status})` : ''}`);
   if (answer.kind !== 'ok') return cannotStart(io, `GET ${path} answered ${describeAnswer(answer.result)}`);
   const where = `the events of run ${runId}`;
-  const invalid = invalidEvent(events, where) ?? inWhole(wholeLogProblem(events), where);
+  const invalid = invalidEvent(events, where) ?? inWhole(wholeLogProblem(events, runId), where);
   if (invalid !== undefined) return cannotStart(io, invalid);
   const grade = gradeRun(suite, events);
   const members = compareSummary(grade, answer.summary);
@@ -196,7 +196,7 @@ function gradeArchived(suite: EvalSuite, path: string, runId: string | undefined
   if (!run.ok) return cannotStart(io, `${path}: ${run.reason}`);
   if (run.events.length > maxEvents) return cannotStart(io, tooManyEvents(`the events of run ${runId} in ${path}`, maxEvents).message);
   const where = `the events of run ${runId} in ${path}`;
-  const invalid = invalidEvent(run.events, where) ?? inWhole(wholeLogProblem(run.events), where);
+  const invalid = invalidEvent(run.events, where) ?? inWhole(wholeLogProblem(run.events, runId), where);
   if (invalid !== undefined) return cannotStart(io, invalid);
   io.err(`read ${run.events.length} event(s) of run ${runId} from ${run.reads} archived read(s) in ${path}\n`);
   const grade = gradeRun(suite, run.events as RunEvent[]);

@@ -159,7 +159,6 @@ describe('grade --archive: the reads of one run agree, or it is refused', () => 
     log.trial('spend', i, { steps: [], usage: [{ inputTokens: 200, outputTokens: 40, costUsd: 0.004 }], decision: 'within budget', score: 1, passed: true });
   const events = log.finish({ aggregateScore: 1, passed: false, passedCount: 1 });
   const runId = events[0]!.runId;
-  const base = `/runs/${projectId(runId)}`;
   const sse = (docs: typeof events) => docs.map((e) => `id: ${e.sequence}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join('');
   const poll = (docs: typeof events) => JSON.stringify({ runId, events: docs, lastSequence: docs.length - 1, status: 'completed', isTerminal: true });
   const summary = JSON.stringify({
@@ -171,15 +170,12 @@ describe('grade --archive: the reads of one run agree, or it is refused', () => 
     passedCount: 0,
     tasks: [],
   });
-  const graded = async (name: string, polled: typeof events) => {
+  const graded = async (name: string, polled: typeof events, run = runId) => {
     const path = join(dir, `${name}.har`);
-    writeFileSync(
-      path,
-      JSON.stringify(
-        har(SETTINGS, [entry(`${base}/events`, sse(events), true), entry(`${base}/events/poll`, poll(polled)), entry(`${base}/eval-summary`, summary)]),
-      ),
-    );
-    return cli('grade', '--suite', 'fixtures/eval-suites/conformance-eval-cost.json', '--archive', path, '--run', runId);
+    const at = `/runs/${projectId(run)}`;
+    const entries = [entry(`${at}/events`, sse(events), true), entry(`${at}/events/poll`, poll(polled)), entry(`${at}/eval-summary`, summary)];
+    writeFileSync(path, JSON.stringify(har(SETTINGS, entries)));
+    return cli('grade', '--suite', 'fixtures/eval-suites/conformance-eval-cost.json', '--archive', path, '--run', run);
   };
 
   it('grades a run its SSE and poll reads agree on', async () => {
@@ -195,5 +191,11 @@ describe('grade --archive: the reads of one run agree, or it is refused', () => 
     expect(err).toMatch(
       /the archive's reads of the events of run .* disagree at sequence \d+: one log, whichever form reads it, serves the same events \(CONTRACT §3\)\n$/,
     );
+  });
+
+  it("refuses the log of another run served as the run's own (every event carries another runId), exit 2", async () => {
+    const { code, out, err } = await graded('another-run', events, 'tenant-a/run-written-other0');
+    expect(code, out).toBe(2);
+    expect(err).toMatch(/: not the whole log of one ended run: 19 event\(s\) carry another runId than "tenant-a\/run-written-other0"/);
   });
 });
