@@ -28,6 +28,7 @@ import { wholeLogProblem } from '../lib/client/event-log.ts';
 import { gradeRun, type EvalSuite, type RunGrade } from '../lib/grader/index.ts';
 import { JsonTooDeep, parseJsonBounded } from '../lib/json-depth.ts';
 import { cannotStart, type Io } from '../lib/io.ts';
+import { isJsonObject } from '../lib/json-value.ts';
 import { Redactor } from '../lib/redact.ts';
 import { checkSuite, validateRunEvent } from '../lib/schemas/index.ts';
 import { archivedRun } from '../lib/archive/archived-run.ts';
@@ -95,6 +96,19 @@ function inWhole(problem: string | undefined, where: string): string | undefined
   return problem === undefined ? undefined : `${where}: ${problem}`;
 }
 
+/**
+ * Why `events` are not a run of `suite`, or undefined: an eval run's log holds exactly one
+ * `eval.started` (docs/wire.md §2), and it names the suite the run ran, as the legs hold it (rule
+ * `served-started`): graded against another suite, a run would pass a suite it never ran.
+ */
+function ofSuite(events: readonly unknown[], suite: EvalSuite, where: string): string | undefined {
+  const started = events.filter((event) => isJsonObject(event) && event.type === 'eval.started') as RunEvent[];
+  if (started.length !== 1) return `${where}: ${started.length} eval.started events; an eval run's log holds exactly one (docs/wire.md §2)`;
+  const payload = isJsonObject(started[0]!.payload) ? started[0]!.payload : {};
+  if (payload.suiteId === suite.suiteId && payload.suiteVersion === suite.version) return undefined;
+  return `${where}: a run of suite ${JSON.stringify(payload.suiteId)} version ${JSON.stringify(payload.suiteVersion)} (its eval.started), not of the suite given, ${JSON.stringify(suite.suiteId)} version ${JSON.stringify(suite.version)} (--suite)`;
+}
+
 export async function gradeCommand(options: GradeOptions, rawIo: Io): Promise<number> {
   const apiKey = given(options.apiKey, 'OPENWOP_API_KEY');
   const io = new Redactor([apiKey]).io(rawIo);
@@ -149,7 +163,7 @@ function gradeFile(suite: EvalSuite, path: string, maxEvents: number, io: Io): n
   }
   if (!read.ok) return cannotStart(io, read.message);
   if (read.events.length === 0) return cannotStart(io, `${path}: ${FORM_NAMES[read.form]} with no event in it`);
-  const invalid = invalidEvent(read.events, path) ?? inWhole(wholeLogProblem(read.events, read.runId), path);
+  const invalid = invalidEvent(read.events, path) ?? inWhole(wholeLogProblem(read.events, read.runId), path) ?? ofSuite(read.events, suite, path);
   if (invalid !== undefined) return cannotStart(io, invalid);
   io.err(`read ${read.events.length} event(s) from ${path} as ${FORM_NAMES[read.form]}\n`);
   const grade = gradeRun(suite, read.events as RunEvent[]);
@@ -179,7 +193,7 @@ async function gradeServed(suite: EvalSuite, client: Client, runId: string, io: 
   if (answer.kind === 'running') return cannotStart(io, `GET ${path} answered 409: the run is not terminal${answer.status ? ` (${answer.status})` : ''}`);
   if (answer.kind !== 'ok') return cannotStart(io, `GET ${path} answered ${describeAnswer(answer.result)}`);
   const where = `the events of run ${runId}`;
-  const invalid = invalidEvent(events, where) ?? inWhole(wholeLogProblem(events, runId), where);
+  const invalid = invalidEvent(events, where) ?? inWhole(wholeLogProblem(events, runId), where) ?? ofSuite(events, suite, where);
   if (invalid !== undefined) return cannotStart(io, invalid);
   const grade = gradeRun(suite, events);
   const members = compareSummary(grade, answer.summary);
@@ -196,7 +210,7 @@ function gradeArchived(suite: EvalSuite, path: string, runId: string | undefined
   if (!run.ok) return cannotStart(io, `${path}: ${run.reason}`);
   if (run.events.length > maxEvents) return cannotStart(io, tooManyEvents(`the events of run ${runId} in ${path}`, maxEvents).message);
   const where = `the events of run ${runId} in ${path}`;
-  const invalid = invalidEvent(run.events, where) ?? inWhole(wholeLogProblem(run.events, runId), where);
+  const invalid = invalidEvent(run.events, where) ?? inWhole(wholeLogProblem(run.events, runId), where) ?? ofSuite(run.events, suite, where);
   if (invalid !== undefined) return cannotStart(io, invalid);
   io.err(`read ${run.events.length} event(s) of run ${runId} from ${run.reads} archived read(s) in ${path}\n`);
   const grade = gradeRun(suite, run.events as RunEvent[]);

@@ -159,3 +159,41 @@ describe('grade --max-events: the cap on events per run, as run has it', () => {
     expect(bad.err).toMatch(/--max-events \(or OPENWOP_MAX_EVENTS\) must be a positive integer, got "0"/);
   });
 });
+
+describe('grade: the log is a run of the suite given', () => {
+  const started = (log: LogEvent[]) => log.findIndex((e) => e.type === 'eval.started');
+  const cases: Array<[string, () => LogEvent[], RegExp]> = [
+    [
+      'a run of another suite',
+      () => costLog().map((e) => (e.type === 'eval.started' ? { ...e, payload: { ...(e.payload as object), suiteId: 'other.evals.suite' } } : e)),
+      /a run of suite "other\.evals\.suite" version "1\.0\.0" \(its eval\.started\), not of the suite given, "core\.conformance\.evals\.cost" version "1\.0\.0" \(--suite\)/,
+    ],
+    [
+      'a run of another version of the suite',
+      () => costLog().map((e) => (e.type === 'eval.started' ? { ...e, payload: { ...(e.payload as object), suiteVersion: '2.0.0' } } : e)),
+      /a run of suite "core\.conformance\.evals\.cost" version "2\.0\.0"/,
+    ],
+    [
+      'no eval.started',
+      () => renumbered(costLog().filter((e) => e.type !== 'eval.started')),
+      /0 eval\.started events; an eval run's log holds exactly one \(docs\/wire\.md §2\)/,
+    ],
+    [
+      'two eval.started',
+      () => {
+        const log = costLog();
+        const at = started(log);
+        return renumbered([...log.slice(0, at + 1), { ...log[at]!, eventId: 'evt-grade-whole-second' }, ...log.slice(at + 1)]);
+      },
+      /2 eval\.started events/,
+    ],
+  ];
+  for (const [what, log, message] of cases) {
+    it(`refuses ${what}, exit 2`, async () => {
+      const { code, out, err } = await cli('grade', '--suite', suite, '--events', file(`${what.replace(/\W+/g, '-')}.ndjson`, ndjson(log())));
+      expect(code, out).toBe(2);
+      expect(err).toMatch(message);
+      expect(err.trimEnd().split('\n')).toHaveLength(1);
+    });
+  }
+});
