@@ -1,0 +1,17 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fixture } from '../lib/fixtures.ts';
+import { cli } from '../test/support/cli.ts';
+import { EventLog } from '../test/support/event-log.ts';
+const dir = mkdtempSync(join(tmpdir(), 'a9s-'));
+const COST = fixture('conformance-eval-cost');
+const log = new EventLog({ token: 'mismatch', suiteId: 'other.evals.suite', suiteVersion: '9.9.9', modes: ['golden'], taskCount: 1, trialCount: 3 });
+for (const i of [0, 1, 2]) log.trial('spend', i, { steps: [], usage: [{ inputTokens: 200, outputTokens: 40, costUsd: 0.001 }], decision: 'within budget', score: 1, passed: true });
+const events = log.finish({ aggregateScore: 1, passed: true, passedCount: 1 });
+const p = join(dir, 'e.ndjson');
+writeFileSync(p, events.map((e) => JSON.stringify(e)).join('\n'));
+const s = join(dir, 's.json');
+writeFileSync(s, JSON.stringify(COST));
+const r = await cli('grade', '--suite', s, '--events', p);
+console.log(r.code, r.err, r.out.slice(0, 300));
