@@ -10,6 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FILTER_BOUND_MS, filterSettles } from '../lib/archive/replay.ts';
 import { writtenShapeProblems } from '../lib/archive/written-shape.ts';
 import { projectId } from '../lib/client/ids.ts';
 import { fixture } from '../lib/fixtures.ts';
@@ -197,5 +198,31 @@ describe('grade --archive: the reads of one run agree, or it is refused', () => 
     const { code, out, err } = await graded('another-run', events, 'tenant-a/run-written-other0');
     expect(code, out).toBe(2);
     expect(err).toMatch(/: not the whole log of one ended run: 19 event\(s\) carry another runId than "tenant-a\/run-written-other0"/);
+  });
+});
+
+describe("verify --replay: the archive's filter matches the legs within a bound, or the replay does not start", () => {
+  // A leg id as long as the harness's: the pattern backtracks for ever on it.
+  const HANGS = '^(.*.*)*X$';
+  const scenarios = [{ file: 'x.ts', legs: [{ id: 'openwop.requirement.0081.eval-run-events', title: 'the events of an eval run' }] }] as never;
+
+  it('tells a pattern that backtracks without end from one that matches at once, and text from a pattern', async () => {
+    expect(await filterSettles(HANGS, scenarios, 300)).toBe(false);
+    expect(await filterSettles('eval-run', scenarios, 300)).toBe(true);
+    expect(await filterSettles('((((', scenarios, 300)).toBe(true);
+  });
+
+  it('refuses such an archive in one line, exit 2, within its bound', async () => {
+    const path = join(dir, 'hanging-filter.har');
+    writeFileSync(path, JSON.stringify(har({ ...SETTINGS, filter: HANGS })));
+    writeFileSync(`${path}.sig.json`, '{}');
+    const started = performance.now();
+    const { code, out, err } = await cli('verify', join(dir, 'b.json'), '--replay', path);
+    expect(code, out + err).toBe(2);
+    expect(err).toMatch(
+      /hanging-filter\.har: its filter "\^\(\.\*\.\*\)\*X\$" \(log\._certification\.filter\) does not match the legs' ids and titles within 2 s/,
+    );
+    expect(err.trimEnd().split('\n')).toHaveLength(1);
+    expect(performance.now() - started).toBeLessThan(FILTER_BOUND_MS + 5_000);
   });
 });
