@@ -74,6 +74,8 @@ export interface TargetOptions {
 
 /** Suites generated per certification when `--generated` is not given (bench/RESULTS.md, "Generated suites"). */
 export const DEFAULT_GENERATED_SUITES = 6;
+/** The most suites `--generated` asks for: each is one eval run, read three ways. */
+export const MAX_GENERATED_SUITES = 500;
 
 /** What a row on a host with only the first seams records (CONTRACT §5). */
 export const GLOBAL_READING = 'the host reads effects only globally: read around a run of the leg alone, with no other leg in flight (CONTRACT §5)';
