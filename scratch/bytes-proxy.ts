@@ -71,6 +71,8 @@ export interface BytesChoice {
   sseHoldUntil?: (ctx: Ctx) => number;
   /** JSON answers chunked (jsonChunk) end with this trailer field. */
   jsonTrailer?: Record<string, string>;
+  /** The last frame's blank line is left out (the response ends right after its last line). */
+  sseEndTrim?: boolean;
   /** The SSE response's end is held this long (a keep-alive comment written first). */
   sseEndDelayMs?: number;
   /** Answers a request instead of the host (true: answered). */
@@ -155,7 +157,7 @@ export async function startBytesProxy(upstream: string, choice: BytesChoice): Pr
       }
       const sse =
         type.startsWith('text/event-stream') &&
-        (choice.outText || choice.sseFrame || choice.ssePrefix || choice.sseLineEnd || choice.sseChunk || choice.sseBurstMs || choice.sseHoldUntil || choice.sseEndDelayMs);
+        (choice.outText || choice.sseFrame || choice.ssePrefix || choice.sseLineEnd || choice.sseChunk || choice.sseBurstMs || choice.sseHoldUntil || choice.sseEndDelayMs || choice.sseEndTrim);
       if (!sse) {
         res.writeHead(status, fix(headers) as never);
         answer.pipe(res);
@@ -176,8 +178,15 @@ export async function startBytesProxy(upstream: string, choice: BytesChoice): Pr
             held = '';
           }, holdUntil - Date.now())
         : undefined;
+      let last = '';
       const out = (text: string) => {
         if (text === '') return;
+        if (choice.sseEndTrim) {
+          const previous = last;
+          last = text;
+          if (previous === '') return;
+          text = previous;
+        }
         if (holding) {
           held += text;
           return;
@@ -231,6 +240,11 @@ export async function startBytesProxy(upstream: string, choice: BytesChoice): Pr
       answer.on('end', () => {
         if (timer) clearInterval(timer);
         const finish = () => {
+          if (choice.sseEndTrim && last !== '') {
+            count.n++;
+            write(last.replace(/(\r\n|\r|\n)$/, ''));
+            last = '';
+          }
           if (held !== '') write(held);
           held = '';
           res.end(pending);

@@ -360,3 +360,29 @@ VARIANTS.push({
         .join('\n'),
   },
 });
+
+VARIANTS.push(
+  {
+    name: 'vendor-key-uint64',
+    reading: 'every event payload carries x-span 18446744073709551615 (a uint64 beyond 2^53), SSE and poll',
+    clause: 'RFC 8259 §6 (no limit on range; interoperability note), docs/wire.md §6 (vendor keys)',
+    options: {},
+    bytes: {
+      outText: (t) => t.replace(/"payload":\{(?=")/g, '"payload":{"x-span":18446744073709551615,'),
+    },
+  },
+  {
+    name: 'sse-last-frame-unterminated',
+    reading: "each stream's last frame is ended by the end of the response, without its blank line",
+    clause: 'docs/wire.md §5.2 (such a frame is discarded): not allowed, outcome only',
+    options: {},
+    bytes: { sseFrame: (f) => f, sseEndTrim: true },
+  },
+  {
+    name: 'create-answers-200',
+    reading: 'POST /runs answers 200 instead of 201',
+    clause: 'docs/wire.md §4 fixes 201: not allowed, outcome only',
+    options: {},
+    bytes: { jsonStatus: (_v, ctx) => (ctx.req.method === 'POST' && ctx.url.pathname === '/runs' && ctx.status === 201 ? 200 : undefined) },
+  },
+);
