@@ -129,7 +129,12 @@ export async function startBytesProxy(upstream: string, choice: BytesChoice): Pr
               count.n++;
             }
           }
-          if (choice.outText && body.length > 0) body = Buffer.from(choice.outText(body.toString('utf8')));
+          if (choice.outText && body.length > 0) {
+            const before = body.toString('utf8');
+            const after = choice.outText(before);
+            if (after !== before) count.n++;
+            body = Buffer.from(after);
+          }
           delete headers['content-length'];
           delete headers['transfer-encoding'];
           const delay = choice.jsonDelayMs?.(ctx) ?? 0;
@@ -214,6 +219,7 @@ export async function startBytesProxy(upstream: string, choice: BytesChoice): Pr
       const end = choice.sseLineEnd ?? '\n';
       const frame = (block: string) => {
         let text = choice.outText ? choice.outText(block) : block;
+        if (text !== block) count.n++;
         if (choice.sseFrame) {
           const next = choice.sseFrame(block, ctx);
           if (next !== block) count.n++;

@@ -386,3 +386,41 @@ VARIANTS.push(
     bytes: { jsonStatus: (_v, ctx) => (ctx.req.method === 'POST' && ctx.url.pathname === '/runs' && ctx.status === 201 ? 200 : undefined) },
   },
 );
+
+import { readdirSync, readFileSync } from 'node:fs';
+const REQUIRED = new Set<string>(['trialIndex', 'fixtureMissCount', 'scoreStderr']);
+/** Opaque data (a tool's answer, an agent's input or output): a map, not a struct, so omitempty never reaches inside. */
+const OPAQUE = new Set(['outcome', 'inputs', 'args', 'output', 'outputs', 'value', 'response', 'error']);
+(function walk(o: unknown): void {
+  if (Array.isArray(o)) o.forEach(walk);
+  else if (isObj(o)) {
+    if (Array.isArray(o.required)) for (const r of o.required) REQUIRED.add(String(r));
+    Object.values(o).forEach(walk);
+  }
+})(readdirSync(new URL('../schemas/v2/', import.meta.url)).map((f) => JSON.parse(readFileSync(new URL(`../schemas/v2/${f}`, import.meta.url), 'utf8'))));
+
+/** Go's omitempty on every member no schema requires: 0, false, "" and [] left out. */
+function omitEmpty(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(omitEmpty);
+  if (!isObj(v)) return v;
+  return Object.fromEntries(
+    Object.entries(v)
+      .filter(([k, x]) => REQUIRED.has(k) || !(x === 0 || x === false || x === '' || (Array.isArray(x) && x.length === 0)))
+      .map(([k, x]) => [k, OPAQUE.has(k) ? x : omitEmpty(x)]),
+  );
+}
+
+VARIANTS.push(
+  {
+    name: 'go-omitempty-optional',
+    reading: "Go omitempty on every member no schema requires: zero, false, empty strings and arrays left out (answers and SSE data)",
+    clause: 'the schemas (optional members may be absent)',
+    options: {},
+    bytes: {
+      json: (v) => JSON.stringify(omitEmpty(v)),
+      sseFrame: (frame) => frame.split('\n').map((l) => (l.startsWith('data: ') ? `data: ${JSON.stringify(omitEmpty(JSON.parse(l.slice(6))))}` : l)).join('\n'),
+    },
+  },
+  { name: 'sse-extra-blank-lines', reading: 'every frame followed by one more blank line (json.Encoder adds a newline)', clause: 'event-stream grammar (an empty line with an empty buffer dispatches nothing)', options: {}, bytes: { sseFrame: (f) => `${f}\n` } },
+);
+VARIANTS.push({ name: 'status-reason-empty', reading: 'every status line with an empty reason phrase, each answer on its own connection', clause: 'RFC 9112 §4 (reason-phrase may be empty)', options: {}, bytes: { closeDelimited: true }, net: { emptyReason: true } });

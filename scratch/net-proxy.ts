@@ -11,6 +11,8 @@ export interface NetChoice {
   http10?: boolean;
   /** Close a connection idle (no bytes from the client) this long after the last response bytes. */
   idleMs?: number;
+  /** Every status line's reason phrase left empty (`HTTP/1.1 201 `). */
+  emptyReason?: boolean;
 }
 
 export async function startNetProxy(upstream: string, choice: NetChoice): Promise<{ baseUrl: string; count: { n: number }; close(): Promise<void> }> {
@@ -49,6 +51,14 @@ export async function startNetProxy(upstream: string, choice: NetChoice): Promis
         head = false;
       }
       if (/content-type: text\/event-stream/i.test(out.toString('latin1'))) sse = true;
+      if (choice.emptyReason) {
+        const text = out.toString('latin1');
+        const next = text.replace(/^(HTTP\/1\.[01] \d{3}) [^\r\n]*\r\n/, '$1 \r\n');
+        if (next !== text) {
+          count.n++;
+          out = Buffer.from(next, 'latin1');
+        }
+      }
       // Strip the Keep-Alive hint a Node server adds.
       if (choice.idleMs !== undefined) {
         const text = out.toString('latin1');
