@@ -424,3 +424,25 @@ VARIANTS.push(
   { name: 'sse-extra-blank-lines', reading: 'every frame followed by one more blank line (json.Encoder adds a newline)', clause: 'event-stream grammar (an empty line with an empty buffer dispatches nothing)', options: {}, bytes: { sseFrame: (f) => `${f}\n` } },
 );
 VARIANTS.push({ name: 'status-reason-empty', reading: 'every status line with an empty reason phrase, each answer on its own connection', clause: 'RFC 9112 §4 (reason-phrase may be empty)', options: {}, bytes: { closeDelimited: true }, net: { emptyReason: true } });
+
+VARIANTS.push(
+  { name: 'event-schema-version-1', reading: 'every RunEventDoc schemaVersion 1', clause: 'docs/wire.md §5.1 (integer ≥ 1)', options: { hostBehaviour: everyForm((d) => ({ ...d, schemaVersion: 1 })) } },
+  {
+    name: 'event-log-schema-version-2',
+    reading: 'discovery eventLogSchemaVersion 2',
+    clause: 'docs/wire.md §1.2 (integer ≥ 2)',
+    options: { hostBehaviour: { discovery: (d: Record<string, unknown>) => ({ ...d, eventLogSchemaVersion: 2 }) } },
+  },
+  {
+    name: 'events-url-with-query',
+    reading: 'the create answer eventsUrl names the stream with ?streamMode=debug',
+    clause: 'docs/wire.md §4 (eventsUrl same-origin, the run stream), §5.2',
+    options: {},
+    bytes: {
+      json: (v, ctx) =>
+        ctx.req.method === 'POST' && ctx.url.pathname === '/runs' && ctx.status === 201 && isObj(v) && typeof v.eventsUrl === 'string'
+          ? JSON.stringify({ ...v, eventsUrl: `${v.eventsUrl}?streamMode=debug` })
+          : undefined,
+    },
+  },
+);
