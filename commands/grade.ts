@@ -10,6 +10,8 @@
 
 import {
   createClient,
+  discover,
+  evalSuiteFacet,
   waitForSummary,
   HarnessCapReached,
   readRunEvents,
@@ -20,7 +22,7 @@ import {
   type EvalSummaryResult,
   type RunEvent,
 } from '../lib/client/index.ts';
-import { compareSummary, type MemberComparison } from './support/grade-compare.ts';
+import { compareSummary, hostCeilingPassed, type MemberComparison } from './support/grade-compare.ts';
 import { given, readMaxEvents } from './support/run-settings.ts';
 import { FORM_NAMES, tooManyEvents, type ReadEvents } from '../lib/client/events-text.ts';
 import { readEventsFile } from '../lib/client/events-stream.ts';
@@ -176,7 +178,11 @@ function gradeFile(suite: EvalSuite, path: string, maxEvents: number, io: Io): n
 async function gradeServed(suite: EvalSuite, client: Client, runId: string, io: Io): Promise<number> {
   let events: RunEvent[];
   let answer: EvalSummaryResult;
+  let ceiling: number | undefined;
   try {
+    // The host's advertised maxCostUsdPerSuite, which the grade cannot know (CONTRACT §6); a
+    // discovery the host does not serve leaves the comparison without it.
+    ceiling = costCeiling(await discover(client).then((found) => (found.ok ? found.document : undefined)));
     const read = await readRunEvents(client, runId, { deadlineMs: EVENTS_DEADLINE_MS });
     if (!read.ok) return cannotStart(io, `cannot read the events of run ${runId}: ${read.reason}`);
     events = read.events;
@@ -196,8 +202,8 @@ async function gradeServed(suite: EvalSuite, client: Client, runId: string, io: 
   const invalid = invalidEvent(events, where) ?? inWhole(wholeLogProblem(events, runId), where) ?? ofSuite(events, suite, where);
   if (invalid !== undefined) return cannotStart(io, invalid);
   const grade = gradeRun(suite, events);
-  const members = compareSummary(grade, answer.summary);
-  report(members, runId, events.length, grade, io);
+  const members = compareSummary(grade, answer.summary, ceiling);
+  report(members, runId, events.length, grade, io, ceiling);
   return members.some((m) => m.outcome === 'different') ? 1 : 0;
 }
 
@@ -214,9 +220,16 @@ function gradeArchived(suite: EvalSuite, path: string, runId: string | undefined
   if (invalid !== undefined) return cannotStart(io, invalid);
   io.err(`read ${run.events.length} event(s) of run ${runId} from ${run.reads} archived read(s) in ${path}\n`);
   const grade = gradeRun(suite, run.events as RunEvent[]);
-  const members = compareSummary(grade, run.summary);
-  report(members, runId, run.events.length, grade, io);
+  const ceiling = costCeiling(run.discovery);
+  const members = compareSummary(grade, run.summary, ceiling);
+  report(members, runId, run.events.length, grade, io, ceiling);
   return members.some((m) => m.outcome === 'different') ? 1 : 0;
+}
+
+/** Discovery `agents.evalSuite.maxCostUsdPerSuite` (RFC 0081 §D), when the document states a number. */
+function costCeiling(document: unknown): number | undefined {
+  const ceiling = evalSuiteFacet(document)?.maxCostUsdPerSuite;
+  return typeof ceiling === 'number' ? ceiling : undefined;
 }
 
 function show(value: unknown): string {
@@ -234,9 +247,14 @@ function anomalyNote(anomalies: readonly string[]): string | undefined {
   return `note: the log has ${anomalies.length} anomaly(ies) the grade was recomputed around (its anomalies member lists each): ${anomalies[0]}${more}\n`;
 }
 
-function report(members: MemberComparison[], runId: string, eventCount: number, grade: RunGrade, io: Io): void {
+function report(members: MemberComparison[], runId: string, eventCount: number, grade: RunGrade, io: Io, ceiling?: number): void {
   const redacted = grade.redactedCallCount ?? 0;
   io.out(`the summary served for run ${runId} against the grade recomputed from its ${eventCount} event(s):\n`);
+  const over = hostCeilingPassed(grade, ceiling);
+  if (over !== undefined)
+    io.out(
+      `  (the run cost ${grade.totalCostUsd} USD, over the host's advertised maxCostUsdPerSuite of ${over}: its suite must not pass, so passed is held to false, CONTRACT §6)\n`,
+    );
   const width = Math.max(...members.map((m) => m.member.length));
   for (const m of members) {
     const label = m.outcome === 'different' ? 'DIFFERENT ' : m.outcome === 'equal' ? 'equal     ' : 'not served';

@@ -14,6 +14,7 @@ import { FILTER_BOUND_MS, filterSettles } from '../lib/archive/replay.ts';
 import { writtenShapeProblems } from '../lib/archive/written-shape.ts';
 import { projectId } from '../lib/client/ids.ts';
 import { fixture } from '../lib/fixtures.ts';
+import { gradeRun, toSummaryView } from '../lib/grader/index.ts';
 import { cli } from './support/cli.ts';
 import { EventLog } from './support/event-log.ts';
 
@@ -198,6 +199,48 @@ describe('grade --archive: the reads of one run agree, or it is refused', () => 
     const { code, out, err } = await graded('another-run', events, 'tenant-a/run-written-other0');
     expect(code, out).toBe(2);
     expect(err).toMatch(/: not the whole log of one ended run: 19 event\(s\) carry another runId than "tenant-a\/run-written-other0"/);
+  });
+});
+
+describe("grade --archive: a run over the host's advertised maxCostUsdPerSuite", () => {
+  // The reference host fails a suite over its own ceiling (CONTRACT §6), which the grade cannot
+  // know: grade --archive on such a run of a clean certification said `passed` differed, exit 1.
+  const COST = fixture('conformance-eval-cost');
+  const log = new EventLog({
+    token: 'over-ceiling',
+    suiteId: COST.suite.suiteId,
+    suiteVersion: COST.suite.version,
+    modes: ['golden'],
+    taskCount: 1,
+    trialCount: 3,
+  });
+  for (const i of [0, 1, 2])
+    log.trial('spend', i, { steps: [], usage: [{ inputTokens: 200, outputTokens: 40, costUsd: 0.001 }], decision: 'within budget', score: 1, passed: true });
+  const events = log.finish({ aggregateScore: 1, passed: false, passedCount: 1 });
+  const at = `/runs/${projectId(events[0]!.runId)}`;
+  const summary = { ...toSummaryView(gradeRun(COST.suite as never, events as never)), passed: false };
+  const graded = async (name: string, ceiling: number) => {
+    const path = join(dir, `${name}.har`);
+    const discovery = { protocolVersions: ['2.0'], agents: { evalSuite: { maxCostUsdPerSuite: ceiling } } };
+    const sse = events.map((e) => `id: ${e.sequence}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join('');
+    const entries = [
+      entry('/.well-known/openwop', JSON.stringify(discovery)),
+      entry(`${at}/events`, sse, true),
+      entry(`${at}/eval-summary`, JSON.stringify(summary)),
+    ];
+    writeFileSync(path, JSON.stringify(har(SETTINGS, entries)));
+    return cli('grade', '--suite', 'fixtures/eval-suites/conformance-eval-cost.json', '--archive', path, '--run', events[0]!.runId);
+  };
+
+  it('holds the served passed to false there, as the host must, not to the grade', async () => {
+    const over = await graded('over-ceiling', 0.002);
+    expect(over.code, over.out + over.err).toBe(0);
+    expect(over.out).toMatch(/^ {2}equal {7}passed +recomputed false, served false$/m);
+    expect(over.out).toMatch(/over the host's advertised maxCostUsdPerSuite of 0\.002: its suite must not pass/);
+    // Under the ceiling the grade's own verdict stands, and the host's false differs.
+    const under = await graded('under-ceiling', 5);
+    expect(under.code, under.out).toBe(1);
+    expect(under.out).toMatch(/^ {2}DIFFERENT {3}passed +recomputed true, served false$/m);
   });
 });
 

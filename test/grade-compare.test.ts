@@ -125,4 +125,29 @@ describe('compareSummary', () => {
       ),
     ).toEqual(['totalCostUsd']);
   });
+
+  it("holds passed to false over the host's advertised maxCostUsdPerSuite, which the grade cannot know (CONTRACT §6)", () => {
+    // A suite passing on its own tasks, run on a host whose ceiling is below its cost: the host
+    // must not pass it (a false `passed` is the host enforcing its ceiling, no difference), and a
+    // passing suite over the ceiling is one. Without the ceiling the grade's own verdict stands.
+    const passing: RunGrade = { ...grade, passed: true };
+    const under = grade.totalCostUsd - 0.0001;
+    const failedByHost = served((s) => (s.passed = false));
+    const passedByHost = served((s) => (s.passed = true));
+    expect(differing(passing, failedByHost)).toEqual(['passed']);
+    expect(compareSummary(passing, failedByHost, under).filter((m) => m.outcome === 'different')).toEqual([]);
+    expect(compareSummary(passing, failedByHost, under).find((m) => m.member === 'passed')).toMatchObject({ outcome: 'equal', recomputed: false });
+    expect(
+      compareSummary(passing, passedByHost, under)
+        .filter((m) => m.outcome === 'different')
+        .map((m) => m.member),
+    ).toEqual(['passed']);
+    // At or above the cost, the ceiling holds nothing back (RFC 0081 §D: a ceiling, not a bound below).
+    expect(compareSummary(passing, passedByHost, grade.totalCostUsd).filter((m) => m.outcome === 'different')).toEqual([]);
+    expect(
+      compareSummary(passing, failedByHost, grade.totalCostUsd)
+        .filter((m) => m.outcome === 'different')
+        .map((m) => m.member),
+    ).toEqual(['passed']);
+  });
 });

@@ -5,6 +5,9 @@
 // in any order (RFC 0081 §C).
 // A member the EvalSummary schema makes optional (docs/wire.md §7) and the host does not serve is
 // listed as not served, which is no difference; a required one missing is a difference.
+// The host's own `maxCostUsdPerSuite` (RFC 0081 §D) is no part of the suite, so the grade cannot
+// know it: a run that cost more than the host advertises must not pass (CONTRACT §6, "how a host
+// enforces its maxCostUsdPerSuite"), so there the served `passed` is held to false, not to the grade's.
 
 import { jsonDeepEqual } from '../../lib/grader/json.ts';
 import { trajectoryReading, type RunGrade, type TaskGrade } from '../../lib/grader/index.ts';
@@ -26,8 +29,16 @@ function close(served: unknown, recomputed: number): boolean {
   return typeof served === 'number' && Math.abs(served - recomputed) <= 1e-9 * Math.max(1, Math.abs(recomputed));
 }
 
-/** Compares the summary `served` with `grade`; one entry per member, in summary order. */
-export function compareSummary(grade: RunGrade, served: Json): MemberComparison[] {
+/** The host's advertised `maxCostUsdPerSuite` when `grade` cost more than it, else undefined. */
+export function hostCeilingPassed(grade: RunGrade, hostCostCeiling: number | undefined): number | undefined {
+  return typeof hostCostCeiling === 'number' && grade.totalCostUsd > hostCostCeiling ? hostCostCeiling : undefined;
+}
+
+/**
+ * Compares the summary `served` with `grade`; one entry per member, in summary order.
+ * `hostCostCeiling`: the host's discovery `agents.evalSuite.maxCostUsdPerSuite`, when known.
+ */
+export function compareSummary(grade: RunGrade, served: Json, hostCostCeiling?: number): MemberComparison[] {
   const out: MemberComparison[] = [];
   const member = (name: string, recomputed: unknown, value: unknown, agrees: (v: unknown) => boolean, required: boolean): void => {
     const outcome: Outcome = value === undefined ? (required ? 'different' : 'not served') : agrees(value) ? 'equal' : 'different';
@@ -41,7 +52,9 @@ export function compareSummary(grade: RunGrade, served: Json): MemberComparison[
   member('suiteId', grade.suiteId, served.suiteId, exact(grade.suiteId), true);
   member('suiteVersion', grade.suiteVersion, served.suiteVersion, exact(grade.suiteVersion), true);
   member('aggregateScore', grade.aggregateScore, served.aggregateScore, number(grade.aggregateScore), true);
-  member('passed', grade.passed, served.passed, exact(grade.passed), true);
+  // Over the host's own ceiling the suite must not pass, whatever the grade says (CONTRACT §6).
+  const passed = hostCeilingPassed(grade, hostCostCeiling) === undefined ? grade.passed : false;
+  member('passed', passed, served.passed, exact(passed), true);
   member('taskCount', grade.taskCount, served.taskCount, exact(grade.taskCount), true);
   member('passedCount', grade.passedCount, served.passedCount, exact(grade.passedCount), true);
   member('totalCostUsd', grade.totalCostUsd, served.totalCostUsd, number(grade.totalCostUsd), false);

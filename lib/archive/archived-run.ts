@@ -9,13 +9,23 @@ import { readEventsText } from '../client/events-text.ts';
 import type { Har } from './har.ts';
 import { isJsonObject, jsonDeepEqual } from '../json-value.ts';
 
-export type ArchivedRun = { ok: true; events: unknown[]; summary: Record<string, unknown>; reads: number } | { ok: false; reason: string };
+export type ArchivedRun =
+  | {
+      ok: true;
+      events: unknown[];
+      summary: Record<string, unknown>;
+      reads: number;
+      /** The discovery document the archive's first 200 for `GET /.well-known/openwop` served, if any. */
+      discovery?: Record<string, unknown>;
+    }
+  | { ok: false; reason: string };
 
 export function archivedRun(har: Har, runId: string): ArchivedRun {
   const base = `/runs/${projectId(runId)}`;
   const bySequence = new Map<number, unknown>();
   let reads = 0;
   let summary: Record<string, unknown> | undefined;
+  let discovery: Record<string, unknown> | undefined;
   let disagreement: string | undefined;
   for (const entry of har.log.entries) {
     const { pathname } = new URL(entry.request.url);
@@ -35,6 +45,13 @@ export function archivedRun(har: Har, runId: string): ArchivedRun {
         else if (disagreement === undefined && !jsonDeepEqual(earlier, event))
           disagreement = `the archive's reads of the events of run ${runId} disagree at sequence ${sequence}: one log, whichever form reads it, serves the same events (CONTRACT §3)`;
       }
+    } else if (pathname.endsWith('/.well-known/openwop') && discovery === undefined) {
+      try {
+        const body = JSON.parse(text) as unknown;
+        if (isJsonObject(body)) discovery = body;
+      } catch {
+        // Not a discovery document; the comparison then knows no host ceiling.
+      }
     } else if (pathname === `${base}/eval-summary`) {
       try {
         const body = JSON.parse(text) as unknown;
@@ -50,5 +67,5 @@ export function archivedRun(har: Har, runId: string): ArchivedRun {
   if (summary === undefined)
     return { ok: false, reason: `the archive holds no summary of run ${runId} (GET ${base}/eval-summary answered 200 with a JSON object)` };
   const events = [...bySequence.entries()].sort(([a], [b]) => a - b).map(([, event]) => event);
-  return { ok: true, events, summary, reads };
+  return { ok: true, events, summary, reads, ...(discovery === undefined ? {} : { discovery }) };
 }
