@@ -67,8 +67,8 @@ const EXIT_CODES = {
           --discovery unreachable or not publishing the key); 3 not a bundle; 4 nothing
           certified; 5 certified on its face but not independently verified (no host key);
           6 another suite's bundle: the eval verdict does not apply`,
-  grade: `  grade   0 graded, or with --base-url every served member equals the recomputed one; 1 a served
-          member differs; 2 a usage, file or transport problem`,
+  grade: `  grade   0 graded, or with --base-url or --archive every served member equals the recomputed
+          one; 1 a served member differs; 2 a usage, file or transport problem`,
   host: '  host    runs until interrupted; 2 when it cannot start',
 } as const;
 
