@@ -418,4 +418,21 @@ export const REDTEAM_HOSTS: KnownBadHost[] = [
       },
     }),
   },
+  {
+    name: 'rt9-started-task-count-times-trials',
+    defect: 'eval.started.taskCount is tasks x trials when count > 1',
+    clause: 'RFC 0081 §C (eval.started taskCount), RFC 0244 §B (trialCount carries the trials)',
+    ...engine({ outgoingEvents: rewriting('eval.started', (p) => (typeof p.trialCount === 'number' ? { ...p, taskCount: (p.taskCount as number) * p.trialCount } : p)) }),
+  },
+  {
+    name: 'rt9-efficiency-skips-missed-calls',
+    defect: 'efficiency.toolCallCount leaves out the calls that missed a fixture',
+    clause: 'RFC 0244 §C (toolCallCount: count of agent.tool-called events)',
+    ...engine({
+      trialEfficiency: (record, target) => {
+        const e = REF.trialEfficiency(record, target);
+        return { ...e, toolCallCount: Math.max(0, e.toolCallCount - record.missCount) };
+      },
+    }),
+  },
 ];
