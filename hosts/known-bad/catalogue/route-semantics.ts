@@ -48,7 +48,7 @@ export const ROUTE_SEMANTICS: KnownBadHost[] = [
   {
     name: 'poll-past-end-says-empty-log',
     defect: 'a poll page with no events (a cursor past the end of the log) says lastSequence -1, as for an empty log',
-    clause: "docs/wire.md §5.3 (lastSequence is the log's highest sequence, -1 for an empty log)",
+    clause: "RFC 0081 §C (the eval run read on the run surface), docs/wire.md §5.3 (lastSequence is the log's highest sequence, -1 for an empty log)",
     ...server({ polledEvents: (body) => (Array.isArray(body.events) && body.events.length === 0 ? { ...body, lastSequence: -1 } : body) }),
   },
 ];
