@@ -272,6 +272,7 @@ export async function main(givenArgv: string[], givenIo: Io = defaultIo(), embed
     .option('--api-key <key>', 'with --base-url (env OPENWOP_API_KEY)')
     .option('--archive <archive>', "read the run's events and served summary from a certification's archive (run --archive) instead")
     .option('--run <id>', 'with --base-url or --archive: the eval run')
+    .option('--max-events <n>', 'the most events the log may hold, from any source (env OPENWOP_MAX_EVENTS; default 100000, as run)')
     .addHelpText('after', EXAMPLES_HELP.grade)
     .addHelpText('after', exitCodesOf('grade'))
     .action(async (options: GradeOptions) => {

@@ -21,12 +21,14 @@ import {
   type RunEvent,
 } from '../lib/client/index.ts';
 import { compareSummary, type MemberComparison } from './support/grade-compare.ts';
-import { given } from './support/run-settings.ts';
-import { FORM_NAMES, type ReadEvents } from '../lib/client/events-text.ts';
+import { given, readMaxEvents } from './support/run-settings.ts';
+import { FORM_NAMES, tooManyEvents, type ReadEvents } from '../lib/client/events-text.ts';
 import { readEventsFile } from '../lib/client/events-stream.ts';
-import { gradeRun, type EvalSuite } from '../lib/grader/index.ts';
+import { wholeLogProblem } from '../lib/client/event-log.ts';
+import { gradeRun, type EvalSuite, type RunGrade } from '../lib/grader/index.ts';
 import { JsonTooDeep, parseJsonBounded } from '../lib/json-depth.ts';
 import { cannotStart, type Io } from '../lib/io.ts';
+import { isJsonObject } from '../lib/json-value.ts';
 import { Redactor } from '../lib/redact.ts';
 import { checkSuite, validateRunEvent } from '../lib/schemas/index.ts';
 import { archivedRun } from '../lib/archive/archived-run.ts';
@@ -40,6 +42,8 @@ export interface GradeOptions {
   apiKey?: string;
   run?: string;
   archive?: string;
+  /** The cap on events per run, as `run --max-events`: a log holding more is refused, whatever its source. */
+  maxEvents?: string;
 }
 
 /** How long the log of one run is read for, as one eval-run wait of the legs. */
@@ -83,6 +87,28 @@ function invalidEvent(events: unknown[], where: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A log that is not the whole log of one ended run, said where it was read: graded, it would be a
+ * grade of what the run never was (a gap drops a trial's cost, a second run's events add trials),
+ * and the live read refuses it (lib/client/event-log.ts).
+ */
+function inWhole(problem: string | undefined, where: string): string | undefined {
+  return problem === undefined ? undefined : `${where}: ${problem}`;
+}
+
+/**
+ * Why `events` are not a run of `suite`, or undefined: an eval run's log holds exactly one
+ * `eval.started` (docs/wire.md §2), and it names the suite the run ran, as the legs hold it (rule
+ * `served-started`): graded against another suite, a run would pass a suite it never ran.
+ */
+function ofSuite(events: readonly unknown[], suite: EvalSuite, where: string): string | undefined {
+  const started = events.filter((event) => isJsonObject(event) && event.type === 'eval.started') as RunEvent[];
+  if (started.length !== 1) return `${where}: ${started.length} eval.started events; an eval run's log holds exactly one (docs/wire.md §2)`;
+  const payload = isJsonObject(started[0]!.payload) ? started[0]!.payload : {};
+  if (payload.suiteId === suite.suiteId && payload.suiteVersion === suite.version) return undefined;
+  return `${where}: a run of suite ${JSON.stringify(payload.suiteId)} version ${JSON.stringify(payload.suiteVersion)} (its eval.started), not of the suite given, ${JSON.stringify(suite.suiteId)} version ${JSON.stringify(suite.version)} (--suite)`;
+}
+
 export async function gradeCommand(options: GradeOptions, rawIo: Io): Promise<number> {
   const apiKey = given(options.apiKey, 'OPENWOP_API_KEY');
   const io = new Redactor([apiKey]).io(rawIo);
@@ -90,14 +116,16 @@ export async function gradeCommand(options: GradeOptions, rawIo: Io): Promise<nu
   const sources = [options.events, options.baseUrl, options.archive].filter((source) => source !== undefined).length;
   if (sources > 1) return cannotStart(io, 'give one of --events, --base-url and --archive');
   if (sources === 0) return cannotStart(io, 'give --events FILE, or --base-url URL --run ID, or --archive ARCHIVE --run ID');
+  const cap = readMaxEvents(options.maxEvents);
+  if (!cap.ok) return cannotStart(io, cap.problem);
   const suite = readSuite(options.suite);
   if (!suite.ok) return cannotStart(io, suite.message);
-  if (options.events !== undefined) return gradeFile(suite.suite, options.events, io);
-  if (options.archive !== undefined) return gradeArchived(suite.suite, options.archive, options.run, io);
+  if (options.events !== undefined) return gradeFile(suite.suite, options.events, cap.maxEvents, io);
+  if (options.archive !== undefined) return gradeArchived(suite.suite, options.archive, options.run, cap.maxEvents, io);
   if (options.run === undefined || options.run === '') return cannotStart(io, '--run ID is required with --base-url');
   if (!apiKey) return cannotStart(io, '--api-key (or OPENWOP_API_KEY) is required with --base-url');
   if (!isHttpUrl(options.baseUrl!)) return cannotStart(io, `--base-url must be an absolute http(s) URL, got "${options.baseUrl}"`);
-  const client = createClient({ baseUrl: options.baseUrl!, apiKey });
+  const client = createClient({ baseUrl: options.baseUrl!, apiKey, maxEvents: cap.maxEvents });
   try {
     return await gradeServed(suite.suite, client, options.run, io);
   } catch (error) {
@@ -125,20 +153,23 @@ export function eventsReadProblem(error: unknown): string {
   return code ?? message;
 }
 
-function gradeFile(suite: EvalSuite, path: string, io: Io): number {
+function gradeFile(suite: EvalSuite, path: string, maxEvents: number, io: Io): number {
   // Read as it comes (lib/client/events-stream.ts): the text is not held beside its events.
   let read: ReadEvents;
   try {
-    read = readEventsFile(path, MAX_ARCHIVE_BYTES);
+    read = readEventsFile(path, MAX_ARCHIVE_BYTES, maxEvents);
   } catch (error) {
     return cannotStart(io, `${path}: cannot read the events (${eventsReadProblem(error)})`);
   }
   if (!read.ok) return cannotStart(io, read.message);
   if (read.events.length === 0) return cannotStart(io, `${path}: ${FORM_NAMES[read.form]} with no event in it`);
-  const invalid = invalidEvent(read.events, path);
+  const invalid = invalidEvent(read.events, path) ?? inWhole(wholeLogProblem(read.events, read.runId), path) ?? ofSuite(read.events, suite, path);
   if (invalid !== undefined) return cannotStart(io, invalid);
   io.err(`read ${read.events.length} event(s) from ${path} as ${FORM_NAMES[read.form]}\n`);
-  io.out(`${JSON.stringify(gradeRun(suite, read.events as RunEvent[]), null, 2)}\n`);
+  const grade = gradeRun(suite, read.events as RunEvent[]);
+  const note = anomalyNote(grade.anomalies);
+  if (note !== undefined) io.err(note);
+  io.out(`${JSON.stringify(grade, null, 2)}\n`);
   return 0;
 }
 
@@ -161,27 +192,30 @@ async function gradeServed(suite: EvalSuite, client: Client, runId: string, io: 
   const path = `/runs/${runId}/eval-summary`;
   if (answer.kind === 'running') return cannotStart(io, `GET ${path} answered 409: the run is not terminal${answer.status ? ` (${answer.status})` : ''}`);
   if (answer.kind !== 'ok') return cannotStart(io, `GET ${path} answered ${describeAnswer(answer.result)}`);
-  const invalid = invalidEvent(events, `the events of run ${runId}`);
+  const where = `the events of run ${runId}`;
+  const invalid = invalidEvent(events, where) ?? inWhole(wholeLogProblem(events, runId), where) ?? ofSuite(events, suite, where);
   if (invalid !== undefined) return cannotStart(io, invalid);
   const grade = gradeRun(suite, events);
   const members = compareSummary(grade, answer.summary);
-  report(members, runId, events.length, grade.redactedCallCount ?? 0, io);
+  report(members, runId, events.length, grade, io);
   return members.some((m) => m.outcome === 'different') ? 1 : 0;
 }
 
 /** `--archive ARCHIVE --run ID`: the served summary and the log, both as the archive recorded them. */
-function gradeArchived(suite: EvalSuite, path: string, runId: string | undefined, io: Io): number {
+function gradeArchived(suite: EvalSuite, path: string, runId: string | undefined, maxEvents: number, io: Io): number {
   if (runId === undefined || runId === '') return cannotStart(io, '--run ID is required with --archive');
   const archive = readArchiveFile(path);
   if (!archive.ok) return cannotStart(io, archive.reason);
   const run = archivedRun(archive.har, runId);
   if (!run.ok) return cannotStart(io, `${path}: ${run.reason}`);
-  const invalid = invalidEvent(run.events, `the events of run ${runId} in ${path}`);
+  if (run.events.length > maxEvents) return cannotStart(io, tooManyEvents(`the events of run ${runId} in ${path}`, maxEvents).message);
+  const where = `the events of run ${runId} in ${path}`;
+  const invalid = invalidEvent(run.events, where) ?? inWhole(wholeLogProblem(run.events, runId), where) ?? ofSuite(run.events, suite, where);
   if (invalid !== undefined) return cannotStart(io, invalid);
   io.err(`read ${run.events.length} event(s) of run ${runId} from ${run.reads} archived read(s) in ${path}\n`);
   const grade = gradeRun(suite, run.events as RunEvent[]);
   const members = compareSummary(grade, run.summary);
-  report(members, runId, run.events.length, grade.redactedCallCount ?? 0, io);
+  report(members, runId, run.events.length, grade, io);
   return members.some((m) => m.outcome === 'different') ? 1 : 0;
 }
 
@@ -189,7 +223,19 @@ function show(value: unknown): string {
   return value === undefined ? 'absent' : JSON.stringify(value);
 }
 
-function report(members: MemberComparison[], runId: string, eventCount: number, redacted: number, io: Io): void {
+/**
+ * What the grader could not grade as the log stands (a trial scored twice, a bracket never closed,
+ * …), said beside the grade: a leg fails a run whose grade has any (`0244.trials-per-task`), and a
+ * grade or a comparison that looks clean must not hide them.
+ */
+function anomalyNote(anomalies: readonly string[]): string | undefined {
+  if (anomalies.length === 0) return undefined;
+  const more = anomalies.length > 1 ? `; and ${anomalies.length - 1} more` : '';
+  return `note: the log has ${anomalies.length} anomaly(ies) the grade was recomputed around (its anomalies member lists each): ${anomalies[0]}${more}\n`;
+}
+
+function report(members: MemberComparison[], runId: string, eventCount: number, grade: RunGrade, io: Io): void {
+  const redacted = grade.redactedCallCount ?? 0;
   io.out(`the summary served for run ${runId} against the grade recomputed from its ${eventCount} event(s):\n`);
   const width = Math.max(...members.map((m) => m.member.length));
   for (const m of members) {
@@ -199,6 +245,8 @@ function report(members: MemberComparison[], runId: string, eventCount: number, 
   if (redacted > 0) {
     io.out(`note: ${redacted} tool call(s) carry no inputs (RFC 0244 UQ 6): a member that depends on argument matching cannot be recomputed exactly\n`);
   }
+  const note = anomalyNote(grade.anomalies);
+  if (note !== undefined) io.out(note);
   const different = members.filter((m) => m.outcome === 'different').map((m) => m.member);
   io.out(
     different.length === 0

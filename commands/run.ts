@@ -283,6 +283,7 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
     filter: ready.filter,
     concurrency: settings.concurrency,
     ...(settings.seed === undefined ? {} : { seed: settings.seed }),
+    bundle: options.certify !== undefined,
     generated: settings.generated,
     replaySuite: settings.replaySuite,
     bound: (legs) =>

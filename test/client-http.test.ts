@@ -124,6 +124,34 @@ describe('http client', () => {
     expect(error).toBeInstanceOf(TransportError);
   });
 
+  it('an idle connection is let go before a host without a Keep-Alive hint closes it (gunicorn: 2 s), so no request crosses the close', async () => {
+    // The host closes a connection idle for IDLE_CLOSE_MS; over a network its close can cross a
+    // request already on the way (RFC 9112 §9.3.1, §9.5), which this host plays by dropping a
+    // request that arrives on a connection idle that long. The client must not send one there.
+    const IDLE_CLOSE_MS = 1_200;
+    const idleSince = new WeakMap<object, number>();
+    const host = createServer((req, res) => {
+      const since = idleSince.get(req.socket);
+      if (since !== undefined && Date.now() - since >= IDLE_CLOSE_MS) {
+        req.socket.destroy();
+        return;
+      }
+      res.on('finish', () => idleSince.set(req.socket, Date.now()));
+      json(res, 200, { ok: true });
+    });
+    host.keepAliveTimeout = 0;
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    try {
+      const c = client({ base: `http://127.0.0.1:${(host.address() as AddressInfo).port}` });
+      expect((await c.request('GET', '/a')).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, IDLE_CLOSE_MS + 100));
+      expect((await c.request('GET', '/b')).status).toBe(200);
+    } finally {
+      host.closeAllConnections();
+      await new Promise<void>((resolve) => host.close(() => resolve()));
+    }
+  });
+
   it('a streamed body above the cap is refused as ResponseTooLarge', async () => {
     fake.handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });

@@ -17,8 +17,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const PATH = 'events.txt';
 
 /** `text` given to a reader in the pieces its cuts make. */
-function streamed(text: string, cuts: number[]): ReturnType<EventsTextReader['end']> {
-  const reader = new EventsTextReader(PATH);
+function streamed(text: string, cuts: number[], maxEvents?: number): ReturnType<EventsTextReader['end']> {
+  const reader = new EventsTextReader(PATH, maxEvents);
   let from = 0;
   for (const at of [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b)) {
     reader.push(text.slice(from, at));
@@ -97,6 +97,35 @@ describe('EventsTextReader', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  // `grade --max-events`: a log of more events than the cap is refused, in every form, as soon as
+  // the reader has read one too many (a file of small events would hold more than memory).
+  it('refuses more events than its cap as readEventsText does, however the text is cut', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 24 }),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        fc.integer({ min: 1, max: 3 }),
+        (fragments, cuts, cap) => {
+          const text = fragments.join('');
+          expect(streamed(text, cuts, cap)).toEqual(readEventsText(text, PATH, cap));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    const ndjson = '{"type":"a"}\n'.repeat(4);
+    expect(streamed(ndjson, [5], 3)).toEqual({
+      ok: false,
+      message: `${PATH}: more than 3 events, the cap on events per run (--max-events); a longer log is read with a larger cap`,
+    });
+    expect(streamed(ndjson, [5], 4)).toMatchObject({ ok: true, form: 'ndjson' });
+    for (const text of [
+      `[${'{"type":"a"},'.repeat(3)}{"type":"a"}]`,
+      `{"events":[${'{"type":"a"},'.repeat(3)}{"type":"a"}]}`,
+      'data: {"type":"a"}\n\n'.repeat(4),
+    ])
+      expect(streamed(text, [3], 3)).toMatchObject({ ok: false, message: expect.stringMatching(/more than 3 events/) });
   });
 
   it('holds one line of NDJSON at a time, not the text', () => {

@@ -4,7 +4,8 @@
 
 import { spawnSync } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -108,6 +109,39 @@ describe('a host whose discovery document is JSON but not I-JSON', () => {
     expect(run.err).toMatch(
       /the discovery document is not I-JSON \(RFC 7493 §2\), so no certification can carry it: non-ijson: \$\["x-deep"\]: string holds a lone surrogate$/m,
     );
+  });
+
+  it('with a seed of the user’s and --certify: refused the same way before any leg, no bundle written', { timeout: 60_000 }, async () => {
+    // The seed no longer needs the document digested, but the bundle still carries it in
+    // canonical JSON (docs/wire.md §12.3); refused after the legs, the user waited for nothing.
+    const host = await deepProxy((path) => path === '/.well-known/openwop', '"name \\ud800"');
+    const dir = mkdtempSync(join(tmpdir(), 'owec-deep-'));
+    const { privateKey } = generateKeyPairSync('ed25519');
+    writeFileSync(join(dir, 'key.pem'), privateKey.export({ format: 'pem', type: 'pkcs8' }));
+    const bundle = join(dir, 'bundle.json');
+    const run = await cli(
+      'run',
+      '--base-url',
+      host.baseUrl,
+      '--api-key',
+      host.apiKey,
+      '--seed',
+      '0123456789abcdef',
+      '--certify',
+      bundle,
+      '--signing-key',
+      join(dir, 'key.pem'),
+      '--signing-key-id',
+      'vendor-1',
+      '--host-build',
+      `commit:${'0'.repeat(40)}`,
+    );
+    expect(run.code).toBe(2);
+    expect(run.out).not.toMatch(/^(executed-pass|executed-fail|blocked)/m);
+    expect(run.err).toMatch(
+      /the discovery document is not I-JSON \(RFC 7493 §2\), so no certification can carry it: non-ijson: \$\["x-deep"\]: string holds a lone surrogate$/m,
+    );
+    expect(existsSync(bundle)).toBe(false);
   });
 });
 

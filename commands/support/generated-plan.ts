@@ -8,10 +8,12 @@ import { dirname, join, resolve } from 'node:path';
 import { EXPLORE_SEED, isSeed } from '../../lib/certification-seed.ts';
 import type { Io } from '../../lib/io.ts';
 import { makeFolder } from '../../lib/make-folder.ts';
-import type { GeneratedPlan } from '../../lib/ledger/target.ts';
+import { MAX_GENERATED_SUITES, type GeneratedPlan } from '../../lib/ledger/target.ts';
 import type { Redactor } from '../../lib/redact.ts';
 import { checkSuite } from '../../lib/schemas/index.ts';
 import { MAX_DOCUMENT_BYTES, readInputText } from '../../lib/input-file.ts';
+
+export { MAX_GENERATED_SUITES };
 
 export interface GeneratedFlags {
   seed?: string;
@@ -21,9 +23,6 @@ export interface GeneratedFlags {
   reportJson?: string;
   certify?: string;
 }
-
-/** The most suites `--generated` asks for: each is one eval run, read three ways. */
-export const MAX_GENERATED_SUITES = 500;
 
 /**
  * `--seed`, `--generated` and `--suite` (docs/certifying.md "Generated suites"): the seed is 16 to 64

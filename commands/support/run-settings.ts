@@ -221,6 +221,13 @@ export function readCaps(flags: CapFlags, env: NodeJS.ProcessEnv = process.env):
   };
 }
 
+/** `--max-events` (which wins) or OPENWOP_MAX_EVENTS alone, for `grade`: the cap on events per run, run's default when unset. */
+export function readMaxEvents(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): Read<'maxEvents', number> {
+  const read = numberSetting({ name: '--max-events', value: flag }, 'OPENWOP_MAX_EVENTS', env, 'a positive integer', positiveInteger);
+  if (isProblem(read)) return { ok: false, problem: read.problem };
+  return { ok: true, maxEvents: read ?? DEFAULT_CAPS.maxEvents };
+}
+
 export type DeadlineFlags = { requestTimeout?: string; legDeadline?: string; runDeadline?: string; progressTimeout?: string };
 
 /**

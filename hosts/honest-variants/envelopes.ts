@@ -3,7 +3,7 @@
 // hosts/known-bad/catalogue/envelopes.ts, so the check is shown to read the clause and not the
 // reference host's habits.
 
-import { OFFSET_TIMESTAMPS } from '../../lib/ledger/served-facts.ts';
+import { OFFSET_TIMESTAMPS, TIMESTAMPS_SPELLED_BY_FORM } from '../../lib/ledger/served-facts.ts';
 import { REFERENCE_BEHAVIOUR } from '../reference/eval/index.ts';
 import type { RunEventDoc } from '../reference/store.ts';
 import type { HonestVariant } from './catalogue.ts';
@@ -42,5 +42,19 @@ export const ENVELOPE_VARIANTS: HonestVariant[] = [
     clause: 'OpenWOP v2 RunEventDoc (timestamp: a date-time, RFC 3339; docs/wire.md §5.1)',
     shows: OFFSET_TIMESTAMPS,
     options: { hostBehaviour: everyForm((doc) => ({ ...doc, timestamp: doc.timestamp.replace(/Z$/, '+00:00') })) },
+  },
+  {
+    name: 'poll-timestamps-spelled-otherwise',
+    choice: 'poll pages spell each event timestamp as Python isoformat does (six digits, +00:00); SSE frames spell it with three digits and Z',
+    clause: 'OpenWOP v2 RunEventDoc (timestamp: a date-time, RFC 3339 §5.6: Z and +00:00 name UTC alike; docs/wire.md §5.1, §5.3)',
+    shows: TIMESTAMPS_SPELLED_BY_FORM,
+    options: {
+      hostBehaviour: {
+        polledEvents: (body: Record<string, unknown>) => ({
+          ...body,
+          events: (body.events as RunEventDoc[]).map((doc) => ({ ...doc, timestamp: doc.timestamp.replace(/\.(\d{3})Z$/, '.$1000+00:00') })),
+        }),
+      },
+    },
   },
 ];

@@ -15,6 +15,14 @@ export const WIRE_TEXT_VARIANTS: HonestVariant[] = [
     injects: true,
   },
   {
+    name: 'members-reordered-per-answer',
+    choice: "every object's members, in answers and in SSE data, come in another order in each answer and frame (a hash map seeded per map)",
+    clause: 'RFC 8259 §4 (an object is an unordered collection of members), JSON Schema equality by value',
+    options: {},
+    wire: { text: { membersReordered: true } },
+    injects: true,
+  },
+  {
     name: 'sse-bare-cr-line-ends',
     choice: 'every SSE line ends with a bare CR, the last frame of each stream included',
     clause: 'OpenWOP v2 SSE (the event-stream grammar: a line ends with CRLF, LF or CR; docs/wire.md §5.2)',

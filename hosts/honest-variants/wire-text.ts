@@ -4,7 +4,8 @@
 // CR or by CRLF (the event-stream grammar allows CR, LF and CRLF), JSON gzip-coded unless the
 // request's Accept-Encoding refuses it (RFC 9110 §12.5.3), and a gateway in front of the host that
 // answers `502`, `503` or `504` with its own error page once per kind of request (RFC 9110
-// §15.6.3–§15.6.5). Each counts what it changed, so a variant is shown not to be a no-op — but for
+// §15.6.3–§15.6.5), and objects whose members come in another order in every answer and frame
+// (RFC 8259 §4: an object is unordered; a hash map seeded per map writes it so). Each counts what it changed, so a variant is shown not to be a no-op — but for
 // the coding, which an honest host makes only when the request lets it (the harness asks for
 // `identity`), so what it shows is that certification goes through.
 
@@ -16,6 +17,8 @@ import type { Injections } from './retriable-wire.ts';
 export interface TextChoice {
   /** Every JSON zero (answers and SSE data) is written `-0.0`. */
   negativeZero?: boolean;
+  /** Every object's members (answers and SSE data) rotated by a turn that moves on with each answer and frame. */
+  membersReordered?: boolean;
   /** SSE lines end with this instead of LF. */
   sseLineEnd?: '\r' | '\r\n';
   /** JSON answers are gzip-coded unless the request's Accept-Encoding refuses gzip. */
@@ -24,17 +27,33 @@ export interface TextChoice {
   gatewayOncePerKind?: boolean;
 }
 
-/** `value` as JSON text with every zero written `-0.0` (the same value, RFC 8259 §6). */
-export function negativeZeroJson(value: unknown): string {
-  if (value === 0) return '-0.0';
-  if (Array.isArray(value)) return `[${value.map(negativeZeroJson).join(',')}]`;
-  if (value !== null && typeof value === 'object')
-    return `{${Object.entries(value)
-      .filter(([, member]) => member !== undefined)
-      .map(([key, member]) => `${JSON.stringify(key)}:${negativeZeroJson(member)}`)
+/**
+ * `value` as JSON text written as `choice` says: every zero `-0.0` (the same value, RFC 8259 §6);
+ * every object's members rotated by `turn` places (the same object, RFC 8259 §4).
+ */
+export function textJson(value: unknown, choice: TextChoice, turn: number): string {
+  if (value === 0 && choice.negativeZero) return '-0.0';
+  if (Array.isArray(value)) return `[${value.map((item) => textJson(item, choice, turn)).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const members = Object.entries(value).filter(([, member]) => member !== undefined);
+    const shift = choice.membersReordered && members.length > 0 ? turn % members.length : 0;
+    return `{${[...members.slice(shift), ...members.slice(0, shift)]
+      .map(([key, member]) => `${JSON.stringify(key)}:${textJson(member, choice, turn)}`)
       .join(',')}}`;
+  }
   return JSON.stringify(value);
 }
+
+/** Each proxy's turn for reordered members: it moves on with every answer and frame. */
+const turns = new WeakMap<Injections, number>();
+function nextTurn(injections: Injections): number {
+  const turn = (turns.get(injections) ?? 0) + 1;
+  turns.set(injections, turn);
+  return turn;
+}
+
+/** Whether `choice` rewrites JSON text (answers and SSE data). */
+const rewritesJson = (choice: TextChoice): boolean => choice.negativeZero === true || choice.membersReordered === true;
 
 /** Whether RFC 9110 §12.5.3 lets gzip go to a request with this Accept-Encoding: absent, or naming gzip or `*` with q > 0. */
 export function gzipAccepted(acceptEncoding: string | undefined): boolean {
@@ -83,13 +102,13 @@ export function textAnswer(
 ): boolean {
   const type = String(answer.headers['content-type'] ?? '');
   const gzip = choice.gzipUnlessRefused === true && gzipAccepted(req.headers['accept-encoding']);
-  if (type.startsWith('application/json') && (choice.negativeZero || gzip)) {
+  if (type.startsWith('application/json') && (rewritesJson(choice) || gzip)) {
     const chunks: Buffer[] = [];
     answer.on('data', (chunk: Buffer) => chunks.push(chunk));
     answer.on('end', () => {
       let body = Buffer.concat(chunks);
-      if (choice.negativeZero && body.length > 0) {
-        const text = negativeZeroJson(JSON.parse(body.toString('utf8')));
+      if (rewritesJson(choice) && body.length > 0) {
+        const text = textJson(JSON.parse(body.toString('utf8')), choice, nextTurn(injections));
         if (text !== body.toString('utf8')) injections.count++;
         body = Buffer.from(text);
       }
@@ -101,14 +120,14 @@ export function textAnswer(
     });
     return true;
   }
-  if (!type.startsWith('text/event-stream') || (!choice.negativeZero && choice.sseLineEnd === undefined)) return false;
+  if (!type.startsWith('text/event-stream') || (!rewritesJson(choice) && choice.sseLineEnd === undefined)) return false;
   res.writeHead(answer.statusCode ?? 200, headers);
   const end = choice.sseLineEnd ?? '\n';
   const decoder = new StringDecoder('utf8');
   let pending = '';
   const line = (text: string): string => {
-    if (!choice.negativeZero || !text.startsWith('data:')) return text + end;
-    const rewritten = `data: ${negativeZeroJson(JSON.parse(text.slice(5)))}`;
+    if (!rewritesJson(choice) || !text.startsWith('data:')) return text + end;
+    const rewritten = `data: ${textJson(JSON.parse(text.slice(5)), choice, nextTurn(injections))}`;
     if (rewritten !== text) injections.count++;
     return rewritten + end;
   };

@@ -7,7 +7,7 @@
 import { projectId } from '../client/ids.ts';
 import { readEventsText } from '../client/events-text.ts';
 import type { Har } from './har.ts';
-import { isJsonObject } from '../json-value.ts';
+import { isJsonObject, jsonDeepEqual } from '../json-value.ts';
 
 export type ArchivedRun = { ok: true; events: unknown[]; summary: Record<string, unknown>; reads: number } | { ok: false; reason: string };
 
@@ -16,6 +16,7 @@ export function archivedRun(har: Har, runId: string): ArchivedRun {
   const bySequence = new Map<number, unknown>();
   let reads = 0;
   let summary: Record<string, unknown> | undefined;
+  let disagreement: string | undefined;
   for (const entry of har.log.entries) {
     const { pathname } = new URL(entry.request.url);
     if (entry.request.method !== 'GET' || entry.response.status !== 200) continue;
@@ -26,7 +27,13 @@ export function archivedRun(har: Har, runId: string): ArchivedRun {
       reads += 1;
       for (const event of read.events) {
         const sequence = isJsonObject(event) ? event.sequence : undefined;
-        if (typeof sequence === 'number' && !bySequence.has(sequence)) bySequence.set(sequence, event);
+        if (typeof sequence !== 'number') continue;
+        const earlier = bySequence.get(sequence);
+        if (earlier === undefined) bySequence.set(sequence, event);
+        // CONTRACT §3: the log is one log, whichever form reads it, member for member (the legs'
+        // rules served-poll-form and served-resumed-form); which read came first must not decide.
+        else if (disagreement === undefined && !jsonDeepEqual(earlier, event))
+          disagreement = `the archive's reads of the events of run ${runId} disagree at sequence ${sequence}: one log, whichever form reads it, serves the same events (CONTRACT §3)`;
       }
     } else if (pathname === `${base}/eval-summary`) {
       try {
@@ -39,6 +46,7 @@ export function archivedRun(har: Har, runId: string): ArchivedRun {
   }
   if (reads === 0)
     return { ok: false, reason: `the archive holds no read of the events of run ${runId} (GET ${base}/events or ${base}/events/poll answered 200)` };
+  if (disagreement !== undefined) return { ok: false, reason: disagreement };
   if (summary === undefined)
     return { ok: false, reason: `the archive holds no summary of run ${runId} (GET ${base}/eval-summary answered 200 with a JSON object)` };
   const events = [...bySequence.entries()].sort(([a], [b]) => a - b).map(([, event]) => event);

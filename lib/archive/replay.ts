@@ -6,6 +6,7 @@
 // certification": it re-derives the checks and the grading from the recorded answers; it cannot
 // show that the host really sent them.
 
+import { Worker } from 'node:worker_threads';
 import { certifyTarget } from '../certify.ts';
 import { bindingPath, checkBinding } from '../evidence/archive.ts';
 import { decodeCanonicalBase64url, ed25519PublicKey, ed25519PublicKeyFromRaw } from '../evidence/ed25519.ts';
@@ -21,6 +22,7 @@ import { readFilter } from '../leg-filter.ts';
 import type { Scenario } from '../ledger/scenario.ts';
 import { parseArchive, type Har, type ReadArchive } from './har.ts';
 import { startReplayHost } from './replay-host.ts';
+import { writtenShapeProblems } from './written-shape.ts';
 import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
 import { MAX_ARCHIVE_BYTES, MAX_DOCUMENT_BYTES, readInputFile, readInputText } from '../input-file.ts';
 
@@ -47,7 +49,11 @@ export function readArchiveFile(path: string): ReadArchive {
   } catch (error) {
     return { ok: false, reason: `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
   }
-  return parseArchive(bytes, path);
+  const read = parseArchive(bytes, path);
+  if (!read.ok) return read;
+  const problems = writtenShapeProblems(read.har);
+  if (problems.length > 0) return { ok: false, reason: `${path}: not a HAR 1.2 archive of this harness: ${problems.slice(0, 3).join('; ')}` };
+  return read;
 }
 
 /** Runs the certification the archive records, of `scenarios`' legs, against a replay host serving it. */
@@ -138,6 +144,42 @@ export function discoveryDifference(bundle: Record<string, unknown>, read: Recor
   return undefined;
 }
 
+/** How long the archive's filter may take to match every leg's id and title (microseconds, for any pattern `run` was given in earnest). */
+export const FILTER_BOUND_MS = 2_000;
+
+/** Tests the pattern against each text, on a worker, and posts how many it matched. */
+const FILTER_WORKER = `const { parentPort, workerData } = require('node:worker_threads');
+const pattern = new RegExp(workerData.pattern);
+parentPort.postMessage(workerData.texts.filter((text) => pattern.test(text)).length);`;
+
+/**
+ * Whether the filter the archive records (`log._certification.filter`, a regular expression, or
+ * text when it is none) matches every leg's id and title within `boundMs`. The replay applies it
+ * as `run` did, on the command's thread, where a regular expression cannot be interrupted: a
+ * pattern that backtracks without end (`^(.*.*)*X$`) would hang `verify --replay` for ever. So it is
+ * first run on a worker, ended at the bound.
+ */
+export async function filterSettles(filter: string, scenarios: readonly Scenario[], boundMs = FILTER_BOUND_MS): Promise<boolean> {
+  if (readFilter(filter).kind !== 'regex') return true;
+  const texts = scenarios.flatMap((scenario) => scenario.legs.flatMap((leg) => [leg.id, leg.title]));
+  const worker = new Worker(FILTER_WORKER, { eval: true, workerData: { pattern: filter, texts } });
+  try {
+    return await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), boundMs);
+      worker.once('message', () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+      worker.once('error', () => {
+        clearTimeout(timer);
+        resolve(false);
+      });
+    });
+  } finally {
+    await worker.terminate();
+  }
+}
+
 /** A raw Ed25519 public key as discovery `signingKeys` publish it: 43 base64url characters. */
 const RAW_KEY = /^[A-Za-z0-9_-]{43}$/;
 
@@ -157,6 +199,13 @@ export async function replayCommand(bundlePath: string, options: ReplayOptions, 
   if (!file.ok) return notABundle(io, file.reason);
   const archive = readArchiveFile(options.replay);
   if (!archive.ok) return cannotStart(io, archive.reason);
+  const scenarios = await options.loadScenarios();
+  const { filter } = archive.har.log._certification;
+  if (filter !== undefined && !(await filterSettles(filter, scenarios)))
+    return cannotStart(
+      io,
+      `${options.replay}: its filter ${JSON.stringify(filter)} (log._certification.filter) does not match the legs' ids and titles within ${FILTER_BOUND_MS / 1000} s: a regular expression that backtracks without end is not replayed`,
+    );
   let bindingValue: unknown;
   const sigPath = bindingPath(options.replay);
   try {
@@ -185,7 +234,7 @@ export async function replayCommand(bundlePath: string, options: ReplayOptions, 
   );
 
   const started = performance.now();
-  const replay = await replayCertification(archive.har, await options.loadScenarios(), names);
+  const replay = await replayCertification(archive.har, scenarios, names);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   for (const miss of replay.misses) io.out(`replay: the archive holds no answer to ${miss}\n`);
   // Not a failure by itself: a row that moved, or a miss, says what went wrong; this says where.

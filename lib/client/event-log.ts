@@ -74,3 +74,42 @@ export class Log {
 export function isSequence(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
+
+/**
+ * Why `events`, in the order given, are not the whole log of one run that has ended, or undefined
+ * when they are: a log as the live read takes it (`Log`: sequence 0 first, then one more each
+ * time, nothing twice, nothing after the terminal event, docs/wire.md §5.1) that ends with its
+ * terminal event (`run.completed`, `run.failed` or `run.cancelled`), whose events all carry one
+ * `runId` (`runId`, when given: the run a poll response names) and no two one `eventId`
+ * (CONTRACT §3 "Events of one trial": the legs' rules `served-event-run-id`, `served-event-ids`).
+ * `grade` refuses such a log (docs/auditing.md "Recomputing a grade"), as a leg does.
+ */
+export function wholeLogProblem(events: readonly unknown[], runId?: string): string | undefined {
+  const log = new Log(Number.POSITIVE_INFINITY, '');
+  events.forEach((event, i) => {
+    log.accept(event, `event ${i}`);
+  });
+  const problems: string[] = [];
+  const defects = log.defects();
+  if (defects !== undefined) problems.push(defects);
+  if (!log.terminal) problems.push(`no terminal event (${TERMINAL_EVENT_TYPES.join(', ')}): the log is cut before its run ended`);
+  const run = runId ?? (isJsonObject(events[0]) ? events[0].runId : undefined);
+  const foreign = events.filter((event) => isJsonObject(event) && event.runId !== run);
+  if (foreign.length > 0) {
+    const first = foreign[0] as RunEvent;
+    problems.push(
+      `${foreign.length} event(s) carry another runId than ${JSON.stringify(run)}, the first at sequence ${String(first.sequence)} (${JSON.stringify(first.runId)}): one log holds one run's events`,
+    );
+  }
+  const ids = new Map<unknown, unknown>();
+  let repeated = 0;
+  let firstRepeat = '';
+  for (const event of events) {
+    if (!isJsonObject(event)) continue;
+    const earlier = ids.get(event.eventId);
+    if (earlier === undefined) ids.set(event.eventId, event.sequence);
+    else if (repeated++ === 0) firstRepeat = `sequences ${String(earlier)} and ${String(event.sequence)} share eventId ${JSON.stringify(event.eventId)}`;
+  }
+  if (repeated > 0) problems.push(`${repeated} event(s) repeat an earlier eventId (${firstRepeat})`);
+  return problems.length === 0 ? undefined : `not the whole log of one ended run: ${problems.join('; ')}`;
+}

@@ -21,7 +21,8 @@ export const FORM_NAMES: Record<EventsForm, string> = {
   sse: 'an SSE transcript of GET /runs/{runId}/events',
 };
 
-export type ReadEvents = { ok: true; events: unknown[]; form: EventsForm } | { ok: false; message: string };
+/** `runId`: the run a poll response names (docs/wire.md §5.3), which each of its events must carry. */
+export type ReadEvents = { ok: true; events: unknown[]; form: EventsForm; runId?: string } | { ok: false; message: string };
 
 /** SSE frames that are not `RunEventDoc`s (docs/wire.md §5.2). */
 const SYNTHETIC_FRAMES = new Set(['state.snapshot', 'ai.message.chunk']);
@@ -37,13 +38,31 @@ export function parseError(error: unknown, where: string, what: string): { ok: f
   return { ok: false, message: `${where}: ${what} (${(error as Error).message})` };
 }
 
-/** The events in `text`, the contents of the file at `path`, and the form they were in. */
-export function readEventsText(text: string, path: string): ReadEvents {
+/**
+ * A log of more than `maxEvents` events, refused as the live read refuses one past the cap on
+ * events per run (lib/client/event-log.ts): every event parsed is held, and a file of small events
+ * up to the bound on its bytes would hold more than the runtime's memory.
+ */
+export function tooManyEvents(path: string, maxEvents: number): { ok: false; message: string } {
+  return { ok: false, message: `${path}: more than ${maxEvents} events, the cap on events per run (--max-events); a longer log is read with a larger cap` };
+}
+
+/** `read`, or a refusal when it holds more than `maxEvents` events. */
+export function capped(read: ReadEvents, path: string, maxEvents: number): ReadEvents {
+  return read.ok && read.events.length > maxEvents ? tooManyEvents(path, maxEvents) : read;
+}
+
+/** The events in `text`, the contents of the file at `path`, and the form they were in; more than `maxEvents` are refused. */
+export function readEventsText(text: string, path: string, maxEvents = Number.POSITIVE_INFINITY): ReadEvents {
+  return capped(readEventsWhole(text, path, maxEvents), path, maxEvents);
+}
+
+function readEventsWhole(text: string, path: string, maxEvents: number): ReadEvents {
   const body = text.replace(/^\uFEFF/, '');
   const trimmed = body.trim();
   if (trimmed === '') return { ok: false, message: `${path}: the events file is empty; ${WHAT_IS_ACCEPTED}` };
   const firstLine = trimmed.split(/\r?\n/, 1)[0]!;
-  if (SSE_LINE.test(firstLine)) return readSse(body, path);
+  if (SSE_LINE.test(firstLine)) return readSse(body, path, maxEvents);
   if (trimmed.startsWith('[')) {
     let value: unknown;
     try {
@@ -60,7 +79,7 @@ export function readEventsText(text: string, path: string): ReadEvents {
       whole = parseJsonBounded(trimmed, `${path}: the events`);
     } catch (error) {
       if (error instanceof JsonTooDeep) return { ok: false, message: error.message };
-      return readNdjson(body, path);
+      return readNdjson(body, path, maxEvents);
     }
     return oneObject(whole, path);
   }
@@ -69,12 +88,13 @@ export function readEventsText(text: string, path: string): ReadEvents {
 
 /** A file that holds one JSON object, `{` first: a poll response, or NDJSON of a single event. */
 export function oneObject(whole: unknown, path: string): ReadEvents {
-  if (isJsonObject(whole) && Array.isArray(whole.events)) return { ok: true, events: whole.events, form: 'poll' };
+  if (isJsonObject(whole) && Array.isArray(whole.events))
+    return { ok: true, events: whole.events, form: 'poll', ...(typeof whole.runId === 'string' ? { runId: whole.runId } : {}) };
   if (isJsonObject(whole) && typeof whole.type === 'string') return { ok: true, events: [whole], form: 'ndjson' };
   return { ok: false, message: `${path}: a JSON object that is neither a poll response (no events array) nor a run event (no type); ${WHAT_IS_ACCEPTED}` };
 }
 
-function readNdjson(body: string, path: string): ReadEvents {
+function readNdjson(body: string, path: string, maxEvents: number): ReadEvents {
   const events: unknown[] = [];
   const lines = body.split('\n');
   for (let i = 0; i < lines.length; i += 1) {
@@ -82,6 +102,7 @@ function readNdjson(body: string, path: string): ReadEvents {
     if (line === '') continue;
     try {
       events.push(parseJsonBounded(line, `${path}:${i + 1}: the event`));
+      if (events.length > maxEvents) return tooManyEvents(path, maxEvents);
     } catch (error) {
       return parseError(error, `${path}:${i + 1}`, 'not a JSON event');
     }
@@ -90,8 +111,8 @@ function readNdjson(body: string, path: string): ReadEvents {
 }
 
 /** An SSE transcript, parsed by the parser lib/client/events.ts reads live streams with. */
-function readSse(body: string, path: string): ReadEvents {
-  const frames = sseFrames(path);
+function readSse(body: string, path: string, maxEvents: number): ReadEvents {
+  const frames = sseFrames(path, maxEvents);
   const parser = createParser({ onEvent: frames.onEvent });
   // A transcript cut after its last data line still ends its last frame.
   parser.feed(body.endsWith('\n\n') ? body : `${body}\n\n`);
@@ -99,7 +120,7 @@ function readSse(body: string, path: string): ReadEvents {
 }
 
 /** The events of the frames of an SSE transcript, handed to `onEvent` by the parser; `result` when it has ended. */
-export function sseFrames(path: string): { onEvent: (message: EventSourceMessage) => void; result: () => ReadEvents } {
+export function sseFrames(path: string, maxEvents = Number.POSITIVE_INFINITY): { onEvent: (message: EventSourceMessage) => void; result: () => ReadEvents } {
   const events: unknown[] = [];
   let problem: string | undefined;
   let frames = 0;
@@ -120,9 +141,18 @@ export function sseFrames(path: string): { onEvent: (message: EventSourceMessage
       problem = `${where}: the data is not JSON (${(error as Error).message})`;
       return;
     }
+    // The frame's id is its event's sequence (docs/wire.md §5.2), as the live read holds it (./events.ts).
+    if (name !== 'batch' && message.id !== undefined && isJsonObject(data) && String(data.sequence) !== message.id) {
+      problem = `${where} carries the event of sequence ${String(data.sequence)}: a frame's id is its event's sequence (docs/wire.md §5.2)`;
+      return;
+    }
     // One at a time: a batch as long as the host likes would pass a call more arguments than it takes.
     if (name === 'batch' && Array.isArray(data)) for (const event of data) events.push(event);
     else events.push(data);
+    if (events.length > maxEvents) {
+      problem = tooManyEvents(path, maxEvents).message;
+      events.length = 0;
+    }
   };
   const result = (): ReadEvents => {
     if (problem !== undefined) return { ok: false, message: problem };

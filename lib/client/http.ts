@@ -31,7 +31,7 @@ import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
 import { discard, flattenHeaders, parseBody, readCapped } from './response-body.ts';
 import type { ExchangeRecord, ExchangeRecorder, SentRequest } from './recorder.ts';
 import { GATEWAY_STATUSES, withRetries } from './retry.ts';
-import { describeAnswer } from './util.ts';
+import { describeAnswer, IDLE_CONNECTION_MS } from './util.ts';
 import { DEFAULT_USER_AGENT, type EarlyAnswer, PROTOCOL_VERSION, takeEarlyExchange } from './early-discovery.ts';
 import { ResponseTooLarge, scrubSecrets, toTransportError } from './transport-errors.ts';
 import { ExchangeAbort } from './abort.ts';
@@ -194,11 +194,7 @@ export function createClient(options: ClientOptions): Client {
   // let go even if that signal's timer is late; either way it is reported as one timeout
   // (./transport-errors.ts).
   const innerMs = innerBound(timeoutMs);
-  const dispatcher = new Agent({
-    connectTimeout: innerMs,
-    headersTimeout: innerMs,
-    bodyTimeout: innerMs,
-  });
+  const dispatcher = new Agent({ connectTimeout: innerMs, headersTimeout: innerMs, bodyTimeout: innerMs, keepAliveTimeout: IDLE_CONNECTION_MS });
 
   function secretsFor(auth: AuthChoice | undefined, headers: HeaderMap | undefined): string[] {
     const secrets: string[] = [];

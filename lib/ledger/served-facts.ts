@@ -224,6 +224,9 @@ export const SERVED_FACTS = {
 /** What a row records of a host whose timestamps carry a numeric offset, not `Z` (a date-time either way); the honest variant that does it names the same words. */
 export const OFFSET_TIMESTAMPS = 'event timestamps with a numeric offset, not Z (docs/wire.md §5.1: a date-time)';
 
+/** What a row records of a host whose read forms spell one event's timestamp differently (the same instant); the honest variant that does it names the same words. */
+export const TIMESTAMPS_SPELLED_BY_FORM = "a read form spells an event's timestamp otherwise than the SSE log, naming the same instant (RFC 3339 §5.6)";
+
 /** A served-fact rule, as the table names it. */
 export type ServedRule = keyof typeof SERVED_FACTS;
 

@@ -63,6 +63,8 @@ export interface TargetOptions {
   names?: SettingNames;
   /** The certification's seed (lib/certification-seed.ts); derived from the host's discovery when absent. */
   seed?: string;
+  /** A bundle will carry the discovery document in canonical JSON (`run --certify`), so it must be I-JSON whatever the seed. */
+  bundle?: boolean;
   /** Suites the generated-suites leg generates; its default when absent. */
   generated?: number;
   replaySuite?: GeneratedPlan['replay'];
@@ -72,6 +74,8 @@ export interface TargetOptions {
 
 /** Suites generated per certification when `--generated` is not given (bench/RESULTS.md, "Generated suites"). */
 export const DEFAULT_GENERATED_SUITES = 6;
+/** The most suites `--generated` asks for: each is one eval run, read three ways. */
+export const MAX_GENERATED_SUITES = 500;
 
 /** What a row on a host with only the first seams records (CONTRACT §5). */
 export const GLOBAL_READING = 'the host reads effects only globally: read around a run of the leg alone, with no other leg in flight (CONTRACT §5)';
@@ -156,10 +160,11 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
   }
   if (!found.ok) return { ok: false, reason: found.reason };
   const document = found.document;
-  // The default seed is digested from the document in canonical JSON (RFC 8785 §3.2.2 takes
-  // I-JSON only): a document it cannot hold is the host's answer, not a harness bug.
+  // The default seed and the bundle both hold the document in canonical JSON (RFC 8785 §3.2.2
+  // takes I-JSON only): a document it cannot hold is the host's answer, not a harness bug, and is
+  // said before any leg runs, not after them as a bundle that cannot be written.
   try {
-    if (options.seed === undefined) assertIJson(document);
+    if (options.seed === undefined || options.bundle === true) assertIJson(document);
   } catch (error) {
     return { ok: false, reason: `the discovery document is not I-JSON (RFC 7493 §2), so no certification can carry it: ${(error as Error).message}` };
   }

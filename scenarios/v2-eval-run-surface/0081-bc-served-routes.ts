@@ -15,6 +15,7 @@
 
 import { cancelRun, createEvalRun, getRun, projectId, readErrorCode, readRunEvents } from '../../lib/client/index.ts';
 import { isJsonObject } from '../../lib/json-value.ts';
+import { sameEvents } from '../../lib/run-event.ts';
 import { need, type Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import { defineScenario } from '../../lib/ledger/scenario.ts';
@@ -48,7 +49,7 @@ async function cancelEnded(check: Checks, target: Target): Promise<void> {
   );
   const again = await readRunEvents(target.client, runId);
   check.ok(
-    again.ok && JSON.stringify(again.events) === JSON.stringify(read.events),
+    again.ok && sameEvents(again.events, read.events),
     'after the cancel of the ended run, its log reads as it did, event for event',
     again.ok ? again.events.slice(read.events.length) : again.reason,
   );

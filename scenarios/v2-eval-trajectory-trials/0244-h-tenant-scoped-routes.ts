@@ -25,6 +25,7 @@ import { need, type Checks } from '../../lib/ledger/leg.ts';
 import { defineScenario, fixtureMisfit } from '../../lib/ledger/scenario.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import { ROUTES, ROUTES_TENANT_ID, runScopedRoutes, type Route, type TenantProbe } from '../../lib/routes/table.ts';
+import { sameEvents } from '../../lib/run-event.ts';
 import { observeEvalRun, requireCompleted, SCRIPTED_AGENT, type ObservedRun } from '../support/eval-run.ts';
 import { canHoldRun, startHeldRun } from '../support/held-run.ts';
 import { informationBeyondUnknown } from '../support/refusal-information.ts';
@@ -41,7 +42,6 @@ const TENANT_RULES = Object.fromEntries(
 );
 
 /** The log as two reads compare it: every event, member for member. */
-const logText = (events: readonly unknown[]) => JSON.stringify(events);
 
 /**
  * Tenant A's run of the probe fixture, created and probed by tenant B on every run-scoped route:
@@ -83,7 +83,7 @@ async function probeEveryRoute(check: Checks, target: Target): Promise<void> {
   for (const route of recorded) {
     check.rule(route.tenant.rule);
     check.ok(
-      again.ok && logText(again.events) === logText(read.events),
+      again.ok && sameEvents(again.events, read.events),
       `after tenant B's ${route.method} ${route.template}, tenant A's run reads as it did, event for event (its recorded content intact)`,
       again.ok ? `${again.events.length} events read again` : again.reason,
     );
@@ -172,7 +172,7 @@ async function probeWorkflowRun(check: Checks, target: Target): Promise<void> {
   for (const route of routes.filter((r) => r.tenant.mutates !== undefined)) {
     check.rule(route.tenant.rule);
     check.ok(
-      again.ok && logText(again.events) === logText(read.events),
+      again.ok && sameEvents(again.events, read.events),
       `after tenant B's ${route.method} ${route.template} on tenant A's workflow run, its log reads as it did, event for event`,
       again.ok ? `${again.events.length} events read again` : again.reason,
     );

@@ -1,8 +1,11 @@
 // Served facts of the log's read forms: read by polling, or over SSE resumed with Last-Event-ID,
-// the log is the SSE log, event for event (RFC 0081 §C, docs/wire.md §5.2, §5.3).
+// the log is the SSE log, event for event (RFC 0081 §C, docs/wire.md §5.2, §5.3): each event the same
+// by value, its timestamp the same instant however each form spells it (lib/run-event.ts sameEvent).
 
 import type { RunEvent } from '../../../lib/client/index.ts';
-import { jsonDeepEqual } from '../../../lib/grader/json.ts';
+import { jsonDeepEqual } from '../../../lib/json-value.ts';
+import { TIMESTAMPS_SPELLED_BY_FORM } from '../../../lib/ledger/served-facts.ts';
+import { sameEvent } from '../../../lib/run-event.ts';
 import type { ServedContext } from './context.ts';
 
 /** Every other read form of the log: `served-poll-form`, `served-resumed-form`. */
@@ -13,7 +16,8 @@ export function compareReadForms(ctx: ServedContext): void {
     const how = other.form === 'poll' ? 'read by polling' : `read over SSE resumed with Last-Event-ID: ${other.after}`;
     check.ok(other.ok, `${clause} the log ${how} is read in full, without a duplicate, a gap or a step backwards`, other.problem);
     const wanted = other.form === 'poll' ? run.events : run.events.filter((e) => e.sequence > (other.after ?? -1));
-    const firstDifference = wanted.findIndex((event, i) => !jsonDeepEqual(event, other.events[i]));
+    const firstDifference = wanted.findIndex((event, i) => !sameEvent(event, other.events[i]));
+    if (firstDifference < 0 && wanted.some((event, i) => !jsonDeepEqual(event, other.events[i]))) check.saw(TIMESTAMPS_SPELLED_BY_FORM);
     check.equal(
       firstDifference < 0 && other.events.length === wanted.length ? 'identical' : describeDifference(wanted, other.events, firstDifference),
       'identical',

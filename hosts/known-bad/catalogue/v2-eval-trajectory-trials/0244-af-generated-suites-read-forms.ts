@@ -81,6 +81,20 @@ export const GENERATED_AND_READ_FORMS: KnownBadHost[] = [
     }),
   },
   {
+    name: 'poll-form-local-time-as-utc',
+    defect: "the poll form spells each event timestamp in the host's local time (UTC+1) but marks it Z: another instant than the SSE form's",
+    clause: 'RFC 0081 §C, docs/wire.md §5.1, §5.3 (one log; RFC 3339 §5.6: Z names UTC)',
+    ...server({
+      polledEvents: (body) => ({
+        ...body,
+        events: (body.events as Array<Record<string, unknown>>).map((event) => ({
+          ...event,
+          timestamp: new Date(Date.parse(String(event.timestamp)) + 3_600_000).toISOString(),
+        })),
+      }),
+    }),
+  },
+  {
     name: 'resume-replays-last-event',
     defect: 'an SSE stream resumed with Last-Event-ID replays that event before the ones after it',
     clause: 'RFC 0081 §C, docs/wire.md §5.2',

@@ -1,0 +1,228 @@
+// An archive holds what this harness writes beyond HAR 1.2 (lib/archive/written-shape.ts), or it
+// is refused before anything reads it (docs/auditing.md "Replaying a certification"): settings
+// `run` would not take (a concurrency of 0 threw a stack trace out of `verify --replay`; ten
+// million generated suites ran it out of memory after two minutes), and a stream whose chunks do
+// not join to its body (the replay served the chunks and reproduced every row, while `grade
+// --archive` and every HAR reader read the edited body). No full certification here: the archives
+// are a few entries written by hand, the shape the recorder writes (lib/archive/recorder.ts).
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FILTER_BOUND_MS, filterSettles } from '../lib/archive/replay.ts';
+import { writtenShapeProblems } from '../lib/archive/written-shape.ts';
+import { projectId } from '../lib/client/ids.ts';
+import { fixture } from '../lib/fixtures.ts';
+import { cli } from './support/cli.ts';
+import { EventLog } from './support/event-log.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'owec-written-shape-'));
+const RUN = 'tenant-a~2Frun-written-shape00';
+const SETTINGS = { seed: '0123456789abcdef0123456789abcdef', requireBehavior: false, concurrency: 4, tenantB: true, checkKeys: true, generated: 6 };
+
+/** One exchange as the recorder writes it; a stream keeps its body chunk by chunk too. */
+function entry(path: string, text: string, stream = false): Record<string, unknown> {
+  return {
+    startedDateTime: '2026-12-01T00:00:00.000Z',
+    time: 1,
+    request: {
+      method: 'GET',
+      url: `http://127.0.0.1:1${path}`,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: [],
+      queryString: [],
+      headersSize: -1,
+      bodySize: 0,
+    },
+    response: {
+      status: 200,
+      statusText: '',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: [],
+      content: { size: text.length, mimeType: stream ? 'text/event-stream' : 'application/json', text },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: text.length,
+      ...(stream
+        ? {
+            _chunks: [
+              { time: 0, text: text.slice(0, 10) },
+              { time: 1, text: text.slice(10) },
+            ],
+            _endedBy: 'host',
+          }
+        : {}),
+    },
+    cache: {},
+    timings: { send: 0, wait: 1, receive: 0 },
+  };
+}
+
+const FRAME = 'id: 0\nevent: run.started\ndata: {"sequence":0}\n\n';
+const har = (settings: Record<string, unknown>, entries: Record<string, unknown>[] = [entry(`/runs/${RUN}/events`, FRAME, true)]) => ({
+  log: { version: '1.2', creator: { name: 'openwop-eval-conformance', version: '0' }, entries, _certification: settings },
+});
+
+describe('an archive as this harness writes it', () => {
+  it('is taken as it is', () => {
+    expect(writtenShapeProblems(har(SETTINGS) as never)).toEqual([]);
+    expect(writtenShapeProblems(har({ ...SETTINGS, filter: 'memory', requestTimeoutMs: 10_000, maxEvents: 5, replaySuite: { suite: {} } }) as never)).toEqual(
+      [],
+    );
+  });
+
+  const settings: Array<[string, Record<string, unknown>, RegExp]> = [
+    ['a concurrency of 0', { concurrency: 0 }, /concurrency must be an integer from 1 to 64, got 0/],
+    ['ten million generated suites', { generated: 1e7 }, /generated must be an integer from 0 to 500, got 10000000/],
+    ['a timeout no timer holds', { requestTimeoutMs: 1e12 }, /requestTimeoutMs must be an integer number of milliseconds from 1 to 2147483647/],
+    ['a cap of 0 bytes', { maxResponseBytes: 0 }, /maxResponseBytes must be a positive integer, got 0/],
+    ['a seed that is no seed', { seed: '' }, /seed must be a seed \(16 to 64 lower-case hex digits\), got ""/],
+    ['a strict mode spelled "yes"', { requireBehavior: 'yes' }, /requireBehavior must be true or false, got "yes"/],
+    ['a filter that is no text', { filter: { a: 1 } }, /filter must be a string/],
+  ];
+  for (const [what, edit, message] of settings) {
+    it(`refuses ${what}`, () => {
+      expect(writtenShapeProblems(har({ ...SETTINGS, ...edit }) as never).join('; ')).toMatch(message);
+    });
+  }
+
+  it('refuses a stream whose chunks do not join to its body, either way it was edited, and _endedBy or _failure out of their values', () => {
+    const edited = entry(`/runs/${RUN}/events`, FRAME, true) as { response: { content: { text: string }; _chunks: { text: string }[] } };
+    edited.response.content.text = FRAME.replace('run.started', 'run.failed');
+    expect(writtenShapeProblems(har(SETTINGS, [edited]) as never)).toEqual([
+      "/log/entries/0/response/_chunks do not join to its content.text: a stream's chunks are its body as it arrived",
+    ]);
+    const chunked = entry(`/runs/${RUN}/events`, FRAME, true) as { response: { _chunks: { text: string }[]; _endedBy: string; _failure?: string } };
+    chunked.response._chunks[1]!.text = 'oops';
+    chunked.response._endedBy = 'someone';
+    chunked.response._failure = 'gone';
+    expect(writtenShapeProblems(har(SETTINGS, [chunked]) as never)).toEqual([
+      '/log/entries/0/response/_failure must be one of no-answer, lost, too-large',
+      '/log/entries/0/response/_endedBy must be host or harness',
+      "/log/entries/0/response/_chunks do not join to its content.text: a stream's chunks are its body as it arrived",
+    ]);
+  });
+});
+
+describe('verify --replay and grade --archive refuse such an archive in one line, exit 2', () => {
+  const bundle = join(dir, 'b.json');
+  writeFileSync(bundle, '{"bundleVersion": 3}');
+  const suite = 'fixtures/eval-suites/conformance-eval-cost.json';
+  const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+    ['a concurrency of 0', har({ ...SETTINGS, concurrency: 0 }), /concurrency must be an integer from 1 to 64, got 0\n/],
+    ['ten million generated suites', har({ ...SETTINGS, generated: 1e7 }), /generated must be an integer from 0 to 500, got 10000000\n/],
+    [
+      'a stream whose body was edited, its chunks left',
+      har(SETTINGS, [
+        (() => {
+          const e = entry(`/runs/${RUN}/events`, FRAME, true) as { response: { content: { text: string } } };
+          e.response.content.text = FRAME.replace('run.started', 'run.failed');
+          return e;
+        })(),
+      ]),
+      /_chunks do not join to its content\.text/,
+    ],
+  ];
+  for (const [what, archive, message] of cases) {
+    it(what, async () => {
+      const path = join(dir, `${what.replace(/\W+/g, '-')}.har`);
+      writeFileSync(path, JSON.stringify(archive));
+      writeFileSync(`${path}.sig.json`, '{}');
+      for (const args of [
+        ['verify', bundle, '--replay', path],
+        ['grade', '--suite', suite, '--archive', path, '--run', 'tenant-a/run-written-shape00'],
+      ]) {
+        const { code, out, err } = await cli(...args);
+        expect(code, `${args[0]}: ${out}${err}`).toBe(2);
+        expect(err).toMatch(/: not a HAR 1\.2 archive of this harness: /);
+        expect(err).toMatch(message);
+        expect(err.trimEnd().split('\n')).toHaveLength(1);
+        expect(out + err).not.toMatch(/\n\s+at /);
+      }
+    });
+  }
+});
+
+describe('grade --archive: the reads of one run agree, or it is refused', () => {
+  const COST = fixture('conformance-eval-cost');
+  const log = new EventLog({
+    token: 'written-reads',
+    suiteId: COST.suite.suiteId,
+    suiteVersion: COST.suite.version,
+    modes: ['golden'],
+    taskCount: 1,
+    trialCount: 3,
+  });
+  for (const i of [0, 1, 2])
+    log.trial('spend', i, { steps: [], usage: [{ inputTokens: 200, outputTokens: 40, costUsd: 0.004 }], decision: 'within budget', score: 1, passed: true });
+  const events = log.finish({ aggregateScore: 1, passed: false, passedCount: 1 });
+  const runId = events[0]!.runId;
+  const sse = (docs: typeof events) => docs.map((e) => `id: ${e.sequence}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join('');
+  const poll = (docs: typeof events) => JSON.stringify({ runId, events: docs, lastSequence: docs.length - 1, status: 'completed', isTerminal: true });
+  const summary = JSON.stringify({
+    suiteId: COST.suite.suiteId,
+    suiteVersion: COST.suite.version,
+    aggregateScore: 1,
+    passed: false,
+    taskCount: 1,
+    passedCount: 0,
+    tasks: [],
+  });
+  const graded = async (name: string, polled: typeof events, run = runId) => {
+    const path = join(dir, `${name}.har`);
+    const at = `/runs/${projectId(run)}`;
+    const entries = [entry(`${at}/events`, sse(events), true), entry(`${at}/events/poll`, poll(polled)), entry(`${at}/eval-summary`, summary)];
+    writeFileSync(path, JSON.stringify(har(SETTINGS, entries)));
+    return cli('grade', '--suite', 'fixtures/eval-suites/conformance-eval-cost.json', '--archive', path, '--run', run);
+  };
+
+  it('grades a run its SSE and poll reads agree on', async () => {
+    const { code, out, err } = await graded('agree', events);
+    expect(code, err).not.toBe(2);
+    expect(out).toMatch(/recomputed from its 19 event\(s\)/);
+  });
+
+  it('refuses one whose poll read serves another score at a sequence the SSE read served first, exit 2', async () => {
+    const edited = events.map((e) => (e.type === 'eval.scored' ? { ...e, payload: { ...(e.payload as object), score: 0, passed: false } } : e));
+    const { code, out, err } = await graded('disagree', edited);
+    expect(code, out).toBe(2);
+    expect(err).toMatch(
+      /the archive's reads of the events of run .* disagree at sequence \d+: one log, whichever form reads it, serves the same events \(CONTRACT §3\)\n$/,
+    );
+  });
+
+  it("refuses the log of another run served as the run's own (every event carries another runId), exit 2", async () => {
+    const { code, out, err } = await graded('another-run', events, 'tenant-a/run-written-other0');
+    expect(code, out).toBe(2);
+    expect(err).toMatch(/: not the whole log of one ended run: 19 event\(s\) carry another runId than "tenant-a\/run-written-other0"/);
+  });
+});
+
+describe("verify --replay: the archive's filter matches the legs within a bound, or the replay does not start", () => {
+  // A leg id as long as the harness's: the pattern backtracks for ever on it.
+  const HANGS = '^(.*.*)*X$';
+  const scenarios = [{ file: 'x.ts', legs: [{ id: 'openwop.requirement.0081.eval-run-events', title: 'the events of an eval run' }] }] as never;
+
+  it('tells a pattern that backtracks without end from one that matches at once, and text from a pattern', async () => {
+    expect(await filterSettles(HANGS, scenarios, 300)).toBe(false);
+    expect(await filterSettles('eval-run', scenarios, 300)).toBe(true);
+    expect(await filterSettles('((((', scenarios, 300)).toBe(true);
+  });
+
+  it('refuses such an archive in one line, exit 2, within its bound', async () => {
+    const path = join(dir, 'hanging-filter.har');
+    writeFileSync(path, JSON.stringify(har({ ...SETTINGS, filter: HANGS })));
+    writeFileSync(`${path}.sig.json`, '{}');
+    const started = performance.now();
+    const { code, out, err } = await cli('verify', join(dir, 'b.json'), '--replay', path);
+    expect(code, out + err).toBe(2);
+    expect(err).toMatch(
+      /hanging-filter\.har: its filter "\^\(\.\*\.\*\)\*X\$" \(log\._certification\.filter\) does not match the legs' ids and titles within 2 s/,
+    );
+    expect(err.trimEnd().split('\n')).toHaveLength(1);
+    expect(performance.now() - started).toBeLessThan(FILTER_BOUND_MS + 5_000);
+  });
+});
