@@ -435,4 +435,57 @@ export const REDTEAM_HOSTS: KnownBadHost[] = [
       },
     }),
   },
+  {
+    name: 'rt9-judge-usage-after-next-bracket-opens',
+    defect: "the scripted judge's usage of a trial is emitted after the next trial's bracket opened",
+    clause: "CONTRACT §3 judge (before the next trial's bracket opens), RFC 0081 UQ 5",
+    ...perRun((emit) => {
+      const held: Json[] = [];
+      return (t, p) => {
+        if (t === 'provider.usage' && p.provider === 'scripted-judge') {
+          held.push(p);
+          return;
+        }
+        if (t === 'agent.invocation-started' && held.length > 0) {
+          emit(t, p);
+          for (const h of held.splice(0)) emit('provider.usage', h);
+          return;
+        }
+        if (t === 'eval.completed') for (const h of held.splice(0)) emit('provider.usage', h);
+        emit(t, p);
+      };
+    }),
+  },
+  {
+    name: 'rt9-trial-index-omitted-after-first-task',
+    defect: 'eval.scored leaves trialIndex out on every task after the first, trials > 1 included',
+    clause: 'RFC 0244 §B (eval.scored carries trialIndex when count > 1)',
+    ...perRun((emit, plan) => {
+      const first = plan?.suite.tasks[0]?.taskId;
+      return (t, p) => {
+        if (t === 'eval.scored' && p.taskId !== first) {
+          const { trialIndex: _dropped, ...rest } = p;
+          return emit(t, rest);
+        }
+        emit(t, p);
+      };
+    }),
+  },
+  {
+    name: 'rt9-regression-paired-count-of-candidate',
+    defect: 'pairedTaskCount is the candidate\'s task count, paired or not',
+    clause: 'RFC 0244 §F (report how many it paired)',
+    ...engine({
+      outgoingSummary: (s) => {
+        const r = s.regression as Json | undefined;
+        return r === undefined || r.pairedTaskCount === undefined ? s : { ...s, regression: { ...r, pairedTaskCount: (s.tasks as unknown[]).length } };
+      },
+    }),
+  },
+  {
+    name: 'rt9-tool-returned-duration-negative-free',
+    defect: 'agent.tool-returned carries durationMs 0 on every fixture-served answer and a huge one on live ones',
+    clause: 'docs/wire.md §6.2 (durationMs optional); OPEN: no clause fixes its value',
+    ...engine({ outgoingEvents: rewriting('agent.tool-returned', (p) => ({ ...p, durationMs: 86400000 })) }),
+  },
 ];
