@@ -8,7 +8,10 @@
 //      same calls, answers and summary facts (rule served-facts-same), and each lets the miss reach
 //      the live tool (rule effects-same): a host that keeps memory from an earlier run, or answers a
 //      live call from what an earlier run was told, drifts on the second run, which a fixture run
-//      once never shows (issue 29, item 6).
+//      once never shows (issue 29, item 6). On a host that runs two trials or more, the suite asks
+//      two, and each trial of a run serves the calls and answers of its first (rule trials-same):
+//      a host whose later trials start from other fixtures (another onMiss, a spent cursor) or
+//      other memory serves them otherwise (RFC 0244 §B).
 // Gate: agents.evalSuite.fixtureMatching (onMiss), the golden mode and the seams (the suite is
 // seeded, and each run's live calls are read from its effects, CONTRACT §5).
 
@@ -26,6 +29,7 @@ import { observeLiveEffects, type ObservedEffects } from '../support/effects.ts'
 import { endedCompleted } from '../support/eval-run.ts';
 import { golden, probeSuite, type Json, type ProbeTask } from '../support/probe-suites.ts';
 import { observeSeededRun } from '../support/seeded-run.ts';
+import { twoTrialsIfRun } from '../support/trial-limit.ts';
 
 const ECHO = 'conformance.eval:echo';
 
@@ -122,6 +126,8 @@ export default defineScenario('v2-eval-trajectory-trials/0244-d-second-run.ts', 
       'served-facts-same':
         "RFC 0081 §A (fixtures: the deterministic substitute for live tool and memory I/O, so a golden eval is reproducible), RFC 0244 §B (each trial starts from the suite's memorySeed), CONTRACT §3",
       'effects-same': 'RFC 0244 §D (a miss under onMiss "live" reaches the live tool, on every run), CONTRACT §4, §5',
+      'trials-same':
+        "RFC 0244 §B (each trial starts from the same fixtures and the same memorySeed snapshot; the fixture cursor resets per trial), §D (onMiss is the task's, every trial)",
     },
     needs: { facet: ['fixtureMatching'], modes: ['golden'], seams: true },
     observes: ['effects'],
@@ -132,6 +138,7 @@ export default defineScenario('v2-eval-trajectory-trials/0244-d-second-run.ts', 
         'core.conformance.evals.second-run',
         ['golden'],
         [REPEATED_TASK],
+        twoTrialsIfRun(target.facet) > 1 ? { count: twoTrialsIfRun(target.facet) } : undefined,
       );
       // A seam that answers wrongly fails the reading of the effects.
       check.rule('effects-same');
@@ -142,6 +149,13 @@ export default defineScenario('v2-eval-trajectory-trials/0244-d-second-run.ts', 
         servedFacts(first.run.events, first.run.summary),
         `the second run of ${doc.id} (${second.run.runId}) serves the calls, answers and graded facts of the first (${first.run.runId})`,
       );
+      // RFC 0244 §B: every trial starts from the same fixtures and memorySeed, so each trial of
+      // the first run serves the calls and answers of its first trial.
+      check.rule('trials-same');
+      const trials = servedFacts(first.run.events, first.run.summary).trials as Json[];
+      if (trials.length < 2) check.saw('one trial per task: the trials are not compared');
+      for (const trial of trials.slice(1))
+        check.equal(trial.calls, trials[0]?.calls, `trial ${String(trial.trialIndex)} of ${first.run.runId} serves the calls and answers of trial 0`);
       check.rule('effects-same');
       // How many calls the first run let through is openwop.requirement.0244.onmiss-live-effect's to judge; here, only that the second lets as many.
       check.ok(jsonDeepEqual(second.effects, first.effects), `the second run of ${doc.id} lets through the live calls the first did`, {
