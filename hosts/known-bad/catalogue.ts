@@ -51,6 +51,7 @@ import { RECHECKS_AND_SEEDS } from './catalogue/rechecks-and-seeds.ts';
 import { GRADING_CORNERS } from './catalogue/grading-corners.ts';
 import { FIXTURE_CORNERS } from './catalogue/fixture-corners.ts';
 import { TRIALS_COMBINED } from './catalogue/trials-combined.ts';
+import { LIVE_TOOL_ERRORS } from './catalogue/live-tool-errors.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -90,4 +91,5 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...GRADING_CORNERS,
   ...FIXTURE_CORNERS,
   ...TRIALS_COMBINED,
+  ...LIVE_TOOL_ERRORS,
 ];
