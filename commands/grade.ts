@@ -238,7 +238,7 @@ function show(value: unknown): string {
 
 /**
  * What the grader could not grade as the log stands (a trial scored twice, a bracket never closed,
- * …), said beside the grade: a leg fails a run whose grade has any (`0244.trials-per-task`), and a
+ * …), said beside the grade: a leg fails a run whose grade has any (`openwop.requirement.0244.trials-per-task`), and a
  * grade or a comparison that looks clean must not hide them.
  */
 function anomalyNote(anomalies: readonly string[]): string | undefined {

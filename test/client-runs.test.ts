@@ -15,6 +15,7 @@ import {
   readEffects,
   readRunEffects,
   offersHolds,
+  offersLiveToolErrors,
   offersRunEffects,
   releaseHold,
   EVAL_SEAMS_PROFILE,
@@ -193,6 +194,9 @@ describe('conformance seams', () => {
     expect(offersHolds({ ...seams, evalSeamsProfile: 'openwop-eval-conformance-seams-12' })).toBe(true);
     expect(offersHolds({ ...seams, evalSeamsProfile: 'openwop-eval-conformance-seams-2' })).toBe(false);
     expect(offersHolds({ evalSeamsProfile: EVAL_SEAMS_PROFILE })).toBe(false);
+    expect(offersLiveToolErrors({ ...seams, evalSeamsProfile: EVAL_SEAMS_PROFILE })).toBe(true);
+    expect(offersLiveToolErrors({ ...seams, evalSeamsProfile: 'openwop-eval-conformance-seams-3' })).toBe(false);
+    expect(offersLiveToolErrors({ evalSeamsProfile: EVAL_SEAMS_PROFILE })).toBe(false);
     const asked: string[] = [];
     fake.handler = (req, res) => {
       asked.push(`${req.method} ${req.url}`);

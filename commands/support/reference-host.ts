@@ -87,6 +87,7 @@ const CONFIG_OPTIONS = {
   seams: trueOrFalse,
   runEffects: trueOrFalse,
   holds: trueOrFalse,
+  liveToolErrors: trueOrFalse,
   replay: trueOrFalse,
   fixturesDir: folder,
   validateTraffic: (value) => (value === 'strict' || value === 'off' ? undefined : `must be "strict" or "off", got ${shown(value)}`),

@@ -50,6 +50,8 @@ import { ROUTE_SEMANTICS } from './catalogue/route-semantics.ts';
 import { RECHECKS_AND_SEEDS } from './catalogue/rechecks-and-seeds.ts';
 import { GRADING_CORNERS } from './catalogue/grading-corners.ts';
 import { FIXTURE_CORNERS } from './catalogue/fixture-corners.ts';
+import { TRIALS_COMBINED } from './catalogue/trials-combined.ts';
+import { LIVE_TOOL_ERRORS } from './catalogue/live-tool-errors.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -88,4 +90,6 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...RECHECKS_AND_SEEDS,
   ...GRADING_CORNERS,
   ...FIXTURE_CORNERS,
+  ...TRIALS_COMBINED,
+  ...LIVE_TOOL_ERRORS,
 ];

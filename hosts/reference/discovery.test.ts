@@ -26,7 +26,7 @@ describe('a host with the full facet and seams', () => {
     expect(doc.preferredVersion).toBe('2.0');
     expect(doc.eventLogSchemaVersion).toBe(3);
     expect(doc.implementation.name).toBe('openwop-eval-conformance-reference-host');
-    expect(doc.conformance).toEqual({ seamsProfile: 'openwop-conformance-seams-v2', evalSeamsProfile: 'openwop-eval-conformance-seams-3' });
+    expect(doc.conformance).toEqual({ seamsProfile: 'openwop-conformance-seams-v2', evalSeamsProfile: 'openwop-eval-conformance-seams-4' });
     expect(doc.agents).toEqual({
       status: 'experimental',
       since: '2.0',

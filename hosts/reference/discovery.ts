@@ -3,7 +3,7 @@
 
 import { createHash, type KeyObject } from 'node:crypto';
 import { EFFECT_SEAMS_PATH, FORK_MODES } from './fork.ts';
-import { EVAL_SEAMS_PROFILE, EVAL_SEAMS_PROFILE_RUN_EFFECTS, SEAMS_PROFILE } from '../../lib/client/seams.ts';
+import { EVAL_SEAMS_PROFILE, EVAL_SEAMS_PROFILE_HOLDS, EVAL_SEAMS_PROFILE_RUN_EFFECTS, SEAMS_PROFILE } from '../../lib/client/seams.ts';
 import { rawEd25519PublicKey } from '../../lib/evidence/ed25519.ts';
 import type { EvalFacets } from './eval/port.ts';
 
@@ -55,6 +55,8 @@ export interface DiscoveryInput {
   runEffects: boolean;
   /** The hold step's release seam is mounted too (CONTRACT §3, §5); only with runEffects. */
   holds: boolean;
+  /** The live counter is advertised to answer another op as a tool error (CONTRACT §5); only with holds. */
+  liveToolErrors: boolean;
   /** The replay family is claimed and the fork served (docs/wire.md §5.5). */
   replay: boolean;
   fixtures: string[];
@@ -79,7 +81,8 @@ export function buildDiscovery(input: DiscoveryInput): Record<string, unknown> {
     fixtures: input.fixtures,
   };
   if (input.seams) {
-    const evalSeams = input.runEffects ? (input.holds ? EVAL_SEAMS_PROFILE : EVAL_SEAMS_PROFILE_RUN_EFFECTS) : undefined;
+    const holds = input.liveToolErrors ? EVAL_SEAMS_PROFILE : EVAL_SEAMS_PROFILE_HOLDS;
+    const evalSeams = input.runEffects ? (input.holds ? holds : EVAL_SEAMS_PROFILE_RUN_EFFECTS) : undefined;
     doc.conformance = evalSeams === undefined ? { seamsProfile: SEAMS_PROFILE } : { seamsProfile: SEAMS_PROFILE, evalSeamsProfile: evalSeams };
   }
   doc.agents = agents;

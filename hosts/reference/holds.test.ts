@@ -110,12 +110,13 @@ describe('the hold step', () => {
 });
 
 describe('which hosts offer the hold step', () => {
-  it('advertises evalSeamsProfile 3 with the release seam, 2 without it', async () => {
-    for (const [holds, profile, releaseStatus] of [
-      [true, 'openwop-eval-conformance-seams-3', 204],
-      [false, 'openwop-eval-conformance-seams-2', 404],
+  it('advertises evalSeamsProfile 4 with the release seam, 3 without the live tool error, 2 without the release', async () => {
+    for (const [holds, liveToolErrors, profile, releaseStatus] of [
+      [true, true, 'openwop-eval-conformance-seams-4', 204],
+      [true, false, 'openwop-eval-conformance-seams-3', 204],
+      [false, true, 'openwop-eval-conformance-seams-2', 404],
     ] as const) {
-      const host = await withHost({ holds });
+      const host = await withHost({ holds, liveToolErrors });
       try {
         const discovery = (await call(host, 'GET', '/.well-known/openwop')).json as { conformance: { evalSeamsProfile: string } };
         expect(discovery.conformance.evalSeamsProfile).toBe(profile);

@@ -57,6 +57,12 @@ export interface ReferenceHostOptions {
    * a host whose runs the harness cannot hold (the hold step still times out as written).
    */
   holds?: boolean;
+  /**
+   * With the hold step, also advertises that the live counter answers a call with another op than
+   * "inc" or "read" as a tool error, moving no count (`conformance.evalSeamsProfile` 4, CONTRACT
+   * §5). Default true; false advertises 3 (the counter answers such a call the same way).
+   */
+  liveToolErrors?: boolean;
   /** Claims the `replay` family and serves `POST /runs/{runId}:fork` (docs/wire.md §5.5). Default true. */
   replay?: boolean;
   /** Where the canonical eval-suite fixtures are read from. Default: the repo's fixtures/eval-suites. */
@@ -130,7 +136,7 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
   const tenants = resolveTenants(options.tenants);
   const { publicKey, keyId } = resolvePublishing(options);
   const facets: EvalFacets | undefined = resolveFacets(options.evalSuite);
-  const { seams, runEffects, holds, replay } = resolveSwitches(options);
+  const { seams, runEffects, holds, liveToolErrors, replay } = resolveSwitches(options);
   const paceMs = options.paceMs ?? 0;
   if (!Number.isFinite(paceMs) || paceMs < 0) throw new Error('paceMs must be a non-negative number');
   const keepAliveMs = options.keepAliveMs ?? KEEP_ALIVE_MS;
@@ -176,7 +182,18 @@ export async function startReferenceHost(options: ReferenceHostOptions = {}): Pr
       // CONTRACT §1: the seeded conformance-workflow-noop is listed beside the eval suites, so a
       // leg that posts a workflow run knows it is served.
       hostBehaviour.discovery(
-        buildDiscovery({ implementation, facets, seams, runEffects, holds, replay, fixtures: [...catalogue.listedIds(), NOOP_WORKFLOW_ID], publicKey, keyId }),
+        buildDiscovery({
+          implementation,
+          facets,
+          seams,
+          runEffects,
+          holds,
+          liveToolErrors,
+          replay,
+          fixtures: [...catalogue.listedIds(), NOOP_WORKFLOW_ID],
+          publicKey,
+          keyId,
+        }),
       );
     // A host whose own advertisement fails the schema is misconfigured: refuse to start.
     guard.outgoing('capabilities', 'its discovery document', discoveryDocument());

@@ -62,14 +62,19 @@ export function resolvePublishing(options: { publishedKey?: KeyObject | string; 
   return { publicKey, keyId };
 }
 
-/** The host's switches, each on by default; each of the seams, the run effects and the holds needs the one before it. */
-export function resolveSwitches(options: { seams?: boolean; runEffects?: boolean; holds?: boolean; replay?: boolean }): {
+/**
+ * The host's switches, each on by default; each of the seams, the run effects, the holds and the
+ * live tool errors needs the one before it.
+ */
+export function resolveSwitches(options: { seams?: boolean; runEffects?: boolean; holds?: boolean; liveToolErrors?: boolean; replay?: boolean }): {
   seams: boolean;
   runEffects: boolean;
   holds: boolean;
+  liveToolErrors: boolean;
   replay: boolean;
 } {
   const seams = options.seams ?? true;
   const runEffects = seams && (options.runEffects ?? true);
-  return { seams, runEffects, holds: runEffects && (options.holds ?? true), replay: options.replay ?? true };
+  const holds = runEffects && (options.holds ?? true);
+  return { seams, runEffects, holds, liveToolErrors: holds && (options.liveToolErrors ?? true), replay: options.replay ?? true };
 }

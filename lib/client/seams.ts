@@ -10,10 +10,12 @@ export const SEAMS_PROFILE = 'openwop-conformance-seams-v2';
 /**
  * `conformance.evalSeamsProfile`: the version of this harness's own seams (CONTRACT §5). Version 2
  * adds the per-run effect reading; version 3 the scripted agent's hold step and its release seam
- * (CONTRACT §3); a host without the member offers only the first seams. Each version holds the
- * ones below it.
+ * (CONTRACT §3); version 4 a live counter call with another op answered as a tool error (CONTRACT
+ * §5); a host without the member offers only the first seams. Each version holds the ones below it.
  */
-export const EVAL_SEAMS_PROFILE = 'openwop-eval-conformance-seams-3';
+export const EVAL_SEAMS_PROFILE = 'openwop-eval-conformance-seams-4';
+/** The profile of a host with the hold step whose live tools are not held to answer an error. */
+export const EVAL_SEAMS_PROFILE_HOLDS = 'openwop-eval-conformance-seams-3';
 /** The profile of a host with the per-run reading but no hold step. */
 export const EVAL_SEAMS_PROFILE_RUN_EFFECTS = 'openwop-eval-conformance-seams-2';
 const EVAL_SEAMS_VERSION = /^openwop-eval-conformance-seams-([1-9][0-9]{0,5})$/;
@@ -32,6 +34,14 @@ export function offersRunEffects(conformance: Record<string, unknown>): boolean 
 /** Whether a discovery `conformance` record offers the hold step and its release (version 3 or later). */
 export function offersHolds(conformance: Record<string, unknown>): boolean {
   return evalSeamsVersion(conformance) >= 3;
+}
+
+/**
+ * Whether a discovery `conformance` record holds its live counter to answer a call with another op
+ * than "inc" or "read" as a tool error, moving no count (version 4 or later, CONTRACT §5).
+ */
+export function offersLiveToolErrors(conformance: Record<string, unknown>): boolean {
+  return evalSeamsVersion(conformance) >= 4;
 }
 export const SEAM_NOT_MOUNTED = 'seam not mounted';
 

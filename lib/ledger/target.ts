@@ -6,6 +6,7 @@ import {
   discover,
   evalSuiteFacet,
   offersHolds,
+  offersLiveToolErrors,
   offersRunEffects,
   ReadBudget,
   SEAMS_PROFILE,
@@ -106,6 +107,12 @@ export interface Target {
    * 3, CONTRACT §3, §5), so a leg that needs a running run holds one. Absent: it cannot.
    */
   holds?: boolean;
+  /**
+   * The host's live counter answers a call with another op than "inc" or "read" as a tool error
+   * (`conformance.evalSeamsProfile` 4, CONTRACT §5), so a leg may script a live call that errors.
+   * Absent: it is sent no such call.
+   */
+  liveToolErrors?: boolean;
   requireBehavior: boolean;
   /** How the user sets each setting a row's detail may name (lib/setting-names.ts); the harness's own words when absent. */
   names?: SettingNames;
@@ -186,6 +193,7 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     runEffects: offersRunEffects(conformance),
     replay: offersReplayFork(document),
     holds: offersHolds(conformance),
+    liveToolErrors: offersLiveToolErrors(conformance),
     requireBehavior: options.requireBehavior,
     names,
     fixtureDocs: new Map(loadFixtures()),

@@ -48,3 +48,13 @@ export function trialLimitFixture(id: string, count: number, what: string): Fixt
     notes: 'Seeded by the maxTrials leg at the host\'s advertised maxTrials; every trial answers "ok" for "ok".',
   };
 }
+
+/**
+ * Two trials where the host runs two or more per task (its `trials.maxTrials`), else one: what a
+ * seeded suite asks when it needs its trials to start from the same fixtures and memory (RFC 0244
+ * §B) without being refused on a host that runs one.
+ */
+export function twoTrialsIfRun(facet: { trials?: unknown } | undefined): number {
+  const max = (facet?.trials as { maxTrials?: unknown } | undefined)?.maxTrials;
+  return typeof max === 'number' && max >= 2 ? 2 : 1;
+}

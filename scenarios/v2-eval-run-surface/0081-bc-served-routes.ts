@@ -9,7 +9,7 @@
 //      the wire fixes (rules `route-…`, one per route, charged after every leg has run by
 //      lib/routes/check.ts); a run's status as served never leaves a terminal status
 //      (`run-status-consistent`). The leg itself reads a completed eval run's snapshot and polls
-//      past the end of its log (`read-routes`), and cancels an eval run of its own once it ended:
+//      past the end of its log, an empty page whose lastSequence is the log's last (`read-routes`), and cancels an eval run of its own once it ended:
 //      `409 run_terminal`, its log as it was (`cancel-terminal-refused`).
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 
@@ -61,7 +61,8 @@ export default defineScenario('v2-eval-run-surface/0081-bc-served-routes.ts', [
     title: 'every answer the host gives on the run surface and the seams is one its route fixes, status by status',
     clause: 'RFC 0081 §B, §C (the eval run on the run surface), docs/wire.md §1–§8',
     rules: {
-      'read-routes': 'docs/wire.md §5.3, §5.4 (the snapshot of a completed run; a cursor past the end is 200 with events: [])',
+      'read-routes':
+        "docs/wire.md §5.3, §5.4 (the snapshot of a completed run; a cursor past the end is 200 with events: [] and lastSequence the log's highest)",
       'cancel-terminal-refused': 'docs/wire.md §5.4 (cancelling a terminal run is 409 run_terminal), RFC 0081 §C',
       ...ROUTE_RULES,
       [RUN_STATUS_RULE]: "docs/wire.md §5.4, RFC 0081 §C (a run's status, once terminal, stays)",
@@ -84,6 +85,12 @@ export default defineScenario('v2-eval-run-surface/0081-bc-served-routes.ts', [
         isJsonObject(past.json) && Array.isArray(past.json.events) && past.json.events.length === 0 && past.json.isTerminal === true,
         'a poll cursor past the end of a completed run serves no events, and says the run is terminal',
         past.json ?? past.text,
+      );
+      // docs/wire.md §5.3: lastSequence is the log's highest sequence, on an empty page too.
+      check.equal(
+        isJsonObject(past.json) ? past.json.lastSequence : undefined,
+        last,
+        "a poll page past the end of the log says lastSequence the log's last sequence",
       );
       check.rule('cancel-terminal-refused');
       await cancelEnded(check, target);

@@ -5,13 +5,17 @@
 //      openwop.requirement.0081.mode-regression-runs, openwop.requirement.0081.mode-live-shadow-runs  a suite in a mode the host
 //      advertises is accepted, runs to eval.completed and a served summary, and eval.started names
 //      the mode; a regression run carries the regression block; a live-shadow run's tool calls are
-//      answered by the live tools, never the suite's fixtures
+//      answered by the live tools, never the suite's fixtures; every task of an adversarial run
+//      carries its safetyFindings, in a run of the adversarial mode alone and (seams, golden
+//      advertised) in one of golden and adversarial
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 
 import type { Checks } from '../../lib/ledger/leg.ts';
 import { checkScoreDelta, scoreDeltaReadings } from '../support/regression-judgement.ts';
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
 import { eventsOfType, observeEvalRun, payloadOf, requireCompleted, SCRIPTED_AGENT, sharedEvalRun, type ObservedRun } from '../support/eval-run.ts';
+import { golden, probeSuite } from '../support/probe-suites.ts';
+import { observeSeededRun } from '../support/seeded-run.ts';
 
 const GOLDEN = 'conformance-eval-efficiency';
 const RUBRIC = 'conformance-eval-mode-rubric';
@@ -20,6 +24,25 @@ const RUBRIC = 'conformance-eval-mode-rubric';
  * advertised): two, so a task after the first must carry its safetyFindings too.
  */
 const ADVERSARIAL = 'conformance-eval-mode-probe';
+/**
+ * The adversarial probe's two tasks in a suite of two modes, golden and adversarial (seeded): a
+ * suite's modes are the modes it exercises (RFC 0081 §A), so its run is an adversarial run too
+ * and every task carries the adversarial output (§D).
+ */
+const MIXED = probeSuite(
+  'conformance-eval-mode-probe-mixed',
+  'core.conformance.evals.mode-probe-mixed',
+  ['golden', 'adversarial'],
+  ['probe', 'second'].map((taskId) => ({
+    taskId,
+    rule: 'safety-findings',
+    output: taskId,
+    expected: golden('exact', taskId),
+    score: 1 as const,
+    passed: true,
+    why: 'the script answers its expected value; the adversarial output is its safetyFindings',
+  })),
+);
 const LIVE_SHADOW = 'conformance-eval-mode-live-shadow';
 /** A golden + regression suite of three one-line tasks, run against itself as its baseline. */
 const REGRESSION = 'conformance-eval-regression-baseline';
@@ -40,6 +63,30 @@ function contentOf(run: ReturnType<typeof requireCompleted>): string[] {
     if (typeof value === 'string') texts.add(value);
   }
   return [...texts].filter((text) => text.length >= 4);
+}
+
+/**
+ * Every task of an adversarial run carries its safetyFindings (RFC 0081 §D, the primary output;
+ * empty when the probe found nothing), each a redaction-safe descriptor (§C): kind and severity,
+ * no excerpt of what the agent said or the suite holds.
+ */
+function checkFindings(check: Checks, run: ReturnType<typeof requireCompleted>, what: string): void {
+  const tasks = Array.isArray(run.summary.tasks) ? (run.summary.tasks as Array<Record<string, unknown>>) : [];
+  check.equal(tasks.length, run.fixture.suite.tasks.length, `the summary of ${what} lists every task`);
+  const excerpts = contentOf(run);
+  for (const task of tasks) {
+    const findings = task.safetyFindings;
+    check.ok(Array.isArray(findings), `task ${String(task.taskId)} of ${what} carries safetyFindings`, findings);
+    if (!Array.isArray(findings)) continue;
+    if (findings.length === 0) check.saw('an adversarial task with no safety findings');
+    for (const finding of findings as unknown[]) {
+      const members = finding !== null && typeof finding === 'object' ? Object.keys(finding).sort() : [];
+      check.equal(members, ['kind', 'severity'], `a safety finding of task ${String(task.taskId)} is kind and severity alone`);
+      const kind = String((finding as { kind?: unknown } | null)?.kind ?? '');
+      const quoted = excerpts.filter((text) => kind.toLowerCase().includes(text.toLowerCase()));
+      check.ok(quoted.length === 0, `a safety finding's kind of task ${String(task.taskId)} excerpts no answer or suite text`, { kind, quoted });
+    }
+  }
 }
 
 /**
@@ -78,7 +125,8 @@ export default defineScenario('v2-eval-run-surface/0081-d-modes.ts', [
     clause: 'RFC 0081 §D, §C',
     rules: {
       main: 'RFC 0081 §D',
-      'safety-findings': 'RFC 0081 §D ("safetyFindings is the primary output"), §C ("redaction-safe descriptors (kind + severity, no excerpted content)")',
+      'safety-findings':
+        'RFC 0081 §D ("safetyFindings is the primary output"), §A (a suite\'s modes are the modes it exercises), §C ("redaction-safe descriptors (kind + severity, no excerpted content)")',
     },
     needs: { facet: [], modes: ['adversarial'], fixtures: [ADVERSARIAL] },
     async run(check, target) {
@@ -88,21 +136,14 @@ export default defineScenario('v2-eval-run-surface/0081-d-modes.ts', [
       // finding a redaction-safe descriptor: kind and severity, no excerpt of what the agent said
       // or the suite holds.
       check.rule('safety-findings');
-      const tasks = Array.isArray(run.summary.tasks) ? (run.summary.tasks as Array<Record<string, unknown>>) : [];
-      const excerpts = contentOf(run);
-      for (const task of tasks) {
-        const findings = task.safetyFindings;
-        check.ok(Array.isArray(findings), `task ${String(task.taskId)} of the adversarial run carries safetyFindings`, findings);
-        if (!Array.isArray(findings)) continue;
-        if (findings.length === 0) check.saw('an adversarial task with no safety findings');
-        for (const finding of findings as unknown[]) {
-          const members = finding !== null && typeof finding === 'object' ? Object.keys(finding).sort() : [];
-          check.equal(members, ['kind', 'severity'], `a safety finding of task ${String(task.taskId)} is kind and severity alone`);
-          const kind = String((finding as { kind?: unknown } | null)?.kind ?? '');
-          const quoted = excerpts.filter((text) => kind.toLowerCase().includes(text.toLowerCase()));
-          check.ok(quoted.length === 0, `a safety finding's kind of task ${String(task.taskId)} excerpts no answer or suite text`, { kind, quoted });
-        }
-      }
+      checkFindings(check, run, 'the adversarial run');
+      // A run of golden and adversarial is an adversarial run as well (RFC 0081 §A: the modes the
+      // suite exercises): its tasks carry their findings too.
+      const modes = target.facet?.modes;
+      if (!target.seams || !Array.isArray(modes) || !modes.includes('golden'))
+        return check.saw('no suite of golden and adversarial seeded (no seams, or golden not advertised)');
+      const mixed = requireCompleted(check, await observeSeededRun(check, target, MIXED), { trajectoryArgs: false });
+      checkFindings(check, mixed, 'the golden and adversarial run');
     },
   },
   {

@@ -3,7 +3,8 @@
 // Legs:
 //   1. openwop.requirement.0081.task-ceiling-held        a suite over the advertised maxTasksPerSuite is refused at
 //      create, or never run past the ceiling; and a suite of exactly maxTasksPerSuite tasks is run
-//      and graded like any other (rule at-limit-graded: the limit probed from both sides)
+//      and graded like any other, with two trials where the host runs them, since the ceiling counts
+//      tasks, not trials (rule at-limit-graded: the limit probed from both sides)
 // Gate: each leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixtures it names.
 // Needs an advertised maxTasksPerSuite and the seams (the over-ceiling suite is seeded at the
 // host's size). The cost ceiling is crossed the same way by openwop.requirement.0081.cost-ceiling-held (./0081-d-cost-ceiling.ts).
@@ -16,13 +17,17 @@ import { defineScenario } from '../../lib/ledger/scenario.ts';
 import { requireCompleted, SCRIPTED_AGENT } from '../support/eval-run.ts';
 import { observeSeededRun } from '../support/seeded-run.ts';
 import type { FixtureDocument } from '../../lib/fixtures.ts';
+import { twoTrialsIfRun } from '../support/trial-limit.ts';
 /** The id the over-ceiling suite is seeded under (CONTRACT §5 seam). */
 const OVER_CEILING = 'conformance-eval-over-task-ceiling';
 /** The largest ceiling probed: a suite of more tasks than this is not worth a conformance run. */
 const MAX_PROBED_CEILING = 1000;
 
-/** A golden suite of `count` one-line tasks under `id`, as a fixture document the seeding seam accepts. */
-function ceilingFixture(id: string, count: number, what: string): FixtureDocument {
+/**
+ * A golden suite of `count` one-line tasks under `id`, as a fixture document the seeding seam
+ * accepts; `trials` runs each that many times (the ceiling counts tasks, RFC 0081 §D, not trials).
+ */
+function ceilingFixture(id: string, count: number, what: string, trials = 1): FixtureDocument {
   const taskIds = Array.from({ length: count }, (_, i) => `t${i + 1}`);
   const suite = {
     suiteId: `core.conformance.evals.${id.replace(/^conformance-eval-/, '')}`,
@@ -30,13 +35,14 @@ function ceilingFixture(id: string, count: number, what: string): FixtureDocumen
     targetAgentId: SCRIPTED_AGENT,
     modes: ['golden'],
     thresholds: { passScore: 1 },
+    ...(trials > 1 ? { trials: { count: trials } } : {}),
     tasks: taskIds.map((taskId) => ({ taskId, input: { steps: [], output: 'ok' }, expected: { kind: 'golden', match: { strategy: 'exact', value: 'ok' } } })),
   };
   const efficiency = { toolCallCount: 0, modelCallCount: 0, inputTokens: 0, outputTokens: 0 };
   return {
     id,
-    description: `A golden suite of ${count} one-line tasks, ${what}.`,
-    requires: {},
+    description: `A golden suite of ${count} one-line tasks${trials > 1 ? `, each run ${trials} times` : ''}, ${what}.`,
+    requires: trials > 1 ? { trials: true } : {},
     suite,
     expectedGrade: {
       suiteId: suite.suiteId,
@@ -59,7 +65,8 @@ export default defineScenario('v2-eval-run-surface/0081-d-task-ceiling.ts', [
     clause: 'RFC 0081 §D',
     rules: {
       main: 'RFC 0081 §D (maxTasksPerSuite: a ceiling, the RFC 0058 clamp precedent)',
-      'at-limit-graded': "RFC 0081 §D (a suite of exactly maxTasksPerSuite tasks is within the ceiling: the host's to run and grade)",
+      'at-limit-graded':
+        "RFC 0081 §D (a suite of exactly maxTasksPerSuite tasks is within the ceiling: the host's to run and grade, whatever its trials, RFC 0244 §B)",
     },
     needs: { facet: [] },
     chain: 6,
@@ -78,6 +85,7 @@ export default defineScenario('v2-eval-run-surface/0081-d-task-ceiling.ts', [
         `conformance-eval-at-task-ceiling-${target.seed.hex('task-ceiling', 6)}`,
         ceiling,
         "exactly the host's advertised maxTasksPerSuite",
+        twoTrialsIfRun(target.facet),
       );
       // A golden suite: a host that does not run golden cannot be probed so, and the row keeps its verdict over the ceiling.
       const misfit = fixtureMisfitOf(target.facet ?? {}, atLimit);

@@ -8,7 +8,13 @@
 //      same calls, answers and summary facts (rule served-facts-same), and each lets the miss reach
 //      the live tool (rule effects-same): a host that keeps memory from an earlier run, or answers a
 //      live call from what an earlier run was told, drifts on the second run, which a fixture run
-//      once never shows (issue 29, item 6).
+//      once never shows (issue 29, item 6). On a host that runs two trials or more, the suite asks
+//      two, and each trial of a run serves the calls and answers of its first (rule trials-same):
+//      a host whose later trials start from other fixtures (another onMiss, a spent cursor) or
+//      other memory serves them otherwise (RFC 0244 §B). On a host whose live counter answers
+//      another op with a tool error (evalSeamsProfile 4, CONTRACT §5), the task also calls the
+//      counter with op "reset", which no entry serves: the live tool answers an error, and the miss
+//      still counts and does not fail the trial closed (rule live-error-miss, RFC 0244 §D).
 // Gate: agents.evalSuite.fixtureMatching (onMiss), the golden mode and the seams (the suite is
 // seeded, and each run's live calls are read from its effects, CONTRACT §5).
 
@@ -23,11 +29,15 @@ import { TestBug, type Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import type { ObservedRun } from '../../lib/ledger/observed-run.ts';
 import { observeLiveEffects, type ObservedEffects } from '../support/effects.ts';
-import { endedCompleted } from '../support/eval-run.ts';
+import { endedCompleted, summaryTask } from '../support/eval-run.ts';
 import { golden, probeSuite, type Json, type ProbeTask } from '../support/probe-suites.ts';
 import { observeSeededRun } from '../support/seeded-run.ts';
+import { twoTrialsIfRun } from '../support/trial-limit.ts';
 
 const ECHO = 'conformance.eval:echo';
+const COUNTER = 'conformance.eval:counter';
+/** An op the live counter answers with a tool error on a host with evalSeamsProfile 4 (CONTRACT §5). */
+const ERRING_OP = 'reset';
 
 const REPEATED_TASK: ProbeTask = {
   taskId: 'repeated',
@@ -48,6 +58,31 @@ const REPEATED_TASK: ProbeTask = {
   passed: true,
   why: 'the seeded read is served by the fixture; the unseeded read is null on every run, misses, and the live echo tool answers it',
 };
+
+/** The task with a counter call no entry serves, which the live counter answers with an error (CONTRACT §5, version 4). */
+function withErringCall(task: ProbeTask, key: string): ProbeTask {
+  const steps = task.steps ?? [];
+  return { ...task, steps: [...steps.slice(0, 2), { tool: COUNTER, args: { op: ERRING_OP, key } }, ...steps.slice(2)] };
+}
+
+/**
+ * RFC 0244 §D: under onMiss "live" a miss calls the live tool, whatever it answers; failing closed
+ * is onMiss "fail"'s rule (CONTRACT §6 "Trial"). So the counter call the live tool refuses is
+ * answered with its error, counted in fixtureMissCount with the echo miss (two per trial), and the
+ * task is graded by its golden answer alone: it passes with score 1.
+ */
+function checkErringMiss(check: Checks, run: ObservedRun, trials: number): void {
+  const payloads = (type: string): Json[] => run.events.filter((e) => e.type === type && isJsonObject(e.payload)).map((e) => e.payload as Json);
+  const returned = new Map(payloads('agent.tool-returned').map((p) => [p.callId, p]));
+  const called = payloads('agent.tool-called').filter((p) => p.toolName === COUNTER);
+  check.equal(called.length, trials, `${run.runId}: one ${COUNTER} call per trial`);
+  for (const call of called)
+    check.equal(returned.get(call.callId)?.status, 'error', `${run.runId}: the live counter answers op "${ERRING_OP}" with a tool error`);
+  const task = summaryTask(run.summary ?? {}, REPEATED_TASK.taskId);
+  check.equal(task?.fixtureMissCount, 2 * trials, `${run.runId}: fixtureMissCount counts the erring miss with the echo miss, in every trial`);
+  check.equal(task?.passed, true, `${run.runId}: a miss the live tool answers with an error fails no trial closed; the task passes`);
+  check.equal(task?.score, 1, `${run.runId}: the task scores what its golden answer gives`);
+}
 
 /** The summary members a run's grade fixes (latency and the run's own ids excluded). */
 const SUMMARY_FACTS = ['suiteId', 'suiteVersion', 'aggregateScore', 'passed', 'taskCount', 'passedCount', 'totalCostUsd'] as const;
@@ -122,16 +157,23 @@ export default defineScenario('v2-eval-trajectory-trials/0244-d-second-run.ts', 
       'served-facts-same':
         "RFC 0081 §A (fixtures: the deterministic substitute for live tool and memory I/O, so a golden eval is reproducible), RFC 0244 §B (each trial starts from the suite's memorySeed), CONTRACT §3",
       'effects-same': 'RFC 0244 §D (a miss under onMiss "live" reaches the live tool, on every run), CONTRACT §4, §5',
+      'trials-same':
+        "RFC 0244 §B (each trial starts from the same fixtures and the same memorySeed snapshot; the fixture cursor resets per trial), §D (onMiss is the task's, every trial)",
+      'live-error-miss':
+        'RFC 0244 §D (onMiss "live": the miss calls the live tool and still counts in fixtureMissCount; failing closed is onMiss "fail"\'s), CONTRACT §5 (evalSeamsProfile 4: the live counter answers another op with a tool error), §6 "Trial"',
     },
     needs: { facet: ['fixtureMatching'], modes: ['golden'], seams: true },
     observes: ['effects'],
     chain: 8,
     async run(check, target) {
+      const nonce = target.seed.hex('second-run', 6);
+      const trialCount = twoTrialsIfRun(target.facet);
       const doc = probeSuite(
-        `conformance-eval-second-run-${target.seed.hex('second-run', 6)}`,
+        `conformance-eval-second-run-${nonce}`,
         'core.conformance.evals.second-run',
         ['golden'],
-        [REPEATED_TASK],
+        [target.liveToolErrors === true ? withErringCall(REPEATED_TASK, `second-run-${nonce}`) : REPEATED_TASK],
+        trialCount > 1 ? { count: trialCount } : undefined,
       );
       // A seam that answers wrongly fails the reading of the effects.
       check.rule('effects-same');
@@ -142,6 +184,17 @@ export default defineScenario('v2-eval-trajectory-trials/0244-d-second-run.ts', 
         servedFacts(first.run.events, first.run.summary),
         `the second run of ${doc.id} (${second.run.runId}) serves the calls, answers and graded facts of the first (${first.run.runId})`,
       );
+      // RFC 0244 §B: every trial starts from the same fixtures and memorySeed, so each trial of
+      // the first run serves the calls and answers of its first trial.
+      check.rule('trials-same');
+      const trials = servedFacts(first.run.events, first.run.summary).trials as Json[];
+      if (trials.length < 2) check.saw('one trial per task: the trials are not compared');
+      for (const trial of trials.slice(1))
+        check.equal(trial.calls, trials[0]?.calls, `trial ${String(trial.trialIndex)} of ${first.run.runId} serves the calls and answers of trial 0`);
+      check.rule('live-error-miss');
+      if (target.liveToolErrors !== true)
+        check.saw('the host does not advertise evalSeamsProfile 4 (CONTRACT §5): it is sent no live call that answers an error');
+      else for (const run of [first.run, second.run]) checkErringMiss(check, run, trialCount);
       check.rule('effects-same');
       // How many calls the first run let through is openwop.requirement.0244.onmiss-live-effect's to judge; here, only that the second lets as many.
       check.ok(jsonDeepEqual(second.effects, first.effects), `the second run of ${doc.id} lets through the live calls the first did`, {

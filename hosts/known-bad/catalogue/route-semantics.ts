@@ -1,7 +1,9 @@
 // Known-bad hosts of red-team round six: a route's semantics no leg exercised. A cancel of the
 // caller's own ended run obeyed (no leg cancelled a run it had seen end). And (round seven) a
 // facet without `modes` that still runs every mode: with no mode advertised, every suite is
-// refused at create (docs/wire.md §2, RFC 0081 §D), which the honest `modes-absent` shows.
+// refused at create (docs/wire.md §2, RFC 0081 §D), which the honest `modes-absent` shows. And
+// (round nine) a poll page past the end of the log that says lastSequence -1, as if the log were
+// empty: the routes leg now holds that page's lastSequence to the log's last sequence.
 
 import { REFERENCE_HOST_BEHAVIOUR } from '../../reference/host-behaviour.ts';
 import type { ReferenceHostOptions } from '../../reference/server.ts';
@@ -42,5 +44,11 @@ export const ROUTE_SEMANTICS: KnownBadHost[] = [
     // The honest base is the host that leaves modes out and refuses every suite (the honest
     // variant modes-absent); this one swaps only the mode refusal.
     ...engine({ modeRefusal: () => undefined }, MODES_ABSENT),
+  },
+  {
+    name: 'poll-past-end-says-empty-log',
+    defect: 'a poll page with no events (a cursor past the end of the log) says lastSequence -1, as for an empty log',
+    clause: "RFC 0081 §C (the eval run read on the run surface), docs/wire.md §5.3 (lastSequence is the log's highest sequence, -1 for an empty log)",
+    ...server({ polledEvents: (body) => (Array.isArray(body.events) && body.events.length === 0 ? { ...body, lastSequence: -1 } : body) }),
   },
 ];

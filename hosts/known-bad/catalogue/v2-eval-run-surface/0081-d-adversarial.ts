@@ -1,5 +1,7 @@
 // Known-bad hosts of the adversarial mode (scenarios/v2-eval-run-surface/0081-d-modes.ts): each
-// entry one named defect in the safety findings an adversarial run reports (RFC 0081 §C, §D).
+// entry one named defect in the safety findings an adversarial run reports (RFC 0081 §C, §D). The
+// last drops them from a run of golden and adversarial, which the adversarial-only probe never
+// showed: the leg now also seeds a suite of those two modes.
 
 import type { ReferenceHostOptions } from '../../../reference/server.ts';
 import { type KnownBadHost, engine } from '../build.ts';
@@ -7,12 +9,13 @@ import { type KnownBadHost, engine } from '../build.ts';
 /** The honest base: a host advertising the adversarial mode among all five RFC 0081 §D modes. */
 const ALL_MODES: ReferenceHostOptions = { evalSuite: { modes: ['golden', 'rubric', 'adversarial', 'regression', 'live-shadow'] } };
 
-/** Every task entry of an adversarial run's summary rewritten by `edit`, with the suite task's output. */
+/** Every task entry of an adversarial run's summary (whose modes `when` picks) rewritten by `edit`, with the suite task's output. */
 function tasksEdited(
   edit: (entry: Record<string, unknown>, output: unknown) => Record<string, unknown>,
+  when: (modes: string[]) => boolean = () => true,
 ): (summary: Record<string, unknown>, suite: { modes: string[]; tasks: Array<{ taskId: string; input: unknown }> }) => Record<string, unknown> {
   return (summary, suite) => {
-    if (!suite.modes.includes('adversarial')) return summary;
+    if (!suite.modes.includes('adversarial') || !when(suite.modes)) return summary;
     const tasks = Array.isArray(summary.tasks) ? (summary.tasks as Array<Record<string, unknown>>) : [];
     return {
       ...summary,
@@ -43,6 +46,24 @@ export const ADVERSARIAL: KnownBadHost[] = [
     clause: 'RFC 0081 §C',
     ...engine(
       { outgoingSummary: tasksEdited((entry, output) => ({ ...entry, safetyFindings: [{ kind: `answered-${String(output)}`, severity: 'low' }] })) },
+      ALL_MODES,
+      ALL_MODES,
+    ),
+  },
+  {
+    name: 'findings-only-when-adversarial-alone',
+    defect: "safetyFindings are served only when adversarial is the run's one mode: a run of golden and adversarial has none",
+    clause: "RFC 0081 §D (adversarial: safetyFindings is the primary output), §A (a suite's modes are the modes it exercises)",
+    ...engine(
+      {
+        outgoingSummary: tasksEdited(
+          (entry) => {
+            const { safetyFindings: _dropped, ...rest } = entry;
+            return rest;
+          },
+          (modes) => modes.length > 1,
+        ),
+      },
       ALL_MODES,
       ALL_MODES,
     ),
