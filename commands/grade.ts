@@ -24,7 +24,8 @@ import {
 } from '../lib/client/index.ts';
 import { compareSummary, hostCeilingPassed, type MemberComparison } from './support/grade-compare.ts';
 import { given, readMaxEvents } from './support/run-settings.ts';
-import { FORM_NAMES, tooManyEvents, type ReadEvents } from '../lib/client/events-text.ts';
+import { SETTING_FLAGS } from './support/setting-flags.ts';
+import { type EventsCap, FORM_NAMES, tooManyEvents, type ReadEvents } from '../lib/client/events-text.ts';
 import { readEventsFile } from '../lib/client/events-stream.ts';
 import { wholeLogProblem } from '../lib/client/event-log.ts';
 import { gradeRun, type EvalSuite, type RunGrade } from '../lib/grader/index.ts';
@@ -122,12 +123,13 @@ export async function gradeCommand(options: GradeOptions, rawIo: Io): Promise<nu
   if (!cap.ok) return cannotStart(io, cap.problem);
   const suite = readSuite(options.suite);
   if (!suite.ok) return cannotStart(io, suite.message);
-  if (options.events !== undefined) return gradeFile(suite.suite, options.events, cap.maxEvents, io);
-  if (options.archive !== undefined) return gradeArchived(suite.suite, options.archive, options.run, cap.maxEvents, io);
+  const eventsCap: EventsCap = { max: cap.maxEvents, setting: SETTING_FLAGS.maxEvents };
+  if (options.events !== undefined) return gradeFile(suite.suite, options.events, eventsCap, io);
+  if (options.archive !== undefined) return gradeArchived(suite.suite, options.archive, options.run, eventsCap, io);
   if (options.run === undefined || options.run === '') return cannotStart(io, '--run ID is required with --base-url');
   if (!apiKey) return cannotStart(io, '--api-key (or OPENWOP_API_KEY) is required with --base-url');
   if (!isHttpUrl(options.baseUrl!)) return cannotStart(io, `--base-url must be an absolute http(s) URL, got "${options.baseUrl}"`);
-  const client = createClient({ baseUrl: options.baseUrl!, apiKey, maxEvents: cap.maxEvents });
+  const client = createClient({ baseUrl: options.baseUrl!, apiKey, maxEvents: cap.maxEvents, names: SETTING_FLAGS });
   try {
     return await gradeServed(suite.suite, client, options.run, io);
   } catch (error) {
@@ -155,11 +157,11 @@ export function eventsReadProblem(error: unknown): string {
   return code ?? message;
 }
 
-function gradeFile(suite: EvalSuite, path: string, maxEvents: number, io: Io): number {
+function gradeFile(suite: EvalSuite, path: string, cap: EventsCap, io: Io): number {
   // Read as it comes (lib/client/events-stream.ts): the text is not held beside its events.
   let read: ReadEvents;
   try {
-    read = readEventsFile(path, MAX_ARCHIVE_BYTES, maxEvents);
+    read = readEventsFile(path, MAX_ARCHIVE_BYTES, cap);
   } catch (error) {
     return cannotStart(io, `${path}: cannot read the events (${eventsReadProblem(error)})`);
   }
@@ -208,13 +210,13 @@ async function gradeServed(suite: EvalSuite, client: Client, runId: string, io: 
 }
 
 /** `--archive ARCHIVE --run ID`: the served summary and the log, both as the archive recorded them. */
-function gradeArchived(suite: EvalSuite, path: string, runId: string | undefined, maxEvents: number, io: Io): number {
+function gradeArchived(suite: EvalSuite, path: string, runId: string | undefined, cap: EventsCap, io: Io): number {
   if (runId === undefined || runId === '') return cannotStart(io, '--run ID is required with --archive');
   const archive = readArchiveFile(path);
   if (!archive.ok) return cannotStart(io, archive.reason);
   const run = archivedRun(archive.har, runId);
   if (!run.ok) return cannotStart(io, `${path}: ${run.reason}`);
-  if (run.events.length > maxEvents) return cannotStart(io, tooManyEvents(`the events of run ${runId} in ${path}`, maxEvents).message);
+  if (run.events.length > cap.max) return cannotStart(io, tooManyEvents(`the events of run ${runId} in ${path}`, cap).message);
   const where = `the events of run ${runId} in ${path}`;
   const invalid = invalidEvent(run.events, where) ?? inWhole(wholeLogProblem(run.events, runId), where) ?? ofSuite(run.events, suite, where);
   if (invalid !== undefined) return cannotStart(io, invalid);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EventsTextReader, readEventsFile } from '../lib/client/events-stream.ts';
-import { readEventsText } from '../lib/client/events-text.ts';
+import { type EventsCap, readEventsText } from '../lib/client/events-text.ts';
 import { MAX_ARCHIVE_BYTES, readInputText } from '../lib/input-file.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'owec-events-stream-'));
@@ -17,8 +17,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const PATH = 'events.txt';
 
 /** `text` given to a reader in the pieces its cuts make. */
-function streamed(text: string, cuts: number[], maxEvents?: number): ReturnType<EventsTextReader['end']> {
-  const reader = new EventsTextReader(PATH, maxEvents);
+function streamed(text: string, cuts: number[], cap?: EventsCap): ReturnType<EventsTextReader['end']> {
+  const reader = new EventsTextReader(PATH, cap);
   let from = 0;
   for (const at of [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b)) {
     reader.push(text.slice(from, at));
@@ -109,23 +109,25 @@ describe('EventsTextReader', () => {
         fc.integer({ min: 1, max: 3 }),
         (fragments, cuts, cap) => {
           const text = fragments.join('');
-          expect(streamed(text, cuts, cap)).toEqual(readEventsText(text, PATH, cap));
+          const eventsCap = { max: cap, setting: 'the cap' };
+          expect(streamed(text, cuts, eventsCap)).toEqual(readEventsText(text, PATH, eventsCap));
         },
       ),
       { numRuns: 2000 },
     );
     const ndjson = '{"type":"a"}\n'.repeat(4);
-    expect(streamed(ndjson, [5], 3)).toEqual({
+    // The setting is named as the caller names it (lib/setting-names.ts), never a flag of lib's own.
+    expect(streamed(ndjson, [5], { max: 3, setting: 'the cap setting' })).toEqual({
       ok: false,
-      message: `${PATH}: more than 3 events, the cap on events per run (--max-events); a longer log is read with a larger cap`,
+      message: `${PATH}: more than 3 events, the cap on events per run (the cap setting); a longer log is read with a larger cap`,
     });
-    expect(streamed(ndjson, [5], 4)).toMatchObject({ ok: true, form: 'ndjson' });
+    expect(streamed(ndjson, [5], { max: 4, setting: 'the cap setting' })).toMatchObject({ ok: true, form: 'ndjson' });
     for (const text of [
       `[${'{"type":"a"},'.repeat(3)}{"type":"a"}]`,
       `{"events":[${'{"type":"a"},'.repeat(3)}{"type":"a"}]}`,
       'data: {"type":"a"}\n\n'.repeat(4),
     ])
-      expect(streamed(text, [3], 3)).toMatchObject({ ok: false, message: expect.stringMatching(/more than 3 events/) });
+      expect(streamed(text, [3], { max: 3, setting: 'the cap setting' })).toMatchObject({ ok: false, message: expect.stringMatching(/more than 3 events/) });
   });
 
   it('holds one line of NDJSON at a time, not the text', () => {

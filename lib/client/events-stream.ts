@@ -13,15 +13,15 @@ import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { readInputChunks } from '../input-file.ts';
 import { JsonTooDeep, jsonValueTooDeep, parseJsonBounded } from '../json-depth.ts';
-import { capped, oneObject, parseError, readEventsText, type ReadEvents, SSE_LINE, sseFrames, tooManyEvents, WHAT_IS_ACCEPTED } from './events-text.ts';
+import { capped, type EventsCap, NO_CAP, oneObject, parseError, readEventsText, type ReadEvents, SSE_LINE, sseFrames, tooManyEvents, WHAT_IS_ACCEPTED } from './events-text.ts';
 
 /**
  * The events of the file at `path`, read in chunks of bytes up to `maxBytes`; throws as
  * `readInputChunks` throws (ENOENT, EFBIG, NoWriter, …), whatever the text holds: the file is
  * read to its end even once its events are known to be refused.
  */
-export function readEventsFile(path: string, maxBytes: number, maxEvents = Number.POSITIVE_INFINITY): ReadEvents {
-  const reader = new EventsTextReader(path, maxEvents);
+export function readEventsFile(path: string, maxBytes: number, cap: EventsCap = NO_CAP): ReadEvents {
+  const reader = new EventsTextReader(path, cap);
   const decoder = new StringDecoder('utf8');
   readInputChunks(path, maxBytes, (chunk) => reader.push(decoder.write(chunk)));
   reader.push(decoder.end());
@@ -48,8 +48,8 @@ const FORM_OPENERS = new Set([':', 'e', 'd', 'i', 'r', '{', '[']);
 
 export class EventsTextReader {
   readonly #path: string;
-  /** More events than this are refused, as soon as they are read (readEventsText's `maxEvents`). */
-  readonly #maxEvents: number;
+  /** More events than its `max` are refused, as soon as they are read (readEventsText's `cap`). */
+  readonly #cap: EventsCap;
   #mode: Mode = 'start';
   #bom = false;
   /** The first character of the text that is not blank, once met. */
@@ -65,9 +65,9 @@ export class EventsTextReader {
   #sse: { parser: EventSourceParser; result: () => ReadEvents } | undefined;
   #result: ReadEvents | undefined;
 
-  constructor(path: string, maxEvents = Number.POSITIVE_INFINITY) {
+  constructor(path: string, cap: EventsCap = NO_CAP) {
     this.#path = path;
-    this.#maxEvents = maxEvents;
+    this.#cap = cap;
   }
 
   /** The characters of the text held (the text kept whole, and the line not yet ended), for the tests. */
@@ -122,13 +122,13 @@ export class EventsTextReader {
         // No other line: the file is that one object, read as readEventsText reads one.
         const { value } = this.#first!;
         if (jsonValueTooDeep(value)) return { ok: false, message: new JsonTooDeep(`${this.#path}: the events`).message };
-        return capped(oneObject(value, this.#path), this.#path, this.#maxEvents);
+        return capped(oneObject(value, this.#path), this.#path, this.#cap);
       }
       case 'ndjson':
         return { ok: true, events: this.#events, form: 'ndjson' };
       default:
         // 'start' (no text) and 'whole'.
-        return readEventsText((this.#bom ? '\uFEFF' : '') + this.#whole.take(), this.#path, this.#maxEvents);
+        return readEventsText((this.#bom ? '\uFEFF' : '') + this.#whole.take(), this.#path, this.#cap);
     }
   }
 
@@ -200,7 +200,7 @@ export class EventsTextReader {
       this.#decide(parseError(error, `${this.#path}:${this.#lineCount}`, 'not a JSON event'));
       return;
     }
-    if (this.#events.length > this.#maxEvents) this.#decide(tooManyEvents(this.#path, this.#maxEvents));
+    if (this.#events.length > this.#cap.max) this.#decide(tooManyEvents(this.#path, this.#cap));
   }
 
   /**
@@ -250,7 +250,7 @@ export class EventsTextReader {
 
   /** From 'head' to 'sse', the line that told it ended: the blank lines before it as line breaks (see #lines). */
   #toSse(): void {
-    const frames = sseFrames(this.#path, this.#maxEvents);
+    const frames = sseFrames(this.#path, this.#cap);
     this.#sse = { parser: createParser({ onEvent: frames.onEvent }), result: frames.result };
     this.#mode = 'sse';
     this.#sse.parser.feed('\n'.repeat(this.#lineCount - 1));

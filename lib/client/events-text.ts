@@ -10,6 +10,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { JsonTooDeep, MAX_JSON_DEPTH, jsonTextTooDeep, parseJsonBounded } from '../json-depth.ts';
 import { isJsonObject } from '../json-value.ts';
+import { DOMAIN_NAMES } from '../setting-names.ts';
 
 export type EventsForm = 'ndjson' | 'json-array' | 'poll' | 'sse';
 
@@ -38,31 +39,40 @@ export function parseError(error: unknown, where: string, what: string): { ok: f
   return { ok: false, message: `${where}: ${what} (${(error as Error).message})` };
 }
 
+/** The cap on events per run a read is held to, and how the user sets it (lib/setting-names.ts). */
+export interface EventsCap {
+  readonly max: number;
+  readonly setting: string;
+}
+
+/** No cap: a log the harness wrote itself, or a test's. */
+export const NO_CAP: EventsCap = { max: Number.POSITIVE_INFINITY, setting: DOMAIN_NAMES.maxEvents };
+
 /**
- * A log of more than `maxEvents` events, refused as the live read refuses one past the cap on
+ * A log of more than `cap.max` events, refused as the live read refuses one past the cap on
  * events per run (lib/client/event-log.ts): every event parsed is held, and a file of small events
  * up to the bound on its bytes would hold more than the runtime's memory.
  */
-export function tooManyEvents(path: string, maxEvents: number): { ok: false; message: string } {
-  return { ok: false, message: `${path}: more than ${maxEvents} events, the cap on events per run (--max-events); a longer log is read with a larger cap` };
+export function tooManyEvents(path: string, cap: EventsCap): { ok: false; message: string } {
+  return { ok: false, message: `${path}: more than ${cap.max} events, the cap on events per run (${cap.setting}); a longer log is read with a larger cap` };
 }
 
-/** `read`, or a refusal when it holds more than `maxEvents` events. */
-export function capped(read: ReadEvents, path: string, maxEvents: number): ReadEvents {
-  return read.ok && read.events.length > maxEvents ? tooManyEvents(path, maxEvents) : read;
+/** `read`, or a refusal when it holds more than `cap.max` events. */
+export function capped(read: ReadEvents, path: string, cap: EventsCap): ReadEvents {
+  return read.ok && read.events.length > cap.max ? tooManyEvents(path, cap) : read;
 }
 
-/** The events in `text`, the contents of the file at `path`, and the form they were in; more than `maxEvents` are refused. */
-export function readEventsText(text: string, path: string, maxEvents = Number.POSITIVE_INFINITY): ReadEvents {
-  return capped(readEventsWhole(text, path, maxEvents), path, maxEvents);
+/** The events in `text`, the contents of the file at `path`, and the form they were in; more than `cap.max` are refused. */
+export function readEventsText(text: string, path: string, cap: EventsCap = NO_CAP): ReadEvents {
+  return capped(readEventsWhole(text, path, cap), path, cap);
 }
 
-function readEventsWhole(text: string, path: string, maxEvents: number): ReadEvents {
+function readEventsWhole(text: string, path: string, cap: EventsCap): ReadEvents {
   const body = text.replace(/^\uFEFF/, '');
   const trimmed = body.trim();
   if (trimmed === '') return { ok: false, message: `${path}: the events file is empty; ${WHAT_IS_ACCEPTED}` };
   const firstLine = trimmed.split(/\r?\n/, 1)[0]!;
-  if (SSE_LINE.test(firstLine)) return readSse(body, path, maxEvents);
+  if (SSE_LINE.test(firstLine)) return readSse(body, path, cap);
   if (trimmed.startsWith('[')) {
     let value: unknown;
     try {
@@ -79,7 +89,7 @@ function readEventsWhole(text: string, path: string, maxEvents: number): ReadEve
       whole = parseJsonBounded(trimmed, `${path}: the events`);
     } catch (error) {
       if (error instanceof JsonTooDeep) return { ok: false, message: error.message };
-      return readNdjson(body, path, maxEvents);
+      return readNdjson(body, path, cap);
     }
     return oneObject(whole, path);
   }
@@ -94,7 +104,7 @@ export function oneObject(whole: unknown, path: string): ReadEvents {
   return { ok: false, message: `${path}: a JSON object that is neither a poll response (no events array) nor a run event (no type); ${WHAT_IS_ACCEPTED}` };
 }
 
-function readNdjson(body: string, path: string, maxEvents: number): ReadEvents {
+function readNdjson(body: string, path: string, cap: EventsCap): ReadEvents {
   const events: unknown[] = [];
   const lines = body.split('\n');
   for (let i = 0; i < lines.length; i += 1) {
@@ -102,7 +112,7 @@ function readNdjson(body: string, path: string, maxEvents: number): ReadEvents {
     if (line === '') continue;
     try {
       events.push(parseJsonBounded(line, `${path}:${i + 1}: the event`));
-      if (events.length > maxEvents) return tooManyEvents(path, maxEvents);
+      if (events.length > cap.max) return tooManyEvents(path, cap);
     } catch (error) {
       return parseError(error, `${path}:${i + 1}`, 'not a JSON event');
     }
@@ -111,8 +121,8 @@ function readNdjson(body: string, path: string, maxEvents: number): ReadEvents {
 }
 
 /** An SSE transcript, parsed by the parser lib/client/events.ts reads live streams with. */
-function readSse(body: string, path: string, maxEvents: number): ReadEvents {
-  const frames = sseFrames(path, maxEvents);
+function readSse(body: string, path: string, cap: EventsCap): ReadEvents {
+  const frames = sseFrames(path, cap);
   const parser = createParser({ onEvent: frames.onEvent });
   // A transcript cut after its last data line still ends its last frame.
   parser.feed(body.endsWith('\n\n') ? body : `${body}\n\n`);
@@ -120,7 +130,7 @@ function readSse(body: string, path: string, maxEvents: number): ReadEvents {
 }
 
 /** The events of the frames of an SSE transcript, handed to `onEvent` by the parser; `result` when it has ended. */
-export function sseFrames(path: string, maxEvents = Number.POSITIVE_INFINITY): { onEvent: (message: EventSourceMessage) => void; result: () => ReadEvents } {
+export function sseFrames(path: string, cap: EventsCap = NO_CAP): { onEvent: (message: EventSourceMessage) => void; result: () => ReadEvents } {
   const events: unknown[] = [];
   let problem: string | undefined;
   let frames = 0;
@@ -149,8 +159,8 @@ export function sseFrames(path: string, maxEvents = Number.POSITIVE_INFINITY): {
     // One at a time: a batch as long as the host likes would pass a call more arguments than it takes.
     if (name === 'batch' && Array.isArray(data)) for (const event of data) events.push(event);
     else events.push(data);
-    if (events.length > maxEvents) {
-      problem = tooManyEvents(path, maxEvents).message;
+    if (events.length > cap.max) {
+      problem = tooManyEvents(path, cap).message;
       events.length = 0;
     }
   };
