@@ -151,7 +151,9 @@ describe('grade --max-events: the cap on events per run, as run has it', () => {
     const path = file('capped.ndjson', ndjson(costLog()));
     const over = await cli('grade', '--suite', suite, '--events', path, '--max-events', '18');
     expect(over.code, over.out).toBe(2);
-    expect(over.err).toMatch(/capped\.ndjson: more than 18 events, the cap on events per run \(--max-events \(OPENWOP_MAX_EVENTS\)\); a longer log is read with a larger cap\n$/);
+    expect(over.err).toMatch(
+      /capped\.ndjson: more than 18 events, the cap on events per run \(--max-events \(OPENWOP_MAX_EVENTS\)\); a longer log is read with a larger cap\n$/,
+    );
     const within = await cli('grade', '--suite', suite, '--events', path, '--max-events', '19');
     expect(within.code, within.err).toBe(0);
     const bad = await cli('grade', '--suite', suite, '--events', path, '--max-events', '0');

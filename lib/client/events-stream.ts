@@ -13,7 +13,19 @@ import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { readInputChunks } from '../input-file.ts';
 import { JsonTooDeep, jsonValueTooDeep, parseJsonBounded } from '../json-depth.ts';
-import { capped, type EventsCap, NO_CAP, oneObject, parseError, readEventsText, type ReadEvents, SSE_LINE, sseFrames, tooManyEvents, WHAT_IS_ACCEPTED } from './events-text.ts';
+import {
+  capped,
+  type EventsCap,
+  NO_CAP,
+  oneObject,
+  parseError,
+  readEventsText,
+  type ReadEvents,
+  SSE_LINE,
+  sseFrames,
+  tooManyEvents,
+  WHAT_IS_ACCEPTED,
+} from './events-text.ts';
 
 /**
  * The events of the file at `path`, read in chunks of bytes up to `maxBytes`; throws as
