@@ -52,7 +52,7 @@ import { GRADING_CORNERS } from './catalogue/grading-corners.ts';
 import { FIXTURE_CORNERS } from './catalogue/fixture-corners.ts';
 import { TRIALS_COMBINED } from './catalogue/trials-combined.ts';
 import { LIVE_TOOL_ERRORS } from './catalogue/live-tool-errors.ts';
-import { STRING_VALUES } from './catalogue/string-values.ts';
+import { VALUE_GATED } from './catalogue/value-gated.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
 
@@ -93,5 +93,5 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...FIXTURE_CORNERS,
   ...TRIALS_COMBINED,
   ...LIVE_TOOL_ERRORS,
-  ...STRING_VALUES,
+  ...VALUE_GATED,
 ];

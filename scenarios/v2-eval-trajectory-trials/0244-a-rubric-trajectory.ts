@@ -6,14 +6,15 @@
 //                                    matched and its judged score reaches passScore; on a seeded suite
 //                                    (JUDGE_WEIGHTS) the scripted judge weighs its criteria, meets them
 //                                    verbatim, scores an all-zero rubric 0, and passRule "mean" reads
-//                                    the mean judged score, not the share of trials that passed.
+//                                    the mean judged score, not the share of trials that passed; a trial
+//                                    judged exactly passScore passes.
 // Gate: the leg's `needs`, as the runner reads them (lib/ledger/gates.ts); the fixture it names.
 // The leg asserts against the reference grade recomputed from the host's own event log, and that
 // grade against what the scripted agent's and judge's contract produces (the expectedGrade).
 
 import { defineScenario, type Leg } from '../../lib/ledger/scenario.ts';
 import type { FixtureDocument } from '../../lib/fixtures.ts';
-import { requireCompleted, SCRIPTED_AGENT, sharedEvalRun, summaryTask } from '../support/eval-run.ts';
+import { eventsOfType, payloadOf, requireCompleted, SCRIPTED_AGENT, sharedEvalRun, summaryTask } from '../support/eval-run.ts';
 import { observeSeededRun } from '../support/seeded-run.ts';
 import { checkAgainstExpected } from '../support/trajectory-trials.ts';
 
@@ -52,16 +53,23 @@ const WEIGHTS_TASKS = [
     ],
     { '3': { output: 'pending' } },
   ),
+  // 0.75 in every trial, exactly passScore: each trial passes (a gating score of at least passScore)
+  judged('at-pass-score', 'refund approved', [
+    ['refund approved', 0.75],
+    ['30-day window', 0.25],
+  ]),
 ];
 const WEIGHTS_GRADE: Array<[string, number, boolean]> = [
   ['weighted', 0.8, true],
   ['verbatim', 0, false],
   ['zero-weights', 0, false],
   ['mean-of-trials', 0.6, false],
+  ['at-pass-score', 0.75, true],
 ];
 const JUDGE_WEIGHTS: FixtureDocument = {
   id: 'conformance-eval-judge-weights',
-  description: 'Seeded by openwop.requirement.0244.rubric-trajectory-gated: the scripted judge on weighted, verbatim, all-zero and trial-varying rubrics.',
+  description:
+    'Seeded by openwop.requirement.0244.rubric-trajectory-gated: the scripted judge on weighted, verbatim, all-zero and trial-varying rubrics, and one scoring exactly passScore in every trial.',
   requires: { trials: true },
   suite: {
     suiteId: 'core.conformance.evals.judge-weights',
@@ -75,10 +83,10 @@ const JUDGE_WEIGHTS: FixtureDocument = {
   expectedGrade: {
     suiteId: 'core.conformance.evals.judge-weights',
     suiteVersion: '1.0.0',
-    aggregateScore: 0.35,
+    aggregateScore: 0.43,
     passed: false,
-    taskCount: 4,
-    passedCount: 1,
+    taskCount: 5,
+    passedCount: 2,
     totalCostUsd: 0,
     tasks: WEIGHTS_GRADE.map(([taskId, score, passed]) => ({
       taskId,
@@ -103,7 +111,8 @@ const legs: Leg[] = [
       main: 'RFC 0244 §A, RFC 0081 §C (a trial meeting both passes; the suite verdict over the gating scores)',
       'judge-weighted':
         'RFC 0081 §D (rubric: "a judge scores against weighted criteria"), CONTRACT §3 (the scripted judge: a criterion met when the output contains its text verbatim; the met weight over the total weight, 0 when every weight is 0)',
-      'judge-trials-mean': 'RFC 0244 §B as RFC 0246 corrects it (passRule "mean" reads the task gating score), CONTRACT §6 (Task)',
+      'judge-trials-mean':
+        'RFC 0244 §B as RFC 0246 corrects it (passRule "mean" reads the task gating score), CONTRACT §6 (Trial: it passes when its gating score is at least passScore; Task)',
     },
     needs: { facet: ['trajectory'], modes: ['rubric'], fixtures: [JUDGE] },
     async run(check, target) {
@@ -128,6 +137,17 @@ const legs: Leg[] = [
         const served = summaryTask(weights.summary, taskId);
         check.close(served?.score, score, `seeded task ${taskId}: judged score ${score}`);
         check.equal(served?.passed, passed, `seeded task ${taskId}: ${passed ? 'passes' : 'does not pass'} at passScore 0.75 under passRule "mean"`);
+      }
+      // A trial whose gating score is exactly passScore passes: all four are counted (CONTRACT §6 Trial).
+      check.rule('judge-trials-mean');
+      const trials = summaryTask(weights.summary, 'at-pass-score')?.trials as { passedCount?: unknown } | undefined;
+      check.equal(trials?.passedCount, 4, 'seeded task at-pass-score: each trial scores exactly passScore 0.75 and passes');
+      for (const scored of eventsOfType(weights, 'eval.scored').filter((e) => payloadOf(e).taskId === 'at-pass-score')) {
+        check.equal(
+          payloadOf(scored).passed,
+          true,
+          `seeded task at-pass-score, trial ${String(payloadOf(scored).trialIndex)}: a score of exactly passScore passes`,
+        );
       }
     },
   },
