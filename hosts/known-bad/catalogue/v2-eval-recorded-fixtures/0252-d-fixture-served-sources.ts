@@ -2,7 +2,8 @@
 // source run: the calls a fixture entry answered there are left out. UQ 4 rules that "the
 // derivation reads what the agent saw, live or fixture-served". The witness: the two-invocation
 // source's task second answers its echo of null from a fixture entry, and the replay's memory
-// task makes that call (0252.every-invocation-derived, rule fixture-served-derived).
+// task makes that call (openwop.requirement.0252.every-invocation-derived, rule
+// fixture-served-derived).
 
 import { type KnownBadHost, REF, engine } from '../build.ts';
 
