@@ -7,8 +7,7 @@ import type { HonestVariant } from './catalogue.ts';
 export const COST_VARIANTS: HonestVariant[] = [
   {
     name: 'cost-left-out-when-unpriced',
-    choice:
-      'a run none of whose provider.usage events carried a costEstimateUsd serves no totalCostUsd and no costUsd (unknown, not 0): on eval.scored, eval.completed and the summary',
+    choice: 'a run whose provider.usage events carry no costEstimateUsd serves no totalCostUsd and no costUsd anywhere (unknown, not 0)',
     clause: 'RFC 0081 §C (totalCostUsd summed from provider.usage), docs/wire.md §7 (totalCostUsd and costUsd optional)',
     shows: 'totalCostUsd left out of a run none of whose provider.usage events carried a cost',
     options: {

@@ -128,7 +128,7 @@ export const FIXTURES_AND_COST: KnownBadHost[] = [
   },
   {
     name: 'total-cost-left-out-when-priced',
-    defect: 'the summary never serves totalCostUsd, though the run\'s provider.usage events carry costs',
+    defect: "the summary never serves totalCostUsd, though the run's provider.usage events carry costs",
     clause: 'RFC 0081 §C (totalCostUsd summed from provider.usage), RFC 0244 §B (cost counts every trial)',
     ...engine({
       outgoingSummary: (summary) => {
