@@ -1,0 +1,11 @@
+import { startReferenceHost } from '../hosts/reference/server.ts';
+import { VARIANTS } from './honest9.ts';
+const v = VARIANTS.find((x) => x.name === process.argv[2])!;
+const host = await startReferenceHost({ log: (...a: unknown[]) => console.error('LOG', ...a), ...v.options, port: 0, dbPath: ':memory:' });
+const h = { authorization: `Bearer ${host.tenants.a.apiKey}`, 'content-type': 'application/json' };
+const r = await fetch(`${host.baseUrl}/runs`, { method: 'POST', headers: h, body: JSON.stringify({ mode: 'eval', evalSuiteRef: 'conformance-eval-efficiency', agentId: 'core.conformance.agents.scripted' }) });
+const c = await r.json(); console.log(r.status, JSON.stringify(c).slice(0, 300));
+await new Promise((s) => setTimeout(s, 1500));
+const p = await fetch(`${host.baseUrl}/runs/${c.runId.replace('/', '~2F')}/events/poll?timeout=1`, { headers: h });
+const j = await p.json(); console.log(p.status, JSON.stringify(j).slice(0,300)); for (const e of j.events ?? []) console.log(e.sequence, e.type, JSON.stringify(e.payload).slice(0, 200));
+await host.close();
