@@ -16,7 +16,7 @@ import { projectId } from '../lib/client/ids.ts';
 import { fixture } from '../lib/fixtures.ts';
 import { gradeRun, toSummaryView } from '../lib/grader/index.ts';
 import { cli } from './support/cli.ts';
-import { EventLog } from './support/event-log.ts';
+import { costFixtureLog } from './support/event-log.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'owec-written-shape-'));
 const RUN = 'tenant-a~2Frun-written-shape00';
@@ -149,17 +149,7 @@ describe('verify --replay and grade --archive refuse such an archive in one line
 
 describe('grade --archive: the reads of one run agree, or it is refused', () => {
   const COST = fixture('conformance-eval-cost');
-  const log = new EventLog({
-    token: 'written-reads',
-    suiteId: COST.suite.suiteId,
-    suiteVersion: COST.suite.version,
-    modes: ['golden'],
-    taskCount: 1,
-    trialCount: 3,
-  });
-  for (const i of [0, 1, 2])
-    log.trial('spend', i, { steps: [], usage: [{ inputTokens: 200, outputTokens: 40, costUsd: 0.004 }], decision: 'within budget', score: 1, passed: true });
-  const events = log.finish({ aggregateScore: 1, passed: false, passedCount: 1 });
+  const events = costFixtureLog('written-reads', 0.004);
   const runId = events[0]!.runId;
   const sse = (docs: typeof events) => docs.map((e) => `id: ${e.sequence}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join('');
   const poll = (docs: typeof events) => JSON.stringify({ runId, events: docs, lastSequence: docs.length - 1, status: 'completed', isTerminal: true });
@@ -206,17 +196,7 @@ describe("grade --archive: a run over the host's advertised maxCostUsdPerSuite",
   // The reference host fails a suite over its own ceiling (CONTRACT §6), which the grade cannot
   // know: grade --archive on such a run of a clean certification said `passed` differed, exit 1.
   const COST = fixture('conformance-eval-cost');
-  const log = new EventLog({
-    token: 'over-ceiling',
-    suiteId: COST.suite.suiteId,
-    suiteVersion: COST.suite.version,
-    modes: ['golden'],
-    taskCount: 1,
-    trialCount: 3,
-  });
-  for (const i of [0, 1, 2])
-    log.trial('spend', i, { steps: [], usage: [{ inputTokens: 200, outputTokens: 40, costUsd: 0.001 }], decision: 'within budget', score: 1, passed: true });
-  const events = log.finish({ aggregateScore: 1, passed: false, passedCount: 1 });
+  const events = costFixtureLog('over-ceiling', 0.001);
   const at = `/runs/${projectId(events[0]!.runId)}`;
   const summary = { ...toSummaryView(gradeRun(COST.suite as never, events as never)), passed: false };
   const graded = async (name: string, ceiling: number) => {

@@ -16,7 +16,7 @@ import { startWireProxy } from '../hosts/honest-variants/wire.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
 import { cli } from './support/cli.ts';
 import { eventsReadProblem } from '../commands/grade.ts';
-import { EventLog, SCRIPTED_AGENT_ID } from './support/event-log.ts';
+import { costFixtureLog, SCRIPTED_AGENT_ID } from './support/event-log.ts';
 import { forward } from './support/forward.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'owec-grade-'));
@@ -30,21 +30,7 @@ const COST = fixture('conformance-eval-cost');
 const costSuite = file('cost-suite.json', JSON.stringify(COST));
 
 /** A hand-written log of the cost fixture: three trials at 0.004 USD each. */
-function costLog(): RunEvent[] {
-  const log = new EventLog({
-    token: 'grade-cost',
-    suiteId: COST.suite.suiteId,
-    suiteVersion: COST.suite.version,
-    modes: ['golden'],
-    taskCount: 1,
-    trialCount: 3,
-  });
-  for (const i of [0, 1, 2])
-    log.trial('spend', i, { steps: [], usage: [{ inputTokens: 200, outputTokens: 40, costUsd: 0.004 }], decision: 'within budget', score: 1, passed: true });
-  return log.finish({ aggregateScore: 1, passed: false, passedCount: 1 });
-}
-
-const events = costLog();
+const events: RunEvent[] = costFixtureLog('grade-cost', 0.004);
 const expected = JSON.parse(JSON.stringify(gradeRun(COST.suite as unknown as EvalSuite, events)));
 
 /** An SSE transcript of `events` as a host frames it (docs/wire.md §5.2), with what SSE allows. */

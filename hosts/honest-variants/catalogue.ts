@@ -27,6 +27,7 @@ import { ENVELOPE_VARIANTS } from './envelopes.ts';
 import { OPEN_READING_VARIANTS } from './open-readings.ts';
 import { RECORDED_VARIANTS } from './recorded.ts';
 import { ORDER_AND_SIGN_VARIANTS } from './order-and-sign.ts';
+import { COST_VARIANTS } from './costs.ts';
 
 export interface HonestVariant {
   /** kebab-case, unique. */
@@ -244,4 +245,5 @@ export const HONEST_VARIANTS: HonestVariant[] = [
   ...PROVENANCE_VARIANTS,
   ...RECORDED_VARIANTS,
   ...ORDER_AND_SIGN_VARIANTS,
+  ...COST_VARIANTS,
 ];

@@ -111,7 +111,7 @@ export function optionalMembers(schemas: Schemas = shippedSchemas()): OptionalMe
  * them out would break that clause: no omission variant for these (an unusual value still is).
  */
 export const CONDITIONAL: Readonly<Record<string, string>> = {
-  'eval-summary.totalCostUsd': 'RFC 0081 §C (the scorecard: totalCostUsd summed from provider.usage)',
+  'eval-summary.totalCostUsd': 'RFC 0081 §C (the scorecard: totalCostUsd summed from provider.usage, which the runs price)',
   'eval-summary.tasks[].trajectory': 'RFC 0244 §A (a task with expected.trajectory reports its trajectory block)',
   'eval-summary.tasks[].trials': 'RFC 0244 §B (a suite with trials reports the per-task trials block)',
   'eval-summary.tasks[].fixtureMissCount': 'RFC 0244 §D (count the miss in fixtureMissCount; onMiss live MUST carry it > 0)',

@@ -52,6 +52,7 @@ import { GRADING_CORNERS } from './catalogue/grading-corners.ts';
 import { FIXTURE_CORNERS } from './catalogue/fixture-corners.ts';
 import { TRIALS_COMBINED } from './catalogue/trials-combined.ts';
 import { LIVE_TOOL_ERRORS } from './catalogue/live-tool-errors.ts';
+import { FIXTURE_SERVED_SOURCES } from './catalogue/v2-eval-recorded-fixtures/0252-d-fixture-served-sources.ts';
 import { VALUE_GATED } from './catalogue/value-gated.ts';
 
 export type { KnownBadHost } from './catalogue/build.ts';
@@ -93,5 +94,6 @@ export const KNOWN_BAD_HOSTS: KnownBadHost[] = [
   ...FIXTURE_CORNERS,
   ...TRIALS_COMBINED,
   ...LIVE_TOOL_ERRORS,
+  ...FIXTURE_SERVED_SOURCES,
   ...VALUE_GATED,
 ];

@@ -61,6 +61,7 @@ CREATE TABLE IF NOT EXISTS tool_calls (
   outcome TEXT,
   error TEXT,
   status TEXT NOT NULL,
+  answered_by TEXT,
   PRIMARY KEY (run_id, sequence)
 );
 CREATE TABLE IF NOT EXISTS derived_fixtures (
@@ -107,6 +108,9 @@ export class SqliteStore implements Store {
   constructor(path: string) {
     this.#db = new SqliteFile(path);
     this.#db.exec(SCHEMA);
+    // A file written before tool_calls recorded who answered each call gains the column (NULL: unknown).
+    const toolCallColumns = this.#db.prepared('PRAGMA table_info(tool_calls)').all() as Array<{ name: string }>;
+    if (!toolCallColumns.some((column) => column.name === 'answered_by')) this.#db.exec('ALTER TABLE tool_calls ADD COLUMN answered_by TEXT');
   }
 
   close(): void {
@@ -176,8 +180,8 @@ export class SqliteStore implements Store {
 
   insertToolCall(runId: string, call: RecordedToolCall): void {
     this.#sql(
-      `INSERT INTO tool_calls (run_id, sequence, agent_id, depth, tool_name, inputs, outcome, error, status)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO tool_calls (run_id, sequence, agent_id, depth, tool_name, inputs, outcome, error, status, answered_by)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(runId, ...columns(toolCallRow(call)));
   }
 

@@ -42,6 +42,7 @@ export interface ToolCallRow {
   outcome: string | null;
   error: string | null;
   status: string;
+  answered_by: string | null;
 }
 
 /** The two event types whose payload carries tool content (`inputs`, `outcome`). */
@@ -147,6 +148,7 @@ export function toolCallRow(call: RecordedToolCall): ToolCallRow {
     outcome: jsonOrNull(call.outcome),
     error: jsonOrNull(call.error),
     status: call.status,
+    answered_by: call.answeredBy ?? null,
   };
 }
 
@@ -161,6 +163,7 @@ export function toToolCall(row: ToolCallRow): RecordedToolCall {
   };
   if (row.outcome !== null) call.outcome = JSON.parse(row.outcome) as unknown;
   if (row.error !== null) call.error = JSON.parse(row.error) as RecordedToolCall['error'];
+  if (row.answered_by !== null && row.answered_by !== undefined) call.answeredBy = row.answered_by as RecordedToolCall['answeredBy'];
   return call;
 }
 

@@ -4,7 +4,9 @@
 //   1. openwop.requirement.0252.every-invocation-derived  the entries come from every invocation of the eval's agent
 //                                   in the source, in sequence order (UQ 1): a replay calling the
 //                                   second invocation's calls is served them, and two identical
-//                                   calls from two invocations get their answers in source order
+//                                   calls from two invocations get their answers in source order;
+//                                   a call a fixture entry answered in the source is derived like a
+//                                   live one (UQ 4): the replay's echo of null is served its answer
 //   2. openwop.requirement.0252.derived-args-exact   a derived entry matches its call exactly (§D, UQ 2): a call
 //                                   carrying one argument more than the recorded one misses and
 //                                   fails closed
@@ -31,6 +33,8 @@ const SOURCE = 'conformance-eval-recorded-invocations-source';
 const REPLAY = 'conformance-eval-recorded-invocations-replay';
 /** What the source's first invocation echoed and no replay call asks for. */
 const UNCONSUMED = 'recorded-only-answer';
+/** What the source's fixture entry answered its echo of null with: no live echo answers it. */
+const FIXTURE_SERVED = { value: 'served-by-fixture' };
 /** What the source's memory held (its seed), which a replay's memory must not. */
 const SOURCE_MEMORY = 'source-memory';
 const NEEDS = { facet: RECORDED, fixtures: [SOURCE, REPLAY] };
@@ -69,6 +73,7 @@ const hostLegs: Leg[] = [
     rules: {
       main: 'RFC 0252 UQ 1 ("every call of every invocation of the eval\'s agentId")',
       'sequence-order': 'RFC 0252 §D, UQ 1 ("in event-sequence order")',
+      'fixture-served-derived': 'RFC 0252 UQ 4 ("the derivation reads what the agent saw, live or fixture-served")',
     },
     needs: NEEDS,
     chain: 6,
@@ -78,6 +83,18 @@ const hostLegs: Leg[] = [
       // The replay's second inc and its read exist only in the source's second invocation.
       check.equal(task?.fixtureMissCount, 0, "the replay task misses none of its calls: the second invocation's calls are derived too");
       check.equal(task?.passed, true, 'the replay task passes');
+      // The source's echo of null was answered ok by its task's fixture entry, not by the live echo:
+      // its entry is derived all the same, so the memory task's echo of null is served it, no miss.
+      check.rule('fixture-served-derived');
+      const memoryTask = summaryTask(replay.summary, 'memory');
+      check.equal(memoryTask?.fixtureMissCount, 0, "the memory task's echo of null misses nothing: the call the source's fixture answered is derived");
+      check.equal(memoryTask?.passed, true, 'the memory task passes');
+      const [sourceSecond, replayedMemory] = [trialAnswers(source.events, 'second'), trialAnswers(replay.events, 'memory')];
+      if (sourceSecond.known && replayedMemory.known) {
+        check.equal(sourceSecond.byTrial.get(0)?.[2], FIXTURE_SERVED, "the source's echo of null was answered by its fixture entry");
+        check.equal(replayedMemory.byTrial.get(0)?.[0], FIXTURE_SERVED, "the replay's echo of null is served the source's fixture-served answer");
+      } else check.saw('agent.tool-returned without the optional outcome: the fixture-served answer is read from fixtureMissCount alone');
+      check.rule('main');
       const [first, second, replayed] = [trialAnswers(source.events, 'first'), trialAnswers(source.events, 'second'), trialAnswers(replay.events, 'replay')];
       if (!first.known || !second.known || !replayed.known) return check.inapplicable(OUTCOME_UNSERVED);
       const [firstInc] = first.byTrial.get(0) ?? [];

@@ -12,6 +12,7 @@
  */
 
 import type { RunEvent } from '../../lib/run-event.ts';
+import { fixture } from '../../lib/fixtures.ts';
 
 export const SCRIPTED_AGENT_ID = 'core.conformance.agents.scripted';
 export const FIXTURE_MISS_CODE = 'eval_fixture_miss';
@@ -230,4 +231,16 @@ export class EventLog {
     this.events.push(event);
     return event;
   }
+}
+
+/**
+ * The log of the cost fixture's suite (`conformance-eval-cost`) as a host that fails it on its
+ * ceiling writes it: three trials of one task, each at `costUsd`, scored 1, the run not passed.
+ */
+export function costFixtureLog(token: string, costUsd: number): LogEvent[] {
+  const { suite } = fixture('conformance-eval-cost');
+  const log = new EventLog({ token, suiteId: suite.suiteId, suiteVersion: suite.version, modes: ['golden'], taskCount: 1, trialCount: 3 });
+  for (const i of [0, 1, 2])
+    log.trial('spend', i, { steps: [], usage: [{ inputTokens: 200, outputTokens: 40, costUsd }], decision: 'within budget', score: 1, passed: true });
+  return log.finish({ aggregateScore: 1, passed: false, passedCount: 1 });
 }

@@ -12,6 +12,9 @@ const SOURCE_RUN_ID = 'tenant-a/run-recorded-source';
 /** A call of the two-invocation source and its replay: the counter's `op` on their key, answered `count`. */
 const invocationsCounter = (op: string, count: number): CallSpec => call(COUNTER, { op, key: 'recorded-invocations' }, { key: 'recorded-invocations', count });
 
+/** The source's echo of null, answered by its fixture entry (not by the live echo), and the replay's, served that answer. */
+const FIXTURE_SERVED_ECHO: CallSpec = call(ECHO, { value: null }, { value: 'served-by-fixture' });
+
 /** The errors source's calls, and its replay's: the inc fails with the counter's error; the echo misses under onMiss "fail" and never runs. */
 const ERRORS_STEPS: CallSpec[] = [
   { tool: COUNTER, inputs: { op: 'inc', key: 'recorded-errors' }, error: { code: 'counter_unavailable', message: 'the counter is down for maintenance' } },
@@ -225,7 +228,7 @@ export const FIXTURE_MATCHING_LOGS: Record<string, () => LogEvent[]> = {
   },
 
   'conformance-eval-recorded-invocations-source': () => {
-    // Every call misses the empty lists and goes live: a fresh host counts 1, then 2.
+    // Every call but the echo of null (answered by second's fixture entry) misses and goes live: a fresh host counts 1, then 2.
     const log = open(fixture('conformance-eval-recorded-invocations-source'), 'recorded-invocations-source');
     log.trial('first', 0, {
       steps: [invocationsCounter('inc', 1), echo('recorded-only-answer')],
@@ -235,7 +238,7 @@ export const FIXTURE_MATCHING_LOGS: Record<string, () => LogEvent[]> = {
       passed: true,
     });
     log.trial('second', 0, {
-      steps: [invocationsCounter('inc', 2), invocationsCounter('read', 2), echo(null), echo('source-memory')],
+      steps: [invocationsCounter('inc', 2), invocationsCounter('read', 2), FIXTURE_SERVED_ECHO, echo('source-memory')],
       usage: [usage(40, 8)],
       decision: 'recorded',
       score: 1,
@@ -256,7 +259,7 @@ export const FIXTURE_MATCHING_LOGS: Record<string, () => LogEvent[]> = {
       score: 1,
       passed: true,
     });
-    log.trial('memory', 0, { steps: [echo(null)], usage: [usage(20, 4)], decision: 'replayed', score: 1, passed: true });
+    log.trial('memory', 0, { steps: [FIXTURE_SERVED_ECHO], usage: [usage(20, 4)], decision: 'replayed', score: 1, passed: true });
     log.trial('superset', 0, {
       steps: [{ tool: COUNTER, inputs: { op: 'read', key: 'recorded-invocations', note: 'one member more' }, miss: true }],
       usage: [usage(20, 4)],

@@ -108,6 +108,7 @@ function runToolStep(state: TrialState, step: ToolStep, agentId: string, depth: 
     inputs: cloneJson(inputs),
     status: answer.status,
     ...(answer.status === 'ok' ? { outcome: cloneJson(answer.outcome) } : { error: cloneJson(answer.error!) }),
+    ...(answer.answeredBy === undefined ? {} : { answeredBy: answer.answeredBy }),
   });
 
   env.emit('agent.tool-returned', {

@@ -37,6 +37,12 @@ export interface RecordedToolCall {
   error?: { code: string; message: string; details?: Record<string, unknown> };
   /** `ok`, `error`, `forbidden` or `rate_limited`, as on `agent.tool-returned.status`. */
   status: 'ok' | 'error' | 'forbidden' | 'rate_limited';
+  /**
+   * Who answered: a live tool or a fixture entry (absent for a miss refused before any tool ran).
+   * RFC 0252 UQ 4 derives both alike ("live or fixture-served"); the record keeps it so that a
+   * reading which drops one of them is one swapped member (the known-bad derived-live-calls-only).
+   */
+  answeredBy?: 'live' | 'fixture';
 }
 
 /** What the engine may know about a prior run of the caller's own tenant. */

@@ -20,6 +20,8 @@ export interface ToolAnswer {
   miss: boolean;
   /** The miss was refused rather than sent to the live tool: the trial fails closed. */
   failedClosed: boolean;
+  /** Who answered: a live tool or a fixture entry; absent for a miss refused before any tool ran. */
+  answeredBy?: 'live' | 'fixture';
 }
 
 /**
@@ -118,7 +120,9 @@ function isToolError(value: unknown): value is ToolError {
 }
 
 function fromLiveResult(result: ToolResult, miss: boolean): ToolAnswer {
-  return result.ok ? { status: 'ok', outcome: result.outcome, miss, failedClosed: false } : { status: 'error', error: result.error, miss, failedClosed: false };
+  return result.ok
+    ? { status: 'ok', outcome: result.outcome, miss, failedClosed: false, answeredBy: 'live' }
+    : { status: 'error', error: result.error, miss, failedClosed: false, answeredBy: 'live' };
 }
 
 /** The answer to a call no fixture entry serves, given the task's onMiss and the live tool. */
@@ -148,8 +152,8 @@ export function answerCall(
     fixtures.consumed.add(index);
     const entry = fixtures.entries[index]!;
     return entry.isError === true
-      ? { status: 'error', error: fixtureErrorOf(entry.response), miss: false, failedClosed: false }
-      : { status: 'ok', outcome: cloneJson(entry.response), miss: false, failedClosed: false };
+      ? { status: 'error', error: fixtureErrorOf(entry.response), miss: false, failedClosed: false, answeredBy: 'fixture' }
+      : { status: 'ok', outcome: cloneJson(entry.response), miss: false, failedClosed: false, answeredBy: 'fixture' };
   }
 
   return answerMiss(fixtures.onMiss, () => callLiveTool(toolName, inputs));

@@ -38,11 +38,18 @@ export function compareSummary(ctx: ServedContext): void {
     // RFC 0081 UQ 5, resolved as proposed: a judge's cost is included in totalCostUsd (only a
     // task's or a trial's costUsd may leave it out, which the text does not fix).
     const judge = grade.judgeCostUsd ?? 0;
-    check.ok(
-      within(summary.totalCostUsd, grade.totalCostUsd),
-      `${clause} summary.totalCostUsd is the cost of every trial, the judge's included (${grade.totalCostUsd}${judge > 0 ? `, of which the judge's ${judge}` : ''})`,
-      summary.totalCostUsd,
-    );
+    // docs/wire.md §7: totalCostUsd is optional, "from provider.usage" (RFC 0081 §C: summed from
+    // it), and a usage event's costEstimateUsd is optional too (CONTRACT §3: `costUsd?`). A run
+    // none of whose usage events carried a cost has no cost to sum: its total may be left out
+    // (unknown, not zero). A run with a priced usage event has one, and must serve it.
+    const priced = run.events.some((e) => e.type === 'provider.usage' && isJsonObject(e.payload) && e.payload.costEstimateUsd !== undefined);
+    if (summary.totalCostUsd === undefined && !priced) check.saw('totalCostUsd left out of a run none of whose provider.usage events carried a cost');
+    else
+      check.ok(
+        within(summary.totalCostUsd, grade.totalCostUsd),
+        `${clause} summary.totalCostUsd is the cost of every trial, the judge's included (${grade.totalCostUsd}${judge > 0 ? `, of which the judge's ${judge}` : ''})`,
+        summary.totalCostUsd,
+      );
   }
 }
 

@@ -126,4 +126,15 @@ export const FIXTURES_AND_COST: KnownBadHost[] = [
         suite.thresholds?.maxCostUsd !== undefined && summary.totalCostUsd === suite.thresholds.maxCostUsd ? { ...summary, passed: false } : summary,
     }),
   },
+  {
+    name: 'total-cost-left-out-when-priced',
+    defect: "the summary never serves totalCostUsd, though the run's provider.usage events carry costs",
+    clause: 'RFC 0081 §C (totalCostUsd summed from provider.usage), RFC 0244 §B (cost counts every trial)',
+    ...engine({
+      outgoingSummary: (summary) => {
+        const { totalCostUsd: _total, ...rest } = summary;
+        return rest;
+      },
+    }),
+  },
 ];
