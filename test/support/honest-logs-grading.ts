@@ -131,9 +131,9 @@ export const GRADING_LOGS: Record<string, () => LogEvent[]> = {
 
   'conformance-eval-efficiency': () => {
     const log = open(fixture('conformance-eval-efficiency'), 'efficiency');
-    const own = (values: number[]): StepSpec[] => values.map((v) => echo(v));
+    const own = (values: Array<number | string>): StepSpec[] => values.map((v) => echo(v));
     log.trial('many-calls', 0, {
-      steps: [...own([1, 2, 3, 4, 5]), { delegate: HELPER, steps: own([6, 7]) }, ...own([8, 9, 10, 11, 12])],
+      steps: [...own([1, 2, 3, 'café', '']), { delegate: HELPER, steps: own([6, 7]) }, ...own([8, 9, 10, 11, 12])],
       usage: [usage(400, 50, 0.003), usage(350, 40, 0.0025), usage(250, 30, 0.0015)],
       decision: 'done after 12 calls',
       score: 1,

@@ -57,14 +57,24 @@ describe('the event stream', () => {
     expect(io.paces).toBe(1);
   });
 
-  it('each tool call is recorded as executed, stamped with its agent.tool-called', async () => {
+  it('each tool call is recorded as executed, stamped with its agent.tool-called and with who answered it', async () => {
     const { io } = await run(planFor(suiteOf([goldenTask('a', { steps: [echo(1), counter('inc', 'rec')], output: 'done' })])));
     expect(io.recorded).toEqual([
-      { sequence: 2, agentId: SCRIPTED, depth: 0, toolName: 'conformance.eval:echo', inputs: { value: 1 }, status: 'ok', outcome: { value: 1 } },
+      {
+        sequence: 2,
+        agentId: SCRIPTED,
+        depth: 0,
+        toolName: 'conformance.eval:echo',
+        inputs: { value: 1 },
+        status: 'ok',
+        outcome: { value: 1 },
+        answeredBy: 'live',
+      },
       {
         sequence: 4,
         agentId: SCRIPTED,
         depth: 0,
+        answeredBy: 'live',
         toolName: 'conformance.eval:counter',
         inputs: { op: 'inc', key: 'rec' },
         status: 'ok',
