@@ -22,6 +22,8 @@ export const WIRE_MUTANT_EXCEPTIONS: Readonly<Record<string, string>> = {
   'wire-dropped-eval-scored-scorelabel': OPTIONAL('eval.scored.scoreLabel', 'RFC 0244 §E'),
   'wire-dropped-eval-scored-evaluatortype': OPTIONAL('eval.scored.evaluatorType', 'RFC 0244 §E'),
   'wire-dropped-eval-completed-regressionvsbaseline': OPTIONAL('eval.completed.regressionVsBaseline', 'RFC 0081 §C `regressionVsBaseline?`'),
+  'wire-dropped-eval-summary-totalcostusd':
+    'no defect where it lands: the args-default suite scripts no priced model call, and a run none of whose provider.usage carries a cost may serve no totalCostUsd (docs/wire.md §7, RFC 0081 §C: nothing to sum; honest variant cost-left-out-when-unpriced); where any usage is priced it is required (known-bad total-cost-left-out-when-priced)',
   'wire-dropped-eval-scored-trialindex':
     'no defect where it lands: the first suite serving trialIndex runs one trial, where RFC 0244 §B lets eval.scored omit it (with count > 1 the (taskId, trialIndex) pairs are checked)',
   // Host choices the RFCs leave open.
