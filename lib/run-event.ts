@@ -2,7 +2,7 @@
 // that reads a log (lib/client) and the grader that grades it (lib/grader) share, so that what
 // the one reads the other takes as it is.
 
-import { jsonDeepEqual } from './json-value.ts';
+import { isJsonObject, jsonDeepEqual } from './json-value.ts';
 
 /**
  * A run event as received. The client checks `sequence` and `type` on receipt; the grader reads
@@ -28,8 +28,6 @@ function instantOf(text: string): string | undefined {
   return `${whole / 1000}.${(parts[3] ?? '').replace(/0+$/, '')}`;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-
 /**
  * Two reads of one event are the same event: equal by value (jsonDeepEqual: member order and a
  * number's spelling ignored, RFC 8259 §4, §6), and their `timestamp`s the same instant however
@@ -39,7 +37,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> => value !==
  */
 export function sameEvent(a: unknown, b: unknown): boolean {
   if (jsonDeepEqual(a, b)) return true;
-  if (!isRecord(a) || !isRecord(b) || typeof a.timestamp !== 'string' || typeof b.timestamp !== 'string') return false;
+  if (!isJsonObject(a) || !isJsonObject(b) || typeof a.timestamp !== 'string' || typeof b.timestamp !== 'string') return false;
   const instant = instantOf(a.timestamp);
   if (instant === undefined || instant !== instantOf(b.timestamp)) return false;
   return jsonDeepEqual({ ...a, timestamp: undefined }, { ...b, timestamp: undefined });
