@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import type { EmbeddedHost, EmbeddedHostFactory } from '../../lib/certify.ts';
 import { oneLine } from '../../lib/io.ts';
 import { isJsonObject } from '../../lib/json-value.ts';
+import { MAX_TIMER_MS } from '../../lib/timers.ts';
 import { validate } from '../../lib/schemas/index.ts';
 import { buildDiscovery, IMPLEMENTATION_NAME, resolveFacets } from '../../hosts/reference/discovery.ts';
 import { resolvePublishing, resolveSwitches, resolveTenants, VENDOR } from '../../hosts/reference/start-options.ts';
@@ -14,9 +15,6 @@ import { takeHostThread, threadPossible } from './host-thread.ts';
 
 type ReferenceHostModule = typeof import('../../hosts/reference/server.ts');
 type ReferenceHostOptions = NonNullable<Parameters<ReferenceHostModule['startReferenceHost']>[0]>;
-
-/** The longest delay a Node timer takes (a longer one fires at once). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A check of one option's value: what is wrong with it, in words, or undefined. */
 type Check = (value: unknown) => string | undefined;

@@ -29,6 +29,7 @@ import type { ArchiveSettings } from '../../lib/archive/har.ts';
 import { readEvidenceTier } from './evidence-tier.ts';
 import { readGeneratedPlan } from './generated-plan.ts';
 import { SETTING_FLAGS } from './setting-flags.ts';
+import { MAX_TIMER_MS } from '../../lib/timers.ts';
 
 export interface RunOptions {
   offline?: boolean;
@@ -229,12 +230,6 @@ export function readMaxEvents(flag: string | undefined, env: NodeJS.ProcessEnv =
 }
 
 export type DeadlineFlags = { requestTimeout?: string; legDeadline?: string; runDeadline?: string; progressTimeout?: string };
-
-/**
- * The longest delay a timer holds, 2^31 - 1 ms: Node fires a longer one after 1 ms instead (with
- * a TimeoutOverflowWarning), so a deadline of a month would end the run at once.
- */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * The deadlines (docs/certifying.md "Deadlines and interruption"), each a positive number of

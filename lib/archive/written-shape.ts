@@ -14,9 +14,7 @@ import { isSeed } from '../certification-seed.ts';
 import { isJsonObject } from '../json-value.ts';
 import { MAX_CONCURRENCY } from '../ledger/schedule.ts';
 import { MAX_GENERATED_SUITES } from '../ledger/target.ts';
-
-/** The longest delay a timer holds, as `run` bounds its deadlines (commands/support/run-settings.ts). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+import { MAX_TIMER_MS } from '../timers.ts';
 
 const isIntegerIn = (value: unknown, low: number, high: number): boolean =>
   typeof value === 'number' && Number.isSafeInteger(value) && value >= low && value <= high;
