@@ -13,7 +13,7 @@ import { checkSuite, validate } from '../lib/schemas/index.ts';
 import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
 import { FULL_EVAL_FACETS } from '../hosts/reference/discovery.ts';
 import { startReferenceHost, type ReferenceHost } from '../hosts/reference/server.ts';
-import { boundsOf, caseSize, generateCase, Rand, shrinkCase, type GeneratedCase } from '../scenarios/support/generated-suites.ts';
+import { boundsOf, caseSize, generateCase, Rand, shrinkCase, TRIALS_PER_SUITE, type GeneratedCase } from '../scenarios/support/generated-suites.ts';
 import { cli, hostFlags } from './support/cli.ts';
 import { MATRIX_SEED } from './support/matrix-harness.ts';
 
@@ -25,8 +25,12 @@ type Json = Record<string, unknown>;
 const text = (c: GeneratedCase) => JSON.stringify(c);
 
 describe('the suite generator', () => {
-  it('makes only suites the contract admits, each script valid', () => {
+  it('makes only suites the contract admits, each script valid, and none past the task-trials a suite may cost', () => {
     for (const c of cases) {
+      // A large n runs with fewer tasks; a baseline may add one task of its own.
+      const count = ((c.suite.trials as Json | undefined)?.count as number | undefined) ?? 1;
+      expect(c.suite.tasks.length * count, c.suite.suiteId).toBeLessThanOrEqual(TRIALS_PER_SUITE);
+      if (c.baseline) expect(c.baseline.tasks.length * count, c.baseline.suiteId).toBeLessThanOrEqual(TRIALS_PER_SUITE + count);
       for (const suite of [c.suite, ...(c.baseline ? [c.baseline] : [])]) {
         expect(checkSuite(suite), suite.suiteId).toEqual({ ok: true });
         for (const task of suite.tasks) expect(validate('scripted-agent-input', task.input), `${suite.suiteId} ${task.taskId}`).toEqual({ ok: true });

@@ -33,6 +33,9 @@ const MATCH_MODES = ['exact', 'in-order', 'any-order', 'subset'] as const;
 const ARGS_MATCH = ['exact', 'subset', 'ignore'] as const;
 const OUTPUTS = ['refund approved', 'denied', { answer: 1 }] as const;
 
+/** The most task-trials (tasks × trials.count) one generated suite asks of the host. */
+export const TRIALS_PER_SUITE = 12;
+
 type Json = Record<string, unknown>;
 export type Suite = Json & { suiteId: string; version: string; modes: string[]; tasks: Array<Json & { taskId: string }> };
 
@@ -237,10 +240,13 @@ export function generateCase(rand: Rand, bounds: GenerationBounds, stem: string,
   // (or trials) shows as a read that is not null where nothing of this trial wrote.
   const memoryKeys = ['m', 'n'];
   const maxTasks = Math.max(1, Math.min(4, bounds.maxTasksPerSuite ?? 4));
-  const taskCount = rand.int(1, maxTasks);
+  const drawnTasks = rand.int(1, maxTasks);
   const maxTrials = bounds.maxTrials ?? 1;
   // Large n now and then: the host's own maxTrials, where pass@k is a float of large binomials.
   const count = maxTrials <= 1 ? 1 : rand.chance(0.25) ? maxTrials : rand.int(1, Math.min(4, maxTrials));
+  // What one suite may cost the host, whatever the seed: at most TRIALS_PER_SUITE task-trials, so
+  // a large n runs with fewer tasks and a certification's wait does not hang on its seed.
+  const taskCount = Math.max(1, Math.min(drawnTasks, Math.floor(TRIALS_PER_SUITE / count)));
   // Cost per model call stays small enough that the whole suite stays under the host's ceiling.
   const ceiling = bounds.maxCostUsdPerSuite ?? 5;
   const costEach = Math.min(0.01, Math.floor((ceiling / (taskCount * count * 2 * 2)) * 1e6) / 1e6);
