@@ -16,8 +16,9 @@
 // and installs the tarball with no install scripts, as a user installs it; the package as
 // installed is then held here too, against that same install and that same certification (one
 // build, one pack, one install and one certification per run, where a file of its own built,
-// installed and certified once more): what it ships and does not, `--version`, its own `host`
-// certified by URL with an HTML report and verified as certified, and a filtered run at exit 4.
+// installed and certified once more): what it ships and does not, that its documents link only to
+// what it ships, `--version`, its own `host` certified by URL with an HTML report and verified as
+// certified, and a filtered run at exit 4.
 
 import { execFileSync, spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
@@ -28,6 +29,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { cli } from './support/cli.ts';
 import { type HostProcess, startHostProcess } from './support/host-process.ts';
+import { brokenLinks } from './support/markdown-links.ts';
 import { packagePath } from '../lib/package-root.ts';
 
 interface Step {
@@ -379,6 +381,13 @@ describe('the steps of action.yml, run as a runner runs them', () => {
       ])
         expect(existsSync(installed(path)), path).toBe(false);
       expect(readFileSync(installed('LICENSE'), 'utf8')).toMatch(/^\s*Apache License\s+Version 2\.0, January 2004/);
+    });
+
+    it('links, in every document it ships, only to files it ships (and headings they have)', () => {
+      const root = installed();
+      const docs = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.md') && !name.includes('node_modules'));
+      expect(docs).toEqual(expect.arrayContaining(['README.md', 'CONTRACT.md', join('docs', 'certifying.md'), join('requirements', 'README.md')]));
+      expect(docs.flatMap((doc) => brokenLinks(root, doc, readFileSync(join(root, doc), 'utf8')))).toEqual([]);
     });
 
     it('prints its version', async () => {

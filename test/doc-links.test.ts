@@ -2,11 +2,16 @@
 // relative Markdown link (and image) in the README, docs/, CONTRIBUTING.md, CONTRACT.md,
 // requirements/README.md and hosts/known-bad/README.md must name a file that exists, and a
 // `#anchor` into a Markdown file must name one of its headings, as GitHub spells a heading's anchor.
+// And a document the package ships (package.json `files`) links only to files it ships: a user
+// reads it in node_modules, where the source repository's other files are not; it names those
+// (in a code span, "in the source repository") instead. The package as installed is held to the
+// same in test/action.test.ts.
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { brokenLinks, headingAnchors, linkTargets, relativeLinks } from './support/markdown-links.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -21,55 +26,29 @@ const DOCUMENTS = [
     .map((name) => `docs/${name}`),
 ];
 
-/** The text without fenced code blocks, HTML comments and code spans: links there are not links. */
-function prose(text: string): string {
-  return text
-    .replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '')
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/`[^`\n]*`/g, '');
+const { files } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
+
+/** Whether `npm pack` ships `path` (from the root): named by package.json `files` (a folder with its trailing slash), or package.json itself. */
+function shipped(path: string, entries: readonly string[] = files): boolean {
+  return path === 'package.json' || entries.some((entry) => (entry.endsWith('/') ? path === entry.slice(0, -1) || path.startsWith(entry) : path === entry));
 }
 
-/** The target of every inline link and image of a Markdown text. */
-function linkTargets(text: string): string[] {
-  return [...prose(text).matchAll(/!?\[(?:[^[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1]!);
-}
+/** The Markdown documents the package ships: every .md file under a `files` entry that exists here (dist/ holds none). */
+const SHIPPED_DOCUMENTS = files
+  .flatMap((entry) =>
+    !existsSync(join(ROOT, entry))
+      ? []
+      : entry.endsWith('/')
+        ? readdirSync(join(ROOT, entry), { recursive: true, encoding: 'utf8' }).map((name) => `${entry}${name.split('\\').join('/')}`)
+        : [entry],
+  )
+  .filter((path) => path.endsWith('.md'));
 
-/** The anchors GitHub gives the headings of a Markdown text: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
-function headingAnchors(text: string): Set<string> {
-  const seen = new Map<string, number>();
-  const anchors = new Set<string>();
-  const withoutCode = text.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
-  for (const m of withoutCode.matchAll(/^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$/gm)) {
-    const base = m[1]!
-      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-      .replace(/\s/g, '-');
-    const count = seen.get(base) ?? 0;
-    seen.set(base, count + 1);
-    anchors.add(count === 0 ? base : `${base}-${count}`);
-  }
-  return anchors;
-}
-
-/** Each link of `file` (a path from `root`) that names no file, or no heading of a Markdown file. */
-function brokenLinks(root: string, file: string, text: string): string[] {
-  const problems: string[] = [];
-  for (const target of linkTargets(text)) {
-    if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
-    const hash = target.indexOf('#');
-    const path = hash < 0 ? target : target.slice(0, hash);
-    const anchor = hash < 0 ? undefined : decodeURIComponent(target.slice(hash + 1));
-    const resolved = path === '' ? join(root, file) : resolve(dirname(join(root, file)), decodeURIComponent(path));
-    const shown = relative(root, resolved);
-    if (!existsSync(resolved)) {
-      problems.push(`${file}: ${target}: no file ${shown}`);
-      continue;
-    }
-    if (anchor === undefined || !resolved.endsWith('.md')) continue;
-    if (!headingAnchors(readFileSync(resolved, 'utf8')).has(anchor)) problems.push(`${file}: ${target}: no heading #${anchor} in ${shown}`);
-  }
-  return problems;
+/** Each relative link of `file` (a path from the root) whose target the package does not ship. */
+function unshippedLinks(file: string, text: string, entries: readonly string[] = files): string[] {
+  return relativeLinks(ROOT, file, text)
+    .filter((link) => !shipped(link.path, entries))
+    .map((link) => `${file}: ${link.target}: ${link.path} is not shipped`);
 }
 
 describe('the links between the documents', () => {
@@ -85,20 +64,52 @@ describe('the links between the documents', () => {
     });
   }
 
-  it('links the README to every document of a reader', () => {
-    const targets = new Set(linkTargets(readFileSync(join(ROOT, 'README.md'), 'utf8')).map((target) => target.split('#')[0]));
+  it('links the README to every document of a reader it ships, and names the others as in the source repository', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const targets = new Set(linkTargets(readme).map((target) => target.split('#')[0]));
     for (const doc of [
       'docs/certifying.md',
       'docs/auditing.md',
       'docs/cli.md',
       'docs/architecture.md',
       'requirements/README.md',
-      'hosts/known-bad/README.md',
-      'CONTRIBUTING.md',
       'docs/wire.md',
       'docs/openwop-cli.md',
     ])
       expect(targets.has(doc), doc).toBe(true);
+    for (const doc of ['hosts/known-bad/README.md', 'CONTRIBUTING.md']) {
+      expect(shipped(doc), doc).toBe(false);
+      expect(readme, doc).toContain(`| \`${doc}\` (source repository) |`);
+    }
+  });
+
+  it('finds the documents the package ships', () => {
+    expect(
+      files.filter((entry) => /[*?[\]!]/.test(entry)),
+      'package.json files: a glob would need npm-packlist to read',
+    ).toEqual([]);
+    expect(SHIPPED_DOCUMENTS).toEqual(
+      expect.arrayContaining(['README.md', 'CONTRACT.md', 'docs/certifying.md', 'docs/auditing.md', 'docs/architecture.md', 'requirements/README.md']),
+    );
+    expect(SHIPPED_DOCUMENTS).not.toContain('CONTRIBUTING.md');
+  });
+
+  for (const file of SHIPPED_DOCUMENTS) {
+    it(`links ${file}, which the package ships, only to files it ships`, () => {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      expect(unshippedLinks(file, text), 'ship the file, or name it (in a code span) as in the source repository').toEqual([]);
+    });
+  }
+
+  it('reports a link from a shipped document to a file the package does not ship', () => {
+    const text =
+      '[ok](cli.md#exit-codes) [up](../CONTRACT.md) [data](../requirements/profiles.json) [dir](../fixtures/) [web](https://openwop.dev) ' +
+      '[gone](../CONTRIBUTING.md#the-browser-test-and-the-screenshot) [source](../lib/archive/replay.ts) `[code](../bench/RESULTS.md)`';
+    expect(unshippedLinks('docs/auditing.md', text, ['docs/', 'requirements/', 'fixtures/', 'CONTRACT.md'])).toEqual([
+      'docs/auditing.md: ../CONTRIBUTING.md#the-browser-test-and-the-screenshot: CONTRIBUTING.md is not shipped',
+      'docs/auditing.md: ../lib/archive/replay.ts: lib/archive/replay.ts is not shipped',
+    ]);
+    expect(unshippedLinks('README.md', '[x](docs) [y](docsx/a.md) [z](package.json)', ['docs/'])).toEqual(['README.md: docsx/a.md: docsx/a.md is not shipped']);
   });
 
   it('spells anchors as GitHub does, and reports a missing file and a missing heading', () => {
