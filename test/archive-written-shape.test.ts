@@ -3,14 +3,19 @@
 // `run` would not take (a concurrency of 0 threw a stack trace out of `verify --replay`; ten
 // million generated suites ran it out of memory after two minutes), and a stream whose chunks do
 // not join to its body (the replay served the chunks and reproduced every row, while `grade
-// --archive` and every HAR reader read the edited body). No full certification here: the archives
-// are a few entries written by hand, the shape the recorder writes (lib/archive/recorder.ts).
+// --archive` and every HAR reader read the edited body). And a replay is never held for a time the
+// archive gives: a filter that backtracks without end, a request asked more often than archived
+// whose last answer took an hour. No full certification here: the archives are a few entries
+// written by hand, the shape the recorder writes (lib/archive/recorder.ts).
 
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FILTER_BOUND_MS, filterSettles } from '../lib/archive/replay.ts';
+import { REPEAT_WAIT_MS, startReplayHost } from '../lib/archive/replay-host.ts';
+import { DEFAULT_USER_AGENT } from '../lib/client/early-discovery.ts';
 import { writtenShapeProblems } from '../lib/archive/written-shape.ts';
 import { projectId } from '../lib/client/ids.ts';
 import { fixture } from '../lib/fixtures.ts';
@@ -247,5 +252,81 @@ describe("verify --replay: the archive's filter matches the legs within a bound,
     );
     expect(err.trimEnd().split('\n')).toHaveLength(1);
     expect(performance.now() - started).toBeLessThan(FILTER_BOUND_MS + 5_000);
+  });
+});
+
+describe('verify --replay: a request asked more often than archived is never held for the time the archive gives', () => {
+  // The replay host answers such a request again after as long as its last answer took, which the
+  // archive says, as it says how long the replayed client waits (its request timeout): an hour
+  // each, and a host that answered 429 once (the client asks again), held the replay an hour.
+  const HOUR = 3_600_000;
+  /** An exchange of `entry`'s, taking `time` ms, answered with `status` (0: no answer came). */
+  const timed = (path: string, time: number, status: number, failure?: string): Record<string, unknown> => {
+    const base = entry(path, status === 0 ? '' : '{"error":{"code":"rate_limited","message":"slow down"}}') as { response: Record<string, unknown> };
+    return { ...base, time, response: { ...base.response, status, ...(failure === undefined ? {} : { _failure: failure }) } };
+  };
+  /** One request with no header of its own (so it is named as `entry`'s), its status or the error it ended with, bounded by `guardMs`. */
+  const ask = (baseUrl: string, path: string, guardMs: number): Promise<{ status?: number; error?: string }> =>
+    new Promise((resolve) => {
+      const req = request(`${baseUrl}${path}`, { signal: AbortSignal.timeout(guardMs) }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode }));
+        res.on('error', (error) => resolve({ error: error.name }));
+      });
+      req.on('error', (error) => resolve({ error: error.name }));
+      req.end();
+    });
+
+  it('answers one again after its time within the bound, refuses one past it at once, and cuts an answer that never came at the bound', async () => {
+    const host = await startReplayHost(
+      har({ ...SETTINGS, requestTimeoutMs: HOUR }, [timed('/quick', 20, 429), timed('/slow', HOUR, 429), timed('/silent', 1, 0, 'no-answer')]) as never,
+      300,
+    );
+    try {
+      for (const path of ['/quick', '/slow']) expect(await ask(host.baseUrl, path, 20_000)).toEqual({ status: 429 });
+      // The first ask of a silent request is held as the host held it; this client gives up on it.
+      expect(await ask(host.baseUrl, '/silent', 100)).toEqual({ error: 'AbortError' });
+      expect(await ask(host.baseUrl, '/quick', 20_000)).toEqual({ status: 429 });
+      // Each ended by the replay host (the connection dropped), not by this client's own 20 s guard.
+      expect((await ask(host.baseUrl, '/slow', 20_000)).error).not.toBe('AbortError');
+      expect((await ask(host.baseUrl, '/silent', 20_000)).error).not.toBe('AbortError');
+      expect(host.repeats()).toEqual(['GET /quick (no Authorization)', 'GET /silent (no Authorization)']);
+      expect(host.refused()).toEqual([
+        "GET /slow (no Authorization): its last answer took 3600 s (the archive's request timeout: 3600 s), and a replay waits at most 0.3 s to answer a request again",
+      ]);
+    } finally {
+      await host.close();
+    }
+    expect(REPEAT_WAIT_MS).toBe(10_000);
+  });
+
+  it('ends a replay whose host answered 429 once, in an hour by the archive, at once: the request asked again is refused, exit 1', {
+    timeout: 90_000,
+  }, async () => {
+    const discovery = timed('/.well-known/openwop', HOUR, 429) as { request: { headers: unknown } };
+    discovery.request.headers = [
+      { name: 'accept', value: 'application/json' },
+      { name: 'accept-encoding', value: 'identity' },
+      { name: 'openwop-version', value: '2.0' },
+      { name: 'user-agent', value: DEFAULT_USER_AGENT },
+    ];
+    const path = join(dir, 'slow-repeat.har');
+    writeFileSync(path, JSON.stringify(har({ ...SETTINGS, requestTimeoutMs: HOUR }, [discovery])));
+    writeFileSync(`${path}.sig.json`, '{}');
+    // The test's own guard, far under the hour the archive asks for: without the bound it hangs.
+    let guard: NodeJS.Timeout | undefined;
+    const ran = await Promise.race([
+      cli('verify', join(dir, 'b.json'), '--replay', path),
+      new Promise<undefined>((resolve) => {
+        guard = setTimeout(() => resolve(undefined), 60_000);
+      }),
+    ]);
+    clearTimeout(guard);
+    expect(ran, 'verify --replay still running after 60 s').toBeDefined();
+    expect(ran!.code, ran!.out + ran!.err).toBe(1);
+    expect(ran!.out).toMatch(
+      /^replay: 1 request\(s\) asked more often than archived refused at once, the first: GET \/\.well-known\/openwop \(no Authorization\): its last answer took 3600 s \(the archive's request timeout: 3600 s\), and a replay waits at most 10 s to answer a request again$/m,
+    );
+    expect(ran!.out).toMatch(/^replay: the certification could not run against the archive: transport-loss: GET \/\.well-known\/openwop: /m);
   });
 });

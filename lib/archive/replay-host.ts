@@ -4,11 +4,16 @@
 // running concurrently may ask in any order; a request the archive does not hold is a replay
 // failure, recorded with the request named, and its connection dropped. Answers are sent as
 // recorded: the status, the headers, the body, a stream chunk by chunk (left open when the
-// harness, not the host, ended it), and a transport failure as the harness met it.
+// harness, not the host, ended it), and a transport failure as the harness met it. A request
+// asked more often than archived is answered again as last time, after as long as that took, but
+// never held longer than REPEAT_WAIT_MS: how long an answer took is the archive's to say, and so
+// is how long the replayed client waits for one (its recorded request timeout), so a vendor could
+// otherwise hold a replay for as long as it liked.
 
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../client/http.ts';
 import { Redactor } from '../redact.ts';
 import type { Har, HarEntry } from './har.ts';
 import { archivedRequest, describeRequest, requestKey, type ArchivedRequest, type KeyRoles } from './request-key.ts';
@@ -17,6 +22,14 @@ import { archivedRequest, describeRequest, requestKey, type ArchivedRequest, typ
 const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
 /** How long a stream the harness ended, or an answer that never came, is held open at most. */
 const HOLD_MS = 10 * 60_000;
+/**
+ * The longest the replay host keeps a request asked more often than archived: the default request
+ * timeout, within which every answer of a certification at the default settings came. A request
+ * whose last answer took longer (or would have been waited for longer: the archive's request
+ * timeout) is refused at once, its connection dropped and the refusal named, never held for the
+ * archive's time; an answer that holds the connection (no answer came) is cut at the bound.
+ */
+export const REPEAT_WAIT_MS = DEFAULT_REQUEST_TIMEOUT_MS;
 /** Headers the replay host writes itself, for the body it actually sends. */
 const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive']);
 
@@ -29,6 +42,8 @@ export interface ReplayHost {
   unasked(): string[];
   /** Requests asked more often than the archive holds, each answered again with its last answer. */
   repeats(): string[];
+  /** Requests asked more often than the archive holds whose last answer took longer than the replay waits: refused, each with how long. */
+  refused(): string[];
   close(): Promise<void>;
 }
 
@@ -42,7 +57,13 @@ function requestOf(entry: HarEntry): ArchivedRequest {
   };
 }
 
-export async function startReplayHost(har: Har): Promise<ReplayHost> {
+/** Milliseconds as seconds, for a message. */
+const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(3))} s`;
+
+/** `repeatWaitMs`: REPEAT_WAIT_MS, or a shorter bound for a test. */
+export async function startReplayHost(har: Har, repeatWaitMs = REPEAT_WAIT_MS): Promise<ReplayHost> {
+  // How long the replayed client waits for an answer: no answer of the archive is waited for longer.
+  const requestTimeoutMs = har.log._certification.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const queues = new Map<string, HarEntry[]>();
   for (const entry of har.log.entries) {
     const key = requestKey(requestOf(entry));
@@ -56,11 +77,12 @@ export async function startReplayHost(har: Har): Promise<ReplayHost> {
   const redactor = new Redactor([roles.tenantA, roles.tenantB]);
   const misses: string[] = [];
   const repeats: string[] = [];
+  const refused: string[] = [];
   const last = new Map<string, HarEntry>();
   const holds = new Set<NodeJS.Timeout>();
 
-  const hold = (res: ServerResponse): void => {
-    const timer = setTimeout(() => res.destroy(), HOLD_MS);
+  const hold = (res: ServerResponse, holdMs: number): void => {
+    const timer = setTimeout(() => res.destroy(), holdMs);
     holds.add(timer);
     res.on('close', () => {
       clearTimeout(timer);
@@ -74,11 +96,17 @@ export async function startReplayHost(har: Har): Promise<ReplayHost> {
     res.socket?.resetAndDestroy();
   };
 
-  const answer = (entry: HarEntry, res: ServerResponse): void => {
+  /**
+   * Sends the archived answer. `holdMs` bounds how long an answer that never ended is held open:
+   * HOLD_MS, or what is left of REPEAT_WAIT_MS for a request asked again. A stream is held for
+   * HOLD_MS either way: the harness ends its read on bounds of its own (the progress timeout, the
+   * stream's idle bound), which no archive sets.
+   */
+  const answer = (entry: HarEntry, res: ServerResponse, holdMs = HOLD_MS): void => {
     const { response } = entry;
     if (response.status === 0) {
       // No status line ever arrived: a lost connection, or no answer within the harness's bound.
-      if (response._failure === 'no-answer') hold(res);
+      if (response._failure === 'no-answer') hold(res, holdMs);
       else lose(res);
       return;
     }
@@ -93,7 +121,7 @@ export async function startReplayHost(har: Har): Promise<ReplayHost> {
         // Refused on its Content-Length before a byte was read: the harness drops the connection.
         res.writeHead(response.status, { ...headers, 'content-length': declared });
         res.flushHeaders();
-        hold(res);
+        hold(res, holdMs);
       } else {
         res.writeHead(response.status, headers);
         res.end(Buffer.alloc(cap + 1, 0x20));
@@ -108,15 +136,15 @@ export async function startReplayHost(har: Har): Promise<ReplayHost> {
         // Cut at a cap on what the harness reads: the chunk that crossed it was never kept, so
         // blank lines (no event, no frame growing) carry the stream past the cap again.
         res.write(Buffer.alloc((har.log._certification.maxResponseBytes ?? 8 * 1024 * 1024) + 1, 0x0a));
-        hold(res);
+        hold(res, HOLD_MS);
       } else if (response._failure === undefined && response._endedBy === 'host') res.end();
-      else hold(res);
+      else hold(res, HOLD_MS);
       return;
     }
     if (response._failure !== undefined) {
       res.writeHead(response.status, headers);
       res.write(text);
-      if (response._failure === 'no-answer') hold(res);
+      if (response._failure === 'no-answer') hold(res, holdMs);
       else setTimeout(() => lose(res), 10).unref();
       return;
     }
@@ -150,12 +178,26 @@ export async function startReplayHost(har: Har): Promise<ReplayHost> {
       }
       // A request asked once more than the host was asked it: a poll the replay's faster answers
       // let in before a deadline the original met. It gets the last answer, after as long as that
-      // took, so a wait bounded by time ends as it did; whether a row moved is the rows' to say.
+      // took (the client gives up at its request timeout), so a wait bounded by time ends as it
+      // did; whether a row moved is the rows' to say. Past REPEAT_WAIT_MS it is refused at once.
+      const waitMs = Math.min(again.time, requestTimeoutMs);
+      if (!(waitMs <= repeatWaitMs)) {
+        refused.push(
+          `${describeRequest(request)}: its last answer took ${seconds(again.time)} (the archive's request timeout: ${seconds(requestTimeoutMs)}), and a replay waits at most ${seconds(repeatWaitMs)} to answer a request again`,
+        );
+        res.socket?.destroy();
+        return;
+      }
       repeats.push(describeRequest(request));
+      // Slower than the client waits: it gives up first, as it did, and nothing is answered.
+      if (!(again.time <= requestTimeoutMs)) {
+        hold(res, repeatWaitMs);
+        return;
+      }
       const timer = setTimeout(() => {
         holds.delete(timer);
-        answer(again, res);
-      }, again.time);
+        answer(again, res, repeatWaitMs - waitMs);
+      }, waitMs);
       holds.add(timer);
     });
   };
@@ -171,6 +213,7 @@ export async function startReplayHost(har: Har): Promise<ReplayHost> {
     tenants: { a: { apiKey: roles.tenantA }, b: { apiKey: roles.tenantB } },
     misses: () => [...misses],
     repeats: () => [...repeats],
+    refused: () => [...refused],
     unasked: () => [...queues.values()].flatMap((queue) => queue.map((entry) => describeRequest(requestOf(entry)))),
     close: async () => {
       for (const timer of holds) clearTimeout(timer);

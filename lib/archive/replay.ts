@@ -37,6 +37,8 @@ export interface ReplayRun {
   unasked: string[];
   /** Requests asked more often than the archive holds them. */
   repeats: string[];
+  /** Requests asked more often than the archive holds them, refused: their last answer took longer than a replay waits (replay-host.ts REPEAT_WAIT_MS). */
+  refused: string[];
   /** The discovery document the replayed certification read, when it ran. */
   discovery?: Record<string, unknown>;
 }
@@ -81,13 +83,12 @@ export async function replayCertification(har: Har, scenarios: Scenario[], names
           : withDeadlines(legs, settings.legDeadlineMs, { signal: never.signal, reason: () => 'not interrupted' }, names),
       checkKeys: settings.checkKeys,
     });
-    if (!outcome.ok) return { ok: false, reason: outcome.reason, rows: [], misses: host.misses(), unasked: host.unasked(), repeats: host.repeats() };
+    const asked = { misses: host.misses(), unasked: host.unasked(), repeats: host.repeats(), refused: host.refused() };
+    if (!outcome.ok) return { ok: false, reason: outcome.reason, rows: [], ...asked };
     return {
       ok: true,
       rows: redactor.value(outcome.rows),
-      misses: host.misses(),
-      unasked: host.unasked(),
-      repeats: host.repeats(),
+      ...asked,
       discovery: redactor.value(outcome.target.discovery),
     };
   } finally {
@@ -240,6 +241,9 @@ export async function replayCommand(bundlePath: string, options: ReplayOptions, 
   // Not a failure by itself: a row that moved, or a miss, says what went wrong; this says where.
   if (replay.repeats.length > 0)
     io.out(`note: ${replay.repeats.length} request(s) asked more often than archived, answered again as last time, the first: ${replay.repeats[0]}\n`);
+  // Refused, not held for the archive's time: whether a row moved for it is the rows' to say.
+  if (replay.refused.length > 0)
+    io.out(`replay: ${replay.refused.length} request(s) asked more often than archived refused at once, the first: ${replay.refused[0]}\n`);
   if (replay.unasked.length > 0) io.out(`note: ${replay.unasked.length} archived exchange(s) no request asked for, the first: ${replay.unasked[0]}\n`);
   if (!replay.ok) {
     io.out(`replay: the certification could not run against the archive: ${replay.reason}\n`);
