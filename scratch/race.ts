@@ -15,6 +15,7 @@ const server = createServer((rq, rs) => {
   if (n > 0) {
     if (mode === 'destroy') rq.socket.destroy();
     else if (mode === 'end') rq.socket.end();
+    else if (mode === 'reset') rq.socket.resetAndDestroy();
     else if (mode === 'partial') { rq.socket.write('HTTP/1.1 200 OK\r\nconte'); rq.socket.destroy(); }
     return;
   }
