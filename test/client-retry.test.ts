@@ -1,5 +1,6 @@
 // Self-tests of the client's bounds over a whole read, against the fake host
-// (test/support/fake-host.ts): retriable answers asked again (lib/client/retry.ts), streams that
+// (test/support/fake-host.ts): retriable answers asked again (lib/client/retry.ts), requests sent
+// once more after a close of the host crossed them (lib/client/crossed-close.ts), streams that
 // end after progress resumed, keep-alives that are not progress, and the in-flight budget
 // (lib/client/budget.ts).
 
@@ -28,6 +29,7 @@ import {
   openSse,
   rejection,
   RUN_ID,
+  RUN_PATH,
   seen,
   sequences,
   useFakeHost,
@@ -120,6 +122,108 @@ describe('retriable answers', () => {
     expect(retryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6_000);
     expect(retryAfterMs('soon')).toBeUndefined();
     expect(retryAfterMs(undefined)).toBeUndefined();
+  });
+});
+
+/**
+ * The fake host's handler that closes a connection, unanswered, under its `n`-th request and every
+ * later one (`n` 1: every request; 2: every request on a reused connection), after writing
+ * `begun` of an answer; it answers the others 200 with the `Connection` header it was sent.
+ */
+function closingUnder(n: number, begun = ''): { closed: number } {
+  const carried = new WeakMap<object, number>();
+  const counts = { closed: 0 };
+  fake.handler = (req, res) => {
+    const count = (carried.get(req.socket) ?? 0) + 1;
+    carried.set(req.socket, count);
+    if (count < n) return json(res, 200, { connection: req.headers.connection });
+    counts.closed++;
+    if (begun !== '') req.socket.write(begun);
+    req.socket.destroy();
+  };
+  return counts;
+}
+
+/** Resolves after a short gap, so the client's next request goes out on its idle kept-alive connection. */
+const idleGap = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+describe('requests lost to a close of the host that crossed them (RFC 9112 §9.5)', () => {
+  it('a request of any method that a host’s close crossed on a reused connection is sent once more, on a connection of its own', async () => {
+    const closes = closingUnder(2);
+    for (const [method, path] of [
+      ['GET', '/runs/x'],
+      ['POST', '/runs'],
+      ['PUT', '/suites/x'],
+    ] as const) {
+      const c = client();
+      expect((await c.request('GET', '/warm')).json).toEqual({ connection: 'keep-alive' });
+      await idleGap();
+      const result = await c.request(method, path, method === 'GET' ? {} : { body: { mode: 'eval' } });
+      // Sent on a connection of its own, which it closes after the answer.
+      expect(result.json, `${method} ${path}`).toEqual({ connection: 'close' });
+    }
+    // Each crossed the close once and went again: the host saw it twice, body and all.
+    expect(closes.closed).toBe(3);
+    expect(seen.map((entry) => `${entry.method} ${entry.url}`)).toEqual(
+      ['GET /runs/x', 'POST /runs', 'PUT /suites/x'].flatMap((request) => ['GET /warm', request, request]),
+    );
+    expect(seen.filter((entry) => entry.method !== 'GET').every((entry) => entry.body === '{"mode":"eval"}')).toBe(true);
+  });
+
+  it('a stream that a host’s close crossed on a reused connection is opened once more', async () => {
+    const carried = new WeakMap<object, number>();
+    fake.handler = (req, res) => {
+      const count = (carried.get(req.socket) ?? 0) + 1;
+      carried.set(req.socket, count);
+      if (count > 1) return void req.socket.destroy();
+      if (!isEventsRequest(seen.at(-1)!)) return json(res, 201, { runId: RUN_ID });
+      openSse(res);
+      res.end(completedLog(3).map(frame).join(''));
+    };
+    const c = client();
+    expect((await c.request('POST', '/runs', { body: {} })).status).toBe(201);
+    await idleGap();
+    const stream = await c.stream('GET', `${RUN_PATH}/events`);
+    expect(stream.status).toBe(200);
+    let text = '';
+    for await (const chunk of stream.chunks()) text += Buffer.from(chunk).toString('utf8');
+    expect(text).toBe(completedLog(3).map(frame).join(''));
+    expect(seen.filter(isEventsRequest)).toHaveLength(2);
+  });
+
+  it('a request lost on a new connection, lost after a byte of its answer, or lost again, is lost: a TransportError, never sent again', async () => {
+    // Every request dropped: each went out on a new connection.
+    closingUnder(1);
+    const fresh = await rejection(client().request('POST', '/runs', { body: {} }));
+    expect((fresh as Error).message).toBe(
+      'transport-loss: POST /runs: the connection was lost before the answer was complete (reset or closed by the other side)',
+    );
+    expect(seen).toHaveLength(1);
+
+    // The answer begun on a reused connection, then the connection closed.
+    seen.length = 0;
+    closingUnder(2, 'HTTP/1.1 200 OK\r\ncontent-');
+    const begun = client();
+    await begun.request('GET', '/a');
+    await idleGap();
+    expect(await rejection(begun.request('GET', '/b'))).toBeInstanceOf(TransportError);
+    expect(seen.map((entry) => entry.url)).toEqual(['/a', '/b']);
+
+    // Crossed on a reused connection, then dropped on its own one too: sent once more, no more.
+    seen.length = 0;
+    let first = true;
+    fake.handler = (req, res) => {
+      if (first) {
+        first = false;
+        return json(res, 200, {});
+      }
+      req.socket.destroy();
+    };
+    const again = client();
+    await again.request('GET', '/a');
+    await idleGap();
+    expect(await rejection(again.request('GET', '/b'))).toBeInstanceOf(TransportError);
+    expect(seen.map((entry) => entry.url)).toEqual(['/a', '/b', '/b']);
   });
 });
 

@@ -1,8 +1,9 @@
 // The honest variants of retriable answers and rotated streams (CONTRACT §6 "Retriable answers
 // and stream ends"): the reference host behind the proxy of ./wire.ts, which answers "ask again
-// later" where docs/wire.md §1.4 says a client may, or ends SSE streams early where §5.2 says a
-// client resumes. Each counts what it injected (`injects`), so the latitude matrix shows it met
-// the harness (test/latitude-matrix.test.ts).
+// later" where docs/wire.md §1.4 says a client may, ends SSE streams early where §5.2 says a
+// client resumes, or closes a connection under a request as RFC 9112 §9.5 allows. Each counts
+// what it injected (`injects`), so the latitude matrix shows it met the harness
+// (test/latitude-matrix.test.ts).
 
 import type { HonestVariant } from './catalogue.ts';
 
@@ -45,6 +46,16 @@ export const RETRIABLE_VARIANTS: HonestVariant[] = [
     clause: 'OpenWOP v2 SSE (Last-Event-ID resumes with the next sequence; docs/wire.md §5.2)',
     options: {},
     wire: { retriable: { sseEndsEveryFrames: 16 } },
+    injects: true,
+  },
+  {
+    // What a host whose idle timeout fires as the next request arrives does, over a network by
+    // chance; here on every kept-alive connection, so the harness meets it on each certification.
+    name: 'close-crosses-next-request',
+    choice: 'closes each kept-alive connection, unanswered and with no Connection: close before, as the next request arrives on it',
+    clause: 'RFC 9112 §9.5 (a server may close a connection at any time; a request can cross the close of an idle one), §9.3.1',
+    options: {},
+    wire: { closeCrossesNextRequest: true },
     injects: true,
   },
 ];

@@ -3,11 +3,12 @@
 // error messages that differ per response, a summary that is not ready at once, SSE comments
 // between frames, no `debug` stream mode, a JSON answer rewritten (a generated variant's choice:
 // an optional member left out, a small poll page), and the retriable answers and rotated streams
-// of ./retriable-wire.ts, and the bytes of ./wire-text.ts. The proxy forwards everything else byte
-// for byte.
+// of ./retriable-wire.ts, the bytes of ./wire-text.ts, and kept-alive connections closed under the
+// next request. The proxy forwards everything else byte for byte, but for the headers of the
+// connection itself.
 
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { retriableAnswer, rotatingStream, type Injections, type RetriableChoice } from './retriable-wire.ts';
 import { gatewayAnswer, textAnswer, type TextChoice } from './wire-text.ts';
 
@@ -32,6 +33,11 @@ export interface WireChoice {
   retriable?: RetriableChoice;
   /** Bytes the text allows: -0.0, SSE line ends, gzip, a gateway's answers (./wire-text.ts). */
   text?: TextChoice;
+  /**
+   * A kept-alive connection is closed, unanswered, as the next request arrives on it: the host's
+   * close of a connection it took for idle crossing that request (RFC 9112 §9.5), on every one.
+   */
+  closeCrossesNextRequest?: boolean;
 }
 
 export interface WireProxy {
@@ -47,6 +53,15 @@ function send(res: ServerResponse, status: number, body: Record<string, unknown>
   res.end(text);
 }
 
+/**
+ * The headers a request is sent on with: the client's, but for the connection's own (`Connection`,
+ * `Keep-Alive`, which a proxy removes, RFC 9110 §7.6.1), and the upstream's `Host`.
+ */
+function onward(headers: IncomingMessage['headers'], host: string): IncomingMessage['headers'] {
+  const { connection: _connection, 'keep-alive': _keepAlive, ...rest } = headers;
+  return { ...rest, host };
+}
+
 /** Starts the proxy on 127.0.0.1 in front of `upstream` (the reference host's base URL). */
 export async function startWireProxy(upstream: string, choice: WireChoice): Promise<WireProxy> {
   const target = new URL(upstream);
@@ -57,8 +72,19 @@ export async function startWireProxy(upstream: string, choice: WireChoice): Prom
   const retried = new Set<string>();
   const gateways = new Set<string>();
 
+  const carried = new WeakMap<Socket, number>();
+
   // A retriable choice may need the request's body (POST /runs names its suite), so it is read first.
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    if (choice.closeCrossesNextRequest) {
+      const before = carried.get(req.socket) ?? 0;
+      carried.set(req.socket, before + 1);
+      if (before > 0) {
+        injections.count++;
+        req.socket.destroy();
+        return;
+      }
+    }
     const retriable = choice.retriable;
     if (retriable === undefined) {
       proceed(req, res, undefined);
@@ -74,7 +100,7 @@ export async function startWireProxy(upstream: string, choice: WireChoice): Prom
 
   /** The status of the run at `path` (`/runs/{runId}`), asked of the host with the caller's headers; undefined when not served. */
   const runStatusOf = (path: string, headers: IncomingMessage['headers'], then: (status: string | undefined) => void): void => {
-    const ask = httpRequest({ host: target.hostname, port: target.port, method: 'GET', path, headers: { ...headers, host: target.host } }, (answer) => {
+    const ask = httpRequest({ host: target.hostname, port: target.port, method: 'GET', path, headers: onward(headers, target.host) }, (answer) => {
       const chunks: Buffer[] = [];
       answer.on('data', (chunk: Buffer) => chunks.push(chunk));
       answer.on('end', () => {
@@ -121,7 +147,7 @@ export async function startWireProxy(upstream: string, choice: WireChoice): Prom
       return;
     }
     const forward = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: onward(req.headers, target.host) },
       (answer) => {
         const headers = { ...answer.headers, 'openwop-version': version(answer.headers['openwop-version']) };
         const isSse = String(answer.headers['content-type'] ?? '').startsWith('text/event-stream');

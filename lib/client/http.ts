@@ -5,7 +5,8 @@
 // - `Authorization: Bearer <key>` and `OpenWOP-Version: 2.0` are applied here and nowhere else.
 //   A caller-supplied `Authorization` is sent unchanged (docs/wire.md §1.1).
 // - A lost response (timeout, reset, refused connection) throws `TransportError`, whose message
-//   starts `transport-loss: ` so a ledger records `blocked`, never the host's fault. No error this
+//   starts `transport-loss: ` so a ledger records `blocked`, never the host's fault (a request a
+//   close of the host crossed is first sent once more, crossed-close.ts). No error this
 //   module raises ever carries an API key: every key the client knows is scrubbed from its text
 //   (lib/redact.ts, the same rule as every other output).
 // - Response bodies are capped (`maxResponseBytes`, docs/certifying.md "Memory caps"): a declared Content-Length
@@ -35,6 +36,7 @@ import { describeAnswer, IDLE_CONNECTION_MS } from './util.ts';
 import { DEFAULT_USER_AGENT, type EarlyAnswer, PROTOCOL_VERSION, takeEarlyExchange } from './early-discovery.ts';
 import { ResponseTooLarge, scrubSecrets, toTransportError } from './transport-errors.ts';
 import { ExchangeAbort } from './abort.ts';
+import { onceMoreIfCrossed } from './crossed-close.ts';
 
 // undici's entry module loads every API it has (fetch, WebSocket, caches, mocks) when required:
 // about a third of the harness's start-up (bench/RESULTS.md "Start and CPU"). The client needs an
@@ -195,6 +197,12 @@ export function createClient(options: ClientOptions): Client {
   // (./transport-errors.ts).
   const innerMs = innerBound(timeoutMs);
   const dispatcher = new Agent({ connectTimeout: innerMs, headersTimeout: innerMs, bodyTimeout: innerMs, keepAliveTimeout: IDLE_CONNECTION_MS });
+  // One exchange, sent once more on a connection of its own (`Connection: close`, an Agent made
+  // the first time one is needed) when a close of the host crossed it (./crossed-close.ts).
+  let fresh: AgentClass | undefined;
+  const own = (): Dispatcher => (fresh ??= new Agent({ connectTimeout: innerMs, headersTimeout: innerMs, bodyTimeout: innerMs, pipelining: 0 }));
+  const exchange = (url: string, options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'>) =>
+    onceMoreIfCrossed((via) => undiciRequest(url, { ...options, dispatcher: via }), dispatcher, own);
 
   function secretsFor(auth: AuthChoice | undefined, headers: HeaderMap | undefined): string[] {
     const secrets: string[] = [];
@@ -252,11 +260,10 @@ export function createClient(options: ClientOptions): Client {
     try {
       res =
         (await early?.answer(abort.signal)) ??
-        (await undiciRequest(url, {
+        (await exchange(url, {
           method: method as 'GET',
           headers,
           body,
-          dispatcher,
           signal: abort.signal,
           headersTimeout: innerBound(bound),
           bodyTimeout: innerBound(bound),
@@ -293,10 +300,9 @@ export function createClient(options: ClientOptions): Client {
     const abort = new ExchangeAbort(timeoutMs, opts.signal);
     let res: Dispatcher.ResponseData;
     try {
-      res = await undiciRequest(url, {
+      res = await exchange(url, {
         method: method as 'GET',
         headers,
-        dispatcher,
         signal: abort.signal,
         headersTimeout: innerMs,
         bodyTimeout: opts.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_MS,
@@ -403,7 +409,7 @@ export function createClient(options: ClientOptions): Client {
         (answer) => String(answer.status),
         (answer) => answer.close(),
       ),
-    close: () => dispatcher.close(),
+    close: () => Promise.all([dispatcher.close(), fresh?.close()]).then(() => {}),
   };
 }
 

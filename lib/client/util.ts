@@ -8,8 +8,9 @@ export { isJsonObject, type JsonObject } from '../json-value.ts';
  * How long a kept-alive connection may sit idle before the client lets it go. A host may close an
  * idle connection whenever it likes, hint or no hint (RFC 9112 §9.5, §9.6; gunicorn's default is
  * 2 s, and it sends no `Keep-Alive` hint), and a close that crosses a request on its way loses that
- * request (§9.3.1). Below the shortest idle timeout a server is commonly given (undici's own
- * default, 4 s, is not); a `Keep-Alive: timeout` hint from the host sets it instead.
+ * request (§9.3.1; ./crossed-close.ts sends it once more). Below the shortest idle timeout a
+ * server is commonly given (undici's own default, 4 s, is not); a `Keep-Alive: timeout` hint from
+ * the host sets it instead.
  */
 export const IDLE_CONNECTION_MS = 1_000;
 
