@@ -74,7 +74,19 @@ function mulberry32(seed: number): () => number {
 // The fourth set from the end makes replacing not idempotent: `qqqqqqqq]!!` becomes `[redacted]]!!`, in which
 // the longer secret then stands; a text with an escape is replaced twice, as before. The last three
 // hold the characters a regular expression gives a meaning to (the redactor finds every form with one).
-const SECRET_SETS = [['ab'], ['a'], ['abcdefgh'], ['ab/c=d', 'a%b'], ['k', 'abcdefgh-ijk'], ['"\\u'], ['acted]xy', 'x'], ['edacted]]!!', 'qqqqqqqq'], ['a.b*c+d?e'], ['(x)|[y]{2}^$\\/z'], ['\n-\u2028']];
+const SECRET_SETS = [
+  ['ab'],
+  ['a'],
+  ['abcdefgh'],
+  ['ab/c=d', 'a%b'],
+  ['k', 'abcdefgh-ijk'],
+  ['"\\u'],
+  ['acted]xy', 'x'],
+  ['edacted]]!!', 'qqqqqqqq'],
+  ['a.b*c+d?e'],
+  ['(x)|[y]{2}^$\\/z'],
+  ['\n-\u2028'],
+];
 
 describe('the escapes a secret can be spelled in, read without a lookbehind', () => {
   it('agree with the lookbehind reading on fixed texts', () => {
