@@ -28,9 +28,45 @@ const TOKEN_CHAR = /[A-Za-z0-9\-._~+/=]/;
 
 const xmlEscape = (text: string): string => text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
 
-// A `\uXXXX` JSON escape (not itself escaped by a backslash before it) or a `%XX` percent-escape.
-const SPELLED = /(?<!\\)(?:\\\\)*\\u[0-9a-fA-F]{4}|%[0-9a-fA-F]{2}/;
-const SPELLED_ALL = /(?<=(?:^|[^\\])(?:\\\\)*)\\u([0-9a-fA-F]{4})|%([0-9a-fA-F]{2})/g;
+// A `\uXXXX` JSON escape or a `%XX` percent-escape. A `\u` is a JSON escape only where an even
+// run of backslashes stands before it (`\\u0061` is an escaped backslash and `u0061`); that is read
+// by counting the run (escapedBackslash), not by a lookbehind at the head of the pattern: such a
+// lookbehind is tried at every position of the text, and on the archive of `npm start` (5 MB of
+// JSON, one escape) it cost 30 ms where this pattern costs about 4 (bench/RESULTS.md "npm start
+// (branch start4)"). A match of this pattern cannot begin inside another (its characters after the
+// first are `u` and hex digits), so it finds the escapes the lookbehind found, and the ones it
+// skips are left as they stand, as before.
+const SPELLED = /\\u([0-9a-fA-F]{4})|%([0-9a-fA-F]{2})/g;
+
+/** Whether the backslash at `at` is itself escaped: an odd run of backslashes stands before it. */
+function escapedBackslash(text: string, at: number): boolean {
+  let run = 0;
+  while (at - run > 0 && text.charCodeAt(at - run - 1) === 0x5c) run++;
+  return run % 2 === 1;
+}
+
+/**
+ * `text` with every escape that spells a token character decoded (spelledOut), and whether it
+ * holds an escape at all; `decoded` is `text` itself when no escape spells one.
+ */
+function decodeSpelled(text: string): { escapes: boolean; decoded: string } {
+  let escapes = false;
+  let decoded = '';
+  let from = 0;
+  // exec on the one pattern, not matchAll, which makes a copy of the pattern per call (the
+  // redactor reads thousands of short texts per archive); nothing below runs the pattern again.
+  SPELLED.lastIndex = 0;
+  for (let match = SPELLED.exec(text); match !== null; match = SPELLED.exec(text)) {
+    const [whole, json, percent] = match;
+    if (json !== undefined && escapedBackslash(text, match.index)) continue;
+    escapes = true;
+    const spelled = spelledOut(whole, json, percent);
+    if (spelled === whole) continue;
+    decoded += text.slice(from, match.index) + spelled;
+    from = match.index + whole.length;
+  }
+  return { escapes, decoded: from === 0 ? text : decoded + text.slice(from) };
+}
 
 /**
  * The character an escape spells when it is one of a token (RFC 3986 unreserved, RFC 6750
@@ -81,6 +117,8 @@ export class Redactor {
   #secrets: string[] = [];
   /** Every form of every secret, longest secret first: computed when secrets are added, not per text. */
   #forms: string[] = [];
+  /** Matches where any form occurs (#replace), or undefined when there is no secret. */
+  #anyForm: RegExp | undefined;
 
   constructor(secrets: Iterable<string | undefined> = []) {
     this.add(...secrets);
@@ -92,6 +130,7 @@ export class Redactor {
     for (const secret of secrets) if (typeof secret === 'string' && secret !== '') all.add(secret);
     this.#secrets = [...all].sort((a, b) => b.length - a.length);
     this.#forms = this.#secrets.flatMap((secret) => formsOf(secret));
+    this.#anyForm = this.#forms.length === 0 ? undefined : new RegExp(this.#forms.map((form) => form.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'));
     return this;
   }
 
@@ -105,13 +144,22 @@ export class Redactor {
     // A secret spelled with escapes no encoder needs (`\u0061` for `a` in a JSON string, `%61`
     // in a URL) is the secret to whoever decodes the text: the archive keeps bodies as the host
     // sent them. Such a text is decoded where it spells a secret, and redacted as decoded.
-    if (this.#secrets.length === 0 || !SPELLED.test(out)) return out;
-    const decoded = out.replace(SPELLED_ALL, spelledOut);
+    if (this.#secrets.length === 0) return out;
+    const { escapes, decoded } = decodeSpelled(out);
+    if (!escapes) return out;
+    // Nothing decoded and nothing replaced: replacing again would find nothing either (it is the
+    // text just read), so the whole text is not read once more.
+    if (decoded === out && out === text) return out;
     const redacted = this.#replace(decoded);
     return redacted === decoded ? out : redacted;
   }
 
   #replace(text: string): string {
+    // Most texts hold no form of any secret: one pass of an alternation of every form tells so,
+    // where a search per form read the text once per form (10 forms for the embedded host's run:
+    // about 4 times slower over an archive's bodies). A text it finds nothing in is left as it is,
+    // as the searches below would leave it.
+    if (this.#anyForm === undefined || !this.#anyForm.test(text)) return text;
     let out = text;
     for (const form of this.#forms) {
       if (!out.includes(form)) continue;

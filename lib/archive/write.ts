@@ -49,9 +49,13 @@ export type EncodedArchive = { ok: true; path: string; exchanges: number; bytes:
 export function encodeArchive(options: ArchiveEncode): EncodedArchive {
   const { path, recorder, settings, roles, redactor } = options;
   const text = archiveText(recorder.har(settings, roles, redactor));
-  if (redactor.text(text) !== text) return { ok: false };
+  // zlib starts before the text is checked, so it compresses beside the check too (about 30 ms
+  // of zlib's CPU on the 5 MB archive of `npm start`, against 25 ms of the command's thread from
+  // here to the writing). A text the check refuses is compressed for nothing: its bytes are
+  // dropped here, never written or digested.
   const bytes = archiveBytes(text, path);
   bytes.catch(() => {}); // awaited by writeArchive, which throws it
+  if (redactor.text(text) !== text) return { ok: false };
   return { ok: true, path, exchanges: recorder.size, bytes };
 }
 
