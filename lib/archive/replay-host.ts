@@ -60,6 +60,14 @@ function requestOf(entry: HarEntry): ArchivedRequest {
 /** Milliseconds as seconds, for a message. */
 const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(3))} s`;
 
+/**
+ * `line` added to `list` unless it is there: a request the replay drops unanswered on a reused
+ * connection is sent once more by the client (lib/client/crossed-close.ts), and is one request.
+ */
+function once(list: string[], line: string): void {
+  if (!list.includes(line)) list.push(line);
+}
+
 /** `repeatWaitMs`: REPEAT_WAIT_MS, or a shorter bound for a test. */
 export async function startReplayHost(har: Har, repeatWaitMs = REPEAT_WAIT_MS): Promise<ReplayHost> {
   // How long the replayed client waits for an answer: no answer of the archive is waited for longer.
@@ -172,7 +180,7 @@ export async function startReplayHost(har: Har, repeatWaitMs = REPEAT_WAIT_MS): 
       }
       const again = last.get(key);
       if (again === undefined) {
-        misses.push(describeRequest(request));
+        once(misses, describeRequest(request));
         res.socket?.destroy();
         return;
       }
@@ -182,7 +190,8 @@ export async function startReplayHost(har: Har, repeatWaitMs = REPEAT_WAIT_MS): 
       // did; whether a row moved is the rows' to say. Past REPEAT_WAIT_MS it is refused at once.
       const waitMs = Math.min(again.time, requestTimeoutMs);
       if (!(waitMs <= repeatWaitMs)) {
-        refused.push(
+        once(
+          refused,
           `${describeRequest(request)}: its last answer took ${seconds(again.time)} (the archive's request timeout: ${seconds(requestTimeoutMs)}), and a replay waits at most ${seconds(repeatWaitMs)} to answer a request again`,
         );
         res.socket?.destroy();
