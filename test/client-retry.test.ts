@@ -11,9 +11,11 @@ import {
   RateLimited,
   ReadBudget,
   readRunEvents,
+  REPLAY_TIMEOUT_HEADER,
   retryAfterMs,
   TransportError,
   type Client,
+  type VirtualWaits,
 } from '../lib/client/index.ts';
 import {
   baseUrl,
@@ -43,7 +45,13 @@ const limited = (res: Parameters<typeof json>[0], headers: Record<string, string
   json(res, 429, { error: 'rate_limited', message: 'slow down' }, headers);
 
 /** A client with its own bounds, closed after the test like the fake host's own. */
-function boundedClient(options: { progressTimeoutMs?: number; budget?: ReadBudget; timeoutMs?: number; names?: SettingNames }): Client {
+function boundedClient(options: {
+  progressTimeoutMs?: number;
+  budget?: ReadBudget;
+  timeoutMs?: number;
+  names?: SettingNames;
+  virtualWaits?: VirtualWaits;
+}): Client {
   const c = createClient({ baseUrl, apiKey: 'ow2k_test-key-0123456789', timeoutMs: options.timeoutMs ?? 2_000, ...options });
   onTestFinished(() => c.close());
   return c;
@@ -102,6 +110,35 @@ describe('retriable answers', () => {
     const error = await rejection(client({ timeoutMs: 5_000 }).request('GET', '/a', { signal: AbortSignal.timeout(200) }));
     expect(error).toBeInstanceOf(TransportError);
     expect((error as Error).message).toContain('aborted by the caller');
+  });
+
+  it("a replay's client counts a Retry-After and does not sleep it: the same attempts, the same RateLimited detail, and the caller told", async () => {
+    // Asked again once after 3000 s (within the hour's timeout), then past the timeout: live, 50 min.
+    fake.handler = (_req, res) => limited(res, { 'retry-after': '3000' });
+    const waits: number[] = [];
+    const replayed = boundedClient({ timeoutMs: 3_600_000, virtualWaits: { token: 'replay-token' } });
+    const started = Date.now();
+    const error = await rejection(replayed.request('GET', '/a', { waited: (ms) => waits.push(ms) }));
+    expect((error as Error).message).toMatch(/^rate limited: GET \/a answered 429 rate_limited with Retry-After 3000, 2 times over 3000\.\d s; /);
+    expect(seen).toHaveLength(2);
+    expect(waits).toEqual([3_000_000]);
+    expect(Date.now() - started).toBeLessThan(patient(5_000));
+  });
+
+  it("a replay's timeout: an answer naming the replay's token ends as the request's own bound passing, without the wait; no other client reads the header", async () => {
+    fake.handler = (_req, res) => json(res, 504, {}, { [REPLAY_TIMEOUT_HEADER]: 'replay-token headers' });
+    const waits: number[] = [];
+    const replayed = boundedClient({ timeoutMs: 3_600_000, virtualWaits: { token: 'replay-token' } });
+    const error = await rejection(replayed.request('GET', '/a', { timeoutMs: 3_000_000, waited: (ms) => waits.push(ms) }));
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as TransportError).code).toBe('TIMEOUT');
+    expect((error as Error).message).toBe('transport-loss: GET /a: no complete response within 3000000 ms');
+    expect(waits).toEqual([3_000_000]);
+    expect(((await rejection(replayed.stream('GET', '/s'))) as Error).message).toBe('transport-loss: GET /s: no complete response within 3600000 ms');
+    // Another token, or a client that replays nothing: an answer like any other (a gateway's 504, asked again).
+    fake.handler = (_req, res) => json(res, 404, {}, { [REPLAY_TIMEOUT_HEADER]: 'replay-token headers' });
+    expect((await boundedClient({}).request('GET', '/a')).status).toBe(404);
+    expect((await boundedClient({ virtualWaits: { token: 'another' } } as never).request('GET', '/a')).status).toBe(404);
   });
 
   it('a stream answered 429 is asked again, and read', async () => {

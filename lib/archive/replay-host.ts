@@ -8,12 +8,17 @@
 // asked more often than archived is answered again as last time, after as long as that took, but
 // never held longer than REPEAT_WAIT_MS: how long an answer took is the archive's to say, and so
 // is how long the replayed client waits for one (its recorded request timeout), so a vendor could
-// otherwise hold a replay for as long as it liked.
+// otherwise hold a replay for as long as it liked. For the same reason a request the original run
+// gave up on at its own request timeout is not held while the replayed client waits that timeout
+// out: the host says so at once (REPLAY_TIMEOUT_HEADER, with a token of this replay's), and the
+// client ends it as it did (lib/client/virtual-waits.ts, which also counts a Retry-After instead
+// of sleeping it).
 
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../client/http.ts';
+import { REPLAY_TIMEOUT_HEADER, type VirtualWaits } from '../client/virtual-waits.ts';
 import { Redactor } from '../redact.ts';
 import type { Har, HarEntry } from './har.ts';
 import { archivedRequest, describeRequest, requestKey, type ArchivedRequest, type KeyRoles } from './request-key.ts';
@@ -36,6 +41,8 @@ const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'connect
 export interface ReplayHost {
   baseUrl: string;
   tenants: { a: { apiKey: string }; b: { apiKey: string } };
+  /** What the replayed client is given, so that a timeout the archive records is counted, not waited (lib/client/virtual-waits.ts). */
+  virtualWaits: VirtualWaits;
   /** Requests the archive did not hold, in the order they came. */
   misses(): string[];
   /** Archived exchanges no request asked for. */
@@ -57,6 +64,9 @@ function requestOf(entry: HarEntry): ArchivedRequest {
   };
 }
 
+/** How the harness words a request that met its own bound (lib/client/transport-errors.ts). */
+const OWN_TIMEOUT = /: no complete response within \d+ ms$/;
+
 /** Milliseconds as seconds, for a message. */
 const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(3))} s`;
 
@@ -75,6 +85,7 @@ export async function startReplayHost(har: Har, repeatWaitMs = REPEAT_WAIT_MS): 
   // requests carrying them are named by role, as the recorder named the recorded host's.
   const roles: Required<KeyRoles> = { tenantA: `replay-a-${randomBytes(16).toString('hex')}`, tenantB: `replay-b-${randomBytes(16).toString('hex')}` };
   const redactor = new Redactor([roles.tenantA, roles.tenantB]);
+  const virtualWaits: VirtualWaits = { token: randomBytes(16).toString('hex') };
   const misses: string[] = [];
   const repeats: string[] = [];
   const refused: string[] = [];
@@ -100,10 +111,20 @@ export async function startReplayHost(har: Har, repeatWaitMs = REPEAT_WAIT_MS): 
    * Sends the archived answer. `holdMs` bounds how long an answer that never ended is held open:
    * HOLD_MS, or what is left of REPEAT_WAIT_MS for a request asked again. A stream is held for
    * HOLD_MS either way: the harness ends its read on bounds of its own (the progress timeout, the
-   * stream's idle bound), which no archive sets.
+   * stream's idle bound), which no archive sets. A request that met the replayed client's own
+   * bound (its request timeout, which the archive sets) is told so at once (`virtual`; not for a
+   * request asked again, which waits as it did), and the client ends it as it did, without the wait.
    */
-  const answer = (entry: HarEntry, res: ServerResponse, holdMs = HOLD_MS): void => {
+  const answer = (entry: HarEntry, res: ServerResponse, holdMs = HOLD_MS, virtual = true): void => {
     const { response } = entry;
+    if (virtual && response._failure === 'no-answer' && (response.status === 0 || response._chunks === undefined) && OWN_TIMEOUT.test(response._error ?? '')) {
+      // No status line came (status 0), or it came and the body did not: the client records the same.
+      const headers: Record<string, string> = { [REPLAY_TIMEOUT_HEADER]: `${virtualWaits.token} ${response.status === 0 ? 'headers' : 'body'}` };
+      for (const { name, value } of response.status === 0 ? [] : response.headers) if (!FRAMING_HEADERS.has(name.toLowerCase())) headers[name] ??= value;
+      res.writeHead(response.status === 0 ? 504 : response.status, headers);
+      res.end();
+      return;
+    }
     if (response.status === 0) {
       // No status line ever arrived: a lost connection, or no answer within the harness's bound.
       if (response._failure === 'no-answer') hold(res, holdMs);
@@ -196,7 +217,7 @@ export async function startReplayHost(har: Har, repeatWaitMs = REPEAT_WAIT_MS): 
       }
       const timer = setTimeout(() => {
         holds.delete(timer);
-        answer(again, res, repeatWaitMs - waitMs);
+        answer(again, res, repeatWaitMs - waitMs, false);
       }, waitMs);
       holds.add(timer);
     });
@@ -211,6 +232,7 @@ export async function startReplayHost(har: Har, repeatWaitMs = REPEAT_WAIT_MS): 
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     tenants: { a: { apiKey: roles.tenantA }, b: { apiKey: roles.tenantB } },
+    virtualWaits,
     misses: () => [...misses],
     repeats: () => [...repeats],
     refused: () => [...refused],

@@ -17,7 +17,7 @@
 // blocked), with its own message and no `transport-loss:` prefix.
 
 import { defaultMaxListeners, setMaxListeners } from 'node:events';
-import { DEFAULT_PROGRESS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RUN_WAIT_MS, TransportError, type Client } from '../client/index.ts';
+import { DEFAULT_PROGRESS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RUN_WAIT_MS, TransportError, type Client, type Waited } from '../client/index.ts';
 import type { Checks } from './leg.ts';
 import type { Leg, Scenario } from './scenario.ts';
 import type { Target } from './target.ts';
@@ -64,16 +64,23 @@ export interface Interruption {
 /**
  * A client whose every request and stream also ends when `signal` aborts: the requests of a leg
  * abandoned at its deadline or on interruption are cut, so they neither hold the process open
- * nor reach the host while the next leg runs.
+ * nor reach the host while the next leg runs. A wait the client counts and does not make (a
+ * replay's, lib/client/virtual-waits.ts) is told to `waited`, the leg's deadline.
  */
-function cutOnAbort(client: Client, signal: AbortSignal): Client {
+function cutOnAbort(client: Client, signal: AbortSignal, waited: Waited): Client {
   const merge = (own: AbortSignal | undefined): AbortSignal => (own ? AbortSignal.any([own, signal]) : signal);
+  const tell =
+    (own: Waited | undefined): Waited =>
+    (ms) => {
+      own?.(ms);
+      waited(ms);
+    };
   return {
     baseUrl: client.baseUrl,
     timeoutMs: client.timeoutMs,
     ...(client.limits ? { limits: client.limits } : {}),
-    request: (method, path, options = {}) => client.request(method, path, { ...options, signal: merge(options.signal) }),
-    stream: (method, path, options = {}) => client.stream(method, path, { ...options, signal: merge(options.signal) }),
+    request: (method, path, options = {}) => client.request(method, path, { ...options, signal: merge(options.signal), waited: tell(options.waited) }),
+    stream: (method, path, options = {}) => client.stream(method, path, { ...options, signal: merge(options.signal), waited: tell(options.waited) }),
     close: () => client.close(),
   };
 }
@@ -94,12 +101,20 @@ export function withDeadlines(scenarios: Scenario[], legDeadlineMs: number, inte
     ),
     interruption.signal,
   );
-  const bound = async (work: (cut: AbortSignal) => Promise<void> | void, hostLeg: boolean): Promise<void> => {
+  const bound = async (work: (cut: AbortSignal, waited: Waited) => Promise<void> | void, hostLeg: boolean): Promise<void> => {
     const { signal } = interruption;
     if (signal.aborted) throw new DeadlinePassed(`interrupted: ${interruption.reason()}, before this leg ran`);
     const cut = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
+    // When the deadline passes: a wait counted and not made (a replay's) brings it nearer, as
+    // the wait itself brought it nearer in the run replayed.
+    let deadlineAt = performance.now() + legDeadlineMs;
+    let arm = (): void => {};
+    const waited: Waited = (ms) => {
+      deadlineAt -= ms;
+      arm();
+    };
     const stop = new Promise<never>((_, reject) => {
       const give = (error: DeadlinePassed): void => {
         // A plain Error, so a request it cuts reads "aborted by the caller (…)"; a leg sharing the
@@ -108,15 +123,25 @@ export function withDeadlines(scenarios: Scenario[], legDeadlineMs: number, inte
         reject(error);
       };
       // A server-free leg waits on nothing: the leg deadline is for hosts that stall.
-      if (hostLeg) timer = setTimeout(() => give(new DeadlinePassed(`the leg deadline of ${legDeadlineMs} ms passed (${names.legDeadline})`)), legDeadlineMs);
+      if (hostLeg) {
+        arm = () => {
+          clearTimeout(timer);
+          timer = setTimeout(
+            () => give(new DeadlinePassed(`the leg deadline of ${legDeadlineMs} ms passed (${names.legDeadline})`)),
+            deadlineAt - performance.now(),
+          );
+        };
+        arm();
+      }
       onAbort = () => give(new DeadlinePassed(`interrupted: ${interruption.reason()}, while this leg ran`));
       signal.addEventListener('abort', onAbort, { once: true });
     });
-    const running = Promise.resolve().then(() => work(cut.signal));
+    const running = Promise.resolve().then(() => work(cut.signal, waited));
     running.catch(() => {}); // once abandoned, its outcome is nobody's
     try {
       await Promise.race([running, stop]);
     } finally {
+      arm = () => {};
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort!);
     }
@@ -131,11 +156,11 @@ export function withDeadlines(scenarios: Scenario[], legDeadlineMs: number, inte
               ...leg,
               run: (check: Checks, target: Target) =>
                 bound(
-                  (cut) =>
+                  (cut, waited) =>
                     leg.run(check, {
                       ...target,
-                      client: cutOnAbort(target.client, cut),
-                      tenantB: target.tenantB && cutOnAbort(target.tenantB, cut),
+                      client: cutOnAbort(target.client, cut, waited),
+                      tenantB: target.tenantB && cutOnAbort(target.tenantB, cut, waited),
                     }),
                   true,
                 ),
