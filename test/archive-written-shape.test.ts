@@ -16,6 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { FILTER_BOUND_MS, filterSettles } from '../lib/archive/replay.ts';
 import { REPEAT_WAIT_MS, startReplayHost } from '../lib/archive/replay-host.ts';
 import { withDeadlines } from '../lib/ledger/deadlines.ts';
+import { createClient, type Client } from '../lib/client/index.ts';
 import { DEFAULT_USER_AGENT } from '../lib/client/early-discovery.ts';
 import { writtenShapeProblems } from '../lib/archive/written-shape.ts';
 import { projectId } from '../lib/client/ids.ts';
@@ -378,24 +379,34 @@ describe('verify --replay: a wait the archive records is counted, not waited', (
     );
   });
 
-  it("brings a leg's deadline nearer by a wait counted and not made, as the wait itself did in the run replayed", { timeout: 30_000 }, async () => {
-    // A leg whose one request counts an hour's wait (a Retry-After, a timeout) and then waits on its caller.
-    const client = {
-      request: (_method: string, _path: string, options: { waited?: (ms: number) => void; signal?: AbortSignal }) => {
-        options.waited?.(HOUR);
-        return new Promise((_, reject) => options.signal?.addEventListener('abort', () => reject(options.signal?.reason)));
-      },
-    };
-    const leg = {
-      id: 'openwop.requirement.0081.eval-run-events',
-      title: 't',
-      run: (_check: unknown, target: { client: typeof client }) => target.client.request('GET', '/x', {}),
-    };
-    const [bounded] = withDeadlines([{ file: 'x.ts', legs: [leg] }] as never, 60_000, {
-      signal: new AbortController().signal,
-      reason: () => 'not interrupted',
-    });
-    // Under a minute's leg deadline, it passes at once, not after the minute (the test's own bound is 30 s).
-    await expect(bounded!.legs[0]!.run({} as never, { client } as never)).rejects.toThrow(/^the leg deadline of 60000 ms passed/);
+  it('a request an hour-long leg deadline cut: the replayed leg is cut at its deadline at once, not after the recorded deadline', {
+    timeout: 30_000,
+  }, async () => {
+    const cut = entry('/cut', '') as { response: Record<string, unknown> };
+    cut.response = { ...cut.response, status: 0, _failure: 'no-answer' };
+    cut.response._error = 'transport-loss: GET /cut: aborted by the caller (work of an abandoned leg: the leg deadline of 3600000 ms passed (--leg-deadline))';
+    const host = await startReplayHost(har({ ...SETTINGS, requestTimeoutMs: HOUR, legDeadlineMs: HOUR }, [cut]) as never);
+    const client = createClient({ baseUrl: host.baseUrl, timeoutMs: HOUR, virtualWaits: host.virtualWaits });
+    try {
+      const leg = {
+        id: 'openwop.requirement.0081.eval-run-events',
+        title: 't',
+        run: (_check: unknown, target: { client: Client }) =>
+          target.client.request('GET', '/cut', {
+            auth: 'none',
+            headers: { accept: null, 'accept-encoding': null, 'openwop-version': null, 'user-agent': null },
+          }),
+      };
+      const [bounded] = withDeadlines([{ file: 'x.ts', legs: [leg] }] as never, HOUR, {
+        signal: new AbortController().signal,
+        reason: () => 'not interrupted',
+      });
+      // Under an hour's leg deadline (past the 10 min a replay holds a request), it passes at once (the test's own bound is 30 s).
+      await expect(bounded!.legs[0]!.run({} as never, { client } as never)).rejects.toThrow(/^the leg deadline of 3600000 ms passed/);
+      expect(host.misses()).toEqual([]);
+    } finally {
+      await client.close();
+      await host.close();
+    }
   });
 });

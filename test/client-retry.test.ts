@@ -112,33 +112,36 @@ describe('retriable answers', () => {
     expect((error as Error).message).toContain('aborted by the caller');
   });
 
-  it("a replay's client counts a Retry-After and does not sleep it: the same attempts, the same RateLimited detail, and the caller told", async () => {
+  it("a replay's client counts a Retry-After and does not sleep it: the same attempts, the same RateLimited detail", async () => {
     // Asked again once after 3000 s (within the hour's timeout), then past the timeout: live, 50 min.
     fake.handler = (_req, res) => limited(res, { 'retry-after': '3000' });
-    const waits: number[] = [];
-    const replayed = boundedClient({ timeoutMs: 3_600_000, virtualWaits: { token: 'replay-token' } });
     const started = Date.now();
-    const error = await rejection(replayed.request('GET', '/a', { waited: (ms) => waits.push(ms) }));
+    const error = await rejection(boundedClient({ timeoutMs: 3_600_000, virtualWaits: { token: 'replay-token', realUpToMs: 10_000 } }).request('GET', '/a'));
     expect((error as Error).message).toMatch(/^rate limited: GET \/a answered 429 rate_limited with Retry-After 3000, 2 times over 3000\.\d s; /);
     expect(seen).toHaveLength(2);
-    expect(waits).toEqual([3_000_000]);
     expect(Date.now() - started).toBeLessThan(patient(5_000));
   });
 
-  it("a replay's timeout: an answer naming the replay's token ends as the request's own bound passing, without the wait; no other client reads the header", async () => {
-    fake.handler = (_req, res) => json(res, 504, {}, { [REPLAY_TIMEOUT_HEADER]: 'replay-token headers' });
-    const waits: number[] = [];
-    const replayed = boundedClient({ timeoutMs: 3_600_000, virtualWaits: { token: 'replay-token' } });
-    const error = await rejection(replayed.request('GET', '/a', { timeoutMs: 3_000_000, waited: (ms) => waits.push(ms) }));
+  it("a replay's ending: an answer naming the replay's token ends the request as the run's ended, without the wait; no other client reads the header", async () => {
+    const ending = (how: string) => (_req: unknown, res: Parameters<typeof json>[0]) => json(res, 504, {}, { [REPLAY_TIMEOUT_HEADER]: `replay-token ${how}` });
+    const replayed = boundedClient({ timeoutMs: 3_600_000, virtualWaits: { token: 'replay-token', realUpToMs: 10_000 } });
+    fake.handler = ending('headers');
+    const error = await rejection(replayed.request('GET', '/a', { timeoutMs: 3_000_000 }));
     expect(error).toBeInstanceOf(TransportError);
     expect((error as TransportError).code).toBe('TIMEOUT');
     expect((error as Error).message).toBe('transport-loss: GET /a: no complete response within 3000000 ms');
-    expect(waits).toEqual([3_000_000]);
     expect(((await rejection(replayed.stream('GET', '/s'))) as Error).message).toBe('transport-loss: GET /s: no complete response within 3600000 ms');
-    // Another token, or a client that replays nothing: an answer like any other (a gateway's 504, asked again).
+    // Cut by the leg deadline: the leg is told its deadline passed, and its cut is the request's.
+    fake.handler = ending('deadline');
+    const leg = new AbortController();
+    const cut = () => leg.abort(new Error('work of an abandoned leg: the leg deadline of 60000 ms passed'));
+    expect(((await rejection(replayed.request('GET', '/a', { signal: leg.signal, deadlinePassed: cut }))) as Error).message).toBe(
+      'transport-loss: GET /a: aborted by the caller (work of an abandoned leg: the leg deadline of 60000 ms passed)',
+    );
+    // Another token, or a client that replays nothing: an answer like any other.
     fake.handler = (_req, res) => json(res, 404, {}, { [REPLAY_TIMEOUT_HEADER]: 'replay-token headers' });
     expect((await boundedClient({}).request('GET', '/a')).status).toBe(404);
-    expect((await boundedClient({ virtualWaits: { token: 'another' } } as never).request('GET', '/a')).status).toBe(404);
+    expect((await boundedClient({ virtualWaits: { token: 'another', realUpToMs: 10_000 } }).request('GET', '/a')).status).toBe(404);
   });
 
   it('a stream answered 429 is asked again, and read', async () => {

@@ -35,7 +35,7 @@ import { buildUrl, describeAnswer, encodeBody, IDLE_CONNECTION_MS } from './util
 import { DEFAULT_USER_AGENT, type EarlyAnswer, PROTOCOL_VERSION, takeEarlyExchange } from './early-discovery.ts';
 import { ResponseTooLarge, scrubSecrets, toTransportError } from './transport-errors.ts';
 import { ExchangeAbort } from './abort.ts';
-import { replayedTimeout, type VirtualWaits, type Waited } from './virtual-waits.ts';
+import { replayedEnding, type VirtualWaits } from './virtual-waits.ts';
 
 // undici's entry module loads every API it has (fetch, WebSocket, caches, mocks) when required:
 // about a third of the harness's start-up (bench/RESULTS.md "Start and CPU"). The client needs an
@@ -101,8 +101,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Told the size of every body chunk as it arrives, before it is recorded or kept (see Meter). */
   meter?: Meter;
-  /** Told each wait counted and not made (ClientOptions.virtualWaits): the caller's deadlines count it. */
-  waited?: Waited;
+  /** Ends the caller at its deadline now: a replay's, where the archive says that deadline cut the request (./virtual-waits.ts). */
+  deadlinePassed?: () => void;
 }
 
 /**
@@ -120,9 +120,9 @@ export interface StreamOptions extends Pick<SentRequest, 'runEvents'> {
   signal?: AbortSignal;
   /** Longest silence between two chunks before the stream counts as lost. */
   idleTimeoutMs?: number;
-  /** As RequestOptions.meter and .waited. */
+  /** As RequestOptions.meter and .deadlinePassed. */
   meter?: Meter;
-  waited?: Waited;
+  deadlinePassed?: () => void;
 }
 
 /** An open response whose body is read chunk by chunk (SSE); `takeFrame` hands on the recorder's (recorder.ts). */
@@ -268,7 +268,7 @@ export function createClient(options: ClientOptions): Client {
           bodyTimeout: innerBound(bound),
         }));
       resHeaders = flattenHeaders(res.headers);
-      if (replayedTimeout(options.virtualWaits, res.statusCode, resHeaders, { abort, boundMs: bound, record, waited: opts.waited })) throw abort.signal.reason;
+      if (replayedEnding(options.virtualWaits, res.statusCode, resHeaders, { abort, record, deadlinePassed: opts.deadlinePassed })) throw abort.signal.reason;
       record?.headers(res.statusCode, resHeaders);
       text = await readCapped(res.body, cap, resHeaders['content-length'], what, names.maxResponseBytes, opts.meter);
     } catch (error) {
@@ -308,8 +308,8 @@ export function createClient(options: ClientOptions): Client {
         headersTimeout: innerMs,
         bodyTimeout: opts.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_MS,
       });
-      const at = { abort, boundMs: timeoutMs, record, waited: opts.waited };
-      if (replayedTimeout(options.virtualWaits, res.statusCode, flattenHeaders(res.headers), at)) throw abort.signal.reason;
+      const at = { abort, record, deadlinePassed: opts.deadlinePassed };
+      if (replayedEnding(options.virtualWaits, res.statusCode, flattenHeaders(res.headers), at)) throw abort.signal.reason;
     } catch (error) {
       const lost = toTransportError(error, what, secrets, { timeout: abort.bound, bound: timeoutMs, caller: opts.signal });
       record?.fail(lost);
@@ -401,7 +401,7 @@ export function createClient(options: ClientOptions): Client {
         () => request(method, path, opts),
         describeAnswer,
         () => {},
-        options.virtualWaits && ((ms) => opts.waited?.(ms)),
+        options.virtualWaits?.realUpToMs,
       ),
     stream: (method, path, opts = {}) =>
       withRetries(
@@ -412,7 +412,7 @@ export function createClient(options: ClientOptions): Client {
         () => stream(method, path, opts),
         (answer) => String(answer.status),
         (answer) => answer.close(),
-        options.virtualWaits && ((ms) => opts.waited?.(ms)),
+        options.virtualWaits?.realUpToMs,
       ),
     close: () => dispatcher.close(),
   };

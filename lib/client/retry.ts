@@ -96,8 +96,8 @@ export class RetryBudget {
  * `send` asked again while it answers a retriable status, waiting as the answer asks; the first
  * answer that is not retriable is returned, and every retriable one is handed to `drop` (a stream
  * is closed). The caller's `signal` cuts a wait: the next attempt then ends as that signal says
- * (a TransportError from the request itself). With `waited` (a replay's, ./virtual-waits.ts) a
- * wait is counted, not slept, and `waited` is told it.
+ * (a TransportError from the request itself). `realUpToMs` (a replay's, ./virtual-waits.ts): a
+ * longer wait is counted as spent, not slept.
  */
 export async function withRetries<T extends { status: number; headers: Record<string, string>; json?: unknown }>(
   what: string,
@@ -107,7 +107,7 @@ export async function withRetries<T extends { status: number; headers: Record<st
   send: () => Promise<T>,
   describe: (answer: T) => string,
   drop: (answer: T) => void,
-  waited?: (ms: number) => void,
+  realUpToMs = Number.POSITIVE_INFINITY,
 ): Promise<T> {
   const budget = new RetryBudget(what, boundMs, boundName);
   for (;;) {
@@ -115,10 +115,7 @@ export async function withRetries<T extends { status: number; headers: Record<st
     if (!isRetriable(answer.status, answer.headers, answer.json)) return answer;
     drop(answer);
     const wait = budget.next(answer.status, answer.headers, describe(answer));
-    if (waited === undefined) await sleep(wait, signal);
-    else {
-      budget.count(wait);
-      waited(wait);
-    }
+    if (wait > realUpToMs) budget.count(wait);
+    else await sleep(wait, signal);
   }
 }

@@ -17,7 +17,7 @@
 // blocked), with its own message and no `transport-loss:` prefix.
 
 import { defaultMaxListeners, setMaxListeners } from 'node:events';
-import { DEFAULT_PROGRESS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RUN_WAIT_MS, TransportError, type Client, type Waited } from '../client/index.ts';
+import { DEFAULT_PROGRESS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RUN_WAIT_MS, TransportError, type Client } from '../client/index.ts';
 import type { Checks } from './leg.ts';
 import type { Leg, Scenario } from './scenario.ts';
 import type { Target } from './target.ts';
@@ -64,23 +64,18 @@ export interface Interruption {
 /**
  * A client whose every request and stream also ends when `signal` aborts: the requests of a leg
  * abandoned at its deadline or on interruption are cut, so they neither hold the process open
- * nor reach the host while the next leg runs. A wait the client counts and does not make (a
- * replay's, lib/client/virtual-waits.ts) is told to `waited`, the leg's deadline.
+ * nor reach the host while the next leg runs. `deadlinePassed` ends the leg at its deadline now:
+ * a replay's client calls it where the archive says the leg deadline cut the request
+ * (lib/client/virtual-waits.ts).
  */
-function cutOnAbort(client: Client, signal: AbortSignal, waited: Waited): Client {
+function cutOnAbort(client: Client, signal: AbortSignal, deadlinePassed: () => void): Client {
   const merge = (own: AbortSignal | undefined): AbortSignal => (own ? AbortSignal.any([own, signal]) : signal);
-  const tell =
-    (own: Waited | undefined): Waited =>
-    (ms) => {
-      own?.(ms);
-      waited(ms);
-    };
   return {
     baseUrl: client.baseUrl,
     timeoutMs: client.timeoutMs,
     ...(client.limits ? { limits: client.limits } : {}),
-    request: (method, path, options = {}) => client.request(method, path, { ...options, signal: merge(options.signal), waited: tell(options.waited) }),
-    stream: (method, path, options = {}) => client.stream(method, path, { ...options, signal: merge(options.signal), waited: tell(options.waited) }),
+    request: (method, path, options = {}) => client.request(method, path, { ...options, signal: merge(options.signal), deadlinePassed }),
+    stream: (method, path, options = {}) => client.stream(method, path, { ...options, signal: merge(options.signal), deadlinePassed }),
     close: () => client.close(),
   };
 }
@@ -101,20 +96,13 @@ export function withDeadlines(scenarios: Scenario[], legDeadlineMs: number, inte
     ),
     interruption.signal,
   );
-  const bound = async (work: (cut: AbortSignal, waited: Waited) => Promise<void> | void, hostLeg: boolean): Promise<void> => {
+  const bound = async (work: (cut: AbortSignal, deadlinePassed: () => void) => Promise<void> | void, hostLeg: boolean): Promise<void> => {
     const { signal } = interruption;
     if (signal.aborted) throw new DeadlinePassed(`interrupted: ${interruption.reason()}, before this leg ran`);
     const cut = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
-    // When the deadline passes: a wait counted and not made (a replay's) brings it nearer, as
-    // the wait itself brought it nearer in the run replayed.
-    let deadlineAt = performance.now() + legDeadlineMs;
-    let arm = (): void => {};
-    const waited: Waited = (ms) => {
-      deadlineAt -= ms;
-      arm();
-    };
+    let deadlinePassed = (): void => {};
     const stop = new Promise<never>((_, reject) => {
       const give = (error: DeadlinePassed): void => {
         // A plain Error, so a request it cuts reads "aborted by the caller (…)"; a leg sharing the
@@ -122,26 +110,17 @@ export function withDeadlines(scenarios: Scenario[], legDeadlineMs: number, inte
         cut.abort(new Error(`work of an abandoned leg: ${error.message}`));
         reject(error);
       };
+      deadlinePassed = () => give(new DeadlinePassed(`the leg deadline of ${legDeadlineMs} ms passed (${names.legDeadline})`));
       // A server-free leg waits on nothing: the leg deadline is for hosts that stall.
-      if (hostLeg) {
-        arm = () => {
-          clearTimeout(timer);
-          timer = setTimeout(
-            () => give(new DeadlinePassed(`the leg deadline of ${legDeadlineMs} ms passed (${names.legDeadline})`)),
-            deadlineAt - performance.now(),
-          );
-        };
-        arm();
-      }
+      if (hostLeg) timer = setTimeout(deadlinePassed, legDeadlineMs);
       onAbort = () => give(new DeadlinePassed(`interrupted: ${interruption.reason()}, while this leg ran`));
       signal.addEventListener('abort', onAbort, { once: true });
     });
-    const running = Promise.resolve().then(() => work(cut.signal, waited));
+    const running = Promise.resolve().then(() => work(cut.signal, deadlinePassed));
     running.catch(() => {}); // once abandoned, its outcome is nobody's
     try {
       await Promise.race([running, stop]);
     } finally {
-      arm = () => {};
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort!);
     }
@@ -156,11 +135,11 @@ export function withDeadlines(scenarios: Scenario[], legDeadlineMs: number, inte
               ...leg,
               run: (check: Checks, target: Target) =>
                 bound(
-                  (cut, waited) =>
+                  (cut, deadlinePassed) =>
                     leg.run(check, {
                       ...target,
-                      client: cutOnAbort(target.client, cut, waited),
-                      tenantB: target.tenantB && cutOnAbort(target.tenantB, cut, waited),
+                      client: cutOnAbort(target.client, cut, deadlinePassed),
+                      tenantB: target.tenantB && cutOnAbort(target.tenantB, cut, deadlinePassed),
                     }),
                   true,
                 ),
