@@ -15,6 +15,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FILTER_BOUND_MS, filterSettles } from '../lib/archive/replay.ts';
 import { REPEAT_WAIT_MS, startReplayHost } from '../lib/archive/replay-host.ts';
+import { withDeadlines } from '../lib/ledger/deadlines.ts';
+import { createClient, type Client } from '../lib/client/index.ts';
 import { DEFAULT_USER_AGENT } from '../lib/client/early-discovery.ts';
 import { writtenShapeProblems } from '../lib/archive/written-shape.ts';
 import { projectId } from '../lib/client/ids.ts';
@@ -303,30 +305,108 @@ describe('verify --replay: a request asked more often than archived is never hel
   it('ends a replay whose host answered 429 once, in an hour by the archive, at once: the request asked again is refused, exit 1', {
     timeout: 90_000,
   }, async () => {
-    const discovery = timed('/.well-known/openwop', HOUR, 429) as { request: { headers: unknown } };
-    discovery.request.headers = [
-      { name: 'accept', value: 'application/json' },
-      { name: 'accept-encoding', value: 'identity' },
-      { name: 'openwop-version', value: '2.0' },
-      { name: 'user-agent', value: DEFAULT_USER_AGENT },
-    ];
-    const path = join(dir, 'slow-repeat.har');
-    writeFileSync(path, JSON.stringify(har({ ...SETTINGS, requestTimeoutMs: HOUR }, [discovery])));
-    writeFileSync(`${path}.sig.json`, '{}');
-    // The test's own guard, far under the hour the archive asks for: without the bound it hangs.
-    let guard: NodeJS.Timeout | undefined;
-    const ran = await Promise.race([
-      cli('verify', join(dir, 'b.json'), '--replay', path),
-      new Promise<undefined>((resolve) => {
-        guard = setTimeout(() => resolve(undefined), 60_000);
-      }),
-    ]);
-    clearTimeout(guard);
-    expect(ran, 'verify --replay still running after 60 s').toBeDefined();
-    expect(ran!.code, ran!.out + ran!.err).toBe(1);
-    expect(ran!.out).toMatch(
+    const ran = await replayedWithin('slow-repeat', [discoveryAs(timed('/.well-known/openwop', HOUR, 429))]);
+    expect(ran.code, ran.out + ran.err).toBe(1);
+    expect(ran.out).toMatch(
       /^replay: 1 request\(s\) asked more often than archived refused at once, the first: GET \/\.well-known\/openwop \(no Authorization\): its last answer took 3600 s \(the archive's request timeout: 3600 s\), and a replay waits at most 10 s to answer a request again$/m,
     );
-    expect(ran!.out).toMatch(/^replay: the certification could not run against the archive: transport-loss: GET \/\.well-known\/openwop: /m);
+    expect(ran.out).toMatch(/^replay: the certification could not run against the archive: transport-loss: GET \/\.well-known\/openwop: /m);
+  });
+});
+
+/** `entry` as the harness's discovery request: the headers it sends, so the replay names it as the archive does. */
+function discoveryAs(archived: Record<string, unknown>): Record<string, unknown> {
+  (archived as { request: { headers: unknown } }).request.headers = [
+    { name: 'accept', value: 'application/json' },
+    { name: 'accept-encoding', value: 'identity' },
+    { name: 'openwop-version', value: '2.0' },
+    { name: 'user-agent', value: DEFAULT_USER_AGENT },
+  ];
+  return archived;
+}
+
+/** `verify --replay` of an archive of `entries` under an hour's request timeout, or undefined past the test's own 60 s guard. */
+async function replayedWithin(name: string, entries: Record<string, unknown>[]): Promise<{ code: number; out: string; err: string }> {
+  const path = join(dir, `${name}.har`);
+  writeFileSync(path, JSON.stringify(har({ ...SETTINGS, requestTimeoutMs: 3_600_000 }, entries)));
+  writeFileSync(`${path}.sig.json`, '{}');
+  // The test's own guard, far under the hour the archive asks for: without the bound it hangs.
+  let guard: NodeJS.Timeout | undefined;
+  const ran = await Promise.race([
+    cli('verify', join(dir, 'b.json'), '--replay', path),
+    new Promise<undefined>((resolve) => {
+      guard = setTimeout(() => resolve(undefined), 60_000);
+    }),
+  ]);
+  clearTimeout(guard);
+  expect(ran, 'verify --replay still running after 60 s').toBeDefined();
+  return ran!;
+}
+
+describe('verify --replay: a wait the archive records is counted, not waited', () => {
+  // The archive says how long the original run waited: a Retry-After (any wait within the
+  // recorded request timeout), a request never answered (the recorded request timeout). The
+  // replayed client counts those waits and does not make them (lib/client/virtual-waits.ts), so
+  // it ends as the run did, without the wait.
+  const HOUR = 3_600_000;
+  const answered = (status: number, text: string, headers: Array<{ name: string; value: string }>): Record<string, unknown> => {
+    const base = discoveryAs(entry('/.well-known/openwop', text)) as { response: Record<string, unknown> };
+    return { ...base, response: { ...base.response, status, headers } };
+  };
+
+  it('a 429 whose Retry-After asks for 50 min, then an answer: the replay reads the answer at once, exit 1 naming it', { timeout: 90_000 }, async () => {
+    const json = { name: 'content-type', value: 'application/json' };
+    const ran = await replayedWithin('retry-after-3000', [
+      answered(429, '{"error":"rate_limited","message":"slow down"}', [json, { name: 'retry-after', value: '3000' }]),
+      answered(200, '[]', [json]),
+    ]);
+    expect(ran.code, ran.out + ran.err).toBe(1);
+    // The second answer was read: the certification stops on its body, not on the 429 or a lost request.
+    expect(ran.out).toMatch(
+      /^replay: the certification could not run against the archive: GET http:\/\/127\.0\.0\.1:\d+\/\.well-known\/openwop answered 200 without a JSON object$/m,
+    );
+    expect(ran.out).not.toMatch(/asked more often than archived/);
+  });
+
+  it('a request never answered within an hour: the replay ends it as the run did, at once, exit 1 naming the same timeout', { timeout: 90_000 }, async () => {
+    const silent = answered(0, '', []) as { response: Record<string, unknown> };
+    silent.response._failure = 'no-answer';
+    silent.response._error = `transport-loss: GET /.well-known/openwop: no complete response within ${HOUR} ms`;
+    const ran = await replayedWithin('no-answer-hour', [silent]);
+    expect(ran.code, ran.out + ran.err).toBe(1);
+    expect(ran.out).toMatch(
+      /^replay: the certification could not run against the archive: transport-loss: GET \/\.well-known\/openwop: no complete response within 3600000 ms$/m,
+    );
+  });
+
+  it('a request an hour-long leg deadline cut: the replayed leg is cut at its deadline at once, not after the recorded deadline', {
+    timeout: 30_000,
+  }, async () => {
+    const cut = entry('/cut', '') as { response: Record<string, unknown> };
+    cut.response = { ...cut.response, status: 0, _failure: 'no-answer' };
+    cut.response._error = 'transport-loss: GET /cut: aborted by the caller (work of an abandoned leg: the leg deadline of 3600000 ms passed (--leg-deadline))';
+    const host = await startReplayHost(har({ ...SETTINGS, requestTimeoutMs: HOUR, legDeadlineMs: HOUR }, [cut]) as never);
+    const client = createClient({ baseUrl: host.baseUrl, timeoutMs: HOUR, virtualWaits: host.virtualWaits });
+    try {
+      const leg = {
+        id: 'openwop.requirement.0081.eval-run-events',
+        title: 't',
+        run: (_check: unknown, target: { client: Client }) =>
+          target.client.request('GET', '/cut', {
+            auth: 'none',
+            headers: { accept: null, 'accept-encoding': null, 'openwop-version': null, 'user-agent': null },
+          }),
+      };
+      const [bounded] = withDeadlines([{ file: 'x.ts', legs: [leg] }] as never, HOUR, {
+        signal: new AbortController().signal,
+        reason: () => 'not interrupted',
+      });
+      // Under an hour's leg deadline (past the 10 min a replay holds a request), it passes at once (the test's own bound is 30 s).
+      await expect(bounded!.legs[0]!.run({} as never, { client } as never)).rejects.toThrow(/^the leg deadline of 3600000 ms passed/);
+      expect(host.misses()).toEqual([]);
+    } finally {
+      await client.close();
+      await host.close();
+    }
   });
 });

@@ -12,9 +12,11 @@ import {
   RateLimited,
   ReadBudget,
   readRunEvents,
+  REPLAY_TIMEOUT_HEADER,
   retryAfterMs,
   TransportError,
   type Client,
+  type VirtualWaits,
 } from '../lib/client/index.ts';
 import {
   baseUrl,
@@ -45,7 +47,13 @@ const limited = (res: Parameters<typeof json>[0], headers: Record<string, string
   json(res, 429, { error: 'rate_limited', message: 'slow down' }, headers);
 
 /** A client with its own bounds, closed after the test like the fake host's own. */
-function boundedClient(options: { progressTimeoutMs?: number; budget?: ReadBudget; timeoutMs?: number; names?: SettingNames }): Client {
+function boundedClient(options: {
+  progressTimeoutMs?: number;
+  budget?: ReadBudget;
+  timeoutMs?: number;
+  names?: SettingNames;
+  virtualWaits?: VirtualWaits;
+}): Client {
   const c = createClient({ baseUrl, apiKey: 'ow2k_test-key-0123456789', timeoutMs: options.timeoutMs ?? 2_000, ...options });
   onTestFinished(() => c.close());
   return c;
@@ -104,6 +112,38 @@ describe('retriable answers', () => {
     const error = await rejection(client({ timeoutMs: 5_000 }).request('GET', '/a', { signal: AbortSignal.timeout(200) }));
     expect(error).toBeInstanceOf(TransportError);
     expect((error as Error).message).toContain('aborted by the caller');
+  });
+
+  it("a replay's client counts a Retry-After and does not sleep it: the same attempts, the same RateLimited detail", async () => {
+    // Asked again once after 3000 s (within the hour's timeout), then past the timeout: live, 50 min.
+    fake.handler = (_req, res) => limited(res, { 'retry-after': '3000' });
+    const started = Date.now();
+    const error = await rejection(boundedClient({ timeoutMs: 3_600_000, virtualWaits: { token: 'replay-token', realUpToMs: 10_000 } }).request('GET', '/a'));
+    expect((error as Error).message).toMatch(/^rate limited: GET \/a answered 429 rate_limited with Retry-After 3000, 2 times over 3000\.\d s; /);
+    expect(seen).toHaveLength(2);
+    expect(Date.now() - started).toBeLessThan(patient(5_000));
+  });
+
+  it("a replay's ending: an answer naming the replay's token ends the request as the run's ended, without the wait; no other client reads the header", async () => {
+    const ending = (how: string) => (_req: unknown, res: Parameters<typeof json>[0]) => json(res, 504, {}, { [REPLAY_TIMEOUT_HEADER]: `replay-token ${how}` });
+    const replayed = boundedClient({ timeoutMs: 3_600_000, virtualWaits: { token: 'replay-token', realUpToMs: 10_000 } });
+    fake.handler = ending('headers');
+    const error = await rejection(replayed.request('GET', '/a', { timeoutMs: 3_000_000 }));
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as TransportError).code).toBe('TIMEOUT');
+    expect((error as Error).message).toBe('transport-loss: GET /a: no complete response within 3000000 ms');
+    expect(((await rejection(replayed.stream('GET', '/s'))) as Error).message).toBe('transport-loss: GET /s: no complete response within 3600000 ms');
+    // Cut by the leg deadline: the leg is told its deadline passed, and its cut is the request's.
+    fake.handler = ending('deadline');
+    const leg = new AbortController();
+    const cut = () => leg.abort(new Error('work of an abandoned leg: the leg deadline of 60000 ms passed'));
+    expect(((await rejection(replayed.request('GET', '/a', { signal: leg.signal, deadlinePassed: cut }))) as Error).message).toBe(
+      'transport-loss: GET /a: aborted by the caller (work of an abandoned leg: the leg deadline of 60000 ms passed)',
+    );
+    // Another token, or a client that replays nothing: an answer like any other.
+    fake.handler = (_req, res) => json(res, 404, {}, { [REPLAY_TIMEOUT_HEADER]: 'replay-token headers' });
+    expect((await boundedClient({}).request('GET', '/a')).status).toBe(404);
+    expect((await boundedClient({ virtualWaits: { token: 'another', realUpToMs: 10_000 } }).request('GET', '/a')).status).toBe(404);
   });
 
   it('a stream answered 429 is asked again, and read', async () => {

@@ -8,12 +8,17 @@
 // asked more often than archived is answered again as last time, after as long as that took, but
 // never held longer than REPEAT_WAIT_MS: how long an answer took is the archive's to say, and so
 // is how long the replayed client waits for one (its recorded request timeout), so a vendor could
-// otherwise hold a replay for as long as it liked.
+// otherwise hold a replay for as long as it liked. For the same reason a first ask the original
+// run gave up on at a request timeout longer than that, or that a leg deadline longer than
+// HOLD_MS cut, is not held while the replayed client waits it out: the host says so at once
+// (REPLAY_TIMEOUT_HEADER, with a token of this replay's), and the client ends it as it ended
+// (lib/client/virtual-waits.ts, which also counts a longer Retry-After instead of sleeping it).
 
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../client/http.ts';
+import { REPLAY_TIMEOUT_HEADER, type VirtualWaits } from '../client/virtual-waits.ts';
 import { Redactor } from '../redact.ts';
 import type { Har, HarEntry } from './har.ts';
 import { archivedRequest, describeRequest, requestKey, type ArchivedRequest, type KeyRoles } from './request-key.ts';
@@ -27,7 +32,9 @@ const HOLD_MS = 10 * 60_000;
  * timeout, within which every answer of a certification at the default settings came. A request
  * whose last answer took longer (or would have been waited for longer: the archive's request
  * timeout) is refused at once, its connection dropped and the refusal named, never held for the
- * archive's time; an answer that holds the connection (no answer came) is cut at the bound.
+ * archive's time; an answer that holds the connection (no answer came) is cut at the bound. It is
+ * also the longest a first ask's request timeout or a retry wait is waited out as it was
+ * (endingOf, VirtualWaits.realUpToMs): a longer one is ended at once as it ended.
  */
 export const REPEAT_WAIT_MS = DEFAULT_REQUEST_TIMEOUT_MS;
 /** Headers the replay host writes itself, for the body it actually sends. */
@@ -36,6 +43,8 @@ const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'connect
 export interface ReplayHost {
   baseUrl: string;
   tenants: { a: { apiKey: string }; b: { apiKey: string } };
+  /** What the replayed client is given, so that a timeout the archive records is counted, not waited (lib/client/virtual-waits.ts). */
+  virtualWaits: VirtualWaits;
   /** Requests the archive did not hold, in the order they came. */
   misses(): string[];
   /** Archived exchanges no request asked for. */
@@ -55,6 +64,31 @@ function requestOf(entry: HarEntry): ArchivedRequest {
     headers: entry.request.headers.map(({ name, value }) => [name, value] as [string, string]),
     body: entry.request.postData?.text ?? '',
   };
+}
+
+/**
+ * How the harness words a request that met its own bound (lib/client/transport-errors.ts), and
+ * one its leg deadline cut (lib/ledger/deadlines.ts), with the bound.
+ */
+const OWN_TIMEOUT = /: no complete response within (\d+) ms$/;
+const LEG_DEADLINE = /: aborted by the caller \(work of an abandoned leg: the leg deadline of (\d+) ms passed /;
+
+/**
+ * How the replayed client ends a first ask at once as the original run ended it, if it does
+ * (lib/client/virtual-waits.ts): one that met the client's own bound, when that bound is over
+ * `timeoutsUpToMs`; one the leg deadline cut, when that deadline is over HOLD_MS. A shorter wait is
+ * held as it was: the replay's timing then follows the run's (a deadline over several requests,
+ * a reader's losses in a row), and the wait is bounded by the constant.
+ */
+function endingOf(response: HarEntry['response'], timeoutsUpToMs: number): 'headers' | 'body' | 'deadline' | undefined {
+  if (response._failure !== 'no-answer') return undefined;
+  const error = response._error ?? '';
+  const timeout = OWN_TIMEOUT.exec(error);
+  // Before its status line; or after it, on a body read whole (a stream is sent as it came).
+  if (timeout !== null && Number(timeout[1]) > timeoutsUpToMs && (response.status === 0 || response._chunks === undefined))
+    return response.status === 0 ? 'headers' : 'body';
+  const deadline = LEG_DEADLINE.exec(error);
+  return response.status === 0 && deadline !== null && Number(deadline[1]) > HOLD_MS ? 'deadline' : undefined;
 }
 
 /** Milliseconds as seconds, for a message. */
@@ -83,6 +117,7 @@ export async function startReplayHost(har: Har, repeatWaitMs = REPEAT_WAIT_MS): 
   // requests carrying them are named by role, as the recorder named the recorded host's.
   const roles: Required<KeyRoles> = { tenantA: `replay-a-${randomBytes(16).toString('hex')}`, tenantB: `replay-b-${randomBytes(16).toString('hex')}` };
   const redactor = new Redactor([roles.tenantA, roles.tenantB]);
+  const virtualWaits: VirtualWaits = { token: randomBytes(16).toString('hex'), realUpToMs: repeatWaitMs };
   const misses: string[] = [];
   const repeats: string[] = [];
   const refused: string[] = [];
@@ -108,10 +143,22 @@ export async function startReplayHost(har: Har, repeatWaitMs = REPEAT_WAIT_MS): 
    * Sends the archived answer. `holdMs` bounds how long an answer that never ended is held open:
    * HOLD_MS, or what is left of REPEAT_WAIT_MS for a request asked again. A stream is held for
    * HOLD_MS either way: the harness ends its read on bounds of its own (the progress timeout, the
-   * stream's idle bound), which no archive sets.
+   * stream's idle bound), which no archive sets. A request that met the replayed client's own
+   * bound (its request timeout, which the archive sets), or that the leg deadline cut (which the
+   * archive sets too), is told so at once (`virtual`; not for a request asked again, which waits as
+   * it did), and the client ends it as it did, without the wait.
    */
-  const answer = (entry: HarEntry, res: ServerResponse, holdMs = HOLD_MS): void => {
+  const answer = (entry: HarEntry, res: ServerResponse, holdMs = HOLD_MS, virtual = true): void => {
     const { response } = entry;
+    const ending = virtual ? endingOf(response, repeatWaitMs) : undefined;
+    if (ending !== undefined) {
+      // No status line came (status 0), or it came and the body did not: the client records the same.
+      const headers: Record<string, string> = { [REPLAY_TIMEOUT_HEADER]: `${virtualWaits.token} ${ending}` };
+      for (const { name, value } of response.status === 0 ? [] : response.headers) if (!FRAMING_HEADERS.has(name.toLowerCase())) headers[name] ??= value;
+      res.writeHead(response.status === 0 ? 504 : response.status, headers);
+      res.end();
+      return;
+    }
     if (response.status === 0) {
       // No status line ever arrived: a lost connection, or no answer within the harness's bound.
       if (response._failure === 'no-answer') hold(res, holdMs);
@@ -205,7 +252,7 @@ export async function startReplayHost(har: Har, repeatWaitMs = REPEAT_WAIT_MS): 
       }
       const timer = setTimeout(() => {
         holds.delete(timer);
-        answer(again, res, repeatWaitMs - waitMs);
+        answer(again, res, repeatWaitMs - waitMs, false);
       }, waitMs);
       holds.add(timer);
     });
@@ -220,6 +267,7 @@ export async function startReplayHost(har: Har, repeatWaitMs = REPEAT_WAIT_MS): 
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     tenants: { a: { apiKey: roles.tenantA }, b: { apiKey: roles.tenantB } },
+    virtualWaits,
     misses: () => [...misses],
     repeats: () => [...repeats],
     refused: () => [...refused],

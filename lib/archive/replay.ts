@@ -82,6 +82,7 @@ export async function replayCertification(har: Har, scenarios: Scenario[], names
           ? legs
           : withDeadlines(legs, settings.legDeadlineMs, { signal: never.signal, reason: () => 'not interrupted' }, names),
       checkKeys: settings.checkKeys,
+      virtualWaits: host.virtualWaits,
     });
     const asked = { misses: host.misses(), unasked: host.unasked(), repeats: host.repeats(), refused: host.refused() };
     if (!outcome.ok) return { ok: false, reason: outcome.reason, rows: [], ...asked };

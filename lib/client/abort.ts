@@ -89,10 +89,7 @@ export class ExchangeAbort {
       return;
     }
     if (caller !== undefined) link(caller, this.#signal);
-    this.#timer = setTimeout(() => {
-      this.#timedOut = true;
-      this.#signal.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
-    }, boundMs);
+    this.#timer = setTimeout(() => this.expire(), boundMs);
     // As AbortSignal.timeout's: the bound alone never keeps the process alive.
     this.#timer.unref();
   }
@@ -104,6 +101,13 @@ export class ExchangeAbort {
   /** The exchange's own bound, as toTransportError reads it: passed or not. */
   get bound(): Bound {
     return { aborted: this.#timedOut };
+  }
+
+  /** The exchange's own bound passes now (a replay's, ./virtual-waits.ts), unless it ended already. */
+  expire(): void {
+    if (this.#signal.aborted) return;
+    this.#timedOut = true;
+    this.#signal.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
   }
 
   /** The time bound no longer applies (a stream's headers came); the caller's signal still does. */

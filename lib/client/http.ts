@@ -32,11 +32,12 @@ import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
 import { discard, flattenHeaders, parseBody, readCapped } from './response-body.ts';
 import type { ExchangeRecord, ExchangeRecorder, SentRequest } from './recorder.ts';
 import { GATEWAY_STATUSES, withRetries } from './retry.ts';
-import { describeAnswer, IDLE_CONNECTION_MS } from './util.ts';
+import { buildUrl, describeAnswer, encodeBody, IDLE_CONNECTION_MS } from './util.ts';
 import { DEFAULT_USER_AGENT, type EarlyAnswer, PROTOCOL_VERSION, takeEarlyExchange } from './early-discovery.ts';
 import { ResponseTooLarge, scrubSecrets, toTransportError } from './transport-errors.ts';
 import { ExchangeAbort } from './abort.ts';
 import { onceMoreIfCrossed } from './crossed-close.ts';
+import { replayedEnding, type VirtualWaits } from './virtual-waits.ts';
 
 // undici's entry module loads every API it has (fetch, WebSocket, caches, mocks) when required:
 // about a third of the harness's start-up (bench/RESULTS.md "Start and CPU"). The client needs an
@@ -102,6 +103,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Told the size of every body chunk as it arrives, before it is recorded or kept (see Meter). */
   meter?: Meter;
+  /** Ends the caller at its deadline now: a replay's, where the archive says that deadline cut the request (./virtual-waits.ts). */
+  deadlinePassed?: () => void;
 }
 
 /**
@@ -119,8 +122,9 @@ export interface StreamOptions extends Pick<SentRequest, 'runEvents'> {
   signal?: AbortSignal;
   /** Longest silence between two chunks before the stream counts as lost. */
   idleTimeoutMs?: number;
-  /** As RequestOptions.meter. */
+  /** As RequestOptions.meter and .deadlinePassed. */
   meter?: Meter;
+  deadlinePassed?: () => void;
 }
 
 /** An open response whose body is read chunk by chunk (SSE); `takeFrame` hands on the recorder's (recorder.ts). */
@@ -157,6 +161,8 @@ export interface ClientOptions {
   budget?: ReadBudget;
   /** How the user sets the timeouts and caps the client's messages name (lib/setting-names.ts). */
   names?: SettingNames;
+  /** A replay's (./virtual-waits.ts): retry waits and timeouts the archive records are counted, not waited. */
+  virtualWaits?: VirtualWaits;
 }
 
 /** The caps of docs/certifying.md "Memory caps", as a client carries them to the readers built on it. */
@@ -269,6 +275,7 @@ export function createClient(options: ClientOptions): Client {
           bodyTimeout: innerBound(bound),
         }));
       resHeaders = flattenHeaders(res.headers);
+      if (replayedEnding(options.virtualWaits, res.statusCode, resHeaders, { abort, record, deadlinePassed: opts.deadlinePassed })) throw abort.signal.reason;
       record?.headers(res.statusCode, resHeaders);
       text = await readCapped(res.body, cap, resHeaders['content-length'], what, names.maxResponseBytes, opts.meter);
     } catch (error) {
@@ -307,6 +314,8 @@ export function createClient(options: ClientOptions): Client {
         headersTimeout: innerMs,
         bodyTimeout: opts.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_MS,
       });
+      const at = { abort, record, deadlinePassed: opts.deadlinePassed };
+      if (replayedEnding(options.virtualWaits, res.statusCode, flattenHeaders(res.headers), at)) throw abort.signal.reason;
     } catch (error) {
       const lost = toTransportError(error, what, secrets, { timeout: abort.bound, bound: timeoutMs, caller: opts.signal });
       record?.fail(lost);
@@ -398,6 +407,7 @@ export function createClient(options: ClientOptions): Client {
         () => request(method, path, opts),
         describeAnswer,
         () => {},
+        options.virtualWaits?.realUpToMs,
       ),
     stream: (method, path, opts = {}) =>
       withRetries(
@@ -408,6 +418,7 @@ export function createClient(options: ClientOptions): Client {
         () => stream(method, path, opts),
         (answer) => String(answer.status),
         (answer) => answer.close(),
+        options.virtualWaits?.realUpToMs,
       ),
     close: () => Promise.all([dispatcher.close(), fresh?.close()]).then(() => {}),
   };
@@ -428,23 +439,4 @@ function normaliseBaseUrl(raw: string, apiKey: string | undefined): string {
     throw new TestBug(`baseUrl must be http(s), got ${url.protocol}`);
   }
   return raw.replace(/\/+$/, '');
-}
-
-function buildUrl(baseUrl: string, path: string, query: QueryMap | undefined): string {
-  if (!path.startsWith('/')) throw new TestBug(`request path must start with '/', got ${path}`);
-  let url = baseUrl + path;
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query ?? {})) {
-    if (value !== undefined) params.append(name, String(value));
-  }
-  const qs = params.toString();
-  if (qs) url += (path.includes('?') ? '&' : '?') + qs;
-  return url;
-}
-
-function encodeBody(body: unknown, headers: Record<string, string>): string | Uint8Array | undefined {
-  if (body === undefined) return undefined;
-  if (typeof body === 'string' || body instanceof Uint8Array) return body;
-  if (!('content-type' in headers)) headers['content-type'] = 'application/json';
-  return JSON.stringify(body);
 }

@@ -6,3 +6,4 @@ export * from './ids.ts';
 export * from './openwop.ts';
 export { isRetriable, MAX_ATTEMPTS, RateLimited, retryAfterMs } from './retry.ts';
 export * from './budget.ts';
+export { REPLAY_TIMEOUT_HEADER, type VirtualWaits } from './virtual-waits.ts';

@@ -58,6 +58,8 @@ export class RetryBudget {
   private readonly first = Date.now();
   private attempts = 1;
   private backoff = FIRST_BACKOFF_MS;
+  /** Waits counted as spent and not slept (a replay's, ./virtual-waits.ts). */
+  private counted = 0;
 
   constructor(
     private readonly what: string,
@@ -71,7 +73,7 @@ export class RetryBudget {
     const asked = retryAfterMs(headers['retry-after']);
     const wait = asked ?? this.backoff;
     if (asked === undefined) this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
-    const spent = Date.now() - this.first;
+    const spent = Date.now() - this.first + this.counted;
     if (this.attempts >= MAX_ATTEMPTS || spent + wait > this.boundMs) {
       const after = asked === undefined ? 'without Retry-After' : `with Retry-After ${headers['retry-after']}`;
       const gateway = status !== 429 && asked === undefined;
@@ -83,13 +85,19 @@ export class RetryBudget {
     this.attempts++;
     return wait;
   }
+
+  /** `ms` counted as spent though not slept. */
+  count(ms: number): void {
+    this.counted += ms;
+  }
 }
 
 /**
  * `send` asked again while it answers a retriable status, waiting as the answer asks; the first
  * answer that is not retriable is returned, and every retriable one is handed to `drop` (a stream
  * is closed). The caller's `signal` cuts a wait: the next attempt then ends as that signal says
- * (a TransportError from the request itself).
+ * (a TransportError from the request itself). `realUpToMs` (a replay's, ./virtual-waits.ts): a
+ * longer wait is counted as spent, not slept.
  */
 export async function withRetries<T extends { status: number; headers: Record<string, string>; json?: unknown }>(
   what: string,
@@ -99,12 +107,15 @@ export async function withRetries<T extends { status: number; headers: Record<st
   send: () => Promise<T>,
   describe: (answer: T) => string,
   drop: (answer: T) => void,
+  realUpToMs = Number.POSITIVE_INFINITY,
 ): Promise<T> {
   const budget = new RetryBudget(what, boundMs, boundName);
   for (;;) {
     const answer = await send();
     if (!isRetriable(answer.status, answer.headers, answer.json)) return answer;
     drop(answer);
-    await sleep(budget.next(answer.status, answer.headers, describe(answer)), signal);
+    const wait = budget.next(answer.status, answer.headers, describe(answer));
+    if (wait > realUpToMs) budget.count(wait);
+    else await sleep(wait, signal);
   }
 }

@@ -1,6 +1,8 @@
 // Small helpers shared by the client modules.
 
 import { isJsonObject } from '../json-value.ts';
+import { TestBug } from '../test-bug.ts';
+import type { QueryMap } from './http.ts';
 
 export { isJsonObject, type JsonObject } from '../json-value.ts';
 
@@ -49,4 +51,25 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** The request's absolute URL: the base, the path and the query. */
+export function buildUrl(baseUrl: string, path: string, query: QueryMap | undefined): string {
+  if (!path.startsWith('/')) throw new TestBug(`request path must start with '/', got ${path}`);
+  let url = baseUrl + path;
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) params.append(name, String(value));
+  }
+  const qs = params.toString();
+  if (qs) url += (path.includes('?') ? '&' : '?') + qs;
+  return url;
+}
+
+/** The body as sent: a string or bytes verbatim, anything else as JSON (its content type set when the caller set none). */
+export function encodeBody(body: unknown, headers: Record<string, string>): string | Uint8Array | undefined {
+  if (body === undefined) return undefined;
+  if (typeof body === 'string' || body instanceof Uint8Array) return body;
+  if (!('content-type' in headers)) headers['content-type'] = 'application/json';
+  return JSON.stringify(body);
 }

@@ -64,16 +64,18 @@ export interface Interruption {
 /**
  * A client whose every request and stream also ends when `signal` aborts: the requests of a leg
  * abandoned at its deadline or on interruption are cut, so they neither hold the process open
- * nor reach the host while the next leg runs.
+ * nor reach the host while the next leg runs. `deadlinePassed` ends the leg at its deadline now:
+ * a replay's client calls it where the archive says the leg deadline cut the request
+ * (lib/client/virtual-waits.ts).
  */
-function cutOnAbort(client: Client, signal: AbortSignal): Client {
+function cutOnAbort(client: Client, signal: AbortSignal, deadlinePassed: () => void): Client {
   const merge = (own: AbortSignal | undefined): AbortSignal => (own ? AbortSignal.any([own, signal]) : signal);
   return {
     baseUrl: client.baseUrl,
     timeoutMs: client.timeoutMs,
     ...(client.limits ? { limits: client.limits } : {}),
-    request: (method, path, options = {}) => client.request(method, path, { ...options, signal: merge(options.signal) }),
-    stream: (method, path, options = {}) => client.stream(method, path, { ...options, signal: merge(options.signal) }),
+    request: (method, path, options = {}) => client.request(method, path, { ...options, signal: merge(options.signal), deadlinePassed }),
+    stream: (method, path, options = {}) => client.stream(method, path, { ...options, signal: merge(options.signal), deadlinePassed }),
     close: () => client.close(),
   };
 }
@@ -94,12 +96,13 @@ export function withDeadlines(scenarios: Scenario[], legDeadlineMs: number, inte
     ),
     interruption.signal,
   );
-  const bound = async (work: (cut: AbortSignal) => Promise<void> | void, hostLeg: boolean): Promise<void> => {
+  const bound = async (work: (cut: AbortSignal, deadlinePassed: () => void) => Promise<void> | void, hostLeg: boolean): Promise<void> => {
     const { signal } = interruption;
     if (signal.aborted) throw new DeadlinePassed(`interrupted: ${interruption.reason()}, before this leg ran`);
     const cut = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
+    let deadlinePassed = (): void => {};
     const stop = new Promise<never>((_, reject) => {
       const give = (error: DeadlinePassed): void => {
         // A plain Error, so a request it cuts reads "aborted by the caller (…)"; a leg sharing the
@@ -107,12 +110,13 @@ export function withDeadlines(scenarios: Scenario[], legDeadlineMs: number, inte
         cut.abort(new Error(`work of an abandoned leg: ${error.message}`));
         reject(error);
       };
+      deadlinePassed = () => give(new DeadlinePassed(`the leg deadline of ${legDeadlineMs} ms passed (${names.legDeadline})`));
       // A server-free leg waits on nothing: the leg deadline is for hosts that stall.
-      if (hostLeg) timer = setTimeout(() => give(new DeadlinePassed(`the leg deadline of ${legDeadlineMs} ms passed (${names.legDeadline})`)), legDeadlineMs);
+      if (hostLeg) timer = setTimeout(deadlinePassed, legDeadlineMs);
       onAbort = () => give(new DeadlinePassed(`interrupted: ${interruption.reason()}, while this leg ran`));
       signal.addEventListener('abort', onAbort, { once: true });
     });
-    const running = Promise.resolve().then(() => work(cut.signal));
+    const running = Promise.resolve().then(() => work(cut.signal, deadlinePassed));
     running.catch(() => {}); // once abandoned, its outcome is nobody's
     try {
       await Promise.race([running, stop]);
@@ -131,11 +135,11 @@ export function withDeadlines(scenarios: Scenario[], legDeadlineMs: number, inte
               ...leg,
               run: (check: Checks, target: Target) =>
                 bound(
-                  (cut) =>
+                  (cut, deadlinePassed) =>
                     leg.run(check, {
                       ...target,
-                      client: cutOnAbort(target.client, cut),
-                      tenantB: target.tenantB && cutOnAbort(target.tenantB, cut),
+                      client: cutOnAbort(target.client, cut, deadlinePassed),
+                      tenantB: target.tenantB && cutOnAbort(target.tenantB, cut, deadlinePassed),
                     }),
                   true,
                 ),

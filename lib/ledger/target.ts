@@ -14,6 +14,7 @@ import {
   TransportError,
   type Client,
   type DiscoveryResult,
+  type VirtualWaits,
 } from '../client/index.ts';
 import { certificationSeed, hostSeed, type CertificationSeed } from '../certification-seed.ts';
 import { loadFixtures, withCounterNonce, type FixtureDocument } from '../fixtures.ts';
@@ -71,6 +72,8 @@ export interface TargetOptions {
   replaySuite?: GeneratedPlan['replay'];
   /** Told every exchange of every client (the archive, lib/archive/recorder.ts). */
   recorder?: ExchangeRecorder;
+  /** A replay's (lib/client/virtual-waits.ts): the waits an archive records are counted, not waited. */
+  virtualWaits?: VirtualWaits;
 }
 
 /** Suites generated per certification when `--generated` is not given (bench/RESULTS.md, "Generated suites"). */
@@ -153,6 +156,7 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     maxEvents: caps.maxEvents,
     maxResponseBytes: caps.maxResponseBytes,
     names,
+    virtualWaits: options.virtualWaits,
     recorder: teeRecorder(exchanges, options.recorder),
     // One budget for both tenants' clients: it bounds what the process holds.
     budget: new ReadBudget(caps.maxEventsInFlight, caps.maxBytesInFlight),
