@@ -410,3 +410,34 @@ describe('verify --replay: a wait the archive records is counted, not waited', (
     }
   });
 });
+
+describe('verify --replay: the replayed client is answered as the run was, whatever the clock', () => {
+  const bare = { auth: 'none', headers: { accept: null, 'accept-encoding': null, 'openwop-version': null, 'user-agent': null } } as const;
+  /** `entry`'s exchange at `path`, answered `status` with `headers` and `text`, a `stream` the harness closed on its status. */
+  const answered = (path: string, status: number, headers: Record<string, string>, text = '', stream = false): Record<string, unknown> => {
+    const base = entry(path, text) as { response: Record<string, unknown> };
+    const list = Object.entries(headers).map(([name, value]) => ({ name, value }));
+    return { ...base, response: { ...base.response, status, headers: list, ...(stream ? { _chunks: [], _endedBy: 'harness' } : {}) } };
+  };
+  const replayed = async (entries: Record<string, unknown>[], use: (client: Client) => Promise<void>): Promise<void> => {
+    const host = await startReplayHost(har({ ...SETTINGS, requestTimeoutMs: 4_000 }, entries) as never);
+    const client = createClient({ baseUrl: host.baseUrl, timeoutMs: 4_000, virtualWaits: host.virtualWaits });
+    try {
+      await use(client);
+      expect(host.misses()).toEqual([]);
+    } finally {
+      await client.close();
+      await host.close();
+    }
+  };
+
+  it("a stream the run closed on its status line, before a byte of its body: the status comes at once, not the client's timeout", async () => {
+    // Held back, the SSE request of a host that answers 400 to it was lost at the request timeout, and the reader stayed on SSE.
+    const refused = answered('/events', 400, { 'content-type': 'application/json', 'content-length': '60' }, '', true);
+    await replayed([refused], async (client) => {
+      const stream = await client.stream('GET', '/events', bare);
+      stream.close();
+      expect(stream.status).toBe(400);
+    });
+  });
+});
