@@ -440,4 +440,12 @@ describe('verify --replay: the replayed client is answered as the run was, whate
       expect(stream.status).toBe(400);
     });
   });
+
+  it("a Retry-After HTTP-date is read against the archived answer's Date, as the run read it, not the replay's clock", async () => {
+    // 5 s past its Date, over the 4 s request timeout: the run gave up; against today's clock, 2001 is past, so the replay asked again.
+    const limited = answered('/a', 429, { date: 'Mon, 01 Jan 2001 00:00:00 GMT', 'retry-after': 'Mon, 01 Jan 2001 00:00:05 GMT' }, '{"error":"rate_limited"}');
+    await replayed([limited, answered('/a', 200, {}, '{}')], async (client) => {
+      await expect(client.request('GET', '/a', bare)).rejects.toThrow(/, 1 times, with waits of 0 s in all between them; /);
+    });
+  });
 });
