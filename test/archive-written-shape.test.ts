@@ -432,7 +432,6 @@ describe('verify --replay: the replayed client is answered as the run was, whate
   };
 
   it("a stream the run closed on its status line, before a byte of its body: the status comes at once, not the client's timeout", async () => {
-    // Held back, the SSE request of a host that answers 400 to it was lost at the request timeout, and the reader stayed on SSE.
     const refused = answered('/events', 400, { 'content-type': 'application/json', 'content-length': '60' }, '', true);
     await replayed([refused], async (client) => {
       const stream = await client.stream('GET', '/events', bare);

@@ -34,8 +34,7 @@ export const RETRIABLE_VARIANTS: HonestVariant[] = [
   },
   {
     name: 'unavailable-with-retry-after',
-    choice:
-      "the first request of each kind answers 503 with Retry-After: 1, or for a GET with Retry-After as an HTTP-date 1 s past the answer's Date, on a clock an hour ahead of the harness's",
+    choice: 'the first request of each kind answers 503 with Retry-After: 1; for a GET, an HTTP-date 1 s past its Date, on a clock an hour ahead',
     clause:
       'OpenWOP v2 HTTP semantics (503 with Retry-After asks the client to come back, RFC 9110 §15.6.4; docs/wire.md §1.4; an HTTP-date is a time on the clock of the Date beside it, RFC 9110 §10.2.3, §6.6.1)',
     options: {},
