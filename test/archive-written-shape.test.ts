@@ -410,3 +410,41 @@ describe('verify --replay: a wait the archive records is counted, not waited', (
     }
   });
 });
+
+describe('verify --replay: the replayed client is answered as the run was, whatever the clock', () => {
+  const bare = { auth: 'none', headers: { accept: null, 'accept-encoding': null, 'openwop-version': null, 'user-agent': null } } as const;
+  /** `entry`'s exchange at `path`, answered `status` with `headers` and `text`, a `stream` the harness closed on its status. */
+  const answered = (path: string, status: number, headers: Record<string, string>, text = '', stream = false): Record<string, unknown> => {
+    const base = entry(path, text) as { response: Record<string, unknown> };
+    const list = Object.entries(headers).map(([name, value]) => ({ name, value }));
+    return { ...base, response: { ...base.response, status, headers: list, ...(stream ? { _chunks: [], _endedBy: 'harness' } : {}) } };
+  };
+  const replayed = async (entries: Record<string, unknown>[], use: (client: Client) => Promise<void>): Promise<void> => {
+    const host = await startReplayHost(har({ ...SETTINGS, requestTimeoutMs: 4_000 }, entries) as never);
+    const client = createClient({ baseUrl: host.baseUrl, timeoutMs: 4_000, virtualWaits: host.virtualWaits });
+    try {
+      await use(client);
+      expect(host.misses()).toEqual([]);
+    } finally {
+      await client.close();
+      await host.close();
+    }
+  };
+
+  it("a stream the run closed on its status line, before a byte of its body: the status comes at once, not the client's timeout", async () => {
+    const refused = answered('/events', 400, { 'content-type': 'application/json', 'content-length': '60' }, '', true);
+    await replayed([refused], async (client) => {
+      const stream = await client.stream('GET', '/events', bare);
+      stream.close();
+      expect(stream.status).toBe(400);
+    });
+  });
+
+  it("a Retry-After HTTP-date is read against the archived answer's Date, as the run read it, not the replay's clock", async () => {
+    // 5 s past its Date, over the 4 s request timeout: the run gave up; against today's clock, 2001 is past, so the replay asked again.
+    const limited = answered('/a', 429, { date: 'Mon, 01 Jan 2001 00:00:00 GMT', 'retry-after': 'Mon, 01 Jan 2001 00:00:05 GMT' }, '{"error":"rate_limited"}');
+    await replayed([limited, answered('/a', 200, {}, '{}')], async (client) => {
+      await expect(client.request('GET', '/a', bare)).rejects.toThrow(/, 1 times, with waits of 0 s in all between them; /);
+    });
+  });
+});

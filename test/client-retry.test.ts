@@ -4,7 +4,8 @@
 // end after progress resumed, keep-alives that are not progress, and the in-flight budget
 // (lib/client/budget.ts).
 
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { RetryBudget } from '../lib/client/retry.ts';
 import {
   createClient,
   HarnessCapReached,
@@ -119,7 +120,9 @@ describe('retriable answers', () => {
     fake.handler = (_req, res) => limited(res, { 'retry-after': '3000' });
     const started = Date.now();
     const error = await rejection(boundedClient({ timeoutMs: 3_600_000, virtualWaits: { token: 'replay-token', realUpToMs: 10_000 } }).request('GET', '/a'));
-    expect((error as Error).message).toMatch(/^rate limited: GET \/a answered 429 rate_limited with Retry-After 3000, 2 times over 3000\.\d s; /);
+    expect((error as Error).message).toMatch(
+      /^rate limited: GET \/a answered 429 rate_limited with Retry-After 3000, 2 times, with waits of 3000 s in all between them; /,
+    );
     expect(seen).toHaveLength(2);
     expect(Date.now() - started).toBeLessThan(patient(5_000));
   });
@@ -157,11 +160,59 @@ describe('retriable answers', () => {
     expect(seen.filter(isEventsRequest)).toHaveLength(2);
   });
 
-  it('Retry-After reads delta-seconds and HTTP-dates', () => {
+  it("Retry-After reads delta-seconds and HTTP-dates, a date against the answer's own Date where it has one", () => {
+    const date = (ms: number) => new Date(ms).toUTCString();
     expect(retryAfterMs('3')).toBe(3_000);
-    expect(retryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6_000);
+    expect(retryAfterMs(date(10_000), undefined, 4_000)).toBe(6_000);
+    // The host's clock, not this machine's (RFC 9110 §6.6.1, §10.2.3): a replay reads the same.
+    expect(retryAfterMs(date(10_000), date(7_000), 4_000)).toBe(3_000);
+    expect(retryAfterMs(date(10_000), 'not a date', 4_000)).toBe(6_000);
     expect(retryAfterMs('soon')).toBeUndefined();
     expect(retryAfterMs(undefined)).toBeUndefined();
+  });
+
+  it('an HTTP-date Retry-After is the wait the host asked on its own clock: 5 s past its Date is 5 s, however long ago that Date was here', async () => {
+    // Read against this machine's clock, the date is long past: asked again at once, and answered 200.
+    fake.handler = (_req, res) =>
+      seen.length === 1 ? limited(res, { date: 'Mon, 01 Jan 2001 00:00:00 GMT', 'retry-after': 'Mon, 01 Jan 2001 00:00:05 GMT' }) : json(res, 200, {});
+    const error = await rejection(client({ timeoutMs: 4_000 }).request('GET', '/a'));
+    expect((error as Error).message).toContain('with Retry-After Mon, 01 Jan 2001 00:00:05 GMT, 1 times, with waits of 0 s in all between them');
+    expect(seen).toHaveLength(1);
+  });
+
+  it('an answer with an HTTP-date Retry-After and no Date of its own is given the Date it came at (RFC 9110 §6.6.1), which the archive keeps', async () => {
+    const answer = (retryAfter: string) => (_req: unknown, res: Parameters<typeof json>[0]) => {
+      res.sendDate = false;
+      json(res, 200, {}, { 'retry-after': retryAfter });
+    };
+    fake.handler = answer('Mon, 01 Jan 2001 00:00:05 GMT');
+    const before = Math.floor(Date.now() / 1000) * 1000;
+    const date = Date.parse((await client().request('GET', '/a')).headers.date ?? '');
+    expect(date).toBeGreaterThanOrEqual(before);
+    expect(date).toBeLessThanOrEqual(Date.now());
+    fake.handler = answer('5');
+    expect((await client().request('GET', '/a')).headers.date).toBeUndefined();
+  });
+
+  it('the retries end on the waits chosen and the attempts made, never on the clock: the same on a machine where every answer takes 300 ms', () => {
+    const ended = (answerMs: number): string => {
+      vi.useFakeTimers({ now: 0, toFake: ['Date'] });
+      try {
+        const budget = new RetryBudget('GET /a', 10_000, '--request-timeout');
+        for (;;) {
+          vi.setSystemTime(Date.now() + answerMs);
+          vi.setSystemTime(Date.now() + budget.next(429, { 'retry-after': '1' }, '429 rate_limited'));
+        }
+      } catch (error) {
+        return (error as Error).message;
+      } finally {
+        vi.useRealTimers();
+      }
+    };
+    expect(ended(0)).toBe(ended(300));
+    expect(ended(300)).toBe(
+      'rate limited: GET /a answered 429 rate_limited with Retry-After 1, 10 times, with waits of 9 s in all between them; the retries of one request stop before their waits reach the request timeout of 10000 ms (--request-timeout) or after 20 attempts',
+    );
   });
 });
 

@@ -13,7 +13,11 @@ export interface RetriableChoice {
   createRateLimitedOncePerSuite?: boolean;
   /** The first request of each kind (method and path, ids left out) answers `429 rate_limited` without `Retry-After`. */
   rateLimitedOncePerKind?: boolean;
-  /** The first request of each kind answers `503 unavailable` with `Retry-After: 1`. */
+  /**
+   * The first request of each kind answers `503 unavailable` with `Retry-After: 1`, or for a `GET`
+   * with `Retry-After` as an HTTP-date one second past its own `Date`, on a clock an hour ahead
+   * of the harness's (RFC 9110 §10.2.3, §6.6.1: the wait is the date less the answer's `Date`).
+   */
   unavailableOncePerKind?: boolean;
   /** Every SSE stream ends cleanly after this many frames; the client resumes with `Last-Event-ID`. */
   sseEndsEveryFrames?: number;
@@ -23,6 +27,9 @@ export interface RetriableChoice {
 export interface Injections {
   count: number;
 }
+
+/** How far ahead of the harness's clock the host's is, for a `Retry-After` HTTP-date (unavailableOncePerKind). */
+const CLOCK_AHEAD_MS = 3_600_000;
 
 function refuse(res: ServerResponse, status: number, code: string, headers: Record<string, string>, version: string): void {
   const text = JSON.stringify({ error: code, message: status === 429 ? 'too many requests, ask again later' : 'briefly unavailable, ask again later' });
@@ -76,7 +83,9 @@ export function retriableAnswer(
     return true;
   }
   if (choice.unavailableOncePerKind && once(`503 ${kindOf(req.method, path)}`)) {
-    refuse(res, 503, 'unavailable', { 'retry-after': '1' }, version);
+    const ahead = Date.now() + CLOCK_AHEAD_MS;
+    const dated = { date: new Date(ahead).toUTCString(), 'retry-after': new Date(ahead + 1_000).toUTCString() };
+    refuse(res, 503, 'unavailable', req.method === 'GET' ? dated : { 'retry-after': '1' }, version);
     return true;
   }
   return false;

@@ -34,8 +34,9 @@ export const RETRIABLE_VARIANTS: HonestVariant[] = [
   },
   {
     name: 'unavailable-with-retry-after',
-    choice: 'the first request of each kind answers 503 with Retry-After: 1',
-    clause: 'OpenWOP v2 HTTP semantics (503 with Retry-After asks the client to come back, RFC 9110 §15.6.4; docs/wire.md §1.4)',
+    choice: 'the first request of each kind answers 503 with Retry-After: 1; for a GET, an HTTP-date 1 s past its Date, on a clock an hour ahead',
+    clause:
+      'OpenWOP v2 HTTP semantics (503 with Retry-After asks the client to come back, RFC 9110 §15.6.4; docs/wire.md §1.4; an HTTP-date is a time on the clock of the Date beside it, RFC 9110 §10.2.3, §6.6.1)',
     options: {},
     wire: { retriable: { unavailableOncePerKind: true } },
     injects: true,

@@ -3,8 +3,8 @@
 // recorder named it (./request-key.ts) and served the next archived answer of that name, so legs
 // running concurrently may ask in any order; a request the archive does not hold is a replay
 // failure, recorded with the request named, and its connection dropped. Answers are sent as
-// recorded: the status, the headers, the body, a stream chunk by chunk (left open when the
-// harness, not the host, ended it), and a transport failure as the harness met it. A request
+// recorded: the status, the headers, the body, a stream chunk by chunk (its status line at once,
+// left open when the harness, not the host, ended it), and a transport failure as the harness met it. A request
 // asked more often than archived is answered again as last time, after as long as that took, but
 // never held longer than REPEAT_WAIT_MS: how long an answer took is the archive's to say, and so
 // is how long the replayed client waits for one (its recorded request timeout), so a vendor could
@@ -185,6 +185,9 @@ export async function startReplayHost(har: Har, repeatWaitMs = REPEAT_WAIT_MS): 
     }
     if (response._chunks !== undefined) {
       res.writeHead(response.status, headers);
+      // The status line goes out now, as it came, though no chunk follows (a stream the harness
+      // closed on its status, before a byte of its body): node would hold it for the first write.
+      res.flushHeaders();
       for (const chunk of response._chunks) res.write(chunk.text);
       if (response._failure === 'lost') lose(res);
       else if (response._failure === 'too-large') {

@@ -31,7 +31,7 @@ import type { ReadBudget } from './budget.ts';
 import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
 import { discard, flattenHeaders, parseBody, readCapped } from './response-body.ts';
 import type { ExchangeRecord, ExchangeRecorder, SentRequest } from './recorder.ts';
-import { GATEWAY_STATUSES, withRetries } from './retry.ts';
+import { dateReceived, GATEWAY_STATUSES, withRetries } from './retry.ts';
 import { buildUrl, describeAnswer, encodeBody, IDLE_CONNECTION_MS } from './util.ts';
 import { DEFAULT_USER_AGENT, type EarlyAnswer, PROTOCOL_VERSION, takeEarlyExchange } from './early-discovery.ts';
 import { ResponseTooLarge, scrubSecrets, toTransportError } from './transport-errors.ts';
@@ -275,6 +275,7 @@ export function createClient(options: ClientOptions): Client {
           bodyTimeout: innerBound(bound),
         }));
       resHeaders = flattenHeaders(res.headers);
+      dateReceived(resHeaders);
       if (replayedEnding(options.virtualWaits, res.statusCode, resHeaders, { abort, record, deadlinePassed: opts.deadlinePassed })) throw abort.signal.reason;
       record?.headers(res.statusCode, resHeaders);
       text = await readCapped(res.body, cap, resHeaders['content-length'], what, names.maxResponseBytes, opts.meter);
@@ -325,6 +326,7 @@ export function createClient(options: ClientOptions): Client {
     abort.stopTimer();
     const body = res.body;
     const resHeaders = flattenHeaders(res.headers);
+    dateReceived(resHeaders);
     record?.headers(res.statusCode, resHeaders);
     if (GATEWAY_STATUSES.has(res.statusCode)) {
       // Whether a gateway's answer is retriable depends on its body (retry.ts): read it whole,

@@ -6,8 +6,8 @@
 // A client given VirtualWaits makes a wait up to `realUpToMs` (a harness constant) as it was made,
 // so that the replay's timing follows the run's wherever a row depends on it (a leg deadline, a
 // reader's losses in a row); a longer one it does not make:
-// - a retry's wait (./retry.ts) is counted as spent by the request's retry budget, as if slept,
-//   so the retries end as they did (the same attempts, the same RateLimited detail);
+// - a retry's wait (./retry.ts) is not slept: the retries end as they did all the same (the same
+//   attempts, the same RateLimited detail), as their budget counts the waits chosen, never time;
 // - an answer carrying REPLAY_TIMEOUT_HEADER with the replay's token (a secret of this process:
 //   no archive can hold it), which the replay host sends where the run's wait was longer than it
 //   holds a request (lib/archive/replay-host.ts), ends the exchange now as it ended in the run:
