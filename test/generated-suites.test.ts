@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { certificationSeed } from '../lib/certification-seed.ts';
 import { checkSuite, validate } from '../lib/schemas/index.ts';
 import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
@@ -124,16 +124,46 @@ describe('a shrunk reproducer replays with run --suite', () => {
 
   it('a host only a generated suite catches fails, prints a minimal reproducer that fails again, and the reference host passes it', async () => {
     const report = join(dir, 'report.json');
-    const first = await cli('run', ...hostFlags(badHost), '--filter', 'generated-suites', '--seed', MATRIX_SEED, '--report-json', report, '--progress', 'none');
+    // The machine looks slow to the leg: every clock read of the leg's own file is 61 s after the
+    // last. The shrink is bounded by its attempts, never the clock (one host, one verdict), so its
+    // reproducer and its row's text are the ones any machine gets from these answers.
+    const realNow = Date.now.bind(Date);
+    let skew = 0;
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => {
+      const caller = (new Error().stack ?? '')
+        .split('\n')
+        .slice(2)
+        .find((frame) => !frame.includes('node_modules') && !frame.includes('generated-suites.test'));
+      if (caller?.includes('0244-af-generated-suites')) skew += 61_000;
+      return realNow() + skew;
+    });
+    const first = await cli(
+      'run',
+      ...hostFlags(badHost),
+      '--filter',
+      'generated-suites',
+      '--seed',
+      MATRIX_SEED,
+      '--report-json',
+      report,
+      '--progress',
+      'none',
+    ).finally(() => clock.mockRestore());
+    expect(skew, 'the slow clock reached the leg (else this shows nothing)').toBeGreaterThan(0);
     expect(first.code, first.err).toBe(1);
     expect(first.out).toContain(`reproducer written to ${report}.repro.json`);
     expect(first.err).toContain(`certification seed ${MATRIX_SEED}`);
-    const repro = JSON.parse(readFileSync(`${report}.repro.json`, 'utf8')) as { tasks: unknown[] };
+    const repro = JSON.parse(readFileSync(`${report}.repro.json`, 'utf8')) as { tasks: Array<{ input: { steps: unknown[] }; expected: Json }> };
     expect(checkSuite(repro)).toEqual({ ok: true });
     expect(repro.tasks).toHaveLength(1);
-    const rows = JSON.parse(readFileSync(report, 'utf8')) as { target: { seed: string }; rows: Array<{ id: string; result: string }> };
+    // The reproducer these answers shrink to: two counter calls, and the counter forbidden.
+    expect(repro.tasks[0]!.input.steps).toHaveLength(2);
+    expect((repro.tasks[0]!.expected.trajectory as Json).forbidden).toEqual(['conformance.eval:counter']);
+    const rows = JSON.parse(readFileSync(report, 'utf8')) as { target: { seed: string }; rows: Array<{ id: string; result: string; detail?: string }> };
     expect(rows.target.seed).toBe(MATRIX_SEED);
-    expect(rows.rows.find((row) => row.id.endsWith('generated-suites'))?.result).toBe('executed-fail');
+    const row = rows.rows.find((r) => r.id.endsWith('generated-suites'));
+    expect(row?.result).toBe('executed-fail');
+    expect(row?.detail).toContain(`seed ${MATRIX_SEED}, suite 3: shrunk in 27 runs to a reproducer of 1 task(s)`);
 
     const replay = await cli(
       'run',
