@@ -114,6 +114,11 @@ describe('the archive of a certification', () => {
     for (const entry of har.log.entries) expect(entry.time).toBeGreaterThanOrEqual(entry.timings.wait);
     const credentials = new Set(har.log.entries.flatMap((e) => e.request.headers.filter((h) => h.name === 'authorization').map((h) => h.value)));
     expect([...credentials].sort()).toEqual(['Bearer <tenant-a>', 'Bearer <tenant-b>']);
+    // Who sent each request: discovery none, a leg its id, the work legs share its key (lib/client/sender.ts).
+    expect(har.log.entries[0]!._sentBy).toBeUndefined();
+    const senders = new Set(har.log.entries.map((e) => e._sentBy));
+    expect([...senders].filter((sender) => sender?.startsWith('openwop.requirement.')).length).toBeGreaterThan(20);
+    expect(senders).toContain('shared eval-run:conformance-eval-trajectory');
   });
 
   it('is replayed by verify --replay to every row, disposition and the witness digest, exit 0', { timeout: 60_000 }, async () => {

@@ -5,7 +5,9 @@
 // - `response._chunks`: a stream's body chunk by chunk as it arrived, with its time in ms since the
 //   request began, and `response._endedBy`: whether the host ended the stream or the harness did;
 // - `response._failure` / `response._error`: an exchange that ended in a transport error, how the
-//   replay host reproduces it, and the error the harness saw (redacted).
+//   replay host reproduces it, and the error the harness saw (redacted);
+// - `entry._sentBy`: the leg, or the work legs share, that sent the request (lib/client/sender.ts),
+//   absent for the certification's own; the replay serves each sender the answers it was given.
 
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
@@ -48,6 +50,8 @@ export interface HarResponse extends Response {
 
 export interface HarEntry extends Entry {
   response: HarResponse;
+  /** Who sent the request: a leg's requirement id, or `shared KEY` (lib/client/sender.ts). */
+  _sentBy?: string;
 }
 
 export interface Har extends HarFormat {

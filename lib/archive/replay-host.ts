@@ -1,7 +1,9 @@
 // The replay host (docs/auditing.md "Replaying a certification"): a loopback HTTP server that answers the
 // harness's requests from an archive instead of from the host. Each request is named as the
-// recorder named it (./request-key.ts) and served the next archived answer of that name, so legs
-// running concurrently may ask in any order; a request the archive does not hold is a replay
+// recorder named it (./request-key.ts) and served the next archived answer of that name that its
+// sender was given (the leg or shared work that sent it, lib/client/sender.ts; any sender's when
+// the archive names none of its senders), so legs running concurrently may ask in any order, and
+// identical requests of two legs take the answers each took; a request the archive does not hold is a replay
 // failure, recorded with the request named, and its connection dropped. Answers are sent as
 // recorded: the status, the headers, the body, a stream chunk by chunk (its status line at once,
 // left open when the harness, not the host, ended it), and a transport failure as the harness met it. A request
@@ -19,6 +21,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../client/http.ts';
 import { REPLAY_TIMEOUT_HEADER, type VirtualWaits } from '../client/virtual-waits.ts';
+import { REPLAY_SENDER_HEADER } from '../client/sender.ts';
 import { Redactor } from '../redact.ts';
 import type { Har, HarEntry } from './har.ts';
 import { archivedRequest, describeRequest, requestKey, type ArchivedRequest, type KeyRoles } from './request-key.ts';
@@ -100,6 +103,32 @@ const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(3))} s`;
  */
 function once(list: string[], line: string): void {
   if (!list.includes(line)) list.push(line);
+}
+
+/**
+ * Who sent a request (lib/client/sender.ts), redacted as the archive wrote it, with the header taken
+ * off: it names no request, and the original run never sent it.
+ */
+function senderOf(req: IncomingMessage, redactor: Redactor): string | undefined {
+  const value = req.headers[REPLAY_SENDER_HEADER];
+  delete req.headers[REPLAY_SENDER_HEADER];
+  if (typeof value !== 'string') return undefined;
+  try {
+    return redactor.text(decodeURIComponent(value));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The next archived answer of a name for `sender`: the first its sender was given, so each leg
+ * takes its own answers in the order it asked; else the first of any sender (an archive that
+ * names no sender, or a request the run sent as another).
+ */
+function take(queue: HarEntry[] | undefined, sender: string | undefined): HarEntry | undefined {
+  if (queue === undefined || queue.length === 0) return undefined;
+  const own = queue.findIndex((entry) => entry._sentBy === sender);
+  return queue.splice(Math.max(own, 0), 1)[0];
 }
 
 /** `repeatWaitMs`: REPEAT_WAIT_MS, or a shorter bound for a test. */
@@ -220,15 +249,17 @@ export async function startReplayHost(har: Har, repeatWaitMs = REPEAT_WAIT_MS): 
       else parts.push(part);
     });
     req.on('end', () => {
+      const sender = senderOf(req, redactor);
       const request = archivedRequest(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(parts).toString('utf8'), roles, redactor);
       const key = requestKey(request);
-      const entry = queues.get(key)?.shift();
+      const entry = take(queues.get(key), sender);
       if (entry !== undefined) {
         last.set(key, entry);
+        last.set(`${sender}\n${key}`, entry);
         answer(entry, res);
         return;
       }
-      const again = last.get(key);
+      const again = last.get(`${sender}\n${key}`) ?? last.get(key);
       if (again === undefined) {
         once(misses, describeRequest(request));
         res.socket?.destroy();

@@ -38,6 +38,7 @@ import { ResponseTooLarge, scrubSecrets, toTransportError } from './transport-er
 import { ExchangeAbort } from './abort.ts';
 import { onceMoreIfCrossed } from './crossed-close.ts';
 import { replayedEnding, type VirtualWaits } from './virtual-waits.ts';
+import { wireHeaders } from './sender.ts';
 
 // undici's entry module loads every API it has (fetch, WebSocket, caches, mocks) when required:
 // about a third of the harness's start-up (bench/RESULTS.md "Start and CPU"). The client needs an
@@ -268,7 +269,7 @@ export function createClient(options: ClientOptions): Client {
         (await early?.answer(abort.signal)) ??
         (await exchange(url, {
           method: method as 'GET',
-          headers,
+          headers: wireHeaders(headers, options.virtualWaits),
           body,
           signal: abort.signal,
           headersTimeout: innerBound(bound),
@@ -310,7 +311,7 @@ export function createClient(options: ClientOptions): Client {
     try {
       res = await exchange(url, {
         method: method as 'GET',
-        headers,
+        headers: wireHeaders(headers, options.virtualWaits),
         signal: abort.signal,
         headersTimeout: innerMs,
         bodyTimeout: opts.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_MS,

@@ -10,6 +10,7 @@
 
 import type { LedgerRow } from '../evidence/types.ts';
 import { TransportError } from '../client/index.ts';
+import { sendingAs } from '../client/sender.ts';
 import { createChecks, LegAbort, LegBlocked, LegInapplicable, TestBug, type Checks, type GateDecision } from './leg.ts';
 import { decideGate, ruleNames, type Leg, type Scenario } from './scenario.ts';
 import { applyFindings } from './findings.ts';
@@ -113,7 +114,8 @@ export async function runLeg(file: string, leg: Leg, target: Target | undefined)
   const check = createChecks(prefix, ruleNames(leg));
   try {
     if (leg.serverFree) await leg.run(check);
-    else await leg.run(check, target as Target);
+    // Its requests are sent as the leg's, so a replay serves them the leg's answers (lib/client/sender.ts).
+    else await sendingAs(leg.id, () => leg.run(check, target as Target));
   } catch (error) {
     const row = { ...base, ...classify(error, check.failures, check.assertions, target?.requireBehavior ?? false, target?.names ?? DOMAIN_NAMES) };
     return row.result === 'executed-fail' ? { ...row, ...evidenceOf(check, leg) } : row;

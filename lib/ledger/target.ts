@@ -19,6 +19,7 @@ import {
 import { certificationSeed, hostSeed, type CertificationSeed } from '../certification-seed.ts';
 import { loadFixtures, withCounterNonce, type FixtureDocument } from '../fixtures.ts';
 import type { ExchangeRecorder } from '../client/recorder.ts';
+import { sendingAs } from '../client/sender.ts';
 import type { Caps } from './caps.ts';
 import type { Deadlines } from './deadlines.ts';
 import { Findings } from './findings.ts';
@@ -210,7 +211,8 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     memo<T>(key: string, make: () => Promise<T>): Promise<T> {
       let pending = memos.get(key) as Promise<T> | undefined;
       if (pending === undefined) {
-        pending = make();
+        // Sent as the shared work's, not as the leg's that asked first (lib/client/sender.ts).
+        pending = sendingAs(`shared ${key}`, make);
         memos.set(key, pending);
       }
       return pending;

@@ -16,6 +16,9 @@ import type { KillMatrix } from '../../hosts/known-bad/kill-matrix.ts';
 import { startReferenceHost, type ReferenceHostOptions } from '../../hosts/reference/server.ts';
 import { DEFAULT_PROGRESS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from '../../lib/ledger/deadlines.ts';
 import { patientAll } from './slowness.ts';
+import type { Har } from '../../lib/archive/har.ts';
+import { ArchiveRecorder } from '../../lib/archive/recorder.ts';
+import { Redactor } from '../../lib/redact.ts';
 
 /** The rules a row's checks broke, qualified. */
 export function brokenRules(row: LedgerRow | undefined): string[] {
@@ -36,6 +39,8 @@ export interface HostRun {
    * `strictFails`): what `requireBehaviorRows` turns into failures.
    */
   strictDenials: readonly string[];
+  /** With `archive`: the certification's archive and its rows, both redacted, as `run` writes them. */
+  archived?: { har: Har; rows: LedgerRow[] };
 }
 
 export interface CertifyChoices {
@@ -49,6 +54,10 @@ export interface CertifyChoices {
   seed?: string;
   /** Only the legs this filter keeps (lib/leg-filter.ts); default every leg. */
   filter?: LegFilter;
+  /** Archive every exchange (lib/archive/recorder.ts), to replay the certification. */
+  archive?: boolean;
+  /** Check the host's acceptance of the keys before any leg, as `run` does (lib/certify.ts). */
+  checkKeys?: boolean;
 }
 
 const functionIds = new Map<unknown, number>();
@@ -83,8 +92,13 @@ export async function certifyConfiguration(options: ReferenceHostOptions, scenar
     dbPath: ':memory:',
   });
   const proxy = choices.wire === undefined ? undefined : await startWireProxy(host.baseUrl, choices.wire);
+  const recorder = choices.archive ? new ArchiveRecorder() : undefined;
+  // The matrices compare the rows' grading, not the machine's speed: on a loaded machine the
+  // in-process host is starved, so the default bounds stretch with the measured slowness.
+  const deadlines = patientAll({ requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS, progressTimeoutMs: DEFAULT_PROGRESS_TIMEOUT_MS });
   try {
     const outcome = await certifyTarget({
+      ...(recorder === undefined ? {} : { recorder }),
       host: { baseUrl: proxy?.baseUrl ?? host.baseUrl, apiKey: host.tenants.a.apiKey, tenantBApiKey: host.tenants.b.apiKey },
       requireBehavior: choices.requireBehavior ?? false,
       scenarios,
@@ -95,9 +109,8 @@ export async function certifyConfiguration(options: ReferenceHostOptions, scenar
       // (test/concurrency.test.ts), and several certifications share a loaded machine here, where
       // every run in flight at once stretched past the run deadline (lib/ledger/schedule.ts).
       concurrency: MATRIX_CONCURRENCY,
-      // The matrices compare the rows' grading, not the machine's speed: on a loaded machine the
-      // in-process host is starved, so the default bounds stretch with the measured slowness.
-      deadlines: patientAll({ requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS, progressTimeoutMs: DEFAULT_PROGRESS_TIMEOUT_MS }),
+      checkKeys: choices.checkKeys ?? false,
+      deadlines,
     });
     if (!outcome.ok) throw new TestBug(`discovery of the host failed: ${outcome.reason}`);
     const { rows, target } = outcome;
@@ -109,12 +122,30 @@ export async function certifyConfiguration(options: ReferenceHostOptions, scenar
         return !decision.run && decision.strictFails;
       })
       .map(({ leg }) => leg.id);
+    const { a, b } = host.tenants;
+    const redactor = new Redactor([a.apiKey, b.apiKey]);
+    const settings = {
+      seed: target.seed.seed,
+      requireBehavior: choices.requireBehavior ?? false,
+      concurrency: MATRIX_CONCURRENCY,
+      tenantB: true,
+      checkKeys: choices.checkKeys ?? false,
+    };
+    const archive = {
+      ...settings,
+      requestTimeoutMs: deadlines.requestTimeoutMs,
+      generated: choices.generated ?? 0,
+      ...(choices.filter === undefined ? {} : { filter: choices.filter.text }),
+    };
     return {
       rows: new Map(rows.map((row) => [row.id, row])),
       trafficViolations: violations,
       discovery: target.discovery,
       injected: proxy?.injected() ?? 0,
       strictDenials,
+      ...(recorder === undefined
+        ? {}
+        : { archived: { har: recorder.har(archive, { tenantA: a.apiKey, tenantB: b.apiKey }, redactor), rows: redactor.value(rows) } }),
     };
   } finally {
     await proxy?.close();
