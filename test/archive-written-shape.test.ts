@@ -24,49 +24,15 @@ import { fixture } from '../lib/fixtures.ts';
 import { gradeRun, toSummaryView } from '../lib/grader/index.ts';
 import { cli } from './support/cli.ts';
 import { costFixtureLog } from './support/event-log.ts';
+import { harEntry } from './support/har-entry.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'owec-written-shape-'));
 const RUN = 'tenant-a~2Frun-written-shape00';
 const SETTINGS = { seed: '0123456789abcdef0123456789abcdef', requireBehavior: false, concurrency: 4, tenantB: true, checkKeys: true, generated: 6 };
 
-/** One exchange as the recorder writes it; a stream keeps its body chunk by chunk too. */
+/** One exchange as the recorder writes it (./support/har-entry.ts). */
 function entry(path: string, text: string, stream = false): Record<string, unknown> {
-  return {
-    startedDateTime: '2026-12-01T00:00:00.000Z',
-    time: 1,
-    request: {
-      method: 'GET',
-      url: `http://127.0.0.1:1${path}`,
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: [],
-      queryString: [],
-      headersSize: -1,
-      bodySize: 0,
-    },
-    response: {
-      status: 200,
-      statusText: '',
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: [],
-      content: { size: text.length, mimeType: stream ? 'text/event-stream' : 'application/json', text },
-      redirectURL: '',
-      headersSize: -1,
-      bodySize: text.length,
-      ...(stream
-        ? {
-            _chunks: [
-              { time: 0, text: text.slice(0, 10) },
-              { time: 1, text: text.slice(10) },
-            ],
-            _endedBy: 'host',
-          }
-        : {}),
-    },
-    cache: {},
-    timings: { send: 0, wait: 1, receive: 0 },
-  };
+  return harEntry(path, text, { stream }) as unknown as Record<string, unknown>;
 }
 
 const FRAME = 'id: 0\nevent: run.started\ndata: {"sequence":0}\n\n';

@@ -9,38 +9,11 @@ import { HAR_CREATOR, type HarEntry } from '../lib/archive/har.ts';
 import { startReplayHost } from '../lib/archive/replay-host.ts';
 import { createClient } from '../lib/client/index.ts';
 import { sendingAs } from '../lib/client/sender.ts';
+import { harEntry } from './support/har-entry.ts';
 
 /** `GET /conformance/seams/counter` as `sentBy` sent it (none: an archive naming no sender), answered `count`. */
 function asked(sentBy: string | undefined, count: number): HarEntry {
-  const text = JSON.stringify({ key: 'k', count });
-  return {
-    ...(sentBy === undefined ? {} : { _sentBy: sentBy }),
-    startedDateTime: '2026-12-01T00:00:00.000Z',
-    time: 1,
-    request: {
-      method: 'GET',
-      url: 'http://127.0.0.1:1/conformance/seams/counter',
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: [],
-      queryString: [],
-      headersSize: -1,
-      bodySize: 0,
-    },
-    response: {
-      status: 200,
-      statusText: '',
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: [],
-      content: { size: text.length, mimeType: 'application/json', text },
-      redirectURL: '',
-      headersSize: -1,
-      bodySize: text.length,
-    },
-    cache: {},
-    timings: { send: 0, wait: 1, receive: 0 },
-  };
+  return harEntry('/conformance/seams/counter', JSON.stringify({ key: 'k', count }), { sentBy });
 }
 
 /** The counts the replay serves leg B, then leg A (the reverse of the archive's order), and its misses. */
