@@ -22,6 +22,7 @@ import type { AddressInfo } from 'node:net';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../client/http.ts';
 import { REPLAY_TIMEOUT_HEADER, type VirtualWaits } from '../client/virtual-waits.ts';
 import { REPLAY_SENDER_HEADER } from '../client/sender.ts';
+import { seconds } from '../client/util.ts';
 import { Redactor } from '../redact.ts';
 import type { Har, HarEntry } from './har.ts';
 import { archivedRequest, describeRequest, requestKey, type ArchivedRequest, type KeyRoles } from './request-key.ts';
@@ -93,9 +94,6 @@ function endingOf(response: HarEntry['response'], timeoutsUpToMs: number): 'head
   const deadline = LEG_DEADLINE.exec(error);
   return response.status === 0 && deadline !== null && Number(deadline[1]) > HOLD_MS ? 'deadline' : undefined;
 }
-
-/** Milliseconds as seconds, for a message. */
-const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(3))} s`;
 
 /**
  * `line` added to `list` unless it is there: a request the replay drops unanswered on a reused

@@ -17,7 +17,7 @@
 // (events.ts) counts a `503` on a poll as a lost read.
 
 import { TransportError } from './transport-errors.ts';
-import { readErrorCode, sleep } from './util.ts';
+import { readErrorCode, seconds, sleep } from './util.ts';
 
 /** At most this many attempts of one request, whatever the bounds in time. */
 export const MAX_ATTEMPTS = 20;
@@ -73,9 +73,6 @@ export function isRetriable(status: number, headers: Record<string, string>, jso
   if (status === 429 || (status === 503 && retryAfterMs(headers['retry-after']) !== undefined)) return true;
   return GATEWAY_STATUSES.has(status) && readErrorCode(json) === undefined;
 }
-
-/** Milliseconds as seconds, for a message: whole milliseconds, no trailing zeros. */
-const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(3))} s`;
 
 /**
  * How the retries of one request end: the wait before the next attempt, or why there is none.

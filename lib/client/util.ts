@@ -73,3 +73,8 @@ export function encodeBody(body: unknown, headers: Record<string, string>): stri
   if (!('content-type' in headers)) headers['content-type'] = 'application/json';
   return JSON.stringify(body);
 }
+
+/** Milliseconds as seconds, for a message: whole milliseconds, no trailing zeros ("9 s", "0.25 s"). */
+export function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
