@@ -1,4 +1,4 @@
-// The loopback proxies of the tests, the bench and the honest variants forward a request's
+// The loopback proxies of the tests, the bench, the hostile hosts and the honest variants forward a request's
 // end-to-end headers only: `Connection`, every field it names and `Keep-Alive` belong to the
 // client's connection with the proxy, and a proxy removes them (RFC 9110 §7.6.1;
 // hosts/honest-variants/wire.ts `endToEnd`). Forwarded, a client's `Connection: close` closed the
@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDelayProxy } from '../bench/waiting.ts';
 import { startWireProxy } from '../hosts/honest-variants/wire.ts';
+import { HOSTILE_BEHAVIOURS, startHostileHost } from '../hosts/hostile/catalogue.ts';
 import { forward } from './support/forward.ts';
 
 /** The headers the upstream last received. */
@@ -73,6 +74,15 @@ describe('a proxy forwards no hop-by-hop field of the client', () => {
 
   it("the bench's latency proxy (bench/waiting.ts)", async () => {
     const proxy = await startDelayProxy(upstreamUrl, 0);
+    try {
+      expectEndToEndOnly(await sentThrough(proxy.baseUrl));
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("a hostile host's pass-through of what it does not break (hosts/hostile/catalogue.ts)", async () => {
+    const proxy = await startHostileHost(upstreamUrl, HOSTILE_BEHAVIOURS.find((b) => b.name === 'hang-summary')!, []);
     try {
       expectEndToEndOnly(await sentThrough(proxy.baseUrl));
     } finally {
