@@ -6,17 +6,20 @@
 // (lib/archive/replay-host.ts REPLAY_DEADLINE_MS, the harness's own run deadline, which no setting
 // of the archive raises): the legs not done are blocked, interrupted, each row that moved is
 // named, and the replay is not reproduced. Here the archive is a certification of a host that
-// never answers `POST /runs`, at a short request timeout, replayed under a deadline as short.
+// never answers `POST /runs`, at a short request timeout, replayed under a short deadline.
+// And a request a leg deadline longer than the replay's cut is ended at once, as a longer one's
+// (over the 10 min the replay holds a request) was: held, it would outlast the replay.
 
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Har } from '../lib/archive/har.ts';
+import { HAR_CREATOR, type Har } from '../lib/archive/har.ts';
 import { ArchiveRecorder } from '../lib/archive/recorder.ts';
 import { replayCertification, replayCommand, rowDifferences } from '../lib/archive/replay.ts';
-import { REPEAT_WAIT_MS, REPLAY_DEADLINE_MS } from '../lib/archive/replay-host.ts';
+import { REPEAT_WAIT_MS, REPLAY_DEADLINE_MS, startReplayHost } from '../lib/archive/replay-host.ts';
 import { certifyTarget } from '../lib/certify.ts';
+import { createClient, type Client } from '../lib/client/index.ts';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { DEFAULT_RUN_DEADLINE_MS, withDeadlines } from '../lib/ledger/deadlines.ts';
 import { readFilter } from '../lib/leg-filter.ts';
@@ -24,6 +27,7 @@ import { Redactor } from '../lib/redact.ts';
 import { HOSTILE_BEHAVIOURS, startHostileHost } from '../hosts/hostile/catalogue.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
 import { loadScenarios } from '../scenarios/index.ts';
+import { harEntry } from './support/har-entry.ts';
 import { patientAll } from './support/slowness.ts';
 
 const KEY_A = 'ow2k_REPLAY_DEADLINE_A_7d1e93b0c2a4';
@@ -137,6 +141,43 @@ describe("verify --replay: an archive's waits, held one after another, end at th
     expect(replay.stopped).toMatch(/^the replay's deadline of [\d.]+ s passed/);
     expect(replay.rows.map((row) => row.id).sort()).toEqual(rows.map((row) => row.id).sort());
     expect(rowDifferences(rows, replay.rows).length).toBeGreaterThan(0);
+  });
+
+  it('a request a 5 min leg deadline cut is ended at once, its leg cut at its deadline: held, it would outlast the replay', { timeout: 30_000 }, async () => {
+    // Over the replay's 150 s and under the 10 min a replay holds a request: it was held for its 5 min.
+    const legDeadlineMs = 300_000;
+    const cut = harEntry('/cut', '');
+    cut.response = { ...cut.response, status: 0, _failure: 'no-answer' };
+    cut.response._error = `transport-loss: GET /cut: aborted by the caller (work of an abandoned leg: the leg deadline of ${legDeadlineMs} ms passed (--leg-deadline))`;
+    const settings = { seed: '0'.repeat(32), requireBehavior: false, concurrency: 1, tenantB: false, checkKeys: false, legDeadlineMs };
+    const host = await startReplayHost({ log: { version: '1.2', creator: HAR_CREATOR, entries: [cut], _certification: settings } });
+    const client = createClient({ baseUrl: host.baseUrl, timeoutMs: 10_000, virtualWaits: host.virtualWaits });
+    const leg = {
+      id: 'openwop.requirement.0081.eval-run-events',
+      title: 't',
+      run: (_check: unknown, target: { client: Client }) =>
+        target.client.request('GET', '/cut', { auth: 'none', headers: { accept: null, 'accept-encoding': null, 'openwop-version': null, 'user-agent': null } }),
+    };
+    const [bounded] = withDeadlines([{ file: 'x.ts', legs: [leg] }] as never, legDeadlineMs, {
+      signal: new AbortController().signal,
+      reason: () => 'not interrupted',
+    });
+    let guard: NodeJS.Timeout | undefined;
+    try {
+      const ended = Promise.resolve(bounded!.legs[0]!.run({} as never, { client } as never)).then(
+        () => 'passed',
+        (error: Error) => error.message,
+      );
+      const held = new Promise<string>((resolve) => {
+        guard = setTimeout(() => resolve('still held after 10 s'), 10_000);
+      });
+      expect(await Promise.race([ended, held])).toMatch(/^the leg deadline of 300000 ms passed/);
+      expect(host.misses()).toEqual([]);
+    } finally {
+      clearTimeout(guard);
+      await client.close();
+      await host.close();
+    }
   });
 
   it("is the harness's own run deadline, a constant no setting of the archive raises", () => {
