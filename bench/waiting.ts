@@ -45,6 +45,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { upstreamRequest } from '../test/support/forward.ts';
 import type { BenchResult } from './grader.ts';
 import { bareNodeMs, load, median, procCpuMs, reapedChildrenCpuMs, spawnHostChild, TICKS } from './processes.ts';
 
@@ -80,13 +81,18 @@ export async function startDelayProxy(upstream: string, delayMs: number) {
     };
     res.on('finish', finish);
     res.on('close', finish);
-    const forward = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers, agent }, (answer) => {
-      setTimeout(() => {
-        res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
-        res.flushHeaders();
-        answer.pipe(res);
-      }, delayMs);
-    });
+    const forward = upstreamRequest(
+      target,
+      req,
+      (answer) => {
+        setTimeout(() => {
+          res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+          res.flushHeaders();
+          answer.pipe(res);
+        }, delayMs);
+      },
+      agent,
+    );
     forward.on('error', () => res.destroy());
     res.on('close', () => forward.destroy());
     req.pipe(forward);

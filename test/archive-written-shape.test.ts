@@ -367,7 +367,7 @@ describe('verify --replay: a wait the archive records is counted, not waited', (
         signal: new AbortController().signal,
         reason: () => 'not interrupted',
       });
-      // Under an hour's leg deadline (past the 10 min a replay holds a request), it passes at once (the test's own bound is 30 s).
+      // Under an hour's leg deadline (past the replay's own deadline of 150 s), it passes at once (the test's own bound is 30 s).
       await expect(bounded!.legs[0]!.run({} as never, { client } as never)).rejects.toThrow(/^the leg deadline of 3600000 ms passed/);
       expect(host.misses()).toEqual([]);
     } finally {

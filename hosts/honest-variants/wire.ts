@@ -54,12 +54,21 @@ function send(res: ServerResponse, status: number, body: Record<string, unknown>
 }
 
 /**
- * The headers a request is sent on with: the client's, but for the connection's own (`Connection`,
- * `Keep-Alive`, which a proxy removes, RFC 9110 §7.6.1), and the upstream's `Host`.
+ * The headers of a request a proxy forwards: the client's, but for those of the connection itself,
+ * which a proxy removes (RFC 9110 §7.6.1): `Connection`, every field it names, and `Keep-Alive`.
+ * The tests' and the bench's proxies forward through it too (test/support/forward.ts).
  */
+export function endToEnd(headers: IncomingMessage['headers']): IncomingMessage['headers'] {
+  const named = String(headers.connection ?? '')
+    .split(',')
+    .map((option) => option.trim().toLowerCase());
+  const hopByHop = new Set(['connection', 'keep-alive', ...named]);
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !hopByHop.has(name)));
+}
+
+/** The headers a request is sent on with: the client's end-to-end ones, and the upstream's `Host`. */
 function onward(headers: IncomingMessage['headers'], host: string): IncomingMessage['headers'] {
-  const { connection: _connection, 'keep-alive': _keepAlive, ...rest } = headers;
-  return { ...rest, host };
+  return { ...endToEnd(headers), host };
 }
 
 /** Starts the proxy on 127.0.0.1 in front of `upstream` (the reference host's base URL). */

@@ -13,6 +13,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo, Socket } from 'node:net';
 import { echoOf, frame, GiB, gzipBomb, hang, openSse, pump, runEvent, sendText, withheldTerminal } from './helpers.ts';
 import { FLOOD_BEHAVIOURS } from './flood.ts';
+import { endToEnd } from '../honest-variants/wire.ts';
 
 export type Endpoint = 'discovery' | 'create' | 'events' | 'poll' | 'summary' | 'other';
 
@@ -365,7 +366,7 @@ export async function startHostileHost(upstream: string, behaviour: HostileBehav
     const path = new URL(req.url ?? '/', 'http://hostile.invalid').pathname;
     if (behaviour.respond(endpointOf(req.method, path), req, res, ctx)) return;
     const forward = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...endToEnd(req.headers), host: target.host } },
       (answer) => {
         const headers = { ...answer.headers };
         if (behaviour.name === 'echoed-secrets') headers['x-echo'] = echoOf(req, ctx).replace(/[^\x20-\x7e]/g, '');

@@ -7,6 +7,7 @@ import { request as httpRequest, type IncomingMessage, type ServerResponse } fro
 import { gzipSync } from 'node:zlib';
 import { unprojectId } from '../../lib/client/ids.ts';
 import type { Endpoint, HostileContext } from './catalogue.ts';
+import { endToEnd } from '../honest-variants/wire.ts';
 
 export const GiB = 1024 * 1024 * 1024;
 
@@ -93,7 +94,7 @@ export function withheldTerminal(req: IncomingMessage, res: ServerResponse, ctx:
   const target = new URL(ctx.upstream);
   req.resume();
   const upstream = httpRequest(
-    { host: target.hostname, port: target.port, method: 'GET', path: req.url, headers: { ...req.headers, host: target.host } },
+    { host: target.hostname, port: target.port, method: 'GET', path: req.url, headers: { ...endToEnd(req.headers), host: target.host } },
     (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       // A refusal (another tenant's run, an unknown id) is passed on as the upstream sent it.

@@ -11,15 +11,18 @@
 // never held longer than REPEAT_WAIT_MS: how long an answer took is the archive's to say, and so
 // is how long the replayed client waits for one (its recorded request timeout), so a vendor could
 // otherwise hold a replay for as long as it liked. For the same reason a first ask the original
-// run gave up on at a request timeout longer than that, or that a leg deadline longer than
-// HOLD_MS cut, is not held while the replayed client waits it out: the host says so at once
-// (REPLAY_TIMEOUT_HEADER, with a token of this replay's), and the client ends it as it ended
-// (lib/client/virtual-waits.ts, which also counts a longer Retry-After instead of sleeping it).
+// run gave up on at a request timeout longer than that, or that a leg deadline longer than the
+// replay's own (REPLAY_DEADLINE_MS) cut, is not held while the replayed client waits it out: the
+// host says so at once (REPLAY_TIMEOUT_HEADER, with a token of this replay's), and the client ends
+// it as it ended (lib/client/virtual-waits.ts, which also counts a longer Retry-After instead of
+// sleeping it). What is still held adds up over the requests, so the replay as a whole is bounded
+// too: at its deadline the host is stopped (`stop`), and answers nothing more.
 
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../client/http.ts';
+import { DEFAULT_RUN_DEADLINE_MS } from '../ledger/deadlines.ts';
 import { REPLAY_TIMEOUT_HEADER, type VirtualWaits } from '../client/virtual-waits.ts';
 import { REPLAY_SENDER_HEADER } from '../client/sender.ts';
 import { seconds } from '../client/util.ts';
@@ -41,6 +44,16 @@ const HOLD_MS = 10 * 60_000;
  * (endingOf, VirtualWaits.realUpToMs): a longer one is ended at once as it ended.
  */
 export const REPEAT_WAIT_MS = DEFAULT_REQUEST_TIMEOUT_MS;
+/**
+ * The longest a replay runs (lib/archive/replay.ts): the harness's own run deadline at its default.
+ * The archive records no run deadline, and no setting it records raises this one. Each wait it
+ * records is held at most as long as the run held it, so the replay of a run made at the defaults
+ * ends within it as the run did; but the waits an archive records add up over its requests (a
+ * request never answered within the 10 s request timeout, leg after leg), without it unbounded.
+ * A request a leg deadline longer than this cut is ended at once (endingOf): held, it would
+ * outlast the replay.
+ */
+export const REPLAY_DEADLINE_MS = DEFAULT_RUN_DEADLINE_MS;
 /** Headers the replay host writes itself, for the body it actually sends. */
 const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive']);
 
@@ -57,6 +70,8 @@ export interface ReplayHost {
   repeats(): string[];
   /** Requests asked more often than the archive holds whose last answer took longer than the replay waits: refused, each with how long. */
   refused(): string[];
+  /** At the replay's deadline: every request still held ends now, unanswered, and no request is answered any more. */
+  stop(): void;
   close(): Promise<void>;
 }
 
@@ -80,11 +95,11 @@ const LEG_DEADLINE = /: aborted by the caller \(work of an abandoned leg: the le
 /**
  * How the replayed client ends a first ask at once as the original run ended it, if it does
  * (lib/client/virtual-waits.ts): one that met the client's own bound, when that bound is over
- * `timeoutsUpToMs`; one the leg deadline cut, when that deadline is over HOLD_MS. A shorter wait is
+ * `timeoutsUpToMs`; one the leg deadline cut, when that deadline is over `deadlinesUpToMs`. A shorter wait is
  * held as it was: the replay's timing then follows the run's (a deadline over several requests,
  * a reader's losses in a row), and the wait is bounded by the constant.
  */
-function endingOf(response: HarEntry['response'], timeoutsUpToMs: number): 'headers' | 'body' | 'deadline' | undefined {
+function endingOf(response: HarEntry['response'], timeoutsUpToMs: number, deadlinesUpToMs: number): 'headers' | 'body' | 'deadline' | undefined {
   if (response._failure !== 'no-answer') return undefined;
   const error = response._error ?? '';
   const timeout = OWN_TIMEOUT.exec(error);
@@ -92,7 +107,7 @@ function endingOf(response: HarEntry['response'], timeoutsUpToMs: number): 'head
   if (timeout !== null && Number(timeout[1]) > timeoutsUpToMs && (response.status === 0 || response._chunks === undefined))
     return response.status === 0 ? 'headers' : 'body';
   const deadline = LEG_DEADLINE.exec(error);
-  return response.status === 0 && deadline !== null && Number(deadline[1]) > HOLD_MS ? 'deadline' : undefined;
+  return response.status === 0 && deadline !== null && Number(deadline[1]) > deadlinesUpToMs ? 'deadline' : undefined;
 }
 
 /**
@@ -129,8 +144,8 @@ function take(queue: HarEntry[] | undefined, sender: string | undefined): HarEnt
   return queue.splice(Math.max(own, 0), 1)[0];
 }
 
-/** `repeatWaitMs`: REPEAT_WAIT_MS, or a shorter bound for a test. */
-export async function startReplayHost(har: Har, repeatWaitMs = REPEAT_WAIT_MS): Promise<ReplayHost> {
+/** `repeatWaitMs`: REPEAT_WAIT_MS, or a shorter bound for a test; `deadlineMs`: the replay's, REPLAY_DEADLINE_MS or a shorter one for a test. */
+export async function startReplayHost(har: Har, repeatWaitMs = REPEAT_WAIT_MS, deadlineMs = REPLAY_DEADLINE_MS): Promise<ReplayHost> {
   // How long the replayed client waits for an answer: no answer of the archive is waited for longer.
   const requestTimeoutMs = har.log._certification.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const queues = new Map<string, HarEntry[]>();
@@ -177,7 +192,7 @@ export async function startReplayHost(har: Har, repeatWaitMs = REPEAT_WAIT_MS): 
    */
   const answer = (entry: HarEntry, res: ServerResponse, holdMs = HOLD_MS, virtual = true): void => {
     const { response } = entry;
-    const ending = virtual ? endingOf(response, repeatWaitMs) : undefined;
+    const ending = virtual ? endingOf(response, repeatWaitMs, deadlineMs) : undefined;
     if (ending !== undefined) {
       // No status line came (status 0), or it came and the body did not: the client records the same.
       const headers: Record<string, string> = { [REPLAY_TIMEOUT_HEADER]: `${virtualWaits.token} ${ending}` };
@@ -238,7 +253,12 @@ export async function startReplayHost(har: Har, repeatWaitMs = REPEAT_WAIT_MS): 
     res.end(body);
   };
 
+  let stopped = false;
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    if (stopped) {
+      res.socket?.destroy();
+      return;
+    }
     const parts: Buffer[] = [];
     let size = 0;
     req.on('data', (part: Buffer) => {
@@ -303,6 +323,12 @@ export async function startReplayHost(har: Har, repeatWaitMs = REPEAT_WAIT_MS): 
     misses: () => [...misses],
     repeats: () => [...repeats],
     refused: () => [...refused],
+    stop: () => {
+      stopped = true;
+      for (const timer of holds) clearTimeout(timer);
+      holds.clear();
+      server.closeAllConnections();
+    },
     unasked: () => [...queues.values()].flatMap((queue) => queue.map((entry) => describeRequest(requestOf(entry)))),
     close: async () => {
       for (const timer of holds) clearTimeout(timer);

@@ -4,7 +4,9 @@
 // out as the bundle has them. Before that, the archive must be the one bound to this bundle
 // (lib/evidence/archive.ts). What the replay proves and what it cannot is in docs/auditing.md "Replaying a
 // certification": it re-derives the checks and the grading from the recorded answers; it cannot
-// show that the host really sent them.
+// show that the host really sent them. A replay runs at most REPLAY_DEADLINE_MS, whatever the
+// archive records: past it the legs not done are blocked, interrupted as a run's are at its
+// deadline, and the replay is not reproduced, each row that moved named.
 
 import { Worker } from 'node:worker_threads';
 import { certifyTarget } from '../certify.ts';
@@ -18,10 +20,11 @@ import { isJsonObject, jsonDeepEqual } from '../json-value.ts';
 import { canonicalJson, sha256Hex } from '../evidence/jcs.ts';
 import { withDeadlines } from '../ledger/deadlines.ts';
 import { Redactor } from '../redact.ts';
+import { seconds } from '../client/util.ts';
 import { readFilter } from '../leg-filter.ts';
 import type { Scenario } from '../ledger/scenario.ts';
 import { parseArchive, type Har, type ReadArchive } from './har.ts';
-import { startReplayHost } from './replay-host.ts';
+import { REPEAT_WAIT_MS, REPLAY_DEADLINE_MS, startReplayHost } from './replay-host.ts';
 import { writtenShapeProblems } from './written-shape.ts';
 import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
 import { MAX_ARCHIVE_BYTES, MAX_DOCUMENT_BYTES, readInputFile, readInputText } from '../input-file.ts';
@@ -41,6 +44,8 @@ export interface ReplayRun {
   refused: string[];
   /** The discovery document the replayed certification read, when it ran. */
   discovery?: Record<string, unknown>;
+  /** Why the replay was stopped before its legs were done, when it was: its deadline passed. */
+  stopped?: string;
 }
 
 /** Reads an archive file. */
@@ -58,12 +63,29 @@ export function readArchiveFile(path: string): ReadArchive {
   return read;
 }
 
-/** Runs the certification the archive records, of `scenarios`' legs, against a replay host serving it. */
-export async function replayCertification(har: Har, scenarios: Scenario[], names: SettingNames = DOMAIN_NAMES): Promise<ReplayRun> {
+/**
+ * Runs the certification the archive records, of `scenarios`' legs, against a replay host serving
+ * it, for `deadlineMs` at most (REPLAY_DEADLINE_MS, or a shorter one for a test).
+ */
+export async function replayCertification(
+  har: Har,
+  scenarios: Scenario[],
+  names: SettingNames = DOMAIN_NAMES,
+  deadlineMs = REPLAY_DEADLINE_MS,
+): Promise<ReplayRun> {
   const settings = har.log._certification;
-  const host = await startReplayHost(har);
+  const host = await startReplayHost(har, REPEAT_WAIT_MS, deadlineMs);
   const redactor = new Redactor([host.tenants.a.apiKey, host.tenants.b.apiKey]);
-  const never = new AbortController();
+  // The replay's deadline interrupts the legs as the run deadline does (lib/ledger/deadlines.ts),
+  // then stops the host, so that no request is held past it, the work before the legs (discovery,
+  // the key check, the seeding) included.
+  const stopper = new AbortController();
+  let stopped: string | undefined;
+  const timer = setTimeout(() => {
+    stopped = `the replay's deadline of ${seconds(deadlineMs)} passed (a replay runs no longer, whatever the archive records)`;
+    stopper.abort();
+    host.stop();
+  }, deadlineMs);
   try {
     const outcome = await certifyTarget({
       host: { baseUrl: host.baseUrl, apiKey: host.tenants.a.apiKey, ...(settings.tenantB ? { tenantBApiKey: host.tenants.b.apiKey } : {}) },
@@ -77,14 +99,23 @@ export async function replayCertification(har: Har, scenarios: Scenario[], names
       scenarios,
       ...(settings.filter === undefined ? {} : { filter: readFilter(settings.filter) }),
       concurrency: settings.concurrency,
+      // Bounded as the run bounded them: an archive that records no leg deadline (`run` always
+      // records one) was made with unbounded legs, and wrapped ones do not reproduce its rows; at
+      // the deadline its legs meet the stopped host instead, every request lost at once.
       bound: (legs) =>
         settings.legDeadlineMs === undefined
           ? legs
-          : withDeadlines(legs, settings.legDeadlineMs, { signal: never.signal, reason: () => 'not interrupted' }, names),
+          : withDeadlines(legs, settings.legDeadlineMs, { signal: stopper.signal, reason: () => stopped ?? 'not interrupted' }, names),
       checkKeys: settings.checkKeys,
       virtualWaits: host.virtualWaits,
     });
-    const asked = { misses: host.misses(), unasked: host.unasked(), repeats: host.repeats(), refused: host.refused() };
+    const asked = {
+      misses: host.misses(),
+      unasked: host.unasked(),
+      repeats: host.repeats(),
+      refused: host.refused(),
+      ...(stopped === undefined ? {} : { stopped }),
+    };
     if (!outcome.ok) return { ok: false, reason: outcome.reason, rows: [], ...asked };
     return {
       ok: true,
@@ -93,6 +124,7 @@ export async function replayCertification(har: Har, scenarios: Scenario[], names
       discovery: redactor.value(outcome.target.discovery),
     };
   } finally {
+    clearTimeout(timer);
     await host.close();
   }
 }
@@ -192,6 +224,8 @@ export interface ReplayOptions {
   loadScenarios: () => Promise<Scenario[]>;
   /** How the user sets the settings the messages and the replayed rows name (lib/setting-names.ts). */
   names?: SettingNames;
+  /** The replay's deadline: REPLAY_DEADLINE_MS, or a shorter one for a test. */
+  deadlineMs?: number;
 }
 
 /** The `verify --replay` command: 0 reproduced and bound, 1 a row moved or the binding fails, 2 an input problem, 3 not a bundle. */
@@ -236,8 +270,8 @@ export async function replayCommand(bundlePath: string, options: ReplayOptions, 
   );
 
   const started = performance.now();
-  const replay = await replayCertification(archive.har, scenarios, names);
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const replay = await replayCertification(archive.har, scenarios, names, options.deadlineMs);
+  const took = ((performance.now() - started) / 1000).toFixed(1);
   for (const miss of replay.misses) io.out(`replay: the archive holds no answer to ${miss}\n`);
   // Not a failure by itself: a row that moved, or a miss, says what went wrong; this says where.
   if (replay.repeats.length > 0)
@@ -246,6 +280,8 @@ export async function replayCommand(bundlePath: string, options: ReplayOptions, 
   if (replay.refused.length > 0)
     io.out(`replay: ${replay.refused.length} request(s) asked more often than archived refused at once, the first: ${replay.refused[0]}\n`);
   if (replay.unasked.length > 0) io.out(`note: ${replay.unasked.length} archived exchange(s) no request asked for, the first: ${replay.unasked[0]}\n`);
+  // Never a pass: the legs not done by then are blocked, and so named below as rows that moved.
+  if (replay.stopped !== undefined) io.out(`replay: stopped: ${replay.stopped}; every leg not done by then is blocked\n`);
   if (!replay.ok) {
     io.out(`replay: the certification could not run against the archive: ${replay.reason}\n`);
     return 1;
@@ -263,12 +299,12 @@ export async function replayCommand(bundlePath: string, options: ReplayOptions, 
   const digest = witnessDigest(replay.rows.map(bundleRow), Array.isArray(host.relaxations) ? host.relaxations : undefined, host.deployment);
   const digestHolds = digest === file.bundle.witnessSha256;
   if (!digestHolds) io.out(`witness: the replay's witnessSha256 is ${digest}, the bundle's ${String(file.bundle.witnessSha256)}\n`);
-  const reproduced = differences.length === 0 && digestHolds && replay.misses.length === 0 && discoveryMoved === undefined;
+  const reproduced = differences.length === 0 && digestHolds && replay.misses.length === 0 && discoveryMoved === undefined && replay.stopped === undefined;
   failed ||= !reproduced;
   io.out(
     reproduced
-      ? `replay: reproduced: all ${replay.rows.length} rows, their dispositions and the witness digest, from ${archive.har.log.entries.length} archived exchanges in ${seconds} s\n`
-      : `replay: not reproduced: ${differences.length} row(s) moved, ${replay.misses.length} request(s) the archive does not hold${digestHolds ? '' : ', the witness digest differs'}${discoveryMoved === undefined ? '' : ', the discovery document differs'}\n`,
+      ? `replay: reproduced: all ${replay.rows.length} rows, their dispositions and the witness digest, from ${archive.har.log.entries.length} archived exchanges in ${took} s\n`
+      : `replay: not reproduced: ${differences.length} row(s) moved, ${replay.misses.length} request(s) the archive does not hold${digestHolds ? '' : ', the witness digest differs'}${discoveryMoved === undefined ? '' : ', the discovery document differs'}${replay.stopped === undefined ? '' : ", stopped at the replay's deadline"}\n`,
   );
   return failed ? 1 : 0;
 }

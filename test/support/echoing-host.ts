@@ -3,8 +3,9 @@
 // the query — and answers every `POST /runs` with such a 400. Nothing it sends may reach an
 // output of the harness (docs/certifying.md "Certifying your host": no API key is ever written out).
 
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { startReferenceHost, type ReferenceHost, type ReferenceHostOptions } from '../../hosts/reference/server.ts';
+import { upstreamRequest } from './forward.ts';
 
 export interface EchoingHost {
   baseUrl: string;
@@ -49,7 +50,7 @@ export async function startEchoingHost(options: ReferenceHostOptions): Promise<E
         res.end(envelope(400, `refused: ${echo}`, echo));
         return;
       }
-      const forward = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+      const forward = upstreamRequest(target, req, (answer) => {
         const status = answer.statusCode ?? 502;
         if (status < 400) {
           res.writeHead(status, answer.headers);
