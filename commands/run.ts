@@ -22,8 +22,7 @@ import { runLegs, selectLegs } from '../lib/ledger/runner.ts';
 import type { HostAccess } from '../lib/ledger/target.ts';
 import { ruleNames, type Scenario } from '../lib/ledger/scenario.ts';
 import { pemSecrets, Redactor } from '../lib/redact.ts';
-import { ArchiveRecorder } from '../lib/archive/recorder.ts';
-import { archivePathOf, encodeArchive, writeArchive, type SignedBundle } from '../lib/archive/write.ts';
+import { encodeArchive, runArchiveOf, writeArchive, type SignedBundle } from '../lib/archive/write.ts';
 import { LegClock } from '../lib/report/clock.ts';
 import { formatRow, formatTotals, totalsOf, writeReports } from '../lib/report/index.ts';
 import { formatCoverage } from '../lib/report/coverage.ts';
@@ -267,13 +266,14 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
   const { signer } = host;
   let progress: Progress | undefined;
   const clock = new LegClock();
-  const archivePath = archivePathOf(options);
-  const recorder = archivePath === undefined ? undefined : new ArchiveRecorder();
+  const roles = { tenantA: host.access.apiKey, tenantB: host.access.tenantBApiKey };
+  // Made on a thread of its own when the build can start one (lib/archive/encode-thread.ts).
+  const archive = runArchiveOf(options, redactor, roles);
   // The embedded host's build, when --host-build does not name it, is this checkout's commit:
   // asked of git now, read once the legs are over.
   const commit = settings.hostBuild === undefined && (host.embedded !== undefined || options.certify !== undefined) ? gitCommit() : undefined;
   const outcome = await certifyTarget({
-    recorder,
+    recorder: archive?.recorder,
     host: host.access,
     requireBehavior: settings.requireBehavior,
     names: SETTING_FLAGS,
@@ -321,26 +321,23 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
       clock.finished(row.id);
       progress?.row(row);
     },
+    onLegsDone: (target) =>
+      archive?.thread?.legsDone({ path: archive.path, settings: archiveSettingsOf(settings, options.filter, target.seed.seed, roles.tenantB) }),
   });
   progress?.end();
   // The embedded host is closed while the run writes what it decided (certify awaits it).
   host.embedded?.close().catch(() => {});
+  if (!outcome.ok) archive?.thread?.close();
   if (!outcome.ok) return { code: cannotStart(io, outcome.refused ? outcome.reason : `cannot certify ${host.access.baseUrl}: ${outcome.reason}`) };
   const { target } = outcome;
   const scenarios = await run.scenarios;
   const seed = target.seed.seed;
-  // The archive is compressed on zlib's thread pool while the rows are printed and the bundle is
-  // built, signed and judged.
+  // The archive is made (on its thread) and compressed (on zlib's) while the rows are printed and
+  // the bundle is built, signed and judged.
   const encoded =
-    archivePath === undefined || recorder === undefined
+    archive === undefined
       ? undefined
-      : encodeArchive({
-          path: archivePath,
-          recorder,
-          settings: archiveSettingsOf(settings, options.filter, seed, host.access.tenantBApiKey),
-          roles: { tenantA: host.access.apiKey, tenantB: host.access.tenantBApiKey },
-          redactor,
-        });
+      : encodeArchive({ ...archive, settings: archiveSettingsOf(settings, options.filter, seed, roles.tenantB), roles, redactor });
   io.err(`certification seed ${seed} (run --seed ${seed} replays the generated suites)\n`);
   const reproducer = target.generated?.reproducer;
   if (reproducer !== undefined && !writeReproducer({ reproducer, options, io, redactor })) return { code: 2 };
