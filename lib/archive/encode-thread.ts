@@ -9,6 +9,7 @@
 // with a redactor of the same secrets, so the archive is the one the command's thread would make
 // (test/archive-thread.test.ts).
 
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { Redactor } from '../redact.ts';
 import { archiveTextOf, entryOf } from './entry.ts';
@@ -122,10 +123,11 @@ export class ArchiveThread {
   /**
    * The thread, started now so that its modules load while the legs run; from the build only
    * (the entry is dist/'s module): a worker thread does not inherit the loader that reads the
-   * TypeScript sources, so from them the archive is made on the command's thread.
+   * TypeScript sources, so from them the archive is made on the command's thread. So it is too
+   * on a machine of one core, where a second thread would only add its own start to the run.
    */
   static start(source: ArchiveSource): ArchiveThread | undefined {
-    if (!import.meta.url.endsWith('.js')) return undefined;
+    if (!import.meta.url.endsWith('.js') || availableParallelism() < 2) return undefined;
     const thread = new ArchiveThread(new Worker(new URL('./encode-worker.js', import.meta.url)), source);
     source.recorder.whenEnded(() => thread.#ended());
     return thread;
