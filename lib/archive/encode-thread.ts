@@ -23,7 +23,7 @@ export interface ToArchiveThread {
   /** The run's secrets (Redactor.secrets) and the keys' roles. */
   secrets: readonly string[];
   roles: KeyRoles;
-  /** They changed since the last hand-off: every exchange comes again, and what was made of them is dropped. */
+  /** They changed since the last hand-off: every exchange ended so far comes again, to be made under them. */
   again: boolean;
   /** The command's performance.now() at the hand-off: the end of an exchange still open. */
   now: number;
@@ -45,15 +45,14 @@ export interface FromArchiveThread {
 
 /** The entries made of the hand-offs so far, each serialized (JSON) in its place in the archive. */
 export class ArchiveEntries {
-  #entries: string[] = [];
+  readonly #entries: string[] = [];
   #under: { roles: KeyRoles; redactor: Redactor } | undefined;
 
   /** Makes the entries of a hand-off; the redactor they were made with. */
   take(message: ToArchiveThread): Redactor {
-    if (this.#under === undefined || message.again) {
-      this.#entries = [];
-      this.#under = { roles: message.roles, redactor: new Redactor(message.secrets) };
-    }
+    // After a change every exchange handed off before comes again (ArchiveRecorder.forget), so each
+    // entry made under the old secrets is made anew.
+    if (this.#under === undefined || message.again) this.#under = { roles: message.roles, redactor: new Redactor(message.secrets) };
     const { roles, redactor } = this.#under;
     for (const [at, exchange] of message.exchanges) this.#entries[at] = JSON.stringify(entryOf(exchange, roles, redactor, message.now));
     return redactor;
