@@ -65,8 +65,8 @@ export class ArchiveEntries {
 }
 
 /**
- * Exchanges ended between two hand-offs while the legs run: few enough that the thread keeps up,
- * enough that a hand-off's own cost (a message, its copy) stays small against the copy itself.
+ * Exchanges ended between two hand-offs while the legs run: few enough that the thread keeps up
+ * with the legs, enough that a message's own cost stays small beside the copy of its exchanges.
  */
 const BATCH = 32;
 
@@ -99,8 +99,8 @@ export class ArchiveThread {
   readonly #answers = new Map<number, Answer>();
   #rounds = 0;
   /** The secrets and roles of the last hand-off. */
-  #under: string | undefined;
-  /** A last hand-off made as the legs ended (finishEarly): what it was made of, and its round. */
+  #secretsOf: string | undefined;
+  /** A last hand-off made as the legs ended (legsDone): what it was made of, and its round. */
   #early: { size: number; made: string; round: number } | undefined;
   #endedSince = 0;
   #due = false;
@@ -151,8 +151,8 @@ export class ArchiveThread {
     const { recorder, redactor, roles } = this.#source;
     this.#endedSince = 0;
     const under = JSON.stringify([redactor.secrets, roles]);
-    const again = this.#under !== undefined && this.#under !== under;
-    this.#under = under;
+    const again = this.#secretsOf !== undefined && this.#secretsOf !== under;
+    this.#secretsOf = under;
     if (again) recorder.forget();
     const round = finish === undefined ? undefined : ++this.#rounds;
     if (round !== undefined) this.#answers.set(round, answerOf());
