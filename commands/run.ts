@@ -22,7 +22,8 @@ import { runLegs, selectLegs } from '../lib/ledger/runner.ts';
 import type { HostAccess } from '../lib/ledger/target.ts';
 import { ruleNames, type Scenario } from '../lib/ledger/scenario.ts';
 import { pemSecrets, Redactor } from '../lib/redact.ts';
-import { encodeArchive, runArchiveOf, writeArchive, type SignedBundle } from '../lib/archive/write.ts';
+import { archiveThreadOf, encodeArchive, runArchiveOf, writeArchive, type SignedBundle } from '../lib/archive/write.ts';
+import type { ArchiveThread } from '../lib/archive/encode-thread.ts';
 import { LegClock } from '../lib/report/clock.ts';
 import { formatRow, formatTotals, totalsOf, writeReports } from '../lib/report/index.ts';
 import { formatCoverage } from '../lib/report/coverage.ts';
@@ -143,6 +144,7 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
   const { settings } = read;
   const interruption = new RunInterruption(settings.deadlines.runDeadlineMs);
   let embedded: EmbeddedHost | undefined;
+  let archiveThread: ArchiveThread | undefined;
   try {
     // A filter or an expected-failures file is checked against the legs before any request but
     // bin/'s early discovery; without either, they load while the embedded host starts and
@@ -152,10 +154,12 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
     if (!ready.ok) return { code: ready.code };
     const scenarios = first ?? loadScenarios();
     Promise.resolve(scenarios).catch(() => {}); // awaited by the legs, or by nobody (no host, no discovery)
+    // The archive's thread starts on the core the command's thread leaves idle while its host starts.
+    archiveThread = archiveThreadOf(options);
     const host = await hostToCertify({ options, settings, embeddedHost, redactor, io });
     if (!host.ok) return { code: host.code };
     embedded = host.embedded;
-    return await certifyHost({ options, settings, host, scenarios, ready, interruption, redactor, io });
+    return await certifyHost({ options, settings, host, scenarios, ready, interruption, archiveThread, redactor, io });
   } catch (error) {
     // A harness bug: one line, through the redactor like every other, never a stack trace that
     // could carry what a host sent. Not a verdict on the host.
@@ -164,6 +168,7 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
     return { code: 2 };
   } finally {
     interruption.dispose();
+    archiveThread?.close();
     await embedded?.close();
   }
 }
@@ -231,6 +236,7 @@ interface HostRun {
   scenarios: Scenario[] | Promise<Scenario[]>;
   ready: Ready;
   interruption: RunInterruption;
+  archiveThread: ArchiveThread | undefined;
   redactor: Redactor;
   io: Io;
 }
@@ -267,8 +273,7 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
   let progress: Progress | undefined;
   const clock = new LegClock();
   const roles = { tenantA: host.access.apiKey, tenantB: host.access.tenantBApiKey };
-  // Made on a thread of its own when the build can start one (lib/archive/encode-thread.ts).
-  const archive = runArchiveOf(options, redactor, roles);
+  const archive = runArchiveOf(options, run.archiveThread, redactor, roles);
   // The embedded host's build, when --host-build does not name it, is this checkout's commit:
   // asked of git now, read once the legs are over.
   const commit = settings.hostBuild === undefined && (host.embedded !== undefined || options.certify !== undefined) ? gitCommit() : undefined;
@@ -327,7 +332,6 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
   progress?.end();
   // The embedded host is closed while the run writes what it decided (certify awaits it).
   host.embedded?.close().catch(() => {});
-  if (!outcome.ok) archive?.thread?.close();
   if (!outcome.ok) return { code: cannotStart(io, outcome.refused ? outcome.reason : `cannot certify ${host.access.baseUrl}: ${outcome.reason}`) };
   const { target } = outcome;
   const scenarios = await run.scenarios;

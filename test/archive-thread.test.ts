@@ -124,7 +124,7 @@ describe.runIf(buildIsCurrent())('the archive made on its own thread (the build)
     const host = await startReferenceHost({ log: () => {}, port: 0, dbPath: ':memory:', tenants: { a: { apiKey: KEY_A }, b: { apiKey: KEY_B } } });
     const recorder = new ArchiveRecorder();
     const redactor = new Redactor([KEY_A, KEY_B]);
-    const thread = BuiltThread.start({ recorder, redactor, roles: ROLES })!;
+    const thread = BuiltThread.start()!.watch({ recorder, redactor, roles: ROLES });
     const finish = { path: 'archive.har.gz', settings: SETTINGS };
     try {
       const outcome = await certifyTarget({
@@ -159,7 +159,7 @@ describe.runIf(buildIsCurrent())('the archive made on its own thread (the build)
     const recorder = new ArchiveRecorder();
     // A secret no member holds but the text does, across two members: only the whole text's check finds it.
     const redactor = new Redactor([KEY_A, KEY_B, '"version":"1.2"']);
-    const thread = BuiltThread.start({ recorder, redactor, roles: ROLES })!;
+    const thread = BuiltThread.start()!.watch({ recorder, redactor, roles: ROLES });
     for (let n = 0; n < 5; n++) record(recorder, n);
     const finish = { path: 'archive.har.gz', settings: SETTINGS };
     expect(await checkedArchiveBytes(archiveText(recorder.har(SETTINGS, ROLES, redactor)), finish.path, redactor)).toBeUndefined();

@@ -94,7 +94,7 @@ function answerOf(): Answer {
 /** The archive's thread, from the command's side. */
 export class ArchiveThread {
   readonly #worker: Worker;
-  readonly #source: ArchiveSource;
+  #source: ArchiveSource | undefined;
   /** The answer to each last hand-off, by its round. */
   readonly #answers = new Map<number, Answer>();
   #rounds = 0;
@@ -106,9 +106,8 @@ export class ArchiveThread {
   #due = false;
   #finished = false;
 
-  private constructor(worker: Worker, source: ArchiveSource) {
+  private constructor(worker: Worker) {
     this.#worker = worker;
-    this.#source = source;
     // Unused, it keeps nothing alive; awaited, it is held (encode).
     worker.unref();
     worker.on('message', (answer: FromArchiveThread) => this.#answers.get(answer.round)?.resolve(answer));
@@ -120,16 +119,22 @@ export class ArchiveThread {
   }
 
   /**
-   * The thread, started now so that its modules load while the legs run; from the build only
-   * (the entry is dist/'s module): a worker thread does not inherit the loader that reads the
-   * TypeScript sources, so from them the archive is made on the command's thread. So it is too
-   * on a machine of one core, where a second thread would only add its own start to the run.
+   * The thread, started before the run waits for its host to start (`run`), so that it starts on
+   * the core the command's thread leaves idle then; from the build only (the entry is dist/'s
+   * module): a worker thread does not inherit the loader that reads the TypeScript sources, so
+   * from them the archive is made on the command's thread. So it is too on a machine of one core,
+   * where a second thread would only add its own start to the run.
    */
-  static start(source: ArchiveSource): ArchiveThread | undefined {
+  static start(): ArchiveThread | undefined {
     if (!import.meta.url.endsWith('.js') || availableParallelism() < 2) return undefined;
-    const thread = new ArchiveThread(new Worker(new URL('./encode-worker.js', import.meta.url)), source);
-    source.recorder.whenEnded(() => thread.#ended());
-    return thread;
+    return new ArchiveThread(new Worker(new URL('./encode-worker.js', import.meta.url)));
+  }
+
+  /** The exchanges the thread is handed, once the run knows its keys. */
+  watch(source: ArchiveSource): this {
+    this.#source = source;
+    source.recorder.whenEnded(() => this.#ended());
+    return this;
   }
 
   /** A batch is handed off on the turn after its last exchange ended, not inside the client's callback. */
@@ -148,7 +153,7 @@ export class ArchiveThread {
    * with `finish` every one not handed off yet, and asks for the archive: the round of its answer.
    */
   #handOff(finish?: ArchiveFinish): number | undefined {
-    const { recorder, redactor, roles } = this.#source;
+    const { recorder, redactor, roles } = this.#source!;
     this.#endedSince = 0;
     const under = JSON.stringify([redactor.secrets, roles]);
     const again = this.#secretsOf !== undefined && this.#secretsOf !== under;
@@ -170,7 +175,7 @@ export class ArchiveThread {
 
   /** What a last hand-off is made of besides its exchanges: equal, the archive is the same. */
   #made(finish: ArchiveFinish): string {
-    return JSON.stringify([finish, this.#source.redactor.secrets, this.#source.roles]);
+    return JSON.stringify([finish, this.#source!.redactor.secrets, this.#source!.roles]);
   }
 
   /**
@@ -181,7 +186,7 @@ export class ArchiveThread {
    * still reading), this is an ordinary hand-off.
    */
   legsDone(finish: ArchiveFinish): void {
-    const { recorder } = this.#source;
+    const { recorder } = this.#source!;
     if (recorder.allEnded()) {
       const round = this.#handOff(finish)!;
       this.#early = { size: recorder.size, made: this.#made(finish), round };
@@ -192,7 +197,7 @@ export class ArchiveThread {
   async encode(finish: ArchiveFinish): Promise<Buffer | undefined> {
     this.#finished = true;
     const early = this.#early;
-    const round = early !== undefined && early.size === this.#source.recorder.size && early.made === this.#made(finish) ? early.round : this.#handOff(finish)!;
+    const round = early !== undefined && early.size === this.#source!.recorder.size && early.made === this.#made(finish) ? early.round : this.#handOff(finish)!;
     this.#worker.ref();
     try {
       const { bytes } = await this.#answers.get(round)!.promise;

@@ -27,15 +27,22 @@ export interface RunArchive {
   thread: ArchiveThread | undefined;
 }
 
-/**
- * The archive a run asks for (archivePathOf), its thread started now so that it loads while the
- * legs run and makes each exchange's entry as it ends, with the run's redactor and key roles.
- */
-export function runArchiveOf(options: { archive?: string; certify?: string }, redactor: Redactor, roles: KeyRoles): RunArchive | undefined {
+/** The archive's thread (./encode-thread.ts) when the run asks for an archive and the build can start one. */
+export function archiveThreadOf(options: { archive?: string; certify?: string }): ArchiveThread | undefined {
+  return archivePathOf(options) === undefined ? undefined : ArchiveThread.start();
+}
+
+/** The archive a run asks for (archivePathOf), made on `thread` when there is one, with the run's redactor and key roles. */
+export function runArchiveOf(
+  options: { archive?: string; certify?: string },
+  thread: ArchiveThread | undefined,
+  redactor: Redactor,
+  roles: KeyRoles,
+): RunArchive | undefined {
   const path = archivePathOf(options);
   if (path === undefined) return undefined;
   const recorder = new ArchiveRecorder();
-  return { path, recorder, thread: ArchiveThread.start({ recorder, redactor, roles }) };
+  return { path, recorder, thread: thread?.watch({ recorder, redactor, roles }) };
 }
 
 export interface SignedBundle {
