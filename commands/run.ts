@@ -22,8 +22,8 @@ import { runLegs, selectLegs } from '../lib/ledger/runner.ts';
 import type { HostAccess } from '../lib/ledger/target.ts';
 import { ruleNames, type Scenario } from '../lib/ledger/scenario.ts';
 import { pemSecrets, Redactor } from '../lib/redact.ts';
-import { archiveThreadOf, encodeArchive, runArchiveOf, writeArchive, type SignedBundle } from '../lib/archive/write.ts';
-import type { ArchiveThread } from '../lib/archive/encode-thread.ts';
+import { ArchiveRecorder } from '../lib/archive/recorder.ts';
+import { archivePathOf, encodeArchive, writeArchive, type SignedBundle } from '../lib/archive/write.ts';
 import { LegClock } from '../lib/report/clock.ts';
 import { formatRow, formatTotals, totalsOf, writeReports } from '../lib/report/index.ts';
 import { formatCoverage } from '../lib/report/coverage.ts';
@@ -144,7 +144,6 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
   const { settings } = read;
   const interruption = new RunInterruption(settings.deadlines.runDeadlineMs);
   let embedded: EmbeddedHost | undefined;
-  let archiveThread: ArchiveThread | undefined;
   try {
     // A filter or an expected-failures file is checked against the legs before any request but
     // bin/'s early discovery; without either, they load while the embedded host starts and
@@ -154,12 +153,10 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
     if (!ready.ok) return { code: ready.code };
     const scenarios = first ?? loadScenarios();
     Promise.resolve(scenarios).catch(() => {}); // awaited by the legs, or by nobody (no host, no discovery)
-    // The archive's thread starts on the core the command's thread leaves idle while its host starts.
-    archiveThread = archiveThreadOf(options);
     const host = await hostToCertify({ options, settings, embeddedHost, redactor, io });
     if (!host.ok) return { code: host.code };
     embedded = host.embedded;
-    return await certifyHost({ options, settings, host, scenarios, ready, interruption, archiveThread, redactor, io });
+    return await certifyHost({ options, settings, host, scenarios, ready, interruption, redactor, io });
   } catch (error) {
     // A harness bug: one line, through the redactor like every other, never a stack trace that
     // could carry what a host sent. Not a verdict on the host.
@@ -168,7 +165,6 @@ export async function certify(options: RunOptions, rawIo: Io, embeddedHost?: Emb
     return { code: 2 };
   } finally {
     interruption.dispose();
-    archiveThread?.close();
     await embedded?.close();
   }
 }
@@ -236,7 +232,6 @@ interface HostRun {
   scenarios: Scenario[] | Promise<Scenario[]>;
   ready: Ready;
   interruption: RunInterruption;
-  archiveThread: ArchiveThread | undefined;
   redactor: Redactor;
   io: Io;
 }
@@ -272,13 +267,13 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
   const { signer } = host;
   let progress: Progress | undefined;
   const clock = new LegClock();
-  const roles = { tenantA: host.access.apiKey, tenantB: host.access.tenantBApiKey };
-  const archive = runArchiveOf(options, run.archiveThread, redactor, roles);
+  const archivePath = archivePathOf(options);
+  const recorder = archivePath === undefined ? undefined : new ArchiveRecorder();
   // The embedded host's build, when --host-build does not name it, is this checkout's commit:
   // asked of git now, read once the legs are over.
   const commit = settings.hostBuild === undefined && (host.embedded !== undefined || options.certify !== undefined) ? gitCommit() : undefined;
   const outcome = await certifyTarget({
-    recorder: archive?.recorder,
+    recorder,
     host: host.access,
     requireBehavior: settings.requireBehavior,
     names: SETTING_FLAGS,
@@ -326,8 +321,6 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
       clock.finished(row.id);
       progress?.row(row);
     },
-    onLegsDone: (target) =>
-      archive?.thread?.legsDone({ path: archive.path, settings: archiveSettingsOf(settings, options.filter, target.seed.seed, roles.tenantB) }),
   });
   progress?.end();
   // The embedded host is closed while the run writes what it decided (certify awaits it).
@@ -336,12 +329,18 @@ async function certifyHost(run: HostRun): Promise<CertifyDecision> {
   const { target } = outcome;
   const scenarios = await run.scenarios;
   const seed = target.seed.seed;
-  // The archive is made (on its thread) and compressed (on zlib's) while the rows are printed and
-  // the bundle is built, signed and judged.
+  // The archive is compressed on zlib's thread pool while the rows are printed and the bundle is
+  // built, signed and judged.
   const encoded =
-    archive === undefined
+    archivePath === undefined || recorder === undefined
       ? undefined
-      : encodeArchive({ ...archive, settings: archiveSettingsOf(settings, options.filter, seed, roles.tenantB), roles, redactor });
+      : encodeArchive({
+          path: archivePath,
+          recorder,
+          settings: archiveSettingsOf(settings, options.filter, seed, host.access.tenantBApiKey),
+          roles: { tenantA: host.access.apiKey, tenantB: host.access.tenantBApiKey },
+          redactor,
+        });
   io.err(`certification seed ${seed} (run --seed ${seed} replays the generated suites)\n`);
   const reproducer = target.generated?.reproducer;
   if (reproducer !== undefined && !writeReproducer({ reproducer, options, io, redactor })) return { code: 2 };

@@ -42,8 +42,6 @@ export interface CertifyRequest extends TargetOptions, Pick<RunLegsOptions, 'fil
   checkKeys?: boolean;
   /** Told the discovery document before any other request; a reason refuses the run. */
   beforeLegs?: (discovery: Record<string, unknown>) => string | undefined;
-  /** Told once every leg has ended, before the served facts are compared (RunLegsOptions). */
-  onLegsDone?: (target: Target) => void;
 }
 
 /** `refused`: `beforeLegs` refused the run, and `reason` is its whole line. */
@@ -71,12 +69,7 @@ export async function certifyTarget(request: CertifyRequest): Promise<CertifyOut
   const seeded = await seedMissingFixtures(opened.target, neededFixtures(loaded), request.concurrency);
   if (seeded.length > 0) request.onSeeded?.(seeded);
   const scenarios = request.bound === undefined ? loaded : request.bound(loaded);
-  const rows = await runLegs(scenarios, opened.target, {
-    filter: request.filter,
-    onRow: request.onRow,
-    concurrency: request.concurrency,
-    onLegsDone: () => request.onLegsDone?.(opened.target),
-  });
+  const rows = await runLegs(scenarios, opened.target, { filter: request.filter, onRow: request.onRow, concurrency: request.concurrency });
   return { ok: true, target: opened.target, rows };
 }
 

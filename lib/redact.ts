@@ -138,11 +138,6 @@ export class Redactor {
     return this.#secrets.length;
   }
 
-  /** The secrets, longest first: a redactor made of them elsewhere (another thread) replaces exactly what this one does. */
-  get secrets(): readonly string[] {
-    return this.#secrets;
-  }
-
   /** `text` with every secret replaced by `[redacted]`, under the rule of the file comment. */
   text(text: string): string {
     const out = this.#replace(text);

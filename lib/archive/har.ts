@@ -15,7 +15,6 @@ import { gunzipSync, gzip } from 'node:zlib';
 import type { Entry, Har as HarFormat, Header, Log, Response } from 'har-format';
 import { packageIdentity } from '../package-root.ts';
 import { MAX_ARCHIVE_BYTES } from '../input-file.ts';
-import type { Redactor } from '../redact.ts';
 
 export type HarHeader = Header;
 
@@ -93,18 +92,6 @@ const GZIP_CHUNK_BYTES = 1024 * 1024;
 export function archiveBytes(text: string, path: string): Promise<Buffer> {
   const json = Buffer.from(text, 'utf8');
   return path.endsWith('.gz') ? gzipAsync(json, { level: GZIP_LEVEL, chunkSize: GZIP_CHUNK_BYTES }) : Promise.resolve(json);
-}
-
-/**
- * The bytes of the archive file of `text` (archiveText), or undefined when a secret of the run
- * would still appear in it: the whole text is checked once more, as the bundle is, and refused
- * whole. zlib starts before the check, so it compresses beside it (about 30 ms of zlib's CPU on the
- * 5 MB archive of `npm start`); the bytes of a refused text are dropped, never written or digested.
- */
-export function checkedArchiveBytes(text: string, path: string, redactor: Redactor): Promise<Buffer | undefined> {
-  const bytes = archiveBytes(text, path);
-  bytes.catch(() => {}); // awaited by the caller when the text holds no secret
-  return redactor.text(text) === text ? bytes : Promise.resolve(undefined);
 }
 
 export type ReadArchive = { ok: true; har: Har; bytes: Buffer } | { ok: false; reason: string };

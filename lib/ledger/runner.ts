@@ -29,8 +29,6 @@ export interface RunLegsOptions {
   onRow?: (row: LedgerRow, leg: Leg) => void;
   /** Legs in flight at most (./schedule.ts); 1 runs them one at a time, in declaration order. */
   concurrency?: number;
-  /** Called once every leg has ended, before the served facts are compared (the archive's hand-off, commands/run.ts). */
-  onLegsDone?: () => void;
 }
 
 export function selectLegs(scenarios: Scenario[], filter?: LegFilter): Array<{ scenario: Scenario; leg: Leg }> {
@@ -63,7 +61,6 @@ export async function runLegs(scenarios: Scenario[], target: Target | undefined,
   }));
   // 1. Observe: the legs run; each eval run they observe is kept on target.observedRuns.
   const rows = await schedule(jobs, options.concurrency ?? DEFAULT_CONCURRENCY, (row, index) => options.onRow?.(row, chosen[index]!.leg));
-  options.onLegsDone?.();
   // 2. Compare: every served fact of every observed run, charged to the id whose clause it witnesses.
   if (target !== undefined) compareServed(target.observedRuns, target.findings);
   // 3. Check every exchange against its route (lib/routes/), charged to the route's id.
