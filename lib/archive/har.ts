@@ -77,7 +77,8 @@ const GZIP_LEVEL = 6;
 /**
  * zlib's output buffer. zlib works on its thread pool until the buffer is full, then waits for
  * the command's thread to take the output before it goes on: at node's default of 16 KiB the
- * archive of a full certification of the reference host (about 270 KB compressed) took 17 turns
+ * archive of a full certification of the reference host (then about 270 KB compressed, now about
+ * 390 KB: bench/RESULTS.md "The archive and its replay") took 17 turns
  * of the command's thread, which was busy signing the bundle, so most of the compression
  * happened after the signing, while `run` waited for it (bench/RESULTS.md "Flood and start-up
  * margins"). At 1 MiB such an archive is compressed in one pass, beside the signing.
