@@ -28,6 +28,11 @@ export default defineConfig({
     // functions idle over a few collections and compile them again (about 3 % less CPU; both in
     // bench/RESULTS.md "The forks' young generation").
     execArgv: ['--max-semi-space-size=64', '--no-flush-bytecode'],
+    // Vitest transforms every TypeScript module of the run in its main process; kept on the file
+    // system (node_modules/.experimental-vitest-cache, keyed by each module's content and the
+    // config), a run after the first reads them back instead (bench/RESULTS.md "npm test structure
+    // (branch suite15)"). The code the tests run is the same; a fresh install starts it empty.
+    experimental: { fsModuleCache: true },
     // The longest files start first (test/support/longest-first.ts).
     sequence: { sequencer: LongestFirst },
     // fast-check: failure reports with seed and path; OPENWOP_FC_SEED replays one. The vitest
