@@ -226,6 +226,9 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
   return { ok: true, target };
 }
 
+/** The target each sender view was made from (`sendingAs`). */
+const viewed = new WeakMap<Target, Target>();
+
 /**
  * The target with every request its clients make sent as `sender` (lib/client/sender.ts): a leg's
  * (lib/ledger/runner.ts) or shared work's (`memo`). Everything else is the target's own, shared by
@@ -236,9 +239,6 @@ export function sendingAs(target: Target, sender: string): Target {
   viewed.set(view, viewedTarget(target));
   return view;
 }
-
-/** The target each sender view was made from (`sendingAs`). */
-const viewed = new WeakMap<Target, Target>();
 
 /**
  * The target `view` is a sender view of, or `view` itself: what is keyed by a target's identity

@@ -146,8 +146,9 @@ export function isCompleted(run: ObservedRun): run is CompletedRun {
 
 /**
  * The grades of the completed runs observed on each target, by run id: a candidate's baseline.
- * Keyed by the target a sender view was made from (lib/ledger/target.ts `viewedTarget`), so a
- * leg's views and its shared work's keep one map, as one target did.
+ * Keyed by the target a sender view was made from (lib/ledger/target.ts `viewedTarget`): the
+ * certification's, or a leg's deadline copy (lib/ledger/deadlines.ts), each the key it was before
+ * the views (bench/RESULTS.md "Senders named, not read from the async context", "Left").
  */
 const GRADES = new WeakMap<Target, Map<string, RunGrade>>();
 
