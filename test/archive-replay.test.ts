@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseArchive, type Har } from '../lib/archive/har.ts';
+import { parseArchive, type Har, type HarEntry } from '../lib/archive/har.ts';
 import { ArchiveRecorder } from '../lib/archive/recorder.ts';
 import { replayCertification, rowDifferences } from '../lib/archive/replay.ts';
 import { certifyTarget } from '../lib/certify.ts';
@@ -103,7 +103,7 @@ afterAll(() => {
 });
 
 describe('the archive of a certification', () => {
-  it('is HAR 1.2 with the seed, SSE bodies chunk by chunk and timings, and the keys named by role', () => {
+  it('is HAR 1.2 with the seed, SSE bodies chunk by chunk and timings, the keys named by role and who sent each request', () => {
     const har = readHar(archive);
     expect(har.log.version).toBe('1.2');
     expect(har.log._certification.seed).toMatch(/^[0-9a-f]{32}$/);
@@ -119,6 +119,32 @@ describe('the archive of a certification', () => {
     const senders = new Set(har.log.entries.map((e) => e._sentBy));
     expect([...senders].filter((sender) => sender?.startsWith('openwop.requirement.')).length).toBeGreaterThan(20);
     expect(senders).toContain('shared eval-run:conformance-eval-trajectory');
+    const path = (entry: HarEntry) => new URL(entry.request.url).pathname;
+    // None for the certification's own: discovery, the key checks (this host lists every fixture: nothing is seeded).
+    const own = har.log.entries.filter((e) => e._sentBy === undefined).map((e) => `${e.request.method} ${path(e)}`);
+    expect(new Set(own)).toEqual(new Set(['GET /.well-known/openwop', 'GET /runs/openwop-eval-conformance~2Fkey-check-0000000000000000']));
+    const ids = new Set(bundleRows(bundle).map((row) => row.id));
+    const shared = new Map<string, HarEntry[]>();
+    for (const entry of har.log.entries.filter((e) => e._sentBy !== undefined)) {
+      const sender = entry._sentBy!;
+      if (sender.startsWith('shared ')) shared.set(sender, [...(shared.get(sender) ?? []), entry]);
+      else expect(ids, `${sender} is a leg's id`).toContain(sender);
+    }
+    // Each of target.memo's callers (a shared run, a candidate against the shared baseline, a replay
+    // of a shared source, which shares that source in turn), its work sent as its own.
+    for (const key of ['eval-run:conformance-eval-verdict-baseline', 'recorded-invocations-replay', 'eval-run:conformance-eval-recorded-invocations-source'])
+      expect(shared.has(`shared ${key}`), key).toBe(true);
+    expect(shared.has('shared eval-run:conformance-eval-verdict-improved:against:conformance-eval-verdict-baseline')).toBe(true);
+    for (const [sender, entries] of shared) {
+      // One run created, of the fixture its key names, and every other request of it reads that run.
+      const created = entries.filter((e) => e.request.method === 'POST' && path(e) === '/runs');
+      expect(created.length, sender).toBe(1);
+      const { evalSuiteRef } = JSON.parse(created[0]!.request.postData?.text ?? '{}') as { evalSuiteRef?: string };
+      const fixture = sender === 'shared recorded-invocations-replay' ? 'conformance-eval-recorded-invocations-replay' : sender.split(':')[1];
+      expect(evalSuiteRef, sender).toBe(fixture);
+      const { runId } = JSON.parse(created[0]!.response.content.text!) as { runId: string };
+      for (const entry of entries) if (entry !== created[0]) expect(path(entry), sender).toContain(`/runs/${runId.replace('/', '~2F')}/`);
+    }
   });
 
   it('is replayed by verify --replay to every row, disposition and the witness digest, exit 0', { timeout: 60_000 }, async () => {

@@ -149,11 +149,11 @@ function probeLeg(
 }
 
 function probeTarget(runEffects = false): Target {
-  return {
+  const target: Target = {
     runEffects,
     label: '[probe@1.0]',
     baseUrl: 'http://127.0.0.1:9',
-    client: undefined as never,
+    client: {} as never,
     discovery: {},
     facet: { modes: ['golden'] },
     fixtures: new Set(),
@@ -161,8 +161,9 @@ function probeTarget(runEffects = false): Target {
     requireBehavior: false,
     fixtureDocs: loadFixtures(),
     seed: certificationSeed(),
-    memo: (_key, make) => make(),
+    memo: (_key, make) => make(target),
   };
+  return target;
 }
 
 /** Twelve legs, the later ones finishing first; legs 3 and 8 read shared state when `declared`. */

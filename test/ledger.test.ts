@@ -17,10 +17,10 @@ import type { Target } from '../lib/ledger/target.ts';
 import { SETTING_FLAGS } from '../commands/support/setting-flags.ts';
 
 function target(facet: Record<string, unknown> | undefined, extra: Partial<Target> = {}): Target {
-  return {
+  const made: Target = {
     label: '[probe@1.0]',
     baseUrl: 'http://127.0.0.1:9',
-    client: undefined as never,
+    client: {} as never,
     discovery: {},
     facet,
     fixtures: new Set(['conformance-eval-trials']),
@@ -28,9 +28,10 @@ function target(facet: Record<string, unknown> | undefined, extra: Partial<Targe
     requireBehavior: false,
     fixtureDocs: loadFixtures(),
     seed: certificationSeed(),
-    memo: (_key, make) => make(),
+    memo: (_key, make) => make(made),
     ...extra,
   };
+  return made;
 }
 
 function leg(run: HostLeg['run'], needs: Needs = { facet: [] }, id = 'openwop.requirement.0244.probe'): HostLeg {
@@ -261,7 +262,7 @@ describe('the no-assertion guard on a host leg', () => {
     const run = await observeEvalRun(target, SELECTION);
     const emptied = { ...run, fixture: { ...run.fixture, expectedOutcomes: undefined } };
     const memo = target.memo.bind(target);
-    target.memo = <T>(key: string, make: () => Promise<T>) => (key === `eval-run:${SELECTION}` ? Promise.resolve(emptied as T) : memo(key, make));
+    target.memo = <T>(key: string, make: (shared: Target) => Promise<T>) => (key === `eval-run:${SELECTION}` ? Promise.resolve(emptied as T) : memo(key, make));
     const row = await runLeg('v2-eval-trajectory-trials/0244-d-fixtures.ts', cursorReset, target);
     expect(row).toEqual({
       id: 'openwop.requirement.0244.fixture-cursor-reset',

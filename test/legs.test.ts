@@ -28,7 +28,7 @@ function legOf(id: string): { file: string; leg: Leg } {
 /** The shared observation of `fixtureId` that every leg of `target` will read, replaced by `run`. */
 function inject(target: Target, fixtureId: string, run: ObservedRun): void {
   const memo = target.memo.bind(target);
-  target.memo = <T>(key: string, make: () => Promise<T>) => (key === `eval-run:${fixtureId}` ? Promise.resolve(run as T) : memo(key, make));
+  target.memo = <T>(key: string, make: (shared: Target) => Promise<T>) => (key === `eval-run:${fixtureId}` ? Promise.resolve(run as T) : memo(key, make));
 }
 
 describe('0244.fixtures-valid holds each fixture id to its file name on disk', () => {

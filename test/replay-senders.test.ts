@@ -8,7 +8,7 @@ import { expect, it } from 'vitest';
 import { HAR_CREATOR, type HarEntry } from '../lib/archive/har.ts';
 import { startReplayHost } from '../lib/archive/replay-host.ts';
 import { createClient } from '../lib/client/index.ts';
-import { sendingAs } from '../lib/client/sender.ts';
+import { sentAs } from '../lib/client/sender.ts';
 import { harEntry } from './support/har-entry.ts';
 
 /** `GET /conformance/seams/counter` as `sentBy` sent it (none: an archive naming no sender), answered `count`. */
@@ -23,7 +23,7 @@ async function servedInReverse(entries: HarEntry[]): Promise<unknown[]> {
   const client = createClient({ baseUrl: host.baseUrl, timeoutMs: 4_000, virtualWaits: host.virtualWaits });
   // The request as archived: no header of the harness's own.
   const bare = { auth: 'none', headers: { accept: null, 'accept-encoding': null, 'openwop-version': null, 'user-agent': null } } as const;
-  const read = async (leg: string) => ((await sendingAs(leg, () => client.request('GET', '/conformance/seams/counter', bare))).json as { count: number }).count;
+  const read = async (leg: string) => ((await sentAs(client, leg).request('GET', '/conformance/seams/counter', bare)).json as { count: number }).count;
   try {
     return [await read('leg B'), await read('leg A'), host.misses()];
   } finally {

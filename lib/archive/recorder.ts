@@ -5,15 +5,12 @@
 // exchange; the raw exchanges never leave this module.
 
 import type { ExchangeRecord, ExchangeRecorder, SentRequest, StreamEnd } from '../client/recorder.ts';
-import { currentSender } from '../client/sender.ts';
 import type { Redactor } from '../redact.ts';
 import { archivedRequest, type KeyRoles } from './request-key.ts';
 import { HAR_CREATOR, type ArchiveSettings, type Har, type HarEntry, type HarHeader, type ReplayFailure } from './har.ts';
 
 interface Exchange {
   request: SentRequest;
-  /** The leg or shared work that sent it (lib/client/sender.ts), told when it began. */
-  sentBy: string | undefined;
   startedAt: number;
   started: number;
   status?: number;
@@ -35,7 +32,7 @@ export class ArchiveRecorder implements ExchangeRecorder {
 
   begin(request: SentRequest): ExchangeRecord {
     const started = request.sentAt ?? performance.now();
-    const exchange: Exchange = { request, sentBy: currentSender(), startedAt: Date.now() - (performance.now() - started), started, chunks: [] };
+    const exchange: Exchange = { request, startedAt: Date.now() - (performance.now() - started), started, chunks: [] };
     this.#exchanges.push(exchange);
     const open = () => exchange.endedAt === undefined;
     return {
@@ -144,7 +141,7 @@ function entryOf(exchange: Exchange, roles: KeyRoles, redactor: Redactor): HarEn
     },
     cache: {},
     timings: { send: 0, wait: round(wait), receive: round(receive) },
-    ...(exchange.sentBy === undefined ? {} : { _sentBy: redactor.text(exchange.sentBy) }),
+    ...(request.sentBy === undefined ? {} : { _sentBy: redactor.text(request.sentBy) }),
   };
   return entry;
 }

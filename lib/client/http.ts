@@ -106,6 +106,8 @@ export interface RequestOptions {
   meter?: Meter;
   /** Ends the caller at its deadline now: a replay's, where the archive says that deadline cut the request (./virtual-waits.ts). */
   deadlinePassed?: () => void;
+  /** Who sends it (./sender.ts): set by a client view that names its leg or shared work, not by callers. */
+  sentBy?: string;
 }
 
 /**
@@ -115,7 +117,7 @@ export interface RequestOptions {
  */
 export type Meter = (bytes: number) => Error | undefined;
 
-export interface StreamOptions extends Pick<SentRequest, 'runEvents'> {
+export interface StreamOptions extends Pick<SentRequest, 'runEvents' | 'sentBy'> {
   headers?: HeaderMap;
   query?: QueryMap;
   auth?: AuthChoice;
@@ -260,7 +262,8 @@ export function createClient(options: ClientOptions): Client {
     const early = takeEarlyExchange(method, url, headers, body);
     const abort = new ExchangeAbort(early === undefined ? bound : Math.max(1, Math.floor(bound - (performance.now() - early.sentAt))), opts.signal);
     const what = `${method} ${path}`;
-    const record = recorder?.begin({ method, url, headers, body, stream: false, ...(early === undefined ? {} : { sentAt: early.sentAt }) });
+    const sent = { method, url, headers, body, stream: false, sentBy: opts.sentBy };
+    const record = recorder?.begin(early === undefined ? sent : { ...sent, sentAt: early.sentAt });
     let text: string;
     let res: Pick<Dispatcher.ResponseData, 'statusCode' | 'headers' | 'body'> | EarlyAnswer;
     let resHeaders: Record<string, string>;
@@ -269,7 +272,7 @@ export function createClient(options: ClientOptions): Client {
         (await early?.answer(abort.signal)) ??
         (await exchange(url, {
           method: method as 'GET',
-          headers: wireHeaders(headers, options.virtualWaits),
+          headers: wireHeaders(headers, options.virtualWaits, opts.sentBy),
           body,
           signal: abort.signal,
           headersTimeout: innerBound(bound),
@@ -304,14 +307,14 @@ export function createClient(options: ClientOptions): Client {
     const url = buildUrl(baseUrl, path, opts.query);
     const headers = buildHeaders(opts.auth, opts.headers, 'text/event-stream');
     const what = `${method} ${path}`;
-    const record = recorder?.begin({ method, url, headers, stream: true, ...(opts.runEvents === undefined ? {} : { runEvents: opts.runEvents }) });
+    const record = recorder?.begin({ method, url, headers, stream: true, sentBy: opts.sentBy, runEvents: opts.runEvents });
     // Headers must arrive within the client's bound; after that, only silence (or the caller) ends the stream.
     const abort = new ExchangeAbort(timeoutMs, opts.signal);
     let res: Dispatcher.ResponseData;
     try {
       res = await exchange(url, {
         method: method as 'GET',
-        headers: wireHeaders(headers, options.virtualWaits),
+        headers: wireHeaders(headers, options.virtualWaits, opts.sentBy),
         signal: abort.signal,
         headersTimeout: innerMs,
         bodyTimeout: opts.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_MS,

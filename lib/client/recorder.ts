@@ -17,6 +17,8 @@ export interface SentRequest {
   sentAt?: number;
   /** For a read of run events (a stream): the most run events the client reads from it before it stops reading. */
   runEvents?: number;
+  /** The leg or shared work that sent it (./sender.ts); absent for the certification's own requests. */
+  sentBy?: string;
 }
 
 /** Who ended a stream: the host closed it, or the harness stopped reading. */

@@ -10,14 +10,13 @@
 
 import type { LedgerRow } from '../evidence/types.ts';
 import { TransportError } from '../client/index.ts';
-import { sendingAs } from '../client/sender.ts';
 import { createChecks, LegAbort, LegBlocked, LegInapplicable, TestBug, type Checks, type GateDecision } from './leg.ts';
 import { decideGate, ruleNames, type Leg, type Scenario } from './scenario.ts';
 import { applyFindings } from './findings.ts';
 import { clipDetail } from './detail.ts';
 import { compareServed } from './served-facts.ts';
 import { DEFAULT_CONCURRENCY, schedule } from './schedule.ts';
-import type { Target } from './target.ts';
+import { sendingAs, type Target } from './target.ts';
 import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
 import { filterKeeps, type LegFilter } from '../leg-filter.ts';
 import { blockUnmatched, checkExchanges, memberCoverage } from '../routes/check.ts';
@@ -115,7 +114,7 @@ export async function runLeg(file: string, leg: Leg, target: Target | undefined)
   try {
     if (leg.serverFree) await leg.run(check);
     // Its requests are sent as the leg's, so a replay serves them the leg's answers (lib/client/sender.ts).
-    else await sendingAs(leg.id, () => leg.run(check, target as Target));
+    else await leg.run(check, sendingAs(target as Target, leg.id));
   } catch (error) {
     const row = { ...base, ...classify(error, check.failures, check.assertions, target?.requireBehavior ?? false, target?.names ?? DOMAIN_NAMES) };
     return row.result === 'executed-fail' ? { ...row, ...evidenceOf(check, leg) } : row;

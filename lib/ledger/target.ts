@@ -19,7 +19,7 @@ import {
 import { certificationSeed, hostSeed, type CertificationSeed } from '../certification-seed.ts';
 import { loadFixtures, withCounterNonce, type FixtureDocument } from '../fixtures.ts';
 import type { ExchangeRecorder } from '../client/recorder.ts';
-import { sendingAs } from '../client/sender.ts';
+import { sentAs } from '../client/sender.ts';
 import type { Caps } from './caps.ts';
 import type { Deadlines } from './deadlines.ts';
 import { Findings } from './findings.ts';
@@ -125,8 +125,12 @@ export interface Target {
    * seeded, its counter keys carrying the certification's nonce (lib/fixtures.ts withCounterNonce).
    */
   fixtureDocs: Map<string, FixtureDocument>;
-  /** Work shared between legs (one eval run read by several legs), done once per target. */
-  memo<T>(key: string, make: () => Promise<T>): Promise<T>;
+  /**
+   * Work shared between legs (one eval run read by several legs), done once per target: `make`
+   * is handed this target with every request sent as the shared work's (`shared KEY`,
+   * lib/client/sender.ts), not as the leg's that asked first, and must send through it.
+   */
+  memo<T>(key: string, make: (shared: Target) => Promise<T>): Promise<T>;
   /** Checks made on any observed run, charged to the id of the clause each witnesses. */
   findings?: Findings;
   /** Every value the harness generates for this host derives from it, so a replay sends the same requests. */
@@ -208,17 +212,40 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
     generated: { count: options.generated ?? DEFAULT_GENERATED_SUITES, ...(options.replaySuite ? { replay: options.replaySuite } : {}) },
     observedRuns: [],
     exchanges,
-    memo<T>(key: string, make: () => Promise<T>): Promise<T> {
+    memo<T>(this: Target, key: string, make: (shared: Target) => Promise<T>): Promise<T> {
       let pending = memos.get(key) as Promise<T> | undefined;
       if (pending === undefined) {
-        // Sent as the shared work's, not as the leg's that asked first (lib/client/sender.ts).
-        pending = sendingAs(`shared ${key}`, make);
+        // A view of the target the leg asked through (its requests cut with that leg's,
+        // lib/ledger/deadlines.ts), sent as the shared work's.
+        pending = make(sendingAs(this, `shared ${key}`));
         memos.set(key, pending);
       }
       return pending;
     },
   };
   return { ok: true, target };
+}
+
+/** The target each sender view was made from (`sendingAs`). */
+const viewed = new WeakMap<Target, Target>();
+
+/**
+ * The target with every request its clients make sent as `sender` (lib/client/sender.ts): a leg's
+ * (lib/ledger/runner.ts) or shared work's (`memo`). Everything else is the target's own, shared by
+ * reference with every other view.
+ */
+export function sendingAs(target: Target, sender: string): Target {
+  const view = { ...target, client: sentAs(target.client, sender), tenantB: target.tenantB && sentAs(target.tenantB, sender) };
+  viewed.set(view, viewedTarget(target));
+  return view;
+}
+
+/**
+ * The target `view` is a sender view of, or `view` itself: what is keyed by a target's identity
+ * (scenarios/support/eval-run.ts GRADES) is keyed by this, so a view is the target it was made from.
+ */
+export function viewedTarget(view: Target): Target {
+  return viewed.get(view) ?? view;
 }
 
 /** The `replay` family is claimed (present, RFC 0169 §A.2) and, where it lists its modes, names `replay`. */

@@ -10,7 +10,7 @@ import { fixture, type FixtureDocument } from '../../lib/fixtures.ts';
 import { gradeRun, JUDGE_PROVIDER, type EvalSuite, type GradeOptions, type RunGrade } from '../../lib/grader/index.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
 import type { CompletedRun, EvalRunRequestExtras, ObservedRun, ReadForm } from '../../lib/ledger/observed-run.ts';
-import type { Target } from '../../lib/ledger/target.ts';
+import { viewedTarget, type Target } from '../../lib/ledger/target.ts';
 import { queueServedFacts, suiteMatchesArgs } from './served-facts/index.ts';
 
 /** The payload of a run event when it is an object (lib/json-value.ts). */
@@ -144,7 +144,12 @@ export function isCompleted(run: ObservedRun): run is CompletedRun {
   );
 }
 
-/** The grades of the completed runs observed on each target, by run id: a candidate's baseline. */
+/**
+ * The grades of the completed runs observed on each target, by run id: a candidate's baseline.
+ * Keyed by the target a sender view was made from (lib/ledger/target.ts `viewedTarget`): the
+ * certification's, or a leg's deadline copy (lib/ledger/deadlines.ts), each the key it was before
+ * the views (bench/RESULTS.md "Senders named, not read from the async context", "Left").
+ */
 const GRADES = new WeakMap<Target, Map<string, RunGrade>>();
 
 /** The grade of a completed run this target observed (a seeded regression candidate's baseline). */
@@ -152,7 +157,8 @@ export function observedGrade(target: Target, runId: string): RunGrade | undefin
   return gradesOf(target).get(runId);
 }
 
-function gradesOf(target: Target): Map<string, RunGrade> {
+function gradesOf(view: Target): Map<string, RunGrade> {
+  const target = viewedTarget(view);
   let grades = GRADES.get(target);
   if (grades === undefined) {
     grades = new Map();
@@ -163,7 +169,7 @@ function gradesOf(target: Target): Map<string, RunGrade> {
 
 /** The same fixture run, observed once per target and shared by every leg that judges it. */
 export function sharedEvalRun(target: Target, fixtureId: string): Promise<ObservedRun> {
-  return target.memo(`eval-run:${fixtureId}`, () => observeEvalRun(target, fixtureId));
+  return target.memo(`eval-run:${fixtureId}`, (shared) => observeEvalRun(shared, fixtureId));
 }
 
 /**

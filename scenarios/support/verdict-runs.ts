@@ -27,7 +27,7 @@ export async function verdictRun(check: Checks, target: Target, candidateId: str
   const baseline = requireCompleted(check, await sharedEvalRun(target, BASELINE), { trajectoryArgs: false });
   const candidate = requireCompleted(
     check,
-    await target.memo(`eval-run:${candidateId}:against:${BASELINE}`, () => observeEvalRun(target, candidateId, { baselineRunId: baseline.runId })),
+    await target.memo(`eval-run:${candidateId}:against:${BASELINE}`, (shared) => observeEvalRun(shared, candidateId, { baselineRunId: baseline.runId })),
     { trajectoryArgs: false },
   );
   return readVerdictRun(check, baseline, candidate, `the ${candidateId} summary`);

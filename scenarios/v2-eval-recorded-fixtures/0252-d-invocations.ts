@@ -46,11 +46,11 @@ interface Pair {
 
 /** The source run and, once it completed, its replay with both tasks named: shared by every leg. */
 function replayOfSource(target: Target): Promise<Pair> {
-  return target.memo('recorded-invocations-replay', async () => {
-    const source = await sharedEvalRun(target, SOURCE);
+  return target.memo('recorded-invocations-replay', async (shared) => {
+    const source = await sharedEvalRun(shared, SOURCE);
     if (!isCompleted(source)) return { source, replay: undefined };
     const fixtureRuns = { replay: source.runId, memory: source.runId, superset: source.runId };
-    const replay = await observeEvalRun(target, REPLAY, { fixtureRuns }, target.client, {
+    const replay = await observeEvalRun(shared, REPLAY, { fixtureRuns }, shared.client, {
       fixtureRunSources: { replay: source.events, memory: source.events, superset: source.events },
     });
     return { source, replay };
