@@ -20,7 +20,7 @@ import { defaultMaxListeners, setMaxListeners } from 'node:events';
 import { DEFAULT_PROGRESS_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RUN_WAIT_MS, TransportError, type Client } from '../client/index.ts';
 import type { Checks } from './leg.ts';
 import type { Leg, Scenario } from './scenario.ts';
-import type { Target } from './target.ts';
+import { viewOf, type Target } from './target.ts';
 import { DOMAIN_NAMES, type SettingNames } from '../setting-names.ts';
 
 /** Above the longest leg of the suite (a recorded-fixture leg waits for two eval runs of 30 s). */
@@ -136,11 +136,13 @@ export function withDeadlines(scenarios: Scenario[], legDeadlineMs: number, inte
               run: (check: Checks, target: Target) =>
                 bound(
                   (cut, deadlinePassed) =>
-                    leg.run(check, {
-                      ...target,
-                      client: cutOnAbort(target.client, cut, deadlinePassed),
-                      tenantB: target.tenantB && cutOnAbort(target.tenantB, cut, deadlinePassed),
-                    }),
+                    leg.run(
+                      check,
+                      viewOf(target, {
+                        client: cutOnAbort(target.client, cut, deadlinePassed),
+                        tenantB: target.tenantB && cutOnAbort(target.tenantB, cut, deadlinePassed),
+                      }),
+                    ),
                   true,
                 ),
             },

@@ -226,26 +226,35 @@ export async function openTarget(options: TargetOptions): Promise<OpenTargetResu
   return { ok: true, target };
 }
 
-/** The target each sender view was made from (`sendingAs`). */
-const viewed = new WeakMap<Target, Target>();
+/** The certification's own target each view of it was made from (`viewOf`). */
+const certifications = new WeakMap<Target, Target>();
 
 /**
- * The target with every request its clients make sent as `sender` (lib/client/sender.ts): a leg's
- * (lib/ledger/runner.ts) or shared work's (`memo`). Everything else is the target's own, shared by
- * reference with every other view.
+ * A view of `target` with its `clients` replaced: a leg's clients cut at its deadline
+ * (lib/ledger/deadlines.ts), or sent as a leg or shared work (`sendingAs`). Everything else is the
+ * target's own, shared by reference with every other view of the certification.
  */
-export function sendingAs(target: Target, sender: string): Target {
-  const view = { ...target, client: sentAs(target.client, sender), tenantB: target.tenantB && sentAs(target.tenantB, sender) };
-  viewed.set(view, viewedTarget(target));
+export function viewOf(target: Target, clients: Pick<Target, 'client' | 'tenantB'>): Target {
+  const view = { ...target, ...clients };
+  certifications.set(view, certificationOf(target));
   return view;
 }
 
 /**
- * The target `view` is a sender view of, or `view` itself: what is keyed by a target's identity
- * (scenarios/support/eval-run.ts GRADES) is keyed by this, so a view is the target it was made from.
+ * The target with every request its clients make sent as `sender` (lib/client/sender.ts): a leg's
+ * (lib/ledger/runner.ts) or shared work's (`memo`).
  */
-export function viewedTarget(view: Target): Target {
-  return viewed.get(view) ?? view;
+export function sendingAs(target: Target, sender: string): Target {
+  return viewOf(target, { client: sentAs(target.client, sender), tenantB: target.tenantB && sentAs(target.tenantB, sender) });
+}
+
+/**
+ * The certification's own target, of which `view` is a view (`viewOf`), or `view` itself: what is
+ * kept per certification by a target's identity (scenarios/support/eval-run.ts GRADES) is keyed by
+ * this, so every leg, whatever view it holds, reads what every other leg has kept.
+ */
+export function certificationOf(view: Target): Target {
+  return certifications.get(view) ?? view;
 }
 
 /** The `replay` family is claimed (present, RFC 0169 §A.2) and, where it lists its modes, names `replay`. */

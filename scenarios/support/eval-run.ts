@@ -10,7 +10,7 @@ import { fixture, type FixtureDocument } from '../../lib/fixtures.ts';
 import { gradeRun, JUDGE_PROVIDER, type EvalSuite, type GradeOptions, type RunGrade } from '../../lib/grader/index.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
 import type { CompletedRun, EvalRunRequestExtras, ObservedRun, ReadForm } from '../../lib/ledger/observed-run.ts';
-import { viewedTarget, type Target } from '../../lib/ledger/target.ts';
+import { certificationOf, type Target } from '../../lib/ledger/target.ts';
 import { queueServedFacts, suiteMatchesArgs } from './served-facts/index.ts';
 
 /** The payload of a run event when it is an object (lib/json-value.ts). */
@@ -145,10 +145,12 @@ export function isCompleted(run: ObservedRun): run is CompletedRun {
 }
 
 /**
- * The grades of the completed runs observed on each target, by run id: a candidate's baseline.
- * Keyed by the target a sender view was made from (lib/ledger/target.ts `viewedTarget`): the
- * certification's, or a leg's deadline copy (lib/ledger/deadlines.ts), each the key it was before
- * the views (bench/RESULTS.md "Senders named, not read from the async context", "Left").
+ * The grades of the completed runs observed in each certification, by run id: a candidate's
+ * baseline. Keyed by the certification's own target (lib/ledger/target.ts `certificationOf`),
+ * whatever view of it a leg holds: a candidate's leg awaits its baseline's observation, so it finds
+ * the baseline's grade whichever leg, or shared work, observed it. Keyed by the view, a leg found
+ * it only when its own view had made the baseline, which with the leg deadlines' views was the leg
+ * that asked first for the shared baseline, an order the legs' timing decides.
  */
 const GRADES = new WeakMap<Target, Map<string, RunGrade>>();
 
@@ -158,7 +160,7 @@ export function observedGrade(target: Target, runId: string): RunGrade | undefin
 }
 
 function gradesOf(view: Target): Map<string, RunGrade> {
-  const target = viewedTarget(view);
+  const target = certificationOf(view);
   let grades = GRADES.get(target);
   if (grades === undefined) {
     grades = new Map();
