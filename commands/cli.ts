@@ -256,6 +256,12 @@ export async function main(givenArgv: string[], givenIo: Io = defaultIo(), embed
       '--replay <archive>',
       "run the certification again against the archive (not the host) and require every row, disposition and the witness digest to be the bundle's; checks the archive's binding (ARCHIVE.sig.json)",
     )
+    // The replay's default is the run deadline's (lib/archive/replay-host.ts REPLAY_DEADLINE_MS),
+    // named here by the constant `run` already loads, so that the replay host is loaded by verify alone.
+    .option(
+      '--replay-deadline <ms>',
+      `with --replay: bound on the whole replay; past it the legs not done are blocked and it is not reproduced, default ${DEFAULT_RUN_DEADLINE_MS} (no archive setting raises it)`,
+    )
     .addHelpText('after', EXAMPLES_HELP.verify)
     .addHelpText('after', exitCodesOf('verify'))
     .action(async (bundle: string, options) => {

@@ -31,6 +31,8 @@ import { verifyBundle, verifyExitCode, type VerifyOptions, type VerifyResult } f
 import { cannotStart, notABundle, oneLine, type Io } from '../lib/io.ts';
 import { replayCommand } from '../lib/archive/replay.ts';
 import { SETTING_FLAGS } from './support/setting-flags.ts';
+import { readReplayDeadline } from './support/run-settings.ts';
+import { usage } from './support/usage.ts';
 import { authenticityLine, rejectionLines, schemaLine, upstreamLine, verdictLine } from '../lib/report/verdict-lines.ts';
 import { isJsonObject } from '../lib/json-value.ts';
 import { MAX_ARCHIVE_BYTES, MAX_DOCUMENT_BYTES, readInputFile, readInputText } from '../lib/input-file.ts';
@@ -43,6 +45,8 @@ export interface VerifyCommandOptions {
   evalCertificate?: string;
   /** `--replay ARCHIVE`: re-derive every row from the archive (lib/archive/replay.ts). */
   replay?: string;
+  /** `--replay-deadline MS`: the auditor's bound on the replay, in place of its own (lib/archive/replay-host.ts REPLAY_DEADLINE_MS). */
+  replayDeadline?: string;
 }
 
 const RAW_KEY = /^[A-Za-z0-9_-]{43}$/;
@@ -50,11 +54,27 @@ const RAW_KEY = /^[A-Za-z0-9_-]{43}$/;
 export async function verifyCommand(path: string, options: VerifyCommandOptions, io: Io): Promise<number> {
   const sources = [options.hostKey, options.discovery, options.bundleDiscovery ? true : undefined].filter((s) => s !== undefined);
   if (sources.length > 1) return cannotStart(io, 'give one of --host-key, --discovery and --bundle-discovery, not several');
+  // Refused rather than dropped, as run refuses a host's flag under --offline: an auditor who
+  // meant to bound a replay and gave no archive is told so.
+  if (options.replayDeadline !== undefined && options.replay === undefined)
+    return usage(io, '--replay-deadline bounds a replay, and is given with --replay ARCHIVE');
   if (options.replay !== undefined) {
     if (options.discovery || options.bundleDiscovery) return cannotStart(io, '--replay checks the binding under --host-key, not a discovery document');
+    const deadline = readReplayDeadline(options.replayDeadline);
+    if (!deadline.ok) return usage(io, deadline.problem);
     // Only a replay runs legs, so only a replay loads them; the ids and profiles are data.
     const loadScenarios = async () => (await import('../scenarios/index.ts')).loadScenarios();
-    return replayCommand(path, { replay: options.replay, ...(options.hostKey ? { hostKey: options.hostKey } : {}), loadScenarios, names: SETTING_FLAGS }, io);
+    return replayCommand(
+      path,
+      {
+        replay: options.replay,
+        ...(options.hostKey ? { hostKey: options.hostKey } : {}),
+        ...(deadline.deadlineMs === undefined ? {} : { deadlineMs: deadline.deadlineMs }),
+        loadScenarios,
+        names: SETTING_FLAGS,
+      },
+      io,
+    );
   }
   const file = readBundleFile(path);
   if (!file.ok) return notABundle(io, file.reason);

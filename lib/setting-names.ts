@@ -22,7 +22,8 @@ export type Setting =
   | 'expectedFailures'
   | 'list'
   | 'offline'
-  | 'filter';
+  | 'filter'
+  | 'replayDeadline';
 
 export type SettingNames = Readonly<Record<Setting, string>>;
 
@@ -47,4 +48,5 @@ export const DOMAIN_NAMES: SettingNames = {
   list: 'the list of requirement ids',
   offline: 'the offline setting',
   filter: 'the filter',
+  replayDeadline: 'the replay deadline setting',
 };

@@ -1,4 +1,5 @@
-// The loopback proxies of the tests, the bench, the hostile hosts and the honest variants forward a request's
+// The loopback proxies of the tests, the bench, the hostile hosts (their pass-through, and the
+// event stream whose terminal event one withholds) and the honest variants forward a request's
 // end-to-end headers only: `Connection`, every field it names and `Keep-Alive` belong to the
 // client's connection with the proxy, and a proxy removes them (RFC 9110 §7.6.1;
 // hosts/honest-variants/wire.ts `endToEnd`). Forwarded, a client's `Connection: close` closed the
@@ -21,6 +22,12 @@ let upstreamUrl = '';
 beforeAll(async () => {
   upstream = createServer((req, res) => {
     received = req.headers;
+    // An event stream's first frame, which a proxy withholding only the terminal one passes on at once.
+    if (req.url?.endsWith('/events')) {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(': open\n\n');
+      return;
+    }
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': '2' });
     res.end('{}');
   });
@@ -33,16 +40,18 @@ afterAll(async () => {
   await new Promise<void>((resolve) => upstream.close(() => resolve()));
 });
 
-/** One GET through the proxy at `baseUrl`, its connection's own fields set by the client; the headers the upstream saw. */
-async function sentThrough(baseUrl: string): Promise<IncomingHttpHeaders> {
+/** One GET of `path` through the proxy at `baseUrl`, its connection's own fields set by the client; the headers the upstream saw. */
+async function sentThrough(baseUrl: string, path = '/a'): Promise<IncomingHttpHeaders> {
   received = {};
   await new Promise<void>((resolve, reject) => {
     const req = request(
-      `${baseUrl}/a`,
+      `${baseUrl}${path}`,
       { agent: false, headers: { connection: 'keep-alive, x-hop', 'keep-alive': 'timeout=5', 'x-hop': 'for the proxy', 'x-end': 'for the host' } },
       (res) => {
-        res.resume();
-        res.on('end', resolve);
+        // The upstream had the request before its answer's head came back: the body is not waited
+        // for, which a stream held open (a withheld terminal event) never ends.
+        res.destroy();
+        resolve();
       },
     );
     req.on('error', reject);
@@ -85,6 +94,15 @@ describe('a proxy forwards no hop-by-hop field of the client', () => {
     const proxy = await startHostileHost(upstreamUrl, HOSTILE_BEHAVIOURS.find((b) => b.name === 'hang-summary')!, []);
     try {
       expectEndToEndOnly(await sentThrough(proxy.baseUrl));
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("a hostile host's event stream with its terminal event withheld (hosts/hostile/helpers.ts withheldTerminal)", async () => {
+    const proxy = await startHostileHost(upstreamUrl, HOSTILE_BEHAVIOURS.find((b) => b.name === 'keep-alive-no-terminal')!, []);
+    try {
+      expectEndToEndOnly(await sentThrough(proxy.baseUrl, '/runs/run-1/events'));
     } finally {
       await proxy.close();
     }

@@ -27,6 +27,8 @@ import { Redactor } from '../lib/redact.ts';
 import { HOSTILE_BEHAVIOURS, startHostileHost } from '../hosts/hostile/catalogue.ts';
 import { startReferenceHost } from '../hosts/reference/server.ts';
 import { loadScenarios } from '../scenarios/index.ts';
+import { seconds } from '../lib/client/util.ts';
+import { cli } from './support/cli.ts';
 import { harEntry } from './support/har-entry.ts';
 import { patientAll } from './support/slowness.ts';
 
@@ -123,10 +125,33 @@ describe("verify --replay: an archive's waits, held one after another, end at th
     const code = await replayCommand(join(dir, 'b.json'), { replay: archive, loadScenarios, deadlineMs }, { out: (text) => (out += text), err: () => {} });
     expect(code).toBe(1);
     expect(out).toMatch(
-      /^replay: stopped: the replay's deadline of [\d.]+ s passed \(a replay runs no longer, whatever the archive records\); every leg not done by then is blocked$/m,
+      /^replay: stopped: the replay's deadline of [\d.]+ s passed \(a replay runs no longer, whatever the archive records; the replay deadline setting sets it\); every leg not done by then is blocked$/m,
     );
     expect(out).toMatch(/^row openwop\.requirement\.0244\.\S+: .*detail .* → "interrupted: the replay's deadline of [\d.]+ s passed/m);
-    expect(out).toMatch(/^replay: not reproduced: \d+ row\(s\) moved, 0 request\(s\) the archive does not hold, .*stopped at the replay's deadline$/m);
+    expect(out).toMatch(
+      new RegExp(
+        `^replay: not reproduced: \\d+ row\\(s\\) moved, 0 request\\(s\\) the archive does not hold, .*stopped at the replay's deadline of ${seconds(deadlineMs)}$`,
+        'm',
+      ),
+    );
+  });
+
+  it('verify --replay-deadline lowers the bound: a short one ends the replay that would wait out every request', { timeout: 30_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'owec-replay-deadline-'));
+    const archive = join(dir, 'a.har');
+    writeFileSync(archive, JSON.stringify(har));
+    writeFileSync(`${archive}.sig.json`, '{}');
+    writeFileSync(join(dir, 'b.json'), JSON.stringify({ bundleVersion: 3, results: { requirements: rows } }));
+    const held = har.log.entries.filter((entry) => OWN_TIMEOUT.test(entry.response._error ?? '')).length;
+    const started = performance.now();
+    const replay = await cli('verify', join(dir, 'b.json'), '--replay', archive, '--replay-deadline', String(deadlineMs));
+    // Under the default of 150 s this replay waits out every request never answered, one after another.
+    expect(performance.now() - started).toBeLessThan(deadlineMs + (held * requestTimeoutMs - deadlineMs) / 2);
+    expect(replay.code, replay.err).toBe(1);
+    expect(replay.out).toContain(
+      `replay: stopped: the replay's deadline of ${seconds(deadlineMs)} passed (a replay runs no longer, whatever the archive records; --replay-deadline sets it); every leg not done by then is blocked\n`,
+    );
+    expect(replay.out).toMatch(new RegExp(`^replay: not reproduced: .*, stopped at the replay's deadline of ${seconds(deadlineMs)}$`, 'm'));
   });
 
   it('an archive recording no leg deadline, its legs run unbounded as the run ran them: they meet the stopped host, each request lost at once', {

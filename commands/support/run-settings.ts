@@ -1,9 +1,10 @@
-// The flags of `run` and what they settle before any leg runs: each flag, or its environment
-// variable (docs/cli.md), checked, so that a run that cannot do what it was asked (sign what it
-// certifies, name the build, keep its deadlines) does not start (README "Exit codes"). The one
-// module that reads a flag or the environment (`given`): the layers below take the groups it
-// builds (deadlines, caps, the concurrency) and name no flag; the names their messages give a
-// setting come down as data (./setting-flags.ts, test/settings-read.test.ts).
+// The flags of `run` (and `verify --replay-deadline`, read as run's deadlines are) and what they
+// settle before any leg runs: each flag, or its environment variable (docs/cli.md), checked, so
+// that a run that cannot do what it was asked (sign what it certifies, name the build, keep its
+// deadlines) does not start (README "Exit codes"). The one module that reads a flag or the
+// environment (`given`): the layers below take the groups it builds (deadlines, caps, the
+// concurrency) and name no flag; the names their messages give a setting come down as data
+// (./setting-flags.ts, test/settings-read.test.ts).
 
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -229,6 +230,34 @@ export function readMaxEvents(flag: string | undefined, env: NodeJS.ProcessEnv =
   return { ok: true, maxEvents: read ?? DEFAULT_CAPS.maxEvents };
 }
 
+/**
+ * How a deadline is read: a positive number of milliseconds (a fraction rounded, to 1 ms at
+ * least) that a timer holds once `factor` multiplies it, and what the message says it must be.
+ */
+function deadlineReading(factor: number): { must: string; parse: (text: string) => number | undefined } {
+  const scaled = factor === 1 ? '' : ` once OPENWOP_TIMEOUT_SCALE multiplies it by ${factor}`;
+  return {
+    must: `a positive number of milliseconds, at most ${MAX_TIMER_MS} (about 24.8 days)${scaled}`,
+    parse: (text) => {
+      const ms = Number(text);
+      return Number.isFinite(ms) && ms > 0 && ms * factor <= MAX_TIMER_MS ? Math.max(1, Math.round(ms * factor)) : undefined;
+    },
+  };
+}
+
+/**
+ * `verify --replay-deadline` (docs/auditing.md "Replaying a certification"): the auditor's bound on
+ * a replay, read as run's deadlines are; undefined when not given, and the replay keeps its own.
+ * Unscaled, and with no environment variable: OPENWOP_TIMEOUT_SCALE stretches what a slow host
+ * needs, and a replay's answers come at once; the bound is the one the auditor typed.
+ */
+export function readReplayDeadline(flag: string | undefined): Read<'deadlineMs', number | undefined> {
+  if (flag === undefined) return { ok: true, deadlineMs: undefined };
+  const { must, parse } = deadlineReading(1);
+  const ms = parse(flag);
+  return ms === undefined ? { ok: false, problem: `--replay-deadline must be ${must}, got "${flag}"` } : { ok: true, deadlineMs: ms };
+}
+
 export type DeadlineFlags = { requestTimeout?: string; legDeadline?: string; runDeadline?: string; progressTimeout?: string };
 
 /**
@@ -243,12 +272,8 @@ export function readDeadlines(flags: DeadlineFlags, env: NodeJS.ProcessEnv): Rea
   });
   if (isProblem(scale)) return { ok: false, problem: scale.problem };
   const factor = scale ?? 1;
-  const scaled = factor === 1 ? '' : ` once OPENWOP_TIMEOUT_SCALE multiplies it by ${factor}`;
-  const read = (name: string, value: string | undefined, variable: string) =>
-    numberSetting({ name, value }, variable, env, `a positive number of milliseconds, at most ${MAX_TIMER_MS} (about 24.8 days)${scaled}`, (text) => {
-      const ms = Number(text);
-      return Number.isFinite(ms) && ms > 0 && ms * factor <= MAX_TIMER_MS ? Math.max(1, Math.round(ms * factor)) : undefined;
-    });
+  const { must, parse } = deadlineReading(factor);
+  const read = (name: string, value: string | undefined, variable: string) => numberSetting({ name, value }, variable, env, must, parse);
   const request = read('--request-timeout', flags.requestTimeout, 'OPENWOP_REQUEST_TIMEOUT_MS');
   const leg = read('--leg-deadline', flags.legDeadline, 'OPENWOP_LEG_DEADLINE_MS');
   const run = read('--run-deadline', flags.runDeadline, 'OPENWOP_RUN_DEADLINE_MS');

@@ -25,4 +25,5 @@ export const SETTING_FLAGS: SettingNames = {
   list: 'run --list',
   offline: '--offline',
   filter: '--filter',
+  replayDeadline: '--replay-deadline',
 };

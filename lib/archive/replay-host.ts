@@ -46,12 +46,13 @@ const HOLD_MS = 10 * 60_000;
 export const REPEAT_WAIT_MS = DEFAULT_REQUEST_TIMEOUT_MS;
 /**
  * The longest a replay runs (lib/archive/replay.ts): the harness's own run deadline at its default.
- * The archive records no run deadline, and no setting it records raises this one. Each wait it
+ * The archive records no run deadline, and no setting it records raises this one: only the
+ * auditor's own bound replaces it (verify --replay-deadline), for the replay of a run certified
+ * under a longer run deadline, which could not otherwise be reproduced. Each wait an archive
  * records is held at most as long as the run held it, so the replay of a run made at the defaults
- * ends within it as the run did; but the waits an archive records add up over its requests (a
- * request never answered within the 10 s request timeout, leg after leg), without it unbounded.
- * A request a leg deadline longer than this cut is ended at once (endingOf): held, it would
- * outlast the replay.
+ * ends within it as the run did; but the waits add up over its requests (a request never answered
+ * within the 10 s request timeout, leg after leg), without it unbounded. A request a leg deadline
+ * longer than the replay's cut is ended at once (endingOf): held, it would outlast the replay.
  */
 export const REPLAY_DEADLINE_MS = DEFAULT_RUN_DEADLINE_MS;
 /** Headers the replay host writes itself, for the body it actually sends. */
@@ -144,7 +145,7 @@ function take(queue: HarEntry[] | undefined, sender: string | undefined): HarEnt
   return queue.splice(Math.max(own, 0), 1)[0];
 }
 
-/** `repeatWaitMs`: REPEAT_WAIT_MS, or a shorter bound for a test; `deadlineMs`: the replay's, REPLAY_DEADLINE_MS or a shorter one for a test. */
+/** `repeatWaitMs`: REPEAT_WAIT_MS, or a shorter bound for a test; `deadlineMs`: the replay's, REPLAY_DEADLINE_MS or the auditor's bound. */
 export async function startReplayHost(har: Har, repeatWaitMs = REPEAT_WAIT_MS, deadlineMs = REPLAY_DEADLINE_MS): Promise<ReplayHost> {
   // How long the replayed client waits for an answer: no answer of the archive is waited for longer.
   const requestTimeoutMs = har.log._certification.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;

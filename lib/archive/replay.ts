@@ -4,9 +4,10 @@
 // out as the bundle has them. Before that, the archive must be the one bound to this bundle
 // (lib/evidence/archive.ts). What the replay proves and what it cannot is in docs/auditing.md "Replaying a
 // certification": it re-derives the checks and the grading from the recorded answers; it cannot
-// show that the host really sent them. A replay runs at most REPLAY_DEADLINE_MS, whatever the
-// archive records: past it the legs not done are blocked, interrupted as a run's are at its
-// deadline, and the replay is not reproduced, each row that moved named.
+// show that the host really sent them. A replay runs at most REPLAY_DEADLINE_MS, or the bound the
+// auditor gives (verify --replay-deadline), whatever the archive records: past it the legs not
+// done are blocked, interrupted as a run's are at its deadline, and the replay is not reproduced,
+// each row that moved named.
 
 import { Worker } from 'node:worker_threads';
 import { certifyTarget } from '../certify.ts';
@@ -65,7 +66,7 @@ export function readArchiveFile(path: string): ReadArchive {
 
 /**
  * Runs the certification the archive records, of `scenarios`' legs, against a replay host serving
- * it, for `deadlineMs` at most (REPLAY_DEADLINE_MS, or a shorter one for a test).
+ * it, for `deadlineMs` at most (REPLAY_DEADLINE_MS, or the auditor's bound).
  */
 export async function replayCertification(
   har: Har,
@@ -82,7 +83,7 @@ export async function replayCertification(
   const stopper = new AbortController();
   let stopped: string | undefined;
   const timer = setTimeout(() => {
-    stopped = `the replay's deadline of ${seconds(deadlineMs)} passed (a replay runs no longer, whatever the archive records)`;
+    stopped = `the replay's deadline of ${seconds(deadlineMs)} passed (a replay runs no longer, whatever the archive records; ${names.replayDeadline} sets it)`;
     stopper.abort();
     host.stop();
   }, deadlineMs);
@@ -224,7 +225,7 @@ export interface ReplayOptions {
   loadScenarios: () => Promise<Scenario[]>;
   /** How the user sets the settings the messages and the replayed rows name (lib/setting-names.ts). */
   names?: SettingNames;
-  /** The replay's deadline: REPLAY_DEADLINE_MS, or a shorter one for a test. */
+  /** The replay's deadline: REPLAY_DEADLINE_MS, or the auditor's bound. */
   deadlineMs?: number;
 }
 
@@ -270,7 +271,8 @@ export async function replayCommand(bundlePath: string, options: ReplayOptions, 
   );
 
   const started = performance.now();
-  const replay = await replayCertification(archive.har, scenarios, names, options.deadlineMs);
+  const deadlineMs = options.deadlineMs ?? REPLAY_DEADLINE_MS;
+  const replay = await replayCertification(archive.har, scenarios, names, deadlineMs);
   const took = ((performance.now() - started) / 1000).toFixed(1);
   for (const miss of replay.misses) io.out(`replay: the archive holds no answer to ${miss}\n`);
   // Not a failure by itself: a row that moved, or a miss, says what went wrong; this says where.
@@ -304,7 +306,7 @@ export async function replayCommand(bundlePath: string, options: ReplayOptions, 
   io.out(
     reproduced
       ? `replay: reproduced: all ${replay.rows.length} rows, their dispositions and the witness digest, from ${archive.har.log.entries.length} archived exchanges in ${took} s\n`
-      : `replay: not reproduced: ${differences.length} row(s) moved, ${replay.misses.length} request(s) the archive does not hold${digestHolds ? '' : ', the witness digest differs'}${discoveryMoved === undefined ? '' : ', the discovery document differs'}${replay.stopped === undefined ? '' : ", stopped at the replay's deadline"}\n`,
+      : `replay: not reproduced: ${differences.length} row(s) moved, ${replay.misses.length} request(s) the archive does not hold${digestHolds ? '' : ', the witness digest differs'}${discoveryMoved === undefined ? '' : ', the discovery document differs'}${replay.stopped === undefined ? '' : `, stopped at the replay's deadline of ${seconds(deadlineMs)}`}\n`,
   );
   return failed ? 1 : 0;
 }
