@@ -148,14 +148,20 @@ class Fold {
     this.#skip = skip;
   }
 
+  // The walks below index their arrays rather than for-of over them: they visit every member of
+  // every answer and frame, much of it in V8's unoptimized tiers (bin/ raises its optimization
+  // budget), where a for-of allocates an iterator result a step (as lib/json-value.ts jsonDeepEqual).
+
   /** The document's root: its members (all but `except`), or its items as `[]`; a root scalar has no path. */
   root(value: unknown, reach: SchemaReach, except?: string): void {
     if (Array.isArray(value)) {
       const checked = reached(reach, '');
       const items = this.#cache.items('');
-      for (const item of value) this.member(item, items, 1, checked);
+      for (let i = 0; i < value.length; i++) this.member(value[i], items, 1, checked);
     } else if (isJsonObject(value)) {
-      for (const name of Object.keys(value)) {
+      const names = Object.keys(value);
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i] as string;
         if (name === except) continue;
         const segment = this.#cache.member('', name);
         this.member(value[name], segment, 1, reached(reach, rootOf(segment)));
@@ -171,11 +177,14 @@ class Fold {
     } else if (Array.isArray(node)) {
       if (node.length === 0) this.#counts(path, checked);
       const items = this.#cache.items(path);
-      for (const item of node) this.member(item, items, depth + 1, checked);
+      for (let i = 0; i < node.length; i++) this.member(node[i], items, depth + 1, checked);
     } else if (isJsonObject(node)) {
       const names = Object.keys(node);
       if (names.length === 0) this.#counts(path, checked);
-      for (const name of names) this.member(node[name], this.#cache.member(path, name), depth + 1, checked);
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i] as string;
+        this.member(node[name], this.#cache.member(path, name), depth + 1, checked);
+      }
     } else this.#counts(path, checked);
   }
 
