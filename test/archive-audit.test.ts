@@ -2,13 +2,15 @@
 // finds a secret in an archive written under the root it walks, and it walks the run's own
 // temporary directory (test/support/temp-root.ts), where the tests' archives are written.
 
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TENANTS } from '../hosts/reference/server.ts';
-import { archiveLeaks } from './support/archive-leaks.ts';
+import { pemSecrets } from '../lib/redact.ts';
+import { archiveLeaks, type CleanMemo, fileMemo } from './support/archive-leaks.ts';
 
 /**
  * Runs `fn` with a folder `run` two folders deep under the run's temporary directory, so this
@@ -23,6 +25,24 @@ async function inScratchRoot(fn: (root: string, run: string) => Promise<void>): 
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+/** A memo in memory that counts what it was asked and told. */
+function countingMemo(): CleanMemo & { keys: Set<string>; hits: number } {
+  const keys = new Set<string>();
+  const memo = {
+    keys,
+    hits: 0,
+    has: (key: string) => {
+      const held = keys.has(key);
+      if (held) memo.hits += 1;
+      return held;
+    },
+    add: (key: string) => {
+      keys.add(key);
+    },
+  };
+  return memo;
 }
 
 describe('the archive audit', () => {
@@ -61,6 +81,73 @@ describe('the archive audit', () => {
       utimesSync(archive, tick, tick);
       utimesSync(run, tick, tick);
       expect(await archiveLeaks(root, since)).toEqual([`${archive} carries a secret: ${DEFAULT_TENANTS.b.apiKey.slice(0, 12)}…`]);
+    });
+  });
+});
+
+describe("the archive audit's memo of clean searches", () => {
+  it('does not search again bytes it found clean, in any worker that shares the memo file', async () => {
+    const since = Date.now();
+    await inScratchRoot(async (root, run) => {
+      writeFileSync(join(run, 'clean.har'), '{"log":{"entries":[]}}');
+      const memo = countingMemo();
+      expect(await archiveLeaks(root, since, memo)).toEqual([]);
+      expect([memo.keys.size, memo.hits]).toEqual([1, 0]);
+      expect(await archiveLeaks(root, since, memo)).toEqual([]);
+      expect([memo.keys.size, memo.hits]).toEqual([1, 1]);
+      // The file the workers share: a key one memo added is held by a memo read after it.
+      const shared = join(root, 'memo');
+      const key = [...memo.keys].join('');
+      fileMemo(shared).add(key);
+      expect(fileMemo(shared).has(key)).toBe(true);
+      // A line cut short, as a reader sees one being written, matches no key.
+      writeFileSync(shared, key.slice(0, 40));
+      expect(fileMemo(shared).has(key)).toBe(false);
+    });
+  });
+
+  it('searches an archive again once its bytes changed in place, with its name, size, file and time unchanged', async () => {
+    const since = Date.now();
+    await inScratchRoot(async (root, run) => {
+      const archive = join(run, 'rewritten.har');
+      const leaked = `{"apiKey":"${DEFAULT_TENANTS.a.apiKey}"}`;
+      // A whole second, which the file's time holds exactly: set again after the rewrite.
+      const second = Math.floor(since / 1000);
+      writeFileSync(archive, `{"apiKey":"${'x'.repeat(DEFAULT_TENANTS.a.apiKey.length)}"}`);
+      utimesSync(archive, second, second);
+      const before = statSync(archive);
+      const memo = countingMemo();
+      expect(await archiveLeaks(root, since, memo)).toEqual([]);
+      // The same file (inode), the same size, its time set back: only the bytes tell.
+      writeFileSync(archive, leaked);
+      utimesSync(archive, second, second);
+      const after = statSync(archive);
+      expect([after.ino, after.size, after.mtimeMs]).toEqual([before.ino, before.size, before.mtimeMs]);
+      expect(await archiveLeaks(root, since, memo)).toEqual([`${archive} carries a secret: ${DEFAULT_TENANTS.a.apiKey.slice(0, 12)}…`]);
+    });
+  });
+
+  it('reports a leak at every audit, and searches a clean archive again once a private key lies beside it', async () => {
+    const since = Date.now();
+    await inScratchRoot(async (root, run) => {
+      const leaking = join(run, 'leaking.har.gz');
+      writeFileSync(leaking, gzipSync('{"apiKey":"ow2k_CANARY_memo"}'));
+      const memo = countingMemo();
+      const leak = `${leaking} carries a secret: CANARY…`;
+      expect(await archiveLeaks(root, since, memo)).toEqual([leak]);
+      expect(await archiveLeaks(root, since, memo)).toEqual([leak]);
+      expect(memo.keys.size).toBe(0);
+      rmSync(leaking);
+      // An archive holding the base64 of a private key, searched clean before the key is beside it.
+      const pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+      const body = pemSecrets(pem).filter((secret) => secret.length >= 16 && !secret.includes('-----'))[0] ?? '';
+      expect(body.length).toBeGreaterThan(16);
+      const archive = join(run, 'key-body.har');
+      writeFileSync(archive, `{"signingKey":"${body}"}`);
+      expect(await archiveLeaks(root, since, memo)).toEqual([]);
+      mkdirSync(join(run, 'keys'));
+      writeFileSync(join(run, 'keys', 'signer.pem'), pem);
+      expect(await archiveLeaks(root, since, memo)).toContain(`${archive} carries a secret: ${body.slice(0, 12)}…`);
     });
   });
 });

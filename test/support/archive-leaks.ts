@@ -4,8 +4,11 @@
 // suite's secrets: the reference host's default keys, every key named with CANARY (the tests'
 // convention for a key that must never come out), any private key PEM, and the base64 lines of
 // every private key PEM beside the archive, in its folder's keys/ or in the development key folder.
+// An archive whose bytes were already searched for the same secrets and found clean is not searched
+// again (CleanMemo below).
 
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { pemSecrets } from '../../lib/redact.ts';
@@ -59,8 +62,54 @@ function privateKeysNear(dir: string): string[] {
   return secrets;
 }
 
-/** Each secret an archive under `root` written since `since` carries, as "path carries a secret: prefix…". */
-export async function archiveLeaks(root: string, since: number): Promise<string[]> {
+/**
+ * The searches that found no secret, each as the digest of the secrets searched for and the bytes
+ * searched (the archive as stored, gzipped or not). Each test file's audit searches every archive
+ * written while it ran, so without it an archive is searched once by each worker running then,
+ * and a gzipped one unzipped each time: hashing its bytes costs a few per cent of that. A key is
+ * of the content, not of the file's name, size or time: an archive changed in place, within the
+ * same clock tick or with its time set back, has other bytes and is searched again. A search that
+ * found a leak is never kept, so the leak is reported by every audit that reads the archive, the
+ * audit of the file that wrote it among them; a secret added beside an archive (a private key in
+ * its keys/) makes another key.
+ */
+export interface CleanMemo {
+  has(key: string): boolean;
+  add(key: string): void;
+}
+
+/**
+ * A memo the run's workers share: the keys in a file, one a line, each appended in one write. A
+ * line another worker is writing as this one reads is shorter than a key and matches none.
+ */
+export function fileMemo(path: string): CleanMemo {
+  let text = '';
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    // No audit found a clean archive yet.
+  }
+  const keys = new Set(text.split('\n'));
+  return {
+    has: (key) => keys.has(key),
+    add: (key) => {
+      keys.add(key);
+      appendFileSync(path, `${key}\n`);
+    },
+  };
+}
+
+function searchKey(secrets: string[], bytes: Buffer): string {
+  // The secrets as JSON first: the array delimits itself, so no other pair of secrets and bytes
+  // hashes the same text. A digest, so the file holds no secret.
+  return createHash('sha256').update(JSON.stringify(secrets)).update(bytes).digest('hex');
+}
+
+/**
+ * Each secret an archive under `root` written since `since` carries, as "path carries a secret:
+ * prefix…"; an archive whose search `memo` holds as clean is not searched again.
+ */
+export async function archiveLeaks(root: string, since: number, memo?: CleanMemo): Promise<string[]> {
   const archives = archivesWritten(root, since);
   if (archives.length === 0) return [];
   // Imported only when there is an archive to read: the host's module graph costs every other
@@ -68,18 +117,27 @@ export async function archiveLeaks(root: string, since: number): Promise<string[
   const { DEFAULT_TENANTS } = await import('../../hosts/reference/server.ts');
   const leaks: string[] = [];
   for (const path of archives) {
-    let text: string;
+    const dir = path.slice(0, path.lastIndexOf('/'));
+    let bytes: Buffer;
     try {
-      const bytes = readFileSync(path);
-      text = (path.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
+      bytes = readFileSync(path);
     } catch {
-      // Another worker is writing it now (its own file's audit reads it whole), or removed it
-      // since the listing (a scratch archive gone with its folder; it was not kept to leak).
+      // Removed since the listing (a scratch archive gone with its folder; it was not kept to leak).
       continue;
     }
-    const dir = path.slice(0, path.lastIndexOf('/'));
     const secrets = [DEFAULT_TENANTS.a.apiKey, DEFAULT_TENANTS.b.apiKey, 'CANARY', 'PRIVATE KEY', ...privateKeysNear(dir)];
-    for (const secret of secrets) if (text.includes(secret)) leaks.push(`${path} carries a secret: ${secret.slice(0, 12)}…`);
+    const key = memo === undefined ? undefined : searchKey(secrets, bytes);
+    if (key !== undefined && memo?.has(key)) continue;
+    let text: string;
+    try {
+      text = (path.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
+    } catch {
+      // Another worker is writing it now: its own file's audit reads it whole.
+      continue;
+    }
+    const found = secrets.filter((secret) => text.includes(secret));
+    for (const secret of found) leaks.push(`${path} carries a secret: ${secret.slice(0, 12)}…`);
+    if (key !== undefined && found.length === 0) memo?.add(key);
   }
   return leaks;
 }
