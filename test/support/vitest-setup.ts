@@ -3,7 +3,8 @@
 // certifies when OPENWOP_BASE_URL is unset.
 
 import { readFileSync } from 'node:fs';
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
+import { envChanges } from './env-guard.ts';
 
 // Only a test file that imports the adapter (scenarios/index.test.ts, test/run-vitest-rows.test.ts)
 // installs it: importing the adapter, and the certify pipeline under it, costs every other test
@@ -20,3 +21,10 @@ if (testFile === undefined || readFileSync(testFile, 'utf8').includes('commands/
 // `run` appends its Markdown summary to $GITHUB_STEP_SUMMARY (docs/certifying.md "Reports"); the runs the
 // tests make are not a CI job's summary.
 delete process.env.GITHUB_STEP_SUMMARY;
+
+// The environment as this file found it, to be as it was once the file's own hooks have run (this
+// hook, registered first, runs last: ./env-guard.ts).
+const environment = { ...process.env };
+afterAll(() => {
+  expect(envChanges(environment, process.env), 'variables this file changed and did not put back').toEqual([]);
+});
