@@ -3,7 +3,7 @@
 // certifies when OPENWOP_BASE_URL is unset.
 
 import { readFileSync } from 'node:fs';
-import { afterAll, expect } from 'vitest';
+import { afterAll, expect, vi } from 'vitest';
 import { envChanges } from './env-guard.ts';
 
 // Only a test file that imports the adapter (scenarios/index.test.ts, test/run-vitest-rows.test.ts)
@@ -23,8 +23,10 @@ if (testFile === undefined || readFileSync(testFile, 'utf8').includes('commands/
 delete process.env.GITHUB_STEP_SUMMARY;
 
 // The environment as this file found it, to be as it was once the file's own hooks have run (this
-// hook, registered first, runs last: ./env-guard.ts).
+// hook, registered first, runs last: ./env-guard.ts); and the clock real again, for the same
+// reason: a fake one left installed would stop every timer of the files after it.
 const environment = { ...process.env };
 afterAll(() => {
   expect(envChanges(environment, process.env), 'variables this file changed and did not put back').toEqual([]);
+  expect(vi.isFakeTimers(), 'this file left fake timers installed').toBe(false);
 });
