@@ -25,8 +25,25 @@ export const CONTENT_KEYS = [
   'explanation',
 ];
 
+/**
+ * The content strings of each fixture document, worked out once: every observed run is checked
+ * for content three times or more (the served facts' eval payloads, summary and labels, and the
+ * legs' own checks), each time against the same suite, and a fixture document does not change
+ * once read (lib/ledger/fit.ts reads them so too). Held as long as the document is.
+ */
+const contentOf = new WeakMap<FixtureDocument, readonly string[]>();
+
 /** Every string of the suite that is content (length ≥ 4, so ids like "a" do not trip it). */
-export function suiteContentStrings(doc: FixtureDocument): string[] {
+export function suiteContentStrings(doc: FixtureDocument): readonly string[] {
+  let content = contentOf.get(doc);
+  if (content === undefined) {
+    content = contentStringsOf(doc);
+    contentOf.set(doc, content);
+  }
+  return content;
+}
+
+function contentStringsOf(doc: FixtureDocument): string[] {
   const found = new Set<string>();
   const visit = (value: unknown, inContent: boolean, key?: string): void => {
     if (typeof value === 'string') {
