@@ -1,0 +1,17 @@
+import fs from 'node:fs';
+const bundle = fs.readFileSync(process.argv[2], 'utf8').split('\n');
+const marks = []; bundle.forEach((l, i) => { const m = /^\/\/ (\S+\.(?:js|cjs|mjs|json))$/.exec(l); if (m) marks.push([i, m[1]]); });
+const modOf = (line) => { let lo = 0, hi = marks.length - 1, r = '?'; while (lo <= hi) { const mid = (lo + hi) >> 1; if (marks[mid][0] <= line) { r = marks[mid][1]; lo = mid + 1; } else hi = mid - 1; } return r; };
+const p = JSON.parse(fs.readFileSync('/tmp/prof/heap.json', 'utf8'));
+const self = new Map(); const byMod = new Map(); let total = 0;
+const sizeById = new Map(); for (const s of p.samples) sizeById.set(s.nodeId, (sizeById.get(s.nodeId) ?? 0) + s.size);
+(function walk(n) { const sz = sizeById.get(n.id) ?? 0; total += sz; const cf = n.callFrame;
+  const k = `${cf.functionName||'(anon)'} ${cf.url.split('/').pop()}:${cf.lineNumber}` + (cf.url.endsWith('command.cjs') ? ' ' + modOf(cf.lineNumber) : '');
+  self.set(k, (self.get(k) ?? 0) + sz);
+  const m = cf.url.endsWith('command.cjs') ? modOf(cf.lineNumber).replace(/^.*node_modules\//,'nm/').split('/').slice(0,3).join('/') : (cf.url.startsWith('node:') ? 'node:*' : cf.url || cf.functionName);
+  byMod.set(m, (byMod.get(m) ?? 0) + sz);
+  for (const c of n.children) walk(c); })(p.head);
+console.log('total MB', (total/1e6).toFixed(1));
+console.log([...byMod].sort((a,b)=>b[1]-a[1]).slice(0,15).map(([k,v])=>`${(v/1e6).toFixed(1)}\t${k}`).join('\n'));
+console.log('---');
+console.log([...self].sort((a,b)=>b[1]-a[1]).slice(0,35).map(([k,v])=>`${(v/1e6).toFixed(1)}\t${k}`).join('\n'));
