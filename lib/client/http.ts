@@ -130,8 +130,8 @@ export interface StreamOptions extends Pick<SentRequest, 'runEvents' | 'sentBy'>
   deadlinePassed?: () => void;
 }
 
-/** An open response whose body is read chunk by chunk (SSE); `takeFrame` hands on the recorder's (recorder.ts). */
-export interface StreamResponse extends Pick<ExchangeRecord, 'takeFrame'> {
+/** An open response whose body is read chunk by chunk (SSE); `takeFrame` and `takeText` hand on the recorder's (recorder.ts). */
+export interface StreamResponse extends Pick<ExchangeRecord, 'takeFrame' | 'takeText'> {
   status: number;
   headers: Record<string, string>;
   /** A 502/503/504 answer's body as JSON, read whole to tell a gateway's answer from the host's (retry.ts). */
@@ -389,7 +389,8 @@ export function createClient(options: ClientOptions): Client {
         close();
       }
     }
-    return { status: res.statusCode, headers: resHeaders, chunks, close, ...(record?.takeFrame === undefined ? {} : { takeFrame: record.takeFrame }) };
+    const { takeFrame, takeText } = record ?? {};
+    return { status: res.statusCode, headers: resHeaders, chunks, close, ...(takeFrame && { takeFrame }), ...(takeText && { takeText }) };
   }
 
   return {

@@ -125,6 +125,7 @@ export class ExchangeLog implements ExchangeRecorder {
     let open = true;
     let frames: ReturnType<typeof frameChecker> | undefined;
     let decoder: TextDecoder | undefined;
+    let decoded: string | undefined;
     const census = this.census;
     const payloadChecked = this.#payloadChecked;
     const countEvent = (event: unknown): void => census.addEvent(event, payloadChecked);
@@ -174,7 +175,8 @@ export class ExchangeLog implements ExchangeRecorder {
       chunk(bytes) {
         if (frames !== undefined) {
           decoder ??= new TextDecoder();
-          frames.feed(decoder.decode(bytes, { stream: true }));
+          decoded = decoder.decode(bytes, { stream: true });
+          frames.feed(decoded);
         } else if (open && streamText.length < STREAM_ERROR_BYTES) streamText += Buffer.from(bytes).toString('utf8');
       },
       end(outcome: { text: string; json?: unknown } | { by: StreamEnd }) {
@@ -184,6 +186,12 @@ export class ExchangeLog implements ExchangeRecorder {
         else finish(outcome.by === 'host' || streamText !== '' ? streamText : undefined);
       },
       takeFrame: (data) => frames?.take(data),
+      takeText(end) {
+        if (end) return decoder?.decode();
+        const text = decoded;
+        decoded = undefined;
+        return text;
+      },
       fail() {
         frames?.release();
         if (!open) return;
@@ -216,6 +224,10 @@ export function teeRecorder(...recorders: Array<ExchangeRecorder | undefined>): 
         },
         takeFrame: (data) => {
           for (const r of records) if (r.takeFrame !== undefined) return r.takeFrame(data);
+          return undefined;
+        },
+        takeText: (end) => {
+          for (const r of records) if (r.takeText !== undefined) return r.takeText(end);
           return undefined;
         },
       };
