@@ -20,6 +20,7 @@ fig "census: event document by type (addEvent)" '^addEvent:'
 fig "projectId by index" '^projectId:'
 fig "secrets listed on failure only (secretsFor)" '^secretsFor:'
 fig "canonical JSON: surrogates told by a native search (our hasLoneSurrogate)" "^hasLoneSurrogate2:"
+fig "SSE text decoded once (the TextDecoder decode calls)" "^decode:"
 fig "GC" '^\(garbage collector\):'
 fig "whole thread, sampled (root)" '^\(root\):'
 fig "  of which idle" '^\(idle\):'
