@@ -251,13 +251,6 @@ export class MemberCensus {
   /** Names each fold, so a path held twice by one document counts once. */
   #stamp = 0;
   readonly #cache = new PathCache();
-  /**
-   * The paths of each event type's document (`event TYPE`), found by the type itself: an event
-   * would otherwise build its document's name, cut it and hash it anew. Only types whose name is
-   * not cut are kept, at most MAX_DOCUMENTS of them, so a host that names its types at random or
-   * at length makes this hold no more than that many short names.
-   */
-  readonly #eventDocuments = new Map<string, DocumentPaths>();
 
   /** Counts the members of one served document. `skip` stops the walk at a path (a poll page's events, counted as events). */
   add(document: string, value: unknown, reach: SchemaReach, skip?: (path: string) => boolean): void {
@@ -269,18 +262,10 @@ export class MemberCensus {
   addEvent(event: unknown, payloadChecked: (type: string) => boolean): void {
     if (!isJsonObject(event)) return;
     const type = typeof event.type === 'string' ? event.type : '(no type)';
-    const paths = this.#eventDocuments.get(type) ?? this.#eventPathsOf(type);
+    const paths = this.#pathsOf(`event ${type}`);
     if (paths === undefined) return;
     new Fold(paths, this.#cache, ++this.#stamp, undefined).root(event, 'all', 'payload');
     if (event.payload !== undefined) new Fold(paths, this.#cache, ++this.#stamp, undefined).member(event.payload, 'payload', 1, payloadChecked(type));
-  }
-
-  /** The paths of the document of the events of `type` (#pathsOf), kept by the type when its name is whole. */
-  #eventPathsOf(type: string): DocumentPaths | undefined {
-    const document = `event ${type}`;
-    const paths = this.#pathsOf(document);
-    if (paths !== undefined && document.length <= MAX_NAME && this.#eventDocuments.size < MAX_DOCUMENTS) this.#eventDocuments.set(type, paths);
-    return paths;
   }
 
   /** The paths of the document named `document`, opened while there are fewer than MAX_DOCUMENTS. */
