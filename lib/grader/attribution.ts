@@ -123,10 +123,7 @@ export function attribute(
   // Brackets taken by a batch of eval.scored (see batchOf), by the batch member's log position.
   const assigned = new Map<number, Bracket>();
 
-  // Indexed, not `for (… of indexed.entries())`: that makes an iterator result and a pair per
-  // event wherever V8 runs this unoptimized, as it does for most of a short run (bin/'s budget).
-  for (let position = 0; position < indexed.length; position++) {
-    const { event, sequence } = indexed[position]!;
+  for (const [position, { event, sequence }] of indexed.entries()) {
     const p = payloadOf(event);
     const top = stack[0];
     const innermost = stack[stack.length - 1];
