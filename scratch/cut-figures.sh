@@ -11,17 +11,15 @@ echo -e "cut\tbefore ms\tafter ms"
 fig "redact: escapes by native searches (decodeSpelled)" '^decodeSpelled:'
 fig "content strings once per document (suiteContentStrings)" '^suiteContentStrings:'
 fig "gcd without an array per step (the grader's gcd)" '^gcd2:'
-fig "attribution by index (attribute)" '^attribute:'
 fig "content walkers by index (forbiddenKeys, both servedStrings)" '^(forbiddenKeys|servedStrings|servedStrings2):'
 fig "  their callers (assertContentFree, contentInStrings)" '^(assertContentFree|contentInStrings):'
 fig "flattenHeaders by index" '^flattenHeaders:'
 fig "matchRoute in one pass" '^matchRoute:'
-fig "census: event document by type (addEvent)" '^addEvent:'
 fig "projectId by index" '^projectId:'
 fig "secrets listed on failure only (secretsFor)" '^secretsFor:'
 fig "canonical JSON: surrogates told by a native search (our hasLoneSurrogate)" "^hasLoneSurrogate2:"
 fig "SSE text decoded once (the TextDecoder decode calls)" "^decode:"
-fig "date-time format (before: ajv-formats' date_time; after: the format's validate, commonDateTime and any fallback within)" '^date_time:' '^validate:1720[0-9]$'
+fig "date-time format (before: ajv-formats' date_time; after: the format's validate, commonDateTime and any fallback within)" '^date_time:' '^validate:1718[0-9]$'
 fig "GC" '^\(garbage collector\):'
 fig "whole thread, sampled (root)" '^\(root\):'
 fig "  of which idle" '^\(idle\):'
