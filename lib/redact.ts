@@ -30,19 +30,31 @@ const xmlEscape = (text: string): string => text.replace(/[<>&"']/g, (c) => ({ '
 
 // A `\uXXXX` JSON escape or a `%XX` percent-escape. A `\u` is a JSON escape only where an even
 // run of backslashes stands before it (`\\u0061` is an escaped backslash and `u0061`); that is read
-// by counting the run (escapedBackslash), not by a lookbehind at the head of the pattern: such a
+// by counting the run (escapedBackslash), not by a lookbehind at the head of a pattern: such a
 // lookbehind is tried at every position of the text, and on the archive of `npm start` (5 MB of
-// JSON, one escape) it cost 30 ms where this pattern costs about 4 (bench/RESULTS.md "npm start
-// (branch start4)"). A match of this pattern cannot begin inside another (its characters after the
-// first are `u` and hex digits), so it finds the escapes the lookbehind found, and the ones it
-// skips are left as they stand, as before.
-const SPELLED = /\\u([0-9a-fA-F]{4})|%([0-9a-fA-F]{2})/g;
+// JSON, one escape) it cost 30 ms (bench/RESULTS.md "npm start (branch start4)"). The escapes are
+// found by native searches for `\u` and `%`, their hex digits read where one stands: the pattern
+// `\\u([0-9a-fA-F]{4})|%([0-9a-fA-F]{2})` that did this stopped at every backslash of the text (half
+// a million in that archive, every `\"` of a body kept as a JSON string) and took twice as long.
+// The escapes are met left to right, and the search goes on after the whole of each one met, as
+// the pattern's did, so the same escapes are found: one cannot begin inside another (its characters
+// after the first are `u` and hex digits), and the ones skipped are left as they stand.
 
 /** Whether the backslash at `at` is itself escaped: an odd run of backslashes stands before it. */
 function escapedBackslash(text: string, at: number): boolean {
   let run = 0;
   while (at - run > 0 && text.charCodeAt(at - run - 1) === 0x5c) run++;
   return run % 2 === 1;
+}
+
+/** Whether `count` hex digits stand in `text` from `at` (past its end, none does). */
+function hexDigits(text: string, at: number, count: number): boolean {
+  for (let i = at; i < at + count; i++) {
+    const c = text.charCodeAt(i);
+    const lower = c | 0x20;
+    if (!((c >= 0x30 && c <= 0x39) || (lower >= 0x61 && lower <= 0x66))) return false;
+  }
+  return true;
 }
 
 /**
@@ -53,17 +65,30 @@ function decodeSpelled(text: string): { escapes: boolean; decoded: string } {
   let escapes = false;
   let decoded = '';
   let from = 0;
-  // exec on the one pattern, not matchAll, which makes a copy of the pattern per call (the
-  // redactor reads thousands of short texts per archive); nothing below runs the pattern again.
-  SPELLED.lastIndex = 0;
-  for (let match = SPELLED.exec(text); match !== null; match = SPELLED.exec(text)) {
-    const [whole, json, percent] = match;
-    if (json !== undefined && escapedBackslash(text, match.index)) continue;
-    escapes = true;
-    const spelled = spelledOut(whole, json, percent);
-    if (spelled === whole) continue;
-    decoded += text.slice(from, match.index) + spelled;
-    from = match.index + whole.length;
+  let json = text.indexOf('\\u');
+  let percent = text.indexOf('%');
+  while (json >= 0 || percent >= 0) {
+    const isJson = json >= 0 && (percent < 0 || json < percent);
+    const at = isJson ? json : percent;
+    const digits = isJson ? 4 : 2;
+    const start = at + (isJson ? 2 : 1);
+    // Where the search goes on: after the escape, or after this character when none stands here.
+    let next = at + 1;
+    if (hexDigits(text, start, digits)) {
+      next = start + digits;
+      if (!isJson || !escapedBackslash(text, at)) {
+        escapes = true;
+        const whole = text.slice(at, next);
+        const hex = text.slice(start, next);
+        const spelled = isJson ? spelledOut(whole, hex, undefined) : spelledOut(whole, undefined, hex);
+        if (spelled !== whole) {
+          decoded += text.slice(from, at) + spelled;
+          from = next;
+        }
+      }
+    }
+    if (json >= 0 && json < next) json = text.indexOf('\\u', next);
+    if (percent >= 0 && percent < next) percent = text.indexOf('%', next);
   }
   return { escapes, decoded: from === 0 ? text : decoded + text.slice(from) };
 }

@@ -3,13 +3,16 @@
 // the recorder instead of parsing the text again. Held here: the value handed on is the frame's,
 // taken once, in order, only from the chunk told last; frames the check did not parse (not JSON,
 // too deep) are not handed on; and a whole read through a recording client reads the same events
-// as one through a client with no recorder.
+// as one through a client with no recorder. The text is decoded once too: the reader takes each
+// chunk's text as the route step decoded it (`takeText`), a character split between chunks whole
+// in the later one, and what the decoder holds at the end of the body.
 
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../lib/client/http.ts';
 import { readRunEvents } from '../lib/client/events.ts';
+import type { ExchangeRecorder } from '../lib/client/recorder.ts';
 import { ExchangeLog } from '../lib/routes/exchanges.ts';
 
 const PROJECTED = 'tenant-a~2F0123456789abcdef';
@@ -67,6 +70,32 @@ describe('an SSE frame handed from the route step to the reader', () => {
   });
 });
 
+describe("a stream's text handed from the route step to the reader", () => {
+  it('is the text of the chunk told last, taken once, a split character whole in the later chunk', () => {
+    const record = openStream(new ExchangeLog('http://h.test'));
+    const bytes = new TextEncoder().encode('data: "é😀"');
+    record.chunk(bytes.subarray(0, 8)); // `data: "` and the first byte of é
+    expect(record.takeText?.()).toBe('data: "');
+    expect(record.takeText?.()).toBeUndefined();
+    record.chunk(bytes.subarray(8, 11)); // the rest of é, the first two bytes of 😀
+    expect(record.takeText?.()).toBe('é');
+    record.chunk(bytes.subarray(11));
+    expect(record.takeText?.()).toBe('😀"');
+    // What the decoder holds when the body ends: a character cut short is U+FFFD.
+    record.chunk(new Uint8Array([0xe2, 0x82]));
+    expect(record.takeText?.()).toBe('');
+    expect(record.takeText?.(true)).toBe('\ufffd');
+  });
+
+  it('is not given for a stream the route step does not read frame by frame', () => {
+    const record = new ExchangeLog('http://h.test').begin({ method: 'GET', url: `http://h.test/runs/${PROJECTED}/events`, headers: {}, stream: true });
+    record.headers(400, { 'content-type': 'application/json' });
+    record.chunk(new TextEncoder().encode('{"error":"unsupported_stream_mode"}'));
+    expect(record.takeText?.()).toBeUndefined();
+    expect(record.takeText?.(true)).toBeUndefined();
+  });
+});
+
 describe('a read through a recording client', () => {
   let server: ReturnType<typeof createServer>;
   let baseUrl = '';
@@ -104,5 +133,62 @@ describe('a read through a recording client', () => {
     expect(recorded).toEqual(plain);
     expect(recorded.events.map((e) => (e as { sequence: number }).sequence)).toEqual([0, 1, 2, 3, 4]);
     expect(log.exchanges[0]?.frames?.seen).toBe(7);
+  });
+});
+
+describe('a read through a recording client, its characters split between chunks', () => {
+  let server: ReturnType<typeof createServer>;
+  let baseUrl = '';
+  beforeAll(async () => {
+    // Frames whose data holds characters of two, three and four bytes, sent a few bytes at a time
+    // so that chunks end inside characters; the last frame ends its lines with a bare CR.
+    const body = Buffer.from(
+      [frame({ ...event(0), payload: { note: 'é€😀' } }, 0), frame({ ...event(1, 'run.completed'), payload: { note: '😀😀' } }, 1).replaceAll('\n', '\r')].join(
+        '',
+      ),
+    );
+    server = createServer(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      // A pause between pieces, so that each arrives as a chunk of its own.
+      for (let at = 0; at < body.length; at += 5) {
+        res.write(body.subarray(at, at + 5));
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      res.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('reads the text as the route step decoded it, the same events as a client with no recorder', async () => {
+    const read = async (recorder?: ExchangeRecorder) => {
+      const client = createClient({ baseUrl, apiKey: 'k', ...(recorder === undefined ? {} : { recorder }) });
+      try {
+        return await readRunEvents(client, RUN, { deadlineMs: 10_000, transport: 'sse' });
+      } finally {
+        await client.close();
+      }
+    };
+    // The route step's log, counting the texts the reader takes from it.
+    const log = new ExchangeLog(baseUrl);
+    let taken = 0;
+    const counting: ExchangeRecorder = {
+      begin(request) {
+        const record = log.begin(request);
+        return {
+          ...record,
+          takeText: (end) => {
+            const text = record.takeText?.(end);
+            if (text !== undefined) taken++;
+            return text;
+          },
+        };
+      },
+    };
+    const [plain, recorded] = [await read(), await read(counting)];
+    expect(recorded).toEqual(plain);
+    expect(recorded.events.map((e) => (e as { payload: { note: string } }).payload.note)).toEqual(['é€😀', '😀😀']);
+    expect(taken).toBeGreaterThan(10);
   });
 });

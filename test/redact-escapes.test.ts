@@ -104,6 +104,10 @@ describe('the escapes a secret can be spelled in, read without a lookbehind', ()
       '\\\\u0061\\\\u0062',
       '"\\u005c\\u0075',
       '%2F%2f%41',
+      // Characters beside the hex digits, and ones a letter's case bit would turn into a digit.
+      '%6g %g6 %:1 %@1 %`1 %/1 %G1 \\u00g1 \\u006: \\u006@ \\u006`',
+      '%\u0016\u0011 \\u\u0010\u0010\u0016\u0011 %61',
+      '%%61 \\u\\u0061 %\\u0061 \\u%61',
       '[redacted]xy \\u0061',
       'acted]xy %20',
       'ab/c=d \\u002f',

@@ -14,15 +14,14 @@
 // Every loop is bounded: by `deadlineMs` (all I/O carries one deadline signal), by the progress
 // timeout, by `maxEvents` and `maxBytes` (and so the number of resumes that bring something), by
 // `maxResumes`, by `maxPolls`, and by the in-flight budget of every read together (budget.ts). The
-// two caps default to the client's
-// (`--max-events`, `--max-response-bytes`, docs/certifying.md "Memory caps"): the log of one run counts as
-// one response, SSE and polls together. A cap reached throws HarnessCapReached (the row is
-// `blocked`, naming the cap), never an `{ok: false}` the legs would charge to the host: every
-// body chunk, of a stream or of a poll, is charged as it arrives, before it is recorded, decoded
-// or parsed (the client's meter); past a cap the connection is cut at once, so no more than the
-// cap is ever held. Events are kept in arrival order and
-// deduplicated by `sequence`; a duplicate, a gap or a step backwards is the host's defect and is
-// reported as the reason of an `{ok: false}` result, with every event still returned.
+// two caps default to the client's (`--max-events`, `--max-response-bytes`, docs/certifying.md
+// "Memory caps"): the log of one run counts as one response, SSE and polls together. A cap reached
+// throws HarnessCapReached (the row is `blocked`, naming the cap), never an `{ok: false}` the legs
+// would charge to the host: every body chunk, of a stream or of a poll, is charged as it arrives,
+// before it is recorded, decoded or parsed (the client's meter); past a cap the connection is cut
+// at once, so no more than the cap is ever held. Events are kept in arrival order and deduplicated
+// by `sequence`; a duplicate, a gap or a step backwards is the host's defect and is reported as the
+// reason of an `{ok: false}` result, with every event still returned.
 
 import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
 import {
@@ -327,6 +326,7 @@ export async function readRunEvents(client: Client, runId: string, options: Read
     };
     const parser = createParser({ onEvent, onError, maxBufferSize: Math.min(MAX_FRAME_CHARS, maxBytes) });
     const decoder = new TextDecoder();
+    const decode = (chunk?: Uint8Array): string => stream.takeText?.(chunk === undefined) ?? decoder.decode(chunk, { stream: chunk !== undefined });
     let endsWithCr = false;
     const feed = (text: string): void => {
       if (text === '') return;
@@ -339,12 +339,12 @@ export async function readRunEvents(client: Client, runId: string, options: Read
     // dispatched, not lost (nor lost again on every resume). Anything else still pending is an
     // event without its blank line, which the grammar discards.
     const endOfResponse = (): void => {
-      feed(decoder.decode());
+      feed(decode());
       if (endsWithCr && !stop) parser.feed('\n');
     };
     try {
       for await (const chunk of stream.chunks()) {
-        feed(decoder.decode(chunk, { stream: true }));
+        feed(decode(chunk));
         if (stop) break;
       }
       if (!stop) endOfResponse();

@@ -130,8 +130,8 @@ export interface StreamOptions extends Pick<SentRequest, 'runEvents' | 'sentBy'>
   deadlinePassed?: () => void;
 }
 
-/** An open response whose body is read chunk by chunk (SSE); `takeFrame` hands on the recorder's (recorder.ts). */
-export interface StreamResponse extends Pick<ExchangeRecord, 'takeFrame'> {
+/** An open response whose body is read chunk by chunk (SSE); `takeFrame` and `takeText` hand on the recorder's (recorder.ts). */
+export interface StreamResponse extends Pick<ExchangeRecord, 'takeFrame' | 'takeText'> {
   status: number;
   headers: Record<string, string>;
   /** A 502/503/504 answer's body as JSON, read whole to tell a gateway's answer from the host's (retry.ts). */
@@ -213,6 +213,7 @@ export function createClient(options: ClientOptions): Client {
   const exchange = (url: string, options: Omit<Dispatcher.RequestOptions, 'origin' | 'path'>) =>
     onceMoreIfCrossed((via) => undiciRequest(url, { ...options, dispatcher: via }), dispatcher, own);
 
+  /** The secrets an exchange's transport error must not quote: read when one fails, not for every exchange. */
   function secretsFor(auth: AuthChoice | undefined, headers: HeaderMap | undefined): string[] {
     const secrets: string[] = [];
     if (defaultKey) secrets.push(defaultKey);
@@ -251,7 +252,6 @@ export function createClient(options: ClientOptions): Client {
   }
 
   async function request(method: string, path: string, opts: RequestOptions = {}): Promise<HttpResult> {
-    const secrets = secretsFor(opts.auth, opts.headers);
     const url = buildUrl(baseUrl, path, opts.query);
     const headers = buildHeaders(opts.auth, opts.headers, 'application/json');
     const body = encodeBody(opts.body, headers);
@@ -284,7 +284,7 @@ export function createClient(options: ClientOptions): Client {
       record?.headers(res.statusCode, resHeaders);
       text = await readCapped(res.body, cap, resHeaders['content-length'], what, names.maxResponseBytes, opts.meter);
     } catch (error) {
-      const lost = toTransportError(error, what, secrets, { timeout: abort.bound, bound, caller: opts.signal });
+      const lost = toTransportError(error, what, secretsFor(opts.auth, opts.headers), { timeout: abort.bound, bound, caller: opts.signal });
       record?.fail(lost);
       throw lost;
     } finally {
@@ -303,7 +303,6 @@ export function createClient(options: ClientOptions): Client {
   }
 
   async function stream(method: string, path: string, opts: StreamOptions = {}): Promise<StreamResponse> {
-    const secrets = secretsFor(opts.auth, opts.headers);
     const url = buildUrl(baseUrl, path, opts.query);
     const headers = buildHeaders(opts.auth, opts.headers, 'text/event-stream');
     const what = `${method} ${path}`;
@@ -322,7 +321,7 @@ export function createClient(options: ClientOptions): Client {
       const at = { abort, record, deadlinePassed: opts.deadlinePassed };
       if (replayedEnding(options.virtualWaits, res.statusCode, flattenHeaders(res.headers), at)) throw abort.signal.reason;
     } catch (error) {
-      const lost = toTransportError(error, what, secrets, { timeout: abort.bound, bound: timeoutMs, caller: opts.signal });
+      const lost = toTransportError(error, what, secretsFor(opts.auth, opts.headers), { timeout: abort.bound, bound: timeoutMs, caller: opts.signal });
       record?.fail(lost);
       abort.done();
       throw lost;
@@ -343,7 +342,7 @@ export function createClient(options: ClientOptions): Client {
       } catch (error) {
         whole = false;
         if (!(error instanceof ResponseTooLarge)) {
-          const lost = toTransportError(error, what, secrets, { caller: opts.signal });
+          const lost = toTransportError(error, what, secretsFor(opts.auth, opts.headers), { caller: opts.signal });
           record?.fail(lost);
           throw lost;
         }
@@ -383,14 +382,15 @@ export function createClient(options: ClientOptions): Client {
         record?.end({ by: 'host' });
       } catch (error) {
         if (closed) return;
-        const lost = toTransportError(error, what, secrets, { caller: opts.signal });
+        const lost = toTransportError(error, what, secretsFor(opts.auth, opts.headers), { caller: opts.signal });
         record?.fail(lost);
         throw lost;
       } finally {
         close();
       }
     }
-    return { status: res.statusCode, headers: resHeaders, chunks, close, ...(record?.takeFrame === undefined ? {} : { takeFrame: record.takeFrame }) };
+    const { takeFrame, takeText } = record ?? {};
+    return { status: res.statusCode, headers: resHeaders, chunks, close, ...(takeFrame && { takeFrame }), ...(takeText && { takeText }) };
   }
 
   return {

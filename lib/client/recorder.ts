@@ -2,7 +2,8 @@
 // builds the certification's archive on it): the request as sent, the response as read, chunk by
 // chunk for a stream, and when each part happened. A client without a recorder behaves exactly
 // as one with none; a recorder only watches, it never changes what is sent or read (the frames
-// it hands a stream's reader, `takeFrame`, are what the reader would have parsed itself).
+// it hands a stream's reader, `takeFrame`, are what the reader would have parsed itself, and the
+// text, `takeText`, what it would have decoded).
 
 export interface SentRequest {
   method: string;
@@ -43,6 +44,13 @@ export interface ExchangeRecord {
    * instead of parsing the frame again: the value JSON.parse gives for that text, not too deep.
    */
   takeFrame?(data: string): unknown;
+  /**
+   * The text of the chunk told last, as the recorder decoded it (UTF-8, a character split between
+   * two chunks whole in the later), taken once; with `end`, what its decoder still holds when the
+   * body ends. Undefined when it does not decode the stream: it decodes all of a stream or none of
+   * it. The reader of the same stream takes it instead of decoding the chunk a second time.
+   */
+  takeText?(end?: boolean): string | undefined;
 }
 
 export interface ExchangeRecorder {

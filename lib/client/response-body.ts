@@ -7,10 +7,18 @@
 import { jsonTextDeepAndBalanced, MAX_JSON_DEPTH } from '../json-depth.ts';
 import { ResponseTooDeep, ResponseTooLarge } from './transport-errors.ts';
 
-/** Response headers with lower-case names; a repeated header's values joined with `, `. */
+/**
+ * Response headers with lower-case names; a repeated header's values joined with `, `. By index
+ * over the names, not a for-of over `Object.entries`: every answer's headers pass here, mostly in
+ * V8's unoptimized tiers (bin/ raises its optimization budget), where that made a pair and an
+ * iterator result per header.
+ */
 export function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
+  const names = Object.keys(raw);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    const value = raw[name];
     if (value === undefined) continue;
     out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }

@@ -21,8 +21,14 @@ function childPath(parent: string, key: string | number): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
 }
 
+/** Any UTF-16 surrogate, paired or not. */
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 /** True when the string holds a UTF-16 surrogate that is not half of a pair. */
 export function hasLoneSurrogate(text: string): boolean {
+  // Most text holds no surrogate at all, which one native search tells before any pairing is read:
+  // a bundle's every string is checked before each of its canonical forms is taken.
+  if (!SURROGATE.test(text)) return false;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
     if (unit >= 0xd800 && unit <= 0xdbff) {

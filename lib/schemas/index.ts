@@ -1,6 +1,7 @@
 /**
  * The wire-shape validators: every `schemas/v2/*.schema.json` loaded into one Ajv 2020-12
- * instance (strict, allErrors, ajv-formats), compiled on first use and cached. The build
+ * instance (strict, allErrors, ajv-formats; `date-time` read as ./date-time.ts reads it, to the
+ * same verdicts), compiled on first use and cached. The build
  * (`npm run build`) compiles them all once, ahead of time, into `dist/lib/schemas/precompiled.cjs`
  * (Ajv standalone code, `./standalone.ts`); the built command loads that instead of compiling.
  *
@@ -12,8 +13,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Ajv2020, AnySchemaObject, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { packagePath } from '../package-root.ts';
 import { TestBug } from '../test-bug.ts';
+import { DATE_TIME } from './date-time.ts';
 import { checkSuiteRules } from './suite-rules.ts';
 import { isJsonObject } from '../json-value.ts';
 
@@ -67,10 +70,13 @@ interface Registry {
   readonly compile: (ref: string) => ValidateFunction | undefined;
 }
 
+/** The formats the schemas name: ajv-formats' full ones, `date-time` read as ./date-time.ts reads it. */
+export const SCHEMA_FORMATS: Readonly<Record<string, unknown>> = { ...fullFormats, 'date-time': DATE_TIME };
+
 /** What the build's `precompiled.cjs` exports (`./standalone.ts` writes it). */
 export interface PrecompiledSchemas {
-  /** schema `$id` or `$def` ref → its validator */
-  readonly validators: Readonly<Record<string, ValidateFunction>>;
+  /** schema `$id` or `$def` ref → its validator, the formats it names read from `formats` (SCHEMA_FORMATS) */
+  readonly withFormats: (formats: Readonly<Record<string, unknown>>) => Readonly<Record<string, ValidateFunction>>;
   readonly idByName: Readonly<Record<string, string>>;
   readonly payloadRefByType: Readonly<Record<string, string>>;
 }
@@ -201,10 +207,11 @@ function load(): Registry {
   // A mutant schema set (the kill matrix) is compiled here, never taken from the build.
   const built = mutation === undefined ? readPrecompiled() : undefined;
   if (built) {
+    const validators = built.withFormats(SCHEMA_FORMATS);
     registry = {
       idByName: new Map(Object.entries(built.idByName)),
       payloadRefByType: new Map(Object.entries(built.payloadRefByType)),
-      compile: (ref) => built.validators[ref],
+      compile: (ref) => validators[ref],
     };
     return registry;
   }
@@ -232,6 +239,7 @@ export function loadSchemas(source: boolean): { ajv: Ajv2020; idByName: Map<stri
   const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
   const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true, verbose: true, code: { source } });
   addFormats(ajv);
+  ajv.addFormat('date-time', DATE_TIME);
   // An annotation keyword: the payload map is read from the raw document below.
   ajv.addKeyword({ keyword: TYPE_INDEX_KEYWORD, schemaType: 'object' });
   ajv.addKeyword({ keyword: BOUNDS_KEYWORD, schemaType: 'object' });

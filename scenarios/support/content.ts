@@ -25,8 +25,25 @@ export const CONTENT_KEYS = [
   'explanation',
 ];
 
+/**
+ * The content strings of each fixture document, worked out once: every observed run is checked
+ * for content three times or more (the served facts' eval payloads, summary and labels, and the
+ * legs' own checks), each time against the same suite, and a fixture document does not change
+ * once read (lib/ledger/fit.ts reads them so too). Held as long as the document is.
+ */
+const contentOf = new WeakMap<FixtureDocument, readonly string[]>();
+
 /** Every string of the suite that is content (length ≥ 4, so ids like "a" do not trip it). */
-export function suiteContentStrings(doc: FixtureDocument): string[] {
+export function suiteContentStrings(doc: FixtureDocument): readonly string[] {
+  let content = contentOf.get(doc);
+  if (content === undefined) {
+    content = contentStringsOf(doc);
+    contentOf.set(doc, content);
+  }
+  return content;
+}
+
+function contentStringsOf(doc: FixtureDocument): string[] {
   const found = new Set<string>();
   const visit = (value: unknown, inContent: boolean, key?: string): void => {
     if (typeof value === 'string') {
@@ -52,18 +69,29 @@ export function suiteContentStrings(doc: FixtureDocument): string[] {
   return [...found];
 }
 
+/**
+ * The paths of the content-bearing keys in `value`. The walk goes by index over each member list
+ * and builds a path only for a member that can hold keys (an object or an array), not for every
+ * scalar: it reads every payload of every observed run, and the for-of walk it replaces made an
+ * iterator result, a pair and a path string for each member.
+ */
 function forbiddenKeys(value: unknown, path = '$', out: string[] = []): string[] {
-  if (Array.isArray(value))
-    value.forEach((item, i) => {
-      forbiddenKeys(item, `${path}[${i}]`, out);
-    });
-  else if (value !== null && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (holdsMembers(value[i])) forbiddenKeys(value[i], `${path}[${i}]`, out);
+  } else if (holdsMembers(value)) {
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      const v = (value as Record<string, unknown>)[k];
       if (CONTENT_KEYS.includes(k)) out.push(`${path}.${k}`);
-      forbiddenKeys(v, `${path}.${k}`, out);
+      if (holdsMembers(v)) forbiddenKeys(v, `${path}.${k}`, out);
     }
   }
   return out;
+}
+
+function holdsMembers(value: unknown): value is object {
+  return value !== null && typeof value === 'object';
 }
 
 /** Members whose string values are ids, versions or closed enums: never content. */
@@ -85,9 +113,10 @@ const ID_OR_ENUM_KEYS = new Set([
 /** Every string value served, but those under an id or enum member. */
 function servedStrings(value: unknown, out: string[] = []): string[] {
   if (typeof value === 'string') out.push(value);
-  else if (Array.isArray(value)) for (const item of value) servedStrings(item, out);
-  else if (value !== null && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) if (!ID_OR_ENUM_KEYS.has(k)) servedStrings(v, out);
+  else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) servedStrings(value[i], out);
+  else if (holdsMembers(value)) {
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i++) if (!ID_OR_ENUM_KEYS.has(keys[i]!)) servedStrings((value as Record<string, unknown>)[keys[i]!], out);
   }
   return out;
 }

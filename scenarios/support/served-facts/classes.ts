@@ -38,10 +38,26 @@ export function slug(text: string): string {
  */
 const ECHOED_IDS = new Set(['suiteId', 'suiteVersion', 'taskId', 'runId', 'baselineRunId', 'fixtureRuns', 'modes', 'mode', 'evaluatorType', 'verdict']);
 
+/**
+ * Every string served, with its path, but those under an echoed id. By index, and a path is built
+ * only for a member that is a string or holds members, not for every number and flag: this reads
+ * every eval.* payload of every observed run.
+ */
 function servedStrings(value: unknown, path: string, out: Array<{ path: string; text: string }>): void {
   if (typeof value === 'string') out.push({ path, text: value });
-  else if (Array.isArray(value)) for (const [i, item] of value.entries()) servedStrings(item, `${path}[${i}]`, out);
-  else if (isJsonObject(value)) for (const [k, v] of Object.entries(value)) if (!ECHOED_IDS.has(k)) servedStrings(v, `${path}.${k}`, out);
+  else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (mayHoldStrings(value[i])) servedStrings(value[i], `${path}[${i}]`, out);
+  } else if (isJsonObject(value)) {
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      if (!ECHOED_IDS.has(k) && mayHoldStrings(value[k])) servedStrings(value[k], `${path}.${k}`, out);
+    }
+  }
+}
+
+function mayHoldStrings(value: unknown): boolean {
+  return typeof value === 'string' || (value !== null && typeof value === 'object');
 }
 
 /** The shortest slug compared: shorter content ("ok", "a") cannot be told from a word of a label. */
