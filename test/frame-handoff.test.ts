@@ -96,9 +96,35 @@ describe("a stream's text handed from the route step to the reader", () => {
   });
 });
 
+/** A host answering every request with `body` as an event stream, `piece` bytes a write, `pauseMs` between writes (0: none). */
+async function streamingHost(body: string | Buffer, piece: number, pauseMs: number): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+  const server = createServer(async (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (let at = 0; at < body.length; at += piece) {
+      res.write(typeof body === 'string' ? body.slice(at, at + piece) : body.subarray(at, at + piece));
+      if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+    res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The run's log read over SSE from `baseUrl` by a client recording into `recorder`, or by one with none. */
+async function readThrough(baseUrl: string, recorder?: ExchangeRecorder) {
+  const client = createClient({ baseUrl, apiKey: 'k', ...(recorder === undefined ? {} : { recorder }) });
+  try {
+    return await readRunEvents(client, RUN, { deadlineMs: 10_000, transport: 'sse' });
+  } finally {
+    await client.close();
+  }
+}
+
 describe('a read through a recording client', () => {
-  let server: ReturnType<typeof createServer>;
-  let baseUrl = '';
+  let host: Awaited<ReturnType<typeof streamingHost>>;
   beforeAll(async () => {
     // Frames split across chunks, a batch, a repeated frame and a frame that is not JSON.
     const body = [
@@ -109,27 +135,13 @@ describe('a read through a recording client', () => {
       'data: {oops\n\n',
       frame(event(4, 'run.completed'), 4),
     ].join('');
-    server = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      for (let at = 0; at < body.length; at += 37) res.write(body.slice(at, at + 37));
-      res.end();
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    host = await streamingHost(body, 37, 0);
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => host.close());
 
   it('reads the same events, and the same reason, as a client with no recorder', async () => {
-    const read = async (recorder?: ExchangeLog) => {
-      const client = createClient({ baseUrl, apiKey: 'k', ...(recorder === undefined ? {} : { recorder }) });
-      try {
-        return await readRunEvents(client, RUN, { deadlineMs: 10_000, transport: 'sse' });
-      } finally {
-        await client.close();
-      }
-    };
-    const log = new ExchangeLog(baseUrl);
-    const [plain, recorded] = [await read(), await read(log)];
+    const log = new ExchangeLog(host.baseUrl);
+    const [plain, recorded] = [await readThrough(host.baseUrl), await readThrough(host.baseUrl, log)];
     expect(recorded).toEqual(plain);
     expect(recorded.events.map((e) => (e as { sequence: number }).sequence)).toEqual([0, 1, 2, 3, 4]);
     expect(log.exchanges[0]?.frames?.seen).toBe(7);
@@ -137,41 +149,23 @@ describe('a read through a recording client', () => {
 });
 
 describe('a read through a recording client, its characters split between chunks', () => {
-  let server: ReturnType<typeof createServer>;
-  let baseUrl = '';
+  let host: Awaited<ReturnType<typeof streamingHost>>;
   beforeAll(async () => {
     // Frames whose data holds characters of two, three and four bytes, sent a few bytes at a time
-    // so that chunks end inside characters; the last frame ends its lines with a bare CR.
+    // so that chunks end inside characters, with a pause between pieces so that each arrives as a
+    // chunk of its own; the last frame ends its lines with a bare CR.
     const body = Buffer.from(
       [frame({ ...event(0), payload: { note: 'é€😀' } }, 0), frame({ ...event(1, 'run.completed'), payload: { note: '😀😀' } }, 1).replaceAll('\n', '\r')].join(
         '',
       ),
     );
-    server = createServer(async (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      // A pause between pieces, so that each arrives as a chunk of its own.
-      for (let at = 0; at < body.length; at += 5) {
-        res.write(body.subarray(at, at + 5));
-        await new Promise((resolve) => setTimeout(resolve, 2));
-      }
-      res.end();
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    host = await streamingHost(body, 5, 2);
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => host.close());
 
   it('reads the text as the route step decoded it, the same events as a client with no recorder', async () => {
-    const read = async (recorder?: ExchangeRecorder) => {
-      const client = createClient({ baseUrl, apiKey: 'k', ...(recorder === undefined ? {} : { recorder }) });
-      try {
-        return await readRunEvents(client, RUN, { deadlineMs: 10_000, transport: 'sse' });
-      } finally {
-        await client.close();
-      }
-    };
     // The route step's log, counting the texts the reader takes from it.
-    const log = new ExchangeLog(baseUrl);
+    const log = new ExchangeLog(host.baseUrl);
     let taken = 0;
     const counting: ExchangeRecorder = {
       begin(request) {
@@ -186,7 +180,7 @@ describe('a read through a recording client, its characters split between chunks
         };
       },
     };
-    const [plain, recorded] = [await read(), await read(counting)];
+    const [plain, recorded] = [await readThrough(host.baseUrl), await readThrough(host.baseUrl, counting)];
     expect(recorded).toEqual(plain);
     expect(recorded.events.map((e) => (e as { payload: { note: string } }).payload.note)).toEqual(['é€😀', '😀😀']);
     expect(taken).toBeGreaterThan(10);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
-import { cli, cliWith } from './support/cli.ts';
+import { cli, cliWith, signingFlags } from './support/cli.ts';
 import type { EmbeddedHostFactory } from '../lib/certify.ts';
 import { createClient, TransportError } from '../lib/client/index.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
@@ -57,12 +57,7 @@ describe('a host that echoes the Authorization header, the body and the query in
       join(dir, 'summary.md'),
       '--certify',
       join(dir, 'bundle.json'),
-      '--signing-key',
-      join(dir, 'host.pem'),
-      '--signing-key-id',
-      'echo-host',
-      '--host-build',
-      'commit:0123456789abcdef',
+      ...signingFlags(join(dir, 'host.pem'), 'echo-host'),
     );
     const wallMs = Date.now() - started;
     // The host refuses every run, so rows fail; what matters is where their reasons go.

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceHost } from '../hosts/reference/server.ts';
 import { generateDevKeyPair, rawPublicKeyB64url } from '../lib/evidence/keys.ts';
-import { cli, hostFlags } from './support/cli.ts';
+import { cli, hostFlags, signingFlags } from './support/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'owec-profiles-cli-'));
 const KEY = generateDevKeyPair();
@@ -31,19 +31,7 @@ const bundlePath = join(dir, 'no-eval.bundle.json');
 
 beforeAll(async () => {
   host = await startReferenceHost({ log: () => {}, signingKey: KEY.privateKeyPem, signingKeyId: KEY_ID, evalSuite: false });
-  noEval = await cli(
-    'run',
-    ...hostFlags(host),
-    '--require-behavior',
-    '--certify',
-    bundlePath,
-    '--signing-key',
-    join(dir, 'host.pem'),
-    '--signing-key-id',
-    KEY_ID,
-    '--host-build',
-    'commit:0123456789abcdef',
-  );
+  noEval = await cli('run', ...hostFlags(host), '--require-behavior', '--certify', bundlePath, ...signingFlags(join(dir, 'host.pem'), KEY_ID));
 });
 
 afterAll(async () => {

@@ -19,7 +19,7 @@ import { startReferenceHost } from '../hosts/reference/server.ts';
 import { seconds } from '../lib/client/util.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
 import { MAX_TIMER_MS } from '../lib/timers.ts';
-import { cli } from './support/cli.ts';
+import { cli, signingFlags } from './support/cli.ts';
 import { patientAll } from './support/slowness.ts';
 
 /** The archived request timeout, and a bound below what the replay of its hanging creates needs, stretched together by the machine's slowness. */
@@ -51,18 +51,7 @@ beforeAll(async () => {
     'run',
     ...['--base-url', hostile.baseUrl, '--api-key', KEY_A, '--tenant-b-api-key', KEY_B],
     ...['--filter', '0244\\.(trial|regression|fixtures-valid)', '--concurrency', '1', '--request-timeout', String(requestTimeoutMs), '--progress', 'none'],
-    ...[
-      '--certify',
-      bundle,
-      '--archive',
-      archive,
-      '--signing-key',
-      join(dir, 'host.pem'),
-      '--signing-key-id',
-      KEY_ID,
-      '--host-build',
-      'commit:0123456789abcdef',
-    ],
+    ...['--certify', bundle, '--archive', archive, ...signingFlags(join(dir, 'host.pem'), KEY_ID)],
   );
 }, 60_000);
 

@@ -12,7 +12,7 @@ import { claimedProfilesFromDiscovery } from '../lib/evidence/derivation.ts';
 import { certificatePath } from '../lib/evidence/eval-certificate.ts';
 import { generateDevKeyPair } from '../lib/evidence/keys.ts';
 import { thisHarness } from '../lib/evidence/harness.ts';
-import { cli, hostFlags } from './support/cli.ts';
+import { cli, hostFlags, signingFlags } from './support/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'owec-verify-run-'));
 const KEY_ID = 'verify-run-key';
@@ -26,20 +26,7 @@ let run: { code: number; out: string; err: string };
 
 beforeAll(async () => {
   host = await startReferenceHost({ log: () => {}, signingKey: key.privateKeyPem, signingKeyId: KEY_ID });
-  run = await cli(
-    'run',
-    ...hostFlags(host),
-    '--filter',
-    'memory',
-    '--certify',
-    bundlePath,
-    '--signing-key',
-    join(dir, 'host.pem'),
-    '--signing-key-id',
-    KEY_ID,
-    '--host-build',
-    'commit:0123456789abcdef',
-  );
+  run = await cli('run', ...hostFlags(host), '--filter', 'memory', '--certify', bundlePath, ...signingFlags(join(dir, 'host.pem'), KEY_ID));
 });
 
 afterAll(async () => {

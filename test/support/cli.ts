@@ -19,3 +19,8 @@ export async function cliWith(embeddedHost: EmbeddedHostFactory | undefined, ...
 export function hostFlags(host: { baseUrl: string; tenants: { a: { apiKey: string }; b: { apiKey: string } } }): string[] {
   return ['--base-url', host.baseUrl, '--api-key', host.tenants.a.apiKey, '--tenant-b-api-key', host.tenants.b.apiKey];
 }
+
+/** The flags that sign a bundle with the host's key `keyPath` (its id `keyId`) and name a build, as a vendor certifies. */
+export function signingFlags(keyPath: string, keyId: string): string[] {
+  return ['--signing-key', keyPath, '--signing-key-id', keyId, '--host-build', 'commit:0123456789abcdef'];
+}
