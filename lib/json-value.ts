@@ -38,9 +38,9 @@ export function jsonDeepEqual(a: unknown, b: unknown): boolean {
   const ao = a as Record<string, unknown>;
   const bo = b as Record<string, unknown>;
   // As many defined members on each side, and each of a's equal to b's (counted, not listed:
-  // the served facts compare every event of every read form). Indexed loops: the command runs
-  // much of its code unoptimized (bin/ raises V8's optimization budget), where a for-of over the
-  // keys allocates an iterator result a step.
+  // the served facts compare every event of every read form). Indexed loops, here and in the other
+  // walks every answer or event passes through: the command runs much of its code unoptimized
+  // (bin/ raises V8's optimization budget), where a for-of allocates an iterator result a step.
   let defined = 0;
   const aKeys = Object.keys(ao);
   for (let i = 0; i < aKeys.length; i++) {

@@ -69,6 +69,15 @@ function expectEndToEndOnly(headers: IncomingHttpHeaders): void {
   expect(String(headers.connection ?? '')).not.toMatch(/x-hop/);
 }
 
+/** What the upstream saw of a GET of `path` through `proxy`, which is closed after. */
+async function seenThrough(proxy: { baseUrl: string; close: () => Promise<void> }, path?: string): Promise<IncomingHttpHeaders> {
+  try {
+    return await sentThrough(proxy.baseUrl, path);
+  } finally {
+    await proxy.close();
+  }
+}
+
 describe('a proxy forwards no hop-by-hop field of the client', () => {
   it("the tests' pass-through (test/support/forward.ts)", async () => {
     const proxy = createServer((req, res) => forward(new URL(upstreamUrl), req, res));
@@ -82,38 +91,20 @@ describe('a proxy forwards no hop-by-hop field of the client', () => {
   });
 
   it("the bench's latency proxy (bench/waiting.ts)", async () => {
-    const proxy = await startDelayProxy(upstreamUrl, 0);
-    try {
-      expectEndToEndOnly(await sentThrough(proxy.baseUrl));
-    } finally {
-      await proxy.close();
-    }
+    expectEndToEndOnly(await seenThrough(await startDelayProxy(upstreamUrl, 0)));
   });
 
   it("a hostile host's pass-through of what it does not break (hosts/hostile/catalogue.ts)", async () => {
-    const proxy = await startHostileHost(upstreamUrl, HOSTILE_BEHAVIOURS.find((b) => b.name === 'hang-summary')!, []);
-    try {
-      expectEndToEndOnly(await sentThrough(proxy.baseUrl));
-    } finally {
-      await proxy.close();
-    }
+    expectEndToEndOnly(await seenThrough(await startHostileHost(upstreamUrl, HOSTILE_BEHAVIOURS.find((b) => b.name === 'hang-summary')!, [])));
   });
 
   it("a hostile host's event stream with its terminal event withheld (hosts/hostile/helpers.ts withheldTerminal)", async () => {
-    const proxy = await startHostileHost(upstreamUrl, HOSTILE_BEHAVIOURS.find((b) => b.name === 'keep-alive-no-terminal')!, []);
-    try {
-      expectEndToEndOnly(await sentThrough(proxy.baseUrl, '/runs/run-1/events'));
-    } finally {
-      await proxy.close();
-    }
+    expectEndToEndOnly(
+      await seenThrough(await startHostileHost(upstreamUrl, HOSTILE_BEHAVIOURS.find((b) => b.name === 'keep-alive-no-terminal')!, []), '/runs/run-1/events'),
+    );
   });
 
   it("the honest variants' wire proxy (hosts/honest-variants/wire.ts)", async () => {
-    const proxy = await startWireProxy(upstreamUrl, {});
-    try {
-      expectEndToEndOnly(await sentThrough(proxy.baseUrl));
-    } finally {
-      await proxy.close();
-    }
+    expectEndToEndOnly(await seenThrough(await startWireProxy(upstreamUrl, {})));
   });
 });

@@ -8,10 +8,8 @@ import { jsonTextDeepAndBalanced, MAX_JSON_DEPTH } from '../json-depth.ts';
 import { ResponseTooDeep, ResponseTooLarge } from './transport-errors.ts';
 
 /**
- * Response headers with lower-case names; a repeated header's values joined with `, `. By index
- * over the names, not a for-of over `Object.entries`: every answer's headers pass here, mostly in
- * V8's unoptimized tiers (bin/ raises its optimization budget), where that made a pair and an
- * iterator result per header.
+ * Response headers with lower-case names; a repeated header's values joined with `, `. Every
+ * answer's headers pass here: by index, not for-of (why: lib/json-value.ts jsonDeepEqual).
  */
 export function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};

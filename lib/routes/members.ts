@@ -148,9 +148,8 @@ class Fold {
     this.#skip = skip;
   }
 
-  // The walks below index their arrays rather than for-of over them: they visit every member of
-  // every answer and frame, much of it in V8's unoptimized tiers (bin/ raises its optimization
-  // budget), where a for-of allocates an iterator result a step (as lib/json-value.ts jsonDeepEqual).
+  // The walks below visit every member of every answer and frame: by index, not for-of (why:
+  // lib/json-value.ts jsonDeepEqual).
 
   /** The document's root: its members (all but `except`), or its items as `[]`; a root scalar has no path. */
   root(value: unknown, reach: SchemaReach, except?: string): void {
