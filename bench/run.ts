@@ -1,7 +1,8 @@
 // `npm run bench [-- SECTION… ] [--write]`: the figures the issues ask for, measured on this
 // machine and printed; with --write they replace their sections of bench/RESULTS.md (the other
-// sections stay as they were). SECTION is a word of a section's name, e.g. `latitude`; none runs
-// every section. Speed targets live here, never in tests.
+// sections stay as they were). SECTION is a word of a section's name, e.g. `latitude`, or a whole
+// name, which selects that section alone (`"kill matrix"`, not also "Kill matrix: generated wire
+// mutants"); none runs every section. Speed targets live here, never in tests.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -28,8 +29,7 @@ import { benchWireMutants } from './wire-mutants.ts';
 const args = process.argv.slice(2);
 const write = args.includes('--write');
 const wanted = args.filter((arg) => arg !== '--write').map((arg) => arg.toLowerCase());
-const results: Array<[string, BenchResult[]]> = [];
-for (const [section, bench] of [
+const SECTIONS = [
   ['Reference grader', benchGrader],
   ['Reference grader vs agentevals', benchAgentevals],
   ['Reference host', benchHost],
@@ -50,8 +50,13 @@ for (const [section, bench] of [
   ['Kill matrix: generated wire mutants', benchWireMutants],
   ['npm test, file by file', benchNpmTest],
   ['Install: npm ci from an empty cache', benchInstall],
-] as const) {
-  if (wanted.length > 0 && !wanted.some((word) => section.toLowerCase().includes(word))) continue;
+] as const;
+const names = SECTIONS.map(([section]) => section.toLowerCase());
+/** A whole section's name selects that section alone; any other word, every section whose name holds it. */
+const selects = (word: string, section: string): boolean => (names.includes(word) ? section.toLowerCase() === word : section.toLowerCase().includes(word));
+const results: Array<[string, BenchResult[]]> = [];
+for (const [section, bench] of SECTIONS) {
+  if (wanted.length > 0 && !wanted.some((word) => selects(word, section))) continue;
   process.stderr.write(`bench: ${section}…\n`);
   results.push([section, await bench()]);
 }
