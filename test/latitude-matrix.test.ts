@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LedgerRow } from '../lib/evidence/types.ts';
 import { loadScenarios } from '../scenarios/index.ts';
-import { certifyConfiguration, requireBehaviorRows, type HostRun } from './support/matrix-harness.ts';
+import { certifyConfiguration, requireBehaviorRows, VARIANT_GENERATED_SUITES, type HostRun } from './support/matrix-harness.ts';
 import { HONEST_VARIANTS } from '../hosts/honest-variants/catalogue.ts';
 import {
   CONDITIONAL,
@@ -76,11 +76,9 @@ const REPLAYED = 'unavailable-with-retry-after';
 function variantRun(variant: (typeof HONEST_VARIANTS)[number]): Promise<HostRun> {
   let run = variantRuns.get(variant.name);
   if (run === undefined) {
-    // Generated suites too (the matrix's fixed seed): a permitted choice must pass the suites
-    // around the fixtures as well as the fixtures.
     run = certifyConfiguration(variant.options, scenarios, {
       wire: variant.wire,
-      generated: 6,
+      generated: VARIANT_GENERATED_SUITES,
       ...(variant.name === REPLAYED ? { archive: true, checkKeys: true } : {}),
     });
     variantRuns.set(variant.name, run);

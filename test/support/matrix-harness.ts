@@ -81,6 +81,13 @@ const MATRIX_CONCURRENCY = 16;
 /** The matrices certify with one fixed seed, so a generated suite is the same from run to run. */
 export const MATRIX_SEED = '6d6174726978000000000000000000ff';
 
+/**
+ * The generated suites each honest variant of the latitude matrix is certified with (at the
+ * matrix's seed): a permitted choice must pass the suites around the fixtures as well as the
+ * fixtures.
+ */
+export const VARIANT_GENERATED_SUITES = 6;
+
 /** Every leg of `scenarios` against the reference host started with `options`. */
 export async function certifyConfiguration(options: ReferenceHostOptions, scenarios: Scenario[], choices: CertifyChoices = {}): Promise<HostRun> {
   const violations: string[] = [];
