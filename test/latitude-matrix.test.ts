@@ -13,6 +13,7 @@ import { certifyConfiguration, requireBehaviorRows, VARIANT_GENERATED_SUITES, ty
 import { HONEST_VARIANTS } from '../hosts/honest-variants/catalogue.ts';
 import {
   CONDITIONAL,
+  GRADED,
   censusHost,
   generatedVariants,
   limitVariants,
@@ -38,6 +39,12 @@ const CERTIFICATION_MS = patient(60_000);
 const GENERATED_SAMPLE = 6;
 /** The sample's seed is fixed, so a failure is replayed by the same run of this file. */
 const SAMPLE_SEED = certificationSeed('1a7170de5eed0019');
+/**
+ * Generated variants certified in every run beside the sample: each was failed by a check that
+ * read more than the text fixes, found when the bench certified every variant (bench/RESULTS.md
+ * "Issue 32, seventeenth round"), so each stays a fixed witness of its reading whatever the sample.
+ */
+const PINNED_GENERATED = ['generated-omit-agent-tool-returned-status', 'generated-omit-error-envelope-details', 'generated-limit-maxtaskspersuite-1'];
 
 // The census: which optional members the reference host sends at all (one certification).
 const census = censusHost();
@@ -127,7 +134,12 @@ describe('the latitude matrix: every honest variant certifies clean', () => {
     for (const id of plain.strictDenials) expect(strict.rows.get(id)?.result, id).toBe('executed-fail');
   });
 
-  for (const variant of sampleVariants(generated, GENERATED_SAMPLE, SAMPLE_SEED)) {
+  const pinned = PINNED_GENERATED.map((name) => generated.find((variant) => variant.name === name)).filter((variant) => variant !== undefined);
+  it('certifies each pinned generated variant in every run', () => {
+    expect(pinned.map((variant) => variant.name)).toEqual(PINNED_GENERATED);
+  });
+
+  for (const variant of new Set([...pinned, ...sampleVariants(generated, GENERATED_SAMPLE, SAMPLE_SEED)])) {
     it(`${variant.name} (generated): ${variant.choice}`, { timeout: CERTIFICATION_MS }, async () => {
       const before = variant.applied?.count ?? 0;
       const run = await certifyConfiguration(variant.options, scenarios, { wire: variant.wire });
@@ -177,6 +189,25 @@ describe('the latitude matrix: every honest variant certifies clean', () => {
       _bounds: { measure: 'count-at-most', at: '/suite/tasks/*/fixtures/toolResponses' },
     };
     expect(limitVariants(facet).map((variant) => variant.name)).toContain('generated-limit-maxtoolresponsespertask-1');
+  });
+
+  it('gives no unusual value to a member the grade is computed from, each named with its clause', () => {
+    const members = new Set(optionalMembers().map(memberName));
+    const names = new Set(optionalMemberVariants().map((variant) => variant.name));
+    for (const [member, clause] of Object.entries(GRADED)) {
+      expect(members, `${member} is not an optional member of a served shape`).toContain(member);
+      expect(clause, member).toMatch(/^RFC \d{4} §[A-Z]/);
+      expect(names, member).not.toContain(`generated-unusual-${member.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase()}`);
+    }
+  });
+
+  it("leaves a member out only where its schema lets it: the error envelope's details stay under run_state_conflict", () => {
+    const variant = optionalMemberVariants().find((v) => v.name === 'generated-omit-error-envelope-details')!;
+    const answer = (status: number, body: Record<string, unknown>) => ({ method: 'GET', pathname: '/runs/r/eval-summary', status, body });
+    const conflict = { error: 'run_state_conflict', message: 'the run is running', details: { runStatus: 'running' } };
+    expect(variant.wire!.rewriteJson!(answer(409, conflict))).toEqual(conflict);
+    const refused = { error: 'validation_error', message: 'tasks: too many', details: { field: 'tasks' } };
+    expect(variant.wire!.rewriteJson!(answer(400, refused))).toEqual({ error: 'validation_error', message: 'tasks: too many' });
   });
 
   it('leaves out no optional member but those an RFC requires under a condition, each with its clause', () => {

@@ -25,7 +25,7 @@ import { REFERENCE_BEHAVIOUR } from '../reference/eval/index.ts';
 import type { ReferenceHostOptions } from '../reference/server.ts';
 import type { HonestVariant } from './catalogue.ts';
 import type { WireChoice } from './wire.ts';
-import { isJsonObject } from '../../lib/json-value.ts';
+import { isJsonObject, jsonDeepEqual } from '../../lib/json-value.ts';
 
 type Json = Record<string, unknown>;
 type Schemas = ReadonlyMap<string, Json>;
@@ -64,6 +64,12 @@ export interface OptionalMember {
   /** Its path in the shape; `[]` stands for every item of an array. */
   path: string[];
   schema: Json;
+  /**
+   * Where its schema requires it all the same: an `allOf` clause of its holder's schema whose
+   * `if` names a member's `const` and whose `then` requires it (the error envelope's `details`
+   * under `run_state_conflict`). A holder with any of these values keeps the member.
+   */
+  requiredWhen?: Array<{ member: string; equals: unknown }>;
 }
 
 /** `shape.path`, e.g. `eval-summary.tasks[].costUsd`. */
@@ -75,12 +81,31 @@ function walk(node: unknown, doc: Json, schemas: Schemas, shape: string, path: s
   const { node: here, doc: home } = resolve(node, doc, schemas);
   if (path.length > 8) return;
   const required = new Set(Array.isArray(here.required) ? (here.required as string[]) : []);
+  const requiredWhen = conditionalRequirements(here);
   for (const [name, child] of Object.entries(isJsonObject(here.properties) ? here.properties : {})) {
     const resolved = resolve(child, home, schemas);
-    if (!required.has(name)) out.push({ shape, path: [...path, name], schema: resolved.node });
+    const when = requiredWhen.get(name);
+    if (!required.has(name)) out.push({ shape, path: [...path, name], schema: resolved.node, ...(when === undefined ? {} : { requiredWhen: when }) });
     walk(child, home, schemas, shape, [...path, name], out);
   }
   if (isJsonObject(here.items)) walk(here.items, home, schemas, shape, [...path, '[]'], out);
+}
+
+/**
+ * The members an object schema requires under a condition, by name: each `allOf` clause whose
+ * `if` gives a member a `const` and whose `then` requires them. An `if` of several members is
+ * read as any one of them, which keeps a member more often than the schema does, never less.
+ */
+function conditionalRequirements(schema: Json): Map<string, Array<{ member: string; equals: unknown }>> {
+  const out = new Map<string, Array<{ member: string; equals: unknown }>>();
+  for (const clause of Array.isArray(schema.allOf) ? schema.allOf : []) {
+    if (!isJsonObject(clause) || !isJsonObject(clause.if) || !isJsonObject(clause.then)) continue;
+    const tests = isJsonObject(clause.if.properties) ? Object.entries(clause.if.properties) : [];
+    const conditions = tests.flatMap(([member, test]) => (isJsonObject(test) && 'const' in test ? [{ member, equals: test.const }] : []));
+    for (const name of Array.isArray(clause.then.required) ? clause.then.required : [])
+      if (typeof name === 'string') out.set(name, [...(out.get(name) ?? []), ...conditions]);
+  }
+  return out;
 }
 
 /** The wire shapes a proxy can rewrite, with the answers that carry them. */
@@ -133,6 +158,16 @@ export const CONDITIONAL: Readonly<Record<string, string>> = {
   'run-snapshot.evalSuiteRef': 'RFC 0081 §B (the eval run names its suite)',
 };
 
+/**
+ * Members the harness grades from (lib/grader): a value off in its twelfth digit there is another
+ * value, which the host would have to grade as such, not the same value written otherwise; edited
+ * after the host graded, it is no honest variant (a suite costing exactly its maxCostUsd would
+ * then cost a hair over it and still pass). No unusual-value variant for these.
+ */
+export const GRADED: Readonly<Record<string, string>> = {
+  'provider.usage.costEstimateUsd': "RFC 0081 §C, RFC 0244 §B (a suite's cost is summed from it over every trial, and thresholds.maxCostUsd holds that sum)",
+};
+
 /** What a generated variant edits, counted so the matrix can show it was not a no-op. */
 export interface Applied {
   count: number;
@@ -175,7 +210,7 @@ function edits(member: OptionalMember, how: 'omit' | 'unusual', applied: Applied
   return (doc) => {
     const copy = structuredClone(doc);
     applied.count += editAt(copy, member.path, (holder, key) => {
-      if (how === 'omit') return delete holder[key];
+      if (how === 'omit') return !member.requiredWhen?.some((when) => jsonDeepEqual(holder[when.member], when.equals)) && delete holder[key];
       const before = JSON.stringify(holder[key]);
       holder[key] = change!(holder[key]);
       return JSON.stringify(holder[key]) !== before;
@@ -212,7 +247,7 @@ function placed(member: OptionalMember, edit: (doc: unknown) => unknown): { opti
   };
 }
 
-/** The variants of every optional member: one leaving it out (unless CONDITIONAL), one unusual value where its type has one. */
+/** The variants of every optional member: one leaving it out (unless CONDITIONAL), one unusual value where its type has one (unless GRADED). */
 export function optionalMemberVariants(members: readonly OptionalMember[] = optionalMembers()): GeneratedVariant[] {
   const out: GeneratedVariant[] = [];
   for (const member of members) {
@@ -223,12 +258,15 @@ export function optionalMemberVariants(members: readonly OptionalMember[] = opti
       .toLowerCase();
     const hows: Array<'omit' | 'unusual'> = [];
     if (CONDITIONAL[name] === undefined) hows.push('omit');
-    if (unusualValue(member.schema) !== undefined) hows.push('unusual');
+    if (GRADED[name] === undefined && unusualValue(member.schema) !== undefined) hows.push('unusual');
     for (const how of hows) {
       const applied: Applied = { count: 0 };
       out.push({
         name: `generated-${how}-${slug}`,
-        choice: how === 'omit' ? `${name} is left out wherever the reference host sends it` : `${name} carries an unusual valid value`,
+        choice:
+          how === 'omit'
+            ? `${name} is left out wherever the reference host sends it${member.requiredWhen === undefined ? '' : ' and its schema does not require it'}`
+            : `${name} carries an unusual valid value`,
         clause: `OpenWOP v2 ${member.shape} schema (${name} is optional)`,
         applied,
         member: name,

@@ -18,6 +18,7 @@ import { trialAnswers } from '../support/answers.ts';
 import { counterKey, noLiveCounterCall } from '../support/counters.ts';
 import { seedEvalSuite } from '../../lib/client/index.ts';
 import { fixture, type FixtureDocument } from '../../lib/fixtures.ts';
+import { fixtureMisfitOf } from '../../lib/ledger/fit.ts';
 import { need, type Checks } from '../../lib/ledger/leg.ts';
 import type { Target } from '../../lib/ledger/target.ts';
 import { SCRIPTED_AGENT } from '../support/eval-run.ts';
@@ -79,8 +80,11 @@ function twoSources(target: Target): FixtureDocument {
 /** RFC 0252 §B: each named task takes its fixtures from the source run its key names. */
 async function eachTaskOwnSource(check: Checks, target: Target, source: ReturnType<typeof requireCompleted>) {
   check.rule('each-task-own-source');
-  const other = requireCompleted(check, await sharedEvalRun(target, REPEAT_SOURCE));
   const doc = twoSources(target);
+  // Two tasks: a host whose limits refuse the suite (maxTasksPerSuite 1) cannot be probed so.
+  const misfit = fixtureMisfitOf(target.facet ?? {}, doc);
+  if (misfit !== undefined) return check.saw(`a replay naming two source runs for two tasks not seeded: ${misfit}`);
+  const other = requireCompleted(check, await sharedEvalRun(target, REPEAT_SOURCE));
   const seeded = await seedEvalSuite(target.client, doc);
   need(check, seeded.ok, `the seeding seam accepts the ${doc.id} suite`, seeded.ok ? undefined : seeded.reason);
   const run = requireCompleted(

@@ -77,11 +77,22 @@ function checkErringMiss(check: Checks, run: ObservedRun, trials: number): void 
   const called = payloads('agent.tool-called').filter((p) => p.toolName === COUNTER);
   check.equal(called.length, trials, `${run.runId}: one ${COUNTER} call per trial`);
   for (const call of called)
-    check.equal(returned.get(call.callId)?.status, 'error', `${run.runId}: the live counter answers op "${ERRING_OP}" with a tool error`);
+    check.equal(answeredAs(returned.get(call.callId)), 'error', `${run.runId}: the live counter answers op "${ERRING_OP}" with a tool error`);
   const task = summaryTask(run.summary ?? {}, REPEATED_TASK.taskId);
   check.equal(task?.fixtureMissCount, 2 * trials, `${run.runId}: fixtureMissCount counts the erring miss with the echo miss, in every trial`);
   check.equal(task?.passed, true, `${run.runId}: a miss the live tool answers with an error fails no trial closed; the task passes`);
   check.equal(task?.score, 1, `${run.runId}: the task scores what its golden answer gives`);
+}
+
+/**
+ * What a return says of its call: its `status`, or, where the host leaves the optional `status` out,
+ * `error` when it carries an error (CONTRACT §6, "What the harness accepts where the RFCs leave
+ * room": a failed call is still known by its `error`).
+ */
+function answeredAs(returned: Json | undefined): string {
+  if (returned === undefined) return 'no agent.tool-returned';
+  if (returned.status !== undefined) return String(returned.status);
+  return isJsonObject(returned.error) ? 'error' : 'neither a status nor an error';
 }
 
 /** The summary members a run's grade fixes (latency and the run's own ids excluded). */
