@@ -1,8 +1,9 @@
 // `npm run bench [-- SECTION… ] [--write]`: the figures the issues ask for, measured on this
 // machine and printed; with --write they replace their sections of bench/RESULTS.md (the other
-// sections stay as they were). SECTION is a word of a section's name, e.g. `latitude`, or a whole
-// name, which selects that section alone (`"kill matrix"`, not also "Kill matrix: generated wire
-// mutants"); none runs every section. Speed targets live here, never in tests.
+// sections stay as they were, and so does a section that throws). SECTION is a word of a
+// section's name, e.g. `latitude`, or a whole name, which selects that section alone (`"kill
+// matrix"`, not also "Kill matrix: generated wire mutants"); none runs every section. Speed
+// targets live here, never in tests.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -55,10 +56,21 @@ const names = SECTIONS.map(([section]) => section.toLowerCase());
 /** A whole section's name selects that section alone; any other word, every section whose name holds it. */
 const selects = (word: string, section: string): boolean => (names.includes(word) ? section.toLowerCase() === word : section.toLowerCase().includes(word));
 const results: Array<[string, BenchResult[]]> = [];
+/**
+ * Sections that threw (a matrix that no longer holds, a command that failed): named at the end,
+ * the run exits 1, and --write keeps their last written figures. The other sections still run.
+ */
+const thrown: Array<[string, string]> = [];
 for (const [section, bench] of SECTIONS) {
   if (wanted.length > 0 && !wanted.some((word) => selects(word, section))) continue;
   process.stderr.write(`bench: ${section}…\n`);
-  results.push([section, await bench()]);
+  try {
+    results.push([section, await bench()]);
+  } catch (error) {
+    const reason = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    thrown.push([section, reason]);
+    process.stderr.write(`bench: ${section} threw, and its figures are not written: ${reason}\n`);
+  }
 }
 
 /** Which tree was measured: its commit, and whether it had changes git does not hold. */
@@ -104,4 +116,5 @@ if (write) {
   writeFileSync(out, `${[...header, [...sections.values()].join('\n\n')].join('\n')}\n`);
   process.stdout.write(`written to ${out}\n`);
 }
-process.exitCode = results.every(([, rows]) => rows.every((row) => row.ok)) ? 0 : 1;
+for (const [section, reason] of thrown) process.stderr.write(`bench: ${section} threw: ${reason.split('\n')[0]}\n`);
+process.exitCode = thrown.length === 0 && results.every(([, rows]) => rows.every((row) => row.ok)) ? 0 : 1;
