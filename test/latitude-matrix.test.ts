@@ -27,6 +27,7 @@ import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
 import { certificationSeed } from '../lib/certification-seed.ts';
 import { patient } from './support/slowness.ts';
 import { replayCertification, rowDifferences } from '../lib/archive/replay.ts';
+import { readFilter } from '../lib/leg-filter.ts';
 
 const scenarios = await loadScenarios();
 /**
@@ -125,6 +126,22 @@ describe('the latitude matrix: every honest variant certifies clean', () => {
       });
     }
   }
+
+  it('a ceiling of 0 demands nothing of the generated suites at any seed: every one of them meets it', { timeout: CERTIFICATION_MS }, async () => {
+    const variant = HONEST_VARIANTS.find((v) => v.name === 'cost-ceiling-exclusive-at-zero')!;
+    // A seed at which a generated suite costing nothing passes on the reference grade, and the
+    // host holding its ceiling of 0 exclusively fails it: found by a sweep of seeds (bench/RESULTS.md
+    // "Issue 32, seventeenth round"); at the matrix's seed no such suite passes.
+    const run = await certifyConfiguration(variant.options, scenarios, {
+      wire: variant.wire,
+      generated: VARIANT_GENERATED_SUITES,
+      seed: '4969885ef6e96e162cec2935eee4f1ad',
+      filter: readFilter('generated-suites'),
+    });
+    const row = run.rows.get('openwop.requirement.0244.generated-suites');
+    expect(row?.result, row?.detail).toBe('inapplicable');
+    expect(row?.detail).toContain('maxCostUsdPerSuite');
+  });
 
   it('grades as --require-behavior does: the rows read from a certification without it are those of one with it', async () => {
     // A host without the seams: gates that --require-behavior fails deny legs here.

@@ -223,6 +223,10 @@ export default defineScenario('v2-eval-trajectory-trials/0244-af-generated-suite
         ? [{ suite: plan.replay.suite as Suite, ...(plan.replay.baseline ? { baseline: plan.replay.baseline as Suite } : {}) }]
         : Array.from({ length: plan.count }, (_, i) => generateCase(new Rand(seed.uint32(`generated-suite:${i}`)), bounds, stem, i));
       if (cases.length === 0) check.inapplicable('no suite was asked for (--generated 0)');
+      // A suite costs at least 0 USD, so under a ceiling of 0 every generated suite meets it
+      // exactly, which the host may hold either way (CONTRACT §6; the fit rule's atBound "open").
+      if (!plan.replay && bounds.maxCostUsdPerSuite === 0)
+        check.inapplicable("every generated suite has 0 USD of expected cost, exactly the host's agents.evalSuite.maxCostUsdPerSuite, which the host may hold either way");
       if (!plan.replay) {
         const defect = cases.map(generatorDefect).find((d) => d !== undefined);
         if (defect !== undefined) throw new TestBug(`Test bug: the generator made a suite the contract does not admit: ${defect}`);
