@@ -226,7 +226,9 @@ export default defineScenario('v2-eval-trajectory-trials/0244-af-generated-suite
       // A suite costs at least 0 USD, so under a ceiling of 0 every generated suite meets it
       // exactly, which the host may hold either way (CONTRACT §6; the fit rule's atBound "open").
       if (!plan.replay && bounds.maxCostUsdPerSuite === 0)
-        check.inapplicable("every generated suite has 0 USD of expected cost, exactly the host's agents.evalSuite.maxCostUsdPerSuite, which the host may hold either way");
+        check.inapplicable(
+          "every generated suite has 0 USD of expected cost, exactly the host's agents.evalSuite.maxCostUsdPerSuite, which the host may hold either way",
+        );
       if (!plan.replay) {
         const defect = cases.map(generatorDefect).find((d) => d !== undefined);
         if (defect !== undefined) throw new TestBug(`Test bug: the generator made a suite the contract does not admit: ${defect}`);
