@@ -223,6 +223,18 @@ describe('the latitude matrix: every honest variant certifies clean', () => {
     }
   });
 
+  it("reads a schema's own if/then: a const names the holders that need the member, and an if read no further keeps it everywhere", () => {
+    const id = 'https://schemas.openwop-eval-conformance.dev/v2/error-envelope.schema.json';
+    const details = (schemas: ReturnType<typeof shippedSchemas>) => optionalMembers(schemas).find((m) => memberName(m) === 'error-envelope.details')!;
+    const schemas = shippedSchemas();
+    expect(details(schemas).requiredIn?.({ error: 'run_state_conflict' })).toBe(true);
+    expect(details(schemas).requiredIn?.({ error: 'validation_error' })).toBe(false);
+    const copy = structuredClone(schemas.get(id)!) as { allOf: unknown[] };
+    copy.allOf.push({ if: { required: ['message'] }, then: { required: ['details'] } });
+    schemas.set(id, copy as Record<string, unknown>);
+    expect(details(schemas).requiredIn?.({ error: 'validation_error' })).toBe(true);
+  });
+
   it("leaves a member out only where its schema lets it: the error envelope's details stay under run_state_conflict", () => {
     const variant = optionalMemberVariants().find((v) => v.name === 'generated-omit-error-envelope-details')!;
     const answer = (status: number, body: Record<string, unknown>) => ({ method: 'GET', pathname: '/runs/r/eval-summary', status, body });

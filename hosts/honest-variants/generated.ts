@@ -65,11 +65,10 @@ export interface OptionalMember {
   path: string[];
   schema: Json;
   /**
-   * Where its schema requires it all the same: an `allOf` clause of its holder's schema whose
-   * `if` names a member's `const` and whose `then` requires it (the error envelope's `details`
-   * under `run_state_conflict`). A holder with any of these values keeps the member.
+   * Whether its schema requires it all the same in this holder: an `allOf` clause of the holder's
+   * schema whose `then` requires it (the error envelope's `details` under `run_state_conflict`).
    */
-  requiredWhen?: Array<{ member: string; equals: unknown }>;
+  requiredIn?: (holder: Json) => boolean;
 }
 
 /** `shape.path`, e.g. `eval-summary.tasks[].costUsd`. */
@@ -81,29 +80,34 @@ function walk(node: unknown, doc: Json, schemas: Schemas, shape: string, path: s
   const { node: here, doc: home } = resolve(node, doc, schemas);
   if (path.length > 8) return;
   const required = new Set(Array.isArray(here.required) ? (here.required as string[]) : []);
-  const requiredWhen = conditionalRequirements(here);
+  const requiredIn = conditionalRequirements(here);
   for (const [name, child] of Object.entries(isJsonObject(here.properties) ? here.properties : {})) {
     const resolved = resolve(child, home, schemas);
-    const when = requiredWhen.get(name);
-    if (!required.has(name)) out.push({ shape, path: [...path, name], schema: resolved.node, ...(when === undefined ? {} : { requiredWhen: when }) });
+    const when = requiredIn.get(name);
+    if (!required.has(name)) out.push({ shape, path: [...path, name], schema: resolved.node, ...(when === undefined ? {} : { requiredIn: when }) });
     walk(child, home, schemas, shape, [...path, name], out);
   }
   if (isJsonObject(here.items)) walk(here.items, home, schemas, shape, [...path, '[]'], out);
 }
 
 /**
- * The members an object schema requires under a condition, by name: each `allOf` clause whose
- * `if` gives a member a `const` and whose `then` requires them. An `if` of several members is
- * read as any one of them, which keeps a member more often than the schema does, never less.
+ * The members an object schema requires under a condition, by name, each with the test of a
+ * holder: an `allOf` clause whose `then` requires them holds where its `if` gives a member a
+ * `const` the holder has. An `if` of several such members is read as any one of them, and an
+ * `if` read no further as always: each keeps a member more often than the schema does, never less.
  */
-function conditionalRequirements(schema: Json): Map<string, Array<{ member: string; equals: unknown }>> {
-  const out = new Map<string, Array<{ member: string; equals: unknown }>>();
+function conditionalRequirements(schema: Json): Map<string, (holder: Json) => boolean> {
+  const out = new Map<string, (holder: Json) => boolean>();
   for (const clause of Array.isArray(schema.allOf) ? schema.allOf : []) {
     if (!isJsonObject(clause) || !isJsonObject(clause.if) || !isJsonObject(clause.then)) continue;
     const tests = isJsonObject(clause.if.properties) ? Object.entries(clause.if.properties) : [];
-    const conditions = tests.flatMap(([member, test]) => (isJsonObject(test) && 'const' in test ? [{ member, equals: test.const }] : []));
-    for (const name of Array.isArray(clause.then.required) ? clause.then.required : [])
-      if (typeof name === 'string') out.set(name, [...(out.get(name) ?? []), ...conditions]);
+    const consts = tests.flatMap(([member, test]) => (isJsonObject(test) && 'const' in test ? [{ member, equals: test.const }] : []));
+    const holds = (holder: Json): boolean => consts.length === 0 || consts.some(({ member, equals }) => jsonDeepEqual(holder[member], equals));
+    for (const name of Array.isArray(clause.then.required) ? clause.then.required : []) {
+      if (typeof name !== 'string') continue;
+      const earlier = out.get(name);
+      out.set(name, earlier === undefined ? holds : (holder) => earlier(holder) || holds(holder));
+    }
   }
   return out;
 }
@@ -210,7 +214,7 @@ function edits(member: OptionalMember, how: 'omit' | 'unusual', applied: Applied
   return (doc) => {
     const copy = structuredClone(doc);
     applied.count += editAt(copy, member.path, (holder, key) => {
-      if (how === 'omit') return !member.requiredWhen?.some((when) => jsonDeepEqual(holder[when.member], when.equals)) && delete holder[key];
+      if (how === 'omit') return member.requiredIn?.(holder) !== true && delete holder[key];
       const before = JSON.stringify(holder[key]);
       holder[key] = change!(holder[key]);
       return JSON.stringify(holder[key]) !== before;
@@ -265,7 +269,7 @@ export function optionalMemberVariants(members: readonly OptionalMember[] = opti
         name: `generated-${how}-${slug}`,
         choice:
           how === 'omit'
-            ? `${name} is left out wherever the reference host sends it${member.requiredWhen === undefined ? '' : ' and its schema does not require it'}`
+            ? `${name} is left out wherever the reference host sends it${member.requiredIn === undefined ? '' : ' and its schema does not require it'}`
             : `${name} carries an unusual valid value`,
         clause: `OpenWOP v2 ${member.shape} schema (${name} is optional)`,
         applied,
