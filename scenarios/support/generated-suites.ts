@@ -288,7 +288,9 @@ export function generateCase(rand: Rand, bounds: GenerationBounds, stem: string,
   const candidate: Suite = { ...suite, modes: ['golden', 'regression'] };
   const kept = rand.shuffle(tasks).slice(0, Math.max(1, tasks.length - (tasks.length > 1 && rand.chance(0.6) ? 1 : 0)));
   const baselineTasks = kept.map((task) => (rand.chance(0.5) ? { ...task, input: { ...(task.input as Json), output: rand.pick(OUTPUTS) } } : task));
-  if (rand.chance(0.5))
+  // The draw comes first, so the suites of every seed stay as they were; the host's bound then
+  // decides whether the baseline may take a task more than the candidate's.
+  if (rand.chance(0.5) && baselineTasks.length < (bounds.maxTasksPerSuite ?? Number.POSITIVE_INFINITY))
     baselineTasks.push({
       taskId: 'only-in-baseline',
       input: { steps: [], output: 'denied' },
