@@ -242,7 +242,8 @@ describe('the latitude matrix: every honest variant certifies clean', () => {
     expect(details(schemas).requiredIn?.({ error: 'run_state_conflict' })).toBe(true);
     expect(details(schemas).requiredIn?.({ error: 'validation_error' })).toBe(false);
     const copy = structuredClone(schemas.get(id)!) as { allOf: unknown[] };
-    copy.allOf.push({ if: { required: ['message'] }, then: { required: ['details'] } });
+    // A JSON Schema clause, parsed as the shipped schemas are: its `then` is data, not a thenable.
+    copy.allOf.push(JSON.parse('{"if": {"required": ["message"]}, "then": {"required": ["details"]}}'));
     schemas.set(id, copy as Record<string, unknown>);
     expect(details(schemas).requiredIn?.({ error: 'validation_error' })).toBe(true);
   });
