@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { certificationSeed } from '../lib/certification-seed.ts';
 import { checkSuite, validate } from '../lib/schemas/index.ts';
+import type { FixtureDocument } from '../lib/fixtures.ts';
+import { fixtureMisfitOf } from '../lib/ledger/fit.ts';
 import { KNOWN_BAD_HOSTS } from '../hosts/known-bad/catalogue.ts';
 import { FULL_EVAL_FACETS } from '../hosts/reference/discovery.ts';
 import { startReferenceHost, type ReferenceHost } from '../hosts/reference/server.ts';
@@ -83,6 +85,21 @@ describe('the suite generator', () => {
       'a regression pair with a task of its own': cases.some((c) => c.baseline?.tasks.some((t) => t.taskId === 'only-in-baseline')),
     };
     expect(Object.entries(reached).filter(([, yes]) => !yes)).toEqual([]);
+  });
+
+  it("stays within every count a host advertises, a regression pair's baseline included", () => {
+    // The limits the fit rule reads (lib/ledger/fit.ts), at their tightest with regression on: a
+    // suite or baseline past one would be refused by an honest host (the honest variant
+    // max-tasks-four was, at one seed of a sweep: bench/RESULTS.md "Issue 32, seventeenth round").
+    for (const maxTasksPerSuite of [1, 2, 4]) {
+      const facet = { ...(FULL_EVAL_FACETS as unknown as Json), modes: ['golden', 'regression'], maxTasksPerSuite, trials: { maxTrials: 2 } };
+      const tight = boundsOf(facet);
+      for (let i = 0; i < 300; i++) {
+        const c = generateCase(new Rand(seed.uint32(`tight-${maxTasksPerSuite}:${i}`)), tight, 'tight', i);
+        for (const suite of [c.suite, ...(c.baseline ? [c.baseline] : [])])
+          expect(fixtureMisfitOf(facet, { id: suite.suiteId, suite } as unknown as FixtureDocument), `${suite.suiteId} (seed ${i})`).toBeUndefined();
+      }
+    }
   });
 
   it('stays within a host that advertises less: no trials, trajectory or fixture matching', () => {

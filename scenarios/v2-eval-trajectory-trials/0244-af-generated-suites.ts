@@ -21,6 +21,7 @@ import { seedEvalSuite } from '../../lib/client/index.ts';
 import type { FixtureDocument } from '../../lib/fixtures.ts';
 import { gradeRun, isRecomputedMethod, toSummaryView, type EvalSuite } from '../../lib/grader/index.ts';
 import { Findings } from '../../lib/ledger/findings.ts';
+import { fixtureMisfitOf } from '../../lib/ledger/fit.ts';
 import type { Checks } from '../../lib/ledger/leg.ts';
 import { defineScenario } from '../../lib/ledger/scenario.ts';
 import { DEFAULT_GENERATED_SUITES, type Target } from '../../lib/ledger/target.ts';
@@ -52,10 +53,13 @@ const IN_FLIGHT = DEFAULT_GENERATED_SUITES;
 const SHRINK_BUDGET = 80;
 
 /** Why a suite the generator made is not one the contract admits: a harness defect. */
-function generatorDefect(c: GeneratedCase): string | undefined {
+function generatorDefect(c: GeneratedCase, facet: Record<string, unknown>): string | undefined {
   for (const suite of [c.suite, ...(c.baseline ? [c.baseline] : [])]) {
     const valid = checkSuite(suite);
     if (!valid.ok) return `${suite.suiteId}: ${valid.errors.slice(0, 3).join('; ')}`;
+    // A suite past what the host advertises is the generator's mistake, never the host's to refuse.
+    const misfit = fixtureMisfitOf(facet, documentOf(suite, suite.suiteId));
+    if (misfit !== undefined) return misfit;
     for (const task of suite.tasks) {
       const script = validate('scripted-agent-input', task.input);
       if (!script.ok) return `${suite.suiteId} task ${task.taskId}: ${script.errors.slice(0, 3).join('; ')}`;
@@ -230,7 +234,7 @@ export default defineScenario('v2-eval-trajectory-trials/0244-af-generated-suite
           "every generated suite has 0 USD of expected cost, exactly the host's agents.evalSuite.maxCostUsdPerSuite, which the host may hold either way",
         );
       if (!plan.replay) {
-        const defect = cases.map(generatorDefect).find((d) => d !== undefined);
+        const defect = cases.map((c) => generatorDefect(c, target.facet ?? {})).find((d) => d !== undefined);
         if (defect !== undefined) throw new TestBug(`Test bug: the generator made a suite the contract does not admit: ${defect}`);
       }
       const where = plan.replay ? 'the suite of --suite' : `seed ${seed.seed}`;
@@ -273,7 +277,7 @@ export default defineScenario('v2-eval-trajectory-trials/0244-af-generated-suite
       const { minimal, attempts } = await shrinkCase(
         cases[failing]!,
         async (candidate) => {
-          if (generatorDefect(candidate) !== undefined) return false;
+          if (generatorDefect(candidate, target.facet ?? {}) !== undefined) return false;
           const result = await runCase(target, candidate, idOf(failing), new Findings());
           const still = [...result.broken].some((pair) => original.broken.has(pair));
           if (still) last = result;
