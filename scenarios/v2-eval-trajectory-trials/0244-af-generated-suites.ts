@@ -57,8 +57,10 @@ function generatorDefect(c: GeneratedCase, facet: Record<string, unknown>): stri
   for (const suite of [c.suite, ...(c.baseline ? [c.baseline] : [])]) {
     const valid = checkSuite(suite);
     if (!valid.ok) return `${suite.suiteId}: ${valid.errors.slice(0, 3).join('; ')}`;
-    // A suite past what the host advertises is the generator's mistake, never the host's to refuse.
-    const misfit = fixtureMisfitOf(facet, documentOf(suite, suite.suiteId));
+    // A suite past a count the host advertises (tasks, trials) is the generator's mistake, never
+    // the host's to refuse. The features the generator uses follow its bounds (boundsOf); a
+    // document without `requires` is held to the counts alone.
+    const misfit = fixtureMisfitOf(facet, { id: suite.suiteId, suite } as unknown as FixtureDocument);
     if (misfit !== undefined) return misfit;
     for (const task of suite.tasks) {
       const script = validate('scripted-agent-input', task.input);
